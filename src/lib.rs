@@ -1,0 +1,13 @@
+//! Collidescope's solver core: convex shapes by support maps, the Minkowski difference,
+//! the GJK family and Frank-Wolfe as steppable state machines with per-iteration
+//! traces, scene files and OBJ import. The core never depends on Bevy; the viewer lives
+//! behind the `app` feature.
+
+pub mod minkowski;
+pub mod parry_bridge;
+pub mod pose;
+pub mod shape;
+pub mod solver;
+pub mod trace;
+
+pub use glam::{DMat3, DQuat, DVec3};

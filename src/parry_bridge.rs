@@ -1,0 +1,98 @@
+//! The one place where our glam 0.32 types meet parry3d-f64's glam 0.33 (`glamx`) types:
+//! hull building, and reference answers for tests and benchmarks.
+
+use glam::DVec3;
+use parry3d_f64::math::{Pose as ParryPose, Rotation as ParryRotation, Vector as ParryVector};
+use parry3d_f64::shape::SupportMap as ParrySupportMap;
+
+use crate::pose::RelativePose;
+use crate::shape::{Shape, SupportMap};
+
+fn to_parry(v: DVec3) -> ParryVector {
+    ParryVector::from_array(v.to_array())
+}
+
+fn from_parry(v: ParryVector) -> DVec3 {
+    DVec3::from_array(v.to_array())
+}
+
+/// 3-D convex hull (parry's `try_convex_hull`). Errors on sets it cannot hull
+/// (fewer than 4 points in general position, needle-thin sets).
+pub fn convex_hull(points: &[DVec3]) -> Result<(Vec<DVec3>, Vec<[u32; 3]>), String> {
+    let input: Vec<ParryVector> = points.iter().map(|p| to_parry(*p)).collect();
+    let (vertices, triangles) =
+        parry3d_f64::transformation::try_convex_hull(&input).map_err(|e| format!("{e:?}"))?;
+    let vertices: Vec<DVec3> = vertices.into_iter().map(from_parry).collect();
+    if vertices.iter().any(|v| !v.is_finite()) || triangles.is_empty() {
+        return Err("hull builder returned an unusable hull".to_string());
+    }
+    Ok((vertices, triangles))
+}
+
+/// Our shape seen through parry's `SupportMap` trait, so parry's GJK can run on it.
+pub struct AsParry<'s>(pub &'s Shape);
+
+impl ParrySupportMap for AsParry<'_> {
+    fn local_support_point(&self, dir: ParryVector) -> ParryVector {
+        to_parry(self.0.local_support(from_parry(dir)))
+    }
+}
+
+fn parry_pose(rel: &RelativePose) -> ParryPose {
+    let q = glam::DQuat::from_mat3(&rel.rotation);
+    let rotation = ParryRotation::from_xyzw(q.x, q.y, q.z, q.w);
+    ParryPose::from_parts(to_parry(rel.translation), rotation)
+}
+
+/// Distance between A (at the identity) and B (at `b_in_a`) computed by parry's GJK on
+/// our support maps: the peer we time against, and a reference for curved shapes.
+pub fn parry_gjk_distance(a: &Shape, b: &Shape, b_in_a: &RelativePose) -> f64 {
+    let pos12 = parry_pose(b_in_a);
+    parry3d_f64::query::details::distance_support_map_support_map(&pos12, &AsParry(a), &AsParry(b))
+}
+
+/// Parry's closest points by its GJK, with the distance, or `None` when parry reports
+/// intersection or gives up.
+pub fn parry_gjk_closest_points(a: &Shape, b: &Shape, b_in_a: &RelativePose) -> Option<(f64, DVec3, DVec3)> {
+    use parry3d_f64::query::gjk::{self, CsoPoint, GJKResult, VoronoiSimplex};
+    let pos12 = parry_pose(b_in_a);
+    let (ga, gb) = (AsParry(a), AsParry(b));
+    let dir = -pos12.translation;
+    let dir = if dir.length() > 1e-12 { dir.normalize() } else { ParryVector::X };
+    let mut simplex = VoronoiSimplex::new();
+    simplex.reset(CsoPoint::from_shapes(&pos12, &ga, &gb, dir));
+    match gjk::closest_points(&pos12, &ga, &gb, f64::MAX, true, &mut simplex) {
+        GJKResult::ClosestPoints(p1, p2, _) => {
+            let (p1, p2) = (from_parry(p1), from_parry(p2));
+            Some(((p1 - p2).length(), p1, p2))
+        }
+        _ => None,
+    }
+}
+
+/// Parry's own exact query on its native shapes where one exists (ball, cuboid, capsule,
+/// cylinder, cone, convex polyhedron); `None` for kinds parry has no shape for.
+pub fn parry_native_distance(a: &Shape, b: &Shape, b_in_a: &RelativePose) -> Option<f64> {
+    let sa = native(a)?;
+    let sb = native(b)?;
+    let pos12 = parry_pose(b_in_a);
+    parry3d_f64::query::distance(&ParryPose::IDENTITY, sa.as_ref(), &pos12, sb.as_ref())
+        .ok()
+        .map(|d| d.distance)
+}
+
+fn native(shape: &Shape) -> Option<Box<dyn parry3d_f64::shape::Shape>> {
+    use parry3d_f64::shape as ps;
+    Some(match shape {
+        Shape::Sphere(s) => Box::new(ps::Ball::new(s.radius())),
+        Shape::Cuboid(c) => Box::new(ps::Cuboid::new(to_parry(c.half_extents()))),
+        Shape::Capsule(c) => Box::new(ps::Capsule::new_y(c.half_height(), c.radius())),
+        Shape::Cylinder(c) => Box::new(ps::Cylinder::new(c.half_height(), c.radius())),
+        Shape::Cone(c) => Box::new(ps::Cone::new(c.half_height(), c.radius())),
+        Shape::Polytope(p) if p.dimension() == crate::shape::AffineDimension::Solid && !p.is_hull_fallback() => {
+            let pts: Vec<ParryVector> = p.vertices().iter().map(|v| to_parry(*v)).collect();
+            Box::new(ps::ConvexPolyhedron::from_convex_hull(&pts)?)
+        }
+        _ => return None,
+    })
+}

@@ -1,0 +1,98 @@
+use glam::DVec3;
+
+use super::{
+    Aabb, Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, PointShape, Polytope, Sphere,
+    Superellipsoid, SupportCache, SupportMap,
+};
+
+/// Every shape kind of the core, behind one type so scenes, solvers and the viewer can
+/// hold any of them. Dispatch is a `match`, cheap next to a support evaluation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    Point(PointShape),
+    Sphere(Sphere),
+    Ellipsoid(Ellipsoid),
+    Cuboid(Cuboid),
+    Capsule(Capsule),
+    Cylinder(Cylinder),
+    Cone(Cone),
+    Superellipsoid(Superellipsoid),
+    Polytope(Polytope),
+    Dilated(Dilated),
+}
+
+macro_rules! dispatch {
+    ($self:expr, $s:ident => $body:expr) => {
+        match $self {
+            Shape::Point($s) => $body,
+            Shape::Sphere($s) => $body,
+            Shape::Ellipsoid($s) => $body,
+            Shape::Cuboid($s) => $body,
+            Shape::Capsule($s) => $body,
+            Shape::Cylinder($s) => $body,
+            Shape::Cone($s) => $body,
+            Shape::Superellipsoid($s) => $body,
+            Shape::Polytope($s) => $body,
+            Shape::Dilated($s) => $body,
+        }
+    };
+}
+
+impl Shape {
+    /// The kind's name as the CLI and scene files spell it.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Shape::Point(_) => "point",
+            Shape::Sphere(_) => "sphere",
+            Shape::Ellipsoid(_) => "ellipsoid",
+            Shape::Cuboid(_) => "box",
+            Shape::Capsule(_) => "capsule",
+            Shape::Cylinder(_) => "cylinder",
+            Shape::Cone(_) => "cone",
+            Shape::Superellipsoid(_) => "superellipsoid",
+            Shape::Polytope(_) => "polytope",
+            Shape::Dilated(_) => "dilated",
+        }
+    }
+
+    /// The point used for the "centre difference" initial guess: the local origin for
+    /// primitives, the bounding-box centre for polytopes.
+    pub fn local_centre(&self) -> DVec3 {
+        match self {
+            Shape::Polytope(p) => p.local_centre(),
+            Shape::Dilated(d) => d.inner().local_centre(),
+            _ => DVec3::ZERO,
+        }
+    }
+
+    pub fn local_aabb(&self) -> Aabb {
+        Aabb::of_support_map(self)
+    }
+
+    /// Whether the shape's boundary is strictly convex (no flat parts), which is when
+    /// Nesterov without normalisation is the right choice.
+    pub fn is_strictly_convex(&self) -> bool {
+        match self {
+            Shape::Sphere(_) | Shape::Ellipsoid(_) => true,
+            Shape::Superellipsoid(s) => s.exponent() > 1.0,
+            Shape::Dilated(d) => d.radius() > 0.0 || d.inner().is_strictly_convex(),
+            _ => false,
+        }
+    }
+}
+
+impl SupportMap for Shape {
+    fn local_support(&self, dir: DVec3) -> DVec3 {
+        dispatch!(self, s => s.local_support(dir))
+    }
+
+    fn local_support_cached(&self, dir: DVec3, cache: &mut SupportCache) -> DVec3 {
+        dispatch!(self, s => s.local_support_cached(dir, cache))
+    }
+}
+
+impl From<Polytope> for Shape {
+    fn from(p: Polytope) -> Self {
+        Shape::Polytope(p)
+    }
+}

@@ -1,0 +1,36 @@
+use glam::DVec3;
+
+use super::error::{require_positive, ShapeError};
+use super::SupportMap;
+
+/// An axis-aligned ellipsoid with semi-axes `radii`, centred at the local origin.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ellipsoid {
+    radii: DVec3,
+}
+
+impl Ellipsoid {
+    pub fn new(radii: DVec3) -> Result<Self, ShapeError> {
+        for (name, r) in [("radius x", radii.x), ("radius y", radii.y), ("radius z", radii.z)] {
+            require_positive("ellipsoid", name, r)?;
+        }
+        Ok(Self { radii })
+    }
+
+    pub fn radii(&self) -> DVec3 {
+        self.radii
+    }
+}
+
+impl SupportMap for Ellipsoid {
+    /// `v = a²∘d, s = v / √⟨v, d⟩`, evaluated in the same order as Coal.
+    fn local_support(&self, dir: DVec3) -> DVec3 {
+        let v = self.radii * self.radii * dir;
+        let norm = v.dot(dir).sqrt();
+        if norm > 0.0 && norm.is_finite() {
+            v / norm
+        } else {
+            DVec3::ZERO
+        }
+    }
+}

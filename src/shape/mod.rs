@@ -1,0 +1,33 @@
+//! Convex shapes given by their support maps (ALGORITHMS.md §8).
+//!
+//! A support map answers "which point of the shape lies furthest along `dir`?"; GJK and
+//! Frank-Wolfe need nothing else. Every shape here is defined in its own local frame;
+//! poses are applied by the Minkowski difference.
+
+mod any;
+mod capsule;
+mod cone;
+mod cuboid;
+mod cylinder;
+mod dilated;
+mod ellipsoid;
+mod error;
+mod point;
+mod polytope;
+mod sphere;
+mod superellipsoid;
+mod support_map;
+
+pub use any::Shape;
+pub use capsule::Capsule;
+pub use cone::Cone;
+pub use cuboid::Cuboid;
+pub use cylinder::Cylinder;
+pub use dilated::Dilated;
+pub use ellipsoid::Ellipsoid;
+pub use error::ShapeError;
+pub use point::PointShape;
+pub use polytope::{AffineDimension, Polytope, SupportStrategy};
+pub use sphere::Sphere;
+pub use superellipsoid::Superellipsoid;
+pub use support_map::{Aabb, SupportCache, SupportMap};

@@ -1,0 +1,74 @@
+use glam::DVec3;
+
+/// A convex shape known through its support function (argmax convention).
+pub trait SupportMap {
+    /// A point of the shape maximising `⟨dir, p⟩`, in the shape's local frame.
+    /// `dir` need not be normalised; a zero `dir` returns some point of the shape.
+    fn local_support(&self, dir: DVec3) -> DVec3;
+
+    /// Same answer, with a warm start and statistics. Shapes that cannot use a warm
+    /// start (everything but hill-climbing polytopes) ignore the cache.
+    fn local_support_cached(&self, dir: DVec3, cache: &mut SupportCache) -> DVec3 {
+        cache.vertex_visits += 1;
+        self.local_support(dir)
+    }
+}
+
+/// Per-shape state of one query: the last support vertex (the warm start of hill
+/// climbing) and how many vertices were looked at.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SupportCache {
+    pub last_vertex: usize,
+    pub vertex_visits: u64,
+}
+
+/// Axis-aligned bounding box in a shape's local frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Aabb {
+    pub min: DVec3,
+    pub max: DVec3,
+}
+
+impl Aabb {
+    pub fn centre(&self) -> DVec3 {
+        (self.min + self.max) * 0.5
+    }
+
+    pub fn extent(&self) -> DVec3 {
+        self.max - self.min
+    }
+
+    /// The box of a support map: six support calls along the axes.
+    pub fn of_support_map(shape: &(impl SupportMap + ?Sized)) -> Aabb {
+        let mut min = DVec3::ZERO;
+        let mut max = DVec3::ZERO;
+        for axis in 0..3 {
+            let mut e = DVec3::ZERO;
+            e[axis] = 1.0;
+            max[axis] = shape.local_support(e)[axis];
+            min[axis] = shape.local_support(-e)[axis];
+        }
+        Aabb { min, max }
+    }
+}
+
+/// `dir / ‖dir‖`, or zero for a zero (or non-finite-length) direction.
+pub(crate) fn unit_or_zero(dir: DVec3) -> DVec3 {
+    let len = dir.length();
+    if len > 0.0 && len.is_finite() {
+        dir / len
+    } else {
+        DVec3::ZERO
+    }
+}
+
+/// +1, −1 or 0: which half of a symmetric extent a direction component selects.
+pub(crate) fn sign_or_zero(x: f64) -> f64 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else {
+        0.0
+    }
+}

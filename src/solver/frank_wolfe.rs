@@ -1,0 +1,297 @@
+//! Frank-Wolfe on `min ‖x‖²` over `A ⊖ B` (ALGORITHMS.md §2), with the four step rules.
+//! The active set is tracked for every rule so the viewer can draw it; the
+//! fully-corrective rule re-optimises over it with the GJK projection, which is the
+//! paper's point: GJK is fully-corrective Frank-Wolfe.
+
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+use super::criteria::CriterionValues;
+use super::outcome::{Outcome, RunSummary};
+use super::settings::{QueryMode, SolverSettings};
+use super::simplex::{project_origin, Simplex, SimplexVertex};
+use super::{initial_direction, witness_points, Solver};
+use crate::minkowski::MinkowskiDifference;
+use crate::trace::{IterationRecord, StepEvent, WeightedVertex};
+
+/// The step rule of a Frank-Wolfe run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum StepRule {
+    /// `γ_k = 2/(k+2)`.
+    Fixed,
+    /// Exact line search for `‖x‖²`.
+    #[default]
+    LineSearch,
+    /// Away steps: move away from the worst active vertex when that is steeper.
+    AwayStep,
+    /// Re-optimise over the whole active set each step (GJK's projection).
+    FullyCorrective,
+}
+
+/// At most this many active vertices (largest weights) go into a record.
+const RECORDED_ACTIVE_SET: usize = 32;
+
+/// A steppable Frank-Wolfe run.
+pub struct FrankWolfe<'s> {
+    md: MinkowskiDifference<'s>,
+    settings: SolverSettings,
+    rule: StepRule,
+    guess: DVec3,
+    /// `x_k` and the active set with the weights that reproduce it.
+    x: DVec3,
+    active: Vec<(SimplexVertex, f64)>,
+    started: bool,
+    alpha: f64,
+    k: usize,
+    next_id: u32,
+    outcome: Option<Outcome>,
+    trace: Vec<IterationRecord>,
+}
+
+impl<'s> FrankWolfe<'s> {
+    pub fn new(md: MinkowskiDifference<'s>, rule: StepRule, settings: SolverSettings) -> Self {
+        let guess = initial_direction(&md, &settings);
+        let guess = if guess.length() < settings.tolerance || !guess.is_finite() {
+            DVec3::new(-1.0, 0.0, 0.0)
+        } else {
+            guess
+        };
+        Self {
+            md,
+            settings,
+            rule,
+            guess,
+            x: guess,
+            active: Vec::new(),
+            started: false,
+            alpha: 0.0,
+            k: 0,
+            next_id: 1,
+            outcome: None,
+            trace: Vec::new(),
+        }
+    }
+
+    fn new_support(&mut self, direction: DVec3) -> SimplexVertex {
+        let v = SimplexVertex {
+            id: self.next_id,
+            point: self.md.support(-direction),
+        };
+        self.next_id += 1;
+        v
+    }
+
+    /// Adds `weight` to `v` in the active set, merging it with an identical point.
+    fn add_weight(&mut self, v: SimplexVertex, weight: f64) -> Option<u32> {
+        if let Some(entry) = self.active.iter_mut().find(|(a, _)| a.point.w == v.point.w) {
+            entry.1 += weight;
+            None
+        } else {
+            self.active.push((v, weight));
+            Some(v.id)
+        }
+    }
+
+    /// Drops vertices whose weight reached zero; returns their labels.
+    fn prune(&mut self) -> Vec<u32> {
+        let dropped = self.active.iter().filter(|(_, w)| *w <= 0.0).map(|(v, _)| v.id).collect();
+        self.active.retain(|(_, w)| *w > 0.0);
+        dropped
+    }
+
+    /// One update of `x` toward (or away from) the active set; returns the event.
+    fn update(&mut self, s: SimplexVertex) -> Result<StepEvent, Outcome> {
+        let x = self.x;
+        match self.rule {
+            StepRule::Fixed | StepRule::LineSearch => {
+                let d = s.point.w - x;
+                let gamma = match self.rule {
+                    StepRule::Fixed => 2.0 / (self.k as f64 + 2.0),
+                    _ => line_search(x, d, 1.0),
+                };
+                self.x = x + d * gamma;
+                self.active.iter_mut().for_each(|(_, w)| *w *= 1.0 - gamma);
+                let added = self.add_weight(s, gamma);
+                let dropped = self.prune();
+                Ok(StepEvent::FrankWolfeStep { added, gamma, away: false, dropped })
+            }
+            StepRule::AwayStep => {
+                let to_support = s.point.w - x;
+                // The away vertex: the active vertex furthest along the gradient.
+                let away_index = self
+                    .active
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (v, _))| (i, x.dot(v.point.w)))
+                    .fold((0, f64::NEG_INFINITY), |best, c| if c.1 > best.1 { c } else { best })
+                    .0;
+                let away_vertex = self.active[away_index];
+                let from_away = x - away_vertex.0.point.w;
+                // Steeper descent wins: −∇f·d with ∇f ∝ x.
+                let take_fw = -x.dot(to_support) >= x.dot(away_vertex.0.point.w) - x.dot(x) || self.active.len() < 2;
+                if take_fw {
+                    let gamma = line_search(x, to_support, 1.0);
+                    self.x = x + to_support * gamma;
+                    self.active.iter_mut().for_each(|(_, w)| *w *= 1.0 - gamma);
+                    let added = self.add_weight(s, gamma);
+                    let dropped = self.prune();
+                    Ok(StepEvent::FrankWolfeStep { added, gamma, away: false, dropped })
+                } else {
+                    let lambda = away_vertex.1;
+                    let gamma_max = if lambda < 1.0 { lambda / (1.0 - lambda) } else { 0.0 };
+                    let gamma = line_search(x, from_away, gamma_max);
+                    self.x = x + from_away * gamma;
+                    self.active.iter_mut().for_each(|(_, w)| *w *= 1.0 + gamma);
+                    self.active[away_index].1 -= gamma;
+                    if gamma >= gamma_max {
+                        self.active[away_index].1 = 0.0;
+                    }
+                    let dropped = self.prune();
+                    Ok(StepEvent::FrankWolfeStep { added: None, gamma, away: true, dropped })
+                }
+            }
+            StepRule::FullyCorrective => {
+                let before: Vec<u32> = self.active.iter().map(|(v, _)| v.id).collect();
+                let mut simplex = Simplex::from_slice(&self.active.iter().map(|(v, _)| *v).collect::<Vec<_>>());
+                simplex.push(s);
+                let projection = project_origin(&simplex);
+                self.active = projection
+                    .simplex
+                    .vertices()
+                    .iter()
+                    .zip(projection.weights)
+                    .map(|(v, w)| (*v, w))
+                    .collect();
+                self.x = projection.x;
+                if projection.contains_origin {
+                    return Err(Outcome::Intersecting);
+                }
+                let kept: Vec<u32> = self.active.iter().map(|(v, _)| v.id).collect();
+                let dropped = before.into_iter().filter(|id| !kept.contains(id)).collect();
+                Ok(StepEvent::Projected { added: s.id, dropped })
+            }
+        }
+    }
+
+    fn record(&mut self, event: StepEvent, direction: DVec3, support: Option<SimplexVertex>, omega: f64, criteria: CriterionValues) {
+        if !self.settings.record_trace {
+            return;
+        }
+        let s = self.md.support_uncounted(-self.x);
+        let fw_gap = 2.0 * self.x.dot(self.x - s.w);
+        let mut simplex: Vec<WeightedVertex> = self.active.iter().map(|(v, w)| WeightedVertex::new(*v, *w)).collect();
+        simplex.sort_by(|a, b| b.weight.total_cmp(&a.weight));
+        simplex.truncate(RECORDED_ACTIVE_SET);
+        self.trace.push(IterationRecord {
+            k: self.k,
+            event,
+            direction,
+            support,
+            simplex,
+            active_set_size: self.active.len(),
+            x: self.x,
+            x_norm: self.x.length(),
+            omega,
+            alpha: self.alpha,
+            criteria,
+            fw_gap,
+            momentum: false,
+            support_calls: self.md.stats().calls,
+        });
+    }
+
+    fn finish(&mut self, outcome: Outcome) -> Option<Outcome> {
+        self.outcome = Some(outcome.clone());
+        Some(outcome)
+    }
+}
+
+/// `argmin_γ ‖x + γ d‖²` on `[0, γ_max]`.
+fn line_search(x: DVec3, d: DVec3, gamma_max: f64) -> f64 {
+    let dd = d.length_squared();
+    if !(dd > 0.0) {
+        return 0.0;
+    }
+    (-x.dot(d) / dd).clamp(0.0, gamma_max.max(0.0))
+}
+
+impl Solver for FrankWolfe<'_> {
+    fn step(&mut self) -> Option<Outcome> {
+        if let Some(done) = &self.outcome {
+            return Some(done.clone());
+        }
+        let eps = self.settings.tolerance;
+        if !self.started {
+            // x_0: the support at the initial direction, a point of A ⊖ B.
+            self.started = true;
+            let s0 = self.new_support(self.guess);
+            self.x = s0.point.w;
+            self.active = vec![(s0, 1.0)];
+            self.record(StepEvent::Started { added: s0.id }, self.guess, Some(s0), f64::NAN, CriterionValues::default());
+            return None;
+        }
+        let r = self.x.length();
+        if !r.is_finite() {
+            self.record(StepEvent::Degenerate, self.x, None, f64::NAN, CriterionValues::default());
+            return self.finish(Outcome::Degenerate { reason: "the iterate is not finite".into() });
+        }
+        if r < eps {
+            self.record(StepEvent::WithinTolerance, self.x, None, f64::NAN, CriterionValues::default());
+            return self.finish(Outcome::Intersecting);
+        }
+        let direction = self.x;
+        let s = self.new_support(direction);
+        let gap = 2.0 * self.x.dot(self.x - s.point.w);
+        let omega = self.x.dot(s.point.w) / r;
+        self.alpha = self.alpha.max(omega);
+        let criteria = CriterionValues::new(r, self.alpha, gap);
+        if let QueryMode::Boolean { bound } = self.settings.mode {
+            if omega > bound {
+                self.record(StepEvent::SeparatingPlane, direction, Some(s), omega, criteria);
+                return self.finish(Outcome::SeparatedEarlyStop { lower_bound: omega });
+            }
+        }
+        if criteria.passes(self.settings.criterion, self.settings.kind, eps, r) {
+            self.record(StepEvent::Converged, direction, Some(s), omega, criteria);
+            return self.finish(Outcome::Separated { distance: r });
+        }
+        let event = match self.update(s) {
+            Ok(event) => event,
+            Err(outcome) => {
+                self.record(StepEvent::OriginEnclosed { added: s.id }, direction, Some(s), omega, criteria);
+                return self.finish(outcome);
+            }
+        };
+        self.k += 1;
+        self.record(event, direction, Some(s), omega, criteria);
+        if self.k >= self.settings.max_iterations {
+            return self.finish(Outcome::IterationCap { last_norm: self.x.length() });
+        }
+        None
+    }
+
+    fn trace(&self) -> &[IterationRecord] {
+        &self.trace
+    }
+
+    fn summary(&self) -> Option<RunSummary> {
+        let outcome = self.outcome.clone()?;
+        let (witness_a, witness_b) = match &outcome {
+            Outcome::Separated { .. } => {
+                let vertices: Vec<SimplexVertex> = self.active.iter().map(|(v, _)| *v).collect();
+                let weights: Vec<f64> = self.active.iter().map(|(_, w)| *w).collect();
+                let (a, b) = witness_points(&vertices, &weights);
+                (Some(a), Some(b))
+            }
+            _ => (None, None),
+        };
+        Some(RunSummary {
+            outcome,
+            iterations: self.k,
+            stats: self.md.stats(),
+            witness_a,
+            witness_b,
+            momentum_stopped_at: None,
+        })
+    }
+}

@@ -1,0 +1,290 @@
+//! GJK as fully-corrective Frank-Wolfe on simplices, with the accelerated directions of
+//! seed 000 (Nesterov, normalised Nesterov, Polyak). The loop is ALGORITHMS.md §3–5,
+//! which reproduces Coal's iteration counts; only the direction depends on the variant.
+
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+use super::criteria::CriterionValues;
+use super::outcome::{Outcome, RunSummary};
+use super::settings::{QueryMode, SolverSettings};
+use super::simplex::{project_origin, Simplex, SimplexVertex};
+use super::{initial_direction, witness_points, Solver};
+use crate::minkowski::MinkowskiDifference;
+use crate::trace::{IterationRecord, MomentumStop, StepEvent, WeightedVertex};
+
+/// How the support direction `d_k` is chosen (ALGORITHMS.md §4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DirectionRule {
+    /// `d_k = x_k`.
+    #[default]
+    Vanilla,
+    /// `δ_k = (k+1)/(k+3)`, momentum on the direction (strictly convex shapes).
+    Nesterov,
+    /// `δ_k = (k+2)/(k+3)` with normalised directions (meshes, flat faces).
+    NesterovNormalized,
+    /// Heavy ball: `δ_k = 1/(k+1)`.
+    Polyak,
+}
+
+/// A steppable GJK run.
+pub struct Gjk<'s> {
+    md: MinkowskiDifference<'s>,
+    settings: SolverSettings,
+    rule: DirectionRule,
+    momentum_on: bool,
+    /// The iterate `x_k` (initially the guess, which need not lie in `A ⊖ B`).
+    x: DVec3,
+    r: f64,
+    /// `d_{k−1}` and `s_{k−1}`, for the momentum formulas.
+    previous_direction: DVec3,
+    previous_support: DVec3,
+    simplex: Simplex,
+    weights: [f64; 4],
+    alpha: f64,
+    k: usize,
+    next_id: u32,
+    momentum_stopped_at: Option<usize>,
+    outcome: Option<Outcome>,
+    trace: Vec<IterationRecord>,
+}
+
+/// What a step measured before deciding, carried into its record.
+struct Measured {
+    direction: DVec3,
+    support: Option<SimplexVertex>,
+    omega: f64,
+    criteria: CriterionValues,
+}
+
+impl<'s> Gjk<'s> {
+    pub fn new(md: MinkowskiDifference<'s>, rule: DirectionRule, settings: SolverSettings) -> Self {
+        let guess = initial_direction(&md, &settings);
+        let (x, r) = if guess.length() < settings.tolerance || !guess.is_finite() {
+            (DVec3::new(-1.0, 0.0, 0.0), 1.0)
+        } else {
+            (guess, guess.length())
+        };
+        Self {
+            md,
+            settings,
+            rule,
+            momentum_on: rule != DirectionRule::Vanilla,
+            x,
+            r,
+            previous_direction: x,
+            previous_support: x,
+            simplex: Simplex::new(),
+            weights: [0.0; 4],
+            alpha: 0.0,
+            k: 0,
+            next_id: 1,
+            momentum_stopped_at: None,
+            outcome: None,
+            trace: Vec::new(),
+        }
+    }
+
+    fn accelerated_direction(&self) -> DVec3 {
+        let k = self.k as f64;
+        let (x, s, d) = (self.x, self.previous_support, self.previous_direction);
+        match self.rule {
+            DirectionRule::Vanilla => x,
+            DirectionRule::Nesterov => {
+                let m = (k + 1.0) / (k + 3.0);
+                let y = x * m + s * (1.0 - m);
+                d * m + y * (1.0 - m)
+            }
+            DirectionRule::NesterovNormalized => {
+                let m = (k + 2.0) / (k + 3.0);
+                let y = x * m + s * (1.0 - m);
+                d * m / d.length() + y * (1.0 - m) / y.length()
+            }
+            DirectionRule::Polyak => {
+                let m = 1.0 / (k + 1.0);
+                d * m + x * (1.0 - m)
+            }
+        }
+    }
+
+    fn stop_momentum(&mut self, cause: MomentumStop, measured: Measured) {
+        self.momentum_on = false;
+        self.momentum_stopped_at = Some(self.k);
+        self.record(StepEvent::MomentumStopped { cause }, measured, true);
+    }
+
+    fn finish(&mut self, outcome: Outcome, event: StepEvent, measured: Measured, momentum: bool) -> Option<Outcome> {
+        self.outcome = Some(outcome.clone());
+        self.record(event, measured, momentum);
+        Some(outcome)
+    }
+
+    fn record(&mut self, event: StepEvent, m: Measured, momentum: bool) {
+        if !self.settings.record_trace {
+            return;
+        }
+        let fw_gap = if self.x.is_finite() {
+            let s = self.md.support_uncounted(-self.x);
+            2.0 * self.x.dot(self.x - s.w)
+        } else {
+            f64::NAN
+        };
+        let simplex: Vec<WeightedVertex> = self
+            .simplex
+            .vertices()
+            .iter()
+            .zip(self.weights)
+            .map(|(v, w)| WeightedVertex::new(*v, w))
+            .collect();
+        self.trace.push(IterationRecord {
+            k: self.k,
+            event,
+            direction: m.direction,
+            support: m.support,
+            active_set_size: simplex.len(),
+            simplex,
+            x: self.x,
+            x_norm: self.r,
+            omega: m.omega,
+            alpha: self.alpha,
+            criteria: m.criteria,
+            fw_gap,
+            momentum,
+            support_calls: self.md.stats().calls,
+        });
+    }
+}
+
+impl Solver for Gjk<'_> {
+    fn step(&mut self) -> Option<Outcome> {
+        if let Some(done) = &self.outcome {
+            return Some(done.clone());
+        }
+        let eps = self.settings.tolerance;
+        let idle = Measured {
+            direction: self.x,
+            support: None,
+            omega: f64::NAN,
+            criteria: CriterionValues::default(),
+        };
+        if self.r.is_nan() {
+            return self.finish(
+                Outcome::Degenerate { reason: "the iterate is not finite".into() },
+                StepEvent::Degenerate,
+                idle,
+                false,
+            );
+        }
+        // "Check A": the origin is within the tolerance of the current simplex.
+        if self.r < eps {
+            return self.finish(Outcome::Intersecting, StepEvent::WithinTolerance, idle, false);
+        }
+        let momentum = self.momentum_on;
+        let direction = if momentum { self.accelerated_direction() } else { self.x };
+        if momentum && !(direction.is_finite() && direction.length() > 0.0) {
+            self.stop_momentum(MomentumStop::UnusableDirection, idle);
+            return None;
+        }
+        let s = self.md.support(-direction);
+        let vertex = SimplexVertex { id: self.next_id, point: s };
+        self.next_id += 1;
+        let omega = direction.dot(s.w) / direction.length();
+        self.previous_direction = direction;
+        self.previous_support = s.w;
+        let gap = 2.0 * self.x.dot(self.x - s.w);
+        let mut measured = Measured {
+            direction,
+            support: Some(vertex),
+            omega,
+            criteria: CriterionValues::new(self.r, self.alpha.max(omega), gap),
+        };
+        // "Check B": the plane of this support separates the shapes beyond the bound.
+        if let QueryMode::Boolean { bound } = self.settings.mode {
+            if omega > bound {
+                return self.finish(
+                    Outcome::SeparatedEarlyStop { lower_bound: omega },
+                    StepEvent::SeparatingPlane,
+                    measured,
+                    momentum,
+                );
+            }
+        }
+        // Momentum stop: always the absolute gap test, whatever the criterion.
+        if momentum && gap <= eps {
+            measured.criteria = CriterionValues::new(self.r, self.alpha, gap);
+            self.stop_momentum(MomentumStop::GapBelowTolerance, measured);
+            return None;
+        }
+        self.alpha = self.alpha.max(omega);
+        let passed = measured
+            .criteria
+            .passes(self.settings.criterion, self.settings.kind, eps, self.r);
+        if self.k >= 1 && passed {
+            if momentum {
+                self.stop_momentum(MomentumStop::ConvergenceTest, measured);
+                return None;
+            }
+            let outcome = if self.r < eps {
+                Outcome::Intersecting
+            } else {
+                Outcome::Separated { distance: self.r }
+            };
+            return self.finish(outcome, StepEvent::Converged, measured, momentum);
+        }
+        let before: Vec<u32> = self.simplex.vertices().iter().map(|v| v.id).collect();
+        self.simplex.push(vertex);
+        let projection = project_origin(&self.simplex);
+        self.simplex = projection.simplex;
+        self.weights = projection.weights;
+        self.x = projection.x;
+        self.r = self.x.length();
+        if !self.x.is_finite() {
+            return self.finish(
+                Outcome::Degenerate { reason: "the projection produced a non-finite point".into() },
+                StepEvent::Degenerate,
+                measured,
+                momentum,
+            );
+        }
+        if projection.contains_origin || self.r == 0.0 {
+            return self.finish(
+                Outcome::Intersecting,
+                StepEvent::OriginEnclosed { added: vertex.id },
+                measured,
+                momentum,
+            );
+        }
+        self.k += 1;
+        let kept: Vec<u32> = self.simplex.vertices().iter().map(|v| v.id).collect();
+        let dropped = before.into_iter().filter(|id| !kept.contains(id)).collect();
+        let event = StepEvent::Projected { added: vertex.id, dropped };
+        if self.k >= self.settings.max_iterations {
+            return self.finish(Outcome::IterationCap { last_norm: self.r }, event, measured, momentum);
+        }
+        self.record(event, measured, momentum);
+        None
+    }
+
+    fn trace(&self) -> &[IterationRecord] {
+        &self.trace
+    }
+
+    fn summary(&self) -> Option<RunSummary> {
+        let outcome = self.outcome.clone()?;
+        let (witness_a, witness_b) = match &outcome {
+            Outcome::Separated { .. } => {
+                let (a, b) = witness_points(self.simplex.vertices(), &self.weights);
+                (Some(a), Some(b))
+            }
+            _ => (None, None),
+        };
+        Some(RunSummary {
+            outcome,
+            iterations: self.k,
+            stats: self.md.stats(),
+            witness_a,
+            witness_b,
+            momentum_stopped_at: self.momentum_stopped_at,
+        })
+    }
+}

@@ -1,0 +1,147 @@
+//! The solvers: the GJK family and Frank-Wolfe, each a state machine whose `step()`
+//! advances one iteration and writes one [`IterationRecord`](crate::trace::IterationRecord).
+
+mod criteria;
+mod frank_wolfe;
+mod gjk;
+mod outcome;
+mod settings;
+mod simplex;
+
+use std::fmt;
+use std::str::FromStr;
+
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+pub use criteria::CriterionValues;
+pub use frank_wolfe::{FrankWolfe, StepRule};
+pub use gjk::{DirectionRule, Gjk};
+pub use outcome::{Outcome, RunSummary};
+pub use settings::{Criterion, CriterionKind, InitialGuess, QueryMode, SolverSettings};
+pub use simplex::{project_origin, Projection, Simplex, SimplexVertex};
+
+use crate::minkowski::MinkowskiDifference;
+use crate::trace::IterationRecord;
+
+/// A steppable solver. `run()` is `step()` in a loop; every run ends in an [`Outcome`].
+pub trait Solver {
+    /// Advances one iteration; `Some(outcome)` once the run has ended.
+    fn step(&mut self) -> Option<Outcome>;
+
+    /// Steps until the run ends (the iteration cap guarantees it does).
+    fn run(&mut self) -> RunSummary {
+        loop {
+            if self.step().is_some() {
+                if let Some(summary) = self.summary() {
+                    return summary;
+                }
+            }
+        }
+    }
+
+    /// The records written so far (empty when tracing is off).
+    fn trace(&self) -> &[IterationRecord];
+
+    /// The run's summary, once it has ended.
+    fn summary(&self) -> Option<RunSummary>;
+}
+
+/// Every named algorithm the CLI, scenes and viewer can run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Algorithm {
+    Gjk(DirectionRule),
+    FrankWolfe(StepRule),
+}
+
+impl Algorithm {
+    pub const ALL: [Algorithm; 8] = [
+        Algorithm::Gjk(DirectionRule::Vanilla),
+        Algorithm::Gjk(DirectionRule::Nesterov),
+        Algorithm::Gjk(DirectionRule::NesterovNormalized),
+        Algorithm::Gjk(DirectionRule::Polyak),
+        Algorithm::FrankWolfe(StepRule::Fixed),
+        Algorithm::FrankWolfe(StepRule::LineSearch),
+        Algorithm::FrankWolfe(StepRule::AwayStep),
+        Algorithm::FrankWolfe(StepRule::FullyCorrective),
+    ];
+
+    /// The name used on the command line and in outputs.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Algorithm::Gjk(DirectionRule::Vanilla) => "gjk",
+            Algorithm::Gjk(DirectionRule::Nesterov) => "nesterov",
+            Algorithm::Gjk(DirectionRule::NesterovNormalized) => "nesterov_normalized",
+            Algorithm::Gjk(DirectionRule::Polyak) => "polyak",
+            Algorithm::FrankWolfe(StepRule::Fixed) => "fw_fixed",
+            Algorithm::FrankWolfe(StepRule::LineSearch) => "fw_linesearch",
+            Algorithm::FrankWolfe(StepRule::AwayStep) => "fw_away",
+            Algorithm::FrankWolfe(StepRule::FullyCorrective) => "fw_fully_corrective",
+        }
+    }
+
+    /// A solver for this algorithm on `md`.
+    pub fn solver<'s>(&self, md: MinkowskiDifference<'s>, settings: SolverSettings) -> Box<dyn Solver + 's> {
+        match *self {
+            Algorithm::Gjk(rule) => Box::new(Gjk::new(md, rule, settings)),
+            Algorithm::FrankWolfe(rule) => Box::new(FrankWolfe::new(md, rule, settings)),
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+                format!("unknown algorithm '{s}' (known: {})", names.join(", "))
+            })
+    }
+}
+
+/// A finished run: its summary and, when recorded, its trace.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Run {
+    pub algorithm: Algorithm,
+    pub summary: RunSummary,
+    pub trace: Vec<IterationRecord>,
+}
+
+/// Runs one algorithm to its end.
+pub fn solve(algorithm: Algorithm, md: MinkowskiDifference<'_>, settings: SolverSettings) -> Run {
+    let mut solver = algorithm.solver(md, settings);
+    let summary = solver.run();
+    Run {
+        algorithm,
+        summary,
+        trace: solver.trace().to_vec(),
+    }
+}
+
+/// The first direction, from the settings (ALGORITHMS.md §3).
+pub(crate) fn initial_direction(md: &MinkowskiDifference<'_>, settings: &SolverSettings) -> DVec3 {
+    match settings.initial_guess {
+        InitialGuess::CentreDifference => md.centre_difference(),
+        InitialGuess::OriginDifference => md.origin_difference(),
+        InitialGuess::UnitX => DVec3::X,
+        InitialGuess::Direction(d) => d,
+    }
+}
+
+/// Witness points `Σ λ_i a_i` and `Σ λ_i b_i` (A's frame).
+pub(crate) fn witness_points(vertices: &[SimplexVertex], weights: &[f64]) -> (DVec3, DVec3) {
+    vertices
+        .iter()
+        .zip(weights)
+        .fold((DVec3::ZERO, DVec3::ZERO), |(a, b), (v, w)| (a + v.point.a * *w, b + v.point.b * *w))
+}

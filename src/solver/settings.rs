@@ -1,0 +1,111 @@
+//! Solver settings shared by the GJK family and Frank-Wolfe (ALGORITHMS.md §3–5).
+
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+/// Which stopping quantity is tested (ALGORITHMS.md §5). All three are recorded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Criterion {
+    /// `r − α`: the gap between the iterate's norm and the best lower bound.
+    #[default]
+    VanDenBergen,
+    /// `2⟨x, x − s⟩`: bounds `‖x − x*‖²`.
+    DualityGap,
+    /// `r² − α²`.
+    Hybrid,
+}
+
+/// Whether the tolerance is compared with the quantity as is or scaled by the iterate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CriterionKind {
+    #[default]
+    Absolute,
+    Relative,
+}
+
+/// Where the first direction comes from. Only a direction: it need not lie in `A ⊖ B`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum InitialGuess {
+    /// `c_A − c_B` in A's frame (bounding-box centres; our default).
+    #[default]
+    CentreDifference,
+    /// `t_A − t_B`: the difference of the shapes' origins (the problem files' guess).
+    OriginDifference,
+    /// `(1, 0, 0)`: Coal's own default.
+    UnitX,
+    /// A given vector in A's frame.
+    Direction(DVec3),
+}
+
+/// Distance query, or Boolean (collision-only) query with a separating-plane early stop.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum QueryMode {
+    #[default]
+    Distance,
+    /// Stop as soon as a plane proves the distance exceeds `bound` (0: plain Boolean).
+    Boolean { bound: f64 },
+}
+
+/// Everything a solver needs besides the shapes.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SolverSettings {
+    pub tolerance: f64,
+    pub criterion: Criterion,
+    pub kind: CriterionKind,
+    pub max_iterations: usize,
+    pub initial_guess: InitialGuess,
+    pub mode: QueryMode,
+    /// Record the per-iteration trace (with the display-only true FW gap). Off for timing.
+    pub record_trace: bool,
+}
+
+impl Default for SolverSettings {
+    /// Coal's defaults: tolerance 1e-6, 128 iterations.
+    fn default() -> Self {
+        Self {
+            tolerance: 1e-6,
+            criterion: Criterion::VanDenBergen,
+            kind: CriterionKind::Absolute,
+            max_iterations: 128,
+            initial_guess: InitialGuess::CentreDifference,
+            mode: QueryMode::Distance,
+            record_trace: true,
+        }
+    }
+}
+
+impl SolverSettings {
+    /// The paper's benchmark setting: ε = 1e-8, duality gap absolute, 1000 iterations.
+    pub fn benchmark() -> Self {
+        Self {
+            tolerance: 1e-8,
+            criterion: Criterion::DualityGap,
+            kind: CriterionKind::Absolute,
+            max_iterations: 1000,
+            initial_guess: InitialGuess::CentreDifference,
+            mode: QueryMode::Distance,
+            record_trace: false,
+        }
+    }
+
+    /// Checks the numbers a user can type in; returns what is wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(self.tolerance.is_finite() && self.tolerance > 0.0) {
+            return Err(format!("tolerance must be finite and > 0, got {}", self.tolerance));
+        }
+        if self.max_iterations == 0 {
+            return Err("max_iterations must be at least 1".to_string());
+        }
+        if let InitialGuess::Direction(d) = self.initial_guess {
+            if !d.is_finite() {
+                return Err(format!("initial guess direction must be finite, got {d}"));
+            }
+        }
+        if let QueryMode::Boolean { bound } = self.mode {
+            if !bound.is_finite() {
+                return Err(format!("Boolean distance bound must be finite, got {bound}"));
+            }
+        }
+        Ok(())
+    }
+}

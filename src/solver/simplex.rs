@@ -1,0 +1,446 @@
+//! The GJK simplex and the projection of the origin onto it (the "distance
+//! sub-algorithm"), in the pruned form of seed 002 §III-B and Coal: the newest vertex
+//! `A` is the closest to the origin, so only the regions that touch `A` are tested.
+//!
+//! Storage order matters for reproducing Coal's iteration counts: the newest vertex is
+//! last; a kept segment is stored `[B, A]`; a kept triangle `[C, B, A]` when the origin is
+//! above `ABC` (`ABC·AO > 0`), else `[B, C, A]`.
+
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+use crate::minkowski::CsoPoint;
+
+/// A simplex vertex with a label: the number of the support call that produced it
+/// (`w1`, `w2`, ... in the viewer's narration).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SimplexVertex {
+    pub id: u32,
+    pub point: CsoPoint,
+}
+
+/// At most four vertices, newest last.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Simplex {
+    vertices: [SimplexVertex; 4],
+    len: usize,
+}
+
+impl Simplex {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn from_slice(vertices: &[SimplexVertex]) -> Self {
+        let mut s = Self::new();
+        for v in vertices.iter().take(4) {
+            s.push(*v);
+        }
+        s
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn vertices(&self) -> &[SimplexVertex] {
+        &self.vertices[..self.len]
+    }
+
+    /// Adds a vertex as the newest. The caller keeps `len < 4` before pushing.
+    pub fn push(&mut self, v: SimplexVertex) {
+        debug_assert!(self.len < 4);
+        self.vertices[self.len.min(3)] = v;
+        self.len = (self.len + 1).min(4);
+    }
+
+    /// Removes the newest vertex.
+    pub fn pop(&mut self) {
+        self.len = self.len.saturating_sub(1);
+    }
+}
+
+/// The result of projecting the origin onto `conv(simplex)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Projection {
+    /// The smallest face holding the nearest point, in Coal's storage order.
+    pub simplex: Simplex,
+    /// The nearest point (`x_{k+1}`).
+    pub x: DVec3,
+    /// Barycentric weights of `x` over `simplex` (≥ 0, summing to 1).
+    pub weights: [f64; 4],
+    /// The origin lies in the simplex (a tetrahedron containing it, or on a face).
+    pub contains_origin: bool,
+}
+
+/// Projects the origin onto the simplex, whose last vertex is the newest.
+pub fn project_origin(simplex: &Simplex) -> Projection {
+    let v = simplex.vertices();
+    match v.len() {
+        0 => Projection {
+            simplex: Simplex::new(),
+            x: DVec3::ZERO,
+            weights: [0.0; 4],
+            contains_origin: false,
+        },
+        1 => point(v[0]),
+        2 => project_segment(v[1], v[0]),
+        3 => project_triangle(v[2], v[1], v[0]),
+        _ => project_tetrahedron(v[3], v[2], v[1], v[0]),
+    }
+}
+
+fn point(a: SimplexVertex) -> Projection {
+    Projection {
+        simplex: Simplex::from_slice(&[a]),
+        x: a.point.w,
+        weights: [1.0, 0.0, 0.0, 0.0],
+        contains_origin: a.point.w == DVec3::ZERO,
+    }
+}
+
+/// Segment `[B, A]`, `A` newest: the vertex `A` or the open segment.
+fn project_segment(a: SimplexVertex, b: SimplexVertex) -> Projection {
+    let (pa, pb) = (a.point.w, b.point.w);
+    let towards_b = (pb - pa).dot(-pa);
+    if towards_b <= 0.0 {
+        point(a)
+    } else {
+        segment(a, b)
+    }
+}
+
+/// The nearest point on the line through `A` and `B`, known to lie inside the segment:
+/// `x = ((AB·B) A + (AB·AO) B) / ‖AB‖²`. Stored `[B, A]`.
+fn segment(a: SimplexVertex, b: SimplexVertex) -> Projection {
+    let (pa, pb) = (a.point.w, b.point.w);
+    let ab = pb - pa;
+    let ab2 = ab.length_squared();
+    if !(ab2 > 0.0) {
+        return point(a);
+    }
+    let weight_a = ab.dot(pb);
+    let weight_b = ab.dot(-pa);
+    let x = (pa * weight_a + pb * weight_b) / ab2;
+    let mut weights = [weight_b / ab2, weight_a / ab2, 0.0, 0.0];
+    normalise_weights(&mut weights[..2]);
+    Projection {
+        simplex: Simplex::from_slice(&[b, a]),
+        x,
+        weights,
+        contains_origin: x == DVec3::ZERO,
+    }
+}
+
+/// Triangle with `A` newest: regions A, AB, AC and the face.
+fn project_triangle(a: SimplexVertex, b: SimplexVertex, c: SimplexVertex) -> Projection {
+    let (pa, pb, pc) = (a.point.w, b.point.w, c.point.w);
+    let ao = -pa;
+    let ab = pb - pa;
+    let ac = pc - pa;
+    let abc = ab.cross(ac);
+    let edge_or_vertex_ab = || {
+        if ab.dot(ao) < 0.0 {
+            point(a)
+        } else {
+            segment(a, b)
+        }
+    };
+    if abc.cross(ac).dot(ao) >= 0.0 {
+        if ac.dot(ao) >= 0.0 {
+            segment(a, c)
+        } else {
+            edge_or_vertex_ab()
+        }
+    } else if ab.cross(abc).dot(ao) >= 0.0 {
+        edge_or_vertex_ab()
+    } else {
+        face(a, b, c, abc, abc.dot(ao))
+    }
+}
+
+/// The origin projects into the interior of triangle ABC:
+/// `x = −(ABC·AO)/‖ABC‖² ABC`, stored `[C, B, A]` above the face, `[B, C, A]` below.
+fn face(a: SimplexVertex, b: SimplexVertex, c: SimplexVertex, abc: DVec3, abc_dot_ao: f64) -> Projection {
+    let abc2 = abc.length_squared();
+    if !(abc2 > 0.0) {
+        // Collinear vertices: the nearer of the two edges through A.
+        return nearer(segment(a, b), segment(a, c));
+    }
+    let stored = if abc_dot_ao >= 0.0 { [c, b, a] } else { [b, c, a] };
+    let x = if abc_dot_ao == 0.0 {
+        DVec3::ZERO
+    } else {
+        abc * (-abc_dot_ao / abc2)
+    };
+    let w = triangle_weights(stored[0].point.w, stored[1].point.w, stored[2].point.w, x);
+    Projection {
+        simplex: Simplex::from_slice(&stored),
+        x,
+        weights: [w[0], w[1], w[2], 0.0],
+        contains_origin: abc_dot_ao == 0.0,
+    }
+}
+
+/// Tetrahedron `[D, C, B, A]`, `A` newest. The faces through `A` that the origin lies
+/// outside of are candidates; the nearest candidate projection wins. Face normals are
+/// oriented by the opposite vertex, so no orientation convention is assumed, and a flat
+/// tetrahedron (all four points coplanar) is answered by its three faces through `A`.
+fn project_tetrahedron(a: SimplexVertex, b: SimplexVertex, c: SimplexVertex, d: SimplexVertex) -> Projection {
+    let pa = a.point.w;
+    let ao = -pa;
+    // (P, Q, opposite): faces ABC, ACD, ADB, in the argument order Coal uses for them.
+    let faces = [(b, c, d), (c, d, b), (d, b, c)];
+    let mut outside = [false; 3];
+    let mut flat = false;
+    for (i, (p, q, opposite)) in faces.iter().enumerate() {
+        let n = (p.point.w - pa).cross(q.point.w - pa);
+        let side = n.dot(opposite.point.w - pa);
+        if side == 0.0 || !side.is_finite() {
+            flat = true;
+        }
+        let outward = if side > 0.0 { -n } else { n };
+        outside[i] = outward.dot(ao) > 0.0;
+    }
+    if !flat && !outside.iter().any(|o| *o) {
+        return inside(a, b, c, d);
+    }
+    let mut best: Option<Projection> = None;
+    for (i, (p, q, _)) in faces.iter().enumerate() {
+        if flat || outside[i] {
+            let candidate = project_triangle(a, *p, *q);
+            best = Some(match best {
+                None => candidate,
+                Some(current) => nearer(current, candidate),
+            });
+        }
+    }
+    best.unwrap_or_else(|| inside(a, b, c, d))
+}
+
+/// The origin is inside the tetrahedron: weights from signed volumes.
+fn inside(a: SimplexVertex, b: SimplexVertex, c: SimplexVertex, d: SimplexVertex) -> Projection {
+    let p = [d.point.w, c.point.w, b.point.w, a.point.w];
+    let volume = |p0: DVec3, p1: DVec3, p2: DVec3, p3: DVec3| (p1 - p0).dot((p2 - p0).cross(p3 - p0));
+    let total = volume(p[0], p[1], p[2], p[3]);
+    let mut weights = [0.25; 4];
+    if total != 0.0 && total.is_finite() {
+        for (i, w) in weights.iter_mut().enumerate() {
+            let mut q = p;
+            q[i] = DVec3::ZERO;
+            *w = volume(q[0], q[1], q[2], q[3]) / total;
+        }
+        normalise_weights(&mut weights);
+    }
+    Projection {
+        simplex: Simplex::from_slice(&[d, c, b, a]),
+        x: DVec3::ZERO,
+        weights,
+        contains_origin: true,
+    }
+}
+
+fn nearer(first: Projection, second: Projection) -> Projection {
+    if second.contains_origin && !first.contains_origin {
+        return second;
+    }
+    if second.x.length_squared() < first.x.length_squared() {
+        second
+    } else {
+        first
+    }
+}
+
+/// Barycentric coordinates of `x` (a point of the triangle's plane) over `p0, p1, p2`.
+fn triangle_weights(p0: DVec3, p1: DVec3, p2: DVec3, x: DVec3) -> [f64; 3] {
+    let (v0, v1, v2) = (p1 - p0, p2 - p0, x - p0);
+    let (d00, d01, d11) = (v0.dot(v0), v0.dot(v1), v1.dot(v1));
+    let (d20, d21) = (v2.dot(v0), v2.dot(v1));
+    let denom = d00 * d11 - d01 * d01;
+    let mut w = if denom > 0.0 && denom.is_finite() {
+        let l1 = (d11 * d20 - d01 * d21) / denom;
+        let l2 = (d00 * d21 - d01 * d20) / denom;
+        [1.0 - l1 - l2, l1, l2]
+    } else {
+        [1.0 / 3.0; 3]
+    };
+    normalise_weights(&mut w);
+    w
+}
+
+/// Clamps round-off negatives to zero and rescales to sum 1.
+fn normalise_weights(w: &mut [f64]) {
+    for x in w.iter_mut() {
+        if !(*x > 0.0) {
+            *x = 0.0;
+        }
+    }
+    let sum: f64 = w.iter().sum();
+    if sum > 0.0 && sum.is_finite() {
+        for x in w.iter_mut() {
+            *x /= sum;
+        }
+    } else {
+        let n = w.len() as f64;
+        for x in w.iter_mut() {
+            *x = 1.0 / n;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(id: u32, x: f64, y: f64, z: f64) -> SimplexVertex {
+        let w = DVec3::new(x, y, z);
+        SimplexVertex {
+            id,
+            point: CsoPoint { w, a: w, b: DVec3::ZERO },
+        }
+    }
+
+    /// Brute force: the nearest point of the convex hull of up to 4 points, by sampling
+    /// the closed form on every face subset.
+    fn nearest_by_subsets(points: &[DVec3]) -> f64 {
+        let mut best = f64::INFINITY;
+        let n = points.len();
+        for mask in 1u32..(1 << n) {
+            let sub: Vec<DVec3> = (0..n).filter(|i| mask & (1 << i) != 0).map(|i| points[i]).collect();
+            // Solve the affine least-squares problem on the subset, keep it if weights ≥ 0.
+            let m = sub.len();
+            if m == 1 {
+                best = best.min(sub[0].length());
+                continue;
+            }
+            let base = sub[0];
+            let e: Vec<DVec3> = sub[1..].iter().map(|p| *p - base).collect();
+            let k = e.len();
+            let mut g = vec![vec![0.0; k]; k];
+            let mut r = vec![0.0; k];
+            for i in 0..k {
+                for j in 0..k {
+                    g[i][j] = e[i].dot(e[j]);
+                }
+                r[i] = -e[i].dot(base);
+            }
+            // Gaussian elimination.
+            let mut ok = true;
+            for col in 0..k {
+                let piv = (col..k).max_by(|a, b| g[*a][col].abs().total_cmp(&g[*b][col].abs())).unwrap();
+                if g[piv][col].abs() < 1e-14 {
+                    ok = false;
+                    break;
+                }
+                g.swap(col, piv);
+                r.swap(col, piv);
+                for row in 0..k {
+                    if row != col {
+                        let f = g[row][col] / g[col][col];
+                        for c2 in 0..k {
+                            g[row][c2] -= f * g[col][c2];
+                        }
+                        r[row] -= f * r[col];
+                    }
+                }
+            }
+            if !ok {
+                continue;
+            }
+            let lam: Vec<f64> = (0..k).map(|i| r[i] / g[i][i]).collect();
+            let sum: f64 = lam.iter().sum();
+            if lam.iter().all(|l| *l >= -1e-12) && sum <= 1.0 + 1e-12 {
+                let mut x = base;
+                for i in 0..k {
+                    x += e[i] * lam[i];
+                }
+                best = best.min(x.length());
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn projection_matches_subset_enumeration_on_gjk_simplices() {
+        // Simplices exactly as GJK builds them: a plain GJK loop on random point clouds,
+        // checking each projection against enumeration of all faces.
+        let mut seed = 7u64;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+        };
+        let mut checked = 0;
+        for _ in 0..300 {
+            let offset = DVec3::new(rnd(), rnd(), rnd()) * 1.5;
+            let cloud: Vec<DVec3> = (0..20).map(|_| DVec3::new(rnd(), rnd(), rnd()) + offset).collect();
+            let support = |d: DVec3| cloud.iter().copied().max_by(|a, b| a.dot(d).total_cmp(&b.dot(d))).unwrap();
+            let mut simplex = Simplex::new();
+            let mut x = cloud[0];
+            for id in 0..40 {
+                let s = support(-x);
+                if x.length_squared() - x.dot(s) <= 1e-12 {
+                    break;
+                }
+                simplex.push(v(id, s.x, s.y, s.z));
+                let points: Vec<DVec3> = simplex.vertices().iter().map(|v| v.point.w).collect();
+                let proj = project_origin(&simplex);
+                let expected = nearest_by_subsets(&points);
+                assert!(
+                    (proj.x.length() - expected).abs() < 1e-9 * (1.0 + expected),
+                    "got {} expected {expected}",
+                    proj.x.length()
+                );
+                let w: f64 = proj.weights[..proj.simplex.len()].iter().sum();
+                assert!((w - 1.0).abs() < 1e-12);
+                assert!(proj.weights.iter().all(|w| *w >= 0.0));
+                if proj.contains_origin {
+                    break;
+                }
+                let recon: DVec3 = proj
+                    .simplex
+                    .vertices()
+                    .iter()
+                    .zip(proj.weights)
+                    .map(|(v, w)| v.point.w * w)
+                    .sum();
+                assert!((recon - proj.x).length() < 1e-9, "weights reproduce x");
+                simplex = proj.simplex;
+                x = proj.x;
+                checked += 1;
+            }
+        }
+        assert!(checked > 500, "only {checked} projections checked");
+    }
+
+    #[test]
+    fn degenerate_simplices_give_finite_answers() {
+        let cases = [
+            vec![v(1, 1.0, 0.0, 0.0), v(2, 1.0, 0.0, 0.0)],
+            vec![v(1, 1.0, 0.0, 0.0), v(2, 2.0, 0.0, 0.0), v(3, 3.0, 0.0, 0.0)],
+            vec![v(1, 1.0, 1.0, 0.0), v(2, 1.0, -1.0, 0.0), v(3, 1.0, 0.0, 1.0), v(4, 1.0, 0.0, -1.0)],
+            vec![v(1, 1.0, 1.0, 0.0), v(2, 1.0, 1.0, 0.0), v(3, 1.0, 1.0, 0.0), v(4, 1.0, 1.0, 0.0)],
+        ];
+        for c in cases {
+            let p = project_origin(&Simplex::from_slice(&c));
+            assert!(p.x.is_finite());
+            assert!(p.weights.iter().all(|w| w.is_finite() && *w >= 0.0));
+        }
+    }
+
+    #[test]
+    fn tetrahedron_around_origin_contains_it() {
+        let s = Simplex::from_slice(&[
+            v(1, 1.0, 1.0, 1.0),
+            v(2, -1.0, -1.0, 1.0),
+            v(3, -1.0, 1.0, -1.0),
+            v(4, 1.0, -1.0, -1.0),
+        ]);
+        let p = project_origin(&s);
+        assert!(p.contains_origin);
+        assert!((p.weights.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+}
