@@ -3,11 +3,14 @@
 //! traces, scene files and OBJ import. The core never depends on Bevy; the viewer lives
 //! behind the `app` feature.
 
+pub mod mesh_io;
 pub mod minkowski;
 pub mod parry_bridge;
 pub mod pose;
+pub mod scene;
 pub mod shape;
 pub mod solver;
 pub mod trace;
 
 pub use glam::{DMat3, DQuat, DVec3};
+pub mod bench;

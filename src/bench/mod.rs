@@ -1,0 +1,3 @@
+//! Headless benchmark runners.
+
+pub mod problems;

@@ -1,0 +1,256 @@
+//! Problem files (`../shared/data/problems/README.md`): the same queries Coal answered,
+//! run with our solvers under the file's tolerance, criterion and iteration cap.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use glam::{DMat3, DVec3};
+use serde::{Deserialize, Serialize};
+
+use crate::minkowski::MinkowskiDifference;
+use crate::pose::RelativePose;
+use crate::shape::{Ellipsoid, Polytope, Shape};
+use crate::solver::{solve, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, SolverSettings, StepRule};
+
+/// The algorithms a problem file is run with, in output order.
+pub const PROBLEM_ALGORITHMS: [Algorithm; 5] = [
+    Algorithm::Gjk(DirectionRule::Vanilla),
+    Algorithm::Gjk(DirectionRule::Nesterov),
+    Algorithm::Gjk(DirectionRule::NesterovNormalized),
+    Algorithm::Gjk(DirectionRule::Polyak),
+    Algorithm::FrankWolfe(StepRule::LineSearch),
+];
+
+#[derive(Debug, Deserialize)]
+pub struct ProblemFile {
+    pub tolerance: f64,
+    pub criterion: String,
+    pub max_iterations: usize,
+    pub shapes: Vec<ProblemShape>,
+    pub problems: Vec<Problem>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemShape {
+    Ellipsoid([f64; 3]),
+    ConvexHull { source: String, vertices: Vec<[f64; 3]> },
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Problem {
+    pub a: usize,
+    pub b: usize,
+    /// Row-major 3×3.
+    pub b_rotation: [[f64; 3]; 3],
+    pub b_translation: [f64; 3],
+    pub target_distance: f64,
+    #[serde(default)]
+    pub coal: BTreeMap<String, CoalAnswer>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct CoalAnswer {
+    pub iterations: usize,
+    pub status: String,
+    pub distance: f64,
+}
+
+/// One algorithm's answer to one problem, as written to JSON.
+#[derive(Debug, Clone, Serialize)]
+pub struct AlgorithmAnswer {
+    pub iterations: usize,
+    /// `null` when the run certifies no distance (iteration cap, early stop).
+    pub distance: Option<f64>,
+    pub status: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ProblemResult {
+    pub index: usize,
+    pub target_distance: f64,
+    pub algorithms: BTreeMap<String, AlgorithmAnswer>,
+}
+
+impl ProblemFile {
+    pub fn load(path: &Path) -> anyhow::Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("cannot read problem file {}: {e}", path.display()))?;
+        let file: ProblemFile = serde_json::from_str(&text)
+            .map_err(|e| anyhow::anyhow!("{}: not a problem file: {e}", path.display()))?;
+        file.settings()?;
+        for (i, p) in file.problems.iter().enumerate() {
+            if p.a >= file.shapes.len() || p.b >= file.shapes.len() {
+                anyhow::bail!("{}: problem {i} refers to a shape that does not exist", path.display());
+            }
+        }
+        Ok(file)
+    }
+
+    /// The solver settings the file prescribes (initial guess set per problem).
+    pub fn settings(&self) -> anyhow::Result<SolverSettings> {
+        let (criterion, kind) = parse_criterion(&self.criterion)?;
+        let settings = SolverSettings {
+            tolerance: self.tolerance,
+            criterion,
+            kind,
+            max_iterations: self.max_iterations,
+            initial_guess: InitialGuess::OriginDifference,
+            record_trace: false,
+            ..SolverSettings::default()
+        };
+        settings.validate().map_err(|e| anyhow::anyhow!("problem file settings: {e}"))?;
+        Ok(settings)
+    }
+
+    /// Builds every shape of the file.
+    pub fn build_shapes(&self) -> anyhow::Result<Vec<Shape>> {
+        self.shapes
+            .iter()
+            .map(|s| {
+                let shape = match s {
+                    ProblemShape::Ellipsoid(r) => Shape::Ellipsoid(Ellipsoid::new(DVec3::from_array(*r))?),
+                    ProblemShape::ConvexHull { vertices, .. } => {
+                        let points: Vec<DVec3> = vertices.iter().map(|v| DVec3::from_array(*v)).collect();
+                        Shape::Polytope(Polytope::from_points(&points)?)
+                    }
+                };
+                Ok(shape)
+            })
+            .collect::<Result<_, crate::shape::ShapeError>>()
+            .map_err(|e| anyhow::anyhow!("problem file shape: {e}"))
+    }
+}
+
+impl Problem {
+    pub fn b_in_a(&self) -> RelativePose {
+        let rotation = DMat3::from_cols_array_2d(&self.b_rotation).transpose();
+        RelativePose::from_matrix(rotation, DVec3::from_array(self.b_translation))
+    }
+}
+
+/// Parses the file's criterion name, e.g. `duality_gap_absolute`.
+pub fn parse_criterion(name: &str) -> anyhow::Result<(Criterion, CriterionKind)> {
+    let (criterion, kind) = name
+        .rsplit_once('_')
+        .ok_or_else(|| anyhow::anyhow!("unknown criterion '{name}'"))?;
+    let criterion = match criterion {
+        "van_den_bergen" | "default" => Criterion::VanDenBergen,
+        "duality_gap" => Criterion::DualityGap,
+        "hybrid" => Criterion::Hybrid,
+        _ => anyhow::bail!("unknown criterion '{name}'"),
+    };
+    let kind = match kind {
+        "absolute" => CriterionKind::Absolute,
+        "relative" => CriterionKind::Relative,
+        _ => anyhow::bail!("unknown criterion '{name}'"),
+    };
+    Ok((criterion, kind))
+}
+
+/// Runs every problem with every algorithm of [`PROBLEM_ALGORITHMS`].
+pub fn run_problems(file: &ProblemFile) -> anyhow::Result<Vec<ProblemResult>> {
+    let shapes = file.build_shapes()?;
+    let base = file.settings()?;
+    Ok(file
+        .problems
+        .iter()
+        .enumerate()
+        .map(|(index, p)| {
+            let b_in_a = p.b_in_a();
+            let settings = SolverSettings {
+                initial_guess: InitialGuess::Direction(-b_in_a.translation),
+                ..base
+            };
+            let algorithms = PROBLEM_ALGORITHMS
+                .iter()
+                .map(|alg| {
+                    let md = MinkowskiDifference::new(&shapes[p.a], &shapes[p.b], b_in_a);
+                    let run = solve(*alg, md, settings);
+                    let answer = AlgorithmAnswer {
+                        iterations: run.summary.iterations,
+                        distance: run.summary.outcome.distance(),
+                        status: run.summary.outcome.status_name().to_string(),
+                    };
+                    (alg.name().to_string(), answer)
+                })
+                .collect();
+            ProblemResult {
+                index,
+                target_distance: p.target_distance,
+                algorithms,
+            }
+        })
+        .collect())
+}
+
+/// Mean iterations per target distance, per algorithm: ours and (where given) Coal's.
+pub struct MeanTable {
+    pub distances: Vec<f64>,
+    /// `(algorithm, ours per distance, Coal's per distance if the file has them)`
+    pub rows: Vec<(String, Vec<f64>, Option<Vec<f64>>)>,
+}
+
+pub fn mean_table(file: &ProblemFile, results: &[ProblemResult]) -> MeanTable {
+    let mut distances: Vec<f64> = file.problems.iter().map(|p| p.target_distance).collect();
+    distances.sort_by(f64::total_cmp);
+    distances.dedup();
+    let mean = |values: Vec<f64>| values.iter().sum::<f64>() / values.len().max(1) as f64;
+    let rows = PROBLEM_ALGORITHMS
+        .iter()
+        .map(|alg| {
+            let name = alg.name();
+            let ours = distances
+                .iter()
+                .map(|d| {
+                    mean(results
+                        .iter()
+                        .filter(|r| r.target_distance == *d)
+                        .map(|r| r.algorithms[name].iterations as f64)
+                        .collect())
+                })
+                .collect();
+            let has_coal = file.problems.iter().all(|p| p.coal.contains_key(name));
+            let coal = has_coal.then(|| {
+                distances
+                    .iter()
+                    .map(|d| {
+                        mean(file
+                            .problems
+                            .iter()
+                            .filter(|p| p.target_distance == *d)
+                            .map(|p| p.coal[name].iterations as f64)
+                            .collect())
+                    })
+                    .collect()
+            });
+            (name.to_string(), ours, coal)
+        })
+        .collect();
+    MeanTable { distances, rows }
+}
+
+impl std::fmt::Display for MeanTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:<28}", "mean iterations at distance")?;
+        for d in &self.distances {
+            write!(f, "{:>9}", format!("{d}"))?;
+        }
+        writeln!(f)?;
+        for (name, ours, coal) in &self.rows {
+            write!(f, "{:<28}", name)?;
+            for v in ours {
+                write!(f, "{v:>9.1}")?;
+            }
+            writeln!(f)?;
+            if let Some(coal) = coal {
+                write!(f, "{:<28}", format!("  Coal {name}"))?;
+                for v in coal {
+                    write!(f, "{v:>9.1}")?;
+                }
+                writeln!(f)?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,239 @@
+//! OBJ import: vertices (tobj) → hull (parry3d-f64) → polytope, with a report a user can
+//! check (did the file hold what I think, was it already convex, is it flat?).
+
+use std::path::{Path, PathBuf};
+
+use glam::DVec3;
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::shape::{AffineDimension, Polytope, ShapeError};
+
+/// Why an OBJ file could not become a shape.
+#[derive(Debug, Error)]
+pub enum MeshError {
+    #[error("{path}: cannot read: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: not a valid OBJ file ({reason})")]
+    Parse { path: PathBuf, reason: String },
+    #[error("{path}: the file holds no vertices")]
+    Empty { path: PathBuf },
+    #[error("{path}: {vertices} vertices but no faces, so it is not a mesh")]
+    NoFaces { path: PathBuf, vertices: usize },
+    #[error("{path}: {source}")]
+    Shape {
+        path: PathBuf,
+        #[source]
+        source: ShapeError,
+    },
+}
+
+/// What the importer found.
+#[derive(Clone, Debug, Serialize)]
+pub struct MeshReport {
+    pub path: PathBuf,
+    pub input_vertices: usize,
+    /// Triangles after triangulating the file's polygons.
+    pub input_faces: usize,
+    pub hull_vertices: usize,
+    pub hull_faces: usize,
+    pub dimension: AffineDimension,
+    /// Every input vertex lies on the hull's boundary. `None` for a flat (or thinner)
+    /// set, where the 3-D question does not apply.
+    pub convex: Option<bool>,
+    pub aabb_min: DVec3,
+    pub aabb_max: DVec3,
+    /// The hull builder refused the set; support scans all points.
+    pub hull_fallback: bool,
+}
+
+impl MeshReport {
+    pub fn is_flat(&self) -> bool {
+        self.dimension != AffineDimension::Solid
+    }
+}
+
+impl std::fmt::Display for MeshReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f, "file            {}", self.path.display())?;
+        writeln!(f, "input           {} vertices, {} faces (triangles)", self.input_vertices, self.input_faces)?;
+        writeln!(f, "hull            {} vertices, {} faces", self.hull_vertices, self.hull_faces)?;
+        let convex = match self.convex {
+            Some(true) => "yes (every vertex is on the hull)",
+            Some(false) => "no (some vertices are inside the hull)",
+            None => "not applicable (flat)",
+        };
+        writeln!(f, "convex          {convex}")?;
+        let flat = match self.dimension {
+            AffineDimension::Solid => "no",
+            AffineDimension::Polygon => "yes: all vertices lie in one plane (the shape is a polygon)",
+            AffineDimension::Segment => "yes: all vertices lie on one line (the shape is a segment)",
+            AffineDimension::Point => "yes: all vertices coincide (the shape is a point)",
+        };
+        writeln!(f, "flat            {flat}")?;
+        if self.hull_fallback {
+            writeln!(f, "note            the hull builder refused this set; support scans all points")?;
+        }
+        let (lo, hi) = (self.aabb_min, self.aabb_max);
+        write!(
+            f,
+            "bounding box    [{:.6}, {:.6}, {:.6}] .. [{:.6}, {:.6}, {:.6}]",
+            lo.x, lo.y, lo.z, hi.x, hi.y, hi.z
+        )
+    }
+}
+
+/// A loaded mesh: the polytope and its report.
+#[derive(Clone, Debug)]
+pub struct ImportedMesh {
+    pub polytope: Polytope,
+    pub report: MeshReport,
+}
+
+/// Loads an OBJ file and builds its convex hull.
+pub fn load_obj(path: &Path) -> Result<ImportedMesh, MeshError> {
+    let bytes = std::fs::read(path).map_err(|source| MeshError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    import_obj_bytes(path, &bytes)
+}
+
+/// Imports OBJ text already in memory (`path` names it in messages).
+pub fn import_obj_bytes(path: &Path, bytes: &[u8]) -> Result<ImportedMesh, MeshError> {
+    let (points, faces) = parse_obj(path, bytes)?;
+    let polytope = Polytope::from_points(&points).map_err(|source| MeshError::Shape {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let report = report(path, &points, faces, &polytope);
+    Ok(ImportedMesh { polytope, report })
+}
+
+fn parse_obj(path: &Path, bytes: &[u8]) -> Result<(Vec<DVec3>, usize), MeshError> {
+    let options = tobj::LoadOptions {
+        triangulate: true,
+        ignore_points: true,
+        ignore_lines: true,
+        ..Default::default()
+    };
+    let mut reader = std::io::BufReader::new(bytes);
+    let (models, _materials) = tobj::load_obj_buf(&mut reader, &options, |_| {
+        Err(tobj::LoadError::GenericFailure)
+    })
+    .map_err(|e| MeshError::Parse {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    })?;
+    let mut points = Vec::new();
+    let mut faces = 0;
+    for model in &models {
+        points.extend(model.mesh.positions.chunks_exact(3).map(|c| DVec3::new(c[0], c[1], c[2])));
+        faces += model.mesh.indices.len() / 3;
+    }
+    if faces == 0 {
+        let vertices = String::from_utf8_lossy(bytes)
+            .lines()
+            .filter(|l| l.trim_start().starts_with("v "))
+            .count();
+        if vertices == 0 {
+            return Err(MeshError::Empty { path: path.to_path_buf() });
+        }
+        return Err(MeshError::NoFaces {
+            path: path.to_path_buf(),
+            vertices,
+        });
+    }
+    Ok((points, faces))
+}
+
+fn report(path: &Path, points: &[DVec3], input_faces: usize, polytope: &Polytope) -> MeshReport {
+    let (aabb_min, aabb_max) = points.iter().fold(
+        (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+    );
+    let convex = (polytope.dimension() == AffineDimension::Solid && !polytope.is_hull_fallback())
+        .then(|| all_on_hull_boundary(points, polytope, (aabb_max - aabb_min).length()));
+    MeshReport {
+        path: path.to_path_buf(),
+        input_vertices: points.len(),
+        input_faces,
+        hull_vertices: polytope.vertices().len(),
+        hull_faces: polytope.faces().len(),
+        dimension: polytope.dimension(),
+        convex,
+        aabb_min,
+        aabb_max,
+        hull_fallback: polytope.is_hull_fallback(),
+    }
+}
+
+/// Whether every point lies on some face plane of the hull (none strictly inside).
+fn all_on_hull_boundary(points: &[DVec3], polytope: &Polytope, size: f64) -> bool {
+    let v = polytope.vertices();
+    let planes: Vec<(DVec3, f64)> = polytope
+        .faces()
+        .iter()
+        .filter_map(|f| {
+            let (a, b, c) = (v[f[0] as usize], v[f[1] as usize], v[f[2] as usize]);
+            let n = (b - a).cross(c - a);
+            let len = n.length();
+            (len > 0.0).then(|| (n / len, (n / len).dot(a)))
+        })
+        .collect();
+    let tolerance = 1e-7 * size.max(f64::MIN_POSITIVE);
+    points
+        .iter()
+        .all(|p| planes.iter().any(|(n, d)| n.dot(*p) - d >= -tolerance))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn import(text: &str) -> Result<ImportedMesh, MeshError> {
+        import_obj_bytes(Path::new("test.obj"), text.as_bytes())
+    }
+
+    const CUBE: &str = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n\
+        f 1 2 3 4\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n";
+
+    #[test]
+    fn cube_is_convex_with_eight_hull_vertices() {
+        let m = import(CUBE).unwrap();
+        assert_eq!(m.report.hull_vertices, 8);
+        assert_eq!(m.report.input_faces, 12);
+        assert_eq!(m.report.convex, Some(true));
+        assert!(!m.report.is_flat());
+    }
+
+    #[test]
+    fn interior_vertex_makes_it_non_convex() {
+        let text = format!("{CUBE}v 0.5 0.5 0.5\nf 1 2 9\n");
+        let m = import(&text).unwrap();
+        assert_eq!(m.report.convex, Some(false));
+        assert_eq!(m.report.hull_vertices, 8);
+    }
+
+    #[test]
+    fn bad_inputs_give_clear_errors() {
+        assert!(matches!(import(""), Err(MeshError::Empty { .. })));
+        assert!(matches!(import("v 0 0 0\nv 1 0 0\n"), Err(MeshError::NoFaces { vertices: 2, .. })));
+        let nan = import("v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n");
+        assert!(matches!(nan, Err(MeshError::Shape { .. }) | Err(MeshError::Parse { .. })), "{nan:?}");
+        assert!(import("this is not an obj\nf 1 2 3\n").is_err());
+        assert!(matches!(load_obj(Path::new("/no/such/file.obj")), Err(MeshError::Io { .. })));
+    }
+
+    #[test]
+    fn flat_mesh_is_a_polygon() {
+        let m = import("v 0 0 0\nv 2 0 0\nv 2 1 0\nv 0 1 0\nv 1 0.5 0\nf 1 2 3\nf 1 3 4\nf 2 3 5\n").unwrap();
+        assert!(m.report.is_flat());
+        assert_eq!(m.report.hull_vertices, 4);
+        assert_eq!(m.report.dimension, AffineDimension::Polygon);
+    }
+}

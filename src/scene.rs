@@ -1,0 +1,427 @@
+//! Scene files (RON, strict, versioned): two shapes with poses, the algorithms to run
+//! and their settings, and notes for teaching. Loading validates everything and names
+//! the file, line and problem; saving writes the same format back.
+
+use std::path::{Path, PathBuf};
+
+use glam::{DQuat, DVec3};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::mesh_io::{load_obj, MeshError, MeshReport};
+use crate::pose::Pose;
+use crate::shape::{
+    Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, PointShape, Polytope, Shape, ShapeError, Sphere,
+    Superellipsoid,
+};
+use crate::solver::{Algorithm, Criterion, CriterionKind, InitialGuess, QueryMode, SolverSettings};
+
+/// The scene format version this build reads and writes.
+pub const SCENE_VERSION: u32 = 1;
+
+/// Why a scene could not be loaded or saved.
+#[derive(Debug, Error)]
+pub enum SceneError {
+    #[error("{path}: cannot read: {source}")]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: cannot write: {source}")]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}:{column}: {message}")]
+    Syntax {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{path}: {message}")]
+    Invalid { path: PathBuf, message: String },
+    #[error("{path}: shape {body}: {source}")]
+    Mesh {
+        path: PathBuf,
+        body: &'static str,
+        #[source]
+        source: MeshError,
+    },
+}
+
+/// A shape as written in a scene file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum ShapeSpec {
+    Point,
+    Sphere { radius: f64 },
+    Ellipsoid { radii: [f64; 3] },
+    Box { half_extents: [f64; 3] },
+    Capsule { radius: f64, half_height: f64 },
+    Cylinder { radius: f64, half_height: f64 },
+    Cone { radius: f64, half_height: f64 },
+    Superellipsoid { radii: [f64; 3], exponent: f64 },
+    /// The convex hull of the given points.
+    Polytope { points: Vec<[f64; 3]> },
+    /// The convex hull of an OBJ file's vertices; the path is relative to the scene file.
+    Mesh { path: String },
+    /// `shape ⊕ ball(radius)`.
+    Dilated { shape: Box<ShapeSpec>, radius: f64 },
+}
+
+/// A rotation as written in a scene file.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum RotationSpec {
+    /// XYZ Euler angles in degrees.
+    EulerDegrees([f64; 3]),
+    /// A unit quaternion `(x, y, z, w)`; normalised on load.
+    Quaternion([f64; 4]),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Body", deny_unknown_fields)]
+pub struct BodySpec {
+    pub shape: ShapeSpec,
+    #[serde(default)]
+    pub translation: [f64; 3],
+    #[serde(default = "no_rotation")]
+    pub rotation: RotationSpec,
+}
+
+fn no_rotation() -> RotationSpec {
+    RotationSpec::EulerDegrees([0.0; 3])
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Settings", deny_unknown_fields)]
+pub struct SettingsSpec {
+    pub tolerance: f64,
+    pub criterion: Criterion,
+    pub kind: CriterionKind,
+    pub max_iterations: usize,
+    pub initial_guess: InitialGuess,
+    #[serde(default)]
+    pub mode: QueryMode,
+}
+
+/// The file's top level.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Scene", deny_unknown_fields)]
+pub struct SceneFile {
+    pub version: u32,
+    pub name: String,
+    #[serde(default)]
+    pub notes: String,
+    pub a: BodySpec,
+    pub b: BodySpec,
+    /// Algorithm names as on the command line (`gjk`, `nesterov`, `fw_linesearch`, ...).
+    pub algorithms: Vec<String>,
+    pub settings: SettingsSpec,
+}
+
+/// One shape of a loaded scene: what the file said, the built shape, its pose.
+#[derive(Clone, Debug)]
+pub struct Body {
+    pub spec: ShapeSpec,
+    pub shape: Shape,
+    pub pose: Pose,
+    /// The import report when the shape came from an OBJ file.
+    pub mesh_report: Option<MeshReport>,
+}
+
+/// A validated scene, ready to solve.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    pub name: String,
+    pub notes: String,
+    pub a: Body,
+    pub b: Body,
+    pub algorithms: Vec<Algorithm>,
+    pub settings: SolverSettings,
+    /// Folder that relative mesh paths are resolved against.
+    pub base_dir: PathBuf,
+}
+
+impl Scene {
+    /// Reads, parses and validates a scene file.
+    pub fn load(path: &Path) -> Result<Scene, SceneError> {
+        let text = std::fs::read_to_string(path).map_err(|source| SceneError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::parse(path, &text)
+    }
+
+    /// Parses scene text; `path` names it in messages and anchors relative mesh paths.
+    pub fn parse(path: &Path, text: &str) -> Result<Scene, SceneError> {
+        let file: SceneFile = ron::from_str(text).map_err(|e| SceneError::Syntax {
+            path: path.to_path_buf(),
+            line: e.span.start.line,
+            column: e.span.start.col,
+            message: e.code.to_string(),
+        })?;
+        let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        Self::from_file(file, path, base_dir)
+    }
+
+    fn from_file(file: SceneFile, path: &Path, base_dir: PathBuf) -> Result<Scene, SceneError> {
+        let invalid = |message: String| SceneError::Invalid {
+            path: path.to_path_buf(),
+            message,
+        };
+        if file.version != SCENE_VERSION {
+            return Err(invalid(format!(
+                "unsupported scene version {} (this build reads version {SCENE_VERSION})",
+                file.version
+            )));
+        }
+        let algorithms = file
+            .algorithms
+            .iter()
+            .map(|name| name.parse::<Algorithm>().map_err(|e| invalid(format!("algorithms: {e}"))))
+            .collect::<Result<Vec<_>, _>>()?;
+        if algorithms.is_empty() {
+            return Err(invalid("algorithms: the list is empty; name at least one".into()));
+        }
+        let s = &file.settings;
+        let settings = SolverSettings {
+            tolerance: s.tolerance,
+            criterion: s.criterion,
+            kind: s.kind,
+            max_iterations: s.max_iterations,
+            initial_guess: s.initial_guess,
+            mode: s.mode,
+            record_trace: true,
+        };
+        settings.validate().map_err(|e| invalid(format!("settings: {e}")))?;
+        let a = build_body(&file.a, "a", path, &base_dir)?;
+        let b = build_body(&file.b, "b", path, &base_dir)?;
+        Ok(Scene {
+            name: file.name,
+            notes: file.notes,
+            a,
+            b,
+            algorithms,
+            settings,
+            base_dir,
+        })
+    }
+
+    /// The file form of this scene.
+    pub fn to_file(&self) -> SceneFile {
+        let body = |b: &Body| BodySpec {
+            shape: b.spec.clone(),
+            translation: b.pose.translation.to_array(),
+            rotation: RotationSpec::EulerDegrees(round_degrees(b.pose.euler_degrees()).to_array()),
+        };
+        let s = &self.settings;
+        SceneFile {
+            version: SCENE_VERSION,
+            name: self.name.clone(),
+            notes: self.notes.clone(),
+            a: body(&self.a),
+            b: body(&self.b),
+            algorithms: self.algorithms.iter().map(|a| a.name().to_string()).collect(),
+            settings: SettingsSpec {
+                tolerance: s.tolerance,
+                criterion: s.criterion,
+                kind: s.kind,
+                max_iterations: s.max_iterations,
+                initial_guess: s.initial_guess,
+                mode: s.mode,
+            },
+        }
+    }
+
+    /// Writes the scene as RON. Mesh paths are rewritten relative to the new folder.
+    pub fn save(&self, path: &Path) -> Result<(), SceneError> {
+        let mut file = self.to_file();
+        let target_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        for body in [&mut file.a, &mut file.b] {
+            rebase_mesh_paths(&mut body.shape, &self.base_dir, &target_dir);
+        }
+        let config = ron::ser::PrettyConfig::new().depth_limit(4).struct_names(true);
+        let text = ron::ser::to_string_pretty(&file, config).map_err(|e| SceneError::Invalid {
+            path: path.to_path_buf(),
+            message: format!("cannot serialise: {e}"),
+        })?;
+        std::fs::write(path, text + "\n").map_err(|source| SceneError::Write {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+}
+
+/// Euler angles survive a quaternion round trip only to ~1e-12; keep files readable.
+fn round_degrees(d: DVec3) -> DVec3 {
+    let r = |x: f64| (x * 1e9).round() / 1e9;
+    DVec3::new(r(d.x), r(d.y), r(d.z))
+}
+
+fn rebase_mesh_paths(spec: &mut ShapeSpec, from: &Path, to: &Path) {
+    match spec {
+        ShapeSpec::Mesh { path } => {
+            let absolute = from.join(&*path);
+            let absolute = absolute.canonicalize().unwrap_or(absolute);
+            let to = to.canonicalize().unwrap_or_else(|_| to.to_path_buf());
+            *path = relative_path(&absolute, &to).to_string_lossy().into_owned();
+        }
+        ShapeSpec::Dilated { shape, .. } => rebase_mesh_paths(shape, from, to),
+        _ => {}
+    }
+}
+
+/// `target` relative to `base` when both are absolute, else `target` as is.
+fn relative_path(target: &Path, base: &Path) -> PathBuf {
+    if !(target.is_absolute() && base.is_absolute()) {
+        return target.to_path_buf();
+    }
+    let t: Vec<_> = target.components().collect();
+    let b: Vec<_> = base.components().collect();
+    let common = t.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut out = PathBuf::new();
+    for _ in common..b.len() {
+        out.push("..");
+    }
+    for c in &t[common..] {
+        out.push(c);
+    }
+    out
+}
+
+fn build_body(spec: &BodySpec, name: &'static str, path: &Path, base_dir: &Path) -> Result<Body, SceneError> {
+    let invalid = |message: String| SceneError::Invalid {
+        path: path.to_path_buf(),
+        message: format!("shape {name}: {message}"),
+    };
+    let translation = DVec3::from_array(spec.translation);
+    if !translation.is_finite() {
+        return Err(invalid(format!("translation must be finite, got {translation}")));
+    }
+    let rotation = match spec.rotation {
+        RotationSpec::EulerDegrees(d) => {
+            let d = DVec3::from_array(d);
+            if !d.is_finite() {
+                return Err(invalid(format!("rotation angles must be finite, got {d}")));
+            }
+            Pose::from_euler_degrees(DVec3::ZERO, d).rotation
+        }
+        RotationSpec::Quaternion(q) => {
+            let q = DQuat::from_array(q);
+            if !q.is_finite() || q.length() < 1e-12 {
+                return Err(invalid(format!("rotation quaternion must be finite and non-zero, got {q}")));
+            }
+            q.normalize()
+        }
+    };
+    let mut mesh_report = None;
+    let shape = build_shape(&spec.shape, base_dir, &mut mesh_report).map_err(|e| match e {
+        BuildError::Shape(e) => invalid(e.to_string()),
+        BuildError::Mesh(source) => SceneError::Mesh {
+            path: path.to_path_buf(),
+            body: name,
+            source,
+        },
+    })?;
+    Ok(Body {
+        spec: spec.shape.clone(),
+        shape,
+        pose: Pose::new(translation, rotation),
+        mesh_report,
+    })
+}
+
+enum BuildError {
+    Shape(ShapeError),
+    Mesh(MeshError),
+}
+
+impl From<ShapeError> for BuildError {
+    fn from(e: ShapeError) -> Self {
+        BuildError::Shape(e)
+    }
+}
+
+/// Builds the core shape a spec describes (loading meshes relative to `base_dir`).
+fn build_shape(spec: &ShapeSpec, base_dir: &Path, report: &mut Option<MeshReport>) -> Result<Shape, BuildError> {
+    let v = DVec3::from_array;
+    Ok(match spec {
+        ShapeSpec::Point => Shape::Point(PointShape),
+        ShapeSpec::Sphere { radius } => Shape::Sphere(Sphere::new(*radius)?),
+        ShapeSpec::Ellipsoid { radii } => Shape::Ellipsoid(Ellipsoid::new(v(*radii))?),
+        ShapeSpec::Box { half_extents } => Shape::Cuboid(Cuboid::new(v(*half_extents))?),
+        ShapeSpec::Capsule { radius, half_height } => Shape::Capsule(Capsule::new(*radius, *half_height)?),
+        ShapeSpec::Cylinder { radius, half_height } => Shape::Cylinder(Cylinder::new(*radius, *half_height)?),
+        ShapeSpec::Cone { radius, half_height } => Shape::Cone(Cone::new(*radius, *half_height)?),
+        ShapeSpec::Superellipsoid { radii, exponent } => {
+            Shape::Superellipsoid(Superellipsoid::new(v(*radii), *exponent)?)
+        }
+        ShapeSpec::Polytope { points } => {
+            let points: Vec<DVec3> = points.iter().map(|p| v(*p)).collect();
+            Shape::Polytope(Polytope::from_points(&points)?)
+        }
+        ShapeSpec::Mesh { path } => {
+            let mesh = load_obj(&base_dir.join(path)).map_err(BuildError::Mesh)?;
+            *report = Some(mesh.report);
+            Shape::Polytope(mesh.polytope)
+        }
+        ShapeSpec::Dilated { shape, radius } => {
+            let inner = build_shape(shape, base_dir, report)?;
+            Shape::Dilated(Dilated::new(inner, *radius)?)
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SCENE: &str = r#"
+Scene(
+    version: 1,
+    name: "spheres",
+    a: (shape: Sphere(radius: 1.0)),
+    b: (shape: Sphere(radius: 0.5), translation: (3.0, 0.0, 0.0), rotation: EulerDegrees((0.0, 10.0, 0.0))),
+    algorithms: ["gjk", "fw_linesearch"],
+    settings: (tolerance: 1e-8, criterion: DualityGap, kind: Absolute, max_iterations: 100, initial_guess: CentreDifference),
+)
+"#;
+
+    #[test]
+    fn parses_and_round_trips() {
+        let scene = Scene::parse(Path::new("mem.ron"), SCENE).unwrap();
+        assert_eq!(scene.algorithms.len(), 2);
+        assert_eq!(scene.b.pose.translation, DVec3::new(3.0, 0.0, 0.0));
+        let dir = std::env::temp_dir().join(format!("collidescope-scene-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("saved.ron");
+        scene.save(&out).unwrap();
+        let again = Scene::load(&out).unwrap();
+        assert_eq!(again.to_file(), scene.to_file());
+    }
+
+    #[test]
+    fn errors_name_line_and_problem() {
+        let typo = SCENE.replace("radius: 0.5", "radius: 0.5, colour: 3");
+        let err = Scene::parse(Path::new("typo.ron"), &typo).unwrap_err().to_string();
+        assert!(err.starts_with("typo.ron:6:"), "{err}");
+        assert!(err.contains("colour"), "{err}");
+        let bad_value = SCENE.replace("radius: 1.0", "radius: -1.0");
+        let err = Scene::parse(Path::new("neg.ron"), &bad_value).unwrap_err().to_string();
+        assert!(err.contains("shape a") && err.contains("radius"), "{err}");
+        let bad_alg = SCENE.replace("\"gjk\"", "\"gjkk\"");
+        let err = Scene::parse(Path::new("alg.ron"), &bad_alg).unwrap_err().to_string();
+        assert!(err.contains("unknown algorithm 'gjkk'"), "{err}");
+        let version = SCENE.replace("version: 1", "version: 7");
+        let err = Scene::parse(Path::new("v.ron"), &version).unwrap_err().to_string();
+        assert!(err.contains("version 7"), "{err}");
+        let missing = Scene::load(Path::new("/no/such/scene.ron")).unwrap_err().to_string();
+        assert!(missing.contains("/no/such/scene.ron"), "{missing}");
+        let nan = SCENE.replace("(3.0, 0.0, 0.0)", "(NaN, 0.0, 0.0)");
+        let err = Scene::parse(Path::new("nan.ron"), &nan).unwrap_err().to_string();
+        assert!(err.contains("finite"), "{err}");
+    }
+}
