@@ -1,13 +1,18 @@
-use std::path::PathBuf;
+//! `collidescope`: the viewer (with the `app` feature) and the headless commands.
+
+mod cli;
+
 use std::process::ExitCode;
 
-use collidescope::bench::problems::{mean_table, run_problems, ProblemFile};
+use clap::Parser;
 
 fn main() -> ExitCode {
-    let path = PathBuf::from(std::env::args().nth(1).unwrap());
-    let file = ProblemFile::load(&path).unwrap();
-    let results = run_problems(&file).unwrap();
-    println!("{}", serde_json::to_string(&serde_json::json!({"results": results})).unwrap());
-    eprintln!("{}", mean_table(&file, &results));
-    ExitCode::SUCCESS
+    let args = cli::Cli::parse();
+    match cli::run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -9,12 +9,13 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::mesh_io::{load_obj, MeshError, MeshReport};
-use crate::pose::Pose;
+use crate::minkowski::MinkowskiDifference;
+use crate::pose::{Pose, RelativePose};
 use crate::shape::{
     Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, PointShape, Polytope, Shape, ShapeError, Sphere,
     Superellipsoid,
 };
-use crate::solver::{Algorithm, Criterion, CriterionKind, InitialGuess, QueryMode, SolverSettings};
+use crate::solver::{solve, Algorithm, Criterion, Run, CriterionKind, InitialGuess, QueryMode, SolverSettings};
 
 /// The scene format version this build reads and writes.
 pub const SCENE_VERSION: u32 = 1;
@@ -208,6 +209,17 @@ impl Scene {
             settings,
             base_dir,
         })
+    }
+
+    /// Shape B's pose in shape A's frame, where the solvers work.
+    pub fn b_in_a(&self) -> RelativePose {
+        RelativePose::between(&self.a.pose, &self.b.pose)
+    }
+
+    /// Runs one algorithm on the scene with the scene's settings, recording the trace.
+    pub fn run(&self, algorithm: Algorithm) -> Run {
+        let md = MinkowskiDifference::new(&self.a.shape, &self.b.shape, self.b_in_a());
+        solve(algorithm, md, self.settings)
     }
 
     /// The file form of this scene.

@@ -1,0 +1,15 @@
+//! `collidescope mesh FILE.obj`
+
+use std::path::Path;
+
+use collidescope::mesh_io::load_obj;
+
+pub fn run(path: &Path, json: bool) -> anyhow::Result<()> {
+    let mesh = load_obj(path)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&mesh.report)?);
+    } else {
+        println!("{}", mesh.report);
+    }
+    Ok(())
+}

@@ -1,0 +1,155 @@
+//! `collidescope solve SCENE`
+
+use std::path::Path;
+
+use collidescope::scene::Scene;
+use collidescope::solver::{Algorithm, Outcome, Run};
+use collidescope::trace::{IterationRecord, StepEvent};
+use collidescope::DVec3;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Table,
+    Json,
+    Csv,
+}
+
+impl Format {
+    pub fn from_flags(json: bool, csv: bool) -> Self {
+        match (json, csv) {
+            (true, _) => Format::Json,
+            (_, true) => Format::Csv,
+            _ => Format::Table,
+        }
+    }
+}
+
+pub fn run(path: &Path, algorithms: &[Algorithm], format: Format) -> anyhow::Result<()> {
+    let scene = Scene::load(path)?;
+    let algorithms = if algorithms.is_empty() { scene.algorithms.clone() } else { algorithms.to_vec() };
+    let runs: Vec<Run> = algorithms.iter().map(|a| scene.run(*a)).collect();
+    match format {
+        Format::Json => print_json(&scene, &runs)?,
+        Format::Csv => print_csv(&runs),
+        Format::Table => print_tables(&scene, &runs),
+    }
+    Ok(())
+}
+
+fn world_witnesses(scene: &Scene, run: &Run) -> Option<(DVec3, DVec3)> {
+    let a = run.summary.witness_a?;
+    let b = run.summary.witness_b?;
+    Some((scene.a.pose.transform_point(a), scene.a.pose.transform_point(b)))
+}
+
+fn print_json(scene: &Scene, runs: &[Run]) -> anyhow::Result<()> {
+    let runs: Vec<_> = runs
+        .iter()
+        .map(|run| {
+            let witnesses = world_witnesses(scene, run);
+            serde_json::json!({
+                "algorithm": run.algorithm.name(),
+                "outcome": run.summary.outcome,
+                "status": run.summary.outcome.status_name(),
+                "distance": run.summary.outcome.distance(),
+                "iterations": run.summary.iterations,
+                "support_calls": run.summary.stats.calls,
+                "vertex_visits": run.summary.stats.vertex_visits_a + run.summary.stats.vertex_visits_b,
+                "momentum_stopped_at": run.summary.momentum_stopped_at,
+                "witness_a_world": witnesses.map(|w| w.0),
+                "witness_b_world": witnesses.map(|w| w.1),
+                "trace": run.trace,
+            })
+        })
+        .collect();
+    println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "scene": scene.name, "runs": runs }))?);
+    Ok(())
+}
+
+/// A short name of what a step did, for tables.
+fn event_name(record: &IterationRecord) -> &'static str {
+    match &record.event {
+        StepEvent::Started { .. } => "start",
+        StepEvent::Projected { .. } => "projected",
+        StepEvent::OriginEnclosed { .. } => "enclosed",
+        StepEvent::WithinTolerance => "within_tol",
+        StepEvent::MomentumStopped { .. } => "momentum_off",
+        StepEvent::Converged => "converged",
+        StepEvent::SeparatingPlane => "separating",
+        StepEvent::FrankWolfeStep { away: true, .. } => "fw_away",
+        StepEvent::FrankWolfeStep { .. } => "fw_step",
+        StepEvent::Degenerate => "degenerate",
+    }
+}
+
+fn print_csv(runs: &[Run]) {
+    println!("algorithm,k,event,x_norm,fw_gap,van_den_bergen,duality_gap,hybrid,omega,alpha,simplex_size,support_calls,momentum");
+    for run in runs {
+        for r in &run.trace {
+            println!(
+                "{},{},{},{:e},{:e},{:e},{:e},{:e},{:e},{:e},{},{},{}",
+                run.algorithm.name(),
+                r.k,
+                event_name(r),
+                r.x_norm,
+                r.fw_gap,
+                r.criteria.van_den_bergen,
+                r.criteria.duality_gap,
+                r.criteria.hybrid,
+                r.omega,
+                r.alpha,
+                r.active_set_size,
+                r.support_calls,
+                r.momentum
+            );
+        }
+    }
+}
+
+fn print_tables(scene: &Scene, runs: &[Run]) {
+    println!("scene: {}", scene.name);
+    for run in runs {
+        println!();
+        println!("== {} ==", run.algorithm.name());
+        println!(
+            "{:>5}  {:<12} {:>13} {:>11} {:>11} {:>11} {:>11} {:>4} {:>6}",
+            "k", "event", "‖x_k‖", "FW gap", "r−α", "2⟨x,x−s⟩", "r²−α²", "|W|", "calls"
+        );
+        for r in &run.trace {
+            println!(
+                "{:>5}  {:<12} {:>13.6e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>4} {:>6}",
+                r.k,
+                event_name(r),
+                r.x_norm,
+                r.fw_gap,
+                r.criteria.van_den_bergen,
+                r.criteria.duality_gap,
+                r.criteria.hybrid,
+                r.active_set_size,
+                r.support_calls
+            );
+        }
+        let s = &run.summary;
+        let what = match &s.outcome {
+            Outcome::Intersecting => "intersecting".to_string(),
+            Outcome::Separated { distance } => format!("separated, distance {distance:.9e}"),
+            Outcome::SeparatedEarlyStop { lower_bound } => {
+                format!("separated (early stop), distance ≥ {lower_bound:.6e}")
+            }
+            Outcome::IterationCap { last_norm } => {
+                format!("iteration cap reached (no answer; last ‖x‖ = {last_norm:.6e})")
+            }
+            Outcome::Degenerate { reason } => format!("degenerate: {reason}"),
+        };
+        println!("outcome: {what}; {} iterations, {} support calls", s.iterations, s.stats.calls);
+        if let Some(k) = s.momentum_stopped_at {
+            println!("momentum stopped at iteration {k}");
+        }
+        if let Some((a, b)) = world_witnesses(scene, run) {
+            println!(
+                "witness points (world): A ({:.6}, {:.6}, {:.6})  B ({:.6}, {:.6}, {:.6})",
+                a.x, a.y, a.z, b.x, b.y, b.z
+            );
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! Helpers shared by the integration tests: the shared data folder, a seeded RNG, and
+//! random shapes and poses.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use collidescope::mesh_io::load_obj;
+use collidescope::pose::Pose;
+use collidescope::shape::{
+    Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, PointShape, Polytope, Shape, Sphere, Superellipsoid,
+};
+use collidescope::{DQuat, DVec3};
+
+/// `../shared/data/<sub>` when it exists; otherwise prints why the caller skips.
+pub fn shared_data(sub: &str) -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(sub);
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipping: {} is absent", dir.display());
+        None
+    }
+}
+
+/// SplitMix64: small, seeded, reproducible.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E3779B97F4A7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.unit()
+    }
+
+    pub fn index(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    pub fn vector(&mut self, scale: f64) -> DVec3 {
+        DVec3::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0)) * scale
+    }
+
+    pub fn unit_vector(&mut self) -> DVec3 {
+        loop {
+            let v = self.vector(1.0);
+            let l = v.length();
+            if l > 1e-3 && l <= 1.0 {
+                return v / l;
+            }
+        }
+    }
+
+    pub fn rotation(&mut self) -> DQuat {
+        let q = glam_quat(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0));
+        if q.length() < 1e-3 {
+            DQuat::IDENTITY
+        } else {
+            q.normalize()
+        }
+    }
+
+    pub fn pose(&mut self, spread: f64) -> Pose {
+        Pose::new(self.vector(spread), self.rotation())
+    }
+}
+
+fn glam_quat(x: f64, y: f64, z: f64, w: f64) -> DQuat {
+    DQuat::from_xyzw(x, y, z, w)
+}
+
+/// Mesh hulls of the shared meshes, centred and scaled to radius ~0.5.
+pub fn mesh_hulls() -> Vec<(String, Shape)> {
+    let Some(dir) = shared_data("meshes") else {
+        return Vec::new();
+    };
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "obj"))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|path| {
+            let mesh = load_obj(&path).unwrap_or_else(|e| panic!("{e}"));
+            let v = mesh.polytope.vertices();
+            let centre = mesh.polytope.local_centre();
+            let radius = v.iter().map(|p| (*p - centre).length()).fold(0.0, f64::max);
+            let scaled: Vec<DVec3> = v.iter().map(|p| (*p - centre) * (0.5 / radius)).collect();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, Shape::Polytope(Polytope::from_points(&scaled).unwrap()))
+        })
+        .collect()
+}
+
+/// Names of the primitive kinds `random_primitive` draws from.
+pub const PRIMITIVE_KINDS: usize = 10;
+
+/// A random shape of kind `kind` (0..PRIMITIVE_KINDS), about 0.2–1 in size.
+pub fn random_primitive(rng: &mut Rng, kind: usize) -> Shape {
+    let mut size = || rng.range(0.2, 0.8);
+    match kind {
+        0 => Shape::Point(PointShape),
+        1 => Shape::Sphere(Sphere::new(size()).unwrap()),
+        2 => Shape::Ellipsoid(Ellipsoid::new(DVec3::new(size(), size(), size())).unwrap()),
+        3 => Shape::Cuboid(Cuboid::new(DVec3::new(size(), size(), size())).unwrap()),
+        4 => Shape::Capsule(Capsule::new(size() * 0.5, size()).unwrap()),
+        5 => Shape::Cylinder(Cylinder::new(size(), size()).unwrap()),
+        6 => Shape::Cone(Cone::new(size(), size()).unwrap()),
+        7 => {
+            let radii = DVec3::new(size(), size(), size());
+            Shape::Superellipsoid(Superellipsoid::new(radii, rng.range(1.0, 6.0)).unwrap())
+        }
+        8 => {
+            let n = 4 + rng.index(40);
+            let points: Vec<DVec3> = (0..n).map(|_| rng.vector(0.6)).collect();
+            Shape::Polytope(Polytope::from_points(&points).unwrap())
+        }
+        _ => {
+            let inner = Shape::Cuboid(Cuboid::new(DVec3::new(size(), size(), size()) * 0.5).unwrap());
+            Shape::Dilated(Dilated::new(inner, rng.range(0.05, 0.3)).unwrap())
+        }
+    }
+}
