@@ -1,0 +1,141 @@
+//! The headless CLI as a user runs it: shipped scenes, outputs, and clear errors.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn collidescope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_collidescope"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs")
+}
+
+fn solve_json(scene: &str) -> serde_json::Value {
+    let out = collidescope(&["solve", scene, "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn run_of<'v>(json: &'v serde_json::Value, algorithm: &str) -> &'v serde_json::Value {
+    json["runs"].as_array().unwrap().iter().find(|r| r["algorithm"] == algorithm).unwrap()
+}
+
+fn iterations(json: &serde_json::Value, algorithm: &str) -> u64 {
+    run_of(json, algorithm)["iterations"].as_u64().unwrap()
+}
+
+fn distance(json: &serde_json::Value, algorithm: &str) -> f64 {
+    run_of(json, algorithm)["distance"].as_f64().unwrap()
+}
+
+#[test]
+fn every_shipped_scene_solves_in_every_format() {
+    let scenes: Vec<PathBuf> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .collect();
+    assert!(scenes.len() >= 6);
+    for scene in scenes {
+        let s = scene.to_str().unwrap();
+        for flags in [&[][..], &["--json"], &["--csv"]] {
+            let mut args = vec!["solve", s];
+            args.extend_from_slice(flags);
+            let out = collidescope(&args);
+            assert!(out.status.success(), "{s} {flags:?}: {}", String::from_utf8_lossy(&out.stderr));
+            assert!(!out.stdout.is_empty());
+        }
+    }
+}
+
+#[test]
+fn shipped_scenes_show_what_their_names_promise() {
+    let boxes = solve_json("scenes/boxes_face_to_face.ron");
+    assert!((distance(&boxes, "gjk") - 1e-3).abs() < 1e-9);
+
+    let close = solve_json("scenes/ellipsoids_close.ron");
+    assert!(iterations(&close, "nesterov") * 2 <= iterations(&close, "gjk"), "Nesterov far fewer at 1e-3");
+    assert!((distance(&close, "nesterov") - 1e-3).abs() < 1e-4);
+
+    let far = solve_json("scenes/ellipsoids_far.ron");
+    assert!(iterations(&far, "nesterov") > iterations(&far, "gjk"), "Nesterov needs more at 2 m");
+    assert!((distance(&far, "gjk") - 2.0).abs() < 1e-4);
+
+    let zigzag = solve_json("scenes/cubes_frank_wolfe_zigzag.ron");
+    assert!(iterations(&zigzag, "fw_linesearch") >= 10 * iterations(&zigzag, "gjk"));
+
+    let overlap = solve_json("scenes/overlap_sphere_capsule.ron");
+    assert_eq!(run_of(&overlap, "gjk")["status"], "intersecting");
+
+    let flat = solve_json("scenes/degenerate_flat.ron");
+    assert!((distance(&flat, "gjk") - 0.5).abs() < 1e-9);
+}
+
+#[test]
+fn algorithm_option_overrides_the_scene_list() {
+    let out = collidescope(&["solve", "scenes/boxes_face_to_face.ron", "--algorithm", "fw_away", "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let runs = json["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0]["algorithm"], "fw_away");
+    assert!(!runs[0]["trace"].as_array().unwrap().is_empty());
+}
+
+/// One clear line on stderr, a non-zero exit, nothing on stdout.
+fn assert_clean_failure(args: &[&str], needle: &str) {
+    let out = collidescope(args);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(needle), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+}
+
+#[test]
+fn bad_input_gives_one_clear_error() {
+    let dir = std::env::temp_dir().join(format!("collidescope-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let broken = dir.join("broken.ron");
+    std::fs::write(&broken, "Scene(version: 1, name: \"x\",").unwrap();
+    let empty_obj = dir.join("empty.obj");
+    std::fs::write(&empty_obj, "").unwrap();
+    let nan_obj = dir.join("nan.obj");
+    std::fs::write(&nan_obj, "v 0 0 0\nv NaN 1 0\nv 0 0 1\nf 1 2 3\n").unwrap();
+    assert_clean_failure(&["solve", "no/such/scene.ron"], "cannot read");
+    assert_clean_failure(&["solve", broken.to_str().unwrap()], "broken.ron:1:");
+    assert_clean_failure(&["solve", "scenes/boxes_face_to_face.ron", "--algorithm", "gjkk"], "unknown algorithm");
+    assert_clean_failure(&["mesh", "no/such/mesh.obj"], "cannot read");
+    assert_clean_failure(&["mesh", empty_obj.to_str().unwrap()], "no vertices");
+    assert_clean_failure(&["mesh", nan_obj.to_str().unwrap()], "non-finite");
+    assert_clean_failure(&["bench", "--problems", "no/such/problems.json"], "cannot read");
+}
+
+#[test]
+fn mesh_reports_flat_and_solid_meshes() {
+    let Some(dir) = common::shared_data("meshes") else { return };
+    let out = collidescope(&["mesh", dir.join("alligator.obj").to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["dimension"], "Polygon");
+    let out = collidescope(&["mesh", dir.join("suzanne.obj").to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("convex          no"), "{text}");
+    assert!(text.contains("flat            no"), "{text}");
+}
+
+#[test]
+fn bench_problems_writes_the_agreed_json() {
+    let Some(dir) = common::shared_data("problems") else { return };
+    let out = collidescope(&["bench", "--problems", dir.join("meshes_sample.json").to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let results = json["results"].as_array().unwrap();
+    assert_eq!(results.len(), 96);
+    for alg in ["gjk", "nesterov", "nesterov_normalized", "polyak", "fw_linesearch"] {
+        let a = &results[0]["algorithms"][alg];
+        assert!(a["iterations"].is_u64() && a["status"].is_string(), "{alg}: {a}");
+    }
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Coal gjk"));
+}
