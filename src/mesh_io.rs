@@ -60,8 +60,16 @@ impl MeshReport {
 impl std::fmt::Display for MeshReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(f, "file            {}", self.path.display())?;
-        writeln!(f, "input           {} vertices, {} faces (triangles)", self.input_vertices, self.input_faces)?;
-        writeln!(f, "hull            {} vertices, {} faces", self.hull_vertices, self.hull_faces)?;
+        writeln!(
+            f,
+            "input           {} vertices, {} faces (triangles)",
+            self.input_vertices, self.input_faces
+        )?;
+        writeln!(
+            f,
+            "hull            {} vertices, {} faces",
+            self.hull_vertices, self.hull_faces
+        )?;
         let convex = match self.convex {
             Some(true) => "yes (every vertex is on the hull)",
             Some(false) => "no (some vertices are inside the hull)",
@@ -70,13 +78,20 @@ impl std::fmt::Display for MeshReport {
         writeln!(f, "convex          {convex}")?;
         let flat = match self.dimension {
             AffineDimension::Solid => "no",
-            AffineDimension::Polygon => "yes: all vertices lie in one plane (the shape is a polygon)",
-            AffineDimension::Segment => "yes: all vertices lie on one line (the shape is a segment)",
+            AffineDimension::Polygon => {
+                "yes: all vertices lie in one plane (the shape is a polygon)"
+            }
+            AffineDimension::Segment => {
+                "yes: all vertices lie on one line (the shape is a segment)"
+            }
             AffineDimension::Point => "yes: all vertices coincide (the shape is a point)",
         };
         writeln!(f, "flat            {flat}")?;
         if self.hull_fallback {
-            writeln!(f, "note            the hull builder refused this set; support scans all points")?;
+            writeln!(
+                f,
+                "note            the hull builder refused this set; support scans all points"
+            )?;
         }
         let (lo, hi) = (self.aabb_min, self.aabb_max);
         write!(
@@ -132,7 +147,13 @@ fn parse_obj(path: &Path, bytes: &[u8]) -> Result<(Vec<DVec3>, usize), MeshError
     let mut points = Vec::new();
     let mut faces = 0;
     for model in &models {
-        points.extend(model.mesh.positions.chunks_exact(3).map(|c| DVec3::new(c[0], c[1], c[2])));
+        points.extend(
+            model
+                .mesh
+                .positions
+                .chunks_exact(3)
+                .map(|c| DVec3::new(c[0], c[1], c[2])),
+        );
         faces += model.mesh.indices.len() / 3;
     }
     if faces == 0 {
@@ -141,7 +162,9 @@ fn parse_obj(path: &Path, bytes: &[u8]) -> Result<(Vec<DVec3>, usize), MeshError
             .filter(|l| l.trim_start().starts_with("v "))
             .count();
         if vertices == 0 {
-            return Err(MeshError::Empty { path: path.to_path_buf() });
+            return Err(MeshError::Empty {
+                path: path.to_path_buf(),
+            });
         }
         return Err(MeshError::NoFaces {
             path: path.to_path_buf(),
@@ -222,16 +245,30 @@ mod tests {
     #[test]
     fn bad_inputs_give_clear_errors() {
         assert!(matches!(import(""), Err(MeshError::Empty { .. })));
-        assert!(matches!(import("v 0 0 0\nv 1 0 0\n"), Err(MeshError::NoFaces { vertices: 2, .. })));
+        assert!(matches!(
+            import("v 0 0 0\nv 1 0 0\n"),
+            Err(MeshError::NoFaces { vertices: 2, .. })
+        ));
         let nan = import("v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n");
-        assert!(matches!(nan, Err(MeshError::Shape { .. }) | Err(MeshError::Parse { .. })), "{nan:?}");
+        assert!(
+            matches!(
+                nan,
+                Err(MeshError::Shape { .. }) | Err(MeshError::Parse { .. })
+            ),
+            "{nan:?}"
+        );
         assert!(import("this is not an obj\nf 1 2 3\n").is_err());
-        assert!(matches!(load_obj(Path::new("/no/such/file.obj")), Err(MeshError::Io { .. })));
+        assert!(matches!(
+            load_obj(Path::new("/no/such/file.obj")),
+            Err(MeshError::Io { .. })
+        ));
     }
 
     #[test]
     fn flat_mesh_is_a_polygon() {
-        let m = import("v 0 0 0\nv 2 0 0\nv 2 1 0\nv 0 1 0\nv 1 0.5 0\nf 1 2 3\nf 1 3 4\nf 2 3 5\n").unwrap();
+        let m =
+            import("v 0 0 0\nv 2 0 0\nv 2 1 0\nv 0 1 0\nv 1 0.5 0\nf 1 2 3\nf 1 3 4\nf 2 3 5\n")
+                .unwrap();
         assert!(m.report.is_flat());
         assert_eq!(m.report.hull_vertices, 4);
         assert_eq!(m.report.dimension, AffineDimension::Polygon);

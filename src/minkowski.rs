@@ -66,7 +66,9 @@ impl<'s> MinkowskiDifference<'s> {
     fn evaluate(&mut self, dir: DVec3) -> CsoPoint {
         let a = self.shape_a.local_support_cached(dir, &mut self.cache_a);
         let dir_in_b = self.b_in_a.inverse_rotate(-dir);
-        let b_local = self.shape_b.local_support_cached(dir_in_b, &mut self.cache_b);
+        let b_local = self
+            .shape_b
+            .local_support_cached(dir_in_b, &mut self.cache_b);
         let b = self.b_in_a.transform_point(b_local);
         CsoPoint { w: a - b, a, b }
     }
@@ -100,14 +102,16 @@ mod tests {
     fn support_is_difference_of_parts_and_maximises_the_dot() {
         let a = Shape::Cuboid(Cuboid::new(DVec3::new(1.0, 2.0, 3.0)).unwrap());
         let b = Shape::Sphere(Sphere::new(0.5).unwrap());
-        let pose_b = Pose::from_euler_degrees(DVec3::new(5.0, 0.0, 0.0), DVec3::new(0.0, 0.0, 30.0));
+        let pose_b =
+            Pose::from_euler_degrees(DVec3::new(5.0, 0.0, 0.0), DVec3::new(0.0, 0.0, 30.0));
         let rel = RelativePose::between(&Pose::IDENTITY, &pose_b);
         let mut md = MinkowskiDifference::new(&a, &b, rel);
         let d = DVec3::new(1.0, 1.0, -1.0);
         let p = md.support(d);
         assert!((p.w - (p.a - p.b)).length() < 1e-15);
         // Closed form: box corner (1,2,-3) minus (sphere centre − 0.5 d̂).
-        let expected = DVec3::new(1.0, 2.0, -3.0) - (DVec3::new(5.0, 0.0, 0.0) - d.normalize() * 0.5);
+        let expected =
+            DVec3::new(1.0, 2.0, -3.0) - (DVec3::new(5.0, 0.0, 0.0) - d.normalize() * 0.5);
         assert!((p.w - expected).length() < 1e-12);
         assert_eq!(md.stats().calls, 1);
         md.support_uncounted(d);

@@ -53,12 +53,20 @@ pub fn parry_gjk_distance(a: &Shape, b: &Shape, b_in_a: &RelativePose) -> f64 {
 
 /// Parry's closest points by its GJK, with the distance, or `None` when parry reports
 /// intersection or gives up.
-pub fn parry_gjk_closest_points(a: &Shape, b: &Shape, b_in_a: &RelativePose) -> Option<(f64, DVec3, DVec3)> {
+pub fn parry_gjk_closest_points(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: &RelativePose,
+) -> Option<(f64, DVec3, DVec3)> {
     use parry3d_f64::query::gjk::{self, CsoPoint, GJKResult, VoronoiSimplex};
     let pos12 = parry_pose(b_in_a);
     let (ga, gb) = (AsParry(a), AsParry(b));
     let dir = -pos12.translation;
-    let dir = if dir.length() > 1e-12 { dir.normalize() } else { ParryVector::X };
+    let dir = if dir.length() > 1e-12 {
+        dir.normalize()
+    } else {
+        ParryVector::X
+    };
     let mut simplex = VoronoiSimplex::new();
     simplex.reset(CsoPoint::from_shapes(&pos12, &ga, &gb, dir));
     match gjk::closest_points(&pos12, &ga, &gb, f64::MAX, true, &mut simplex) {
@@ -89,7 +97,9 @@ fn native(shape: &Shape) -> Option<Box<dyn parry3d_f64::shape::Shape>> {
         Shape::Capsule(c) => Box::new(ps::Capsule::new_y(c.half_height(), c.radius())),
         Shape::Cylinder(c) => Box::new(ps::Cylinder::new(c.half_height(), c.radius())),
         Shape::Cone(c) => Box::new(ps::Cone::new(c.half_height(), c.radius())),
-        Shape::Polytope(p) if p.dimension() == crate::shape::AffineDimension::Solid && !p.is_hull_fallback() => {
+        Shape::Polytope(p)
+            if p.dimension() == crate::shape::AffineDimension::Solid && !p.is_hull_fallback() =>
+        {
             let pts: Vec<ParryVector> = p.vertices().iter().map(|v| to_parry(*v)).collect();
             Box::new(ps::ConvexPolyhedron::from_convex_hull(&pts)?)
         }

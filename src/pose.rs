@@ -36,10 +36,7 @@ impl Pose {
     /// Builds a pose from XYZ Euler angles in degrees (the panel's and scene files' form).
     pub fn from_euler_degrees(translation: DVec3, degrees: DVec3) -> Self {
         let r = degrees * (std::f64::consts::PI / 180.0);
-        Self::new(
-            translation,
-            DQuat::from_euler(EulerRot::XYZ, r.x, r.y, r.z),
-        )
+        Self::new(translation, DQuat::from_euler(EulerRot::XYZ, r.x, r.y, r.z))
     }
 
     /// XYZ Euler angles in degrees.

@@ -12,10 +12,12 @@ use crate::mesh_io::{load_obj, MeshError, MeshReport};
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::{Pose, RelativePose};
 use crate::shape::{
-    Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, PointShape, Polytope, Shape, ShapeError, Sphere,
-    Superellipsoid,
+    Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, PointShape, Polytope, Shape, ShapeError,
+    Sphere, Superellipsoid,
 };
-use crate::solver::{solve, Algorithm, Criterion, Run, CriterionKind, InitialGuess, QueryMode, SolverSettings};
+use crate::solver::{
+    solve, Algorithm, Criterion, CriterionKind, InitialGuess, QueryMode, Run, SolverSettings,
+};
 
 /// The scene format version this build reads and writes.
 pub const SCENE_VERSION: u32 = 1;
@@ -49,7 +51,7 @@ pub enum SceneError {
         path: PathBuf,
         body: &'static str,
         #[source]
-        source: MeshError,
+        source: Box<MeshError>,
     },
 }
 
@@ -58,19 +60,44 @@ pub enum SceneError {
 #[serde(deny_unknown_fields)]
 pub enum ShapeSpec {
     Point,
-    Sphere { radius: f64 },
-    Ellipsoid { radii: [f64; 3] },
-    Box { half_extents: [f64; 3] },
-    Capsule { radius: f64, half_height: f64 },
-    Cylinder { radius: f64, half_height: f64 },
-    Cone { radius: f64, half_height: f64 },
-    Superellipsoid { radii: [f64; 3], exponent: f64 },
+    Sphere {
+        radius: f64,
+    },
+    Ellipsoid {
+        radii: [f64; 3],
+    },
+    Box {
+        half_extents: [f64; 3],
+    },
+    Capsule {
+        radius: f64,
+        half_height: f64,
+    },
+    Cylinder {
+        radius: f64,
+        half_height: f64,
+    },
+    Cone {
+        radius: f64,
+        half_height: f64,
+    },
+    Superellipsoid {
+        radii: [f64; 3],
+        exponent: f64,
+    },
     /// The convex hull of the given points.
-    Polytope { points: Vec<[f64; 3]> },
+    Polytope {
+        points: Vec<[f64; 3]>,
+    },
     /// The convex hull of an OBJ file's vertices; the path is relative to the scene file.
-    Mesh { path: String },
+    Mesh {
+        path: String,
+    },
     /// `shape ⊕ ball(radius)`.
-    Dilated { shape: Box<ShapeSpec>, radius: f64 },
+    Dilated {
+        shape: Box<ShapeSpec>,
+        radius: f64,
+    },
 }
 
 /// A rotation as written in a scene file.
@@ -182,10 +209,15 @@ impl Scene {
         let algorithms = file
             .algorithms
             .iter()
-            .map(|name| name.parse::<Algorithm>().map_err(|e| invalid(format!("algorithms: {e}"))))
+            .map(|name| {
+                name.parse::<Algorithm>()
+                    .map_err(|e| invalid(format!("algorithms: {e}")))
+            })
             .collect::<Result<Vec<_>, _>>()?;
         if algorithms.is_empty() {
-            return Err(invalid("algorithms: the list is empty; name at least one".into()));
+            return Err(invalid(
+                "algorithms: the list is empty; name at least one".into(),
+            ));
         }
         let s = &file.settings;
         let settings = SolverSettings {
@@ -197,7 +229,9 @@ impl Scene {
             mode: s.mode,
             record_trace: true,
         };
-        settings.validate().map_err(|e| invalid(format!("settings: {e}")))?;
+        settings
+            .validate()
+            .map_err(|e| invalid(format!("settings: {e}")))?;
         let a = build_body(&file.a, "a", path, &base_dir)?;
         let b = build_body(&file.b, "b", path, &base_dir)?;
         Ok(Scene {
@@ -236,7 +270,11 @@ impl Scene {
             notes: self.notes.clone(),
             a: body(&self.a),
             b: body(&self.b),
-            algorithms: self.algorithms.iter().map(|a| a.name().to_string()).collect(),
+            algorithms: self
+                .algorithms
+                .iter()
+                .map(|a| a.name().to_string())
+                .collect(),
             settings: SettingsSpec {
                 tolerance: s.tolerance,
                 criterion: s.criterion,
@@ -255,7 +293,9 @@ impl Scene {
         for body in [&mut file.a, &mut file.b] {
             rebase_mesh_paths(&mut body.shape, &self.base_dir, &target_dir);
         }
-        let config = ron::ser::PrettyConfig::new().depth_limit(4).struct_names(true);
+        let config = ron::ser::PrettyConfig::new()
+            .depth_limit(4)
+            .struct_names(true);
         let text = ron::ser::to_string_pretty(&file, config).map_err(|e| SceneError::Invalid {
             path: path.to_path_buf(),
             message: format!("cannot serialise: {e}"),
@@ -304,14 +344,21 @@ fn relative_path(target: &Path, base: &Path) -> PathBuf {
     out
 }
 
-fn build_body(spec: &BodySpec, name: &'static str, path: &Path, base_dir: &Path) -> Result<Body, SceneError> {
+fn build_body(
+    spec: &BodySpec,
+    name: &'static str,
+    path: &Path,
+    base_dir: &Path,
+) -> Result<Body, SceneError> {
     let invalid = |message: String| SceneError::Invalid {
         path: path.to_path_buf(),
         message: format!("shape {name}: {message}"),
     };
     let translation = DVec3::from_array(spec.translation);
     if !translation.is_finite() {
-        return Err(invalid(format!("translation must be finite, got {translation}")));
+        return Err(invalid(format!(
+            "translation must be finite, got {translation}"
+        )));
     }
     let rotation = match spec.rotation {
         RotationSpec::EulerDegrees(d) => {
@@ -324,7 +371,9 @@ fn build_body(spec: &BodySpec, name: &'static str, path: &Path, base_dir: &Path)
         RotationSpec::Quaternion(q) => {
             let q = DQuat::from_array(q);
             if !q.is_finite() || q.length() < 1e-12 {
-                return Err(invalid(format!("rotation quaternion must be finite and non-zero, got {q}")));
+                return Err(invalid(format!(
+                    "rotation quaternion must be finite and non-zero, got {q}"
+                )));
             }
             q.normalize()
         }
@@ -335,7 +384,7 @@ fn build_body(spec: &BodySpec, name: &'static str, path: &Path, base_dir: &Path)
         BuildError::Mesh(source) => SceneError::Mesh {
             path: path.to_path_buf(),
             body: name,
-            source,
+            source: Box::new(source),
         },
     })?;
     Ok(Body {
@@ -358,16 +407,29 @@ impl From<ShapeError> for BuildError {
 }
 
 /// Builds the core shape a spec describes (loading meshes relative to `base_dir`).
-fn build_shape(spec: &ShapeSpec, base_dir: &Path, report: &mut Option<MeshReport>) -> Result<Shape, BuildError> {
+fn build_shape(
+    spec: &ShapeSpec,
+    base_dir: &Path,
+    report: &mut Option<MeshReport>,
+) -> Result<Shape, BuildError> {
     let v = DVec3::from_array;
     Ok(match spec {
         ShapeSpec::Point => Shape::Point(PointShape),
         ShapeSpec::Sphere { radius } => Shape::Sphere(Sphere::new(*radius)?),
         ShapeSpec::Ellipsoid { radii } => Shape::Ellipsoid(Ellipsoid::new(v(*radii))?),
         ShapeSpec::Box { half_extents } => Shape::Cuboid(Cuboid::new(v(*half_extents))?),
-        ShapeSpec::Capsule { radius, half_height } => Shape::Capsule(Capsule::new(*radius, *half_height)?),
-        ShapeSpec::Cylinder { radius, half_height } => Shape::Cylinder(Cylinder::new(*radius, *half_height)?),
-        ShapeSpec::Cone { radius, half_height } => Shape::Cone(Cone::new(*radius, *half_height)?),
+        ShapeSpec::Capsule {
+            radius,
+            half_height,
+        } => Shape::Capsule(Capsule::new(*radius, *half_height)?),
+        ShapeSpec::Cylinder {
+            radius,
+            half_height,
+        } => Shape::Cylinder(Cylinder::new(*radius, *half_height)?),
+        ShapeSpec::Cone {
+            radius,
+            half_height,
+        } => Shape::Cone(Cone::new(*radius, *half_height)?),
         ShapeSpec::Superellipsoid { radii, exponent } => {
             Shape::Superellipsoid(Superellipsoid::new(v(*radii), *exponent)?)
         }
@@ -418,22 +480,34 @@ Scene(
     #[test]
     fn errors_name_line_and_problem() {
         let typo = SCENE.replace("radius: 0.5", "radius: 0.5, colour: 3");
-        let err = Scene::parse(Path::new("typo.ron"), &typo).unwrap_err().to_string();
+        let err = Scene::parse(Path::new("typo.ron"), &typo)
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("typo.ron:6:"), "{err}");
         assert!(err.contains("colour"), "{err}");
         let bad_value = SCENE.replace("radius: 1.0", "radius: -1.0");
-        let err = Scene::parse(Path::new("neg.ron"), &bad_value).unwrap_err().to_string();
+        let err = Scene::parse(Path::new("neg.ron"), &bad_value)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("shape a") && err.contains("radius"), "{err}");
         let bad_alg = SCENE.replace("\"gjk\"", "\"gjkk\"");
-        let err = Scene::parse(Path::new("alg.ron"), &bad_alg).unwrap_err().to_string();
+        let err = Scene::parse(Path::new("alg.ron"), &bad_alg)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("unknown algorithm 'gjkk'"), "{err}");
         let version = SCENE.replace("version: 1", "version: 7");
-        let err = Scene::parse(Path::new("v.ron"), &version).unwrap_err().to_string();
+        let err = Scene::parse(Path::new("v.ron"), &version)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("version 7"), "{err}");
-        let missing = Scene::load(Path::new("/no/such/scene.ron")).unwrap_err().to_string();
+        let missing = Scene::load(Path::new("/no/such/scene.ron"))
+            .unwrap_err()
+            .to_string();
         assert!(missing.contains("/no/such/scene.ron"), "{missing}");
         let nan = SCENE.replace("(3.0, 0.0, 0.0)", "(NaN, 0.0, 0.0)");
-        let err = Scene::parse(Path::new("nan.ron"), &nan).unwrap_err().to_string();
+        let err = Scene::parse(Path::new("nan.ron"), &nan)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("finite"), "{err}");
     }
 }

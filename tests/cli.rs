@@ -15,12 +15,21 @@ fn collidescope(args: &[&str]) -> Output {
 
 fn solve_json(scene: &str) -> serde_json::Value {
     let out = collidescope(&["solve", scene, "--json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
 fn run_of<'v>(json: &'v serde_json::Value, algorithm: &str) -> &'v serde_json::Value {
-    json["runs"].as_array().unwrap().iter().find(|r| r["algorithm"] == algorithm).unwrap()
+    json["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["algorithm"] == algorithm)
+        .unwrap()
 }
 
 fn iterations(json: &serde_json::Value, algorithm: &str) -> u64 {
@@ -33,11 +42,12 @@ fn distance(json: &serde_json::Value, algorithm: &str) -> f64 {
 
 #[test]
 fn every_shipped_scene_solves_in_every_format() {
-    let scenes: Vec<PathBuf> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
-        .collect();
+    let scenes: Vec<PathBuf> =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+            .collect();
     assert!(scenes.len() >= 6);
     for scene in scenes {
         let s = scene.to_str().unwrap();
@@ -45,7 +55,11 @@ fn every_shipped_scene_solves_in_every_format() {
             let mut args = vec!["solve", s];
             args.extend_from_slice(flags);
             let out = collidescope(&args);
-            assert!(out.status.success(), "{s} {flags:?}: {}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "{s} {flags:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             assert!(!out.stdout.is_empty());
         }
     }
@@ -57,11 +71,17 @@ fn shipped_scenes_show_what_their_names_promise() {
     assert!((distance(&boxes, "gjk") - 1e-3).abs() < 1e-9);
 
     let close = solve_json("scenes/ellipsoids_close.ron");
-    assert!(iterations(&close, "nesterov") * 2 <= iterations(&close, "gjk"), "Nesterov far fewer at 1e-3");
+    assert!(
+        iterations(&close, "nesterov") * 2 <= iterations(&close, "gjk"),
+        "Nesterov far fewer at 1e-3"
+    );
     assert!((distance(&close, "nesterov") - 1e-3).abs() < 1e-4);
 
     let far = solve_json("scenes/ellipsoids_far.ron");
-    assert!(iterations(&far, "nesterov") > iterations(&far, "gjk"), "Nesterov needs more at 2 m");
+    assert!(
+        iterations(&far, "nesterov") > iterations(&far, "gjk"),
+        "Nesterov needs more at 2 m"
+    );
     assert!((distance(&far, "gjk") - 2.0).abs() < 1e-4);
 
     let zigzag = solve_json("scenes/cubes_frank_wolfe_zigzag.ron");
@@ -76,7 +96,13 @@ fn shipped_scenes_show_what_their_names_promise() {
 
 #[test]
 fn algorithm_option_overrides_the_scene_list() {
-    let out = collidescope(&["solve", "scenes/boxes_face_to_face.ron", "--algorithm", "fw_away", "--json"]);
+    let out = collidescope(&[
+        "solve",
+        "scenes/boxes_face_to_face.ron",
+        "--algorithm",
+        "fw_away",
+        "--json",
+    ]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let runs = json["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 1);
@@ -105,18 +131,39 @@ fn bad_input_gives_one_clear_error() {
     std::fs::write(&nan_obj, "v 0 0 0\nv NaN 1 0\nv 0 0 1\nf 1 2 3\n").unwrap();
     assert_clean_failure(&["solve", "no/such/scene.ron"], "cannot read");
     assert_clean_failure(&["solve", broken.to_str().unwrap()], "broken.ron:1:");
-    assert_clean_failure(&["solve", "scenes/boxes_face_to_face.ron", "--algorithm", "gjkk"], "unknown algorithm");
+    assert_clean_failure(
+        &[
+            "solve",
+            "scenes/boxes_face_to_face.ron",
+            "--algorithm",
+            "gjkk",
+        ],
+        "unknown algorithm",
+    );
     assert_clean_failure(&["mesh", "no/such/mesh.obj"], "cannot read");
     assert_clean_failure(&["mesh", empty_obj.to_str().unwrap()], "no vertices");
     assert_clean_failure(&["mesh", nan_obj.to_str().unwrap()], "non-finite");
-    assert_clean_failure(&["bench", "--problems", "no/such/problems.json"], "cannot read");
+    assert_clean_failure(
+        &["bench", "--problems", "no/such/problems.json"],
+        "cannot read",
+    );
 }
 
 #[test]
 fn mesh_reports_flat_and_solid_meshes() {
-    let Some(dir) = common::shared_data("meshes") else { return };
-    let out = collidescope(&["mesh", dir.join("alligator.obj").to_str().unwrap(), "--json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let Some(dir) = common::shared_data("meshes") else {
+        return;
+    };
+    let out = collidescope(&[
+        "mesh",
+        dir.join("alligator.obj").to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["dimension"], "Polygon");
     let out = collidescope(&["mesh", dir.join("suzanne.obj").to_str().unwrap()]);
@@ -127,15 +174,35 @@ fn mesh_reports_flat_and_solid_meshes() {
 
 #[test]
 fn bench_problems_writes_the_agreed_json() {
-    let Some(dir) = common::shared_data("problems") else { return };
-    let out = collidescope(&["bench", "--problems", dir.join("meshes_sample.json").to_str().unwrap(), "--json"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let Some(dir) = common::shared_data("problems") else {
+        return;
+    };
+    let out = collidescope(&[
+        "bench",
+        "--problems",
+        dir.join("meshes_sample.json").to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let results = json["results"].as_array().unwrap();
     assert_eq!(results.len(), 96);
-    for alg in ["gjk", "nesterov", "nesterov_normalized", "polyak", "fw_linesearch"] {
+    for alg in [
+        "gjk",
+        "nesterov",
+        "nesterov_normalized",
+        "polyak",
+        "fw_linesearch",
+    ] {
         let a = &results[0]["algorithms"][alg];
-        assert!(a["iterations"].is_u64() && a["status"].is_string(), "{alg}: {a}");
+        assert!(
+            a["iterations"].is_u64() && a["status"].is_string(),
+            "{alg}: {a}"
+        );
     }
     assert!(String::from_utf8_lossy(&out.stderr).contains("Coal gjk"));
 }

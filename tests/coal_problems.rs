@@ -17,7 +17,9 @@ fn coal_status(status: &str) -> &'static str {
 }
 
 fn check_file(name: &str) {
-    let Some(dir) = shared_data("problems") else { return };
+    let Some(dir) = shared_data("problems") else {
+        return;
+    };
     let file = ProblemFile::load(&dir.join(name)).unwrap();
     let results = run_problems(&file).unwrap();
     let root_eps = file.tolerance.sqrt();
@@ -30,13 +32,28 @@ fn check_file(name: &str) {
             let coal = &p.coal[alg];
             equal += usize::from(mine.iterations == coal.iterations);
             let key = format!("{}", p.target_distance);
-            ours_by_d.entry(key.clone()).or_default().push(mine.iterations as f64);
-            coal_by_d.entry(key).or_default().push(coal.iterations as f64);
-            assert_eq!(mine.status, coal_status(&coal.status), "{name} problem {} {alg}", r.index);
+            ours_by_d
+                .entry(key.clone())
+                .or_default()
+                .push(mine.iterations as f64);
+            coal_by_d
+                .entry(key)
+                .or_default()
+                .push(coal.iterations as f64);
+            assert_eq!(
+                mine.status,
+                coal_status(&coal.status),
+                "{name} problem {} {alg}",
+                r.index
+            );
             if mine.status == "separated" {
                 // Equal counts: the same iterate, so round-off only. Otherwise both are
                 // within √ε of the optimum (../shared/data/problems/README.md).
-                let bound = if mine.iterations == coal.iterations { 1e-9 } else { 2.0 * root_eps + 1e-9 };
+                let bound = if mine.iterations == coal.iterations {
+                    1e-9
+                } else {
+                    2.0 * root_eps + 1e-9
+                };
                 let d = mine.distance.unwrap();
                 assert!(
                     (d - coal.distance).abs() <= bound * coal.distance.max(1.0),
@@ -48,7 +65,11 @@ fn check_file(name: &str) {
         }
         let share = equal as f64 / results.len() as f64;
         if alg == "gjk" {
-            assert!(share >= 0.9, "{name}: only {:.1}% of gjk counts equal Coal's", share * 100.0);
+            assert!(
+                share >= 0.9,
+                "{name}: only {:.1}% of gjk counts equal Coal's",
+                share * 100.0
+            );
         }
         for (d, ours) in &ours_by_d {
             let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;

@@ -25,8 +25,14 @@ fn run_all(a: &Shape, b: &Shape, rel: RelativePose) -> Outcome {
         let run = solve(algorithm, MinkowskiDifference::new(a, b, rel), settings());
         for r in &run.trace {
             assert!(r.x.is_finite(), "{algorithm}: x = {}", r.x);
-            assert!(!r.x_norm.is_nan() && !r.fw_gap.is_nan(), "{algorithm}: NaN in record");
-            assert!(r.simplex.iter().all(|v| v.weight.is_finite() && v.weight >= 0.0));
+            assert!(
+                !r.x_norm.is_nan() && !r.fw_gap.is_nan(),
+                "{algorithm}: NaN in record"
+            );
+            assert!(r
+                .simplex
+                .iter()
+                .all(|v| v.weight.is_finite() && v.weight >= 0.0));
         }
         assert!(run.summary.iterations <= 200);
         match &run.summary.outcome {
@@ -49,8 +55,14 @@ fn point_strategy() -> impl Strategy<Value = DVec3> {
 /// general cloud with duplicates, at scales from 1e-6 to 1e6.
 fn degenerate_set() -> impl Strategy<Value = Vec<DVec3>> {
     let scale = prop_oneof![Just(1e-6), Just(1.0), Just(1e6)];
-    (0usize..5, prop::collection::vec(point_strategy(), 1..12), point_strategy(), point_strategy(), scale).prop_map(
-        |(kind, cloud, u, v, scale)| {
+    (
+        0usize..5,
+        prop::collection::vec(point_strategy(), 1..12),
+        point_strategy(),
+        point_strategy(),
+        scale,
+    )
+        .prop_map(|(kind, cloud, u, v, scale)| {
             let pts: Vec<DVec3> = match kind {
                 0 => vec![cloud[0]],
                 1 => vec![cloud[0]; cloud.len() + 1],
@@ -59,8 +71,7 @@ fn degenerate_set() -> impl Strategy<Value = Vec<DVec3>> {
                 _ => cloud.iter().chain(cloud.iter()).copied().collect(),
             };
             pts.into_iter().map(|p| p * scale).collect()
-        },
-    )
+        })
 }
 
 fn rotation_strategy() -> impl Strategy<Value = DMat3> {

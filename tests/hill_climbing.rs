@@ -27,11 +27,21 @@ fn check(polytope: &Polytope, rng: &mut Rng, label: &str) {
         warm = climbed;
     }
     // Axis directions hit whole faces orthogonal to d (plateaus) on boxes and CAD parts.
-    for d in [DVec3::X, DVec3::Y, DVec3::Z, -DVec3::X, -DVec3::Y, -DVec3::Z] {
+    for d in [
+        DVec3::X,
+        DVec3::Y,
+        DVec3::Z,
+        -DVec3::X,
+        -DVec3::Y,
+        -DVec3::Z,
+    ] {
         for start in [0, v_len(polytope) / 2, v_len(polytope) - 1] {
             let (brute, _) = polytope.support_index_brute_force(d);
             let (climbed, _) = polytope.support_index_hill_climb(d, start);
-            assert_eq!(climbed, brute, "{label}: plateau in direction {d} from {start}");
+            assert_eq!(
+                climbed, brute,
+                "{label}: plateau in direction {d} from {start}"
+            );
         }
     }
 }

@@ -7,12 +7,20 @@ use collidescope::minkowski::MinkowskiDifference;
 use collidescope::parry_bridge::{parry_gjk_distance, parry_native_distance};
 use collidescope::pose::{Pose, RelativePose};
 use collidescope::shape::Shape;
-use collidescope::solver::{solve, Algorithm, Criterion, CriterionKind, DirectionRule, Outcome, SolverSettings};
+use collidescope::solver::{
+    solve, Algorithm, Criterion, CriterionKind, DirectionRule, Outcome, SolverSettings,
+};
 use collidescope::DVec3;
 use common::{mesh_hulls, random_primitive, Rng, PRIMITIVE_KINDS};
 
 /// Our distance with a duality-gap stop at `tolerance` (‖x − x*‖ ≤ √tolerance).
-fn our_distance(a: &Shape, b: &Shape, rel: RelativePose, algorithm: Algorithm, tolerance: f64) -> Result<f64, Outcome> {
+fn our_distance(
+    a: &Shape,
+    b: &Shape,
+    rel: RelativePose,
+    algorithm: Algorithm,
+    tolerance: f64,
+) -> Result<f64, Outcome> {
     let settings = SolverSettings {
         tolerance,
         criterion: Criterion::DualityGap,
@@ -36,26 +44,42 @@ fn random_relative_pose(rng: &mut Rng, a: &Shape, b: &Shape) -> RelativePose {
     let dir = rng.unit_vector();
     // Push B out along `dir` until the supports' gap is the wanted signed distance.
     let extent_a = dir.dot(collidescope::shape::SupportMap::local_support(a, dir));
-    let extent_b = (-dir).dot(rel.transform_point(collidescope::shape::SupportMap::local_support(
-        b,
-        rel.inverse_rotate(-dir),
-    )));
+    let extent_b = (-dir).dot(
+        rel.transform_point(collidescope::shape::SupportMap::local_support(
+            b,
+            rel.inverse_rotate(-dir),
+        )),
+    );
     let gap = rng.range(-0.2, 1.0);
     RelativePose::from_matrix(rel.rotation, dir * (extent_a + extent_b + gap))
 }
 
 fn check_pair(a: &Shape, b: &Shape, rel: RelativePose) -> Result<(), String> {
-    let ours = our_distance(a, b, rel, Algorithm::Gjk(DirectionRule::Vanilla), 1e-14)
-        .map_err(|o| format!("{} vs {}: gjk ended with {o:?}", a.kind_name(), b.kind_name()))?;
+    let ours =
+        our_distance(a, b, rel, Algorithm::Gjk(DirectionRule::Vanilla), 1e-14).map_err(|o| {
+            format!(
+                "{} vs {}: gjk ended with {o:?}",
+                a.kind_name(),
+                b.kind_name()
+            )
+        })?;
     let (reference, source, exact) = match parry_native_distance(a, b, &rel) {
         Some(d) => (d, "parry query::distance", true),
-        None => (parry_gjk_distance(a, b, &rel), "parry GJK on our support maps", false),
+        None => (
+            parry_gjk_distance(a, b, &rel),
+            "parry GJK on our support maps",
+            false,
+        ),
     };
     // Polytope pairs are exact on both sides: 1e-6. On curved shapes parry's GJK (which
     // also serves its capsule, cylinder and cone queries) can stop early, always above
     // the true distance (ALGORITHMS.md §13): 1e-5 there. Closed forms below hold 1e-9.
     let _ = exact;
-    let relative = if is_curved(a) || is_curved(b) { 1e-5 } else { 1e-6 };
+    let relative = if is_curved(a) || is_curved(b) {
+        1e-5
+    } else {
+        1e-6
+    };
     let scale = reference.abs().max(1.0);
     if (ours - reference).abs() <= relative * scale {
         Ok(())
@@ -91,7 +115,12 @@ fn every_primitive_pair_agrees_with_parry() {
         }
     }
     assert!(pairs >= 1000, "{pairs} pairs");
-    assert!(failures.is_empty(), "{} of {pairs} pairs disagree:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {pairs} pairs disagree:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -123,7 +152,12 @@ fn mesh_hulls_agree_with_parry() {
             pairs += 1;
         }
     }
-    assert!(failures.is_empty(), "{} of {pairs} pairs disagree:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {pairs} pairs disagree:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -135,7 +169,14 @@ fn every_algorithm_converges_to_the_same_distance() {
         let b = random_primitive(&mut rng, kb);
         let rel = random_relative_pose(&mut rng, &a, &b);
         let tolerance = 1e-10;
-        let reference = our_distance(&a, &b, rel, Algorithm::Gjk(DirectionRule::Vanilla), tolerance).unwrap();
+        let reference = our_distance(
+            &a,
+            &b,
+            rel,
+            Algorithm::Gjk(DirectionRule::Vanilla),
+            tolerance,
+        )
+        .unwrap();
         for alg in [
             Algorithm::Gjk(DirectionRule::Nesterov),
             Algorithm::Gjk(DirectionRule::NesterovNormalized),
@@ -144,10 +185,18 @@ fn every_algorithm_converges_to_the_same_distance() {
         ] {
             match our_distance(&a, &b, rel, alg, tolerance) {
                 // Both are within √ε = 1e-5 of the optimum.
-                Ok(d) => assert!((d - reference).abs() < 2e-5, "{alg}: {d} vs gjk {reference}"),
+                Ok(d) => assert!(
+                    (d - reference).abs() < 2e-5,
+                    "{alg}: {d} vs gjk {reference}"
+                ),
                 // Normalised Nesterov on curved shapes is a known slow case (ALGORITHMS.md §4).
-                Err(Outcome::IterationCap { .. }) if alg == Algorithm::Gjk(DirectionRule::NesterovNormalized) => {}
-                Err(other) => panic!("{alg} ended with {other:?} on {} vs {}", a.kind_name(), b.kind_name()),
+                Err(Outcome::IterationCap { .. })
+                    if alg == Algorithm::Gjk(DirectionRule::NesterovNormalized) => {}
+                Err(other) => panic!(
+                    "{alg} ended with {other:?} on {} vs {}",
+                    a.kind_name(),
+                    b.kind_name()
+                ),
             }
         }
     }
@@ -166,18 +215,33 @@ fn closed_forms_hold_to_1e9() {
         let (ra, rb) = (rng.range(0.1, 1.0), rng.range(0.1, 1.0));
         let t = rng.unit_vector() * (ra + rb + rng.range(0.01, 2.0));
         let rel = RelativePose::from_matrix(collidescope::DMat3::from_quat(rng.rotation()), t);
-        let d = separated_distance(&Shape::Sphere(Sphere::new(ra).unwrap()), &Shape::Sphere(Sphere::new(rb).unwrap()), rel);
-        assert!((d - (t.length() - ra - rb)).abs() < 1e-9, "sphere-sphere {d}");
+        let d = separated_distance(
+            &Shape::Sphere(Sphere::new(ra).unwrap()),
+            &Shape::Sphere(Sphere::new(rb).unwrap()),
+            rel,
+        );
+        assert!(
+            (d - (t.length() - ra - rb)).abs() < 1e-9,
+            "sphere-sphere {d}"
+        );
 
         // Sphere–box: clamp the centre to the box.
-        let h = DVec3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.1, 1.0));
+        let h = DVec3::new(
+            rng.range(0.1, 1.0),
+            rng.range(0.1, 1.0),
+            rng.range(0.1, 1.0),
+        );
         let r = rng.range(0.05, 0.5);
         let c = rng.vector(3.0);
         let nearest = c.clamp(-h, h);
         let expected = (c - nearest).length() - r;
         if expected > 1e-3 {
             let rel = RelativePose::from_matrix(collidescope::DMat3::IDENTITY, c);
-            let d = separated_distance(&Shape::Cuboid(Cuboid::new(h).unwrap()), &Shape::Sphere(Sphere::new(r).unwrap()), rel);
+            let d = separated_distance(
+                &Shape::Cuboid(Cuboid::new(h).unwrap()),
+                &Shape::Sphere(Sphere::new(r).unwrap()),
+                rel,
+            );
             assert!((d - expected).abs() < 1e-9, "sphere-box {d} vs {expected}");
         }
 
@@ -187,20 +251,41 @@ fn closed_forms_hold_to_1e9() {
         let gap = (c.abs() - ha - hb).max(DVec3::ZERO);
         if gap.length() > 1e-3 {
             let rel = RelativePose::from_matrix(collidescope::DMat3::IDENTITY, c);
-            let d = separated_distance(&Shape::Cuboid(Cuboid::new(ha).unwrap()), &Shape::Cuboid(Cuboid::new(hb).unwrap()), rel);
-            assert!((d - gap.length()).abs() < 1e-9, "box-box {d} vs {}", gap.length());
+            let d = separated_distance(
+                &Shape::Cuboid(Cuboid::new(ha).unwrap()),
+                &Shape::Cuboid(Cuboid::new(hb).unwrap()),
+                rel,
+            );
+            assert!(
+                (d - gap.length()).abs() < 1e-9,
+                "box-box {d} vs {}",
+                gap.length()
+            );
         }
 
         // Point–polytope (a box given as 8 points): the same clamp.
         let corners: Vec<DVec3> = (0..8)
-            .map(|i| DVec3::new(if i & 1 == 0 { -ha.x } else { ha.x }, if i & 2 == 0 { -ha.y } else { ha.y }, if i & 4 == 0 { -ha.z } else { ha.z }))
+            .map(|i| {
+                DVec3::new(
+                    if i & 1 == 0 { -ha.x } else { ha.x },
+                    if i & 2 == 0 { -ha.y } else { ha.y },
+                    if i & 4 == 0 { -ha.z } else { ha.z },
+                )
+            })
             .collect();
         let p = rng.vector(3.0);
         let expected = (p - p.clamp(-ha, ha)).length();
         if expected > 1e-3 {
             let rel = RelativePose::from_matrix(collidescope::DMat3::IDENTITY, p);
-            let d = separated_distance(&Shape::Polytope(Polytope::from_points(&corners).unwrap()), &Shape::Point(PointShape), rel);
-            assert!((d - expected).abs() < 1e-9, "point-polytope {d} vs {expected}");
+            let d = separated_distance(
+                &Shape::Polytope(Polytope::from_points(&corners).unwrap()),
+                &Shape::Point(PointShape),
+                rel,
+            );
+            assert!(
+                (d - expected).abs() < 1e-9,
+                "point-polytope {d} vs {expected}"
+            );
         }
     }
 }

@@ -5,7 +5,9 @@ mod common;
 use collidescope::minkowski::MinkowskiDifference;
 use collidescope::pose::{Pose, RelativePose};
 use collidescope::shape::Shape;
-use collidescope::solver::{solve, Algorithm, Criterion, CriterionKind, DirectionRule, Outcome, SolverSettings};
+use collidescope::solver::{
+    solve, Algorithm, Criterion, CriterionKind, DirectionRule, Outcome, SolverSettings,
+};
 use collidescope::DVec3;
 use common::{mesh_hulls, random_primitive, Rng, PRIMITIVE_KINDS};
 
@@ -22,11 +24,15 @@ fn settings(tolerance: f64) -> SolverSettings {
 
 /// x* by a tight vanilla GJK run (‖x − x*‖ ≤ 1e-7), or zero when intersecting.
 fn optimum(a: &Shape, b: &Shape, rel: RelativePose) -> Option<DVec3> {
-    let run = solve(Algorithm::Gjk(DirectionRule::Vanilla), MinkowskiDifference::new(a, b, rel), SolverSettings {
-        max_iterations: 10_000,
-        record_trace: true,
-        ..settings(1e-14)
-    });
+    let run = solve(
+        Algorithm::Gjk(DirectionRule::Vanilla),
+        MinkowskiDifference::new(a, b, rel),
+        SolverSettings {
+            max_iterations: 10_000,
+            record_trace: true,
+            ..settings(1e-14)
+        },
+    );
     match run.summary.outcome {
         Outcome::Intersecting => Some(DVec3::ZERO),
         Outcome::Separated { .. } => run.trace.last().map(|r| r.x),
@@ -35,23 +41,40 @@ fn optimum(a: &Shape, b: &Shape, rel: RelativePose) -> Option<DVec3> {
 }
 
 fn check_pair(a: &Shape, b: &Shape, rel: RelativePose, label: &str) {
-    let Some(x_star) = optimum(a, b, rel) else { return };
+    let Some(x_star) = optimum(a, b, rel) else {
+        return;
+    };
     for algorithm in Algorithm::ALL {
-        let run = solve(algorithm, MinkowskiDifference::new(a, b, rel), settings(1e-8));
+        let run = solve(
+            algorithm,
+            MinkowskiDifference::new(a, b, rel),
+            settings(1e-8),
+        );
         let mut previous_alpha = 0.0f64;
         let mut previous_norm = f64::INFINITY;
         for r in &run.trace {
-            assert!(r.x.is_finite() && r.fw_gap.is_finite(), "{label} {algorithm}: non-finite record {r:?}");
-            // Weights: ≥ 0 and summing to 1 over the recorded simplex (GJK: all of it).
-            if algorithm.name().starts_with("gjk") || r.active_set_size == r.simplex.len() {
-                if !r.simplex.is_empty() {
-                    let sum: f64 = r.simplex.iter().map(|v| v.weight).sum();
-                    assert!((sum - 1.0).abs() < 1e-9, "{label} {algorithm}: weights sum {sum}");
-                }
+            assert!(
+                r.x.is_finite() && r.fw_gap.is_finite(),
+                "{label} {algorithm}: non-finite record {r:?}"
+            );
+            // Weights: ≥ 0 and summing to 1 over the whole recorded simplex or active set.
+            if r.active_set_size == r.simplex.len() && !r.simplex.is_empty() {
+                let sum: f64 = r.simplex.iter().map(|v| v.weight).sum();
+                assert!(
+                    (sum - 1.0).abs() < 1e-9,
+                    "{label} {algorithm}: weights sum {sum}"
+                );
             }
-            assert!(r.simplex.iter().all(|v| v.weight >= 0.0), "{label} {algorithm}: negative weight");
+            assert!(
+                r.simplex.iter().all(|v| v.weight >= 0.0),
+                "{label} {algorithm}: negative weight"
+            );
             // α never decreases.
-            assert!(r.alpha >= previous_alpha, "{label} {algorithm}: α fell {previous_alpha} → {}", r.alpha);
+            assert!(
+                r.alpha >= previous_alpha,
+                "{label} {algorithm}: α fell {previous_alpha} → {}",
+                r.alpha
+            );
             previous_alpha = r.alpha;
             // The Frank-Wolfe bound ‖x_k − x*‖² ≤ g_k at every iterate in A ⊖ B
             // (x* known to 1e-7, hence the slack).
@@ -66,7 +89,11 @@ fn check_pair(a: &Shape, b: &Shape, rel: RelativePose, label: &str) {
             }
             // ‖x_k‖ never increases for vanilla GJK.
             if algorithm == Algorithm::Gjk(DirectionRule::Vanilla) && r.x_in_difference() {
-                assert!(r.x_norm <= previous_norm * (1.0 + 1e-12) + 1e-15, "{label}: ‖x‖ rose to {}", r.x_norm);
+                assert!(
+                    r.x_norm <= previous_norm * (1.0 + 1e-12) + 1e-15,
+                    "{label}: ‖x‖ rose to {}",
+                    r.x_norm
+                );
                 previous_norm = r.x_norm;
             }
         }
@@ -82,7 +109,12 @@ fn invariants_hold_on_random_primitive_pairs() {
         let b = random_primitive(&mut rng, kb);
         let pose_b = Pose::new(rng.vector(1.5), rng.rotation());
         let rel = RelativePose::between(&Pose::IDENTITY, &pose_b);
-        check_pair(&a, &b, rel, &format!("pair {i} ({} vs {})", a.kind_name(), b.kind_name()));
+        check_pair(
+            &a,
+            &b,
+            rel,
+            &format!("pair {i} ({} vs {})", a.kind_name(), b.kind_name()),
+        );
     }
 }
 

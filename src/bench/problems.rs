@@ -10,7 +10,10 @@ use serde::{Deserialize, Serialize};
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
 use crate::shape::{Ellipsoid, Polytope, Shape};
-use crate::solver::{solve, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, SolverSettings, StepRule};
+use crate::solver::{
+    solve, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, SolverSettings,
+    StepRule,
+};
 
 /// The algorithms a problem file is run with, in output order.
 pub const PROBLEM_ALGORITHMS: [Algorithm; 5] = [
@@ -34,7 +37,10 @@ pub struct ProblemFile {
 #[serde(rename_all = "snake_case")]
 pub enum ProblemShape {
     Ellipsoid([f64; 3]),
-    ConvexHull { source: String, vertices: Vec<[f64; 3]> },
+    ConvexHull {
+        source: String,
+        vertices: Vec<[f64; 3]>,
+    },
 }
 
 #[derive(Debug, Deserialize)]
@@ -81,7 +87,10 @@ impl ProblemFile {
         file.settings()?;
         for (i, p) in file.problems.iter().enumerate() {
             if p.a >= file.shapes.len() || p.b >= file.shapes.len() {
-                anyhow::bail!("{}: problem {i} refers to a shape that does not exist", path.display());
+                anyhow::bail!(
+                    "{}: problem {i} refers to a shape that does not exist",
+                    path.display()
+                );
             }
         }
         Ok(file)
@@ -99,7 +108,9 @@ impl ProblemFile {
             record_trace: false,
             ..SolverSettings::default()
         };
-        settings.validate().map_err(|e| anyhow::anyhow!("problem file settings: {e}"))?;
+        settings
+            .validate()
+            .map_err(|e| anyhow::anyhow!("problem file settings: {e}"))?;
         Ok(settings)
     }
 
@@ -109,9 +120,12 @@ impl ProblemFile {
             .iter()
             .map(|s| {
                 let shape = match s {
-                    ProblemShape::Ellipsoid(r) => Shape::Ellipsoid(Ellipsoid::new(DVec3::from_array(*r))?),
+                    ProblemShape::Ellipsoid(r) => {
+                        Shape::Ellipsoid(Ellipsoid::new(DVec3::from_array(*r))?)
+                    }
                     ProblemShape::ConvexHull { vertices, .. } => {
-                        let points: Vec<DVec3> = vertices.iter().map(|v| DVec3::from_array(*v)).collect();
+                        let points: Vec<DVec3> =
+                            vertices.iter().map(|v| DVec3::from_array(*v)).collect();
                         Shape::Polytope(Polytope::from_points(&points)?)
                     }
                 };
@@ -203,11 +217,13 @@ pub fn mean_table(file: &ProblemFile, results: &[ProblemResult]) -> MeanTable {
             let ours = distances
                 .iter()
                 .map(|d| {
-                    mean(results
-                        .iter()
-                        .filter(|r| r.target_distance == *d)
-                        .map(|r| r.algorithms[name].iterations as f64)
-                        .collect())
+                    mean(
+                        results
+                            .iter()
+                            .filter(|r| r.target_distance == *d)
+                            .map(|r| r.algorithms[name].iterations as f64)
+                            .collect(),
+                    )
                 })
                 .collect();
             let has_coal = file.problems.iter().all(|p| p.coal.contains_key(name));
@@ -215,12 +231,13 @@ pub fn mean_table(file: &ProblemFile, results: &[ProblemResult]) -> MeanTable {
                 distances
                     .iter()
                     .map(|d| {
-                        mean(file
-                            .problems
-                            .iter()
-                            .filter(|p| p.target_distance == *d)
-                            .map(|p| p.coal[name].iterations as f64)
-                            .collect())
+                        mean(
+                            file.problems
+                                .iter()
+                                .filter(|p| p.target_distance == *d)
+                                .map(|p| p.coal[name].iterations as f64)
+                                .collect(),
+                        )
                     })
                     .collect()
             });

@@ -9,7 +9,10 @@ pub fn run_problem_file(path: &Path, json: bool) -> anyhow::Result<()> {
     let results = run_problems(&file)?;
     let table = mean_table(&file, &results);
     if json {
-        println!("{}", serde_json::to_string(&serde_json::json!({ "results": results }))?);
+        println!(
+            "{}",
+            serde_json::to_string(&serde_json::json!({ "results": results }))?
+        );
         eprintln!("{table}");
         return Ok(());
     }

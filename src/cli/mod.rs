@@ -10,7 +10,11 @@ use clap::{Parser, Subcommand};
 use collidescope::solver::Algorithm;
 
 #[derive(Parser, Debug)]
-#[command(name = "collidescope", version, about = "A visual debugger for convex collision detection (GJK, Nesterov-accelerated GJK, Frank-Wolfe)")]
+#[command(
+    name = "collidescope",
+    version,
+    about = "A visual debugger for convex collision detection (GJK, Nesterov-accelerated GJK, Frank-Wolfe)"
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,

@@ -26,7 +26,11 @@ impl Format {
 
 pub fn run(path: &Path, algorithms: &[Algorithm], format: Format) -> anyhow::Result<()> {
     let scene = Scene::load(path)?;
-    let algorithms = if algorithms.is_empty() { scene.algorithms.clone() } else { algorithms.to_vec() };
+    let algorithms = if algorithms.is_empty() {
+        scene.algorithms.clone()
+    } else {
+        algorithms.to_vec()
+    };
     let runs: Vec<Run> = algorithms.iter().map(|a| scene.run(*a)).collect();
     match format {
         Format::Json => print_json(&scene, &runs)?,
@@ -39,7 +43,10 @@ pub fn run(path: &Path, algorithms: &[Algorithm], format: Format) -> anyhow::Res
 fn world_witnesses(scene: &Scene, run: &Run) -> Option<(DVec3, DVec3)> {
     let a = run.summary.witness_a?;
     let b = run.summary.witness_b?;
-    Some((scene.a.pose.transform_point(a), scene.a.pose.transform_point(b)))
+    Some((
+        scene.a.pose.transform_point(a),
+        scene.a.pose.transform_point(b),
+    ))
 }
 
 fn print_json(scene: &Scene, runs: &[Run]) -> anyhow::Result<()> {
@@ -62,7 +69,10 @@ fn print_json(scene: &Scene, runs: &[Run]) -> anyhow::Result<()> {
             })
         })
         .collect();
-    println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "scene": scene.name, "runs": runs }))?);
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&serde_json::json!({ "scene": scene.name, "runs": runs }))?
+    );
     Ok(())
 }
 
@@ -141,7 +151,10 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
             }
             Outcome::Degenerate { reason } => format!("degenerate: {reason}"),
         };
-        println!("outcome: {what}; {} iterations, {} support calls", s.iterations, s.stats.calls);
+        println!(
+            "outcome: {what}; {} iterations, {} support calls",
+            s.iterations, s.stats.calls
+        );
         if let Some(k) = s.momentum_stopped_at {
             println!("momentum stopped at iteration {k}");
         }

@@ -33,6 +33,7 @@ impl Capsule {
 
 impl SupportMap for Capsule {
     fn local_support(&self, dir: DVec3) -> DVec3 {
-        DVec3::new(0.0, sign_or_zero(dir.y) * self.half_height, 0.0) + unit_or_zero(dir) * self.radius
+        DVec3::new(0.0, sign_or_zero(dir.y) * self.half_height, 0.0)
+            + unit_or_zero(dir) * self.radius
     }
 }

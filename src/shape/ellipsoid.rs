@@ -11,7 +11,11 @@ pub struct Ellipsoid {
 
 impl Ellipsoid {
     pub fn new(radii: DVec3) -> Result<Self, ShapeError> {
-        for (name, r) in [("radius x", radii.x), ("radius y", radii.y), ("radius z", radii.z)] {
+        for (name, r) in [
+            ("radius x", radii.x),
+            ("radius y", radii.y),
+            ("radius z", radii.z),
+        ] {
             require_positive("ellipsoid", name, r)?;
         }
         Ok(Self { radii })

@@ -14,7 +14,12 @@ pub enum ShapeError {
     #[error("a polytope needs at least one point, got none")]
     EmptyPointSet,
     #[error("point {index} has a non-finite coordinate ({x}, {y}, {z})")]
-    NonFinitePoint { index: usize, x: f64, y: f64, z: f64 },
+    NonFinitePoint {
+        index: usize,
+        x: f64,
+        y: f64,
+        z: f64,
+    },
 }
 
 /// Checks `value` against a requirement; used by every shape constructor.

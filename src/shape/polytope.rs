@@ -119,7 +119,13 @@ impl Polytope {
         }
         let (first, second) = (lo.min(hi), lo.max(hi));
         let vertices = vec![points[first], points[second]];
-        Self::assemble(vertices, vec![], vec![vec![1], vec![0]], AffineDimension::Segment, false)
+        Self::assemble(
+            vertices,
+            vec![],
+            vec![vec![1], vec![0]],
+            AffineDimension::Segment,
+            false,
+        )
     }
 
     fn polygon(points: &[DVec3], origin: DVec3, u: DVec3, v: DVec3) -> Self {
@@ -131,8 +137,11 @@ impl Polytope {
         // Vertices in input order; the cycle gives adjacency and the fan for drawing.
         let mut sorted = cycle.clone();
         sorted.sort_unstable();
-        let new_index: HashMap<usize, u32> =
-            sorted.iter().enumerate().map(|(n, &i)| (i, n as u32)).collect();
+        let new_index: HashMap<usize, u32> = sorted
+            .iter()
+            .enumerate()
+            .map(|(n, &i)| (i, n as u32))
+            .collect();
         let vertices: Vec<DVec3> = sorted.iter().map(|&i| points[i]).collect();
         let ring: Vec<u32> = cycle.iter().map(|i| new_index[i]).collect();
         let m = ring.len();
@@ -178,7 +187,13 @@ impl Polytope {
         let vertices: Vec<DVec3> = order.iter().map(|&(_, h)| hull_points[h]).collect();
         let faces: Vec<[u32; 3]> = triangles
             .iter()
-            .map(|t| [renumber[t[0] as usize], renumber[t[1] as usize], renumber[t[2] as usize]])
+            .map(|t| {
+                [
+                    renumber[t[0] as usize],
+                    renumber[t[1] as usize],
+                    renumber[t[2] as usize],
+                ]
+            })
             .collect();
         let mut neighbours = vec![Vec::new(); vertices.len()];
         for f in &faces {
@@ -298,7 +313,13 @@ impl Polytope {
         }
     }
 
-    fn search_plateau(&self, dir: DVec3, start: usize, value: f64, visits: &mut u64) -> PlateauExit {
+    fn search_plateau(
+        &self,
+        dir: DVec3,
+        start: usize,
+        value: f64,
+        visits: &mut u64,
+    ) -> PlateauExit {
         let mut plateau = vec![start];
         let mut i = 0;
         while i < plateau.len() {
@@ -388,7 +409,11 @@ fn affine_frame(points: &[DVec3]) -> Frame {
     let far = points
         .iter()
         .copied()
-        .max_by(|a, b| (*a - origin).length_squared().total_cmp(&(*b - origin).length_squared()))
+        .max_by(|a, b| {
+            (*a - origin)
+                .length_squared()
+                .total_cmp(&(*b - origin).length_squared())
+        })
         .unwrap_or(origin);
     let size = (far - origin).length();
     let tol = size * FLATNESS_TOLERANCE;
@@ -443,7 +468,9 @@ fn convex_hull_2d_indices(points: &[[f64; 2]]) -> Vec<usize> {
             Box::new(order.iter().rev())
         };
         for &i in iter {
-            while hull.len() >= start + 2 && cross(hull[hull.len() - 2], hull[hull.len() - 1], i) <= 0.0 {
+            while hull.len() >= start + 2
+                && cross(hull[hull.len() - 2], hull[hull.len() - 1], i) <= 0.0
+            {
                 hull.pop();
             }
             hull.push(i);

@@ -13,10 +13,20 @@ pub struct Superellipsoid {
 
 impl Superellipsoid {
     pub fn new(radii: DVec3, exponent: f64) -> Result<Self, ShapeError> {
-        for (name, r) in [("radius x", radii.x), ("radius y", radii.y), ("radius z", radii.z)] {
+        for (name, r) in [
+            ("radius x", radii.x),
+            ("radius y", radii.y),
+            ("radius z", radii.z),
+        ] {
             require_positive("superellipsoid", name, r)?;
         }
-        require("superellipsoid", "exponent", exponent, "finite and ≥ 1", |p| p >= 1.0)?;
+        require(
+            "superellipsoid",
+            "exponent",
+            exponent,
+            "finite and ≥ 1",
+            |p| p >= 1.0,
+        )?;
         Ok(Self { radii, exponent })
     }
 
@@ -76,13 +86,21 @@ mod tests {
     fn support_points_lie_on_the_surface_and_maximise_the_dot() {
         for &p in &[1.0, 1.5, 2.0, 3.0, 8.0] {
             let s = Superellipsoid::new(DVec3::new(1.0, 0.5, 2.0), p).unwrap();
-            for d in [DVec3::new(1.0, 2.0, -0.5), DVec3::new(-0.3, 0.1, 0.9), DVec3::X] {
+            for d in [
+                DVec3::new(1.0, 2.0, -0.5),
+                DVec3::new(-0.3, 0.1, 0.9),
+                DVec3::X,
+            ] {
                 let sp = s.local_support(d);
                 assert!((inside_value(&s, sp) - 1.0).abs() < 1e-9, "p={p} d={d}");
                 // No sampled surface point beats the support value.
                 for i in 0..200 {
                     let t = i as f64 * 0.7;
-                    let probe = DVec3::new(t.cos() * (t * 0.3).sin(), (t * 0.3).cos(), t.sin() * (t * 0.3).sin());
+                    let probe = DVec3::new(
+                        t.cos() * (t * 0.3).sin(),
+                        (t * 0.3).cos(),
+                        t.sin() * (t * 0.3).sin(),
+                    );
                     let scale = inside_value(&s, probe).powf(-1.0 / p);
                     assert!((probe * scale).dot(d) <= sp.dot(d) + 1e-9);
                 }

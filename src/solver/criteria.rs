@@ -26,7 +26,13 @@ impl CriterionValues {
     }
 
     /// Whether the selected criterion says "converged" at iterate norm `r`.
-    pub fn passes(&self, criterion: Criterion, kind: CriterionKind, tolerance: f64, r: f64) -> bool {
+    pub fn passes(
+        &self,
+        criterion: Criterion,
+        kind: CriterionKind,
+        tolerance: f64,
+        r: f64,
+    ) -> bool {
         let eps = tolerance;
         match (criterion, kind) {
             // ‖x‖ − d* ≤ ε (absolute) or ≤ ε‖x‖ (relative).
@@ -34,7 +40,9 @@ impl CriterionValues {
             (Criterion::VanDenBergen, CriterionKind::Relative) => self.van_den_bergen <= eps * r,
             // ‖x − x*‖² ≤ ε, or ‖x − x*‖ ≤ ε‖x‖.
             (Criterion::DualityGap, CriterionKind::Absolute) => self.duality_gap <= eps,
-            (Criterion::DualityGap, CriterionKind::Relative) => self.duality_gap <= eps * eps * r * r,
+            (Criterion::DualityGap, CriterionKind::Relative) => {
+                self.duality_gap <= eps * eps * r * r
+            }
             // ‖x‖² − d*² ≤ ε, or relative to ‖x‖².
             (Criterion::Hybrid, CriterionKind::Absolute) => self.hybrid <= eps,
             (Criterion::Hybrid, CriterionKind::Relative) => self.hybrid <= eps * eps * r * r,

@@ -94,7 +94,12 @@ impl<'s> FrankWolfe<'s> {
 
     /// Drops vertices whose weight reached zero; returns their labels.
     fn prune(&mut self) -> Vec<u32> {
-        let dropped = self.active.iter().filter(|(_, w)| *w <= 0.0).map(|(v, _)| v.id).collect();
+        let dropped = self
+            .active
+            .iter()
+            .filter(|(_, w)| *w <= 0.0)
+            .map(|(v, _)| v.id)
+            .collect();
         self.active.retain(|(_, w)| *w > 0.0);
         dropped
     }
@@ -113,7 +118,12 @@ impl<'s> FrankWolfe<'s> {
                 self.active.iter_mut().for_each(|(_, w)| *w *= 1.0 - gamma);
                 let added = self.add_weight(s, gamma);
                 let dropped = self.prune();
-                Ok(StepEvent::FrankWolfeStep { added, gamma, away: false, dropped })
+                Ok(StepEvent::FrankWolfeStep {
+                    added,
+                    gamma,
+                    away: false,
+                    dropped,
+                })
             }
             StepRule::AwayStep => {
                 let to_support = s.point.w - x;
@@ -123,22 +133,35 @@ impl<'s> FrankWolfe<'s> {
                     .iter()
                     .enumerate()
                     .map(|(i, (v, _))| (i, x.dot(v.point.w)))
-                    .fold((0, f64::NEG_INFINITY), |best, c| if c.1 > best.1 { c } else { best })
+                    .fold(
+                        (0, f64::NEG_INFINITY),
+                        |best, c| if c.1 > best.1 { c } else { best },
+                    )
                     .0;
                 let away_vertex = self.active[away_index];
                 let from_away = x - away_vertex.0.point.w;
                 // Steeper descent wins: −∇f·d with ∇f ∝ x.
-                let take_fw = -x.dot(to_support) >= x.dot(away_vertex.0.point.w) - x.dot(x) || self.active.len() < 2;
+                let take_fw = -x.dot(to_support) >= x.dot(away_vertex.0.point.w) - x.dot(x)
+                    || self.active.len() < 2;
                 if take_fw {
                     let gamma = line_search(x, to_support, 1.0);
                     self.x = x + to_support * gamma;
                     self.active.iter_mut().for_each(|(_, w)| *w *= 1.0 - gamma);
                     let added = self.add_weight(s, gamma);
                     let dropped = self.prune();
-                    Ok(StepEvent::FrankWolfeStep { added, gamma, away: false, dropped })
+                    Ok(StepEvent::FrankWolfeStep {
+                        added,
+                        gamma,
+                        away: false,
+                        dropped,
+                    })
                 } else {
                     let lambda = away_vertex.1;
-                    let gamma_max = if lambda < 1.0 { lambda / (1.0 - lambda) } else { 0.0 };
+                    let gamma_max = if lambda < 1.0 {
+                        lambda / (1.0 - lambda)
+                    } else {
+                        0.0
+                    };
                     let gamma = line_search(x, from_away, gamma_max);
                     self.x = x + from_away * gamma;
                     self.active.iter_mut().for_each(|(_, w)| *w *= 1.0 + gamma);
@@ -147,12 +170,18 @@ impl<'s> FrankWolfe<'s> {
                         self.active[away_index].1 = 0.0;
                     }
                     let dropped = self.prune();
-                    Ok(StepEvent::FrankWolfeStep { added: None, gamma, away: true, dropped })
+                    Ok(StepEvent::FrankWolfeStep {
+                        added: None,
+                        gamma,
+                        away: true,
+                        dropped,
+                    })
                 }
             }
             StepRule::FullyCorrective => {
                 let before: Vec<u32> = self.active.iter().map(|(v, _)| v.id).collect();
-                let mut simplex = Simplex::from_slice(&self.active.iter().map(|(v, _)| *v).collect::<Vec<_>>());
+                let mut simplex =
+                    Simplex::from_slice(&self.active.iter().map(|(v, _)| *v).collect::<Vec<_>>());
                 simplex.push(s);
                 let projection = project_origin(&simplex);
                 self.active = projection
@@ -168,18 +197,32 @@ impl<'s> FrankWolfe<'s> {
                 }
                 let kept: Vec<u32> = self.active.iter().map(|(v, _)| v.id).collect();
                 let dropped = before.into_iter().filter(|id| !kept.contains(id)).collect();
-                Ok(StepEvent::Projected { added: s.id, dropped })
+                Ok(StepEvent::Projected {
+                    added: s.id,
+                    dropped,
+                })
             }
         }
     }
 
-    fn record(&mut self, event: StepEvent, direction: DVec3, support: Option<SimplexVertex>, omega: f64, criteria: CriterionValues) {
+    fn record(
+        &mut self,
+        event: StepEvent,
+        direction: DVec3,
+        support: Option<SimplexVertex>,
+        omega: f64,
+        criteria: CriterionValues,
+    ) {
         if !self.settings.record_trace {
             return;
         }
         let s = self.md.support_uncounted(-self.x);
         let fw_gap = 2.0 * self.x.dot(self.x - s.w);
-        let mut simplex: Vec<WeightedVertex> = self.active.iter().map(|(v, w)| WeightedVertex::new(*v, *w)).collect();
+        let mut simplex: Vec<WeightedVertex> = self
+            .active
+            .iter()
+            .map(|(v, w)| WeightedVertex::new(*v, *w))
+            .collect();
         simplex.sort_by(|a, b| b.weight.total_cmp(&a.weight));
         simplex.truncate(RECORDED_ACTIVE_SET);
         self.trace.push(IterationRecord {
@@ -209,7 +252,7 @@ impl<'s> FrankWolfe<'s> {
 /// `argmin_γ ‖x + γ d‖²` on `[0, γ_max]`.
 fn line_search(x: DVec3, d: DVec3, gamma_max: f64) -> f64 {
     let dd = d.length_squared();
-    if !(dd > 0.0) {
+    if dd.is_nan() || dd <= 0.0 {
         return 0.0;
     }
     (-x.dot(d) / dd).clamp(0.0, gamma_max.max(0.0))
@@ -227,16 +270,36 @@ impl Solver for FrankWolfe<'_> {
             let s0 = self.new_support(self.guess);
             self.x = s0.point.w;
             self.active = vec![(s0, 1.0)];
-            self.record(StepEvent::Started { added: s0.id }, self.guess, Some(s0), f64::NAN, CriterionValues::default());
+            self.record(
+                StepEvent::Started { added: s0.id },
+                self.guess,
+                Some(s0),
+                f64::NAN,
+                CriterionValues::default(),
+            );
             return None;
         }
         let r = self.x.length();
         if !r.is_finite() {
-            self.record(StepEvent::Degenerate, self.x, None, f64::NAN, CriterionValues::default());
-            return self.finish(Outcome::Degenerate { reason: "the iterate is not finite".into() });
+            self.record(
+                StepEvent::Degenerate,
+                self.x,
+                None,
+                f64::NAN,
+                CriterionValues::default(),
+            );
+            return self.finish(Outcome::Degenerate {
+                reason: "the iterate is not finite".into(),
+            });
         }
         if r < eps {
-            self.record(StepEvent::WithinTolerance, self.x, None, f64::NAN, CriterionValues::default());
+            self.record(
+                StepEvent::WithinTolerance,
+                self.x,
+                None,
+                f64::NAN,
+                CriterionValues::default(),
+            );
             return self.finish(Outcome::Intersecting);
         }
         let direction = self.x;
@@ -247,7 +310,13 @@ impl Solver for FrankWolfe<'_> {
         let criteria = CriterionValues::new(r, self.alpha, gap);
         if let QueryMode::Boolean { bound } = self.settings.mode {
             if omega > bound {
-                self.record(StepEvent::SeparatingPlane, direction, Some(s), omega, criteria);
+                self.record(
+                    StepEvent::SeparatingPlane,
+                    direction,
+                    Some(s),
+                    omega,
+                    criteria,
+                );
                 return self.finish(Outcome::SeparatedEarlyStop { lower_bound: omega });
             }
         }
@@ -258,14 +327,22 @@ impl Solver for FrankWolfe<'_> {
         let event = match self.update(s) {
             Ok(event) => event,
             Err(outcome) => {
-                self.record(StepEvent::OriginEnclosed { added: s.id }, direction, Some(s), omega, criteria);
+                self.record(
+                    StepEvent::OriginEnclosed { added: s.id },
+                    direction,
+                    Some(s),
+                    omega,
+                    criteria,
+                );
                 return self.finish(outcome);
             }
         };
         self.k += 1;
         self.record(event, direction, Some(s), omega, criteria);
         if self.k >= self.settings.max_iterations {
-            return self.finish(Outcome::IterationCap { last_norm: self.x.length() });
+            return self.finish(Outcome::IterationCap {
+                last_norm: self.x.length(),
+            });
         }
         None
     }

@@ -113,7 +113,13 @@ impl<'s> Gjk<'s> {
         self.record(StepEvent::MomentumStopped { cause }, measured, true);
     }
 
-    fn finish(&mut self, outcome: Outcome, event: StepEvent, measured: Measured, momentum: bool) -> Option<Outcome> {
+    fn finish(
+        &mut self,
+        outcome: Outcome,
+        event: StepEvent,
+        measured: Measured,
+        momentum: bool,
+    ) -> Option<Outcome> {
         self.outcome = Some(outcome.clone());
         self.record(event, measured, momentum);
         Some(outcome)
@@ -169,7 +175,9 @@ impl Solver for Gjk<'_> {
         };
         if self.r.is_nan() {
             return self.finish(
-                Outcome::Degenerate { reason: "the iterate is not finite".into() },
+                Outcome::Degenerate {
+                    reason: "the iterate is not finite".into(),
+                },
                 StepEvent::Degenerate,
                 idle,
                 false,
@@ -177,16 +185,28 @@ impl Solver for Gjk<'_> {
         }
         // "Check A": the origin is within the tolerance of the current simplex.
         if self.r < eps {
-            return self.finish(Outcome::Intersecting, StepEvent::WithinTolerance, idle, false);
+            return self.finish(
+                Outcome::Intersecting,
+                StepEvent::WithinTolerance,
+                idle,
+                false,
+            );
         }
         let momentum = self.momentum_on;
-        let direction = if momentum { self.accelerated_direction() } else { self.x };
+        let direction = if momentum {
+            self.accelerated_direction()
+        } else {
+            self.x
+        };
         if momentum && !(direction.is_finite() && direction.length() > 0.0) {
             self.stop_momentum(MomentumStop::UnusableDirection, idle);
             return None;
         }
         let s = self.md.support(-direction);
-        let vertex = SimplexVertex { id: self.next_id, point: s };
+        let vertex = SimplexVertex {
+            id: self.next_id,
+            point: s,
+        };
         self.next_id += 1;
         let omega = direction.dot(s.w) / direction.length();
         self.previous_direction = direction;
@@ -216,9 +236,10 @@ impl Solver for Gjk<'_> {
             return None;
         }
         self.alpha = self.alpha.max(omega);
-        let passed = measured
-            .criteria
-            .passes(self.settings.criterion, self.settings.kind, eps, self.r);
+        let passed =
+            measured
+                .criteria
+                .passes(self.settings.criterion, self.settings.kind, eps, self.r);
         if self.k >= 1 && passed {
             if momentum {
                 self.stop_momentum(MomentumStop::ConvergenceTest, measured);
@@ -240,7 +261,9 @@ impl Solver for Gjk<'_> {
         self.r = self.x.length();
         if !self.x.is_finite() {
             return self.finish(
-                Outcome::Degenerate { reason: "the projection produced a non-finite point".into() },
+                Outcome::Degenerate {
+                    reason: "the projection produced a non-finite point".into(),
+                },
                 StepEvent::Degenerate,
                 measured,
                 momentum,
@@ -257,9 +280,17 @@ impl Solver for Gjk<'_> {
         self.k += 1;
         let kept: Vec<u32> = self.simplex.vertices().iter().map(|v| v.id).collect();
         let dropped = before.into_iter().filter(|id| !kept.contains(id)).collect();
-        let event = StepEvent::Projected { added: vertex.id, dropped };
+        let event = StepEvent::Projected {
+            added: vertex.id,
+            dropped,
+        };
         if self.k >= self.settings.max_iterations {
-            return self.finish(Outcome::IterationCap { last_norm: self.r }, event, measured, momentum);
+            return self.finish(
+                Outcome::IterationCap { last_norm: self.r },
+                event,
+                measured,
+                momentum,
+            );
         }
         self.record(event, measured, momentum);
         None

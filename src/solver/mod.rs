@@ -81,7 +81,11 @@ impl Algorithm {
     }
 
     /// A solver for this algorithm on `md`.
-    pub fn solver<'s>(&self, md: MinkowskiDifference<'s>, settings: SolverSettings) -> Box<dyn Solver + 's> {
+    pub fn solver<'s>(
+        &self,
+        md: MinkowskiDifference<'s>,
+        settings: SolverSettings,
+    ) -> Box<dyn Solver + 's> {
         match *self {
             Algorithm::Gjk(rule) => Box::new(Gjk::new(md, rule, settings)),
             Algorithm::FrankWolfe(rule) => Box::new(FrankWolfe::new(md, rule, settings)),
@@ -143,5 +147,7 @@ pub(crate) fn witness_points(vertices: &[SimplexVertex], weights: &[f64]) -> (DV
     vertices
         .iter()
         .zip(weights)
-        .fold((DVec3::ZERO, DVec3::ZERO), |(a, b), (v, w)| (a + v.point.a * *w, b + v.point.b * *w))
+        .fold((DVec3::ZERO, DVec3::ZERO), |(a, b), (v, w)| {
+            (a + v.point.a * *w, b + v.point.b * *w)
+        })
 }

@@ -91,7 +91,10 @@ impl SolverSettings {
     /// Checks the numbers a user can type in; returns what is wrong.
     pub fn validate(&self) -> Result<(), String> {
         if !(self.tolerance.is_finite() && self.tolerance > 0.0) {
-            return Err(format!("tolerance must be finite and > 0, got {}", self.tolerance));
+            return Err(format!(
+                "tolerance must be finite and > 0, got {}",
+                self.tolerance
+            ));
         }
         if self.max_iterations == 0 {
             return Err("max_iterations must be at least 1".to_string());
@@ -103,7 +106,9 @@ impl SolverSettings {
         }
         if let QueryMode::Boolean { bound } = self.mode {
             if !bound.is_finite() {
-                return Err(format!("Boolean distance bound must be finite, got {bound}"));
+                return Err(format!(
+                    "Boolean distance bound must be finite, got {bound}"
+                ));
             }
         }
         Ok(())

@@ -120,7 +120,7 @@ fn segment(a: SimplexVertex, b: SimplexVertex) -> Projection {
     let (pa, pb) = (a.point.w, b.point.w);
     let ab = pb - pa;
     let ab2 = ab.length_squared();
-    if !(ab2 > 0.0) {
+    if ab2.is_nan() || ab2 <= 0.0 {
         return point(a);
     }
     let weight_a = ab.dot(pb);
@@ -165,13 +165,23 @@ fn project_triangle(a: SimplexVertex, b: SimplexVertex, c: SimplexVertex) -> Pro
 
 /// The origin projects into the interior of triangle ABC:
 /// `x = −(ABC·AO)/‖ABC‖² ABC`, stored `[C, B, A]` above the face, `[B, C, A]` below.
-fn face(a: SimplexVertex, b: SimplexVertex, c: SimplexVertex, abc: DVec3, abc_dot_ao: f64) -> Projection {
+fn face(
+    a: SimplexVertex,
+    b: SimplexVertex,
+    c: SimplexVertex,
+    abc: DVec3,
+    abc_dot_ao: f64,
+) -> Projection {
     let abc2 = abc.length_squared();
-    if !(abc2 > 0.0) {
+    if abc2.is_nan() || abc2 <= 0.0 {
         // Collinear vertices: the nearer of the two edges through A.
         return nearer(segment(a, b), segment(a, c));
     }
-    let stored = if abc_dot_ao >= 0.0 { [c, b, a] } else { [b, c, a] };
+    let stored = if abc_dot_ao >= 0.0 {
+        [c, b, a]
+    } else {
+        [b, c, a]
+    };
     let x = if abc_dot_ao == 0.0 {
         DVec3::ZERO
     } else {
@@ -190,7 +200,12 @@ fn face(a: SimplexVertex, b: SimplexVertex, c: SimplexVertex, abc: DVec3, abc_do
 /// outside of are candidates; the nearest candidate projection wins. Face normals are
 /// oriented by the opposite vertex, so no orientation convention is assumed, and a flat
 /// tetrahedron (all four points coplanar) is answered by its three faces through `A`.
-fn project_tetrahedron(a: SimplexVertex, b: SimplexVertex, c: SimplexVertex, d: SimplexVertex) -> Projection {
+fn project_tetrahedron(
+    a: SimplexVertex,
+    b: SimplexVertex,
+    c: SimplexVertex,
+    d: SimplexVertex,
+) -> Projection {
     let pa = a.point.w;
     let ao = -pa;
     // (P, Q, opposite): faces ABC, ACD, ADB, in the argument order Coal uses for them.
@@ -225,7 +240,8 @@ fn project_tetrahedron(a: SimplexVertex, b: SimplexVertex, c: SimplexVertex, d: 
 /// The origin is inside the tetrahedron: weights from signed volumes.
 fn inside(a: SimplexVertex, b: SimplexVertex, c: SimplexVertex, d: SimplexVertex) -> Projection {
     let p = [d.point.w, c.point.w, b.point.w, a.point.w];
-    let volume = |p0: DVec3, p1: DVec3, p2: DVec3, p3: DVec3| (p1 - p0).dot((p2 - p0).cross(p3 - p0));
+    let volume =
+        |p0: DVec3, p1: DVec3, p2: DVec3, p3: DVec3| (p1 - p0).dot((p2 - p0).cross(p3 - p0));
     let total = volume(p[0], p[1], p[2], p[3]);
     let mut weights = [0.25; 4];
     if total != 0.0 && total.is_finite() {
@@ -275,7 +291,7 @@ fn triangle_weights(p0: DVec3, p1: DVec3, p2: DVec3, x: DVec3) -> [f64; 3] {
 /// Clamps round-off negatives to zero and rescales to sum 1.
 fn normalise_weights(w: &mut [f64]) {
     for x in w.iter_mut() {
-        if !(*x > 0.0) {
+        if x.is_nan() || *x <= 0.0 {
             *x = 0.0;
         }
     }
@@ -300,7 +316,11 @@ mod tests {
         let w = DVec3::new(x, y, z);
         SimplexVertex {
             id,
-            point: CsoPoint { w, a: w, b: DVec3::ZERO },
+            point: CsoPoint {
+                w,
+                a: w,
+                b: DVec3::ZERO,
+            },
         }
     }
 
@@ -310,7 +330,10 @@ mod tests {
         let mut best = f64::INFINITY;
         let n = points.len();
         for mask in 1u32..(1 << n) {
-            let sub: Vec<DVec3> = (0..n).filter(|i| mask & (1 << i) != 0).map(|i| points[i]).collect();
+            let sub: Vec<DVec3> = (0..n)
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|i| points[i])
+                .collect();
             // Solve the affine least-squares problem on the subset, keep it if weights ≥ 0.
             let m = sub.len();
             if m == 1 {
@@ -331,7 +354,9 @@ mod tests {
             // Gaussian elimination.
             let mut ok = true;
             for col in 0..k {
-                let piv = (col..k).max_by(|a, b| g[*a][col].abs().total_cmp(&g[*b][col].abs())).unwrap();
+                let piv = (col..k)
+                    .max_by(|a, b| g[*a][col].abs().total_cmp(&g[*b][col].abs()))
+                    .unwrap();
                 if g[piv][col].abs() < 1e-14 {
                     ok = false;
                     break;
@@ -341,8 +366,9 @@ mod tests {
                 for row in 0..k {
                     if row != col {
                         let f = g[row][col] / g[col][col];
-                        for c2 in 0..k {
-                            g[row][c2] -= f * g[col][c2];
+                        let pivot_row = g[col].clone();
+                        for (target, p) in g[row].iter_mut().zip(&pivot_row) {
+                            *target -= f * p;
                         }
                         r[row] -= f * r[col];
                     }
@@ -370,14 +396,24 @@ mod tests {
         // checking each projection against enumeration of all faces.
         let mut seed = 7u64;
         let mut rnd = || {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
         };
         let mut checked = 0;
         for _ in 0..300 {
             let offset = DVec3::new(rnd(), rnd(), rnd()) * 1.5;
-            let cloud: Vec<DVec3> = (0..20).map(|_| DVec3::new(rnd(), rnd(), rnd()) + offset).collect();
-            let support = |d: DVec3| cloud.iter().copied().max_by(|a, b| a.dot(d).total_cmp(&b.dot(d))).unwrap();
+            let cloud: Vec<DVec3> = (0..20)
+                .map(|_| DVec3::new(rnd(), rnd(), rnd()) + offset)
+                .collect();
+            let support = |d: DVec3| {
+                cloud
+                    .iter()
+                    .copied()
+                    .max_by(|a, b| a.dot(d).total_cmp(&b.dot(d)))
+                    .unwrap()
+            };
             let mut simplex = Simplex::new();
             let mut x = cloud[0];
             for id in 0..40 {
@@ -420,9 +456,23 @@ mod tests {
     fn degenerate_simplices_give_finite_answers() {
         let cases = [
             vec![v(1, 1.0, 0.0, 0.0), v(2, 1.0, 0.0, 0.0)],
-            vec![v(1, 1.0, 0.0, 0.0), v(2, 2.0, 0.0, 0.0), v(3, 3.0, 0.0, 0.0)],
-            vec![v(1, 1.0, 1.0, 0.0), v(2, 1.0, -1.0, 0.0), v(3, 1.0, 0.0, 1.0), v(4, 1.0, 0.0, -1.0)],
-            vec![v(1, 1.0, 1.0, 0.0), v(2, 1.0, 1.0, 0.0), v(3, 1.0, 1.0, 0.0), v(4, 1.0, 1.0, 0.0)],
+            vec![
+                v(1, 1.0, 0.0, 0.0),
+                v(2, 2.0, 0.0, 0.0),
+                v(3, 3.0, 0.0, 0.0),
+            ],
+            vec![
+                v(1, 1.0, 1.0, 0.0),
+                v(2, 1.0, -1.0, 0.0),
+                v(3, 1.0, 0.0, 1.0),
+                v(4, 1.0, 0.0, -1.0),
+            ],
+            vec![
+                v(1, 1.0, 1.0, 0.0),
+                v(2, 1.0, 1.0, 0.0),
+                v(3, 1.0, 1.0, 0.0),
+                v(4, 1.0, 1.0, 0.0),
+            ],
         ];
         for c in cases {
             let p = project_origin(&Simplex::from_slice(&c));

@@ -7,13 +7,16 @@ use std::path::PathBuf;
 use collidescope::mesh_io::load_obj;
 use collidescope::pose::Pose;
 use collidescope::shape::{
-    Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, PointShape, Polytope, Shape, Sphere, Superellipsoid,
+    Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, PointShape, Polytope, Shape, Sphere,
+    Superellipsoid,
 };
 use collidescope::{DQuat, DVec3};
 
 /// `../shared/data/<sub>` when it exists; otherwise prints why the caller skips.
 pub fn shared_data(sub: &str) -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(sub);
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(sub);
     if dir.is_dir() {
         Some(dir)
     } else {
@@ -52,7 +55,11 @@ impl Rng {
     }
 
     pub fn vector(&mut self, scale: f64) -> DVec3 {
-        DVec3::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0)) * scale
+        DVec3::new(
+            self.range(-1.0, 1.0),
+            self.range(-1.0, 1.0),
+            self.range(-1.0, 1.0),
+        ) * scale
     }
 
     pub fn unit_vector(&mut self) -> DVec3 {
@@ -66,7 +73,12 @@ impl Rng {
     }
 
     pub fn rotation(&mut self) -> DQuat {
-        let q = glam_quat(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0));
+        let q = glam_quat(
+            self.range(-1.0, 1.0),
+            self.range(-1.0, 1.0),
+            self.range(-1.0, 1.0),
+            self.range(-1.0, 1.0),
+        );
         if q.length() < 1e-3 {
             DQuat::IDENTITY
         } else {
@@ -103,7 +115,10 @@ pub fn mesh_hulls() -> Vec<(String, Shape)> {
             let radius = v.iter().map(|p| (*p - centre).length()).fold(0.0, f64::max);
             let scaled: Vec<DVec3> = v.iter().map(|p| (*p - centre) * (0.5 / radius)).collect();
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
-            (name, Shape::Polytope(Polytope::from_points(&scaled).unwrap()))
+            (
+                name,
+                Shape::Polytope(Polytope::from_points(&scaled).unwrap()),
+            )
         })
         .collect()
 }
@@ -132,7 +147,8 @@ pub fn random_primitive(rng: &mut Rng, kind: usize) -> Shape {
             Shape::Polytope(Polytope::from_points(&points).unwrap())
         }
         _ => {
-            let inner = Shape::Cuboid(Cuboid::new(DVec3::new(size(), size(), size()) * 0.5).unwrap());
+            let inner =
+                Shape::Cuboid(Cuboid::new(DVec3::new(size(), size(), size()) * 0.5).unwrap());
             Shape::Dilated(Dilated::new(inner, rng.range(0.05, 0.3)).unwrap())
         }
     }
