@@ -104,26 +104,30 @@ impl<'s> FrankWolfe<'s> {
         dropped
     }
 
+    /// The Frank-Wolfe move `x ← x + γ (s − x)`, with the active set's weights.
+    fn step_toward(&mut self, s: SimplexVertex, gamma: f64) -> StepEvent {
+        self.x += (s.point.w - self.x) * gamma;
+        self.active.iter_mut().for_each(|(_, w)| *w *= 1.0 - gamma);
+        let added = self.add_weight(s, gamma);
+        let dropped = self.prune();
+        StepEvent::FrankWolfeStep {
+            added,
+            gamma,
+            away: false,
+            dropped,
+        }
+    }
+
     /// One update of `x` toward (or away from) the active set; returns the event.
     fn update(&mut self, s: SimplexVertex) -> Result<StepEvent, Outcome> {
         let x = self.x;
         match self.rule {
             StepRule::Fixed | StepRule::LineSearch => {
-                let d = s.point.w - x;
                 let gamma = match self.rule {
                     StepRule::Fixed => 2.0 / (self.k as f64 + 2.0),
-                    _ => line_search(x, d, 1.0),
+                    _ => line_search(x, s.point.w - x, 1.0),
                 };
-                self.x = x + d * gamma;
-                self.active.iter_mut().for_each(|(_, w)| *w *= 1.0 - gamma);
-                let added = self.add_weight(s, gamma);
-                let dropped = self.prune();
-                Ok(StepEvent::FrankWolfeStep {
-                    added,
-                    gamma,
-                    away: false,
-                    dropped,
-                })
+                Ok(self.step_toward(s, gamma))
             }
             StepRule::AwayStep => {
                 let to_support = s.point.w - x;
@@ -144,17 +148,7 @@ impl<'s> FrankWolfe<'s> {
                 let take_fw = -x.dot(to_support) >= x.dot(away_vertex.0.point.w) - x.dot(x)
                     || self.active.len() < 2;
                 if take_fw {
-                    let gamma = line_search(x, to_support, 1.0);
-                    self.x = x + to_support * gamma;
-                    self.active.iter_mut().for_each(|(_, w)| *w *= 1.0 - gamma);
-                    let added = self.add_weight(s, gamma);
-                    let dropped = self.prune();
-                    Ok(StepEvent::FrankWolfeStep {
-                        added,
-                        gamma,
-                        away: false,
-                        dropped,
-                    })
+                    Ok(self.step_toward(s, line_search(x, to_support, 1.0)))
                 } else {
                     let lambda = away_vertex.1;
                     let gamma_max = if lambda < 1.0 {
