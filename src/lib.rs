@@ -14,3 +14,6 @@ pub mod trace;
 
 pub use glam::{DMat3, DQuat, DVec3};
 pub mod bench;
+
+#[cfg(feature = "app")]
+pub mod app;

@@ -307,6 +307,23 @@ impl Scene {
     }
 }
 
+impl Scene {
+    /// Builds a body from a shape description at `pose` (the viewer's shape editor).
+    pub fn build_body_spec(spec: &ShapeSpec, base_dir: &Path, pose: Pose) -> Result<Body, String> {
+        let mut mesh_report = None;
+        let shape = build_shape(spec, base_dir, &mut mesh_report).map_err(|e| match e {
+            BuildError::Shape(e) => e.to_string(),
+            BuildError::Mesh(e) => e.to_string(),
+        })?;
+        Ok(Body {
+            spec: spec.clone(),
+            shape,
+            pose,
+            mesh_report,
+        })
+    }
+}
+
 /// Euler angles survive a quaternion round trip only to ~1e-12; keep files readable.
 fn round_degrees(d: DVec3) -> DVec3 {
     let r = |x: f64| (x * 1e9).round() / 1e9;

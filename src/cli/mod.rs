@@ -46,12 +46,51 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Open the viewer on a scene (no subcommand: the default scene).
+    #[cfg(feature = "app")]
+    View {
+        /// Scene file (RON).
+        scene: Option<PathBuf>,
+        /// Scripted mode: render, write this PNG with Bevy's screenshot API and exit.
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
+        /// Record (step) of the focused run to show, from 0.
+        #[arg(long)]
+        iteration: Option<usize>,
+        /// Algorithm in focus.
+        #[arg(long)]
+        focus: Option<Algorithm>,
+        /// Window size, e.g. 1600x960.
+        #[arg(long, value_parser = parse_size)]
+        size: Option<(u32, u32)>,
+        /// Scripted mode: frame the step (simplex and origin) instead of the whole scene.
+        #[arg(long)]
+        close_up: bool,
+    },
     /// Import an OBJ file and print its report (vertices, faces, hull, convexity, flatness).
     Mesh {
         file: PathBuf,
         #[arg(long)]
         json: bool,
     },
+}
+
+/// Parses `WIDTHxHEIGHT`.
+#[cfg(feature = "app")]
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let (w, h) = s
+        .split_once('x')
+        .ok_or_else(|| format!("expected WIDTHxHEIGHT, got '{s}'"))?;
+    let parse = |v: &str| {
+        v.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("expected WIDTHxHEIGHT, got '{s}'"))
+    };
+    let (w, h) = (parse(w)?, parse(h)?);
+    if w < 200 || h < 200 || w > 8192 || h > 8192 {
+        return Err(format!("window size {w}x{h} is out of range (200..8192)"));
+    }
+    Ok((w, h))
 }
 
 /// Runs the parsed command.
@@ -65,10 +104,29 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }) => solve::run(&scene, &algorithms, solve::Format::from_flags(json, csv)),
         Some(Command::Bench { problems, json }) => bench::run_problem_file(&problems, json),
         Some(Command::Mesh { file, json }) => mesh::run(&file, json),
+        #[cfg(feature = "app")]
+        Some(Command::View {
+            scene,
+            screenshot,
+            iteration,
+            focus,
+            size,
+            close_up,
+        }) => collidescope::app::run_viewer(collidescope::app::ViewerOptions {
+            scene,
+            screenshot,
+            iteration,
+            focus,
+            size,
+            close_up,
+        }),
+        #[cfg(feature = "app")]
+        None => collidescope::app::run_viewer(collidescope::app::ViewerOptions::default()),
+        #[cfg(not(feature = "app"))]
         None => {
             use clap::CommandFactory;
             Cli::command().print_help()?;
-            println!();
+            println!("\n(built without the viewer: rebuild with the default feature `app`)");
             Ok(())
         }
     }

@@ -1,0 +1,216 @@
+//! Orbit / pan / zoom camera. Input over egui panels, and drags that started on a shape,
+//! never move it.
+
+use std::f32::consts::FRAC_PI_2;
+
+use bevy::camera::visibility::RenderLayers;
+use bevy::camera::CameraOutputMode;
+use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
+use bevy::prelude::*;
+use bevy::render::render_resource::BlendState;
+use bevy_egui::input::egui_wants_any_pointer_input;
+use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
+
+use super::ViewerSet;
+
+/// Where the camera looks from: spherical coordinates around a focus point.
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct OrbitCamera {
+    pub focus: Vec3,
+    pub yaw: f32,
+    pub pitch: f32,
+    pub distance: f32,
+}
+
+impl Default for OrbitCamera {
+    fn default() -> Self {
+        Self {
+            focus: Vec3::ZERO,
+            yaw: 0.6,
+            pitch: 0.45,
+            distance: 6.0,
+        }
+    }
+}
+
+impl OrbitCamera {
+    pub fn transform(&self) -> Transform {
+        let rotation = Quat::from_euler(EulerRot::YXZ, self.yaw, -self.pitch, 0.0);
+        let eye = self.focus + rotation * Vec3::new(0.0, 0.0, self.distance);
+        Transform::from_translation(eye).looking_at(self.focus, Vec3::Y)
+    }
+
+    /// Looks at a sphere so that it fills the view (vertical field of view `fov`).
+    pub fn frame(&mut self, centre: Vec3, radius: f32, fov: f32) {
+        self.focus = centre;
+        self.distance = (radius.max(0.05) / (fov * 0.5).sin()) * 1.05;
+    }
+}
+
+/// The world-space sphere that holds everything drawn (kept by the drawing plugins).
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct SceneBounds {
+    pub min: Vec3,
+    pub max: Vec3,
+}
+
+impl SceneBounds {
+    pub fn sphere(&self) -> (Vec3, f32) {
+        (
+            (self.min + self.max) * 0.5,
+            (self.max - self.min).length() * 0.5,
+        )
+    }
+}
+
+/// Camera requests from the UI.
+#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CameraRequest {
+    Reset,
+    FrameAll,
+    /// Close in on the simplex and the origin of `A − B` at the current step.
+    FrameStep,
+}
+
+/// The world-space sphere around what the current step draws in `A − B`.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct StepBounds {
+    pub centre: Vec3,
+    pub radius: f32,
+}
+
+/// Set while the pointer drags a shape, so the camera leaves that drag alone.
+#[derive(Resource, Default)]
+pub struct ShapeDragActive(pub bool);
+
+const FOV: f32 = std::f32::consts::FRAC_PI_4;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<OrbitCamera>()
+        .init_resource::<SceneBounds>()
+        .init_resource::<StepBounds>()
+        .init_resource::<ShapeDragActive>()
+        .add_message::<CameraRequest>()
+        .add_systems(Startup, spawn_camera_and_lights)
+        .add_systems(
+            Update,
+            (
+                orbit_with_mouse.run_if(not(egui_wants_any_pointer_input)),
+                frame_all_when_drawn,
+                answer_camera_requests,
+                apply_orbit,
+            )
+                .chain()
+                .in_set(ViewerSet::Input),
+        );
+}
+
+fn spawn_camera_and_lights(mut commands: Commands, mut egui_settings: ResMut<EguiGlobalSettings>) {
+    // egui gets a camera of its own that covers the whole window, drawn over the 3-D
+    // camera, whose viewport is then free to shrink to the space between the panels.
+    egui_settings.auto_create_primary_context = false;
+    commands.spawn((
+        PrimaryEguiContext,
+        Camera2d,
+        RenderLayers::none(),
+        Camera {
+            order: 1,
+            output_mode: CameraOutputMode::Write {
+                blend_state: Some(BlendState::ALPHA_BLENDING),
+                clear_color: ClearColorConfig::None,
+            },
+            clear_color: ClearColorConfig::Custom(Color::NONE),
+            ..default()
+        },
+    ));
+    commands.spawn((
+        Camera3d::default(),
+        Projection::Perspective(PerspectiveProjection {
+            fov: FOV,
+            ..default()
+        }),
+        OrbitCamera::default().transform(),
+    ));
+    commands.spawn((
+        DirectionalLight {
+            illuminance: 6000.0,
+            ..default()
+        },
+        Transform::from_xyz(3.0, 8.0, 5.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+    commands.spawn((
+        DirectionalLight {
+            illuminance: 2500.0,
+            ..default()
+        },
+        Transform::from_xyz(-4.0, -2.0, -6.0).looking_at(Vec3::ZERO, Vec3::Y),
+    ));
+    commands.insert_resource(GlobalAmbientLight {
+        brightness: 600.0,
+        ..default()
+    });
+}
+
+fn orbit_with_mouse(
+    buttons: Res<ButtonInput<MouseButton>>,
+    motion: Res<AccumulatedMouseMotion>,
+    scroll: Res<AccumulatedMouseScroll>,
+    dragging_shape: Res<ShapeDragActive>,
+    mut orbit: ResMut<OrbitCamera>,
+) {
+    let delta = motion.delta;
+    if buttons.pressed(MouseButton::Left) && !dragging_shape.0 {
+        orbit.yaw -= delta.x * 0.008;
+        orbit.pitch = (orbit.pitch + delta.y * 0.008).clamp(-FRAC_PI_2 + 0.01, FRAC_PI_2 - 0.01);
+    }
+    if buttons.pressed(MouseButton::Right) || buttons.pressed(MouseButton::Middle) {
+        let t = orbit.transform();
+        let scale = orbit.distance * 0.0015;
+        orbit.focus += (-t.right() * delta.x + t.up() * delta.y) * scale;
+    }
+    let lines = match scroll.unit {
+        MouseScrollUnit::Line => scroll.delta.y,
+        MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
+    };
+    if lines != 0.0 {
+        orbit.distance = (orbit.distance * 0.9f32.powf(lines)).clamp(0.01, 1.0e4);
+    }
+}
+
+/// Frames everything once the first meshes have been placed (their bounds are known).
+fn frame_all_when_drawn(mut frames: Local<u32>, mut requests: MessageWriter<CameraRequest>) {
+    *frames += 1;
+    if *frames == 3 {
+        requests.write(CameraRequest::FrameAll);
+    }
+}
+
+fn answer_camera_requests(
+    mut requests: MessageReader<CameraRequest>,
+    bounds: Res<SceneBounds>,
+    step: Res<StepBounds>,
+    mut orbit: ResMut<OrbitCamera>,
+) {
+    for request in requests.read() {
+        match request {
+            CameraRequest::Reset => {
+                *orbit = OrbitCamera::default();
+                let (centre, radius) = bounds.sphere();
+                orbit.frame(centre, radius, FOV);
+            }
+            CameraRequest::FrameAll => {
+                let (centre, radius) = bounds.sphere();
+                orbit.frame(centre, radius, FOV);
+            }
+            CameraRequest::FrameStep => orbit.frame(step.centre, step.radius * 1.3, FOV),
+        }
+    }
+}
+
+fn apply_orbit(orbit: Res<OrbitCamera>, mut cameras: Query<&mut Transform, With<Camera3d>>) {
+    if orbit.is_changed() {
+        for mut t in &mut cameras {
+            *t = orbit.transform();
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! Dragging a shape: the left button moves it on the plane through it that faces the
+//! camera; with Shift held it rotates instead. Every move re-solves at once.
+
+use bevy::picking::events::{Drag, DragEnd, DragStart, Pointer};
+use bevy::prelude::*;
+use glam::DQuat;
+
+use super::camera::{OrbitCamera, ShapeDragActive};
+use super::model::BodyId;
+use super::{Model, StatusLine};
+
+/// Marks the mesh entity of shape A or B.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct ShapeBody(pub BodyId);
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_observer(start_shape_drag)
+        .add_observer(drag_shape)
+        .add_observer(end_shape_drag);
+}
+
+fn start_shape_drag(
+    event: On<Pointer<DragStart>>,
+    bodies: Query<&ShapeBody>,
+    mut active: ResMut<ShapeDragActive>,
+) {
+    if bodies.contains(event.entity) && event.button == PointerButton::Primary {
+        active.0 = true;
+    }
+}
+
+fn end_shape_drag(_event: On<Pointer<DragEnd>>, mut active: ResMut<ShapeDragActive>) {
+    active.0 = false;
+}
+
+fn drag_shape(
+    event: On<Pointer<Drag>>,
+    bodies: Query<&ShapeBody>,
+    keys: Res<ButtonInput<KeyCode>>,
+    orbit: Res<OrbitCamera>,
+    windows: Query<&Window>,
+    mut model: ResMut<Model>,
+    mut status: ResMut<StatusLine>,
+) {
+    let Ok(body) = bodies.get(event.entity) else {
+        return;
+    };
+    if event.button != PointerButton::Primary {
+        return;
+    }
+    let camera = orbit.transform();
+    let (right, up) = (camera.right().as_dvec3(), camera.up().as_dvec3());
+    let delta = event.delta.as_dvec2();
+    let mut pose = model.body(body.0).pose;
+    let rotating = keys.pressed(KeyCode::ShiftLeft) || keys.pressed(KeyCode::ShiftRight);
+    if rotating {
+        let spin = DQuat::from_axis_angle(up, delta.x * 0.01)
+            * DQuat::from_axis_angle(right, delta.y * 0.01);
+        pose.rotation = (spin * pose.rotation).normalize();
+    } else {
+        // Pixels to metres at the shape's depth (vertical field of view 45°).
+        let height = windows.iter().next().map_or(800.0, |w| w.height() as f64);
+        let depth = (pose.translation - camera.translation.as_dvec3()).length();
+        let metres_per_pixel = 2.0 * depth * (std::f64::consts::FRAC_PI_8).tan() / height;
+        pose.translation += (right * delta.x - up * delta.y) * metres_per_pixel;
+    }
+    if let Err(e) = model.set_pose(body.0, pose) {
+        status.error(e);
+    }
+}

@@ -1,0 +1,192 @@
+//! Shapes A and B as semi-transparent meshes with their edges, rebuilt when a shape
+//! changes and moved when a pose changes.
+
+use bevy::asset::RenderAssetUsages;
+use bevy::mesh::{Indices, PrimitiveTopology};
+use bevy::prelude::*;
+
+use super::camera::SceneBounds;
+use super::drag::ShapeBody;
+use super::model::BodyId;
+use super::tessellate::{shape_mesh, TriMesh};
+use super::{Layers, Model, ViewerSet};
+use crate::pose::Pose;
+
+pub const COLOR_A: Color = Color::srgb(0.20, 0.45, 0.85);
+pub const COLOR_B: Color = Color::srgb(0.90, 0.45, 0.15);
+
+/// The drawable edges of a shape in its local frame, and its local bounding-box corners.
+#[derive(Component, Default)]
+pub struct Outline {
+    pub edges: Vec<[Vec3; 2]>,
+    pub corners: Vec<Vec3>,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Startup, spawn_shapes).add_systems(
+        Update,
+        (rebuild_shape_meshes, place_shapes, draw_shape_edges)
+            .chain()
+            .in_set(ViewerSet::Draw),
+    );
+}
+
+/// A flat-shaded Bevy mesh of a triangle mesh (one normal per face).
+pub fn bevy_mesh(tri: &TriMesh) -> Mesh {
+    let mut positions = Vec::with_capacity(tri.triangles.len() * 3);
+    let mut normals = Vec::with_capacity(tri.triangles.len() * 3);
+    for t in &tri.triangles {
+        let p = t.map(|i| tri.vertices[i as usize].as_vec3());
+        let n = (p[1] - p[0]).cross(p[2] - p[0]).normalize_or_zero();
+        for q in p {
+            positions.push(q.to_array());
+            normals.push(n.to_array());
+        }
+    }
+    let indices: Vec<u32> = (0..positions.len() as u32).collect();
+    Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::default(),
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
+    .with_inserted_indices(Indices::U32(indices))
+}
+
+/// The eight corners of the mesh's bounding box.
+pub fn box_corners(tri: &TriMesh) -> Vec<Vec3> {
+    let (min, max) = tri.vertices.iter().fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), v| (lo.min(v.as_vec3()), hi.max(v.as_vec3())),
+    );
+    if tri.vertices.is_empty() {
+        return vec![];
+    }
+    (0..8)
+        .map(|i| {
+            Vec3::new(
+                if i & 1 == 0 { min.x } else { max.x },
+                if i & 2 == 0 { min.y } else { max.y },
+                if i & 4 == 0 { min.z } else { max.z },
+            )
+        })
+        .collect()
+}
+
+pub fn edge_segments(tri: &TriMesh) -> Vec<[Vec3; 2]> {
+    tri.edges
+        .iter()
+        .map(|e| {
+            [
+                tri.vertices[e[0] as usize].as_vec3(),
+                tri.vertices[e[1] as usize].as_vec3(),
+            ]
+        })
+        .collect()
+}
+
+/// A translucent, double-sided material.
+pub fn translucent(color: Color, alpha: f32) -> StandardMaterial {
+    StandardMaterial {
+        base_color: color.with_alpha(alpha),
+        alpha_mode: AlphaMode::Blend,
+        double_sided: true,
+        cull_mode: None,
+        perceptual_roughness: 0.7,
+        ..default()
+    }
+}
+
+pub fn bevy_transform(pose: &Pose) -> Transform {
+    Transform::from_translation(pose.translation.as_vec3()).with_rotation(pose.rotation.as_quat())
+}
+
+fn spawn_shapes(
+    mut commands: Commands,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+) {
+    for (body, color) in [(BodyId::A, COLOR_A), (BodyId::B, COLOR_B)] {
+        commands.spawn((
+            ShapeBody(body),
+            Mesh3d(meshes.add(Mesh::new(
+                PrimitiveTopology::TriangleList,
+                RenderAssetUsages::default(),
+            ))),
+            MeshMaterial3d(materials.add(translucent(color, 0.45))),
+            Transform::default(),
+            Outline::default(),
+        ));
+    }
+}
+
+fn rebuild_shape_meshes(
+    model: Res<Model>,
+    mut built: Local<Option<u64>>,
+    mut shapes: Query<(&ShapeBody, &Mesh3d, &mut Outline)>,
+    mut meshes: ResMut<Assets<Mesh>>,
+) {
+    if *built == Some(model.shape_revision) {
+        return;
+    }
+    *built = Some(model.shape_revision);
+    for (body, mesh, mut outline) in &mut shapes {
+        let tri = shape_mesh(&model.body(body.0).shape);
+        if let Some(mut m) = meshes.get_mut(&mesh.0) {
+            *m = bevy_mesh(&tri);
+        }
+        outline.edges = edge_segments(&tri);
+        outline.corners = box_corners(&tri);
+    }
+}
+
+pub(super) fn place_shapes(
+    model: Res<Model>,
+    layers: Res<Layers>,
+    mut shapes: Query<(&ShapeBody, &mut Transform, &mut Visibility, &Outline)>,
+    mut bounds: ResMut<SceneBounds>,
+) {
+    let (mut min, mut max) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+    for (body, mut transform, mut visibility, outline) in &mut shapes {
+        let t = bevy_transform(&model.body(body.0).pose);
+        *transform = t;
+        *visibility = if layers.shapes {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+        for p in &outline.corners {
+            let w = t.transform_point(*p);
+            min = min.min(w);
+            max = max.max(w);
+        }
+        let origin = t.translation;
+        min = min.min(origin);
+        max = max.max(origin);
+    }
+    bounds.min = min;
+    bounds.max = max;
+}
+
+fn draw_shape_edges(
+    layers: Res<Layers>,
+    shapes: Query<(&ShapeBody, &Transform, &Outline)>,
+    mut gizmos: Gizmos,
+) {
+    if !layers.shapes {
+        return;
+    }
+    for (body, t, outline) in &shapes {
+        let color = match body.0 {
+            BodyId::A => COLOR_A,
+            BodyId::B => COLOR_B,
+        };
+        for [p, q] in &outline.edges {
+            gizmos.line(
+                t.transform_point(*p),
+                t.transform_point(*q),
+                color.darker(0.25),
+            );
+        }
+    }
+}

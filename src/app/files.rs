@@ -1,0 +1,307 @@
+//! Files: OBJ for A or B, scenes, exports and screenshots. The async dialog, drag and
+//! drop and the path field all end in [`perform`]; a failure is reported in the status
+//! line and the scene stays as it was.
+
+use std::path::{Path, PathBuf};
+
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{save_to_disk, Screenshot};
+use bevy::tasks::{block_on, futures_lite::future, AsyncComputeTaskPool, Task};
+
+use super::camera::CameraRequest;
+use super::model::{BodyId, ViewerModel};
+use super::{Model, PlaybackCursor, StatusLine, ViewerSet};
+
+/// Something to do with a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileAction {
+    OpenObj(BodyId),
+    OpenScene,
+    SaveScene,
+    ExportCsv,
+    ExportJson,
+    Screenshot,
+}
+
+impl FileAction {
+    fn saves(self) -> bool {
+        matches!(
+            self,
+            FileAction::SaveScene
+                | FileAction::ExportCsv
+                | FileAction::ExportJson
+                | FileAction::Screenshot
+        )
+    }
+
+    fn extension(self) -> (&'static str, &'static str) {
+        match self {
+            FileAction::OpenObj(_) => ("Wavefront OBJ", "obj"),
+            FileAction::OpenScene | FileAction::SaveScene => ("Collidescope scene", "ron"),
+            FileAction::ExportCsv => ("CSV", "csv"),
+            FileAction::ExportJson => ("JSON", "json"),
+            FileAction::Screenshot => ("PNG", "png"),
+        }
+    }
+}
+
+/// A file request from the UI: with a path it is done now, without one a dialog opens.
+#[derive(Message, Clone, Debug)]
+pub struct FileRequest {
+    pub action: FileAction,
+    pub path: Option<PathBuf>,
+}
+
+/// Which shape a dropped OBJ replaces.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct DropTarget(pub BodyId);
+
+#[derive(Resource, Default)]
+struct PendingDialog(Option<(FileAction, Task<Option<PathBuf>>)>);
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_message::<FileRequest>()
+        .insert_resource(DropTarget(BodyId::B))
+        .init_resource::<PendingDialog>()
+        .add_systems(
+            Update,
+            (
+                open_dialogs,
+                finish_dialogs,
+                dropped_files,
+                perform_requests,
+            )
+                .in_set(ViewerSet::Input),
+        );
+}
+
+/// What a file action changed, for the caller to follow up.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Performed {
+    Message(String),
+    SceneReplaced(String),
+    Screenshot(PathBuf),
+}
+
+/// Does `action` on `path`. The one entry point for dialogs, drops and typed paths.
+pub fn perform(
+    action: FileAction,
+    path: &Path,
+    model: &mut ViewerModel,
+) -> Result<Performed, String> {
+    let write = |text: String| {
+        std::fs::write(path, text).map_err(|e| format!("{}: cannot write: {e}", path.display()))
+    };
+    match action {
+        FileAction::OpenObj(body) => {
+            let report = model.load_obj(body, path)?;
+            let convex = match report.convex {
+                Some(true) => "convex",
+                Some(false) => "not convex: its hull is used",
+                None => "flat",
+            };
+            Ok(Performed::Message(format!(
+                "{} loaded as {}: {} vertices, {} faces → hull of {} vertices ({convex})",
+                path.display(),
+                body.label(),
+                report.input_vertices,
+                report.input_faces,
+                report.hull_vertices
+            )))
+        }
+        FileAction::OpenScene => {
+            model.load_scene(path)?;
+            Ok(Performed::SceneReplaced(format!(
+                "scene {} loaded",
+                path.display()
+            )))
+        }
+        FileAction::SaveScene => {
+            model.save_scene(path)?;
+            Ok(Performed::Message(format!(
+                "scene saved to {}",
+                path.display()
+            )))
+        }
+        FileAction::ExportCsv => {
+            write(model.focused_run_csv())?;
+            Ok(Performed::Message(format!(
+                "focused run written to {}",
+                path.display()
+            )))
+        }
+        FileAction::ExportJson => {
+            write(model.focused_run_json())?;
+            Ok(Performed::Message(format!(
+                "focused run written to {}",
+                path.display()
+            )))
+        }
+        FileAction::Screenshot => Ok(Performed::Screenshot(path.to_path_buf())),
+    }
+}
+
+fn perform_and_report(
+    action: FileAction,
+    path: &Path,
+    model: &mut Model,
+    status: &mut StatusLine,
+    cursor: &mut PlaybackCursor,
+    commands: &mut Commands,
+    camera: &mut MessageWriter<CameraRequest>,
+) {
+    match perform(action, path, &mut model.0) {
+        Ok(Performed::Message(m)) => status.info(m),
+        Ok(Performed::SceneReplaced(m)) => {
+            cursor.cursor = 0;
+            camera.write(CameraRequest::FrameAll);
+            status.info(m);
+        }
+        Ok(Performed::Screenshot(p)) => {
+            commands
+                .spawn(Screenshot::primary_window())
+                .observe(save_to_disk(p.clone()));
+            status.info(format!("screenshot saved to {}", p.display()));
+        }
+        Err(e) => status.error(e),
+    }
+}
+
+fn perform_requests(
+    mut requests: MessageReader<FileRequest>,
+    mut model: ResMut<Model>,
+    mut status: ResMut<StatusLine>,
+    mut cursor: ResMut<PlaybackCursor>,
+    mut commands: Commands,
+    mut camera: MessageWriter<CameraRequest>,
+) {
+    for request in requests.read() {
+        if let Some(path) = &request.path {
+            perform_and_report(
+                request.action,
+                path,
+                &mut model,
+                &mut status,
+                &mut cursor,
+                &mut commands,
+                &mut camera,
+            );
+        }
+    }
+}
+
+fn open_dialogs(
+    mut requests: MessageReader<FileRequest>,
+    mut pending: ResMut<PendingDialog>,
+    mut status: ResMut<StatusLine>,
+) {
+    for request in requests.read() {
+        if request.path.is_some() {
+            continue;
+        }
+        if pending.0.is_some() {
+            status.info("a file dialog is already open");
+            continue;
+        }
+        let action = request.action;
+        let (name, ext) = action.extension();
+        let dialog = rfd::AsyncFileDialog::new().add_filter(name, &[ext]);
+        let task = AsyncComputeTaskPool::get().spawn(async move {
+            let handle = if action.saves() {
+                dialog.save_file().await
+            } else {
+                dialog.pick_file().await
+            };
+            handle.map(|h| h.path().to_path_buf())
+        });
+        pending.0 = Some((action, task));
+    }
+}
+
+fn finish_dialogs(
+    mut pending: ResMut<PendingDialog>,
+    mut model: ResMut<Model>,
+    mut status: ResMut<StatusLine>,
+    mut cursor: ResMut<PlaybackCursor>,
+    mut commands: Commands,
+    mut camera: MessageWriter<CameraRequest>,
+) {
+    let Some((action, task)) = pending.0.as_mut() else {
+        return;
+    };
+    let Some(result) = block_on(future::poll_once(task)) else {
+        return;
+    };
+    let action = *action;
+    pending.0 = None;
+    match result {
+        Some(path) => perform_and_report(action, &path, &mut model, &mut status, &mut cursor, &mut commands, &mut camera),
+        None => status.info("no file chosen (without a desktop portal no dialog can open: type a path in the Files panel)"),
+    }
+}
+
+fn dropped_files(
+    mut drops: MessageReader<FileDragAndDrop>,
+    target: Res<DropTarget>,
+    mut model: ResMut<Model>,
+    mut status: ResMut<StatusLine>,
+    mut cursor: ResMut<PlaybackCursor>,
+    mut commands: Commands,
+    mut camera: MessageWriter<CameraRequest>,
+) {
+    for drop in drops.read() {
+        if let FileDragAndDrop::DroppedFile { path_buf, .. } = drop {
+            let action = match path_buf.extension().and_then(|e| e.to_str()) {
+                Some("ron") => FileAction::OpenScene,
+                _ => FileAction::OpenObj(target.0),
+            };
+            perform_and_report(
+                action,
+                path_buf,
+                &mut model,
+                &mut status,
+                &mut cursor,
+                &mut commands,
+                &mut camera,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::Scene;
+
+    #[test]
+    fn failures_leave_the_scene_and_say_why() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/boxes_face_to_face.ron");
+        let mut model = ViewerModel::new(Scene::load(&path).unwrap());
+        let before = model.scene.to_file();
+        let dir = std::env::temp_dir().join(format!("collidescope-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let flat = dir.join("flat.obj");
+        std::fs::write(&flat, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
+        let msg = perform(FileAction::OpenObj(BodyId::A), &flat, &mut model).unwrap();
+        assert!(matches!(msg, Performed::Message(m) if m.contains("flat")));
+        model = ViewerModel::new(Scene::load(&path).unwrap());
+        for (action, file) in [
+            (FileAction::OpenObj(BodyId::B), dir.join("missing.obj")),
+            (FileAction::OpenScene, dir.join("missing.ron")),
+            (FileAction::ExportCsv, PathBuf::from("/no/such/dir/x.csv")),
+        ] {
+            let err = perform(action, &file, &mut model).unwrap_err();
+            assert!(!err.is_empty());
+        }
+        assert_eq!(model.scene.to_file(), before);
+        let csv = dir.join("run.csv");
+        perform(FileAction::ExportCsv, &csv, &mut model).unwrap();
+        assert!(std::fs::read_to_string(&csv)
+            .unwrap()
+            .starts_with("algorithm,k,event"));
+        let saved = dir.join("saved.ron");
+        perform(FileAction::SaveScene, &saved, &mut model).unwrap();
+        perform(FileAction::OpenScene, &saved, &mut model).unwrap();
+        assert_eq!(model.scene.to_file().a, before.a);
+    }
+}

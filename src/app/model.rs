@@ -1,0 +1,391 @@
+//! The viewer's state without Bevy: the scene, which algorithms run, their runs, and
+//! every edit a user can make. Every edit re-solves at once; an edit that fails leaves
+//! the scene exactly as it was and returns a message for the UI.
+
+use std::path::Path;
+use std::time::Instant;
+
+use crate::mesh_io::{load_obj, MeshReport};
+use crate::minkowski::MinkowskiDifference;
+use crate::pose::Pose;
+use crate::scene::{Body, Scene, ShapeSpec};
+use crate::solver::{solve, Algorithm, Run, SolverSettings};
+use crate::trace::IterationRecord;
+
+/// Which of the two shapes an edit is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BodyId {
+    A,
+    B,
+}
+
+impl BodyId {
+    pub fn label(self) -> &'static str {
+        match self {
+            BodyId::A => "A",
+            BodyId::B => "B",
+        }
+    }
+}
+
+/// One algorithm's run on the current pose, with its measured speed.
+#[derive(Clone, Debug)]
+pub struct AlgorithmRun {
+    pub run: Run,
+    /// Mean time of one query without tracing, in microseconds.
+    pub micros_per_query: f64,
+}
+
+/// The viewer's model: a scene, the enabled algorithms and their runs.
+#[derive(Clone, Debug)]
+pub struct ViewerModel {
+    pub scene: Scene,
+    /// Enabled algorithms, in the order of [`Algorithm::ALL`].
+    enabled: Vec<Algorithm>,
+    pub focus: Algorithm,
+    runs: Vec<AlgorithmRun>,
+    /// Bumped on every change of what is drawn (shapes, poses, runs).
+    pub revision: u64,
+    /// Bumped when a shape itself changes (its mesh must be rebuilt).
+    pub shape_revision: u64,
+}
+
+impl ViewerModel {
+    pub fn new(scene: Scene) -> Self {
+        let enabled = ordered(&scene.algorithms);
+        let focus = enabled[0];
+        let mut model = Self {
+            scene,
+            enabled,
+            focus,
+            runs: Vec::new(),
+            revision: 0,
+            shape_revision: 0,
+        };
+        model.resolve();
+        model
+    }
+
+    pub fn body(&self, id: BodyId) -> &Body {
+        match id {
+            BodyId::A => &self.scene.a,
+            BodyId::B => &self.scene.b,
+        }
+    }
+
+    fn body_mut(&mut self, id: BodyId) -> &mut Body {
+        match id {
+            BodyId::A => &mut self.scene.a,
+            BodyId::B => &mut self.scene.b,
+        }
+    }
+
+    pub fn enabled(&self) -> &[Algorithm] {
+        &self.enabled
+    }
+
+    pub fn runs(&self) -> &[AlgorithmRun] {
+        &self.runs
+    }
+
+    pub fn run_of(&self, algorithm: Algorithm) -> Option<&AlgorithmRun> {
+        self.runs.iter().find(|r| r.run.algorithm == algorithm)
+    }
+
+    pub fn focused_run(&self) -> Option<&AlgorithmRun> {
+        self.run_of(self.focus)
+    }
+
+    /// The focused run's record at `cursor` (clamped).
+    pub fn record_at(&self, cursor: usize) -> Option<&IterationRecord> {
+        let trace = &self.focused_run()?.run.trace;
+        trace.get(cursor.min(trace.len().saturating_sub(1)))
+    }
+
+    /// Re-runs every enabled algorithm on the current scene.
+    pub fn resolve(&mut self) {
+        self.runs = self
+            .enabled
+            .iter()
+            .map(|a| run_timed(&self.scene, *a))
+            .collect();
+        self.scene.algorithms = self.enabled.clone();
+        self.revision += 1;
+    }
+
+    /// Moves a shape; NaN or infinite poses are refused.
+    pub fn set_pose(&mut self, id: BodyId, pose: Pose) -> Result<(), String> {
+        if !pose.is_finite() {
+            return Err(format!("shape {}: the pose must be finite", id.label()));
+        }
+        let pose = Pose::new(pose.translation, pose.rotation.normalize());
+        self.body_mut(id).pose = pose;
+        self.resolve();
+        Ok(())
+    }
+
+    /// Replaces a shape by a new description (kind and parameters).
+    pub fn set_shape(&mut self, id: BodyId, spec: ShapeSpec) -> Result<(), String> {
+        let body = self.build_body(id, spec)?;
+        *self.body_mut(id) = body;
+        self.shape_revision += 1;
+        self.resolve();
+        Ok(())
+    }
+
+    fn build_body(&self, id: BodyId, spec: ShapeSpec) -> Result<Body, String> {
+        let pose = self.body(id).pose;
+        Scene::build_body_spec(&spec, &self.scene.base_dir, pose)
+            .map_err(|e| format!("shape {}: {e}", id.label()))
+    }
+
+    /// Loads an OBJ file as shape `id`; the dialog, drag-and-drop and the path field all
+    /// come here. On error the scene is unchanged.
+    pub fn load_obj(&mut self, id: BodyId, path: &Path) -> Result<MeshReport, String> {
+        let mesh = load_obj(path).map_err(|e| e.to_string())?;
+        let absolute = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        let pose = self.body(id).pose;
+        let report = mesh.report.clone();
+        *self.body_mut(id) = Body {
+            spec: ShapeSpec::Mesh {
+                path: absolute.to_string_lossy().into_owned(),
+            },
+            shape: crate::shape::Shape::Polytope(mesh.polytope),
+            pose,
+            mesh_report: Some(mesh.report),
+        };
+        self.shape_revision += 1;
+        self.resolve();
+        Ok(report)
+    }
+
+    /// Replaces the whole scene by a scene file. On error the scene is unchanged.
+    pub fn load_scene(&mut self, path: &Path) -> Result<(), String> {
+        let scene = Scene::load(path).map_err(|e| e.to_string())?;
+        let revision = self.revision;
+        let shape_revision = self.shape_revision;
+        *self = ViewerModel::new(scene);
+        self.revision += revision + 1;
+        self.shape_revision = shape_revision + 1;
+        Ok(())
+    }
+
+    pub fn save_scene(&self, path: &Path) -> Result<(), String> {
+        self.scene.save(path).map_err(|e| e.to_string())
+    }
+
+    pub fn set_enabled(&mut self, algorithm: Algorithm, on: bool) {
+        let mut list = self.enabled.clone();
+        list.retain(|a| *a != algorithm);
+        if on {
+            list.push(algorithm);
+        }
+        if list.is_empty() {
+            return; // keep at least one algorithm
+        }
+        self.enabled = ordered(&list);
+        if !self.enabled.contains(&self.focus) {
+            self.focus = self.enabled[0];
+        }
+        self.resolve();
+    }
+
+    /// Focuses an algorithm, enabling it if needed.
+    pub fn set_focus(&mut self, algorithm: Algorithm) {
+        if !self.enabled.contains(&algorithm) {
+            self.set_enabled(algorithm, true);
+        }
+        self.focus = algorithm;
+        self.revision += 1;
+    }
+
+    pub fn set_settings(&mut self, settings: SolverSettings) -> Result<(), String> {
+        settings.validate()?;
+        self.scene.settings = SolverSettings {
+            record_trace: true,
+            ..settings
+        };
+        self.resolve();
+        Ok(())
+    }
+
+    /// The focused run as CSV, one row per recorded iteration.
+    pub fn focused_run_csv(&self) -> String {
+        let mut out = String::from(
+            "algorithm,k,event,x_norm,fw_gap,van_den_bergen,duality_gap,hybrid,omega,alpha,simplex_size,support_calls,momentum,x,y,z\n",
+        );
+        if let Some(r) = self.focused_run() {
+            for rec in &r.run.trace {
+                let event = serde_json::to_value(&rec.event)
+                    .ok()
+                    .and_then(|v| v.get("event").and_then(|e| e.as_str().map(String::from)))
+                    .unwrap_or_default();
+                out += &format!(
+                    "{},{},{},{:e},{:e},{:e},{:e},{:e},{:e},{:e},{},{},{},{:e},{:e},{:e}\n",
+                    r.run.algorithm.name(),
+                    rec.k,
+                    event,
+                    rec.x_norm,
+                    rec.fw_gap,
+                    rec.criteria.van_den_bergen,
+                    rec.criteria.duality_gap,
+                    rec.criteria.hybrid,
+                    rec.omega,
+                    rec.alpha,
+                    rec.active_set_size,
+                    rec.support_calls,
+                    rec.momentum,
+                    rec.x.x,
+                    rec.x.y,
+                    rec.x.z
+                );
+            }
+        }
+        out
+    }
+
+    /// The focused run (summary and full trace) as JSON.
+    pub fn focused_run_json(&self) -> String {
+        match self.focused_run() {
+            Some(r) => serde_json::to_string_pretty(&r.run).unwrap_or_default(),
+            None => "{}".to_string(),
+        }
+    }
+}
+
+/// `list` in the order of [`Algorithm::ALL`], without repeats; GJK when empty.
+fn ordered(list: &[Algorithm]) -> Vec<Algorithm> {
+    let v: Vec<Algorithm> = Algorithm::ALL
+        .into_iter()
+        .filter(|a| list.contains(a))
+        .collect();
+    if v.is_empty() {
+        vec![Algorithm::ALL[0]]
+    } else {
+        v
+    }
+}
+
+/// Solves with the trace, then times untraced queries (mean over ≥ 0.2 ms or 200 runs).
+fn run_timed(scene: &Scene, algorithm: Algorithm) -> AlgorithmRun {
+    let run = scene.run(algorithm);
+    let settings = SolverSettings {
+        record_trace: false,
+        ..scene.settings
+    };
+    let b_in_a = scene.b_in_a();
+    let start = Instant::now();
+    let mut repeats = 0u32;
+    while repeats < 200 && (repeats < 3 || start.elapsed().as_micros() < 200) {
+        let md = MinkowskiDifference::new(&scene.a.shape, &scene.b.shape, b_in_a);
+        std::hint::black_box(solve(algorithm, md, settings));
+        repeats += 1;
+    }
+    AlgorithmRun {
+        run,
+        micros_per_query: start.elapsed().as_secs_f64() * 1e6 / repeats as f64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DVec3;
+
+    fn model() -> ViewerModel {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ellipsoids_close.ron");
+        ViewerModel::new(Scene::load(&path).unwrap())
+    }
+
+    #[test]
+    fn pose_edit_re_solves() {
+        let mut m = model();
+        let before = m
+            .focused_run()
+            .unwrap()
+            .run
+            .summary
+            .outcome
+            .distance()
+            .unwrap();
+        let mut pose = m.body(BodyId::B).pose;
+        pose.translation += DVec3::new(1.0, 0.0, 0.0);
+        let revision = m.revision;
+        m.set_pose(BodyId::B, pose).unwrap();
+        assert!(m.revision > revision);
+        let after = m
+            .focused_run()
+            .unwrap()
+            .run
+            .summary
+            .outcome
+            .distance()
+            .unwrap();
+        assert!(after > before + 0.5, "{before} → {after}");
+    }
+
+    #[test]
+    fn bad_edits_keep_the_scene() {
+        let mut m = model();
+        let before = m.scene.to_file();
+        let mut pose = m.body(BodyId::A).pose;
+        pose.translation.x = f64::NAN;
+        assert!(m.set_pose(BodyId::A, pose).is_err());
+        assert!(m
+            .set_shape(BodyId::A, ShapeSpec::Sphere { radius: -1.0 })
+            .is_err());
+        assert!(m.load_obj(BodyId::B, Path::new("/no/such.obj")).is_err());
+        assert!(m.load_scene(Path::new("/no/such.ron")).is_err());
+        let dir = std::env::temp_dir().join(format!("collidescope-model-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let broken = dir.join("broken.obj");
+        std::fs::write(&broken, "v 0 0 0\nv 1 0 0\n").unwrap();
+        let err = m.load_obj(BodyId::B, &broken).unwrap_err();
+        assert!(err.contains("no faces"), "{err}");
+        let bad_scene = dir.join("bad.ron");
+        std::fs::write(&bad_scene, "Scene(version: 1").unwrap();
+        let err = m.load_scene(&bad_scene).unwrap_err();
+        assert!(err.contains("bad.ron:1:"), "{err}");
+        assert_eq!(m.scene.to_file(), before);
+    }
+
+    #[test]
+    fn toggles_and_focus() {
+        let mut m = model();
+        m.set_enabled(Algorithm::ALL[5], true);
+        assert!(m.run_of(Algorithm::ALL[5]).is_some());
+        m.set_focus(Algorithm::ALL[5]);
+        assert_eq!(m.focused_run().unwrap().run.algorithm, Algorithm::ALL[5]);
+        for a in Algorithm::ALL {
+            m.set_enabled(a, false);
+        }
+        assert_eq!(m.enabled().len(), 1, "one algorithm always stays");
+        assert!(m.focused_run().is_some());
+        assert!(m.focused_run_csv().lines().count() > 1);
+        assert!(m.focused_run_json().contains("trace"));
+    }
+
+    #[test]
+    fn shape_edit_and_obj_load() {
+        let mut m = model();
+        m.set_shape(
+            BodyId::A,
+            ShapeSpec::Box {
+                half_extents: [0.5, 0.5, 0.5],
+            },
+        )
+        .unwrap();
+        assert_eq!(m.body(BodyId::A).shape.kind_name(), "box");
+        let dir = std::env::temp_dir().join(format!("collidescope-obj-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let cube = dir.join("tet.obj");
+        std::fs::write(
+            &cube,
+            "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\nf 1 2 4\nf 1 3 4\nf 2 3 4\n",
+        )
+        .unwrap();
+        let report = m.load_obj(BodyId::B, &cube).unwrap();
+        assert_eq!(report.hull_vertices, 4);
+        assert_eq!(m.body(BodyId::B).shape.kind_name(), "polytope");
+    }
+}

@@ -1,0 +1,248 @@
+//! Triangle meshes of shapes and of `A ⊖ B`, in f64 and without Bevy: hull faces for
+//! polytopes, the hull of support points over a subdivided icosahedron for everything
+//! else (a tessellation of a smooth shape, or the "sampled" difference).
+
+use std::collections::HashMap;
+
+use glam::DVec3;
+
+use crate::minkowski::MinkowskiDifference;
+use crate::pose::RelativePose;
+use crate::shape::{Polytope, Shape, SupportMap};
+
+/// Above this many vertex pairs the exact difference hull is too slow to follow a drag.
+pub const EXACT_DIFFERENCE_LIMIT: usize = 20_000;
+
+/// Icosphere subdivision for sampled meshes (642 directions).
+const SAMPLE_LEVEL: u32 = 3;
+
+/// A triangle mesh with its drawable edges.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TriMesh {
+    pub vertices: Vec<DVec3>,
+    pub triangles: Vec<[u32; 3]>,
+    /// Edges worth drawing: hull edges between faces that bend by more than a few degrees.
+    pub edges: Vec<[u32; 2]>,
+    /// Built from support samples rather than exactly.
+    pub sampled: bool,
+}
+
+/// Unit directions at the vertices of an icosahedron subdivided `level` times.
+pub fn sphere_directions(level: u32) -> Vec<DVec3> {
+    let t = (1.0 + 5f64.sqrt()) / 2.0;
+    let mut v: Vec<DVec3> = [
+        (-1.0, t, 0.0),
+        (1.0, t, 0.0),
+        (-1.0, -t, 0.0),
+        (1.0, -t, 0.0),
+        (0.0, -1.0, t),
+        (0.0, 1.0, t),
+        (0.0, -1.0, -t),
+        (0.0, 1.0, -t),
+        (t, 0.0, -1.0),
+        (t, 0.0, 1.0),
+        (-t, 0.0, -1.0),
+        (-t, 0.0, 1.0),
+    ]
+    .iter()
+    .map(|&(x, y, z)| DVec3::new(x, y, z).normalize())
+    .collect();
+    let mut faces: Vec<[usize; 3]> = vec![
+        [0, 11, 5],
+        [0, 5, 1],
+        [0, 1, 7],
+        [0, 7, 10],
+        [0, 10, 11],
+        [1, 5, 9],
+        [5, 11, 4],
+        [11, 10, 2],
+        [10, 7, 6],
+        [7, 1, 8],
+        [3, 9, 4],
+        [3, 4, 2],
+        [3, 2, 6],
+        [3, 6, 8],
+        [3, 8, 9],
+        [4, 9, 5],
+        [2, 4, 11],
+        [6, 2, 10],
+        [8, 6, 7],
+        [9, 8, 1],
+    ];
+    for _ in 0..level {
+        let mut midpoint: HashMap<(usize, usize), usize> = HashMap::new();
+        let mut mid = |a: usize, b: usize, v: &mut Vec<DVec3>| {
+            *midpoint.entry((a.min(b), a.max(b))).or_insert_with(|| {
+                v.push(((v[a] + v[b]) * 0.5).normalize());
+                v.len() - 1
+            })
+        };
+        let mut next = Vec::with_capacity(faces.len() * 4);
+        for [a, b, c] in faces {
+            let (ab, bc, ca) = (mid(a, b, &mut v), mid(b, c, &mut v), mid(c, a, &mut v));
+            next.extend([[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]);
+        }
+        faces = next;
+    }
+    v
+}
+
+/// The mesh of a shape in its local frame.
+pub fn shape_mesh(shape: &Shape) -> TriMesh {
+    match shape {
+        Shape::Polytope(p) => polytope_mesh(p, false),
+        _ => {
+            let points: Vec<DVec3> = sphere_directions(SAMPLE_LEVEL)
+                .into_iter()
+                .map(|d| shape.local_support(d))
+                .collect();
+            hull_mesh(&points, true)
+        }
+    }
+}
+
+/// The finite vertex set of a shape that has one (polytopes, boxes, points).
+fn vertex_set(shape: &Shape) -> Option<Vec<DVec3>> {
+    match shape {
+        Shape::Polytope(p) => Some(p.vertices().to_vec()),
+        Shape::Point(_) => Some(vec![DVec3::ZERO]),
+        Shape::Cuboid(c) => {
+            let h = c.half_extents();
+            Some(
+                (0..8)
+                    .map(|i| {
+                        DVec3::new(
+                            if i & 1 == 0 { -h.x } else { h.x },
+                            if i & 2 == 0 { -h.y } else { h.y },
+                            if i & 4 == 0 { -h.z } else { h.z },
+                        )
+                    })
+                    .collect(),
+            )
+        }
+        _ => None,
+    }
+}
+
+/// The mesh of `A ⊖ B` in A's frame: exact for small polytope pairs, sampled otherwise.
+pub fn difference_mesh(a: &Shape, b: &Shape, b_in_a: &RelativePose) -> TriMesh {
+    if let (Some(va), Some(vb)) = (vertex_set(a), vertex_set(b)) {
+        if va.len() * vb.len() <= EXACT_DIFFERENCE_LIMIT {
+            let mut points = Vec::with_capacity(va.len() * vb.len());
+            for pa in &va {
+                for pb in &vb {
+                    points.push(*pa - b_in_a.transform_point(*pb));
+                }
+            }
+            return hull_mesh(&points, false);
+        }
+    }
+    let mut md = MinkowskiDifference::new(a, b, *b_in_a);
+    let points: Vec<DVec3> = sphere_directions(SAMPLE_LEVEL)
+        .into_iter()
+        .map(|d| md.support(d).w)
+        .collect();
+    hull_mesh(&points, true)
+}
+
+fn hull_mesh(points: &[DVec3], sampled: bool) -> TriMesh {
+    match Polytope::from_points(points) {
+        Ok(p) => polytope_mesh(&p, sampled),
+        Err(_) => TriMesh::default(),
+    }
+}
+
+fn polytope_mesh(p: &Polytope, sampled: bool) -> TriMesh {
+    let vertices = p.vertices().to_vec();
+    let triangles = p.faces().to_vec();
+    let mut edges = feature_edges(&vertices, &triangles, 10.0);
+    if triangles.is_empty() {
+        // A segment or a point: draw the segment.
+        for v in 0..vertices.len() as u32 {
+            for &n in p.neighbours(v as usize) {
+                if v < n {
+                    edges.push([v, n]);
+                }
+            }
+        }
+    }
+    TriMesh {
+        vertices,
+        triangles,
+        edges,
+        sampled,
+    }
+}
+
+/// Edges whose two faces differ in normal by more than `angle_degrees` (or that border
+/// only one face, as on a flat polygon's rim).
+fn feature_edges(vertices: &[DVec3], triangles: &[[u32; 3]], angle_degrees: f64) -> Vec<[u32; 2]> {
+    let normal = |t: &[u32; 3]| {
+        let (a, b, c) = (
+            vertices[t[0] as usize],
+            vertices[t[1] as usize],
+            vertices[t[2] as usize],
+        );
+        (b - a).cross(c - a).normalize_or_zero()
+    };
+    let mut faces_of: HashMap<(u32, u32), Vec<DVec3>> = HashMap::new();
+    for t in triangles {
+        let n = normal(t);
+        for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
+            faces_of.entry((a.min(b), a.max(b))).or_default().push(n);
+        }
+    }
+    let cos_limit = angle_degrees.to_radians().cos();
+    let mut edges: Vec<[u32; 2]> = faces_of
+        .into_iter()
+        .filter(|(_, normals)| {
+            normals.len() != 2
+                || normals[0].dot(normals[1]).abs() < cos_limit
+                || normals[0].dot(normals[1]) < 0.0
+        })
+        .map(|((a, b), _)| [a, b])
+        .collect();
+    edges.sort_unstable();
+    edges
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pose::Pose;
+    use crate::shape::{Cuboid, Ellipsoid};
+
+    #[test]
+    fn icosphere_has_the_expected_counts() {
+        assert_eq!(sphere_directions(0).len(), 12);
+        assert_eq!(sphere_directions(3).len(), 642);
+    }
+
+    #[test]
+    fn box_mesh_has_eight_corners_and_twelve_edges() {
+        let m = shape_mesh(&Shape::Cuboid(Cuboid::new(DVec3::splat(0.5)).unwrap()));
+        assert_eq!(m.vertices.len(), 8);
+        assert_eq!(m.triangles.len(), 12);
+        assert_eq!(m.edges.len(), 12, "diagonals of square faces are not drawn");
+    }
+
+    #[test]
+    fn difference_of_boxes_is_exact_and_of_ellipsoids_is_sampled() {
+        let cube = Shape::Cuboid(Cuboid::new(DVec3::splat(0.5)).unwrap());
+        let polytope = Shape::Polytope(Polytope::from_points(&shape_mesh(&cube).vertices).unwrap());
+        let rel = RelativePose::between(
+            &Pose::IDENTITY,
+            &Pose::from_translation(DVec3::new(3.0, 0.0, 0.0)),
+        );
+        let exact = difference_mesh(&polytope, &polytope, &rel);
+        assert!(!exact.sampled);
+        assert_eq!(exact.vertices.len(), 8, "cube ⊖ cube is a cube of side 2");
+        assert!(exact
+            .vertices
+            .iter()
+            .all(|v| (v.x + 3.0).abs() <= 1.0 + 1e-12));
+        let e = Shape::Ellipsoid(Ellipsoid::new(DVec3::new(1.0, 0.5, 0.3)).unwrap());
+        let sampled = difference_mesh(&e, &e, &rel);
+        assert!(sampled.sampled && sampled.vertices.len() > 100);
+    }
+}

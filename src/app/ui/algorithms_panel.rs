@@ -1,0 +1,185 @@
+//! Which algorithms run, with what settings, which one is in focus, and how each did.
+
+use bevy_egui::egui;
+
+use crate::app::model::ViewerModel;
+use crate::app::StatusLine;
+use crate::solver::{
+    Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, Outcome, StepRule,
+};
+
+/// The name shown in panels and plot legends.
+pub fn display_name(a: Algorithm) -> &'static str {
+    match a {
+        Algorithm::Gjk(DirectionRule::Vanilla) => "GJK",
+        Algorithm::Gjk(DirectionRule::Nesterov) => "Nesterov",
+        Algorithm::Gjk(DirectionRule::NesterovNormalized) => "Nesterov + normalisation",
+        Algorithm::Gjk(DirectionRule::Polyak) => "Polyak",
+        Algorithm::FrankWolfe(StepRule::Fixed) => "FW, step 2/(k+2)",
+        Algorithm::FrankWolfe(StepRule::LineSearch) => "FW, line search",
+        Algorithm::FrankWolfe(StepRule::AwayStep) => "FW, away steps",
+        Algorithm::FrankWolfe(StepRule::FullyCorrective) => "FW, fully corrective",
+    }
+}
+
+/// A fixed colour per algorithm, shared by the plots.
+pub fn algorithm_color(a: Algorithm) -> egui::Color32 {
+    let i = Algorithm::ALL.iter().position(|x| *x == a).unwrap_or(0);
+    [
+        egui::Color32::from_rgb(31, 119, 180),
+        egui::Color32::from_rgb(214, 39, 40),
+        egui::Color32::from_rgb(148, 103, 189),
+        egui::Color32::from_rgb(44, 160, 44),
+        egui::Color32::from_rgb(140, 86, 75),
+        egui::Color32::from_rgb(255, 127, 14),
+        egui::Color32::from_rgb(227, 119, 194),
+        egui::Color32::from_rgb(23, 190, 207),
+    ][i]
+}
+
+pub fn outcome_text(o: &Outcome) -> String {
+    match o {
+        Outcome::Intersecting => "intersecting".into(),
+        Outcome::Separated { distance } => format!("separated, d = {distance:.9}"),
+        Outcome::SeparatedEarlyStop { lower_bound } => {
+            format!("separated (early stop), d ≥ {lower_bound:.6}")
+        }
+        Outcome::IterationCap { .. } => "iteration cap reached: no answer".into(),
+        Outcome::Degenerate { reason } => format!("degenerate: {reason}"),
+    }
+}
+
+pub fn algorithms_panel_ui(ui: &mut egui::Ui, model: &mut ViewerModel, status: &mut StatusLine) {
+    ui.strong("Algorithms (the selected radio is in focus)");
+    for a in Algorithm::ALL {
+        ui.horizontal(|ui| {
+            let mut on = model.enabled().contains(&a);
+            if ui
+                .radio(model.focus == a, "")
+                .on_hover_text("focus: drawn in 3-D")
+                .clicked()
+            {
+                model.set_focus(a);
+            }
+            let label = egui::RichText::new(display_name(a)).color(algorithm_color(a));
+            if ui.checkbox(&mut on, label).changed() {
+                model.set_enabled(a, on);
+            }
+        });
+    }
+    ui.separator();
+    settings_ui(ui, model, status);
+    ui.separator();
+    results_ui(ui, model);
+}
+
+fn settings_ui(ui: &mut egui::Ui, model: &mut ViewerModel, status: &mut StatusLine) {
+    ui.strong("Settings");
+    let mut s = model.scene.settings;
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        ui.label("tolerance ε");
+        changed |= ui
+            .add(
+                egui::Slider::new(&mut s.tolerance, 1e-14..=1e-1)
+                    .logarithmic(true)
+                    .custom_formatter(|v, _| format!("{v:.0e}")),
+            )
+            .changed();
+    });
+    ui.horizontal(|ui| {
+        ui.label("criterion");
+        egui::ComboBox::from_id_salt("criterion")
+            .selected_text(format!("{:?}", s.criterion))
+            .show_ui(ui, |ui| {
+                for c in [
+                    Criterion::VanDenBergen,
+                    Criterion::DualityGap,
+                    Criterion::Hybrid,
+                ] {
+                    changed |= ui
+                        .selectable_value(&mut s.criterion, c, format!("{c:?}"))
+                        .changed();
+                }
+            });
+        changed |= ui
+            .radio_value(&mut s.kind, CriterionKind::Absolute, "absolute")
+            .changed();
+        changed |= ui
+            .radio_value(&mut s.kind, CriterionKind::Relative, "relative")
+            .changed();
+    });
+    ui.horizontal(|ui| {
+        ui.label("iteration cap");
+        changed |= ui
+            .add(egui::DragValue::new(&mut s.max_iterations).range(1..=100_000))
+            .changed();
+    });
+    ui.horizontal(|ui| {
+        ui.label("initial guess");
+        let name = match s.initial_guess {
+            InitialGuess::CentreDifference => "c_A − c_B",
+            InitialGuess::OriginDifference => "t_A − t_B",
+            InitialGuess::UnitX => "(1, 0, 0)",
+            InitialGuess::Direction(_) => "given",
+        };
+        egui::ComboBox::from_id_salt("guess")
+            .selected_text(name)
+            .show_ui(ui, |ui| {
+                changed |= ui
+                    .selectable_value(
+                        &mut s.initial_guess,
+                        InitialGuess::CentreDifference,
+                        "c_A − c_B",
+                    )
+                    .changed();
+                changed |= ui
+                    .selectable_value(
+                        &mut s.initial_guess,
+                        InitialGuess::OriginDifference,
+                        "t_A − t_B",
+                    )
+                    .changed();
+                changed |= ui
+                    .selectable_value(&mut s.initial_guess, InitialGuess::UnitX, "(1, 0, 0)")
+                    .changed();
+            });
+    });
+    if changed {
+        if let Err(e) = model.set_settings(s) {
+            status.error(e);
+        }
+    }
+}
+
+fn results_ui(ui: &mut egui::Ui, model: &ViewerModel) {
+    ui.strong("Results on this pose");
+    egui::Grid::new("results").striped(true).show(ui, |ui| {
+        ui.label("algorithm");
+        ui.label("iter.");
+        ui.label("supports");
+        ui.label("µs/query");
+        ui.end_row();
+        for r in model.runs() {
+            let a = r.run.algorithm;
+            ui.colored_label(algorithm_color(a), display_name(a));
+            ui.label(r.run.summary.iterations.to_string());
+            ui.label(r.run.summary.stats.calls.to_string());
+            ui.label(format!("{:.2}", r.micros_per_query));
+            ui.end_row();
+        }
+    });
+    for r in model.runs() {
+        ui.label(
+            egui::RichText::new(format!(
+                "{}: {}",
+                display_name(r.run.algorithm),
+                outcome_text(&r.run.summary.outcome)
+            ))
+            .color(algorithm_color(r.run.algorithm)),
+        );
+        if let Some(k) = r.run.summary.momentum_stopped_at {
+            ui.label(format!("   momentum stopped at iteration {k}"));
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! The panels around the 3-D view. Each panel is a plain `_ui` function over the model
+//! and a few requests; this file lays them out, sizes the 3-D viewport to what is left,
+//! and writes the labels of the 3-D view.
+
+mod algorithms_panel;
+mod files_panel;
+mod playback_panel;
+mod plots;
+mod shape_panel;
+mod top_bar;
+
+use bevy::camera::Viewport;
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+use bevy_egui::{egui, EguiContexts, EguiPrimaryContextPass};
+
+use super::camera::CameraRequest;
+use super::draw_minkowski::DifferenceFrame;
+use super::draw_simplex::ViewLabels;
+use super::files::{DropTarget, FileRequest};
+use super::playback::PlaybackRequest;
+use super::{Layers, Model, PlaybackCursor, StatusLine};
+
+pub use shape_panel::ShapeDrafts;
+
+/// Text typed into the panels that is not part of the model yet.
+#[derive(Resource)]
+pub struct UiText {
+    pub file_path: String,
+    pub drafts: ShapeDrafts,
+}
+
+impl Default for UiText {
+    fn default() -> Self {
+        Self {
+            file_path: "collidescope-run.csv".into(),
+            drafts: ShapeDrafts::default(),
+        }
+    }
+}
+
+/// Everything the panels read and edit.
+#[derive(SystemParam)]
+pub struct PanelState<'w> {
+    model: ResMut<'w, Model>,
+    cursor: ResMut<'w, PlaybackCursor>,
+    layers: ResMut<'w, Layers>,
+    status: ResMut<'w, StatusLine>,
+    text: ResMut<'w, UiText>,
+    drop_target: ResMut<'w, DropTarget>,
+    frame: Res<'w, DifferenceFrame>,
+}
+
+/// What the panels ask other plugins to do.
+#[derive(SystemParam)]
+pub struct PanelRequests<'w> {
+    files: MessageWriter<'w, FileRequest>,
+    playback: MessageWriter<'w, PlaybackRequest>,
+    camera: MessageWriter<'w, CameraRequest>,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<UiText>()
+        .add_systems(EguiPrimaryContextPass, viewer_ui);
+}
+
+fn viewer_ui(
+    mut contexts: EguiContexts,
+    mut state: PanelState,
+    mut requests: PanelRequests,
+    labels: Res<ViewLabels>,
+    mut camera: Query<(&mut Camera, &GlobalTransform), With<Camera3d>>,
+    window: Query<&Window>,
+    mut styled: Local<bool>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    if !*styled {
+        *styled = true;
+        // Readable on a projector.
+        ctx.set_zoom_factor(1.1);
+    }
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "viewer-root".into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    );
+    egui::Panel::top("top-bar").show(&mut root, |ui| {
+        top_bar::top_bar_ui(
+            ui,
+            &mut state.layers,
+            &state.status,
+            &state.frame,
+            &mut requests.camera,
+        );
+    });
+    egui::Panel::bottom("playback-panel")
+        .resizable(true)
+        .default_size(330.0)
+        .show(&mut root, |ui| {
+            playback_panel::playback_panel_ui(
+                ui,
+                &state.model,
+                &mut state.cursor,
+                &mut requests.playback,
+            );
+            ui.separator();
+            plots::plots_ui(ui, &state.model, state.cursor.cursor);
+        });
+    egui::Panel::left("scene-panel")
+        .resizable(true)
+        .default_size(330.0)
+        .show(&mut root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                shape_panel::scene_panel_ui(
+                    ui,
+                    &mut state.model,
+                    &mut state.text.drafts,
+                    &mut state.status,
+                );
+                ui.separator();
+                files_panel::files_panel_ui(
+                    ui,
+                    &mut state.text.file_path,
+                    &mut state.drop_target,
+                    &mut requests.files,
+                );
+            });
+        });
+    egui::Panel::right("algorithms-panel")
+        .resizable(true)
+        .default_size(360.0)
+        .show(&mut root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                algorithms_panel::algorithms_panel_ui(ui, &mut state.model, &mut state.status);
+            });
+        });
+    let view = root.available_rect_before_wrap();
+    let zoom = ctx.zoom_factor();
+    let scale = window.iter().next().map_or(1.0, |w| w.scale_factor()) * zoom;
+    if let Ok((mut cam, transform)) = camera.single_mut() {
+        let position = UVec2::new((view.min.x * scale) as u32, (view.min.y * scale) as u32);
+        let size = UVec2::new(
+            (view.width() * scale).max(1.0) as u32,
+            (view.height() * scale).max(1.0) as u32,
+        );
+        cam.viewport = Some(Viewport {
+            physical_position: position,
+            physical_size: size,
+            ..default()
+        });
+        if state.layers.labels {
+            draw_labels(ctx, &cam, transform, &labels, view, zoom);
+        }
+    }
+    Ok(())
+}
+
+/// Writes the 3-D view's labels at their projected positions.
+fn draw_labels(
+    ctx: &egui::Context,
+    camera: &Camera,
+    transform: &GlobalTransform,
+    labels: &ViewLabels,
+    view: egui::Rect,
+    zoom: f32,
+) {
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Foreground,
+        "view-labels".into(),
+    ));
+    let painter = painter.with_clip_rect(view);
+    for (world, text, color) in &labels.0 {
+        let Ok(p) = camera.world_to_viewport(transform, *world) else {
+            continue;
+        };
+        // Logical window pixels (the viewport offset included); egui points are / zoom.
+        let at = egui::pos2(p.x, p.y) / zoom + egui::vec2(6.0, -6.0);
+        let c = color.to_srgba();
+        let color = egui::Color32::from_rgb(
+            (c.red * 255.0) as u8,
+            (c.green * 255.0) as u8,
+            (c.blue * 255.0) as u8,
+        );
+        painter.text(
+            at,
+            egui::Align2::LEFT_BOTTOM,
+            text,
+            egui::FontId::proportional(15.0),
+            color,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::model::{BodyId, ViewerModel};
+    use crate::scene::Scene;
+
+    fn model() -> ViewerModel {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenes/cubes_frank_wolfe_zigzag.ron");
+        ViewerModel::new(Scene::load(&path).unwrap())
+    }
+
+    /// Runs panel functions in a headless egui context for a few frames.
+    fn frames(model: &mut ViewerModel, mut panel: impl FnMut(&mut egui::Ui, &mut ViewerModel)) {
+        let ctx = egui::Context::default();
+        for _ in 0..3 {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(
+                    egui::Pos2::ZERO,
+                    egui::vec2(1400.0, 900.0),
+                )),
+                ..Default::default()
+            };
+            let _ = ctx.run_ui(input, |ui| panel(ui, model));
+        }
+    }
+
+    #[test]
+    fn panels_render_every_shape_kind_and_every_run() {
+        let mut m = model();
+        for a in crate::solver::Algorithm::ALL {
+            m.set_enabled(a, true);
+        }
+        let mut drafts = ShapeDrafts::default();
+        let mut status = StatusLine::default();
+        for kind in [
+            "sphere",
+            "ellipsoid",
+            "box",
+            "capsule",
+            "cylinder",
+            "cone",
+            "superellipsoid",
+            "point",
+        ] {
+            m.set_shape(BodyId::A, shape_panel::default_spec(kind))
+                .unwrap();
+            frames(&mut m, |ui, m| {
+                shape_panel::scene_panel_ui(ui, m, &mut drafts, &mut status);
+                algorithms_panel::algorithms_panel_ui(ui, m, &mut status);
+                plots::plots_ui(ui, m, 3);
+            });
+            assert!(!status.is_error, "{kind}: {}", status.text);
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! Playback controls and the narration of the step under the cursor.
+
+use bevy::prelude::MessageWriter;
+use bevy_egui::egui;
+
+use super::algorithms_panel::display_name;
+use crate::app::model::ViewerModel;
+use crate::app::narration::narrate;
+use crate::app::playback::PlaybackRequest;
+use crate::app::playback_state::{Playback, PlaybackCommand};
+
+pub fn playback_panel_ui(
+    ui: &mut egui::Ui,
+    model: &ViewerModel,
+    cursor: &mut Playback,
+    requests: &mut MessageWriter<PlaybackRequest>,
+) {
+    let Some(run) = model.focused_run() else {
+        ui.label("no run");
+        return;
+    };
+    let len = run.run.trace.len();
+    let mut send = |c: PlaybackCommand| {
+        requests.write(PlaybackRequest(c));
+    };
+    ui.horizontal(|ui| {
+        ui.strong(display_name(run.run.algorithm));
+        if ui.button("⏮").on_hover_text("first (Home)").clicked() {
+            send(PlaybackCommand::First);
+        }
+        if ui.button("◀").on_hover_text("step back (←)").clicked() {
+            send(PlaybackCommand::StepBack);
+        }
+        let play = if cursor.playing {
+            "⏸ pause"
+        } else {
+            "▶ play"
+        };
+        if ui.button(play).on_hover_text("Space").clicked() {
+            send(PlaybackCommand::TogglePlay);
+        }
+        if ui.button("▶|").on_hover_text("step forward (→)").clicked() {
+            send(PlaybackCommand::StepForward);
+        }
+        if ui.button("⏭").on_hover_text("last (End)").clicked() {
+            send(PlaybackCommand::Last);
+        }
+        let mut step = cursor.cursor.min(len.saturating_sub(1));
+        let slider =
+            egui::Slider::new(&mut step, 0..=len.saturating_sub(1)).text(format!("step of {len}"));
+        if ui.add(slider).changed() {
+            send(PlaybackCommand::Seek(step));
+        }
+        ui.label("speed");
+        ui.add(
+            egui::Slider::new(&mut cursor.speed, 0.25..=30.0)
+                .logarithmic(true)
+                .suffix(" steps/s"),
+        );
+    });
+    if let Some(record) = model.record_at(cursor.cursor) {
+        let index = cursor.cursor.min(len.saturating_sub(1));
+        ui.label(egui::RichText::new(narrate(run.run.algorithm, record, index)).size(17.0));
+    }
+}

@@ -1,0 +1,85 @@
+//! Live plots: the Frank-Wolfe duality gap per iteration (log scale) for every enabled
+//! algorithm, and ‖x_k‖ with the lower bound α for the focused one.
+
+use bevy_egui::egui;
+use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
+
+use super::algorithms_panel::{algorithm_color, display_name};
+use crate::app::model::ViewerModel;
+
+/// `log10` of a positive value, floored so zero gaps stay on the plot.
+fn log10_floor(v: f64) -> f64 {
+    v.max(1e-18).log10()
+}
+
+pub fn plots_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: usize) {
+    let current_k = model.record_at(cursor).map_or(0.0, |r| r.k as f64);
+    let height = (ui.available_height() - 10.0).max(120.0);
+    let width = ui.available_width() / 2.0 - 8.0;
+    ui.horizontal(|ui| {
+        ui.vertical(|ui| {
+            ui.set_width(width);
+            Plot::new("duality-gap")
+                .height(height)
+                .legend(Legend::default().text_style(egui::TextStyle::Body))
+                .x_axis_label("iteration k")
+                .y_axis_label("FW duality gap (log₁₀)")
+                .y_axis_formatter(|mark, _| format!("1e{:.0}", mark.value))
+                .show(ui, |plot| {
+                    for r in model.runs() {
+                        let points: PlotPoints = r
+                            .run
+                            .trace
+                            .iter()
+                            .map(|rec| [rec.k as f64, log10_floor(rec.fw_gap)])
+                            .collect();
+                        plot.line(
+                            Line::new(display_name(r.run.algorithm), points)
+                                .color(algorithm_color(r.run.algorithm))
+                                .width(2.5),
+                        );
+                    }
+                    plot.vline(
+                        VLine::new("current step", current_k).color(egui::Color32::DARK_GRAY),
+                    );
+                });
+        });
+        ui.vertical(|ui| {
+            ui.set_width(width);
+            let Some(focused) = model.focused_run() else {
+                return;
+            };
+            let color = algorithm_color(focused.run.algorithm);
+            Plot::new("norm-and-bound")
+                .height(height)
+                .legend(Legend::default().text_style(egui::TextStyle::Body))
+                .x_axis_label("iteration k")
+                .y_axis_label("distance estimate")
+                .show(ui, |plot| {
+                    let xs: PlotPoints = focused
+                        .run
+                        .trace
+                        .iter()
+                        .map(|r| [r.k as f64, r.x_norm])
+                        .collect();
+                    let alpha: PlotPoints = focused
+                        .run
+                        .trace
+                        .iter()
+                        .filter(|r| r.alpha.is_finite())
+                        .map(|r| [r.k as f64, r.alpha])
+                        .collect();
+                    plot.line(Line::new("|x_k| (upper bound)", xs).color(color).width(2.5));
+                    plot.line(
+                        Line::new("α (lower bound)", alpha)
+                            .color(color.gamma_multiply(0.5))
+                            .width(2.5)
+                            .style(egui_plot::LineStyle::dashed_loose()),
+                    );
+                    plot.vline(
+                        VLine::new("current step", current_k).color(egui::Color32::DARK_GRAY),
+                    );
+                });
+        });
+    });
+}

@@ -1,0 +1,219 @@
+//! Scene notes, and per shape: kind, parameters and pose. Every edit applies at once.
+
+use bevy_egui::egui;
+use glam::DVec3;
+
+use crate::app::model::{BodyId, ViewerModel};
+use crate::app::StatusLine;
+use crate::pose::Pose;
+use crate::scene::ShapeSpec;
+
+/// The shape descriptions being edited, kept in step with the model.
+#[derive(Default)]
+pub struct ShapeDrafts {
+    synced_revision: Option<u64>,
+    a: Option<ShapeSpec>,
+    b: Option<ShapeSpec>,
+}
+
+const KINDS: [&str; 8] = [
+    "sphere",
+    "ellipsoid",
+    "box",
+    "capsule",
+    "cylinder",
+    "cone",
+    "superellipsoid",
+    "point",
+];
+
+fn kind_of(spec: &ShapeSpec) -> &'static str {
+    match spec {
+        ShapeSpec::Point => "point",
+        ShapeSpec::Sphere { .. } => "sphere",
+        ShapeSpec::Ellipsoid { .. } => "ellipsoid",
+        ShapeSpec::Box { .. } => "box",
+        ShapeSpec::Capsule { .. } => "capsule",
+        ShapeSpec::Cylinder { .. } => "cylinder",
+        ShapeSpec::Cone { .. } => "cone",
+        ShapeSpec::Superellipsoid { .. } => "superellipsoid",
+        ShapeSpec::Polytope { .. } => "polytope",
+        ShapeSpec::Mesh { .. } => "mesh (OBJ)",
+        ShapeSpec::Dilated { .. } => "dilated",
+    }
+}
+
+/// A reasonable shape of each kind, about half a metre across.
+pub fn default_spec(kind: &str) -> ShapeSpec {
+    match kind {
+        "sphere" => ShapeSpec::Sphere { radius: 0.5 },
+        "ellipsoid" => ShapeSpec::Ellipsoid {
+            radii: [0.6, 0.4, 0.3],
+        },
+        "box" => ShapeSpec::Box {
+            half_extents: [0.5, 0.4, 0.3],
+        },
+        "capsule" => ShapeSpec::Capsule {
+            radius: 0.25,
+            half_height: 0.4,
+        },
+        "cylinder" => ShapeSpec::Cylinder {
+            radius: 0.4,
+            half_height: 0.4,
+        },
+        "cone" => ShapeSpec::Cone {
+            radius: 0.4,
+            half_height: 0.5,
+        },
+        "superellipsoid" => ShapeSpec::Superellipsoid {
+            radii: [0.5, 0.4, 0.3],
+            exponent: 4.0,
+        },
+        _ => ShapeSpec::Point,
+    }
+}
+
+pub fn scene_panel_ui(
+    ui: &mut egui::Ui,
+    model: &mut ViewerModel,
+    drafts: &mut ShapeDrafts,
+    status: &mut StatusLine,
+) {
+    if drafts.synced_revision != Some(model.shape_revision) {
+        drafts.synced_revision = Some(model.shape_revision);
+        drafts.a = Some(model.scene.a.spec.clone());
+        drafts.b = Some(model.scene.b.spec.clone());
+    }
+    ui.heading(&model.scene.name);
+    if !model.scene.notes.is_empty() {
+        ui.label(egui::RichText::new(&model.scene.notes).italics());
+    }
+    for body in [BodyId::A, BodyId::B] {
+        ui.separator();
+        let draft = match body {
+            BodyId::A => &mut drafts.a,
+            BodyId::B => &mut drafts.b,
+        };
+        let Some(spec) = draft.as_mut() else { continue };
+        body_ui(ui, model, body, spec, status);
+    }
+}
+
+fn body_ui(
+    ui: &mut egui::Ui,
+    model: &mut ViewerModel,
+    body: BodyId,
+    spec: &mut ShapeSpec,
+    status: &mut StatusLine,
+) {
+    ui.strong(format!("Shape {}", body.label()));
+    let mut changed = false;
+    egui::ComboBox::from_id_salt(("kind", body.label()))
+        .selected_text(kind_of(spec))
+        .show_ui(ui, |ui| {
+            for kind in KINDS {
+                if ui.selectable_label(kind_of(spec) == kind, kind).clicked()
+                    && kind_of(spec) != kind
+                {
+                    *spec = default_spec(kind);
+                    changed = true;
+                }
+            }
+        });
+    changed |= parameters_ui(ui, spec);
+    if let Some(report) = &model.body(body).mesh_report {
+        ui.label(format!(
+            "{} vertices, {} faces → hull {} vertices{}",
+            report.input_vertices,
+            report.input_faces,
+            report.hull_vertices,
+            match report.convex {
+                Some(true) => ", convex",
+                Some(false) => ", not convex",
+                None => ", flat",
+            }
+        ));
+    }
+    if changed {
+        if let Err(e) = model.set_shape(body, spec.clone()) {
+            status.error(e);
+        }
+    }
+    pose_ui(ui, model, body, status);
+}
+
+fn value(ui: &mut egui::Ui, label: &str, v: &mut f64) -> bool {
+    ui.horizontal(|ui| {
+        ui.label(label);
+        ui.add(egui::DragValue::new(v).speed(0.01).max_decimals(4))
+            .changed()
+    })
+    .inner
+}
+
+fn triple(ui: &mut egui::Ui, label: &str, v: &mut [f64; 3], speed: f64) -> bool {
+    ui.horizontal(|ui| {
+        ui.label(label);
+        let mut changed = false;
+        for x in v.iter_mut() {
+            changed |= ui
+                .add(egui::DragValue::new(x).speed(speed).max_decimals(4))
+                .changed();
+        }
+        changed
+    })
+    .inner
+}
+
+/// Parameter fields of a spec; true when one changed.
+fn parameters_ui(ui: &mut egui::Ui, spec: &mut ShapeSpec) -> bool {
+    match spec {
+        ShapeSpec::Point => false,
+        ShapeSpec::Sphere { radius } => value(ui, "radius", radius),
+        ShapeSpec::Ellipsoid { radii } => triple(ui, "radii", radii, 0.01),
+        ShapeSpec::Box { half_extents } => triple(ui, "half extents", half_extents, 0.01),
+        ShapeSpec::Capsule {
+            radius,
+            half_height,
+        }
+        | ShapeSpec::Cylinder {
+            radius,
+            half_height,
+        }
+        | ShapeSpec::Cone {
+            radius,
+            half_height,
+        } => value(ui, "radius", radius) | value(ui, "half height", half_height),
+        ShapeSpec::Superellipsoid { radii, exponent } => {
+            triple(ui, "radii", radii, 0.01) | value(ui, "exponent p ≥ 1", exponent)
+        }
+        ShapeSpec::Polytope { points } => {
+            ui.label(format!("{} points", points.len()));
+            false
+        }
+        ShapeSpec::Mesh { path } => {
+            ui.label(format!("mesh {path}"));
+            false
+        }
+        ShapeSpec::Dilated { radius, .. } => value(ui, "dilation radius", radius),
+    }
+}
+
+/// Translation and XYZ rotation in degrees.
+fn pose_ui(ui: &mut egui::Ui, model: &mut ViewerModel, body: BodyId, status: &mut StatusLine) {
+    let pose = model.body(body).pose;
+    let mut translation = pose.translation.to_array();
+    let mut degrees = pose.euler_degrees().to_array();
+    let moved = triple(ui, "position", &mut translation, 0.01);
+    let turned = triple(ui, "rotation °", &mut degrees, 0.5);
+    if moved || turned {
+        let new_pose = if turned {
+            Pose::from_euler_degrees(DVec3::from_array(translation), DVec3::from_array(degrees))
+        } else {
+            Pose::new(DVec3::from_array(translation), pose.rotation)
+        };
+        if let Err(e) = model.set_pose(body, new_pose) {
+            status.error(e);
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! The top bar: camera buttons, layer toggles and the status line.
+
+use bevy::prelude::MessageWriter;
+use bevy_egui::egui;
+
+use crate::app::camera::CameraRequest;
+use crate::app::draw_minkowski::DifferenceFrame;
+use crate::app::{DifferencePlacement, Layers, StatusLine};
+
+pub fn top_bar_ui(
+    ui: &mut egui::Ui,
+    layers: &mut Layers,
+    status: &StatusLine,
+    frame: &DifferenceFrame,
+    camera: &mut MessageWriter<CameraRequest>,
+) {
+    ui.horizontal_wrapped(|ui| {
+        ui.heading("Collidescope");
+        ui.separator();
+        if ui.button("Frame all").clicked() {
+            camera.write(CameraRequest::FrameAll);
+        }
+        if ui
+            .button("Frame step")
+            .on_hover_text("close in on the simplex and the origin")
+            .clicked()
+        {
+            camera.write(CameraRequest::FrameStep);
+        }
+        if ui.button("Reset view").clicked() {
+            camera.write(CameraRequest::Reset);
+        }
+        ui.separator();
+        ui.label("Show:");
+        ui.checkbox(&mut layers.shapes, "shapes");
+        let how = if frame.sampled { "sampled" } else { "exact" };
+        ui.checkbox(
+            &mut layers.difference,
+            format!("A − B ({how}, {} vertices)", frame.vertex_count),
+        );
+        ui.selectable_value(
+            &mut layers.placement,
+            DifferencePlacement::SideView,
+            "beside",
+        );
+        ui.selectable_value(
+            &mut layers.placement,
+            DifferencePlacement::InPlace,
+            "in place",
+        );
+        ui.checkbox(&mut layers.simplex, "simplex");
+        ui.checkbox(&mut layers.labels, "labels");
+        ui.checkbox(&mut layers.support_direction, "support dir.");
+        ui.checkbox(&mut layers.support_parts, "parts on A, B");
+        ui.checkbox(&mut layers.iterate, "x_k");
+        ui.checkbox(&mut layers.frank_wolfe_path, "FW path");
+        ui.checkbox(&mut layers.witness, "witnesses");
+    });
+    if !status.text.is_empty() {
+        let color = if status.is_error {
+            egui::Color32::from_rgb(190, 30, 30)
+        } else {
+            egui::Color32::from_rgb(40, 90, 40)
+        };
+        ui.colored_label(color, &status.text);
+    }
+}
