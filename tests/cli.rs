@@ -206,3 +206,17 @@ fn bench_problems_writes_the_agreed_json() {
     }
     assert!(String::from_utf8_lossy(&out.stderr).contains("Coal gjk"));
 }
+
+#[cfg(feature = "app")]
+#[test]
+fn view_refuses_bad_input_before_opening_a_window() {
+    assert_clean_failure(&["view", "no/such/scene.ron"], "cannot read");
+    assert_clean_failure(
+        &["view", "scenes/boxes_face_to_face.ron", "--size", "12x9"],
+        "out of range",
+    );
+    assert_clean_failure(
+        &["view", "scenes/boxes_face_to_face.ron", "--focus", "gjkk"],
+        "unknown algorithm",
+    );
+}

@@ -42,10 +42,20 @@ fn feature(ids: &[u32]) -> String {
 pub fn narrate(algorithm: Algorithm, record: &IterationRecord, index: usize) -> String {
     let step = index + 1;
     let kept: Vec<u32> = record.simplex.iter().map(|v| v.id).collect();
-    let direction = if record.momentum {
-        format!("the momentum direction −d{}", subscript(record.k))
+    // `record.k` counts iterations after the step: a step that advanced it used x_{k−1}.
+    let advanced = matches!(
+        record.event,
+        StepEvent::Projected { .. } | StepEvent::FrankWolfeStep { .. }
+    );
+    let k = if advanced {
+        record.k.saturating_sub(1)
     } else {
-        format!("direction −x{}", subscript(record.k))
+        record.k
+    };
+    let direction = if record.momentum {
+        format!("the momentum direction −d{}", subscript(k))
+    } else {
+        format!("direction −x{}", subscript(k))
     };
     let added = record
         .support
