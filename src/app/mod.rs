@@ -121,6 +121,11 @@ pub enum ViewerSet {
 
 /// Loads the scene (or the default one) and runs the viewer until its window closes.
 pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
+    if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none() {
+        anyhow::bail!(
+            "the viewer needs an X display and DISPLAY is not set (on a headless machine: xvfb-run collidescope view ...)"
+        );
+    }
     let scene = match &options.scene {
         Some(path) => Scene::load(path)?,
         None => Scene::parse(
