@@ -63,6 +63,17 @@ impl SceneBounds {
     }
 }
 
+/// A length that looks the same size on screen wherever the camera is: markers and
+/// small axes use it, so they stay readable in a close-up and in an overview.
+#[derive(Resource, Clone, Copy, Debug)]
+pub struct MarkerScale(pub f32);
+
+impl Default for MarkerScale {
+    fn default() -> Self {
+        Self(0.05)
+    }
+}
+
 /// Camera requests from the UI.
 #[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CameraRequest {
@@ -89,6 +100,7 @@ pub(super) fn plugin(app: &mut App) {
     app.init_resource::<OrbitCamera>()
         .init_resource::<SceneBounds>()
         .init_resource::<StepBounds>()
+        .init_resource::<MarkerScale>()
         .init_resource::<ShapeDragActive>()
         .add_message::<CameraRequest>()
         .add_systems(Startup, spawn_camera_and_lights)
@@ -207,8 +219,13 @@ fn answer_camera_requests(
     }
 }
 
-fn apply_orbit(orbit: Res<OrbitCamera>, mut cameras: Query<&mut Transform, With<Camera3d>>) {
+fn apply_orbit(
+    orbit: Res<OrbitCamera>,
+    mut cameras: Query<&mut Transform, With<Camera3d>>,
+    mut marker: ResMut<MarkerScale>,
+) {
     if orbit.is_changed() {
+        marker.0 = orbit.distance * 0.007;
         for mut t in &mut cameras {
             *t = orbit.transform();
         }

@@ -6,7 +6,7 @@ use bevy::asset::RenderAssetUsages;
 use bevy::mesh::PrimitiveTopology;
 use bevy::prelude::*;
 
-use super::camera::SceneBounds;
+use super::camera::{MarkerScale, SceneBounds};
 use super::draw_shapes::{bevy_mesh, box_corners, edge_segments, translucent};
 use super::tessellate::difference_mesh;
 use super::{DifferencePlacement, Layers, Model, ViewerSet};
@@ -150,6 +150,7 @@ fn rebuild_difference(
 fn draw_difference_edges(
     layers: Res<Layers>,
     frame: Res<DifferenceFrame>,
+    marker: Res<MarkerScale>,
     query: Query<(&Transform, &DifferenceMesh)>,
     mut gizmos: Gizmos,
 ) {
@@ -163,7 +164,7 @@ fn draw_difference_edges(
         }
     }
     // The origin of the difference space: the point GJK measures the distance to.
-    let size = (frame.radius * 0.15).max(0.05);
+    let size = (marker.0 * 6.0).min(frame.radius.max(0.05) * 0.3);
     let o = frame.anchor;
     gizmos.line(
         o - Vec3::X * size,

@@ -6,7 +6,7 @@ use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 
-use super::camera::{SceneBounds, StepBounds};
+use super::camera::{MarkerScale, StepBounds};
 use super::draw_minkowski::DifferenceFrame;
 use super::draw_shapes::translucent;
 use super::{Layers, Model, PlaybackCursor, ViewerSet};
@@ -118,7 +118,7 @@ fn draw_step(
     cursor: Res<PlaybackCursor>,
     layers: Res<Layers>,
     frame: Res<DifferenceFrame>,
-    bounds: Res<SceneBounds>,
+    marker: Res<MarkerScale>,
     mut labels: ResMut<ViewLabels>,
     mut step_bounds: ResMut<StepBounds>,
     mut gizmos: Gizmos,
@@ -132,7 +132,7 @@ fn draw_step(
         return;
     };
     let index = cursor.cursor.min(trace.len().saturating_sub(1));
-    let size = bounds.sphere().1.max(0.1) * 0.012;
+    let size = marker.0;
     let pose_a = model.scene.a.pose;
     let origin = frame.anchor;
     labels.0.push((origin, "O".into(), Color::BLACK));
@@ -180,7 +180,7 @@ fn draw_step(
             let dir = -frame
                 .direction_to_world(record.direction)
                 .normalize_or_zero();
-            let length = frame.radius.max(0.2) * 0.8;
+            let length = (frame.radius.max(0.2) * 0.8).min(marker.0 * 30.0);
             gizmos.arrow(origin, origin + dir * length, COLOR_SUPPORT);
             labels.0.push((
                 origin + dir * length,

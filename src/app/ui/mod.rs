@@ -28,6 +28,8 @@ pub use shape_panel::ShapeDrafts;
 pub struct UiText {
     pub file_path: String,
     pub drafts: ShapeDrafts,
+    /// The bounds plot on a log scale (distance to d̂) rather than linear.
+    pub bounds_log: bool,
 }
 
 impl Default for UiText {
@@ -35,6 +37,7 @@ impl Default for UiText {
         Self {
             file_path: "collidescope-run.csv".into(),
             drafts: ShapeDrafts::default(),
+            bounds_log: true,
         }
     }
 }
@@ -106,7 +109,12 @@ fn viewer_ui(
                 &mut requests.playback,
             );
             ui.separator();
-            plots::plots_ui(ui, &state.model, state.cursor.cursor);
+            plots::plots_ui(
+                ui,
+                &state.model,
+                state.cursor.cursor,
+                &mut state.text.bounds_log,
+            );
         });
     egui::Panel::left("scene-panel")
         .resizable(true)
@@ -243,7 +251,7 @@ mod tests {
             frames(&mut m, |ui, m| {
                 shape_panel::scene_panel_ui(ui, m, &mut drafts, &mut status);
                 algorithms_panel::algorithms_panel_ui(ui, m, &mut status);
-                plots::plots_ui(ui, m, 3);
+                plots::plots_ui(ui, m, 3, &mut true);
             });
             assert!(!status.is_error, "{kind}: {}", status.text);
         }

@@ -12,7 +12,7 @@ fn log10_floor(v: f64) -> f64 {
     v.max(1e-18).log10()
 }
 
-pub fn plots_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: usize) {
+pub fn plots_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: usize, bounds_log: &mut bool) {
     let current_k = model.record_at(cursor).map_or(0.0, |r| r.k as f64);
     let height = (ui.available_height() - 10.0).max(120.0);
     let width = ui.available_width() / 2.0 - 8.0;
@@ -46,40 +46,73 @@ pub fn plots_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: usize) {
         });
         ui.vertical(|ui| {
             ui.set_width(width);
-            let Some(focused) = model.focused_run() else {
-                return;
-            };
-            let color = algorithm_color(focused.run.algorithm);
-            Plot::new("norm-and-bound")
-                .height(height)
-                .legend(Legend::default().text_style(egui::TextStyle::Body))
-                .x_axis_label("iteration k")
-                .y_axis_label("distance estimate")
-                .show(ui, |plot| {
-                    let xs: PlotPoints = focused
-                        .run
-                        .trace
-                        .iter()
-                        .map(|r| [r.k as f64, r.x_norm])
-                        .collect();
-                    let alpha: PlotPoints = focused
-                        .run
-                        .trace
-                        .iter()
-                        .filter(|r| r.alpha.is_finite())
-                        .map(|r| [r.k as f64, r.alpha])
-                        .collect();
-                    plot.line(Line::new("|x_k| (upper bound)", xs).color(color).width(2.5));
-                    plot.line(
-                        Line::new("α (lower bound)", alpha)
-                            .color(color.gamma_multiply(0.5))
-                            .width(2.5)
-                            .style(egui_plot::LineStyle::dashed_loose()),
-                    );
-                    plot.vline(
-                        VLine::new("current step", current_k).color(egui::Color32::DARK_GRAY),
-                    );
-                });
+            ui.horizontal(|ui| {
+                ui.radio_value(bounds_log, true, "log: |x_k| − d* and d* − α");
+                ui.radio_value(bounds_log, false, "linear: |x_k| and α");
+            });
+            bounds_plot_ui(ui, model, current_k, height - 24.0, *bounds_log);
         });
+    });
+}
+
+/// The focused run's upper bound |x_k| and lower bound α, either as they are or as their
+/// distance to d* (the smallest distance any enabled run certified) on a log scale.
+fn bounds_plot_ui(ui: &mut egui::Ui, model: &ViewerModel, current_k: f64, height: f32, log: bool) {
+    let Some(focused) = model.focused_run() else {
+        return;
+    };
+    let color = algorithm_color(focused.run.algorithm);
+    let d_hat = model
+        .runs()
+        .iter()
+        .filter_map(|r| r.run.summary.outcome.distance())
+        .fold(f64::INFINITY, f64::min);
+    let trace = &focused.run.trace;
+    let mut plot = Plot::new("bounds")
+        .height(height)
+        .legend(Legend::default().text_style(egui::TextStyle::Body))
+        .x_axis_label("iteration k");
+    plot = if log {
+        plot.y_axis_label("gap to d* (log₁₀)")
+            .y_axis_formatter(|mark, _| format!("1e{:.0}", mark.value))
+    } else {
+        plot.y_axis_label("distance bounds")
+    };
+    plot.show(ui, |plot| {
+        let (upper, lower): (PlotPoints, PlotPoints) = if log && d_hat.is_finite() {
+            (
+                trace
+                    .iter()
+                    .map(|r| [r.k as f64, log10_floor(r.x_norm - d_hat)])
+                    .collect(),
+                trace
+                    .iter()
+                    .filter(|r| r.alpha.is_finite())
+                    .map(|r| [r.k as f64, log10_floor(d_hat - r.alpha)])
+                    .collect(),
+            )
+        } else {
+            (
+                trace.iter().map(|r| [r.k as f64, r.x_norm]).collect(),
+                trace
+                    .iter()
+                    .filter(|r| r.alpha.is_finite())
+                    .map(|r| [r.k as f64, r.alpha])
+                    .collect(),
+            )
+        };
+        let (upper_name, lower_name) = if log {
+            ("|x_k| − d*", "d* − α")
+        } else {
+            ("|x_k| (upper bound)", "α (lower bound)")
+        };
+        plot.line(Line::new(upper_name, upper).color(color).width(2.5));
+        plot.line(
+            Line::new(lower_name, lower)
+                .color(color.gamma_multiply(0.5))
+                .width(2.5)
+                .style(egui_plot::LineStyle::dashed_loose()),
+        );
+        plot.vline(VLine::new("current step", current_k).color(egui::Color32::DARK_GRAY));
     });
 }
