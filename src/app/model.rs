@@ -162,10 +162,10 @@ impl ViewerModel {
     /// Replaces the whole scene by a scene file. On error the scene is unchanged.
     pub fn load_scene(&mut self, path: &Path) -> Result<(), String> {
         let scene = Scene::load(path).map_err(|e| e.to_string())?;
-        let revision = self.revision;
-        let shape_revision = self.shape_revision;
+        // Counters keep growing so that everything drawn from the old scene is rebuilt.
+        let (revision, shape_revision) = (self.revision, self.shape_revision);
         *self = ViewerModel::new(scene);
-        self.revision += revision + 1;
+        self.revision = revision + 1;
         self.shape_revision = shape_revision + 1;
         Ok(())
     }
