@@ -7,6 +7,7 @@ pub mod mesh_io;
 pub mod minkowski;
 pub mod parry_bridge;
 pub mod pose;
+pub mod rng;
 pub mod scene;
 pub mod shape;
 pub mod solver;

@@ -38,7 +38,8 @@ impl ParrySupportMap for AsParry<'_> {
     }
 }
 
-fn parry_pose(rel: &RelativePose) -> ParryPose {
+/// Our relative pose as parry's `pos12`.
+pub fn parry_pose(rel: &RelativePose) -> ParryPose {
     let q = glam::DQuat::from_mat3(&rel.rotation);
     let rotation = ParryRotation::from_xyzw(q.x, q.y, q.z, q.w);
     ParryPose::from_parts(to_parry(rel.translation), rotation)
@@ -105,4 +106,10 @@ fn native(shape: &Shape) -> Option<Box<dyn parry3d_f64::shape::Shape>> {
         }
         _ => return None,
     })
+}
+
+/// parry's convex polyhedron of a solid hull's vertices.
+pub fn parry_convex_polyhedron(vertices: &[DVec3]) -> Option<parry3d_f64::shape::ConvexPolyhedron> {
+    let points: Vec<ParryVector> = vertices.iter().map(|v| to_parry(*v)).collect();
+    parry3d_f64::shape::ConvexPolyhedron::from_convex_hull(&points)
 }

@@ -1,3 +1,8 @@
-//! Headless benchmark runners.
+//! Headless benchmarks: problem files with Coal's answers, the paper's protocol on
+//! ellipsoids and mesh hulls, timing against parry3d-f64, and pose sweeps.
 
+pub mod plot;
 pub mod problems;
+pub mod protocol;
+pub mod runner;
+pub mod timing;

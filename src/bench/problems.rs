@@ -7,6 +7,7 @@ use std::path::Path;
 use glam::{DMat3, DVec3};
 use serde::{Deserialize, Serialize};
 
+use super::timing::{our_seconds, parry_seconds};
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
 use crate::shape::{Ellipsoid, Polytope, Shape};
@@ -69,6 +70,16 @@ pub struct AlgorithmAnswer {
     /// `null` when the run certifies no distance (iteration cap, early stop).
     pub distance: Option<f64>,
     pub status: String,
+    /// With `--timing`: mean of the fastest 90 % of many repeats.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seconds_per_query: Option<f64>,
+}
+
+/// parry3d-f64's GJK on the same problem (with `--timing`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ParryAnswer {
+    pub distance: f64,
+    pub seconds_per_query: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -76,6 +87,8 @@ pub struct ProblemResult {
     pub index: usize,
     pub target_distance: f64,
     pub algorithms: BTreeMap<String, AlgorithmAnswer>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parry: Option<ParryAnswer>,
 }
 
 impl ProblemFile {
@@ -162,8 +175,9 @@ pub fn parse_criterion(name: &str) -> anyhow::Result<(Criterion, CriterionKind)>
     Ok((criterion, kind))
 }
 
-/// Runs every problem with every algorithm of [`PROBLEM_ALGORITHMS`].
-pub fn run_problems(file: &ProblemFile) -> anyhow::Result<Vec<ProblemResult>> {
+/// Runs every problem with every algorithm of [`PROBLEM_ALGORITHMS`]; with `timing`,
+/// also times each query and parry's GJK on the same problem.
+pub fn run_problems(file: &ProblemFile, timing: bool) -> anyhow::Result<Vec<ProblemResult>> {
     let shapes = file.build_shapes()?;
     let base = file.settings()?;
     Ok(file
@@ -181,18 +195,30 @@ pub fn run_problems(file: &ProblemFile) -> anyhow::Result<Vec<ProblemResult>> {
                 .map(|alg| {
                     let md = MinkowskiDifference::new(&shapes[p.a], &shapes[p.b], b_in_a);
                     let run = solve(*alg, md, settings);
+                    let seconds_per_query = timing
+                        .then(|| our_seconds(&shapes[p.a], &shapes[p.b], b_in_a, *alg, settings));
                     let answer = AlgorithmAnswer {
                         iterations: run.summary.iterations,
                         distance: run.summary.outcome.distance(),
                         status: run.summary.outcome.status_name().to_string(),
+                        seconds_per_query,
                     };
                     (alg.name().to_string(), answer)
                 })
                 .collect();
+            let parry = timing.then(|| {
+                let (seconds_per_query, distance) =
+                    parry_seconds(&shapes[p.a], &shapes[p.b], b_in_a);
+                ParryAnswer {
+                    distance,
+                    seconds_per_query,
+                }
+            });
             ProblemResult {
                 index,
                 target_distance: p.target_distance,
                 algorithms,
+                parry,
             }
         })
         .collect())
@@ -270,4 +296,59 @@ impl std::fmt::Display for MeanTable {
         }
         Ok(())
     }
+}
+
+/// Time per query of our algorithms over parry's, per target distance (with `--timing`).
+pub fn timing_table(results: &[ProblemResult]) -> String {
+    use std::fmt::Write as _;
+    let mut distances: Vec<f64> = results.iter().map(|r| r.target_distance).collect();
+    distances.sort_by(f64::total_cmp);
+    distances.dedup();
+    let mut out = String::new();
+    let _ = write!(out, "{:<28}", "time ours / parry at distance");
+    for d in &distances {
+        let _ = write!(out, "{:>9}", format!("{d}"));
+    }
+    out.push('\n');
+    let mean = |v: Vec<f64>| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    let at = |d: f64| {
+        results
+            .iter()
+            .filter(move |r| r.target_distance == d && r.parry.is_some())
+    };
+    let _ = write!(out, "{:<28}", "parry µs/query");
+    for d in &distances {
+        let _ = write!(
+            out,
+            "{:>9.2}",
+            1e6 * mean(
+                at(*d)
+                    .map(|r| r.parry.as_ref().unwrap().seconds_per_query)
+                    .collect()
+            )
+        );
+    }
+    out.push('\n');
+    for alg in PROBLEM_ALGORITHMS
+        .iter()
+        .filter(|a| matches!(a, Algorithm::Gjk(_)))
+    {
+        let _ = write!(out, "{:<28}", format!("{} ratio", alg.name()));
+        for d in &distances {
+            // Ratio of means: the typical cost of a query at this distance.
+            let ours = mean(
+                at(*d)
+                    .filter_map(|r| r.algorithms[alg.name()].seconds_per_query)
+                    .collect(),
+            );
+            let theirs = mean(
+                at(*d)
+                    .map(|r| r.parry.as_ref().unwrap().seconds_per_query)
+                    .collect(),
+            );
+            let _ = write!(out, "{:>9.2}", ours / theirs);
+        }
+        out.push('\n');
+    }
+    out
 }

@@ -1,19 +1,33 @@
-//! `collidescope bench --problems FILE`
+//! `collidescope bench`: problem files (with Coal's answers), and the paper's protocol
+//! on ellipsoids or on the hulls of a folder of meshes.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use collidescope::bench::problems::{mean_table, run_problems, ProblemFile, PROBLEM_ALGORITHMS};
+use collidescope::bench::plot::plot_iterations;
+use collidescope::bench::problems::{
+    mean_table, run_problems, timing_table, ProblemFile, PROBLEM_ALGORITHMS,
+};
+use collidescope::bench::protocol::{ellipsoid_problems, mesh_problems, ProblemSet};
+use collidescope::bench::runner::{run_set, summarise, summary_table, write_csv, QueryKind};
+use collidescope::mesh_io::load_obj;
+use collidescope::shape::{AffineDimension, Polytope};
+use collidescope::solver::{Algorithm, SolverSettings};
+use indicatif::{ProgressBar, ProgressStyle};
 
-pub fn run_problem_file(path: &Path, json: bool) -> anyhow::Result<()> {
+pub fn run_problem_file(path: &Path, json: bool, timing: bool) -> anyhow::Result<()> {
     let file = ProblemFile::load(path)?;
-    let results = run_problems(&file)?;
+    let results = run_problems(&file, timing)?;
     let table = mean_table(&file, &results);
+    let timing_summary = timing.then(|| timing_table(&results));
     if json {
         println!(
             "{}",
             serde_json::to_string(&serde_json::json!({ "results": results }))?
         );
         eprintln!("{table}");
+        if let Some(t) = timing_summary {
+            eprintln!("{t}");
+        }
         return Ok(());
     }
     print!("{:>5} {:>9}", "index", "target");
@@ -32,5 +46,170 @@ pub fn run_problem_file(path: &Path, json: bool) -> anyhow::Result<()> {
     }
     println!();
     print!("{table}");
+    if let Some(t) = timing_summary {
+        println!();
+        print!("{t}");
+    }
+    Ok(())
+}
+
+/// What a protocol run needs besides its problems.
+pub struct SuiteOptions {
+    pub algorithms: Vec<Algorithm>,
+    pub out: PathBuf,
+}
+
+/// The GJK family by default (Frank-Wolfe's hundreds of iterations would flatten the
+/// plots); any algorithm on request.
+fn algorithms_or_default(algorithms: &[Algorithm]) -> Vec<Algorithm> {
+    if algorithms.is_empty() {
+        PROBLEM_ALGORITHMS
+            .iter()
+            .copied()
+            .filter(|a| matches!(a, Algorithm::Gjk(_)))
+            .collect()
+    } else {
+        algorithms.to_vec()
+    }
+}
+
+pub fn run_ellipsoids(
+    pairs: usize,
+    poses: usize,
+    seed: u64,
+    algorithms: &[Algorithm],
+    out: PathBuf,
+) -> anyhow::Result<()> {
+    let options = SuiteOptions {
+        algorithms: algorithms_or_default(algorithms),
+        out,
+    };
+    prepare_out(&options.out)?;
+    let set = ellipsoid_problems(pairs, poses, seed);
+    run_suite(
+        &set,
+        &options,
+        &format!("Ellipsoids: {pairs} pairs × {poses} poses (seed {seed})"),
+    )
+}
+
+pub fn run_meshes(
+    dir: &Path,
+    pairs: usize,
+    poses: usize,
+    seed: u64,
+    algorithms: &[Algorithm],
+    out: PathBuf,
+) -> anyhow::Result<()> {
+    let options = SuiteOptions {
+        algorithms: algorithms_or_default(algorithms),
+        out,
+    };
+    prepare_out(&options.out)?;
+    let hulls = load_hulls(dir)?;
+    let set = mesh_problems(&hulls, pairs, poses, seed);
+    let names: Vec<&str> = hulls.iter().map(|(n, _)| n.as_str()).collect();
+    run_suite(
+        &set,
+        &options,
+        &format!(
+            "Mesh hulls ({}): {pairs} pairs × {poses} poses",
+            names.join(", ")
+        ),
+    )
+}
+
+/// The hulls of every OBJ in `dir` with 100–1000 hull vertices (the protocol's range);
+/// the others are named and skipped.
+fn load_hulls(dir: &Path) -> anyhow::Result<Vec<(String, Polytope)>> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| anyhow::anyhow!("{}: cannot read the mesh folder: {e}", dir.display()))?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("obj")))
+        .collect();
+    paths.sort();
+    let mut hulls = Vec::new();
+    for path in paths {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        match load_obj(&path) {
+            Ok(mesh) if mesh.polytope.dimension() != AffineDimension::Solid => {
+                eprintln!("skipping {name}: flat (its hull is a polygon, not a solid)");
+            }
+            Ok(mesh) if !(100..=1000).contains(&mesh.polytope.vertices().len()) => {
+                eprintln!(
+                    "skipping {name}: {} hull vertices, outside 100–1000",
+                    mesh.polytope.vertices().len()
+                );
+            }
+            Ok(mesh) => hulls.push((name, mesh.polytope)),
+            Err(e) => eprintln!("skipping {name}: {e}"),
+        }
+    }
+    if hulls.is_empty() {
+        anyhow::bail!(
+            "{}: no OBJ mesh with a solid hull of 100–1000 vertices",
+            dir.display()
+        );
+    }
+    Ok(hulls)
+}
+
+fn prepare_out(out: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(out)
+        .map_err(|e| anyhow::anyhow!("{}: cannot create the output folder: {e}", out.display()))?;
+    let probe = out.join(".collidescope-write-test");
+    std::fs::write(&probe, b"").map_err(|e| {
+        anyhow::anyhow!(
+            "{}: the output folder cannot be written: {e}",
+            out.display()
+        )
+    })?;
+    let _ = std::fs::remove_file(probe);
+    Ok(())
+}
+
+fn run_suite(set: &ProblemSet, options: &SuiteOptions, title: &str) -> anyhow::Result<()> {
+    let bar = ProgressBar::new(set.problems.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} problems {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let rows = run_set(
+        set,
+        &options.algorithms,
+        SolverSettings::benchmark(),
+        &|| bar.inc(1),
+    );
+    bar.finish_and_clear();
+    let csv = options.out.join("runs.csv");
+    write_csv(&csv, set, &rows)
+        .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", csv.display()))?;
+    let cells = summarise(&rows);
+    let table = summary_table(&cells, &options.algorithms);
+    let summary = options.out.join("summary.txt");
+    std::fs::write(&summary, format!("{title}\n\n{table}"))
+        .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", summary.display()))?;
+    for query in [QueryKind::Distance, QueryKind::Boolean] {
+        let png = options.out.join(format!("iterations_{}.png", query.name()));
+        plot_iterations(
+            &png,
+            &format!("{title} — {} query", query.name()),
+            &cells,
+            query,
+            &options.algorithms,
+        )?;
+    }
+    println!("{title}\n\n{table}");
+    println!(
+        "wrote {} ({} runs), {}, iterations_distance.png and iterations_boolean.png in {}",
+        csv.display(),
+        rows.len(),
+        summary.display(),
+        options.out.display()
+    );
     Ok(())
 }

@@ -21,6 +21,38 @@ pub struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
+enum BenchSuite {
+    /// Random ellipsoid pairs (ALGORITHMS.md §12).
+    Ellipsoids {
+        #[arg(long, default_value_t = 20)]
+        pairs: usize,
+        #[arg(long, default_value_t = 5)]
+        poses: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long = "algorithm")]
+        algorithms: Vec<Algorithm>,
+        /// Folder for runs.csv, summary.txt and the PNG plots.
+        #[arg(long, default_value = "bench-ellipsoids")]
+        out: PathBuf,
+    },
+    /// Random pairs of the hulls of the OBJ meshes in DIR (100–1000 hull vertices).
+    Meshes {
+        dir: PathBuf,
+        #[arg(long, default_value_t = 20)]
+        pairs: usize,
+        #[arg(long, default_value_t = 5)]
+        poses: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long = "algorithm")]
+        algorithms: Vec<Algorithm>,
+        #[arg(long, default_value = "bench-meshes")]
+        out: PathBuf,
+    },
+}
+
+#[derive(Subcommand, Debug)]
 enum Command {
     /// Run a scene's algorithms and print every iteration and the outcome.
     Solve {
@@ -37,14 +69,20 @@ enum Command {
         #[arg(long)]
         csv: bool,
     },
-    /// Run benchmark problems (a problem file with Coal's answers).
+    /// Benchmarks: a problem file with Coal's answers (--problems), or the paper's
+    /// protocol on random ellipsoids or on mesh hulls.
     Bench {
         /// Problem file (JSON, format in ../shared/data/problems/README.md).
         #[arg(long)]
-        problems: PathBuf,
+        problems: Option<PathBuf>,
         /// Print the per-problem results as JSON on stdout (summary on stderr).
         #[arg(long)]
         json: bool,
+        /// Also time every query, and parry3d-f64's GJK on the same problem.
+        #[arg(long)]
+        timing: bool,
+        #[command(subcommand)]
+        suite: Option<BenchSuite>,
     },
     /// Open the viewer on a scene (no subcommand: the default scene).
     #[cfg(feature = "app")]
@@ -102,7 +140,41 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             json,
             csv,
         }) => solve::run(&scene, &algorithms, solve::Format::from_flags(json, csv)),
-        Some(Command::Bench { problems, json }) => bench::run_problem_file(&problems, json),
+        Some(Command::Bench {
+            problems,
+            json,
+            timing,
+            suite,
+        }) => match (problems, suite) {
+            (Some(file), None) => bench::run_problem_file(&file, json, timing),
+            (
+                None,
+                Some(BenchSuite::Ellipsoids {
+                    pairs,
+                    poses,
+                    seed,
+                    algorithms,
+                    out,
+                }),
+            ) => bench::run_ellipsoids(pairs, poses, seed, &algorithms, out),
+            (
+                None,
+                Some(BenchSuite::Meshes {
+                    dir,
+                    pairs,
+                    poses,
+                    seed,
+                    algorithms,
+                    out,
+                }),
+            ) => bench::run_meshes(&dir, pairs, poses, seed, &algorithms, out),
+            (Some(_), Some(_)) => anyhow::bail!(
+                "give either --problems FILE or a suite (ellipsoids, meshes), not both"
+            ),
+            (None, None) => anyhow::bail!(
+                "give --problems FILE, or a suite: bench ellipsoids, bench meshes DIR"
+            ),
+        },
         Some(Command::Mesh { file, json }) => mesh::run(&file, json),
         #[cfg(feature = "app")]
         Some(Command::View {

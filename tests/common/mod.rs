@@ -5,12 +5,11 @@
 use std::path::PathBuf;
 
 use collidescope::mesh_io::load_obj;
-use collidescope::pose::Pose;
 use collidescope::shape::{
     Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, PointShape, Polytope, Shape, Sphere,
     Superellipsoid,
 };
-use collidescope::{DQuat, DVec3};
+use collidescope::DVec3;
 
 /// `../shared/data/<sub>` when it exists; otherwise prints why the caller skips.
 pub fn shared_data(sub: &str) -> Option<PathBuf> {
@@ -25,75 +24,8 @@ pub fn shared_data(sub: &str) -> Option<PathBuf> {
     }
 }
 
-/// SplitMix64: small, seeded, reproducible.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E3779B97F4A7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-
-    pub fn index(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-
-    pub fn vector(&mut self, scale: f64) -> DVec3 {
-        DVec3::new(
-            self.range(-1.0, 1.0),
-            self.range(-1.0, 1.0),
-            self.range(-1.0, 1.0),
-        ) * scale
-    }
-
-    pub fn unit_vector(&mut self) -> DVec3 {
-        loop {
-            let v = self.vector(1.0);
-            let l = v.length();
-            if l > 1e-3 && l <= 1.0 {
-                return v / l;
-            }
-        }
-    }
-
-    pub fn rotation(&mut self) -> DQuat {
-        let q = glam_quat(
-            self.range(-1.0, 1.0),
-            self.range(-1.0, 1.0),
-            self.range(-1.0, 1.0),
-            self.range(-1.0, 1.0),
-        );
-        if q.length() < 1e-3 {
-            DQuat::IDENTITY
-        } else {
-            q.normalize()
-        }
-    }
-
-    pub fn pose(&mut self, spread: f64) -> Pose {
-        Pose::new(self.vector(spread), self.rotation())
-    }
-}
-
-fn glam_quat(x: f64, y: f64, z: f64, w: f64) -> DQuat {
-    DQuat::from_xyzw(x, y, z, w)
-}
+/// The core's seeded random source.
+pub use collidescope::rng::SplitMix64 as Rng;
 
 /// Mesh hulls of the shared meshes, centred and scaled to radius ~0.5.
 pub fn mesh_hulls() -> Vec<(String, Shape)> {

@@ -1,0 +1,198 @@
+//! The benchmark protocol of ALGORITHMS.md §12 (seed 000 §IV): random shape pairs, B at
+//! a random rotation, then translated so that the signed distance takes each value of
+//! [`SIGNED_DISTANCES`].
+
+use glam::{DMat3, DVec3};
+
+use crate::minkowski::MinkowskiDifference;
+use crate::pose::RelativePose;
+use crate::rng::SplitMix64;
+use crate::shape::{Ellipsoid, Polytope, Shape};
+use crate::solver::{solve, Algorithm, Criterion, Outcome, SolverSettings};
+
+/// The paper's signed distances (negative: overlap).
+pub const SIGNED_DISTANCES: [f64; 12] = [
+    -1e-1, -1e-2, -1e-3, -1e-4, 1e-4, 1e-3, 1e-2, 1e-1, 0.5, 1.0, 2.5, 5.0,
+];
+
+/// One query: shapes `a` and `b` of a [`ProblemSet`], B placed by `b_in_a`.
+#[derive(Clone, Debug)]
+pub struct BenchProblem {
+    pub a: usize,
+    pub b: usize,
+    pub b_in_a: RelativePose,
+    pub target_distance: f64,
+}
+
+/// Shapes and the problems posed on them.
+#[derive(Clone, Debug, Default)]
+pub struct ProblemSet {
+    pub shapes: Vec<Shape>,
+    pub names: Vec<String>,
+    pub problems: Vec<BenchProblem>,
+}
+
+/// An ellipsoid with radii ~ N(0.1, 0.025²) (at least 0.02), scaled by 1, 5 or 10.
+pub fn random_ellipsoid(rng: &mut SplitMix64) -> Shape {
+    let scale = [1.0, 5.0, 10.0][rng.index(3)];
+    let mut radius = || (0.1 + 0.025 * rng.normal()).max(0.02) * scale;
+    let radii = DVec3::new(radius(), radius(), radius());
+    Shape::Ellipsoid(Ellipsoid::new(radii).expect("positive radii"))
+}
+
+/// The closest point `x*` of `A ⊖ B`, or `None` when the shapes intersect.
+fn optimum(a: &Shape, b: &Shape, b_in_a: RelativePose) -> Option<DVec3> {
+    let settings = SolverSettings {
+        tolerance: 1e-14,
+        criterion: Criterion::DualityGap,
+        max_iterations: 10_000,
+        record_trace: false,
+        ..SolverSettings::default()
+    };
+    let run = solve(
+        Algorithm::ALL[0],
+        MinkowskiDifference::new(a, b, b_in_a),
+        settings,
+    );
+    match (
+        run.summary.outcome,
+        run.summary.witness_a,
+        run.summary.witness_b,
+    ) {
+        (Outcome::Separated { .. }, Some(pa), Some(pb)) => Some(pa - pb),
+        _ => None,
+    }
+}
+
+/// Places B (rotated by `rotation`) at every signed distance: first at 3·(random unit
+/// vector), further out if that overlaps, then shifted along the optimum's normal.
+pub fn place_at_distances(
+    a: &Shape,
+    b: &Shape,
+    rotation: DMat3,
+    distances: &[f64],
+    rng: &mut SplitMix64,
+) -> Vec<RelativePose> {
+    let direction = rng.unit_vector();
+    let mut reach = 3.0;
+    let (start, x_star) = loop {
+        let start = RelativePose::from_matrix(rotation, direction * reach);
+        if let Some(x) = optimum(a, b, start) {
+            break (start, x);
+        }
+        reach *= 2.0;
+    };
+    let normal = x_star.normalize();
+    distances
+        .iter()
+        .map(|delta| {
+            // Moving B by v moves A ⊖ B by −v: its nearest point becomes x* − v = δ n.
+            let shift = x_star - normal * *delta;
+            RelativePose::from_matrix(start.rotation, start.translation + shift)
+        })
+        .collect()
+}
+
+fn pose_problems(set: &mut ProblemSet, a: usize, b: usize, poses: usize, rng: &mut SplitMix64) {
+    for _ in 0..poses {
+        let rotation = DMat3::from_quat(rng.rotation());
+        let placed = place_at_distances(
+            &set.shapes[a],
+            &set.shapes[b],
+            rotation,
+            &SIGNED_DISTANCES,
+            rng,
+        );
+        for (b_in_a, delta) in placed.into_iter().zip(SIGNED_DISTANCES) {
+            set.problems.push(BenchProblem {
+                a,
+                b,
+                b_in_a,
+                target_distance: delta,
+            });
+        }
+    }
+}
+
+/// `pairs` random ellipsoid pairs × `poses` rotations × 12 distances.
+pub fn ellipsoid_problems(pairs: usize, poses: usize, seed: u64) -> ProblemSet {
+    let mut rng = SplitMix64::new(seed);
+    let mut set = ProblemSet::default();
+    for p in 0..pairs {
+        for side in ["a", "b"] {
+            set.shapes.push(random_ellipsoid(&mut rng));
+            set.names.push(format!("ellipsoid {p}{side}"));
+        }
+        pose_problems(&mut set, 2 * p, 2 * p + 1, poses, &mut rng);
+    }
+    set
+}
+
+/// Centres a polytope on its bounding-box centre and scales it to `radius`.
+pub fn normalised(polytope: &Polytope, radius: f64) -> Polytope {
+    let centre = polytope.local_centre();
+    let extent = polytope
+        .vertices()
+        .iter()
+        .map(|v| (*v - centre).length())
+        .fold(0.0, f64::max);
+    let scale = if extent > 0.0 { radius / extent } else { 1.0 };
+    let points: Vec<DVec3> = polytope
+        .vertices()
+        .iter()
+        .map(|v| (*v - centre) * scale)
+        .collect();
+    Polytope::from_points(&points).expect("a scaled hull is a valid point set")
+}
+
+/// `pairs` random pairs of the given hulls (each centred, scaled to a radius in
+/// [0.1, 1]) × `poses` rotations × 12 distances.
+pub fn mesh_problems(
+    meshes: &[(String, Polytope)],
+    pairs: usize,
+    poses: usize,
+    seed: u64,
+) -> ProblemSet {
+    let mut rng = SplitMix64::new(seed);
+    let mut set = ProblemSet::default();
+    if meshes.is_empty() {
+        return set;
+    }
+    for _ in 0..pairs {
+        for _ in 0..2 {
+            let (name, hull) = &meshes[rng.index(meshes.len())];
+            set.shapes
+                .push(Shape::Polytope(normalised(hull, rng.range(0.1, 1.0))));
+            set.names.push(name.clone());
+        }
+        let n = set.shapes.len();
+        pose_problems(&mut set, n - 2, n - 1, poses, &mut rng);
+    }
+    set
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placed_poses_have_the_target_signed_distance() {
+        let set = ellipsoid_problems(3, 2, 11);
+        assert_eq!(set.problems.len(), 3 * 2 * 12);
+        for p in set.problems.iter().filter(|p| p.target_distance > 0.0) {
+            let d = optimum(&set.shapes[p.a], &set.shapes[p.b], p.b_in_a).map(|x| x.length());
+            let d = d.expect("separated at a positive target");
+            assert!(
+                (d - p.target_distance).abs() < 1e-6 * p.target_distance.max(1.0),
+                "{d} vs {}",
+                p.target_distance
+            );
+        }
+        for p in set.problems.iter().filter(|p| p.target_distance < 0.0) {
+            assert!(
+                optimum(&set.shapes[p.a], &set.shapes[p.b], p.b_in_a).is_none(),
+                "overlap expected"
+            );
+        }
+    }
+}

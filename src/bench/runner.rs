@@ -1,0 +1,200 @@
+//! Runs every algorithm on a problem set (all cores), in distance and Boolean mode, and
+//! summarises iterations per signed distance.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::protocol::ProblemSet;
+use crate::minkowski::MinkowskiDifference;
+use crate::solver::{solve, Algorithm, QueryMode, SolverSettings};
+
+/// Distance query or Boolean (collision only) query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QueryKind {
+    Distance,
+    Boolean,
+}
+
+impl QueryKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            QueryKind::Distance => "distance",
+            QueryKind::Boolean => "boolean",
+        }
+    }
+
+    fn mode(self) -> QueryMode {
+        match self {
+            QueryKind::Distance => QueryMode::Distance,
+            QueryKind::Boolean => QueryMode::Boolean { bound: 0.0 },
+        }
+    }
+}
+
+/// One run of one algorithm on one problem.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunRow {
+    pub problem: usize,
+    pub target_distance: f64,
+    pub algorithm: &'static str,
+    pub query: QueryKind,
+    pub iterations: usize,
+    pub support_calls: u64,
+    pub status: &'static str,
+    pub distance: Option<f64>,
+}
+
+/// Runs every problem with every algorithm in both query kinds; `tick` is called once
+/// per finished problem (progress bars).
+pub fn run_set(
+    set: &ProblemSet,
+    algorithms: &[Algorithm],
+    settings: SolverSettings,
+    tick: &(dyn Fn() + Sync),
+) -> Vec<RunRow> {
+    let mut rows: Vec<RunRow> = set
+        .problems
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(index, p)| {
+            let mut rows = Vec::with_capacity(algorithms.len() * 2);
+            for query in [QueryKind::Distance, QueryKind::Boolean] {
+                for algorithm in algorithms {
+                    let md = MinkowskiDifference::new(&set.shapes[p.a], &set.shapes[p.b], p.b_in_a);
+                    let run = solve(
+                        *algorithm,
+                        md,
+                        SolverSettings {
+                            mode: query.mode(),
+                            record_trace: false,
+                            ..settings
+                        },
+                    );
+                    rows.push(RunRow {
+                        problem: index,
+                        target_distance: p.target_distance,
+                        algorithm: algorithm.name(),
+                        query,
+                        iterations: run.summary.iterations,
+                        support_calls: run.summary.stats.calls,
+                        status: run.summary.outcome.status_name(),
+                        distance: run.summary.outcome.distance(),
+                    });
+                }
+            }
+            tick();
+            rows
+        })
+        .collect();
+    rows.sort_by(|a, b| (a.problem, a.query).cmp(&(b.problem, b.query)));
+    rows
+}
+
+/// Mean and standard deviation of iterations for one algorithm, query kind and distance.
+#[derive(Clone, Debug, Serialize)]
+pub struct SummaryCell {
+    pub algorithm: &'static str,
+    pub query: QueryKind,
+    pub target_distance: f64,
+    pub mean: f64,
+    pub std: f64,
+    pub runs: usize,
+    /// Runs that hit the iteration cap (counted in the mean at the cap).
+    pub capped: usize,
+}
+
+pub fn summarise(rows: &[RunRow]) -> Vec<SummaryCell> {
+    let mut groups: BTreeMap<(QueryKind, &'static str, i64), Vec<&RunRow>> = BTreeMap::new();
+    for r in rows {
+        // Distances are keys: compare them through their bits' order-preserving form.
+        let key = (r.target_distance * 1e9).round() as i64;
+        groups
+            .entry((r.query, r.algorithm, key))
+            .or_default()
+            .push(r);
+    }
+    groups
+        .into_values()
+        .map(|g| {
+            let n = g.len() as f64;
+            let mean = g.iter().map(|r| r.iterations as f64).sum::<f64>() / n;
+            let var = g
+                .iter()
+                .map(|r| (r.iterations as f64 - mean).powi(2))
+                .sum::<f64>()
+                / n;
+            SummaryCell {
+                algorithm: g[0].algorithm,
+                query: g[0].query,
+                target_distance: g[0].target_distance,
+                mean,
+                std: var.sqrt(),
+                runs: g.len(),
+                capped: g.iter().filter(|r| r.status == "iteration_cap").count(),
+            }
+        })
+        .collect()
+}
+
+/// The summary as a table: one row per algorithm and query kind, one column per distance.
+pub fn summary_table(cells: &[SummaryCell], algorithms: &[Algorithm]) -> String {
+    let mut distances: Vec<f64> = cells.iter().map(|c| c.target_distance).collect();
+    distances.sort_by(f64::total_cmp);
+    distances.dedup();
+    let mut out = String::new();
+    for query in [QueryKind::Distance, QueryKind::Boolean] {
+        let _ = write!(out, "{:<30}", format!("mean iterations ({})", query.name()));
+        for d in &distances {
+            let _ = write!(out, "{:>9}", format!("{d}"));
+        }
+        out.push('\n');
+        for a in algorithms {
+            let _ = write!(out, "{:<30}", a.name());
+            for d in &distances {
+                let cell = cells.iter().find(|c| {
+                    c.query == query && c.algorithm == a.name() && c.target_distance == *d
+                });
+                let text = cell.map_or("-".to_string(), |c| {
+                    if c.capped > 0 {
+                        format!("{:.1}*", c.mean)
+                    } else {
+                        format!("{:.1}", c.mean)
+                    }
+                });
+                let _ = write!(out, "{text:>9}");
+            }
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out.push_str("* some runs hit the iteration cap (counted at the cap)\n");
+    out
+}
+
+/// Writes every run as CSV.
+pub fn write_csv(path: &Path, set: &ProblemSet, rows: &[RunRow]) -> std::io::Result<()> {
+    let mut out = String::from("problem,shape_a,shape_b,target_distance,algorithm,query,iterations,support_calls,status,distance\n");
+    for r in rows {
+        let p = &set.problems[r.problem];
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{}",
+            r.problem,
+            set.names[p.a],
+            set.names[p.b],
+            r.target_distance,
+            r.algorithm,
+            r.query.name(),
+            r.iterations,
+            r.support_calls,
+            r.status,
+            r.distance.map_or(String::new(), |d| format!("{d:e}"))
+        );
+    }
+    std::fs::write(path, out)
+}

@@ -1,0 +1,108 @@
+//! Time per query: many repeats, the mean of the fastest 90 % (the paper's protocol),
+//! and the same measurement for parry3d-f64's GJK on the same shapes in this process.
+
+use std::time::Instant;
+
+use parry3d_f64::shape::ConvexPolyhedron;
+
+use crate::minkowski::MinkowskiDifference;
+use crate::parry_bridge;
+use crate::pose::RelativePose;
+use crate::shape::{AffineDimension, Shape};
+use crate::solver::{solve, Algorithm, SolverSettings};
+
+/// Samples per measurement; each sample repeats the query until it lasts ≥ 20 µs.
+const SAMPLES: usize = 40;
+
+/// Seconds per call of `query`: mean of the fastest 90 % of the samples.
+pub fn seconds_per_query(mut query: impl FnMut()) -> f64 {
+    for _ in 0..3 {
+        query();
+    }
+    let start = Instant::now();
+    query();
+    let once = start.elapsed().as_secs_f64().max(1e-9);
+    let inner = ((20e-6 / once).ceil() as usize).clamp(1, 10_000);
+    let mut samples: Vec<f64> = (0..SAMPLES)
+        .map(|_| {
+            let start = Instant::now();
+            for _ in 0..inner {
+                query();
+            }
+            start.elapsed().as_secs_f64() / inner as f64
+        })
+        .collect();
+    samples.sort_by(f64::total_cmp);
+    let keep = (samples.len() * 9 / 10).max(1);
+    samples[..keep].iter().sum::<f64>() / keep as f64
+}
+
+/// Our solver's time per query (no trace).
+pub fn our_seconds(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    algorithm: Algorithm,
+    settings: SolverSettings,
+) -> f64 {
+    let settings = SolverSettings {
+        record_trace: false,
+        ..settings
+    };
+    seconds_per_query(|| {
+        let md = MinkowskiDifference::new(a, b, b_in_a);
+        std::hint::black_box(solve(algorithm, md, settings));
+    })
+}
+
+/// A shape as parry's GJK sees it: its own convex polyhedron for solid hulls, our
+/// support function for everything else.
+pub enum ParryShape<'s> {
+    Hull(Box<ConvexPolyhedron>),
+    SupportMap(&'s Shape),
+}
+
+impl<'s> ParryShape<'s> {
+    pub fn new(shape: &'s Shape) -> Self {
+        if let Shape::Polytope(p) = shape {
+            if p.dimension() == AffineDimension::Solid && !p.is_hull_fallback() {
+                if let Some(hull) = parry_bridge::parry_convex_polyhedron(p.vertices()) {
+                    return ParryShape::Hull(Box::new(hull));
+                }
+            }
+        }
+        ParryShape::SupportMap(shape)
+    }
+}
+
+/// parry's GJK distance on prepared shapes (its silent 0.0 on failure included).
+pub fn parry_distance(a: &ParryShape, b: &ParryShape, b_in_a: &RelativePose) -> f64 {
+    use parry3d_f64::query::details::distance_support_map_support_map as gjk;
+    let pos12 = parry_bridge::parry_pose(b_in_a);
+    let (wa, wb);
+    let sa: &dyn parry3d_f64::shape::SupportMap = match a {
+        ParryShape::Hull(h) => h.as_ref(),
+        ParryShape::SupportMap(s) => {
+            wa = parry_bridge::AsParry(s);
+            &wa
+        }
+    };
+    let sb: &dyn parry3d_f64::shape::SupportMap = match b {
+        ParryShape::Hull(h) => h.as_ref(),
+        ParryShape::SupportMap(s) => {
+            wb = parry_bridge::AsParry(s);
+            &wb
+        }
+    };
+    gjk(&pos12, sa, sb)
+}
+
+/// parry's time per query and its distance.
+pub fn parry_seconds(a: &Shape, b: &Shape, b_in_a: RelativePose) -> (f64, f64) {
+    let (pa, pb) = (ParryShape::new(a), ParryShape::new(b));
+    let distance = parry_distance(&pa, &pb, &b_in_a);
+    let seconds = seconds_per_query(|| {
+        std::hint::black_box(parry_distance(&pa, &pb, &b_in_a));
+    });
+    (seconds, distance)
+}
