@@ -252,7 +252,7 @@ impl Solver for Gjk<'_> {
             };
             return self.finish(outcome, StepEvent::Converged, measured, momentum);
         }
-        let before: Vec<u32> = self.simplex.vertices().iter().map(|v| v.id).collect();
+        let before = self.simplex;
         self.simplex.push(vertex);
         let projection = project_origin(&self.simplex);
         self.simplex = projection.simplex;
@@ -278,8 +278,18 @@ impl Solver for Gjk<'_> {
             );
         }
         self.k += 1;
-        let kept: Vec<u32> = self.simplex.vertices().iter().map(|v| v.id).collect();
-        let dropped = before.into_iter().filter(|id| !kept.contains(id)).collect();
+        // Labels are only needed for the record: no allocation on untraced runs.
+        let dropped = if self.settings.record_trace {
+            let kept = self.simplex.vertices();
+            before
+                .vertices()
+                .iter()
+                .map(|v| v.id)
+                .filter(|id| !kept.iter().any(|k| k.id == *id))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let event = StepEvent::Projected {
             added: vertex.id,
             dropped,
