@@ -261,7 +261,7 @@ impl Scene {
         let body = |b: &Body| BodySpec {
             shape: b.spec.clone(),
             translation: b.pose.translation.to_array(),
-            rotation: RotationSpec::EulerDegrees(round_degrees(b.pose.euler_degrees()).to_array()),
+            rotation: rotation_spec(&b.pose),
         };
         let s = &self.settings;
         SceneFile {
@@ -324,9 +324,21 @@ impl Scene {
     }
 }
 
+/// Euler degrees when they reproduce the rotation bit for bit (readable, editable),
+/// else the exact quaternion (a saved slow case must reproduce its iteration counts).
+fn rotation_spec(pose: &Pose) -> RotationSpec {
+    let degrees = round_degrees(pose.euler_degrees());
+    if Pose::from_euler_degrees(DVec3::ZERO, degrees).rotation == pose.rotation {
+        RotationSpec::EulerDegrees(degrees.to_array())
+    } else {
+        RotationSpec::Quaternion(pose.rotation.to_array())
+    }
+}
+
 /// Euler angles survive a quaternion round trip only to ~1e-12; keep files readable.
 fn round_degrees(d: DVec3) -> DVec3 {
-    let r = |x: f64| (x * 1e9).round() / 1e9;
+    // `+ 0.0` turns −0 into 0.
+    let r = |x: f64| (x * 1e9).round() / 1e9 + 0.0;
     DVec3::new(r(d.x), r(d.y), r(d.z))
 }
 
@@ -392,7 +404,12 @@ fn build_body(
                     "rotation quaternion must be finite and non-zero, got {q}"
                 )));
             }
-            q.normalize()
+            // Keep a unit quaternion bit for bit, so saved poses reproduce exactly.
+            if (q.length() - 1.0).abs() > 1e-12 {
+                q.normalize()
+            } else {
+                q
+            }
         }
     };
     let mut mesh_report = None;

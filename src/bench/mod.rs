@@ -5,4 +5,5 @@ pub mod plot;
 pub mod problems;
 pub mod protocol;
 pub mod runner;
+pub mod sweep;
 pub mod timing;

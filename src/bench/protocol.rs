@@ -74,22 +74,37 @@ pub fn place_at_distances(
     rng: &mut SplitMix64,
 ) -> Vec<RelativePose> {
     let direction = rng.unit_vector();
-    let mut reach = 3.0;
-    let (start, x_star) = loop {
-        let start = RelativePose::from_matrix(rotation, direction * reach);
-        if let Some(x) = optimum(a, b, start) {
-            break (start, x);
+    translations_at_distances(
+        a,
+        b,
+        direction * 3.0,
+        |t| RelativePose::from_matrix(rotation, t),
+        distances,
+    )
+}
+
+/// B's poses at each signed distance from A: start at translation `start` (doubled
+/// until the shapes are apart), find the optimum `x*` there, and move B along its
+/// normal. `place` turns a translation into B's pose in A's frame.
+pub fn translations_at_distances(
+    a: &Shape,
+    b: &Shape,
+    start: DVec3,
+    place: impl Fn(DVec3) -> RelativePose,
+    distances: &[f64],
+) -> Vec<RelativePose> {
+    let mut start = start;
+    let x_star = loop {
+        if let Some(x) = optimum(a, b, place(start)) {
+            break x;
         }
-        reach *= 2.0;
+        start *= 2.0;
     };
     let normal = x_star.normalize();
     distances
         .iter()
-        .map(|delta| {
-            // Moving B by v moves A ⊖ B by −v: its nearest point becomes x* − v = δ n.
-            let shift = x_star - normal * *delta;
-            RelativePose::from_matrix(start.rotation, start.translation + shift)
-        })
+        // Moving B by v moves A ⊖ B by −v: its nearest point becomes x* − v = δ n.
+        .map(|delta| place(start + x_star - normal * *delta))
         .collect()
 }
 

@@ -3,6 +3,7 @@
 mod bench;
 mod mesh;
 mod solve;
+mod sweep;
 
 use std::path::PathBuf;
 
@@ -105,6 +106,26 @@ enum Command {
         #[arg(long)]
         close_up: bool,
     },
+    /// Find the slow poses of two meshes: sample relative poses at signed distances in a
+    /// band, run the algorithms, report the distributions, write the worst as scenes.
+    Sweep {
+        a: PathBuf,
+        b: PathBuf,
+        #[arg(long = "algorithm")]
+        algorithms: Vec<Algorithm>,
+        #[arg(long, default_value_t = 1000)]
+        samples: usize,
+        /// Signed distances MIN..MAX (negative: overlap), in the meshes' units.
+        #[arg(long, default_value = "-0.01..0.1", value_parser = sweep::parse_band, allow_hyphen_values = true)]
+        distance: (f64, f64),
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value = "sweep-out")]
+        out: PathBuf,
+        /// How many of the slowest poses per algorithm to keep as scenes.
+        #[arg(long, default_value_t = 5)]
+        worst: usize,
+    },
     /// Import an OBJ file and print its report (vertices, faces, hull, convexity, flatness).
     Mesh {
         file: PathBuf,
@@ -176,6 +197,25 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             ),
         },
         Some(Command::Mesh { file, json }) => mesh::run(&file, json),
+        Some(Command::Sweep {
+            a,
+            b,
+            algorithms,
+            samples,
+            distance,
+            seed,
+            out,
+            worst,
+        }) => sweep::run(sweep::SweepArgs {
+            a,
+            b,
+            algorithms,
+            samples,
+            band: distance,
+            seed,
+            out,
+            worst,
+        }),
         #[cfg(feature = "app")]
         Some(Command::View {
             scene,

@@ -1,0 +1,243 @@
+//! Pose sweeps: where is a query slow? Random relative poses of two shapes at signed
+//! distances in a band (placed as in ALGORITHMS.md §12), every chosen algorithm on each,
+//! the distribution of iterations and support calls, and the slowest poses.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use glam::{DQuat, DVec3};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::protocol::translations_at_distances;
+use crate::minkowski::MinkowskiDifference;
+use crate::pose::{Pose, RelativePose};
+use crate::rng::SplitMix64;
+use crate::shape::Shape;
+use crate::solver::{solve, Algorithm, SolverSettings};
+
+/// One sampled pose: B's world pose (A sits at the identity) and its signed distance.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct SweepPose {
+    pub index: usize,
+    pub pose_b: Pose,
+    pub target_distance: f64,
+}
+
+impl SweepPose {
+    /// B in A's frame, computed exactly as a scene file computes it when solved.
+    pub fn b_in_a(&self) -> RelativePose {
+        RelativePose::between(&Pose::IDENTITY, &self.pose_b)
+    }
+}
+
+/// One algorithm on one pose.
+#[derive(Clone, Debug, Serialize)]
+pub struct SweepRun {
+    pub pose: usize,
+    pub algorithm: &'static str,
+    pub iterations: usize,
+    pub support_calls: u64,
+    pub status: &'static str,
+}
+
+/// Samples `samples` poses: random rotation, random direction, signed distance uniform
+/// in `band`. Deterministic for a seed; placement runs on all cores.
+pub fn sample_poses(
+    a: &Shape,
+    b: &Shape,
+    samples: usize,
+    band: (f64, f64),
+    seed: u64,
+) -> Vec<SweepPose> {
+    let mut rng = SplitMix64::new(seed);
+    let draws: Vec<(DQuat, DVec3, f64)> = (0..samples)
+        .map(|_| (rng.rotation(), rng.unit_vector(), rng.range(band.0, band.1)))
+        .collect();
+    let reach =
+        3.0 * (a.local_aabb().extent().length() + b.local_aabb().extent().length()).max(1e-9);
+    draws
+        .into_par_iter()
+        .enumerate()
+        .map(|(index, (rotation, direction, delta))| {
+            let place = |t: DVec3| RelativePose::between(&Pose::IDENTITY, &Pose::new(t, rotation));
+            let placed = translations_at_distances(a, b, direction * reach, place, &[delta]);
+            SweepPose {
+                index,
+                pose_b: Pose::new(placed[0].translation, rotation),
+                target_distance: delta,
+            }
+        })
+        .collect()
+}
+
+/// Runs every algorithm on every pose (all cores). Stops taking new poses once `stop`
+/// is set, returning what was done; `tick` is called per finished pose.
+pub fn run_sweep(
+    a: &Shape,
+    b: &Shape,
+    poses: &[SweepPose],
+    algorithms: &[Algorithm],
+    settings: SolverSettings,
+    stop: &AtomicBool,
+    tick: &(dyn Fn() + Sync),
+) -> Vec<SweepRun> {
+    let settings = SolverSettings {
+        record_trace: false,
+        ..settings
+    };
+    let mut runs: Vec<SweepRun> = poses
+        .par_iter()
+        .flat_map_iter(|pose| {
+            if stop.load(Ordering::Relaxed) {
+                return Vec::new();
+            }
+            let rel = pose.b_in_a();
+            let runs: Vec<SweepRun> = algorithms
+                .iter()
+                .map(|alg| {
+                    let run = solve(*alg, MinkowskiDifference::new(a, b, rel), settings);
+                    SweepRun {
+                        pose: pose.index,
+                        algorithm: alg.name(),
+                        iterations: run.summary.iterations,
+                        support_calls: run.summary.stats.calls,
+                        status: run.summary.outcome.status_name(),
+                    }
+                })
+                .collect();
+            tick();
+            runs
+        })
+        .collect();
+    runs.sort_by_key(|r| r.pose);
+    runs
+}
+
+/// The distribution of one algorithm's iterations and support calls over a sweep.
+#[derive(Clone, Debug, Serialize)]
+pub struct AlgorithmDistribution {
+    pub algorithm: &'static str,
+    pub runs: usize,
+    pub mean_iterations: f64,
+    pub p50: usize,
+    pub p90: usize,
+    pub p99: usize,
+    pub max: usize,
+    pub mean_support_calls: f64,
+    pub max_support_calls: u64,
+    /// Runs that reached the iteration cap or ended degenerate: the cases to look at.
+    pub capped: usize,
+    pub degenerate: usize,
+    /// `(iterations, count)` for every iteration count seen.
+    pub histogram: Vec<(usize, usize)>,
+    /// Pose indices, slowest first.
+    pub slowest: Vec<usize>,
+}
+
+pub fn distributions(
+    runs: &[SweepRun],
+    algorithms: &[Algorithm],
+    worst: usize,
+) -> Vec<AlgorithmDistribution> {
+    algorithms
+        .iter()
+        .map(|alg| {
+            let mut own: Vec<&SweepRun> =
+                runs.iter().filter(|r| r.algorithm == alg.name()).collect();
+            own.sort_by(|x, y| y.iterations.cmp(&x.iterations).then(x.pose.cmp(&y.pose)));
+            let mut iterations: Vec<usize> = own.iter().map(|r| r.iterations).collect();
+            iterations.sort_unstable();
+            let n = iterations.len();
+            let pct = |p: f64| {
+                if n == 0 {
+                    0
+                } else {
+                    iterations[((n - 1) as f64 * p).round() as usize]
+                }
+            };
+            let mut histogram: Vec<(usize, usize)> = Vec::new();
+            for it in &iterations {
+                match histogram.last_mut() {
+                    Some((value, count)) if value == it => *count += 1,
+                    _ => histogram.push((*it, 1)),
+                }
+            }
+            AlgorithmDistribution {
+                algorithm: alg.name(),
+                runs: n,
+                mean_iterations: iterations.iter().sum::<usize>() as f64 / n.max(1) as f64,
+                p50: pct(0.5),
+                p90: pct(0.9),
+                p99: pct(0.99),
+                max: iterations.last().copied().unwrap_or(0),
+                mean_support_calls: own.iter().map(|r| r.support_calls as f64).sum::<f64>()
+                    / n.max(1) as f64,
+                max_support_calls: own.iter().map(|r| r.support_calls).max().unwrap_or(0),
+                capped: own.iter().filter(|r| r.status == "iteration_cap").count(),
+                degenerate: own.iter().filter(|r| r.status == "degenerate").count(),
+                histogram,
+                slowest: own.iter().take(worst).map(|r| r.pose).collect(),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Cuboid, Ellipsoid};
+
+    #[test]
+    fn sampled_poses_sit_in_the_band_and_runs_cover_every_pose() {
+        let a = Shape::Ellipsoid(Ellipsoid::new(DVec3::new(0.5, 0.3, 0.4)).unwrap());
+        let b = Shape::Cuboid(Cuboid::new(DVec3::splat(0.2)).unwrap());
+        let poses = sample_poses(&a, &b, 50, (0.01, 0.1), 3);
+        assert_eq!(poses.len(), 50);
+        let algorithms = [Algorithm::ALL[0], Algorithm::ALL[1]];
+        let settings = SolverSettings::benchmark();
+        let runs = run_sweep(
+            &a,
+            &b,
+            &poses,
+            &algorithms,
+            settings,
+            &AtomicBool::new(false),
+            &|| {},
+        );
+        assert_eq!(runs.len(), 100);
+        for (pose, run) in poses.iter().zip(runs.iter().step_by(2)) {
+            assert!(pose.target_distance >= 0.01 && pose.target_distance <= 0.1);
+            let d = solve(
+                Algorithm::ALL[0],
+                MinkowskiDifference::new(&a, &b, pose.b_in_a()),
+                settings,
+            )
+            .summary
+            .outcome
+            .distance()
+            .unwrap();
+            assert!(
+                (d - pose.target_distance).abs() < 1e-3,
+                "{d} vs {}",
+                pose.target_distance
+            );
+            assert_eq!(run.pose, pose.index);
+        }
+        let dist = distributions(&runs, &algorithms, 3);
+        assert_eq!(dist[0].runs, 50);
+        assert!(dist[0].p50 <= dist[0].p90 && dist[0].p90 <= dist[0].max);
+        assert_eq!(dist[0].slowest.len(), 3);
+        assert_eq!(dist[0].histogram.iter().map(|h| h.1).sum::<usize>(), 50);
+        // A stop before the start runs nothing.
+        let none = run_sweep(
+            &a,
+            &b,
+            &poses,
+            &algorithms,
+            settings,
+            &AtomicBool::new(true),
+            &|| {},
+        );
+        assert!(none.is_empty());
+    }
+}

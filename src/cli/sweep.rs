@@ -1,0 +1,219 @@
+//! `collidescope sweep A.obj B.obj`: find the slow poses of a mesh pair and keep the
+//! worst as scene files that reproduce them.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use collidescope::bench::sweep::{distributions, run_sweep, sample_poses, SweepPose};
+use collidescope::mesh_io::load_obj;
+use collidescope::pose::Pose;
+use collidescope::scene::{Body, Scene, ShapeSpec};
+use collidescope::shape::Shape;
+use collidescope::solver::{Algorithm, DirectionRule, SolverSettings};
+use indicatif::{ProgressBar, ProgressStyle};
+
+pub struct SweepArgs {
+    pub a: PathBuf,
+    pub b: PathBuf,
+    pub algorithms: Vec<Algorithm>,
+    pub samples: usize,
+    pub band: (f64, f64),
+    pub seed: u64,
+    pub out: PathBuf,
+    pub worst: usize,
+}
+
+/// Parses `MIN..MAX`.
+pub fn parse_band(s: &str) -> Result<(f64, f64), String> {
+    let (lo, hi) = s
+        .split_once("..")
+        .ok_or_else(|| format!("expected MIN..MAX, got '{s}'"))?;
+    let parse = |v: &str| {
+        v.trim()
+            .parse::<f64>()
+            .map_err(|_| format!("expected MIN..MAX, got '{s}'"))
+    };
+    let (lo, hi) = (parse(lo)?, parse(hi)?);
+    if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
+        return Err(format!("the band {lo}..{hi} must be finite with MIN ≤ MAX"));
+    }
+    Ok((lo, hi))
+}
+
+fn load(path: &Path) -> anyhow::Result<(PathBuf, Shape)> {
+    let mesh = load_obj(path)?;
+    let absolute = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    Ok((absolute, Shape::Polytope(mesh.polytope)))
+}
+
+pub fn run(args: SweepArgs) -> anyhow::Result<()> {
+    let algorithms = if args.algorithms.is_empty() {
+        vec![
+            Algorithm::Gjk(DirectionRule::Vanilla),
+            Algorithm::Gjk(DirectionRule::Nesterov),
+            Algorithm::Gjk(DirectionRule::NesterovNormalized),
+        ]
+    } else {
+        args.algorithms.clone()
+    };
+    let (path_a, a) = load(&args.a)?;
+    let (path_b, b) = load(&args.b)?;
+    std::fs::create_dir_all(&args.out).map_err(|e| {
+        anyhow::anyhow!(
+            "{}: cannot create the output folder: {e}",
+            args.out.display()
+        )
+    })?;
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        // A second Ctrl-C while stopping ends the process the usual way.
+        let _ = ctrlc::set_handler(move || {
+            if stop.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+    }
+    let settings = SolverSettings::benchmark();
+    let started = std::time::Instant::now();
+    let poses = sample_poses(&a, &b, args.samples, args.band, args.seed);
+    let bar = ProgressBar::new(poses.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} poses {elapsed} (Ctrl-C stops, keeping what is done)",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let runs = run_sweep(&a, &b, &poses, &algorithms, settings, &stop, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let done = runs.len() / algorithms.len().max(1);
+    if stop.load(Ordering::SeqCst) {
+        println!(
+            "stopped by Ctrl-C after {done} of {} poses; the report covers those",
+            poses.len()
+        );
+    }
+    println!(
+        "{} vs {}: {done} poses at signed distances {}..{} (seed {}), {:.2} s",
+        args.a.display(),
+        args.b.display(),
+        args.band.0,
+        args.band.1,
+        args.seed,
+        started.elapsed().as_secs_f64()
+    );
+    let dists = distributions(&runs, &algorithms, args.worst);
+    println!();
+    println!(
+        "{:<22}{:>8}{:>6}{:>6}{:>6}{:>7}{:>12}{:>10}{:>8}",
+        "iterations", "mean", "p50", "p90", "p99", "max", "supports", "capped", "degen."
+    );
+    for d in &dists {
+        println!(
+            "{:<22}{:>8.2}{:>6}{:>6}{:>6}{:>7}{:>12.1}{:>10}{:>8}",
+            d.algorithm,
+            d.mean_iterations,
+            d.p50,
+            d.p90,
+            d.p99,
+            d.max,
+            d.mean_support_calls,
+            d.capped,
+            d.degenerate
+        );
+    }
+    for d in &dists {
+        println!();
+        println!("{} iteration histogram:", d.algorithm);
+        let peak = d.histogram.iter().map(|h| h.1).max().unwrap_or(1);
+        for (iterations, count) in &d.histogram {
+            println!(
+                "{iterations:>6} {count:>7} {}",
+                "#".repeat((count * 50).div_ceil(peak))
+            );
+        }
+    }
+    let mut written = Vec::new();
+    for d in &dists {
+        let algorithm: Algorithm = d
+            .algorithm
+            .parse()
+            .map_err(|e: String| anyhow::anyhow!(e))?;
+        for (rank, pose_index) in d.slowest.iter().enumerate() {
+            let pose = &poses[*pose_index];
+            let expected = runs
+                .iter()
+                .find(|r| r.pose == *pose_index && r.algorithm == d.algorithm)
+                .map_or(0, |r| r.iterations);
+            let path = args
+                .out
+                .join(format!("slow-{}-{}.ron", d.algorithm, rank + 1));
+            let reproduced = write_scene(
+                &path,
+                (&path_a, &a),
+                (&path_b, &b),
+                pose,
+                &algorithms,
+                settings,
+                algorithm,
+            )?;
+            written.push(format!(
+                "{}  pose {pose_index}, distance {:+.3e}: {expected} iterations{}",
+                path.display(),
+                pose.target_distance,
+                if reproduced == expected {
+                    " (reproduced from the file)".to_string()
+                } else {
+                    format!(" — the file gives {reproduced}!")
+                }
+            ));
+        }
+    }
+    println!();
+    println!("slowest poses, written as scenes:");
+    for w in written {
+        println!("  {w}");
+    }
+    Ok(())
+}
+
+/// Writes the pose as a scene and solves the file again; returns the iterations it gives.
+fn write_scene(
+    path: &Path,
+    a: (&Path, &Shape),
+    b: (&Path, &Shape),
+    pose: &SweepPose,
+    algorithms: &[Algorithm],
+    settings: SolverSettings,
+    algorithm: Algorithm,
+) -> anyhow::Result<usize> {
+    let body = |(p, s): (&Path, &Shape), pose: Pose| Body {
+        spec: ShapeSpec::Mesh {
+            path: p.to_string_lossy().into_owned(),
+        },
+        shape: s.clone(),
+        pose,
+        mesh_report: None,
+    };
+    let scene = Scene {
+        name: format!(
+            "Slow case for {}: pose {} at distance {:+.3e}",
+            algorithm.name(),
+            pose.index,
+            pose.target_distance
+        ),
+        notes: "Written by `collidescope sweep`.".to_string(),
+        a: body(a, Pose::IDENTITY),
+        b: body(b, pose.pose_b),
+        algorithms: algorithms.to_vec(),
+        settings: SolverSettings {
+            record_trace: true,
+            ..settings
+        },
+        base_dir: PathBuf::new(),
+    };
+    scene.save(path)?;
+    let again = Scene::load(path)?;
+    Ok(again.run(algorithm).summary.iterations)
+}
