@@ -220,3 +220,159 @@ fn view_refuses_bad_input_before_opening_a_window() {
         "unknown algorithm",
     );
 }
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("collidescope-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn bench_ellipsoids_writes_csv_summary_and_plots() {
+    let out = temp_dir("bench-ellipsoids");
+    let o = out.to_str().unwrap();
+    let run = collidescope(&[
+        "bench",
+        "ellipsoids",
+        "--pairs",
+        "3",
+        "--poses",
+        "2",
+        "--out",
+        o,
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let csv = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    // 3 pairs × 2 poses × 12 distances × 4 algorithms × 2 query kinds, plus the header.
+    assert_eq!(csv.lines().count(), 1 + 3 * 2 * 12 * 4 * 2);
+    assert!(std::fs::read_to_string(out.join("summary.txt"))
+        .unwrap()
+        .contains("nesterov_normalized"));
+    for png in ["iterations_distance.png", "iterations_boolean.png"] {
+        let bytes = std::fs::read(out.join(png)).unwrap();
+        assert!(
+            bytes.starts_with(b"\x89PNG") && bytes.len() > 10_000,
+            "{png}"
+        );
+    }
+    assert_clean_failure(&["bench"], "give --problems FILE");
+    assert_clean_failure(
+        &["bench", "meshes", "/no/such/folder"],
+        "cannot read the mesh folder",
+    );
+    assert_clean_failure(
+        &["bench", "ellipsoids", "--out", "/proc/collidescope"],
+        "output folder",
+    );
+}
+
+#[test]
+fn bench_meshes_and_sweep_on_real_meshes() {
+    let Some(dir) = common::shared_data("meshes") else {
+        return;
+    };
+    let out = temp_dir("bench-meshes");
+    let run = collidescope(&[
+        "bench",
+        "meshes",
+        dir.to_str().unwrap(),
+        "--pairs",
+        "2",
+        "--poses",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let skipped = String::from_utf8_lossy(&run.stderr);
+    assert!(skipped.contains("alligator.obj: flat"), "{skipped}");
+    assert!(out.join("iterations_distance.png").exists());
+
+    let sweep_out = temp_dir("sweep");
+    let (a, b) = (dir.join("cow.obj"), dir.join("teapot.obj"));
+    let run = collidescope(&[
+        "sweep",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--samples",
+        "300",
+        "--worst",
+        "2",
+        "--out",
+        sweep_out.to_str().unwrap(),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let text = String::from_utf8_lossy(&run.stdout);
+    let written: Vec<&str> = text.lines().filter(|l| l.contains(".ron")).collect();
+    assert_eq!(written.len(), 6, "{text}");
+    assert!(
+        written
+            .iter()
+            .all(|l| l.contains("reproduced from the file")),
+        "{text}"
+    );
+    // A written scene solves on its own through the CLI.
+    let scene = sweep_out.join("slow-gjk-1.ron");
+    let json = solve_json(scene.to_str().unwrap());
+    assert!(iterations(&json, "gjk") > 0);
+    assert_clean_failure(
+        &["sweep", "no/such/a.obj", b.to_str().unwrap()],
+        "cannot read",
+    );
+    assert_clean_failure(
+        &[
+            "sweep",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--distance",
+            "1..0",
+        ],
+        "MIN ≤ MAX",
+    );
+}
+
+#[test]
+fn problem_timing_adds_seconds_and_parry() {
+    let Some(dir) = common::shared_data("problems") else {
+        return;
+    };
+    let out = collidescope(&[
+        "bench",
+        "--problems",
+        dir.join("meshes_sample.json").to_str().unwrap(),
+        "--timing",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for r in json["results"].as_array().unwrap() {
+        assert!(
+            r["algorithms"]["gjk"]["seconds_per_query"]
+                .as_f64()
+                .unwrap()
+                > 0.0
+        );
+        assert!(r["parry"]["seconds_per_query"].as_f64().unwrap() > 0.0);
+        let ours = r["algorithms"]["gjk"]["distance"].as_f64().unwrap_or(0.0);
+        let parry = r["parry"]["distance"].as_f64().unwrap();
+        // Hull pairs: parry is exact to ~1e-14, we are within √ε = 1e-4.
+        assert!((ours - parry).abs() < 2e-4, "{ours} vs parry {parry}");
+    }
+    assert!(String::from_utf8_lossy(&out.stderr).contains("gjk ratio"));
+}
