@@ -2,12 +2,10 @@
 //! support-sampled mesh (said in the UI), drawn in place or beside the shapes, with its
 //! origin marked. Rebuilt on every pose change.
 
-use bevy::asset::RenderAssetUsages;
-use bevy::mesh::PrimitiveTopology;
 use bevy::prelude::*;
 
 use super::camera::{MarkerScale, SceneBounds};
-use super::draw_shapes::{bevy_mesh, box_corners, edge_segments, translucent};
+use super::draw_shapes::{bevy_mesh, box_corners, edge_segments, placeholder_mesh, translucent};
 use super::tessellate::difference_mesh;
 use super::{DifferencePlacement, Layers, Model, ViewerSet};
 
@@ -69,10 +67,7 @@ fn spawn_difference(
             edges: vec![],
             corners: vec![],
         },
-        Mesh3d(meshes.add(Mesh::new(
-            PrimitiveTopology::TriangleList,
-            RenderAssetUsages::default(),
-        ))),
+        Mesh3d(meshes.add(placeholder_mesh())),
         MeshMaterial3d(materials.add(translucent(COLOR_DIFFERENCE, 0.28))),
         Transform::default(),
         Pickable::IGNORE,
@@ -85,7 +80,7 @@ fn rebuild_difference(
     layers: Res<Layers>,
     mut built: Local<Option<(u64, DifferencePlacement)>>,
     mut query: Query<(
-        &Mesh3d,
+        &mut Mesh3d,
         &mut Transform,
         &mut Visibility,
         &mut DifferenceMesh,
@@ -94,7 +89,7 @@ fn rebuild_difference(
     mut frame: ResMut<DifferenceFrame>,
     mut bounds: ResMut<SceneBounds>,
 ) {
-    let Ok((mesh, mut transform, mut visibility, mut drawn)) = query.single_mut() else {
+    let Ok((mut mesh, mut transform, mut visibility, mut drawn)) = query.single_mut() else {
         return;
     };
     *visibility = if layers.difference {
@@ -107,8 +102,8 @@ fn rebuild_difference(
         *built = Some(key);
         let scene = &model.scene;
         let tri = difference_mesh(&scene.a.shape, &scene.b.shape, &scene.b_in_a());
-        if let Some(mut m) = meshes.get_mut(&mesh.0) {
-            *m = bevy_mesh(&tri);
+        if !tri.triangles.is_empty() {
+            mesh.0 = meshes.add(bevy_mesh(&tri));
         }
         drawn.edges = edge_segments(&tri);
         drawn.corners = box_corners(&tri);

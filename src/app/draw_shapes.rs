@@ -73,6 +73,11 @@ pub fn box_corners(tri: &TriMesh) -> Vec<Vec3> {
         .collect()
 }
 
+/// A tiny valid mesh for entities whose real mesh is built on the first frame.
+pub fn placeholder_mesh() -> Mesh {
+    Sphere::new(1e-4).mesh().ico(0).expect("an icosahedron")
+}
+
 pub fn edge_segments(tri: &TriMesh) -> Vec<[Vec3; 2]> {
     tri.edges
         .iter()
@@ -109,10 +114,7 @@ fn spawn_shapes(
     for (body, color) in [(BodyId::A, COLOR_A), (BodyId::B, COLOR_B)] {
         commands.spawn((
             ShapeBody(body),
-            Mesh3d(meshes.add(Mesh::new(
-                PrimitiveTopology::TriangleList,
-                RenderAssetUsages::default(),
-            ))),
+            Mesh3d(meshes.add(placeholder_mesh())),
             MeshMaterial3d(materials.add(translucent(color, 0.45))),
             Transform::default(),
             Outline::default(),
@@ -123,17 +125,18 @@ fn spawn_shapes(
 fn rebuild_shape_meshes(
     model: Res<Model>,
     mut built: Local<Option<u64>>,
-    mut shapes: Query<(&ShapeBody, &Mesh3d, &mut Outline)>,
+    mut shapes: Query<(&ShapeBody, &mut Mesh3d, &mut Outline)>,
     mut meshes: ResMut<Assets<Mesh>>,
 ) {
     if *built == Some(model.shape_revision) {
         return;
     }
     *built = Some(model.shape_revision);
-    for (body, mesh, mut outline) in &mut shapes {
+    for (body, mut mesh, mut outline) in &mut shapes {
         let tri = shape_mesh(&model.body(body.0).shape);
-        if let Some(mut m) = meshes.get_mut(&mesh.0) {
-            *m = bevy_mesh(&tri);
+        // A new asset rather than an edit in place: the renderer's buffers are sized per asset.
+        if !tri.triangles.is_empty() {
+            mesh.0 = meshes.add(bevy_mesh(&tri));
         }
         outline.edges = edge_segments(&tri);
         outline.corners = box_corners(&tri);

@@ -48,10 +48,8 @@ fn spawn_faces(
 ) {
     commands.spawn((
         SimplexFaces,
-        Mesh3d(meshes.add(Mesh::new(
-            PrimitiveTopology::TriangleList,
-            RenderAssetUsages::default(),
-        ))),
+        Mesh3d(meshes.add(super::draw_shapes::placeholder_mesh())),
+        Visibility::Hidden,
         MeshMaterial3d(materials.add(translucent(COLOR_SIMPLEX, 0.35))),
         Transform::default(),
         Pickable::IGNORE,
@@ -64,7 +62,7 @@ fn update_faces(
     cursor: Res<PlaybackCursor>,
     layers: Res<Layers>,
     frame: Res<DifferenceFrame>,
-    query: Query<&Mesh3d, With<SimplexFaces>>,
+    mut query: Query<(&mut Mesh3d, &mut Visibility), With<SimplexFaces>>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut built: Local<Option<(u64, usize, bool, u32)>>,
 ) {
@@ -78,7 +76,9 @@ fn update_faces(
         return;
     }
     *built = Some(key);
-    let Ok(mesh) = query.single() else { return };
+    let Ok((mut mesh, mut visibility)) = query.single_mut() else {
+        return;
+    };
     let mut positions: Vec<[f32; 3]> = Vec::new();
     if layers.simplex {
         if let Some(record) = model.record_at(cursor.cursor) {
@@ -102,15 +102,20 @@ fn update_faces(
     }
     let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
     let indices: Vec<u32> = (0..positions.len() as u32).collect();
-    if let Some(mut m) = meshes.get_mut(&mesh.0) {
-        *m = Mesh::new(
+    if positions.is_empty() {
+        *visibility = Visibility::Hidden;
+        return;
+    }
+    *visibility = Visibility::Inherited;
+    mesh.0 = meshes.add(
+        Mesh::new(
             PrimitiveTopology::TriangleList,
             RenderAssetUsages::default(),
         )
         .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
         .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
-        .with_inserted_indices(Indices::U32(indices));
-    }
+        .with_inserted_indices(Indices::U32(indices)),
+    );
 }
 
 fn draw_step(

@@ -101,7 +101,7 @@ pub fn perform(
                 None => "flat",
             };
             Ok(Performed::Message(format!(
-                "{} loaded as {}: {} vertices, {} faces → hull of {} vertices ({convex})",
+                "{} loaded as {}: {} vertices, {} faces -> hull of {} vertices ({convex})",
                 path.display(),
                 body.label(),
                 report.input_vertices,

@@ -4,6 +4,7 @@
 //! Rust and tested without one.
 
 mod camera;
+mod diagnose;
 mod drag;
 mod draw_minkowski;
 mod draw_shapes;
@@ -39,6 +40,8 @@ pub struct ViewerOptions {
     pub size: Option<(u32, u32)>,
     /// Scripted mode: close in on the step (simplex and origin) instead of the whole scene.
     pub close_up: bool,
+    /// Scripted mode: run the Diagnose sweep and heat map before capturing.
+    pub diagnose: bool,
 }
 
 /// The default scene when none is given: shipped with the binary.
@@ -121,11 +124,6 @@ pub enum ViewerSet {
 
 /// Loads the scene (or the default one) and runs the viewer until its window closes.
 pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
-    if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none() {
-        anyhow::bail!(
-            "the viewer needs an X display and DISPLAY is not set (on a headless machine: xvfb-run collidescope view ...)"
-        );
-    }
     let scene = match &options.scene {
         Some(path) => Scene::load(path)?,
         None => Scene::parse(
@@ -133,6 +131,11 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
             DEFAULT_SCENE,
         )?,
     };
+    if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none() {
+        anyhow::bail!(
+            "the viewer needs an X display and DISPLAY is not set (on a headless machine: xvfb-run collidescope view ...)"
+        );
+    }
     let mut model = ViewerModel::new(scene);
     if let Some(focus) = options.focus {
         model.set_focus(focus);
@@ -161,6 +164,7 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
     .configure_sets(Update, (ViewerSet::Input, ViewerSet::Draw).chain())
     .add_plugins((
         camera::plugin,
+        diagnose::plugin,
         drag::plugin,
         playback::plugin,
         draw_shapes::plugin,
@@ -173,6 +177,7 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
         app.add_plugins(screenshot::ScriptedScreenshot {
             path,
             close_up: options.close_up,
+            diagnose: options.diagnose,
         });
     }
     match app.run() {

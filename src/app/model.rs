@@ -321,7 +321,7 @@ mod tests {
             .outcome
             .distance()
             .unwrap();
-        assert!(after > before + 0.5, "{before} → {after}");
+        assert!(after > before + 0.5, "{before} -> {after}");
     }
 
     #[test]

@@ -6,7 +6,10 @@ use std::path::PathBuf;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{save_to_disk, Screenshot};
 
-use super::camera::CameraRequest;
+use super::camera::{CameraRequest, OrbitCamera};
+use super::diagnose::Diagnosis;
+use super::ui::{RightTab, UiText};
+use super::Model;
 
 /// Frames to let the scene settle (meshes uploaded, camera framed) before capturing.
 const SETTLE_FRAMES: u32 = 12;
@@ -16,12 +19,15 @@ const GIVE_UP_FRAMES: u32 = 600;
 pub struct ScriptedScreenshot {
     pub path: PathBuf,
     pub close_up: bool,
+    /// Run a pose sweep and a heat map first, and capture the Diagnose panel's results.
+    pub diagnose: bool,
 }
 
 #[derive(Resource)]
 struct ScreenshotJob {
     path: PathBuf,
     close_up: bool,
+    diagnose: bool,
     frame: u32,
     requested: bool,
     /// File size seen last frame: the file is complete once it stops growing.
@@ -34,6 +40,7 @@ impl Plugin for ScriptedScreenshot {
         app.insert_resource(ScreenshotJob {
             path: self.path.clone(),
             close_up: self.close_up,
+            diagnose: self.diagnose,
             frame: 0,
             requested: false,
             last_size: 0,
@@ -42,17 +49,34 @@ impl Plugin for ScriptedScreenshot {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn capture_then_exit(
     mut job: ResMut<ScreenshotJob>,
     mut commands: Commands,
     mut camera: MessageWriter<CameraRequest>,
     mut exit: MessageWriter<AppExit>,
+    mut diagnosis: ResMut<Diagnosis>,
+    model: Res<Model>,
+    orbit: Res<OrbitCamera>,
+    mut text: ResMut<UiText>,
 ) {
     job.frame += 1;
     if job.close_up && job.frame == 6 {
         camera.write(CameraRequest::FrameStep);
     }
-    if job.frame >= SETTLE_FRAMES && !job.requested {
+    let mut ready = true;
+    if job.diagnose {
+        if job.frame == 3 {
+            diagnosis.start_sweep(&model);
+            text.right_tab = RightTab::Diagnose;
+        }
+        if diagnosis.progress().is_none() && diagnosis.sweep.is_some() && diagnosis.heat.is_none() {
+            let view = orbit.transform();
+            diagnosis.start_heat_map(&model, view.right().as_dvec3(), view.up().as_dvec3());
+        }
+        ready = diagnosis.heat.is_some();
+    }
+    if ready && job.frame >= SETTLE_FRAMES && !job.requested {
         job.requested = true;
         commands
             .spawn(Screenshot::primary_window())

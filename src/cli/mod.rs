@@ -105,6 +105,9 @@ enum Command {
         /// Scripted mode: frame the step (simplex and origin) instead of the whole scene.
         #[arg(long)]
         close_up: bool,
+        /// Scripted mode: run the Diagnose panel's sweep and heat map, then capture.
+        #[arg(long)]
+        diagnose: bool,
     },
     /// Find the slow poses of two meshes: sample relative poses at signed distances in a
     /// band, run the algorithms, report the distributions, write the worst as scenes.
@@ -224,6 +227,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             focus,
             size,
             close_up,
+            diagnose,
         }) => collidescope::app::run_viewer(collidescope::app::ViewerOptions {
             scene,
             screenshot,
@@ -231,6 +235,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             focus,
             size,
             close_up,
+            diagnose,
         }),
         #[cfg(feature = "app")]
         None => collidescope::app::run_viewer(collidescope::app::ViewerOptions::default()),

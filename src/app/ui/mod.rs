@@ -3,6 +3,7 @@
 //! and writes the labels of the 3-D view.
 
 mod algorithms_panel;
+mod diagnose_panel;
 mod files_panel;
 mod playback_panel;
 mod plots;
@@ -14,10 +15,11 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy_egui::{egui, EguiContexts, EguiPrimaryContextPass};
 
-use super::camera::CameraRequest;
+use super::camera::{CameraRequest, OrbitCamera};
+use super::diagnose::Diagnosis;
 use super::draw_minkowski::DifferenceFrame;
 use super::draw_simplex::ViewLabels;
-use super::files::{DropTarget, FileRequest};
+use super::files::{DropTarget, FileAction, FileRequest};
 use super::playback::PlaybackRequest;
 use super::{Layers, Model, PlaybackCursor, StatusLine};
 
@@ -28,8 +30,18 @@ pub use shape_panel::ShapeDrafts;
 pub struct UiText {
     pub file_path: String,
     pub drafts: ShapeDrafts,
-    /// The bounds plot on a log scale (distance to d̂) rather than linear.
+    /// The bounds plot on a log scale (distance to d*) rather than linear.
     pub bounds_log: bool,
+    /// What the right panel shows.
+    pub right_tab: RightTab,
+}
+
+/// The right panel's two pages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum RightTab {
+    #[default]
+    Algorithms,
+    Diagnose,
 }
 
 impl Default for UiText {
@@ -38,6 +50,7 @@ impl Default for UiText {
             file_path: "collidescope-run.csv".into(),
             drafts: ShapeDrafts::default(),
             bounds_log: true,
+            right_tab: RightTab::Algorithms,
         }
     }
 }
@@ -52,6 +65,8 @@ pub struct PanelState<'w> {
     text: ResMut<'w, UiText>,
     drop_target: ResMut<'w, DropTarget>,
     frame: Res<'w, DifferenceFrame>,
+    diagnosis: ResMut<'w, Diagnosis>,
+    orbit: Res<'w, OrbitCamera>,
 }
 
 /// What the panels ask other plugins to do.
@@ -141,7 +156,34 @@ fn viewer_ui(
         .default_size(360.0)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                algorithms_panel::algorithms_panel_ui(ui, &mut state.model, &mut state.status);
+                ui.horizontal(|ui| {
+                    ui.selectable_value(
+                        &mut state.text.right_tab,
+                        RightTab::Algorithms,
+                        "Algorithms",
+                    );
+                    ui.selectable_value(&mut state.text.right_tab, RightTab::Diagnose, "Diagnose");
+                });
+                ui.separator();
+                if state.text.right_tab == RightTab::Algorithms {
+                    algorithms_panel::algorithms_panel_ui(ui, &mut state.model, &mut state.status);
+                    return;
+                }
+                let view = state.orbit.transform();
+                let right_up = (view.right().as_dvec3(), view.up().as_dvec3());
+                let actions = diagnose_panel::diagnose_panel_ui(
+                    ui,
+                    &mut state.diagnosis,
+                    &mut state.model,
+                    &mut state.status,
+                    right_up,
+                );
+                if actions.save_pose {
+                    requests.files.write(FileRequest {
+                        action: FileAction::SaveScene,
+                        path: Some(scene_path(&state.text.file_path)),
+                    });
+                }
             });
         });
     let view = root.available_rect_before_wrap();
@@ -163,6 +205,16 @@ fn viewer_ui(
         }
     }
     Ok(())
+}
+
+/// The path field if it names a scene file, else `slow-case.ron`.
+fn scene_path(field: &str) -> std::path::PathBuf {
+    let p = field.trim();
+    if p.ends_with(".ron") {
+        p.into()
+    } else {
+        "slow-case.ron".into()
+    }
 }
 
 /// Writes the 3-D view's labels at their projected positions.

@@ -39,7 +39,7 @@ pub fn playback_panel_ui(
         if ui.button(play).on_hover_text("Space").clicked() {
             send(PlaybackCommand::TogglePlay);
         }
-        if ui.button("▶|").on_hover_text("step forward (→)").clicked() {
+        if ui.button("▶|").on_hover_text("step forward (->)").clicked() {
             send(PlaybackCommand::StepForward);
         }
         if ui.button("⏭").on_hover_text("last (End)").clicked() {

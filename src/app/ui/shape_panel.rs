@@ -123,7 +123,7 @@ fn body_ui(
     changed |= parameters_ui(ui, spec);
     if let Some(report) = &model.body(body).mesh_report {
         ui.label(format!(
-            "{} vertices, {} faces → hull {} vertices{}",
+            "{} vertices, {} faces -> hull {} vertices{}",
             report.input_vertices,
             report.input_faces,
             report.hull_vertices,

@@ -1,0 +1,252 @@
+//! Diagnosis in the viewer: a pose sweep of the current pair and a heat map of
+//! iterations over translations of B, both computed on a background thread (all cores)
+//! with progress and cancel, so the UI stays responsive.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use bevy::prelude::*;
+use glam::DVec3;
+use rayon::prelude::*;
+
+use super::model::ViewerModel;
+use crate::bench::sweep::{
+    distributions, run_sweep, sample_poses, AlgorithmDistribution, SweepPose, SweepRun,
+};
+use crate::minkowski::MinkowskiDifference;
+use crate::pose::{Pose, RelativePose};
+use crate::solver::{solve, Algorithm, SolverSettings};
+
+/// A finished (or cancelled) sweep of the pair as it was when it started.
+pub struct SweepResult {
+    pub algorithms: Vec<Algorithm>,
+    pub poses: Vec<SweepPose>,
+    pub runs: Vec<SweepRun>,
+    pub distributions: Vec<AlgorithmDistribution>,
+    /// A's pose when the sweep started: sweep poses are relative to it.
+    pub pose_a: Pose,
+    pub cancelled: bool,
+}
+
+impl SweepResult {
+    /// B's world pose for a sampled pose.
+    pub fn world_pose_b(&self, pose: usize) -> Pose {
+        self.pose_a.then_local(&self.poses[pose].pose_b)
+    }
+
+    /// The first pose where `algorithm` took `iterations`.
+    pub fn pose_with(&self, algorithm: &str, iterations: usize) -> Option<usize> {
+        self.runs
+            .iter()
+            .find(|r| r.algorithm == algorithm && r.iterations == iterations)
+            .map(|r| r.pose)
+    }
+}
+
+/// Iterations of one algorithm over a grid of B translations on a plane.
+pub struct HeatMap {
+    pub algorithm: Algorithm,
+    pub centre: Pose,
+    pub right: DVec3,
+    pub up: DVec3,
+    pub half_extent: f64,
+    pub cells: usize,
+    /// Row-major from the top-left; `None` where the run hit the cap or degenerated.
+    pub iterations: Vec<Option<usize>>,
+}
+
+impl HeatMap {
+    /// B's world pose at cell (column, row).
+    pub fn pose_at(&self, column: usize, row: usize) -> Pose {
+        let step = 2.0 * self.half_extent / (self.cells.max(2) - 1) as f64;
+        let u = -self.half_extent + column as f64 * step;
+        let v = self.half_extent - row as f64 * step;
+        Pose::new(
+            self.centre.translation + self.right * u + self.up * v,
+            self.centre.rotation,
+        )
+    }
+}
+
+enum Work {
+    Sweep(SweepResult),
+    Heat(HeatMap),
+}
+
+struct Job {
+    progress: Arc<AtomicUsize>,
+    total: usize,
+    cancel: Arc<AtomicBool>,
+    handle: JoinHandle<Work>,
+    what: &'static str,
+}
+
+/// The diagnosis state: its settings, the running job and the last results.
+#[derive(Resource)]
+pub struct Diagnosis {
+    pub samples: usize,
+    pub band: (f64, f64),
+    pub cells: usize,
+    /// Half the side of the heat map's square; sized from the shapes until edited.
+    pub half_extent: f64,
+    pub extent_chosen: bool,
+    job: Option<Job>,
+    pub sweep: Option<SweepResult>,
+    pub heat: Option<HeatMap>,
+}
+
+impl Default for Diagnosis {
+    fn default() -> Self {
+        Self {
+            samples: 2000,
+            band: (-0.01, 0.1),
+            cells: 25,
+            half_extent: 0.2,
+            extent_chosen: false,
+            job: None,
+            sweep: None,
+            heat: None,
+        }
+    }
+}
+
+impl Diagnosis {
+    /// `(what, done, total)` of the running job.
+    pub fn progress(&self) -> Option<(&'static str, usize, usize)> {
+        self.job
+            .as_ref()
+            .map(|j| (j.what, j.progress.load(Ordering::Relaxed), j.total))
+    }
+
+    pub fn cancel(&mut self) {
+        if let Some(job) = &self.job {
+            job.cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Starts a sweep of the current pair with the enabled algorithms.
+    pub fn start_sweep(&mut self, model: &ViewerModel) {
+        if self.job.is_some() {
+            return;
+        }
+        let (a, b) = (model.scene.a.shape.clone(), model.scene.b.shape.clone());
+        let algorithms = model.enabled().to_vec();
+        let settings = SolverSettings {
+            record_trace: false,
+            ..model.scene.settings
+        };
+        let (samples, band, pose_a) = (self.samples, self.band, model.scene.a.pose);
+        let progress = Arc::new(AtomicUsize::new(0));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (p, c) = (progress.clone(), cancel.clone());
+        let handle = std::thread::spawn(move || {
+            let poses = sample_poses(&a, &b, samples, band, 1);
+            let runs = run_sweep(&a, &b, &poses, &algorithms, settings, &c, &|| {
+                p.fetch_add(1, Ordering::Relaxed);
+            });
+            let distributions = distributions(&runs, &algorithms, 10);
+            Work::Sweep(SweepResult {
+                algorithms,
+                poses,
+                runs,
+                distributions,
+                pose_a,
+                cancelled: c.load(Ordering::Relaxed),
+            })
+        });
+        self.job = Some(Job {
+            progress,
+            total: samples,
+            cancel,
+            handle,
+            what: "sweep",
+        });
+    }
+
+    /// A heat-map size that shows structure: half the pair's combined size.
+    pub fn size_heat_map_for(&mut self, model: &ViewerModel) {
+        if !self.extent_chosen {
+            let size = model.scene.a.shape.local_aabb().extent().length()
+                + model.scene.b.shape.local_aabb().extent().length();
+            self.half_extent = (0.25 * size).max(1e-3);
+        }
+    }
+
+    /// Starts a heat map of the focused algorithm over B translations on the plane
+    /// through B's current position spanned by `right` and `up` (the camera's).
+    pub fn start_heat_map(&mut self, model: &ViewerModel, right: DVec3, up: DVec3) {
+        if self.job.is_some() {
+            return;
+        }
+        let (a, b) = (model.scene.a.shape.clone(), model.scene.b.shape.clone());
+        let pose_a = model.scene.a.pose;
+        let mut heat = HeatMap {
+            algorithm: model.focus,
+            centre: model.scene.b.pose,
+            right: right.normalize_or_zero(),
+            up: up.normalize_or_zero(),
+            half_extent: self.half_extent,
+            cells: self.cells.max(2),
+            iterations: Vec::new(),
+        };
+        let settings = SolverSettings {
+            record_trace: false,
+            ..model.scene.settings
+        };
+        let total = heat.cells * heat.cells;
+        let progress = Arc::new(AtomicUsize::new(0));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (p, c) = (progress.clone(), cancel.clone());
+        let handle = std::thread::spawn(move || {
+            heat.iterations = (0..total)
+                .into_par_iter()
+                .map(|i| {
+                    if c.load(Ordering::Relaxed) {
+                        return None;
+                    }
+                    let pose_b = heat.pose_at(i % heat.cells, i / heat.cells);
+                    let md =
+                        MinkowskiDifference::new(&a, &b, RelativePose::between(&pose_a, &pose_b));
+                    let run = solve(heat.algorithm, md, settings);
+                    p.fetch_add(1, Ordering::Relaxed);
+                    matches!(
+                        run.summary.outcome.status_name(),
+                        "intersecting" | "separated" | "separated_early_stop"
+                    )
+                    .then_some(run.summary.iterations)
+                })
+                .collect();
+            Work::Heat(heat)
+        });
+        self.job = Some(Job {
+            progress,
+            total,
+            cancel,
+            handle,
+            what: "heat map",
+        });
+    }
+
+    /// Collects a finished job.
+    fn collect(&mut self) {
+        if self.job.as_ref().is_some_and(|j| j.handle.is_finished()) {
+            if let Some(job) = self.job.take() {
+                match job.handle.join() {
+                    Ok(Work::Sweep(s)) => self.sweep = Some(s),
+                    Ok(Work::Heat(h)) => self.heat = Some(h),
+                    Err(_) => {}
+                }
+            }
+        }
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<Diagnosis>()
+        .add_systems(Update, collect_finished_jobs);
+}
+
+fn collect_finished_jobs(mut diagnosis: ResMut<Diagnosis>) {
+    diagnosis.collect();
+}
