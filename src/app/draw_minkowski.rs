@@ -25,11 +25,11 @@ pub struct DifferenceFrame {
 }
 
 impl DifferenceFrame {
-    pub fn to_world(&self, w: glam::DVec3) -> Vec3 {
+    pub fn world_point(&self, w: glam::DVec3) -> Vec3 {
         self.anchor + self.rotation * w.as_vec3()
     }
 
-    pub fn direction_to_world(&self, d: glam::DVec3) -> Vec3 {
+    pub fn world_direction(&self, d: glam::DVec3) -> Vec3 {
         self.rotation * d.as_vec3()
     }
 }

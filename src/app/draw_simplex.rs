@@ -3,6 +3,7 @@
 //! Frank-Wolfe path, and at the end the witness points with the distance segment.
 
 use bevy::asset::RenderAssetUsages;
+use bevy::ecs::system::SystemParam;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 
@@ -86,7 +87,7 @@ fn update_faces(
                 .simplex
                 .iter()
                 .take(4)
-                .map(|v| frame.to_world(v.point.w))
+                .map(|v| frame.world_point(v.point.w))
                 .collect();
             if points.len() >= 3 {
                 for i in 0..points.len() {
@@ -118,16 +119,29 @@ fn update_faces(
     );
 }
 
+/// What the step drawing reads.
+#[derive(SystemParam)]
+struct StepView<'w> {
+    model: Res<'w, Model>,
+    cursor: Res<'w, PlaybackCursor>,
+    layers: Res<'w, Layers>,
+    frame: Res<'w, DifferenceFrame>,
+    marker: Res<'w, MarkerScale>,
+}
+
 fn draw_step(
-    model: Res<Model>,
-    cursor: Res<PlaybackCursor>,
-    layers: Res<Layers>,
-    frame: Res<DifferenceFrame>,
-    marker: Res<MarkerScale>,
+    view: StepView,
     mut labels: ResMut<ViewLabels>,
     mut step_bounds: ResMut<StepBounds>,
     mut gizmos: Gizmos,
 ) {
+    let StepView {
+        model,
+        cursor,
+        layers,
+        frame,
+        marker,
+    } = view;
     labels.0.clear();
     let Some(run) = model.focused_run() else {
         return;
@@ -142,15 +156,15 @@ fn draw_step(
     let origin = frame.anchor;
     labels.0.push((origin, "O".into(), Color::BLACK));
     // What "frame step" closes in on: the origin, the simplex, x_k and s_k.
-    let mut step_points: Vec<Vec3> = vec![origin, frame.to_world(record.x)];
+    let mut step_points: Vec<Vec3> = vec![origin, frame.world_point(record.x)];
     step_points.extend(
         record
             .simplex
             .iter()
             .take(4)
-            .map(|v| frame.to_world(v.point.w)),
+            .map(|v| frame.world_point(v.point.w)),
     );
-    step_points.extend(record.support.map(|s| frame.to_world(s.point.w)));
+    step_points.extend(record.support.map(|s| frame.world_point(s.point.w)));
     let (lo, hi) = step_points.iter().fold(
         (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
         |(lo, hi), p| (lo.min(*p), hi.max(*p)),
@@ -164,7 +178,7 @@ fn draw_step(
         let points: Vec<(Vec3, u32)> = record
             .simplex
             .iter()
-            .map(|v| (frame.to_world(v.point.w), v.id))
+            .map(|v| (frame.world_point(v.point.w), v.id))
             .collect();
         for (i, (p, id)) in points.iter().enumerate() {
             gizmos.sphere(Isometry3d::from_translation(*p), size, COLOR_SIMPLEX);
@@ -179,12 +193,10 @@ fn draw_step(
         }
     }
     if let Some(s) = record.support {
-        let s_world = frame.to_world(s.point.w);
+        let s_world = frame.world_point(s.point.w);
         if layers.support_direction {
             // −d: the direction whose support was taken, drawn from the origin.
-            let dir = -frame
-                .direction_to_world(record.direction)
-                .normalize_or_zero();
+            let dir = -frame.world_direction(record.direction).normalize_or_zero();
             let length = (frame.radius.max(0.2) * 0.8).min(marker.0 * 30.0);
             gizmos.arrow(origin, origin + dir * length, COLOR_SUPPORT);
             labels.0.push((
@@ -228,7 +240,7 @@ fn draw_step(
         }
     }
     if layers.iterate {
-        let x = frame.to_world(record.x);
+        let x = frame.world_point(record.x);
         gizmos.line(origin, x, COLOR_ITERATE);
         gizmos.sphere(Isometry3d::from_translation(x), size * 1.1, COLOR_ITERATE);
         labels.0.push((x, format!("x{}", record.k), COLOR_ITERATE));
@@ -236,7 +248,7 @@ fn draw_step(
     if layers.frank_wolfe_path && matches!(run.run.algorithm, Algorithm::FrankWolfe(_)) {
         let path: Vec<Vec3> = trace[..=index]
             .iter()
-            .map(|r| frame.to_world(r.x))
+            .map(|r| frame.world_point(r.x))
             .collect();
         gizmos.linestrip(path, COLOR_ITERATE.with_alpha(0.7));
     }

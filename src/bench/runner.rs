@@ -91,7 +91,7 @@ pub fn run_set(
             rows
         })
         .collect();
-    rows.sort_by(|a, b| (a.problem, a.query).cmp(&(b.problem, b.query)));
+    rows.sort_by_key(|r| (r.problem, r.query));
     rows
 }
 
