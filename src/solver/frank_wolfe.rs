@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::criteria::CriterionValues;
 use super::outcome::{Outcome, RunSummary};
 use super::settings::{QueryMode, SolverSettings};
-use super::simplex::{project_origin, Simplex, SimplexVertex};
+use super::simplex::{barycentric, project_origin, Simplex, SimplexVertex};
 use super::{initial_direction, witness_points, Solver};
 use crate::minkowski::MinkowskiDifference;
 use crate::trace::{IterationRecord, StepEvent, WeightedVertex};
@@ -182,7 +182,7 @@ impl<'s> FrankWolfe<'s> {
                     .simplex
                     .vertices()
                     .iter()
-                    .zip(projection.weights)
+                    .zip(barycentric(&projection.simplex, projection.x))
                     .map(|(v, w)| (*v, w))
                     .collect();
                 self.x = projection.x;

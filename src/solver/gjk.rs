@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::criteria::CriterionValues;
 use super::outcome::{Outcome, RunSummary};
 use super::settings::{QueryMode, SolverSettings};
-use super::simplex::{project_origin, Simplex, SimplexVertex};
+use super::simplex::{barycentric, project_origin, Simplex, SimplexVertex};
 use super::{initial_direction, witness_points, Solver};
 use crate::minkowski::MinkowskiDifference;
 use crate::trace::{IterationRecord, MomentumStop, StepEvent, WeightedVertex};
@@ -40,7 +40,6 @@ pub struct Gjk<'s> {
     previous_direction: DVec3,
     previous_support: DVec3,
     simplex: Simplex,
-    weights: [f64; 4],
     alpha: f64,
     k: usize,
     next_id: u32,
@@ -75,7 +74,6 @@ impl<'s> Gjk<'s> {
             previous_direction: x,
             previous_support: x,
             simplex: Simplex::new(),
-            weights: [0.0; 4],
             alpha: 0.0,
             k: 0,
             next_id: 1,
@@ -139,7 +137,7 @@ impl<'s> Gjk<'s> {
             .simplex
             .vertices()
             .iter()
-            .zip(self.weights)
+            .zip(barycentric(&self.simplex, self.x))
             .map(|(v, w)| WeightedVertex::new(*v, w))
             .collect();
         self.trace.push(IterationRecord {
@@ -252,11 +250,10 @@ impl Solver for Gjk<'_> {
             };
             return self.finish(outcome, StepEvent::Converged, measured, momentum);
         }
-        let before = self.simplex;
+        let before = self.settings.record_trace.then_some(self.simplex);
         self.simplex.push(vertex);
         let projection = project_origin(&self.simplex);
         self.simplex = projection.simplex;
-        self.weights = projection.weights;
         self.x = projection.x;
         self.r = self.x.length();
         if !self.x.is_finite() {
@@ -279,7 +276,7 @@ impl Solver for Gjk<'_> {
         }
         self.k += 1;
         // Labels are only needed for the record: no allocation on untraced runs.
-        let dropped = if self.settings.record_trace {
+        let dropped = if let Some(before) = before {
             let kept = self.simplex.vertices();
             before
                 .vertices()
@@ -314,7 +311,8 @@ impl Solver for Gjk<'_> {
         let outcome = self.outcome.clone()?;
         let (witness_a, witness_b) = match &outcome {
             Outcome::Separated { .. } => {
-                let (a, b) = witness_points(self.simplex.vertices(), &self.weights);
+                let weights = barycentric(&self.simplex, self.x);
+                let (a, b) = witness_points(self.simplex.vertices(), &weights);
                 (Some(a), Some(b))
             }
             _ => (None, None),

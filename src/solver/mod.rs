@@ -19,7 +19,7 @@ pub use frank_wolfe::{FrankWolfe, StepRule};
 pub use gjk::{DirectionRule, Gjk};
 pub use outcome::{Outcome, RunSummary};
 pub use settings::{Criterion, CriterionKind, InitialGuess, QueryMode, SolverSettings};
-pub use simplex::{project_origin, Projection, Simplex, SimplexVertex};
+pub use simplex::{barycentric, project_origin, Projection, Simplex, SimplexVertex};
 
 use crate::minkowski::MinkowskiDifference;
 use crate::trace::IterationRecord;

@@ -69,10 +69,9 @@ impl Simplex {
 pub struct Projection {
     /// The smallest face holding the nearest point, in Coal's storage order.
     pub simplex: Simplex,
-    /// The nearest point (`x_{k+1}`).
+    /// The nearest point (`x_{k+1}`). Its weights: [`barycentric`], computed only when
+    /// needed (records, witness points), since the loop itself never uses them.
     pub x: DVec3,
-    /// Barycentric weights of `x` over `simplex` (≥ 0, summing to 1).
-    pub weights: [f64; 4],
     /// The origin lies in the simplex (a tetrahedron containing it, or on a face).
     pub contains_origin: bool,
 }
@@ -84,7 +83,6 @@ pub fn project_origin(simplex: &Simplex) -> Projection {
         0 => Projection {
             simplex: Simplex::new(),
             x: DVec3::ZERO,
-            weights: [0.0; 4],
             contains_origin: false,
         },
         1 => point(v[0]),
@@ -98,7 +96,6 @@ fn point(a: SimplexVertex) -> Projection {
     Projection {
         simplex: Simplex::from_slice(&[a]),
         x: a.point.w,
-        weights: [1.0, 0.0, 0.0, 0.0],
         contains_origin: a.point.w == DVec3::ZERO,
     }
 }
@@ -126,12 +123,9 @@ fn segment(a: SimplexVertex, b: SimplexVertex) -> Projection {
     let weight_a = ab.dot(pb);
     let weight_b = ab.dot(-pa);
     let x = (pa * weight_a + pb * weight_b) / ab2;
-    let mut weights = [weight_b / ab2, weight_a / ab2, 0.0, 0.0];
-    normalise_weights(&mut weights[..2]);
     Projection {
         simplex: Simplex::from_slice(&[b, a]),
         x,
-        weights,
         contains_origin: x == DVec3::ZERO,
     }
 }
@@ -187,11 +181,9 @@ fn face(
     } else {
         abc * (-abc_dot_ao / abc2)
     };
-    let w = triangle_weights(stored[0].point.w, stored[1].point.w, stored[2].point.w, x);
     Projection {
         simplex: Simplex::from_slice(&stored),
         x,
-        weights: [w[0], w[1], w[2], 0.0],
         contains_origin: abc_dot_ao == 0.0,
     }
 }
@@ -237,27 +229,55 @@ fn project_tetrahedron(
     best.unwrap_or_else(|| inside(a, b, c, d))
 }
 
-/// The origin is inside the tetrahedron: weights from signed volumes.
+/// The origin is inside the tetrahedron.
 fn inside(a: SimplexVertex, b: SimplexVertex, c: SimplexVertex, d: SimplexVertex) -> Projection {
-    let p = [d.point.w, c.point.w, b.point.w, a.point.w];
-    let volume =
-        |p0: DVec3, p1: DVec3, p2: DVec3, p3: DVec3| (p1 - p0).dot((p2 - p0).cross(p3 - p0));
-    let total = volume(p[0], p[1], p[2], p[3]);
-    let mut weights = [0.25; 4];
-    if total != 0.0 && total.is_finite() {
-        for (i, w) in weights.iter_mut().enumerate() {
-            let mut q = p;
-            q[i] = DVec3::ZERO;
-            *w = volume(q[0], q[1], q[2], q[3]) / total;
-        }
-        normalise_weights(&mut weights);
-    }
     Projection {
         simplex: Simplex::from_slice(&[d, c, b, a]),
         x: DVec3::ZERO,
-        weights,
         contains_origin: true,
     }
+}
+
+/// Barycentric weights of `x` (a point of the simplex, as a projection returns it) over
+/// the simplex's vertices, in storage order: ≥ 0 and summing to 1.
+pub fn barycentric(simplex: &Simplex, x: DVec3) -> [f64; 4] {
+    let v: Vec<DVec3> = simplex.vertices().iter().map(|v| v.point.w).collect();
+    let mut w = [0.0; 4];
+    match v.len() {
+        0 => {}
+        1 => w[0] = 1.0,
+        2 => {
+            let edge = v[1] - v[0];
+            let length2 = edge.length_squared();
+            let t = if length2 > 0.0 {
+                (x - v[0]).dot(edge) / length2
+            } else {
+                0.0
+            };
+            w[0] = 1.0 - t;
+            w[1] = t;
+            normalise_weights(&mut w[..2]);
+        }
+        3 => {
+            let t = triangle_weights(v[0], v[1], v[2], x);
+            w[..3].copy_from_slice(&t);
+        }
+        _ => {
+            let volume = |p: [DVec3; 4]| (p[1] - p[0]).dot((p[2] - p[0]).cross(p[3] - p[0]));
+            let p = [v[0], v[1], v[2], v[3]];
+            let total = volume(p);
+            w = [0.25; 4];
+            if total != 0.0 && total.is_finite() {
+                for (i, wi) in w.iter_mut().enumerate() {
+                    let mut q = p;
+                    q[i] = x;
+                    *wi = volume(q) / total;
+                }
+                normalise_weights(&mut w);
+            }
+        }
+    }
+    w
 }
 
 fn nearer(first: Projection, second: Projection) -> Projection {
@@ -430,9 +450,10 @@ mod tests {
                     "got {} expected {expected}",
                     proj.x.length()
                 );
-                let w: f64 = proj.weights[..proj.simplex.len()].iter().sum();
+                let weights = barycentric(&proj.simplex, proj.x);
+                let w: f64 = weights[..proj.simplex.len()].iter().sum();
                 assert!((w - 1.0).abs() < 1e-12);
-                assert!(proj.weights.iter().all(|w| *w >= 0.0));
+                assert!(weights.iter().all(|w| *w >= 0.0));
                 if proj.contains_origin {
                     break;
                 }
@@ -440,7 +461,7 @@ mod tests {
                     .simplex
                     .vertices()
                     .iter()
-                    .zip(proj.weights)
+                    .zip(weights)
                     .map(|(v, w)| v.point.w * w)
                     .sum();
                 assert!((recon - proj.x).length() < 1e-9, "weights reproduce x");
@@ -477,7 +498,8 @@ mod tests {
         for c in cases {
             let p = project_origin(&Simplex::from_slice(&c));
             assert!(p.x.is_finite());
-            assert!(p.weights.iter().all(|w| w.is_finite() && *w >= 0.0));
+            let weights = barycentric(&p.simplex, p.x);
+            assert!(weights.iter().all(|w| w.is_finite() && *w >= 0.0));
         }
     }
 
@@ -491,6 +513,6 @@ mod tests {
         ]);
         let p = project_origin(&s);
         assert!(p.contains_origin);
-        assert!((p.weights.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        assert!((barycentric(&p.simplex, p.x).iter().sum::<f64>() - 1.0).abs() < 1e-12);
     }
 }
