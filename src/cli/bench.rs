@@ -73,6 +73,17 @@ fn algorithms_or_default(algorithms: &[Algorithm]) -> Vec<Algorithm> {
     }
 }
 
+impl SuiteOptions {
+    /// The algorithms (the GJK family by default) and a writable output folder.
+    fn new(algorithms: &[Algorithm], out: PathBuf) -> anyhow::Result<Self> {
+        prepare_out(&out)?;
+        Ok(Self {
+            algorithms: algorithms_or_default(algorithms),
+            out,
+        })
+    }
+}
+
 pub fn run_ellipsoids(
     pairs: usize,
     poses: usize,
@@ -80,11 +91,7 @@ pub fn run_ellipsoids(
     algorithms: &[Algorithm],
     out: PathBuf,
 ) -> anyhow::Result<()> {
-    let options = SuiteOptions {
-        algorithms: algorithms_or_default(algorithms),
-        out,
-    };
-    prepare_out(&options.out)?;
+    let options = SuiteOptions::new(algorithms, out)?;
     let set = ellipsoid_problems(pairs, poses, seed);
     run_suite(
         &set,
@@ -101,11 +108,7 @@ pub fn run_meshes(
     algorithms: &[Algorithm],
     out: PathBuf,
 ) -> anyhow::Result<()> {
-    let options = SuiteOptions {
-        algorithms: algorithms_or_default(algorithms),
-        out,
-    };
-    prepare_out(&options.out)?;
+    let options = SuiteOptions::new(algorithms, out)?;
     let hulls = load_hulls(dir)?;
     let set = mesh_problems(&hulls, pairs, poses, seed);
     let names: Vec<&str> = hulls.iter().map(|(n, _)| n.as_str()).collect();

@@ -288,16 +288,7 @@ mod tests {
         }
         let mut drafts = ShapeDrafts::default();
         let mut status = StatusLine::default();
-        for kind in [
-            "sphere",
-            "ellipsoid",
-            "box",
-            "capsule",
-            "cylinder",
-            "cone",
-            "superellipsoid",
-            "point",
-        ] {
+        for kind in shape_panel::KINDS {
             m.set_shape(BodyId::A, shape_panel::default_spec(kind))
                 .unwrap();
             frames(&mut m, |ui, m| {

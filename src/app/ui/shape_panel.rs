@@ -16,7 +16,8 @@ pub struct ShapeDrafts {
     b: Option<ShapeSpec>,
 }
 
-const KINDS: [&str; 8] = [
+/// The kinds the editor offers (meshes come through Files).
+pub(super) const KINDS: [&str; 8] = [
     "sphere",
     "ellipsoid",
     "box",
