@@ -9,7 +9,7 @@ use crate::minkowski::MinkowskiDifference;
 use crate::parry_bridge;
 use crate::pose::RelativePose;
 use crate::shape::{AffineDimension, Shape};
-use crate::solver::{solve, Algorithm, SolverSettings};
+use crate::solver::{Algorithm, FrankWolfe, Gjk, Solver, SolverSettings};
 
 /// Samples per measurement; each sample repeats the query until it lasts ≥ 20 µs.
 const SAMPLES: usize = 40;
@@ -49,9 +49,14 @@ pub fn our_seconds(
         record_trace: false,
         ..settings
     };
+    // The concrete solver, as a library user would call it (no boxing, no trace copy).
     seconds_per_query(|| {
         let md = MinkowskiDifference::new(a, b, b_in_a);
-        std::hint::black_box(solve(algorithm, md, settings));
+        let summary = match algorithm {
+            Algorithm::Gjk(rule) => Gjk::new(md, rule, settings).run(),
+            Algorithm::FrankWolfe(rule) => FrankWolfe::new(md, rule, settings).run(),
+        };
+        std::hint::black_box(summary);
     })
 }
 

@@ -241,9 +241,12 @@ fn inside(a: SimplexVertex, b: SimplexVertex, c: SimplexVertex, d: SimplexVertex
 /// Barycentric weights of `x` (a point of the simplex, as a projection returns it) over
 /// the simplex's vertices, in storage order: ≥ 0 and summing to 1.
 pub fn barycentric(simplex: &Simplex, x: DVec3) -> [f64; 4] {
-    let v: Vec<DVec3> = simplex.vertices().iter().map(|v| v.point.w).collect();
+    let mut v = [DVec3::ZERO; 4];
+    for (slot, vertex) in v.iter_mut().zip(simplex.vertices()) {
+        *slot = vertex.point.w;
+    }
     let mut w = [0.0; 4];
-    match v.len() {
+    match simplex.len() {
         0 => {}
         1 => w[0] = 1.0,
         2 => {
@@ -264,7 +267,7 @@ pub fn barycentric(simplex: &Simplex, x: DVec3) -> [f64; 4] {
         }
         _ => {
             let volume = |p: [DVec3; 4]| (p[1] - p[0]).dot((p[2] - p[0]).cross(p[3] - p[0]));
-            let p = [v[0], v[1], v[2], v[3]];
+            let p = v;
             let total = volume(p);
             w = [0.25; 4];
             if total != 0.0 && total.is_finite() {
