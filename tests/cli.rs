@@ -240,11 +240,17 @@ fn bench_ellipsoids_writes_csv_summary_and_plots() {
         "2",
         "--out",
         o,
+        "--timing",
     ]);
     assert!(
         run.status.success(),
         "{}",
         String::from_utf8_lossy(&run.stderr)
+    );
+    let ratios = std::fs::read_to_string(out.join("timing.txt")).unwrap();
+    assert!(
+        ratios.contains("gjk ratio") && ratios.contains("parry µs/query"),
+        "{ratios}"
     );
     let csv = std::fs::read_to_string(out.join("runs.csv")).unwrap();
     // 3 pairs × 2 poses × 12 distances × 4 algorithms × 2 query kinds, plus the header.

@@ -7,7 +7,7 @@ use std::path::Path;
 use glam::{DMat3, DVec3};
 use serde::{Deserialize, Serialize};
 
-use super::timing::{our_seconds, parry_seconds};
+use super::timing::{our_seconds, parry_seconds, ratio_table, TimingSample};
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
 use crate::shape::{Ellipsoid, Polytope, Shape};
@@ -300,55 +300,22 @@ impl std::fmt::Display for MeanTable {
 
 /// Time per query of our algorithms over parry's, per target distance (with `--timing`).
 pub fn timing_table(results: &[ProblemResult]) -> String {
-    use std::fmt::Write as _;
-    let mut distances: Vec<f64> = results.iter().map(|r| r.target_distance).collect();
-    distances.sort_by(f64::total_cmp);
-    distances.dedup();
-    let mut out = String::new();
-    let _ = write!(out, "{:<28}", "time ours / parry at distance");
-    for d in &distances {
-        let _ = write!(out, "{:>9}", format!("{d}"));
-    }
-    out.push('\n');
-    let mean = |v: Vec<f64>| v.iter().sum::<f64>() / v.len().max(1) as f64;
-    let at = |d: f64| {
-        results
+    let mut samples = Vec::new();
+    for r in results {
+        let Some(parry) = &r.parry else { continue };
+        for alg in PROBLEM_ALGORITHMS
             .iter()
-            .filter(move |r| r.target_distance == d && r.parry.is_some())
-    };
-    let _ = write!(out, "{:<28}", "parry µs/query");
-    for d in &distances {
-        let _ = write!(
-            out,
-            "{:>9.2}",
-            1e6 * mean(
-                at(*d)
-                    .map(|r| r.parry.as_ref().unwrap().seconds_per_query)
-                    .collect()
-            )
-        );
-    }
-    out.push('\n');
-    for alg in PROBLEM_ALGORITHMS
-        .iter()
-        .filter(|a| matches!(a, Algorithm::Gjk(_)))
-    {
-        let _ = write!(out, "{:<28}", format!("{} ratio", alg.name()));
-        for d in &distances {
-            // Ratio of means: the typical cost of a query at this distance.
-            let ours = mean(
-                at(*d)
-                    .filter_map(|r| r.algorithms[alg.name()].seconds_per_query)
-                    .collect(),
-            );
-            let theirs = mean(
-                at(*d)
-                    .map(|r| r.parry.as_ref().unwrap().seconds_per_query)
-                    .collect(),
-            );
-            let _ = write!(out, "{:>9.2}", ours / theirs);
+            .filter(|a| matches!(a, Algorithm::Gjk(_)))
+        {
+            if let Some(ours) = r.algorithms[alg.name()].seconds_per_query {
+                samples.push(TimingSample {
+                    target_distance: r.target_distance,
+                    algorithm: alg.name(),
+                    ours,
+                    parry: parry.seconds_per_query,
+                });
+            }
         }
-        out.push('\n');
     }
-    out
+    ratio_table(&samples)
 }

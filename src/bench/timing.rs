@@ -111,3 +111,85 @@ pub fn parry_seconds(a: &Shape, b: &Shape, b_in_a: RelativePose) -> (f64, f64) {
     });
     (seconds, distance)
 }
+
+/// One timed query: ours and parry's on the same problem.
+#[derive(Clone, Debug)]
+pub struct TimingSample {
+    pub target_distance: f64,
+    pub algorithm: &'static str,
+    pub ours: f64,
+    pub parry: f64,
+}
+
+/// parry's µs per query and, per algorithm, the ratio of mean times ours / parry, per
+/// target distance (ratio of means: the typical cost of a query at that distance).
+pub fn ratio_table(samples: &[TimingSample]) -> String {
+    use std::fmt::Write as _;
+    let mut distances: Vec<f64> = samples.iter().map(|s| s.target_distance).collect();
+    distances.sort_by(f64::total_cmp);
+    distances.dedup();
+    let mut algorithms: Vec<&str> = Vec::new();
+    for s in samples {
+        if !algorithms.contains(&s.algorithm) {
+            algorithms.push(s.algorithm);
+        }
+    }
+    let mean = |v: Vec<f64>| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    let mut out = String::new();
+    let _ = write!(out, "{:<28}", "time ours / parry at distance");
+    for d in &distances {
+        let _ = write!(out, "{:>9}", format!("{d}"));
+    }
+    out.push('\n');
+    let parry_at = |d: f64| {
+        mean(
+            samples
+                .iter()
+                .filter(|s| s.target_distance == d && s.algorithm == algorithms[0])
+                .map(|s| s.parry)
+                .collect(),
+        )
+    };
+    let _ = write!(out, "{:<28}", "parry µs/query");
+    for d in &distances {
+        let _ = write!(out, "{:>9.2}", 1e6 * parry_at(*d));
+    }
+    out.push('\n');
+    for alg in &algorithms {
+        let _ = write!(out, "{:<28}", format!("{alg} ratio"));
+        for d in &distances {
+            let at: Vec<&TimingSample> = samples
+                .iter()
+                .filter(|s| s.target_distance == *d && s.algorithm == *alg)
+                .collect();
+            let ratio = mean(at.iter().map(|s| s.ours).collect())
+                / mean(at.iter().map(|s| s.parry).collect());
+            let _ = write!(out, "{ratio:>9.2}");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Times every GJK-family algorithm and parry on every problem of a set (one at a time,
+/// so the measurements do not compete for cores).
+pub fn time_set(
+    set: &super::protocol::ProblemSet,
+    algorithms: &[Algorithm],
+    settings: SolverSettings,
+) -> Vec<TimingSample> {
+    let mut samples = Vec::new();
+    for p in &set.problems {
+        let (a, b) = (&set.shapes[p.a], &set.shapes[p.b]);
+        let (parry, _) = parry_seconds(a, b, p.b_in_a);
+        for alg in algorithms.iter().filter(|a| matches!(a, Algorithm::Gjk(_))) {
+            samples.push(TimingSample {
+                target_distance: p.target_distance,
+                algorithm: alg.name(),
+                ours: our_seconds(a, b, p.b_in_a, *alg, settings),
+                parry,
+            });
+        }
+    }
+    samples
+}

@@ -9,6 +9,7 @@ use collidescope::bench::problems::{
 };
 use collidescope::bench::protocol::{ellipsoid_problems, mesh_problems, ProblemSet};
 use collidescope::bench::runner::{run_set, summarise, summary_table, write_csv, QueryKind};
+use collidescope::bench::timing::{ratio_table, time_set};
 use collidescope::mesh_io::load_obj;
 use collidescope::shape::{AffineDimension, Polytope};
 use collidescope::solver::{Algorithm, SolverSettings};
@@ -57,6 +58,8 @@ pub fn run_problem_file(path: &Path, json: bool, timing: bool) -> anyhow::Result
 pub struct SuiteOptions {
     pub algorithms: Vec<Algorithm>,
     pub out: PathBuf,
+    /// Also time every GJK variant against parry3d-f64 on every problem.
+    pub timing: bool,
 }
 
 /// The GJK family by default (Frank-Wolfe's hundreds of iterations would flatten the
@@ -75,11 +78,12 @@ fn algorithms_or_default(algorithms: &[Algorithm]) -> Vec<Algorithm> {
 
 impl SuiteOptions {
     /// The algorithms (the GJK family by default) and a writable output folder.
-    fn new(algorithms: &[Algorithm], out: PathBuf) -> anyhow::Result<Self> {
+    fn new(algorithms: &[Algorithm], out: PathBuf, timing: bool) -> anyhow::Result<Self> {
         prepare_out(&out)?;
         Ok(Self {
             algorithms: algorithms_or_default(algorithms),
             out,
+            timing,
         })
     }
 }
@@ -90,8 +94,9 @@ pub fn run_ellipsoids(
     seed: u64,
     algorithms: &[Algorithm],
     out: PathBuf,
+    timing: bool,
 ) -> anyhow::Result<()> {
-    let options = SuiteOptions::new(algorithms, out)?;
+    let options = SuiteOptions::new(algorithms, out, timing)?;
     let set = ellipsoid_problems(pairs, poses, seed);
     run_suite(
         &set,
@@ -107,8 +112,9 @@ pub fn run_meshes(
     seed: u64,
     algorithms: &[Algorithm],
     out: PathBuf,
+    timing: bool,
 ) -> anyhow::Result<()> {
-    let options = SuiteOptions::new(algorithms, out)?;
+    let options = SuiteOptions::new(algorithms, out, timing)?;
     let hulls = load_hulls(dir)?;
     let set = mesh_problems(&hulls, pairs, poses, seed);
     let names: Vec<&str> = hulls.iter().map(|(n, _)| n.as_str()).collect();
@@ -207,6 +213,13 @@ fn run_suite(set: &ProblemSet, options: &SuiteOptions, title: &str) -> anyhow::R
         )?;
     }
     println!("{title}\n\n{table}");
+    if options.timing {
+        let samples = time_set(set, &options.algorithms, SolverSettings::benchmark());
+        let ratios = ratio_table(&samples);
+        std::fs::write(options.out.join("timing.txt"), &ratios)
+            .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", options.out.display()))?;
+        println!("{ratios}");
+    }
     println!(
         "wrote {} ({} runs), {}, iterations_distance.png and iterations_boolean.png in {}",
         csv.display(),

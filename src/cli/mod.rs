@@ -80,7 +80,7 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Also time every query, and parry3d-f64's GJK on the same problem.
-        #[arg(long)]
+        #[arg(long, global = true)]
         timing: bool,
         #[command(subcommand)]
         suite: Option<BenchSuite>,
@@ -180,7 +180,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                     algorithms,
                     out,
                 }),
-            ) => bench::run_ellipsoids(pairs, poses, seed, &algorithms, out),
+            ) => bench::run_ellipsoids(pairs, poses, seed, &algorithms, out, timing),
             (
                 None,
                 Some(BenchSuite::Meshes {
@@ -191,7 +191,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                     algorithms,
                     out,
                 }),
-            ) => bench::run_meshes(&dir, pairs, poses, seed, &algorithms, out),
+            ) => bench::run_meshes(&dir, pairs, poses, seed, &algorithms, out, timing),
             (Some(_), Some(_)) => anyhow::bail!(
                 "give either --problems FILE or a suite (ellipsoids, meshes), not both"
             ),
