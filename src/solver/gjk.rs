@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::criteria::CriterionValues;
 use super::outcome::{Outcome, RunSummary};
 use super::settings::{QueryMode, SolverSettings};
-use super::simplex::{barycentric, project_origin, Simplex, SimplexVertex};
+use super::simplex::{barycentric, project_origin_in_place, Simplex, SimplexVertex};
 use super::{initial_direction, witness_points, Solver};
 use crate::minkowski::MinkowskiDifference;
 use crate::trace::{IterationRecord, MomentumStop, StepEvent, WeightedVertex};
@@ -252,9 +252,8 @@ impl Solver for Gjk<'_> {
         }
         let before = self.settings.record_trace.then_some(self.simplex);
         self.simplex.push(vertex);
-        let projection = project_origin(&self.simplex);
-        self.simplex = projection.simplex;
-        self.x = projection.x;
+        let (x, contains_origin) = project_origin_in_place(&mut self.simplex);
+        self.x = x;
         self.r = self.x.length();
         if !self.x.is_finite() {
             return self.finish(
@@ -266,7 +265,7 @@ impl Solver for Gjk<'_> {
                 momentum,
             );
         }
-        if projection.contains_origin || self.r == 0.0 {
+        if contains_origin || self.r == 0.0 {
             return self.finish(
                 Outcome::Intersecting,
                 StepEvent::OriginEnclosed { added: vertex.id },

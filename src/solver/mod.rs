@@ -19,7 +19,9 @@ pub use frank_wolfe::{FrankWolfe, StepRule};
 pub use gjk::{DirectionRule, Gjk};
 pub use outcome::{Outcome, RunSummary};
 pub use settings::{Criterion, CriterionKind, InitialGuess, QueryMode, SolverSettings};
-pub use simplex::{barycentric, project_origin, Projection, Simplex, SimplexVertex};
+pub use simplex::{
+    barycentric, project_origin, project_origin_in_place, Projection, Simplex, SimplexVertex,
+};
 
 use crate::minkowski::MinkowskiDifference;
 use crate::trace::IterationRecord;

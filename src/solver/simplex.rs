@@ -78,10 +78,27 @@ pub struct Projection {
 
 /// Projects the origin onto the simplex, whose last vertex is the newest.
 pub fn project_origin(simplex: &Simplex) -> Projection {
-    let v = simplex.vertices();
-    match v.len() {
-        0 => Projection {
-            simplex: Simplex::new(),
+    let mut kept = *simplex;
+    let (x, contains_origin) = project_origin_in_place(&mut kept);
+    Projection {
+        simplex: kept,
+        x,
+        contains_origin,
+    }
+}
+
+/// The same projection, shrinking `simplex` to the kept face in place (the solver's hot
+/// path: vertices are 80 bytes, so the search below moves indices, not vertices).
+/// Returns the nearest point and whether the origin lies in the simplex.
+pub fn project_origin_in_place(simplex: &mut Simplex) -> (DVec3, bool) {
+    let v: [V; 4] = std::array::from_fn(|i| V {
+        index: i as u8,
+        w: simplex.vertices[i].point.w,
+    });
+    let face = match simplex.len {
+        0 => Face {
+            kept: [0; 4],
+            len: 0,
             x: DVec3::ZERO,
             contains_origin: false,
         },
@@ -89,20 +106,51 @@ pub fn project_origin(simplex: &Simplex) -> Projection {
         2 => project_segment(v[1], v[0]),
         3 => project_triangle(v[2], v[1], v[0]),
         _ => project_tetrahedron(v[3], v[2], v[1], v[0]),
+    };
+    let old = simplex.vertices;
+    for (slot, index) in face.kept[..face.len].iter().enumerate() {
+        simplex.vertices[slot] = old[*index as usize];
     }
+    simplex.len = face.len;
+    (face.x, face.contains_origin)
 }
 
-fn point(a: SimplexVertex) -> Projection {
-    Projection {
-        simplex: Simplex::from_slice(&[a]),
-        x: a.point.w,
-        contains_origin: a.point.w == DVec3::ZERO,
+/// A vertex seen by the search: its position in the input and its point.
+#[derive(Clone, Copy)]
+struct V {
+    index: u8,
+    w: DVec3,
+}
+
+/// A kept face: input positions in storage order, the nearest point, enclosure.
+#[derive(Clone, Copy)]
+struct Face {
+    kept: [u8; 4],
+    len: usize,
+    x: DVec3,
+    contains_origin: bool,
+}
+
+fn kept(vertices: &[V]) -> ([u8; 4], usize) {
+    let mut k = [0u8; 4];
+    for (slot, v) in k.iter_mut().zip(vertices) {
+        *slot = v.index;
+    }
+    (k, vertices.len())
+}
+
+fn point(a: V) -> Face {
+    Face {
+        kept: kept(&[a]).0,
+        len: kept(&[a]).1,
+        x: a.w,
+        contains_origin: a.w == DVec3::ZERO,
     }
 }
 
 /// Segment `[B, A]`, `A` newest: the vertex `A` or the open segment.
-fn project_segment(a: SimplexVertex, b: SimplexVertex) -> Projection {
-    let (pa, pb) = (a.point.w, b.point.w);
+fn project_segment(a: V, b: V) -> Face {
+    let (pa, pb) = (a.w, b.w);
     let towards_b = (pb - pa).dot(-pa);
     if towards_b <= 0.0 {
         point(a)
@@ -113,8 +161,8 @@ fn project_segment(a: SimplexVertex, b: SimplexVertex) -> Projection {
 
 /// The nearest point on the line through `A` and `B`, known to lie inside the segment:
 /// `x = ((AB·B) A + (AB·AO) B) / ‖AB‖²`. Stored `[B, A]`.
-fn segment(a: SimplexVertex, b: SimplexVertex) -> Projection {
-    let (pa, pb) = (a.point.w, b.point.w);
+fn segment(a: V, b: V) -> Face {
+    let (pa, pb) = (a.w, b.w);
     let ab = pb - pa;
     let ab2 = ab.length_squared();
     if ab2.is_nan() || ab2 <= 0.0 {
@@ -123,16 +171,17 @@ fn segment(a: SimplexVertex, b: SimplexVertex) -> Projection {
     let weight_a = ab.dot(pb);
     let weight_b = ab.dot(-pa);
     let x = (pa * weight_a + pb * weight_b) / ab2;
-    Projection {
-        simplex: Simplex::from_slice(&[b, a]),
+    Face {
+        kept: kept(&[b, a]).0,
+        len: kept(&[b, a]).1,
         x,
         contains_origin: x == DVec3::ZERO,
     }
 }
 
 /// Triangle with `A` newest: regions A, AB, AC and the face.
-fn project_triangle(a: SimplexVertex, b: SimplexVertex, c: SimplexVertex) -> Projection {
-    let (pa, pb, pc) = (a.point.w, b.point.w, c.point.w);
+fn project_triangle(a: V, b: V, c: V) -> Face {
+    let (pa, pb, pc) = (a.w, b.w, c.w);
     let ao = -pa;
     let ab = pb - pa;
     let ac = pc - pa;
@@ -159,13 +208,7 @@ fn project_triangle(a: SimplexVertex, b: SimplexVertex, c: SimplexVertex) -> Pro
 
 /// The origin projects into the interior of triangle ABC:
 /// `x = −(ABC·AO)/‖ABC‖² ABC`, stored `[C, B, A]` above the face, `[B, C, A]` below.
-fn face(
-    a: SimplexVertex,
-    b: SimplexVertex,
-    c: SimplexVertex,
-    abc: DVec3,
-    abc_dot_ao: f64,
-) -> Projection {
+fn face(a: V, b: V, c: V, abc: DVec3, abc_dot_ao: f64) -> Face {
     let abc2 = abc.length_squared();
     if abc2.is_nan() || abc2 <= 0.0 {
         // Collinear vertices: the nearer of the two edges through A.
@@ -181,8 +224,9 @@ fn face(
     } else {
         abc * (-abc_dot_ao / abc2)
     };
-    Projection {
-        simplex: Simplex::from_slice(&stored),
+    Face {
+        kept: kept(&stored).0,
+        len: kept(&stored).1,
         x,
         contains_origin: abc_dot_ao == 0.0,
     }
@@ -192,21 +236,16 @@ fn face(
 /// outside of are candidates; the nearest candidate projection wins. Face normals are
 /// oriented by the opposite vertex, so no orientation convention is assumed, and a flat
 /// tetrahedron (all four points coplanar) is answered by its three faces through `A`.
-fn project_tetrahedron(
-    a: SimplexVertex,
-    b: SimplexVertex,
-    c: SimplexVertex,
-    d: SimplexVertex,
-) -> Projection {
-    let pa = a.point.w;
+fn project_tetrahedron(a: V, b: V, c: V, d: V) -> Face {
+    let pa = a.w;
     let ao = -pa;
     // (P, Q, opposite): faces ABC, ACD, ADB, in the argument order Coal uses for them.
     let faces = [(b, c, d), (c, d, b), (d, b, c)];
     let mut outside = [false; 3];
     let mut flat = false;
     for (i, (p, q, opposite)) in faces.iter().enumerate() {
-        let n = (p.point.w - pa).cross(q.point.w - pa);
-        let side = n.dot(opposite.point.w - pa);
+        let n = (p.w - pa).cross(q.w - pa);
+        let side = n.dot(opposite.w - pa);
         if side == 0.0 || !side.is_finite() {
             flat = true;
         }
@@ -216,7 +255,7 @@ fn project_tetrahedron(
     if !flat && !outside.iter().any(|o| *o) {
         return inside(a, b, c, d);
     }
-    let mut best: Option<Projection> = None;
+    let mut best: Option<Face> = None;
     for (i, (p, q, _)) in faces.iter().enumerate() {
         if flat || outside[i] {
             let candidate = project_triangle(a, *p, *q);
@@ -230,9 +269,10 @@ fn project_tetrahedron(
 }
 
 /// The origin is inside the tetrahedron.
-fn inside(a: SimplexVertex, b: SimplexVertex, c: SimplexVertex, d: SimplexVertex) -> Projection {
-    Projection {
-        simplex: Simplex::from_slice(&[d, c, b, a]),
+fn inside(a: V, b: V, c: V, d: V) -> Face {
+    Face {
+        kept: kept(&[d, c, b, a]).0,
+        len: 4,
         x: DVec3::ZERO,
         contains_origin: true,
     }
@@ -283,7 +323,7 @@ pub fn barycentric(simplex: &Simplex, x: DVec3) -> [f64; 4] {
     w
 }
 
-fn nearer(first: Projection, second: Projection) -> Projection {
+fn nearer(first: Face, second: Face) -> Face {
     if second.contains_origin && !first.contains_origin {
         return second;
     }
