@@ -250,3 +250,69 @@ pub(super) fn plugin(app: &mut App) {
 fn collect_finished_jobs(mut diagnosis: ResMut<Diagnosis>) {
     diagnosis.collect();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::Scene;
+
+    fn wait(diagnosis: &mut Diagnosis) {
+        for _ in 0..2000 {
+            diagnosis.collect();
+            if diagnosis.progress().is_none() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        panic!("the background job did not finish");
+    }
+
+    #[test]
+    fn sweep_and_heat_map_run_in_the_background_and_jump_to_real_poses() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenes/cubes_frank_wolfe_zigzag.ron");
+        let mut model = ViewerModel::new(Scene::load(&path).unwrap());
+        model.set_enabled(Algorithm::ALL[4], false); // fixed-step FW: slow on cubes
+        let mut diagnosis = Diagnosis {
+            samples: 200,
+            cells: 9,
+            ..Diagnosis::default()
+        };
+        diagnosis.start_sweep(&model);
+        assert!(diagnosis.progress().is_some());
+        wait(&mut diagnosis);
+        let sweep = diagnosis.sweep.as_ref().expect("a sweep result");
+        assert_eq!(sweep.runs.len(), 200 * model.enabled().len());
+        let gjk = &sweep.distributions[0];
+        let (iterations, _) = gjk.histogram[0];
+        let pose = sweep.pose_with(gjk.algorithm, iterations).unwrap();
+        // Jumping there and solving again gives that many iterations (up to rounding).
+        model
+            .set_pose(crate::app::model::BodyId::B, sweep.world_pose_b(pose))
+            .unwrap();
+        let again = model
+            .run_of(Algorithm::ALL[0])
+            .unwrap()
+            .run
+            .summary
+            .iterations;
+        assert!(again.abs_diff(iterations) <= 1, "{again} vs {iterations}");
+
+        diagnosis.start_heat_map(&model, DVec3::X, DVec3::Y);
+        wait(&mut diagnosis);
+        let heat = diagnosis.heat.as_ref().expect("a heat map");
+        assert_eq!(heat.iterations.len(), 81);
+        // The centre cell is the current pose.
+        assert_eq!(
+            heat.pose_at(4, 4).translation,
+            model.scene.b.pose.translation
+        );
+
+        // Cancel stops a long sweep early.
+        diagnosis.samples = 100_000;
+        diagnosis.start_sweep(&model);
+        diagnosis.cancel();
+        wait(&mut diagnosis);
+        assert!(diagnosis.sweep.as_ref().unwrap().cancelled);
+    }
+}
