@@ -100,6 +100,55 @@ pub struct IterationRecord {
     pub support_calls: u64,
 }
 
+impl StepEvent {
+    /// A short name for tables and CSV.
+    pub fn name(&self) -> &'static str {
+        match self {
+            StepEvent::Started { .. } => "start",
+            StepEvent::Projected { .. } => "projected",
+            StepEvent::OriginEnclosed { .. } => "enclosed",
+            StepEvent::WithinTolerance => "within_tol",
+            StepEvent::MomentumStopped { .. } => "momentum_off",
+            StepEvent::Converged => "converged",
+            StepEvent::SeparatingPlane => "separating",
+            StepEvent::FrankWolfeStep { away: true, .. } => "fw_away",
+            StepEvent::FrankWolfeStep { .. } => "fw_step",
+            StepEvent::Degenerate => "degenerate",
+        }
+    }
+}
+
+/// The header of [`csv_rows`].
+pub const CSV_HEADER: &str = "algorithm,k,event,x_norm,fw_gap,van_den_bergen,duality_gap,hybrid,omega,alpha,simplex_size,support_calls,momentum,x,y,z";
+
+/// One CSV line per record of a run (the CLI's `solve --csv` and the viewer's export).
+pub fn csv_rows(algorithm: &str, records: &[IterationRecord]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for r in records {
+        let _ = writeln!(
+            out,
+            "{algorithm},{},{},{:e},{:e},{:e},{:e},{:e},{:e},{:e},{},{},{},{:e},{:e},{:e}",
+            r.k,
+            r.event.name(),
+            r.x_norm,
+            r.fw_gap,
+            r.criteria.van_den_bergen,
+            r.criteria.duality_gap,
+            r.criteria.hybrid,
+            r.omega,
+            r.alpha,
+            r.active_set_size,
+            r.support_calls,
+            r.momentum,
+            r.x.x,
+            r.x.y,
+            r.x.z
+        );
+    }
+    out
+}
+
 impl IterationRecord {
     /// Whether `x` is a point of `A ⊖ B` (every iterate but the bare initial guess).
     pub fn x_in_difference(&self) -> bool {

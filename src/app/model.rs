@@ -10,7 +10,7 @@ use crate::minkowski::MinkowskiDifference;
 use crate::pose::Pose;
 use crate::scene::{Body, Scene, ShapeSpec};
 use crate::solver::{solve, Algorithm, Run, SolverSettings};
-use crate::trace::IterationRecord;
+use crate::trace::{csv_rows, IterationRecord, CSV_HEADER};
 
 /// Which of the two shapes an edit is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -211,37 +211,11 @@ impl ViewerModel {
 
     /// The focused run as CSV, one row per recorded iteration.
     pub fn focused_run_csv(&self) -> String {
-        let mut out = String::from(
-            "algorithm,k,event,x_norm,fw_gap,van_den_bergen,duality_gap,hybrid,omega,alpha,simplex_size,support_calls,momentum,x,y,z\n",
-        );
-        if let Some(r) = self.focused_run() {
-            for rec in &r.run.trace {
-                let event = serde_json::to_value(&rec.event)
-                    .ok()
-                    .and_then(|v| v.get("event").and_then(|e| e.as_str().map(String::from)))
-                    .unwrap_or_default();
-                out += &format!(
-                    "{},{},{},{:e},{:e},{:e},{:e},{:e},{:e},{:e},{},{},{},{:e},{:e},{:e}\n",
-                    r.run.algorithm.name(),
-                    rec.k,
-                    event,
-                    rec.x_norm,
-                    rec.fw_gap,
-                    rec.criteria.van_den_bergen,
-                    rec.criteria.duality_gap,
-                    rec.criteria.hybrid,
-                    rec.omega,
-                    rec.alpha,
-                    rec.active_set_size,
-                    rec.support_calls,
-                    rec.momentum,
-                    rec.x.x,
-                    rec.x.y,
-                    rec.x.z
-                );
-            }
-        }
-        out
+        let rows = self
+            .focused_run()
+            .map(|r| csv_rows(r.run.algorithm.name(), &r.run.trace))
+            .unwrap_or_default();
+        format!("{CSV_HEADER}\n{rows}")
     }
 
     /// The focused run (summary and full trace) as JSON.

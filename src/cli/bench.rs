@@ -15,6 +15,8 @@ use collidescope::shape::{AffineDimension, Polytope};
 use collidescope::solver::{Algorithm, SolverSettings};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::SuiteArgs;
+
 pub fn run_problem_file(path: &Path, json: bool, timing: bool) -> anyhow::Result<()> {
     let file = ProblemFile::load(path)?;
     let results = run_problems(&file, timing)?;
@@ -88,44 +90,36 @@ impl SuiteOptions {
     }
 }
 
-pub fn run_ellipsoids(
-    pairs: usize,
-    poses: usize,
-    seed: u64,
-    algorithms: &[Algorithm],
-    out: PathBuf,
-    timing: bool,
-) -> anyhow::Result<()> {
-    let options = SuiteOptions::new(algorithms, out, timing)?;
-    let set = ellipsoid_problems(pairs, poses, seed);
-    run_suite(
-        &set,
-        &options,
-        &format!("Ellipsoids: {pairs} pairs × {poses} poses (seed {seed})"),
-    )
+pub fn run_ellipsoids(args: SuiteArgs, timing: bool) -> anyhow::Result<()> {
+    let options = SuiteOptions::new(
+        &args.algorithms,
+        args.out.unwrap_or_else(|| "bench-ellipsoids".into()),
+        timing,
+    )?;
+    let set = ellipsoid_problems(args.pairs, args.poses, args.seed);
+    let title = format!(
+        "Ellipsoids: {} pairs × {} poses (seed {})",
+        args.pairs, args.poses, args.seed
+    );
+    run_suite(&set, &options, &title)
 }
 
-pub fn run_meshes(
-    dir: &Path,
-    pairs: usize,
-    poses: usize,
-    seed: u64,
-    algorithms: &[Algorithm],
-    out: PathBuf,
-    timing: bool,
-) -> anyhow::Result<()> {
-    let options = SuiteOptions::new(algorithms, out, timing)?;
+pub fn run_meshes(dir: &Path, args: SuiteArgs, timing: bool) -> anyhow::Result<()> {
+    let options = SuiteOptions::new(
+        &args.algorithms,
+        args.out.unwrap_or_else(|| "bench-meshes".into()),
+        timing,
+    )?;
     let hulls = load_hulls(dir)?;
-    let set = mesh_problems(&hulls, pairs, poses, seed);
+    let set = mesh_problems(&hulls, args.pairs, args.poses, args.seed);
     let names: Vec<&str> = hulls.iter().map(|(n, _)| n.as_str()).collect();
-    run_suite(
-        &set,
-        &options,
-        &format!(
-            "Mesh hulls ({}): {pairs} pairs × {poses} poses",
-            names.join(", ")
-        ),
-    )
+    let title = format!(
+        "Mesh hulls ({}): {} pairs × {} poses",
+        names.join(", "),
+        args.pairs,
+        args.poses
+    );
+    run_suite(&set, &options, &title)
 }
 
 /// The hulls of every OBJ in `dir` with 100–1000 hull vertices (the protocol's range);

@@ -21,35 +21,35 @@ pub struct Cli {
     command: Option<Command>,
 }
 
+/// What every benchmark suite takes.
+#[derive(clap::Args, Debug)]
+pub struct SuiteArgs {
+    #[arg(long, default_value_t = 20)]
+    pub pairs: usize,
+    #[arg(long, default_value_t = 5)]
+    pub poses: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long = "algorithm")]
+    pub algorithms: Vec<Algorithm>,
+    /// Folder for runs.csv, summary.txt, timing.txt and the PNG plots
+    /// (default: bench-ellipsoids or bench-meshes).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
 #[derive(Subcommand, Debug)]
 enum BenchSuite {
     /// Random ellipsoid pairs (ALGORITHMS.md §12).
     Ellipsoids {
-        #[arg(long, default_value_t = 20)]
-        pairs: usize,
-        #[arg(long, default_value_t = 5)]
-        poses: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long = "algorithm")]
-        algorithms: Vec<Algorithm>,
-        /// Folder for runs.csv, summary.txt and the PNG plots.
-        #[arg(long, default_value = "bench-ellipsoids")]
-        out: PathBuf,
+        #[command(flatten)]
+        args: SuiteArgs,
     },
     /// Random pairs of the hulls of the OBJ meshes in DIR (100–1000 hull vertices).
     Meshes {
         dir: PathBuf,
-        #[arg(long, default_value_t = 20)]
-        pairs: usize,
-        #[arg(long, default_value_t = 5)]
-        poses: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long = "algorithm")]
-        algorithms: Vec<Algorithm>,
-        #[arg(long, default_value = "bench-meshes")]
-        out: PathBuf,
+        #[command(flatten)]
+        args: SuiteArgs,
     },
 }
 
@@ -171,27 +171,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             suite,
         }) => match (problems, suite) {
             (Some(file), None) => bench::run_problem_file(&file, json, timing),
-            (
-                None,
-                Some(BenchSuite::Ellipsoids {
-                    pairs,
-                    poses,
-                    seed,
-                    algorithms,
-                    out,
-                }),
-            ) => bench::run_ellipsoids(pairs, poses, seed, &algorithms, out, timing),
-            (
-                None,
-                Some(BenchSuite::Meshes {
-                    dir,
-                    pairs,
-                    poses,
-                    seed,
-                    algorithms,
-                    out,
-                }),
-            ) => bench::run_meshes(&dir, pairs, poses, seed, &algorithms, out, timing),
+            (None, Some(BenchSuite::Ellipsoids { args })) => bench::run_ellipsoids(args, timing),
+            (None, Some(BenchSuite::Meshes { dir, args })) => bench::run_meshes(&dir, args, timing),
             (Some(_), Some(_)) => anyhow::bail!(
                 "give either --problems FILE or a suite (ellipsoids, meshes), not both"
             ),

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use collidescope::scene::Scene;
 use collidescope::solver::{Algorithm, Outcome, Run};
-use collidescope::trace::{IterationRecord, StepEvent};
+use collidescope::trace::{csv_rows, CSV_HEADER};
 use collidescope::DVec3;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,43 +76,10 @@ fn print_json(scene: &Scene, runs: &[Run]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A short name of what a step did, for tables.
-fn event_name(record: &IterationRecord) -> &'static str {
-    match &record.event {
-        StepEvent::Started { .. } => "start",
-        StepEvent::Projected { .. } => "projected",
-        StepEvent::OriginEnclosed { .. } => "enclosed",
-        StepEvent::WithinTolerance => "within_tol",
-        StepEvent::MomentumStopped { .. } => "momentum_off",
-        StepEvent::Converged => "converged",
-        StepEvent::SeparatingPlane => "separating",
-        StepEvent::FrankWolfeStep { away: true, .. } => "fw_away",
-        StepEvent::FrankWolfeStep { .. } => "fw_step",
-        StepEvent::Degenerate => "degenerate",
-    }
-}
-
 fn print_csv(runs: &[Run]) {
-    println!("algorithm,k,event,x_norm,fw_gap,van_den_bergen,duality_gap,hybrid,omega,alpha,simplex_size,support_calls,momentum");
+    println!("{CSV_HEADER}");
     for run in runs {
-        for r in &run.trace {
-            println!(
-                "{},{},{},{:e},{:e},{:e},{:e},{:e},{:e},{:e},{},{},{}",
-                run.algorithm.name(),
-                r.k,
-                event_name(r),
-                r.x_norm,
-                r.fw_gap,
-                r.criteria.van_den_bergen,
-                r.criteria.duality_gap,
-                r.criteria.hybrid,
-                r.omega,
-                r.alpha,
-                r.active_set_size,
-                r.support_calls,
-                r.momentum
-            );
-        }
+        print!("{}", csv_rows(run.algorithm.name(), &run.trace));
     }
 }
 
@@ -129,7 +96,7 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
             println!(
                 "{:>5}  {:<12} {:>13.6e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>4} {:>6}",
                 r.k,
-                event_name(r),
+                r.event.name(),
                 r.x_norm,
                 r.fw_gap,
                 r.criteria.van_den_bergen,
