@@ -1,5 +1,7 @@
-//! OBJ import: vertices (tobj) → hull (parry3d-f64) → polytope, with a report a user can
-//! check (did the file hold what I think, was it already convex, is it flat?).
+//! OBJ import: vertices (tobj) → checked hull → polytope, with a report a user can check
+//! (did the file hold what I think, was it already convex, is it flat, which hull path
+//! did it take?). A file of vertices without faces is a point cloud: its hull is the
+//! shape, as for a mesh.
 
 use std::path::{Path, PathBuf};
 
@@ -7,7 +9,8 @@ use glam::DVec3;
 use serde::Serialize;
 use thiserror::Error;
 
-use crate::shape::{AffineDimension, Polytope, ShapeError};
+use crate::shape::hull::quickhull::height;
+use crate::shape::{AffineDimension, HullSource, Polytope, ShapeError};
 
 /// Why an OBJ file could not become a shape.
 #[derive(Debug, Error)]
@@ -22,8 +25,12 @@ pub enum MeshError {
     Parse { path: PathBuf, reason: String },
     #[error("{path}: the file holds no vertices")]
     Empty { path: PathBuf },
-    #[error("{path}: {vertices} vertices but no faces, so it is not a mesh")]
-    NoFaces { path: PathBuf, vertices: usize },
+    #[error("{path}:{line}: a vertex needs three numbers, got `{text}`")]
+    BadVertex {
+        path: PathBuf,
+        line: usize,
+        text: String,
+    },
     #[error("{path}: {source}")]
     Shape {
         path: PathBuf,
@@ -37,7 +44,7 @@ pub enum MeshError {
 pub struct MeshReport {
     pub path: PathBuf,
     pub input_vertices: usize,
-    /// Triangles after triangulating the file's polygons.
+    /// Triangles after triangulating the file's polygons (0 for a point cloud).
     pub input_faces: usize,
     pub hull_vertices: usize,
     pub hull_faces: usize,
@@ -47,8 +54,8 @@ pub struct MeshReport {
     pub convex: Option<bool>,
     pub aabb_min: DVec3,
     pub aabb_max: DVec3,
-    /// The hull builder refused the set; support scans all points.
-    pub hull_fallback: bool,
+    /// Which hull the shape uses (checked), or why support scans the points.
+    pub hull: HullSource,
 }
 
 impl MeshReport {
@@ -60,11 +67,19 @@ impl MeshReport {
 impl std::fmt::Display for MeshReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(f, "file            {}", self.path.display())?;
-        writeln!(
-            f,
-            "input           {} vertices, {} faces (triangles)",
-            self.input_vertices, self.input_faces
-        )?;
+        if self.input_faces == 0 {
+            writeln!(
+                f,
+                "input           {} vertices, no faces (a point cloud: the shape is its hull)",
+                self.input_vertices
+            )?;
+        } else {
+            writeln!(
+                f,
+                "input           {} vertices, {} faces (triangles)",
+                self.input_vertices, self.input_faces
+            )?;
+        }
         writeln!(
             f,
             "hull            {} vertices, {} faces",
@@ -87,12 +102,7 @@ impl std::fmt::Display for MeshReport {
             AffineDimension::Point => "yes: all vertices coincide (the shape is a point)",
         };
         writeln!(f, "flat            {flat}")?;
-        if self.hull_fallback {
-            writeln!(
-                f,
-                "note            the hull builder refused this set; support scans all points"
-            )?;
-        }
+        writeln!(f, "hull path       {}", self.hull)?;
         let (lo, hi) = (self.aabb_min, self.aabb_max);
         write!(
             f,
@@ -157,21 +167,36 @@ fn parse_obj(path: &Path, bytes: &[u8]) -> Result<(Vec<DVec3>, usize), MeshError
         faces += model.mesh.indices.len() / 3;
     }
     if faces == 0 {
-        let vertices = String::from_utf8_lossy(bytes)
-            .lines()
-            .filter(|l| l.trim_start().starts_with("v "))
-            .count();
-        if vertices == 0 {
-            return Err(MeshError::Empty {
-                path: path.to_path_buf(),
-            });
-        }
-        return Err(MeshError::NoFaces {
+        points = point_cloud(path, bytes)?;
+    }
+    if points.is_empty() {
+        return Err(MeshError::Empty {
             path: path.to_path_buf(),
-            vertices,
         });
     }
     Ok((points, faces))
+}
+
+/// The `v x y z` lines of a file without faces (a point cloud, common as hull input).
+fn point_cloud(path: &Path, bytes: &[u8]) -> Result<Vec<DVec3>, MeshError> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut points = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let mut words = line.split_whitespace();
+        if words.next() != Some("v") {
+            continue;
+        }
+        let values: Vec<f64> = words.take(3).filter_map(|w| w.parse().ok()).collect();
+        if values.len() < 3 {
+            return Err(MeshError::BadVertex {
+                path: path.to_path_buf(),
+                line: number + 1,
+                text: line.trim().to_string(),
+            });
+        }
+        points.push(DVec3::new(values[0], values[1], values[2]));
+    }
+    Ok(points)
 }
 
 fn report(path: &Path, points: &[DVec3], input_faces: usize, polytope: &Polytope) -> MeshReport {
@@ -181,6 +206,7 @@ fn report(path: &Path, points: &[DVec3], input_faces: usize, polytope: &Polytope
     );
     let convex = (polytope.dimension() == AffineDimension::Solid && !polytope.is_hull_fallback())
         .then(|| all_on_hull_boundary(points, polytope, (aabb_max - aabb_min).length()));
+
     MeshReport {
         path: path.to_path_buf(),
         input_vertices: points.len(),
@@ -191,27 +217,30 @@ fn report(path: &Path, points: &[DVec3], input_faces: usize, polytope: &Polytope
         convex,
         aabb_min,
         aabb_max,
-        hull_fallback: polytope.is_hull_fallback(),
+        hull: polytope.hull_source().clone(),
     }
 }
 
-/// Whether every point lies on some face plane of the hull (none strictly inside).
+/// Whether every point lies on some face plane of the hull (none strictly inside), to
+/// a tolerance of 1e-9 of the set's size: a mesh that is convex up to its file's
+/// printed precision counts as convex.
 fn all_on_hull_boundary(points: &[DVec3], polytope: &Polytope, size: f64) -> bool {
     let v = polytope.vertices();
-    let planes: Vec<(DVec3, f64)> = polytope
+    let faces: Vec<(DVec3, DVec3, DVec3, f64)> = polytope
         .faces()
         .iter()
         .filter_map(|f| {
             let (a, b, c) = (v[f[0] as usize], v[f[1] as usize], v[f[2] as usize]);
-            let n = (b - a).cross(c - a);
-            let len = n.length();
-            (len > 0.0).then(|| (n / len, (n / len).dot(a)))
+            let area2 = (b - a).cross(c - a).length();
+            (area2 > 0.0).then_some((a, b, c, area2))
         })
         .collect();
-    let tolerance = 1e-7 * size.max(f64::MIN_POSITIVE);
-    points
-        .iter()
-        .all(|p| planes.iter().any(|(n, d)| n.dot(*p) - d >= -tolerance))
+    let tolerance = 1e-9 * size.max(f64::MIN_POSITIVE);
+    points.iter().all(|p| {
+        faces
+            .iter()
+            .any(|(a, b, c, area2)| height(*a, *b, *c, *p) / area2 >= -tolerance)
+    })
 }
 
 #[cfg(test)]
@@ -246,8 +275,8 @@ mod tests {
     fn bad_inputs_give_clear_errors() {
         assert!(matches!(import(""), Err(MeshError::Empty { .. })));
         assert!(matches!(
-            import("v 0 0 0\nv 1 0 0\n"),
-            Err(MeshError::NoFaces { vertices: 2, .. })
+            import("v 0 0 0\nv 1 0\n"),
+            Err(MeshError::BadVertex { line: 2, .. })
         ));
         let nan = import("v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n");
         assert!(

@@ -6,7 +6,7 @@ use parry3d_f64::math::{Pose as ParryPose, Rotation as ParryRotation, Vector as 
 use parry3d_f64::shape::SupportMap as ParrySupportMap;
 
 use crate::pose::RelativePose;
-use crate::shape::{Shape, SupportMap};
+use crate::shape::{AffineDimension, Polytope, Shape, SupportMap};
 
 fn to_parry(v: DVec3) -> ParryVector {
     ParryVector::from_array(v.to_array())
@@ -98,18 +98,18 @@ fn native(shape: &Shape) -> Option<Box<dyn parry3d_f64::shape::Shape>> {
         Shape::Capsule(c) => Box::new(ps::Capsule::new_y(c.half_height(), c.radius())),
         Shape::Cylinder(c) => Box::new(ps::Cylinder::new(c.half_height(), c.radius())),
         Shape::Cone(c) => Box::new(ps::Cone::new(c.half_height(), c.radius())),
-        Shape::Polytope(p)
-            if p.dimension() == crate::shape::AffineDimension::Solid && !p.is_hull_fallback() =>
-        {
-            let pts: Vec<ParryVector> = p.vertices().iter().map(|v| to_parry(*v)).collect();
-            Box::new(ps::ConvexPolyhedron::from_convex_hull(&pts)?)
-        }
+        Shape::Polytope(p) => Box::new(parry_convex_polyhedron(p)?),
         _ => return None,
     })
 }
 
-/// parry's convex polyhedron of a solid hull's vertices.
-pub fn parry_convex_polyhedron(vertices: &[DVec3]) -> Option<parry3d_f64::shape::ConvexPolyhedron> {
-    let points: Vec<ParryVector> = vertices.iter().map(|v| to_parry(*v)).collect();
-    parry3d_f64::shape::ConvexPolyhedron::from_convex_hull(&points)
+/// parry's convex polyhedron with our checked hull's vertices and faces (parry's own
+/// hull builder collapses needle-thin sets). `None` for flat shapes, shapes without a
+/// hull, and hulls parry's polyhedron refuses (zero-area slivers).
+pub fn parry_convex_polyhedron(p: &Polytope) -> Option<parry3d_f64::shape::ConvexPolyhedron> {
+    if p.dimension() != AffineDimension::Solid || p.is_hull_fallback() {
+        return None;
+    }
+    let points: Vec<ParryVector> = p.vertices().iter().map(|v| to_parry(*v)).collect();
+    parry3d_f64::shape::ConvexPolyhedron::from_convex_mesh(points, p.faces())
 }

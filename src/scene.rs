@@ -17,6 +17,7 @@ use crate::shape::{
 };
 use crate::solver::{
     solve, Algorithm, Criterion, CriterionKind, InitialGuess, QueryMode, Run, SolverSettings,
+    TetrahedronRule,
 };
 
 /// The scene format version this build reads and writes.
@@ -133,6 +134,9 @@ pub struct SettingsSpec {
     pub initial_guess: InitialGuess,
     #[serde(default)]
     pub mode: QueryMode,
+    /// `RegionTree` (Coal's, the default) or `NearestFace`.
+    #[serde(default)]
+    pub tetrahedron: TetrahedronRule,
 }
 
 /// The file's top level.
@@ -227,6 +231,7 @@ impl Scene {
             max_iterations: s.max_iterations,
             initial_guess: s.initial_guess,
             mode: s.mode,
+            tetrahedron: s.tetrahedron,
             record_trace: true,
         };
         settings
@@ -282,6 +287,7 @@ impl Scene {
                 max_iterations: s.max_iterations,
                 initial_guess: s.initial_guess,
                 mode: s.mode,
+                tetrahedron: s.tetrahedron,
             },
         }
     }

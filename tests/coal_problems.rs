@@ -5,6 +5,7 @@ mod common;
 use std::collections::BTreeMap;
 
 use collidescope::bench::problems::{run_problems, ProblemFile};
+use collidescope::solver::TetrahedronRule;
 use common::shared_data;
 
 fn coal_status(status: &str) -> &'static str {
@@ -21,7 +22,7 @@ fn check_file(name: &str) {
         return;
     };
     let file = ProblemFile::load(&dir.join(name)).unwrap();
-    let results = run_problems(&file, false).unwrap();
+    let results = run_problems(&file, false, TetrahedronRule::RegionTree).unwrap();
     let root_eps = file.tolerance.sqrt();
     for alg in ["gjk", "nesterov", "nesterov_normalized"] {
         let mut equal = 0;

@@ -13,7 +13,7 @@ use crate::pose::RelativePose;
 use crate::shape::{Ellipsoid, Polytope, Shape};
 use crate::solver::{
     solve, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, SolverSettings,
-    StepRule,
+    StepRule, TetrahedronRule,
 };
 
 /// The algorithms a problem file is run with, in output order.
@@ -177,9 +177,18 @@ pub fn parse_criterion(name: &str) -> anyhow::Result<(Criterion, CriterionKind)>
 
 /// Runs every problem with every algorithm of [`PROBLEM_ALGORITHMS`]; with `timing`,
 /// also times each query and parry's GJK on the same problem.
-pub fn run_problems(file: &ProblemFile, timing: bool) -> anyhow::Result<Vec<ProblemResult>> {
+/// Runs every problem with the file's settings and the given tetrahedron projection
+/// (Coal's region tree reproduces Coal's counts).
+pub fn run_problems(
+    file: &ProblemFile,
+    timing: bool,
+    tetrahedron: TetrahedronRule,
+) -> anyhow::Result<Vec<ProblemResult>> {
     let shapes = file.build_shapes()?;
-    let base = file.settings()?;
+    let base = SolverSettings {
+        tetrahedron,
+        ..file.settings()?
+    };
     Ok(file
         .problems
         .iter()

@@ -8,7 +8,7 @@ use parry3d_f64::shape::ConvexPolyhedron;
 use crate::minkowski::MinkowskiDifference;
 use crate::parry_bridge;
 use crate::pose::RelativePose;
-use crate::shape::{AffineDimension, Shape};
+use crate::shape::Shape;
 use crate::solver::{Algorithm, FrankWolfe, Gjk, Solver, SolverSettings};
 
 /// Samples per measurement; each sample repeats the query until it lasts ≥ 20 µs.
@@ -70,10 +70,8 @@ pub enum ParryShape<'s> {
 impl<'s> ParryShape<'s> {
     pub fn new(shape: &'s Shape) -> Self {
         if let Shape::Polytope(p) = shape {
-            if p.dimension() == AffineDimension::Solid && !p.is_hull_fallback() {
-                if let Some(hull) = parry_bridge::parry_convex_polyhedron(p.vertices()) {
-                    return ParryShape::Hull(Box::new(hull));
-                }
+            if let Some(hull) = parry_bridge::parry_convex_polyhedron(p) {
+                return ParryShape::Hull(Box::new(hull));
             }
         }
         ParryShape::SupportMap(shape)

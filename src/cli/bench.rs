@@ -12,14 +12,19 @@ use collidescope::bench::runner::{run_set, summarise, summary_table, write_csv, 
 use collidescope::bench::timing::{ratio_table, time_set};
 use collidescope::mesh_io::load_obj;
 use collidescope::shape::{AffineDimension, Polytope};
-use collidescope::solver::{Algorithm, SolverSettings};
+use collidescope::solver::{Algorithm, SolverSettings, TetrahedronRule};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::SuiteArgs;
 
-pub fn run_problem_file(path: &Path, json: bool, timing: bool) -> anyhow::Result<()> {
+pub fn run_problem_file(
+    path: &Path,
+    json: bool,
+    timing: bool,
+    tetrahedron: TetrahedronRule,
+) -> anyhow::Result<()> {
     let file = ProblemFile::load(path)?;
-    let results = run_problems(&file, timing)?;
+    let results = run_problems(&file, timing, tetrahedron)?;
     let table = mean_table(&file, &results);
     let timing_summary = timing.then(|| timing_table(&results));
     if json {

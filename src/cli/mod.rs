@@ -8,7 +8,7 @@ mod sweep;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use collidescope::solver::Algorithm;
+use collidescope::solver::{Algorithm, TetrahedronRule};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -69,6 +69,9 @@ enum Command {
         /// Print CSV, one row per iteration per algorithm.
         #[arg(long)]
         csv: bool,
+        /// Tetrahedron projection instead of the scene's (region-tree: Coal's, default).
+        #[arg(long, value_enum)]
+        tetrahedron: Option<TetrahedronRule>,
     },
     /// Benchmarks: a problem file with Coal's answers (--problems), or the paper's
     /// protocol on random ellipsoids or on mesh hulls.
@@ -82,6 +85,10 @@ enum Command {
         /// Also time every query, and parry3d-f64's GJK on the same problem.
         #[arg(long, global = true)]
         timing: bool,
+        /// Tetrahedron projection for --problems: region-tree (Coal's, reproduces its
+        /// counts) or nearest-face (order-free).
+        #[arg(long, value_enum, default_value = "region-tree")]
+        tetrahedron: TetrahedronRule,
         #[command(subcommand)]
         suite: Option<BenchSuite>,
     },
@@ -163,14 +170,21 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             algorithms,
             json,
             csv,
-        }) => solve::run(&scene, &algorithms, solve::Format::from_flags(json, csv)),
+            tetrahedron,
+        }) => solve::run(
+            &scene,
+            &algorithms,
+            tetrahedron,
+            solve::Format::from_flags(json, csv),
+        ),
         Some(Command::Bench {
             problems,
             json,
             timing,
+            tetrahedron,
             suite,
         }) => match (problems, suite) {
-            (Some(file), None) => bench::run_problem_file(&file, json, timing),
+            (Some(file), None) => bench::run_problem_file(&file, json, timing, tetrahedron),
             (None, Some(BenchSuite::Ellipsoids { args })) => bench::run_ellipsoids(args, timing),
             (None, Some(BenchSuite::Meshes { dir, args })) => bench::run_meshes(&dir, args, timing),
             (Some(_), Some(_)) => anyhow::bail!(

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use collidescope::scene::Scene;
-use collidescope::solver::{Algorithm, Outcome, Run};
+use collidescope::solver::{Algorithm, Outcome, Run, TetrahedronRule};
 use collidescope::trace::{csv_rows, CSV_HEADER};
 use collidescope::DVec3;
 
@@ -24,8 +24,16 @@ impl Format {
     }
 }
 
-pub fn run(path: &Path, algorithms: &[Algorithm], format: Format) -> anyhow::Result<()> {
-    let scene = Scene::load(path)?;
+pub fn run(
+    path: &Path,
+    algorithms: &[Algorithm],
+    tetrahedron: Option<TetrahedronRule>,
+    format: Format,
+) -> anyhow::Result<()> {
+    let mut scene = Scene::load(path)?;
+    if let Some(rule) = tetrahedron {
+        scene.settings.tetrahedron = rule;
+    }
     let algorithms = if algorithms.is_empty() {
         scene.algorithms.clone()
     } else {
@@ -71,7 +79,12 @@ fn print_json(scene: &Scene, runs: &[Run]) -> anyhow::Result<()> {
         .collect();
     println!(
         "{}",
-        serde_json::to_string_pretty(&serde_json::json!({ "scene": scene.name, "runs": runs }))?
+        serde_json::to_string_pretty(&serde_json::json!({
+            "scene": scene.name,
+            "hull_a": scene.a.shape.hull_source().map(|h| h.to_string()),
+            "hull_b": scene.b.shape.hull_source().map(|h| h.to_string()),
+            "runs": runs,
+        }))?
     );
     Ok(())
 }
@@ -85,6 +98,8 @@ fn print_csv(runs: &[Run]) {
 
 fn print_tables(scene: &Scene, runs: &[Run]) {
     println!("scene: {}", scene.name);
+    println!("A: {}", scene.a.shape.describe());
+    println!("B: {}", scene.b.shape.describe());
     for run in runs {
         println!();
         println!("== {} ==", run.algorithm.name());

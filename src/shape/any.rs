@@ -1,8 +1,8 @@
 use glam::DVec3;
 
 use super::{
-    Aabb, Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, PointShape, Polytope, Sphere,
-    Superellipsoid, SupportCache, SupportMap,
+    Aabb, Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, HullSource, PointShape, Polytope,
+    Sphere, Superellipsoid, SupportCache, SupportMap,
 };
 
 /// Every shape kind of the core, behind one type so scenes, solvers and the viewer can
@@ -62,6 +62,29 @@ impl Shape {
             Shape::Polytope(p) => p.local_centre(),
             Shape::Dilated(d) => d.inner().local_centre(),
             _ => DVec3::ZERO,
+        }
+    }
+
+    /// For a polytope (or a dilated one): which checked hull it uses, or why it scans.
+    pub fn hull_source(&self) -> Option<&HullSource> {
+        match self {
+            Shape::Polytope(p) => Some(p.hull_source()),
+            Shape::Dilated(d) => d.inner().hull_source(),
+            _ => None,
+        }
+    }
+
+    /// One line for reports: the kind, and for polytopes the vertex count and hull path.
+    pub fn describe(&self) -> String {
+        match self {
+            Shape::Polytope(p) => format!(
+                "polytope, {} vertices, {} faces; hull: {}",
+                p.vertices().len(),
+                p.faces().len(),
+                p.hull_source()
+            ),
+            Shape::Dilated(d) => format!("dilated {}", d.inner().describe()),
+            other => other.kind_name().to_string(),
         }
     }
 

@@ -20,6 +20,15 @@ pub enum ShapeError {
         y: f64,
         z: f64,
     },
+    #[error(
+        "point {index} has a coordinate of magnitude {value:e}, beyond ±{limit:e}: \
+         lengths that large overflow f64 arithmetic in GJK"
+    )]
+    CoordinateTooLarge {
+        index: usize,
+        value: f64,
+        limit: f64,
+    },
 }
 
 /// Checks `value` against a requirement; used by every shape constructor.

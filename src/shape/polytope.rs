@@ -7,8 +7,8 @@ use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
 use super::error::ShapeError;
+use super::hull::{self, HullSource};
 use super::{SupportCache, SupportMap};
-use crate::parry_bridge;
 
 /// How many dimensions the point set really spans. Lower-dimensional sets are valid
 /// convex shapes (ALGORITHMS.md §8): a polygon, a segment, a point.
@@ -44,18 +44,23 @@ pub struct Polytope {
     adjacent: Vec<u32>,
     dimension: AffineDimension,
     strategy: SupportStrategy,
-    /// Set when the hull builder refused a 3-D set and the shape scans its points.
-    hull_fallback: bool,
+    /// Which builder's hull passed the check, or why support scans the points.
+    hull_source: HullSource,
 }
 
 /// Relative size below which an extent counts as zero when finding the dimension.
 const FLATNESS_TOLERANCE: f64 = 1e-9;
 
+/// Largest coordinate magnitude accepted. The simplex projection forms fourth powers of
+/// lengths (`‖AB × AC‖²`), which must stay finite in f64: (2·√3·1e75)⁴ ≈ 2e303.
+pub const MAX_COORDINATE: f64 = 1e75;
+
 impl Polytope {
     /// Above this many vertices `SupportStrategy::Auto` hill-climbs.
     pub const HILL_CLIMB_THRESHOLD: usize = 32;
 
-    /// The convex hull of `points`. Refuses only empty input and non-finite coordinates.
+    /// The convex hull of `points`. Refuses only empty input, non-finite coordinates and
+    /// coordinates beyond [`MAX_COORDINATE`], where f64 arithmetic would overflow.
     pub fn from_points(points: &[DVec3]) -> Result<Self, ShapeError> {
         if points.is_empty() {
             return Err(ShapeError::EmptyPointSet);
@@ -68,11 +73,22 @@ impl Polytope {
                 z: p.z,
             });
         }
+        if let Some((index, p)) = points
+            .iter()
+            .enumerate()
+            .find(|(_, p)| p.abs().max_element() > MAX_COORDINATE)
+        {
+            return Err(ShapeError::CoordinateTooLarge {
+                index,
+                value: p.abs().max_element(),
+                limit: MAX_COORDINATE,
+            });
+        }
         let unique = unique_in_order(points);
         Ok(match affine_frame(&unique) {
             Frame::Point => Self::point(unique[0]),
             Frame::Line { origin, axis } => Self::segment(&unique, origin, axis),
-            Frame::Plane { origin, u, v } => Self::polygon(&unique, origin, u, v),
+            Frame::Plane { normal } => Self::polygon(&unique, normal),
             Frame::Space => Self::solid(&unique),
         })
     }
@@ -82,7 +98,7 @@ impl Polytope {
         faces: Vec<[u32; 3]>,
         neighbour_lists: Vec<Vec<u32>>,
         dimension: AffineDimension,
-        hull_fallback: bool,
+        hull_source: HullSource,
     ) -> Self {
         let mut offsets = Vec::with_capacity(vertices.len() + 1);
         let mut adjacent = Vec::new();
@@ -98,12 +114,18 @@ impl Polytope {
             adjacent,
             dimension,
             strategy: SupportStrategy::Auto,
-            hull_fallback,
+            hull_source,
         }
     }
 
     fn point(p: DVec3) -> Self {
-        Self::assemble(vec![p], vec![], vec![vec![]], AffineDimension::Point, false)
+        Self::assemble(
+            vec![p],
+            vec![],
+            vec![vec![]],
+            AffineDimension::Point,
+            HullSource::LowDimension,
+        )
     }
 
     fn segment(points: &[DVec3], origin: DVec3, axis: DVec3) -> Self {
@@ -124,16 +146,12 @@ impl Polytope {
             vec![],
             vec![vec![1], vec![0]],
             AffineDimension::Segment,
-            false,
+            HullSource::LowDimension,
         )
     }
 
-    fn polygon(points: &[DVec3], origin: DVec3, u: DVec3, v: DVec3) -> Self {
-        let planar: Vec<[f64; 2]> = points
-            .iter()
-            .map(|p| [(*p - origin).dot(u), (*p - origin).dot(v)])
-            .collect();
-        let cycle = convex_hull_2d_indices(&planar);
+    fn polygon(points: &[DVec3], normal: DVec3) -> Self {
+        let cycle = planar_hull_indices(points, normal);
         // Vertices in input order; the cycle gives adjacency and the fan for drawing.
         let mut sorted = cycle.clone();
         sorted.sort_unstable();
@@ -158,42 +176,40 @@ impl Polytope {
             faces.push([ring[0], ring[k], ring[k + 1]]);
             faces.push([ring[0], ring[k + 1], ring[k]]);
         }
-        Self::assemble(vertices, faces, neighbours, AffineDimension::Polygon, false)
+        Self::assemble(
+            vertices,
+            faces,
+            neighbours,
+            AffineDimension::Polygon,
+            HullSource::LowDimension,
+        )
     }
 
     fn solid(points: &[DVec3]) -> Self {
-        let Ok((hull_points, triangles)) = parry_bridge::convex_hull(points) else {
-            // The hull builder refused a thin but 3-D set: scanning still answers.
+        let hull = hull::solid_hull(points);
+        if hull.triangles.is_empty() {
+            // No hull could be trusted: scanning the points still answers exactly.
             return Self::assemble(
                 points.to_vec(),
                 vec![],
                 vec![vec![]; points.len()],
                 AffineDimension::Solid,
-                true,
+                hull.source,
             );
-        };
-        let input_index = first_index_by_bits(points);
-        // Map each hull vertex to its input position, then renumber in input order.
-        let mut order: Vec<(usize, usize)> = hull_points
-            .iter()
-            .enumerate()
-            .map(|(h, p)| (input_index.get(&bits(p)).copied().unwrap_or(usize::MAX), h))
-            .collect();
-        order.sort_unstable();
-        let mut renumber = vec![0u32; hull_points.len()];
-        for (n, &(_, h)) in order.iter().enumerate() {
-            renumber[h] = n as u32;
         }
-        let vertices: Vec<DVec3> = order.iter().map(|&(_, h)| hull_points[h]).collect();
-        let faces: Vec<[u32; 3]> = triangles
+        // Hull vertices renumbered in input order (the brute-force tie rule).
+        let mut used: Vec<usize> = hull.triangles.iter().flatten().copied().collect();
+        used.sort_unstable();
+        used.dedup();
+        let mut renumber = vec![u32::MAX; points.len()];
+        for (n, &i) in used.iter().enumerate() {
+            renumber[i] = n as u32;
+        }
+        let vertices: Vec<DVec3> = used.iter().map(|&i| points[i]).collect();
+        let faces: Vec<[u32; 3]> = hull
+            .triangles
             .iter()
-            .map(|t| {
-                [
-                    renumber[t[0] as usize],
-                    renumber[t[1] as usize],
-                    renumber[t[2] as usize],
-                ]
-            })
+            .map(|t| t.map(|i| renumber[i]))
             .collect();
         let mut neighbours = vec![Vec::new(); vertices.len()];
         for f in &faces {
@@ -206,7 +222,13 @@ impl Polytope {
                 }
             }
         }
-        Self::assemble(vertices, faces, neighbours, AffineDimension::Solid, false)
+        Self::assemble(
+            vertices,
+            faces,
+            neighbours,
+            AffineDimension::Solid,
+            hull.source,
+        )
     }
 
     pub fn with_strategy(mut self, strategy: SupportStrategy) -> Self {
@@ -234,9 +256,14 @@ impl Polytope {
         self.dimension
     }
 
-    /// True when the hull builder refused the set and support falls back to scanning.
+    /// True when no hull passed the check and support scans every point.
     pub fn is_hull_fallback(&self) -> bool {
-        self.hull_fallback
+        matches!(self.hull_source, HullSource::Scan { .. })
+    }
+
+    /// Which hull builder's answer this polytope uses, or why it scans its points.
+    pub fn hull_source(&self) -> &HullSource {
+        &self.hull_source
     }
 
     pub fn neighbours(&self, vertex: usize) -> &[u32] {
@@ -398,7 +425,7 @@ fn unique_in_order(points: &[DVec3]) -> Vec<DVec3> {
 enum Frame {
     Point,
     Line { origin: DVec3, axis: DVec3 },
-    Plane { origin: DVec3, u: DVec3, v: DVec3 },
+    Plane { normal: DVec3 },
     Space,
 }
 
@@ -441,24 +468,32 @@ fn affine_frame(points: &[DVec3]) -> Frame {
         .map(|p| (*p - origin).dot(normal).abs())
         .fold(0.0, f64::max);
     if height <= tol {
-        return Frame::Plane { origin, u, v };
+        return Frame::Plane { normal };
     }
     Frame::Space
 }
 
-/// Andrew's monotone chain: indices of the 2-D hull in counter-clockwise order, without
-/// collinear points. Never empty for non-empty input.
-fn convex_hull_2d_indices(points: &[[f64; 2]]) -> Vec<usize> {
+/// Indices of the hull of nearly coplanar points, counter-clockwise, without collinear
+/// points: Andrew's monotone chain on the two coordinates that remain after dropping the
+/// one the plane's normal leans on most. Dropping a coordinate maps the plane onto the
+/// coordinate plane affinely, so for exactly planar input (a mesh at z = 0) the 2-D hull
+/// is the true hull; orientation tests are exact. Never empty for non-empty input.
+fn planar_hull_indices(points: &[DVec3], normal: DVec3) -> Vec<usize> {
+    let dropped = normal.abs().max_position();
+    let (i, j) = ((dropped + 1) % 3, (dropped + 2) % 3);
+    let planar: Vec<robust::Coord<f64>> = points
+        .iter()
+        .map(|p| robust::Coord { x: p[i], y: p[j] })
+        .collect();
     let mut order: Vec<usize> = (0..points.len()).collect();
-    order.sort_by(|&i, &j| {
-        points[i][0]
-            .total_cmp(&points[j][0])
-            .then(points[i][1].total_cmp(&points[j][1]))
+    order.sort_by(|&a, &b| {
+        planar[a]
+            .x
+            .total_cmp(&planar[b].x)
+            .then(planar[a].y.total_cmp(&planar[b].y))
     });
-    let cross = |o: usize, a: usize, b: usize| {
-        let (o, a, b) = (points[o], points[a], points[b]);
-        (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
-    };
+    let turns_left =
+        |o: usize, a: usize, b: usize| robust::orient2d(planar[o], planar[a], planar[b]) > 0.0;
     let mut hull: Vec<usize> = Vec::with_capacity(points.len() + 1);
     for pass in 0..2 {
         let start = hull.len();
@@ -467,13 +502,13 @@ fn convex_hull_2d_indices(points: &[[f64; 2]]) -> Vec<usize> {
         } else {
             Box::new(order.iter().rev())
         };
-        for &i in iter {
+        for &k in iter {
             while hull.len() >= start + 2
-                && cross(hull[hull.len() - 2], hull[hull.len() - 1], i) <= 0.0
+                && !turns_left(hull[hull.len() - 2], hull[hull.len() - 1], k)
             {
                 hull.pop();
             }
-            hull.push(i);
+            hull.push(k);
         }
         hull.pop();
     }

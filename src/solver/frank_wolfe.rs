@@ -177,7 +177,7 @@ impl<'s> FrankWolfe<'s> {
                 let mut simplex =
                     Simplex::from_slice(&self.active.iter().map(|(v, _)| *v).collect::<Vec<_>>());
                 simplex.push(s);
-                let projection = project_origin(&simplex);
+                let projection = project_origin(&simplex, self.settings.tetrahedron);
                 self.active = projection
                     .simplex
                     .vertices()

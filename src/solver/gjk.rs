@@ -252,7 +252,8 @@ impl Solver for Gjk<'_> {
         }
         let before = self.settings.record_trace.then_some(self.simplex);
         self.simplex.push(vertex);
-        let (x, contains_origin) = project_origin_in_place(&mut self.simplex);
+        let (x, contains_origin) =
+            project_origin_in_place(&mut self.simplex, self.settings.tetrahedron);
         self.x = x;
         self.r = self.x.length();
         if !self.x.is_finite() {

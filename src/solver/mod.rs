@@ -21,6 +21,7 @@ pub use outcome::{Outcome, RunSummary};
 pub use settings::{Criterion, CriterionKind, InitialGuess, QueryMode, SolverSettings};
 pub use simplex::{
     barycentric, project_origin, project_origin_in_place, Projection, Simplex, SimplexVertex,
+    TetrahedronRule,
 };
 
 use crate::minkowski::MinkowskiDifference;

@@ -3,6 +3,8 @@
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
+use super::simplex::TetrahedronRule;
+
 /// Which stopping quantity is tested (ALGORITHMS.md §5). All three are recorded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Criterion {
@@ -55,6 +57,9 @@ pub struct SolverSettings {
     pub max_iterations: usize,
     pub initial_guess: InitialGuess,
     pub mode: QueryMode,
+    /// How a four-vertex simplex is projected (Coal's region tree by default).
+    #[serde(default)]
+    pub tetrahedron: TetrahedronRule,
     /// Record the per-iteration trace (with the display-only true FW gap). Off for timing.
     pub record_trace: bool,
 }
@@ -69,6 +74,7 @@ impl Default for SolverSettings {
             max_iterations: 128,
             initial_guess: InitialGuess::CentreDifference,
             mode: QueryMode::Distance,
+            tetrahedron: TetrahedronRule::RegionTree,
             record_trace: true,
         }
     }
@@ -84,6 +90,7 @@ impl SolverSettings {
             max_iterations: 1000,
             initial_guess: InitialGuess::CentreDifference,
             mode: QueryMode::Distance,
+            tetrahedron: TetrahedronRule::RegionTree,
             record_trace: false,
         }
     }

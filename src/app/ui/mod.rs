@@ -77,6 +77,20 @@ pub struct PanelRequests<'w> {
     camera: MessageWriter<'w, CameraRequest>,
 }
 
+/// "A: parry hull, checked · B: exact quickhull, checked" for the polytopes in the scene
+/// (empty when neither body is one): which hull their supports and drawings use.
+fn hull_paths(model: &Model) -> String {
+    use crate::app::model::BodyId;
+    [BodyId::A, BodyId::B]
+        .into_iter()
+        .filter_map(|id| {
+            let source = model.body(id).shape.hull_source()?;
+            Some(format!("{}: {}", id.label(), source.label()))
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<UiText>()
         .add_systems(EguiPrimaryContextPass, viewer_ui);
@@ -110,6 +124,7 @@ fn viewer_ui(
             &mut state.layers,
             &state.status,
             &state.frame,
+            &hull_paths(&state.model),
             &mut requests.camera,
         );
     });

@@ -12,6 +12,7 @@ pub fn top_bar_ui(
     layers: &mut Layers,
     status: &StatusLine,
     frame: &DifferenceFrame,
+    hull_paths: &str,
     camera: &mut MessageWriter<CameraRequest>,
 ) {
     ui.horizontal_wrapped(|ui| {
@@ -55,6 +56,11 @@ pub fn top_bar_ui(
         ui.checkbox(&mut layers.iterate, "x_k");
         ui.checkbox(&mut layers.frank_wolfe_path, "FW path");
         ui.checkbox(&mut layers.witness, "witnesses");
+        if !hull_paths.is_empty() {
+            ui.separator();
+            ui.label(format!("Hulls: {hull_paths}"))
+                .on_hover_text("which checked hull each polytope's support and drawing use");
+        }
     });
     if !status.text.is_empty() {
         let color = if status.is_error {

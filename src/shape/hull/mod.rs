@@ -1,0 +1,107 @@
+//! Convex hulls a polytope can trust. A hull only makes the support faster (hill
+//! climbing) and gives the viewer something to draw: the support itself is the maximum
+//! over the input points. So every hull is checked ([`check::check_hull`]) and, when
+//! it fails, replaced: parry3d-f64's hull first (fast, and the one Coal comparisons were
+//! made with), then our exact Quickhull, then no hull at all (support scans the points).
+//! Which path a shape took is kept ([`HullSource`]) and shown to the user.
+
+pub mod check;
+pub mod quickhull;
+
+use std::fmt;
+
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+use crate::parry_bridge;
+
+/// Where a polytope's hull came from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum HullSource {
+    /// Fewer than three dimensions (point, segment, polygon): built exactly in 1-D/2-D.
+    LowDimension,
+    /// parry3d-f64's hull, which passed the check.
+    Parry,
+    /// parry's hull failed the check (or parry refused the set); our exact Quickhull's
+    /// hull passed it.
+    ExactQuickhull { parry_defect: String },
+    /// No hull passed the check: support scans every point, nothing is drawn as faces.
+    Scan { why: String },
+}
+
+impl HullSource {
+    /// A short label for the top bar and tables.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Self::LowDimension => "exact (flat)",
+            Self::Parry => "parry hull, checked",
+            Self::ExactQuickhull { .. } => "exact quickhull, checked",
+            Self::Scan { .. } => "no hull: scans points",
+        }
+    }
+}
+
+impl fmt::Display for HullSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::LowDimension => write!(f, "exact hull of a flat set (1-D or 2-D)"),
+            Self::Parry => write!(f, "parry3d-f64's hull, checked"),
+            Self::ExactQuickhull { parry_defect } => write!(
+                f,
+                "exact Quickhull, checked (parry's hull was rejected: {parry_defect})"
+            ),
+            Self::Scan { why } => write!(
+                f,
+                "no hull passed the check ({why}); support scans every point"
+            ),
+        }
+    }
+}
+
+/// A checked hull of a 3-D point set: triangles over input indices, outward.
+#[derive(Clone, Debug)]
+pub struct SolidHull {
+    /// Empty when `source` is [`HullSource::Scan`].
+    pub triangles: Vec<[usize; 3]>,
+    pub source: HullSource,
+}
+
+/// The hull of distinct, finite points that span three dimensions.
+pub fn solid_hull(points: &[DVec3]) -> SolidHull {
+    let parry_defect = match parry_hull(points) {
+        Ok(triangles) => {
+            return SolidHull {
+                triangles,
+                source: HullSource::Parry,
+            }
+        }
+        Err(defect) => defect,
+    };
+    match quickhull::exact_hull(points) {
+        Some(hull) => match check::check_hull(points, &hull.triangles) {
+            Ok(()) => SolidHull {
+                triangles: hull.triangles,
+                source: HullSource::ExactQuickhull { parry_defect },
+            },
+            Err(defect) => scan(format!("parry: {parry_defect}; exact Quickhull: {defect}")),
+        },
+        None => scan(format!(
+            "parry: {parry_defect}; exact Quickhull: no volume or a broken horizon"
+        )),
+    }
+}
+
+fn parry_hull(points: &[DVec3]) -> Result<Vec<[usize; 3]>, String> {
+    let (hull_points, triangles) = parry_bridge::convex_hull(points)?;
+    let triangles =
+        check::input_indices(points, &hull_points, &triangles).map_err(|d| d.to_string())?;
+    check::check_hull(points, &triangles).map_err(|d| d.to_string())?;
+    Ok(triangles)
+}
+
+fn scan(why: String) -> SolidHull {
+    SolidHull {
+        triangles: Vec::new(),
+        source: HullSource::Scan { why },
+    }
+}

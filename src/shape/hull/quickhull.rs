@@ -1,0 +1,344 @@
+//! Quickhull in 3-D with exact orientation tests (Shewchuk's adaptive predicates, the
+//! `robust` crate). Every "is this point outside that face" decision is exact, so the
+//! hull it returns is the convex hull of the input as floating-point numbers: no point
+//! lies outside any face, whatever the shape's scale, aspect ratio or distance from the
+//! origin. Floating-point distances are used only to choose which point to add next.
+//!
+//! Points exactly on a face plane count as inside, so coplanar neighbours form flat
+//! edges (a cube's faces come out as two coplanar triangles each), never a fold.
+
+use glam::DVec3;
+use robust::{orient3d, Coord3D};
+
+/// A triangulated hull over input indices, faces counter-clockwise seen from outside.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexedHull {
+    pub triangles: Vec<[usize; 3]>,
+}
+
+/// How far `p` lies on the outer side of the plane through `a, b, c` (counter-clockwise
+/// seen from outside), as an exact sign: `> 0` outside, `0` on the plane, `< 0` inside.
+/// The magnitude approximates `‖(b − a) × (c − a)‖` times the distance.
+pub fn height(a: DVec3, b: DVec3, c: DVec3, p: DVec3) -> f64 {
+    // orient3d is positive when `p` lies below the counter-clockwise plane.
+    -orient3d(coord(a), coord(b), coord(c), coord(p))
+}
+
+fn coord(p: DVec3) -> Coord3D<f64> {
+    Coord3D {
+        x: p.x,
+        y: p.y,
+        z: p.z,
+    }
+}
+
+struct Face {
+    v: [usize; 3],
+    /// The face across edge `i` (from `v[i]` to `v[(i + 1) % 3]`).
+    across: [usize; 3],
+    /// Unit normal and offset in floating point: only for choosing the farthest point.
+    normal: DVec3,
+    offset: f64,
+    /// Input points strictly outside this face (exactly), not yet on the hull.
+    outside: Vec<usize>,
+    alive: bool,
+}
+
+impl Face {
+    fn new(points: &[DVec3], v: [usize; 3]) -> Self {
+        let (a, b, c) = (points[v[0]], points[v[1]], points[v[2]]);
+        let n = (b - a).cross(c - a);
+        let normal = n.normalize_or_zero();
+        Self {
+            v,
+            across: [usize::MAX; 3],
+            normal,
+            offset: normal.dot(a),
+            outside: Vec::new(),
+            alive: true,
+        }
+    }
+
+    fn height(&self, points: &[DVec3], p: usize) -> f64 {
+        height(
+            points[self.v[0]],
+            points[self.v[1]],
+            points[self.v[2]],
+            points[p],
+        )
+    }
+
+    fn edge(&self, i: usize) -> (usize, usize) {
+        (self.v[i], self.v[(i + 1) % 3])
+    }
+}
+
+/// The convex hull of `points` (finite, distinct, not all coplanar). `None` when no four
+/// of them span a volume exactly, or when the hull's structure breaks (a horizon that is
+/// not one loop), which exact predicates should never allow; the caller then falls back.
+pub fn exact_hull(points: &[DVec3]) -> Option<IndexedHull> {
+    let seed = initial_tetrahedron(points)?;
+    let mut faces = tetrahedron_faces(points, seed);
+    let in_seed = |i: usize| seed.contains(&i);
+    let candidates: Vec<usize> = (0..points.len()).filter(|i| !in_seed(*i)).collect();
+    let all: Vec<usize> = (0..faces.len()).collect();
+    assign_outside(points, &mut faces, &all, candidates);
+
+    // One point per round: the farthest above some face with outside points.
+    let mut rounds = 0;
+    while let Some(start) = faces.iter().position(|f| f.alive && !f.outside.is_empty()) {
+        rounds += 1;
+        if rounds > points.len() {
+            return None;
+        }
+        let apex = farthest(points, &faces[start]);
+        let visible = visible_faces(points, &faces, start, apex);
+        let horizon = horizon_loop(&faces, &visible)?;
+        let mut orphans = Vec::new();
+        for &f in &visible {
+            faces[f].alive = false;
+            orphans.append(&mut faces[f].outside);
+        }
+        orphans.retain(|&p| p != apex);
+        let new_faces = cone(points, &mut faces, &horizon, apex);
+        assign_outside(points, &mut faces, &new_faces, orphans);
+    }
+    let triangles = faces.iter().filter(|f| f.alive).map(|f| f.v).collect();
+    Some(IndexedHull { triangles })
+}
+
+/// Four points spanning a volume: extremes along the widest axis, then the farthest from
+/// their line, then from their plane (by floating point); the last choice is confirmed
+/// exactly, scanning all points if the float choice was exactly coplanar.
+fn initial_tetrahedron(points: &[DVec3]) -> Option<[usize; 4]> {
+    if points.len() < 4 {
+        return None;
+    }
+    let extent = |axis: usize| {
+        let (lo, hi) = extremes_along(points, DVec3::AXES[axis]);
+        (points[hi] - points[lo]).abs()[axis]
+    };
+    let widest = (0..3).max_by(|a, b| extent(*a).total_cmp(&extent(*b)))?;
+    let (i0, i1) = extremes_along(points, DVec3::AXES[widest]);
+    if i0 == i1 {
+        return None;
+    }
+    let (p0, p1) = (points[i0], points[i1]);
+    let axis = (p1 - p0).normalize_or_zero();
+    let off_line = |p: DVec3| {
+        let d = p - p0;
+        (d - axis * d.dot(axis)).length_squared()
+    };
+    let i2 =
+        (0..points.len()).max_by(|a, b| off_line(points[*a]).total_cmp(&off_line(points[*b])))?;
+    let p2 = points[i2];
+    let normal = (p1 - p0).cross(p2 - p0).normalize_or_zero();
+    let off_plane = |p: DVec3| normal.dot(p - p0).abs();
+    let i3 =
+        (0..points.len()).max_by(|a, b| off_plane(points[*a]).total_cmp(&off_plane(points[*b])))?;
+    if height(p0, p1, p2, points[i3]) != 0.0 {
+        return Some([i0, i1, i2, i3]);
+    }
+    // Rounding chose badly (or p0, p1, p2 are collinear): any exact off-plane point will do.
+    let i3 = (0..points.len()).find(|&i| height(p0, p1, p2, points[i]) != 0.0)?;
+    Some([i0, i1, i2, i3])
+}
+
+/// The first indices of the smallest and largest `⟨p, dir⟩`.
+fn extremes_along(points: &[DVec3], dir: DVec3) -> (usize, usize) {
+    let (mut lo, mut hi) = (0, 0);
+    for (i, p) in points.iter().enumerate() {
+        if p.dot(dir) < points[lo].dot(dir) {
+            lo = i;
+        }
+        if p.dot(dir) > points[hi].dot(dir) {
+            hi = i;
+        }
+    }
+    (lo, hi)
+}
+
+/// The four faces of the seed tetrahedron, outward, with their adjacency.
+fn tetrahedron_faces(points: &[DVec3], seed: [usize; 4]) -> Vec<Face> {
+    let [a, b, c, d] = seed;
+    // Orient ABC so that D is inside (below it).
+    let (b, c) = if height(points[a], points[b], points[c], points[d]) > 0.0 {
+        (c, b)
+    } else {
+        (b, c)
+    };
+    let triangles = [[a, b, c], [a, d, b], [b, d, c], [c, d, a]];
+    let mut faces: Vec<Face> = triangles.iter().map(|t| Face::new(points, *t)).collect();
+    link_by_shared_edges(&mut faces, &[0, 1, 2, 3]);
+    faces
+}
+
+/// Sets `across` for every edge of `ids` whose twin is also among `ids`.
+fn link_by_shared_edges(faces: &mut [Face], ids: &[usize]) {
+    for &f in ids {
+        for i in 0..3 {
+            let (from, to) = faces[f].edge(i);
+            for &g in ids {
+                if g == f {
+                    continue;
+                }
+                if let Some(j) = (0..3).find(|&j| faces[g].edge(j) == (to, from)) {
+                    faces[f].across[i] = g;
+                    faces[g].across[j] = f;
+                }
+            }
+        }
+    }
+}
+
+/// Gives each point to the first of `targets` it lies strictly outside of; points
+/// outside none of them are inside the hull and are dropped.
+fn assign_outside(points: &[DVec3], faces: &mut [Face], targets: &[usize], candidates: Vec<usize>) {
+    for p in candidates {
+        if let Some(&f) = targets
+            .iter()
+            .find(|&&f| faces[f].alive && faces[f].height(points, p) > 0.0)
+        {
+            faces[f].outside.push(p);
+        }
+    }
+}
+
+fn farthest(points: &[DVec3], face: &Face) -> usize {
+    let distance = |p: usize| face.normal.dot(points[p]) - face.offset;
+    let mut best = face.outside[0];
+    for &p in &face.outside[1..] {
+        if distance(p) > distance(best) {
+            best = p;
+        }
+    }
+    best
+}
+
+/// Faces that `apex` lies strictly outside of, found by a walk from `start` (they form
+/// one connected patch on a convex surface).
+fn visible_faces(points: &[DVec3], faces: &[Face], start: usize, apex: usize) -> Vec<usize> {
+    let mut visible = vec![start];
+    let mut seen = vec![start];
+    let mut i = 0;
+    while i < visible.len() {
+        let f = visible[i];
+        i += 1;
+        for &g in &faces[f].across {
+            if seen.contains(&g) {
+                continue;
+            }
+            seen.push(g);
+            if faces[g].height(points, apex) > 0.0 {
+                visible.push(g);
+            }
+        }
+    }
+    visible
+}
+
+/// The horizon: edges of visible faces whose neighbour is not visible, ordered into one
+/// closed loop (each edge as the visible face orients it, with the face across it).
+fn horizon_loop(faces: &[Face], visible: &[usize]) -> Option<Vec<(usize, usize, usize)>> {
+    let mut edges: Vec<(usize, usize, usize)> = Vec::new();
+    for &f in visible {
+        for i in 0..3 {
+            let g = faces[f].across[i];
+            if !visible.contains(&g) {
+                let (from, to) = faces[f].edge(i);
+                edges.push((from, to, g));
+            }
+        }
+    }
+    if edges.len() < 3 {
+        return None;
+    }
+    let mut ordered = vec![edges.swap_remove(0)];
+    while !edges.is_empty() {
+        let end = ordered.last()?.1;
+        let next = edges.iter().position(|e| e.0 == end)?;
+        ordered.push(edges.swap_remove(next));
+    }
+    (ordered.last()?.1 == ordered[0].0).then_some(ordered)
+}
+
+/// New faces from each horizon edge to `apex`, linked to each other and to the faces
+/// across the horizon. Returns their indices.
+fn cone(
+    points: &[DVec3],
+    faces: &mut Vec<Face>,
+    horizon: &[(usize, usize, usize)],
+    apex: usize,
+) -> Vec<usize> {
+    let first = faces.len();
+    let n = horizon.len();
+    for (k, &(from, to, outer)) in horizon.iter().enumerate() {
+        let id = first + k;
+        let mut face = Face::new(points, [from, to, apex]);
+        face.across = [outer, first + (k + 1) % n, first + (k + n - 1) % n];
+        if let Some(j) = (0..3).find(|&j| faces[outer].edge(j) == (to, from)) {
+            faces[outer].across[j] = id;
+        }
+        faces.push(face);
+    }
+    (first..first + n).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check_closed_and_containing(points: &[DVec3], hull: &IndexedHull) {
+        let mut directed = std::collections::HashSet::new();
+        for t in &hull.triangles {
+            for i in 0..3 {
+                assert!(directed.insert((t[i], t[(i + 1) % 3])), "edge used twice");
+            }
+        }
+        for &(a, b) in &directed {
+            assert!(directed.contains(&(b, a)), "open edge {a}-{b}");
+        }
+        for t in &hull.triangles {
+            for p in points {
+                assert!(height(points[t[0]], points[t[1]], points[t[2]], *p) <= 0.0);
+            }
+        }
+    }
+
+    #[test]
+    fn cube_with_interior_and_face_points() {
+        let mut points = Vec::new();
+        for i in 0..27 {
+            let c = |k: usize| ((i / 3usize.pow(k as u32)) % 3) as f64 * 0.5;
+            points.push(DVec3::new(c(0), c(1), c(2)));
+        }
+        let hull = exact_hull(&points).unwrap();
+        check_closed_and_containing(&points, &hull);
+    }
+
+    #[test]
+    fn needle_box_keeps_all_eight_corners() {
+        let points: Vec<DVec3> = (0..8)
+            .map(|i| {
+                DVec3::new(
+                    if i & 1 == 0 { 0.0 } else { 100.0 },
+                    if i & 2 == 0 { 0.0 } else { 0.01 },
+                    if i & 4 == 0 { 0.0 } else { 0.01 },
+                )
+            })
+            .collect();
+        let hull = exact_hull(&points).unwrap();
+        check_closed_and_containing(&points, &hull);
+        let mut used: Vec<usize> = hull.triangles.iter().flatten().copied().collect();
+        used.sort_unstable();
+        used.dedup();
+        assert_eq!(used.len(), 8);
+        assert_eq!(hull.triangles.len(), 12);
+    }
+
+    #[test]
+    fn coplanar_set_has_no_hull() {
+        let points = [DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::new(1.0, 1.0, 0.0)];
+        assert!(exact_hull(&points).is_none());
+    }
+}
