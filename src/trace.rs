@@ -63,6 +63,9 @@ pub enum StepEvent {
         away: bool,
         dropped: Vec<u32>,
     },
+    /// The support repeated a simplex vertex before the stopping test passed: round-off
+    /// leaves no progress to make.
+    Stalled,
     /// The numbers stopped being finite.
     Degenerate,
 }
@@ -113,6 +116,7 @@ impl StepEvent {
             StepEvent::SeparatingPlane => "separating",
             StepEvent::FrankWolfeStep { away: true, .. } => "fw_away",
             StepEvent::FrankWolfeStep { .. } => "fw_step",
+            StepEvent::Stalled => "stalled",
             StepEvent::Degenerate => "degenerate",
         }
     }

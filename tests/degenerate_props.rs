@@ -38,6 +38,10 @@ fn run_all(a: &Shape, b: &Shape, rel: RelativePose) -> Outcome {
         match &run.summary.outcome {
             Outcome::Separated { distance } => assert!(distance.is_finite() && *distance >= 0.0),
             Outcome::SeparatedEarlyStop { lower_bound } => assert!(lower_bound.is_finite()),
+            Outcome::Stalled {
+                distance,
+                lower_bound,
+            } => assert!(distance.is_finite() && *lower_bound <= *distance),
             Outcome::IterationCap { .. } | Outcome::Intersecting | Outcome::Degenerate { .. } => {}
         }
         if algorithm.name() == "gjk" {

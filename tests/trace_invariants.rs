@@ -8,6 +8,7 @@ use collidescope::shape::Shape;
 use collidescope::solver::{
     solve, Algorithm, Criterion, CriterionKind, DirectionRule, Outcome, SolverSettings,
 };
+use collidescope::trace::StepEvent;
 use collidescope::DVec3;
 use common::{mesh_hulls, random_primitive, Rng, PRIMITIVE_KINDS};
 
@@ -87,12 +88,17 @@ fn check_pair(a: &Shape, b: &Shape, rel: RelativePose, label: &str) {
                     r.fw_gap.max(0.0).sqrt()
                 );
             }
-            // ‖x_k‖ never increases for vanilla GJK.
+            // ‖x_k‖ never increases for vanilla GJK. The last record holds the point
+            // recomputed from the shapes' points, which may correct the loop's round-off
+            // upwards (the loop's point can sit just outside A ⊖ B).
+            let refined = matches!(r.event, StepEvent::Converged | StepEvent::Stalled);
+            let slack = if refined { 1e-8 } else { 1e-12 };
             if algorithm == Algorithm::Gjk(DirectionRule::Vanilla) && r.x_in_difference() {
                 assert!(
-                    r.x_norm <= previous_norm * (1.0 + 1e-12) + 1e-15,
-                    "{label}: ‖x‖ rose to {}",
-                    r.x_norm
+                    r.x_norm <= previous_norm * (1.0 + slack) + 1e-15,
+                    "{label}: ‖x‖ rose from {previous_norm} to {} ({:?})",
+                    r.x_norm,
+                    r.event
                 );
                 previous_norm = r.x_norm;
             }

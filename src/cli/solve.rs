@@ -128,6 +128,14 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
             Outcome::SeparatedEarlyStop { lower_bound } => {
                 format!("separated (early stop), distance ≥ {lower_bound:.6e}")
             }
+            Outcome::Stalled {
+                distance,
+                lower_bound,
+            } => format!(
+                "separated, distance {distance:.9e} (stalled at round-off: the support repeats a \
+                 simplex vertex before the stopping test passed; certified in \
+                 [{lower_bound:.9e}, {distance:.9e}])"
+            ),
             Outcome::IterationCap { last_norm } => {
                 format!("iteration cap reached (no answer; last ‖x‖ = {last_norm:.6e})")
             }

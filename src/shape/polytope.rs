@@ -7,6 +7,7 @@ use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
 use super::error::ShapeError;
+use super::hull::span::{self, Span};
 use super::hull::{self, HullSource};
 use super::{SupportCache, SupportMap};
 
@@ -48,9 +49,6 @@ pub struct Polytope {
     hull_source: HullSource,
 }
 
-/// Relative size below which an extent counts as zero when finding the dimension.
-const FLATNESS_TOLERANCE: f64 = 1e-9;
-
 /// Largest coordinate magnitude accepted. The simplex projection forms fourth powers of
 /// lengths (`‖AB × AC‖²`), which must stay finite in f64: (2·√3·1e75)⁴ ≈ 2e303.
 pub const MAX_COORDINATE: f64 = 1e75;
@@ -85,11 +83,11 @@ impl Polytope {
             });
         }
         let unique = unique_in_order(points);
-        Ok(match affine_frame(&unique) {
-            Frame::Point => Self::point(unique[0]),
-            Frame::Line { origin, axis } => Self::segment(&unique, origin, axis),
-            Frame::Plane { normal } => Self::polygon(&unique, normal),
-            Frame::Space => Self::solid(&unique),
+        Ok(match span::affine_span(&unique) {
+            Span::Point => Self::point(unique[0]),
+            Span::Line { axis } => Self::segment(&unique, axis),
+            Span::Plane { dropped } => Self::polygon(&unique, dropped),
+            Span::Space => Self::solid(&unique),
         })
     }
 
@@ -128,17 +126,8 @@ impl Polytope {
         )
     }
 
-    fn segment(points: &[DVec3], origin: DVec3, axis: DVec3) -> Self {
-        let t = |p: &DVec3| (*p - origin).dot(axis);
-        let (mut lo, mut hi) = (0, 0);
-        for (i, p) in points.iter().enumerate() {
-            if t(p) < t(&points[lo]) {
-                lo = i;
-            }
-            if t(p) > t(&points[hi]) {
-                hi = i;
-            }
-        }
+    fn segment(points: &[DVec3], axis: usize) -> Self {
+        let (lo, hi) = span::segment_ends(points, axis);
         let (first, second) = (lo.min(hi), lo.max(hi));
         let vertices = vec![points[first], points[second]];
         Self::assemble(
@@ -150,8 +139,8 @@ impl Polytope {
         )
     }
 
-    fn polygon(points: &[DVec3], normal: DVec3) -> Self {
-        let cycle = planar_hull_indices(points, normal);
+    fn polygon(points: &[DVec3], dropped: usize) -> Self {
+        let cycle = span::planar_hull_indices(points, dropped);
         // Vertices in input order; the cycle gives adjacency and the fan for drawing.
         let mut sorted = cycle.clone();
         sorted.sort_unstable();
@@ -399,7 +388,9 @@ impl SupportMap for Polytope {
     }
 }
 
+/// Bit patterns with −0 read as +0, so equal coordinates are one point.
 fn bits(p: &DVec3) -> [u64; 3] {
+    let p = *p + DVec3::ZERO;
     [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()]
 }
 
@@ -420,100 +411,4 @@ fn unique_in_order(points: &[DVec3]) -> Vec<DVec3> {
         .filter(|(i, p)| first[&bits(p)] == *i)
         .map(|(_, p)| *p)
         .collect()
-}
-
-enum Frame {
-    Point,
-    Line { origin: DVec3, axis: DVec3 },
-    Plane { normal: DVec3 },
-    Space,
-}
-
-/// Finds the affine span of the points by furthest-point steps, with a tolerance
-/// relative to the set's size.
-fn affine_frame(points: &[DVec3]) -> Frame {
-    let origin = points[0];
-    let far = points
-        .iter()
-        .copied()
-        .max_by(|a, b| {
-            (*a - origin)
-                .length_squared()
-                .total_cmp(&(*b - origin).length_squared())
-        })
-        .unwrap_or(origin);
-    let size = (far - origin).length();
-    let tol = size * FLATNESS_TOLERANCE;
-    if size == 0.0 {
-        return Frame::Point;
-    }
-    let axis = (far - origin) / size;
-    let off_line = |p: DVec3| {
-        let d = p - origin;
-        d - axis * d.dot(axis)
-    };
-    let side = points
-        .iter()
-        .map(|p| off_line(*p))
-        .max_by(|a, b| a.length_squared().total_cmp(&b.length_squared()))
-        .unwrap_or(DVec3::ZERO);
-    if side.length() <= tol {
-        return Frame::Line { origin, axis };
-    }
-    let u = axis;
-    let v = side.normalize();
-    let normal = u.cross(v).normalize();
-    let height = points
-        .iter()
-        .map(|p| (*p - origin).dot(normal).abs())
-        .fold(0.0, f64::max);
-    if height <= tol {
-        return Frame::Plane { normal };
-    }
-    Frame::Space
-}
-
-/// Indices of the hull of nearly coplanar points, counter-clockwise, without collinear
-/// points: Andrew's monotone chain on the two coordinates that remain after dropping the
-/// one the plane's normal leans on most. Dropping a coordinate maps the plane onto the
-/// coordinate plane affinely, so for exactly planar input (a mesh at z = 0) the 2-D hull
-/// is the true hull; orientation tests are exact. Never empty for non-empty input.
-fn planar_hull_indices(points: &[DVec3], normal: DVec3) -> Vec<usize> {
-    let dropped = normal.abs().max_position();
-    let (i, j) = ((dropped + 1) % 3, (dropped + 2) % 3);
-    let planar: Vec<robust::Coord<f64>> = points
-        .iter()
-        .map(|p| robust::Coord { x: p[i], y: p[j] })
-        .collect();
-    let mut order: Vec<usize> = (0..points.len()).collect();
-    order.sort_by(|&a, &b| {
-        planar[a]
-            .x
-            .total_cmp(&planar[b].x)
-            .then(planar[a].y.total_cmp(&planar[b].y))
-    });
-    let turns_left =
-        |o: usize, a: usize, b: usize| robust::orient2d(planar[o], planar[a], planar[b]) > 0.0;
-    let mut hull: Vec<usize> = Vec::with_capacity(points.len() + 1);
-    for pass in 0..2 {
-        let start = hull.len();
-        let iter: Box<dyn Iterator<Item = &usize>> = if pass == 0 {
-            Box::new(order.iter())
-        } else {
-            Box::new(order.iter().rev())
-        };
-        for &k in iter {
-            while hull.len() >= start + 2
-                && !turns_left(hull[hull.len() - 2], hull[hull.len() - 1], k)
-            {
-                hull.pop();
-            }
-            hull.push(k);
-        }
-        hull.pop();
-    }
-    if hull.is_empty() {
-        hull.push(order[0]);
-    }
-    hull
 }

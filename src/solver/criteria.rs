@@ -49,3 +49,20 @@ impl CriterionValues {
         }
     }
 }
+
+/// How far from the true distance a converged answer may be, by criterion: what each
+/// stopping test guarantees about `‖x‖ − d*` at iterate norm `r`. A certified interval
+/// `[lower, upper]` no wider than this is as good an answer as a passed test.
+pub fn distance_guarantee(
+    criterion: Criterion,
+    kind: CriterionKind,
+    tolerance: f64,
+    r: f64,
+) -> f64 {
+    match (criterion, kind) {
+        (Criterion::VanDenBergen, CriterionKind::Absolute) => tolerance,
+        // ‖x − x*‖² ≤ ε, and ‖x‖² − d*² ≤ ε with ‖x‖ + d* ≥ ‖x‖ − d*.
+        (Criterion::DualityGap | Criterion::Hybrid, CriterionKind::Absolute) => tolerance.sqrt(),
+        (_, CriterionKind::Relative) => tolerance * r,
+    }
+}

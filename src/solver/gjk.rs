@@ -5,10 +5,12 @@
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
-use super::criteria::CriterionValues;
+use super::criteria::{distance_guarantee, CriterionValues};
 use super::outcome::{Outcome, RunSummary};
 use super::settings::{QueryMode, SolverSettings};
-use super::simplex::{barycentric, project_origin_in_place, Simplex, SimplexVertex};
+use super::simplex::{
+    barycentric, nearest_in_simplex, project_origin_in_place, Simplex, SimplexVertex,
+};
 use super::{initial_direction, witness_points, Solver};
 use crate::minkowski::MinkowskiDifference;
 use crate::trace::{IterationRecord, MomentumStop, StepEvent, WeightedVertex};
@@ -44,6 +46,8 @@ pub struct Gjk<'s> {
     k: usize,
     next_id: u32,
     momentum_stopped_at: Option<usize>,
+    /// Barycentric weights of the refined final point (see `finish_separated`).
+    final_weights: Option<[f64; 4]>,
     outcome: Option<Outcome>,
     trace: Vec<IterationRecord>,
 }
@@ -78,6 +82,7 @@ impl<'s> Gjk<'s> {
             k: 0,
             next_id: 1,
             momentum_stopped_at: None,
+            final_weights: None,
             outcome: None,
             trace: Vec::new(),
         }
@@ -121,6 +126,56 @@ impl<'s> Gjk<'s> {
         self.outcome = Some(outcome.clone());
         self.record(event, measured, momentum);
         Some(outcome)
+    }
+
+    /// Ends a separated run with a distance the run can certify. The final simplex's
+    /// nearest point is recomputed from the shapes' points ([`nearest_in_simplex`]:
+    /// the loop's CSO points carry round-off that a long thin face turns into a tilt,
+    /// and short segments into a shift), which makes it a point of `A ⊖ B`: an upper
+    /// bound. A fresh support there (not counted, like the record's FW gap) gives a
+    /// separating plane: a lower bound. `Separated` when the run's criterion passes at
+    /// the recomputed point or the bounds are as close as the criterion guarantees;
+    /// otherwise `Stalled`, with both bounds. The loop itself keeps Coal's arithmetic,
+    /// so iteration counts stay Coal's.
+    fn finish_separated(&mut self, event: StepEvent, measured: Measured) -> Option<Outcome> {
+        let refined = nearest_in_simplex(&self.simplex);
+        let upper = match refined {
+            Some((x, weights)) => {
+                self.x = x;
+                self.r = x.length();
+                self.final_weights = Some(weights);
+                self.r
+            }
+            // The loop's point may lie off A ⊖ B by round-off; its vertices do not.
+            None => self
+                .simplex
+                .vertices()
+                .iter()
+                .map(|v| v.point.w.length())
+                .fold(f64::INFINITY, f64::min),
+        };
+        let s = self.md.support_uncounted(-self.x).w;
+        let lower = self.alpha.max(self.x.dot(s) / self.r).clamp(0.0, upper);
+        let settings = &self.settings;
+        let criteria = CriterionValues::new(self.r, lower, 2.0 * self.x.dot(self.x - s));
+        let passes = refined.is_some()
+            && criteria.passes(
+                settings.criterion,
+                settings.kind,
+                settings.tolerance,
+                self.r,
+            );
+        let guarantee =
+            distance_guarantee(settings.criterion, settings.kind, settings.tolerance, upper);
+        let outcome = if passes || upper - lower <= guarantee {
+            Outcome::Separated { distance: upper }
+        } else {
+            Outcome::Stalled {
+                distance: upper,
+                lower_bound: lower,
+            }
+        };
+        self.finish(outcome, event, measured, false)
     }
 
     fn record(&mut self, event: StepEvent, m: Measured, momentum: bool) {
@@ -243,12 +298,20 @@ impl Solver for Gjk<'_> {
                 self.stop_momentum(MomentumStop::ConvergenceTest, measured);
                 return None;
             }
-            let outcome = if self.r < eps {
-                Outcome::Intersecting
-            } else {
-                Outcome::Separated { distance: self.r }
-            };
-            return self.finish(outcome, StepEvent::Converged, measured, momentum);
+            if self.r < eps {
+                return self.finish(
+                    Outcome::Intersecting,
+                    StepEvent::Converged,
+                    measured,
+                    momentum,
+                );
+            }
+            return self.finish_separated(StepEvent::Converged, measured);
+        }
+        // Plain GJK only: a support already in the simplex projects to the same point,
+        // so in exact arithmetic the gap would be ≤ 0; what is left is round-off.
+        if !momentum && self.simplex.vertices().iter().any(|v| v.point.w == s.w) {
+            return self.finish_separated(StepEvent::Stalled, measured);
         }
         let before = self.settings.record_trace.then_some(self.simplex);
         self.simplex.push(vertex);
@@ -310,8 +373,10 @@ impl Solver for Gjk<'_> {
     fn summary(&self) -> Option<RunSummary> {
         let outcome = self.outcome.clone()?;
         let (witness_a, witness_b) = match &outcome {
-            Outcome::Separated { .. } => {
-                let weights = barycentric(&self.simplex, self.x);
+            Outcome::Separated { .. } | Outcome::Stalled { .. } => {
+                let weights = self
+                    .final_weights
+                    .unwrap_or_else(|| barycentric(&self.simplex, self.x));
                 let (a, b) = witness_points(self.simplex.vertices(), &weights);
                 (Some(a), Some(b))
             }

@@ -15,6 +15,12 @@ pub enum Outcome {
     Separated { distance: f64 },
     /// Boolean mode: a separating plane proved the distance is at least `lower_bound`.
     SeparatedEarlyStop { lower_bound: f64 },
+    /// Round-off, not convergence, ended the run: the support repeated a simplex vertex
+    /// (no step can improve `x` in floating point), or the test passed only on an iterate
+    /// that round-off had moved. The distance is certified to lie in
+    /// `[lower_bound, distance]` (a separating plane below, a point of `A ⊖ B` above),
+    /// but that interval is wider than the criterion's guarantee.
+    Stalled { distance: f64, lower_bound: f64 },
     /// The iteration cap was reached; `last_norm` is ‖x_k‖ then, not a distance.
     IterationCap { last_norm: f64 },
     /// The computation could not go on (non-finite numbers).
@@ -28,6 +34,7 @@ impl Outcome {
             Outcome::Intersecting => "intersecting",
             Outcome::Separated { .. } => "separated",
             Outcome::SeparatedEarlyStop { .. } => "separated_early_stop",
+            Outcome::Stalled { .. } => "stalled",
             Outcome::IterationCap { .. } => "iteration_cap",
             Outcome::Degenerate { .. } => "degenerate",
         }
@@ -37,7 +44,7 @@ impl Outcome {
     pub fn distance(&self) -> Option<f64> {
         match self {
             Outcome::Intersecting => Some(0.0),
-            Outcome::Separated { distance } => Some(*distance),
+            Outcome::Separated { distance } | Outcome::Stalled { distance, .. } => Some(*distance),
             _ => None,
         }
     }

@@ -44,6 +44,10 @@ pub fn outcome_text(o: &Outcome) -> String {
         Outcome::SeparatedEarlyStop { lower_bound } => {
             format!("separated (early stop), d ≥ {lower_bound:.6}")
         }
+        Outcome::Stalled {
+            distance,
+            lower_bound,
+        } => format!("separated, d in [{lower_bound:.9}, {distance:.9}] (stalled at round-off)"),
         Outcome::IterationCap { .. } => "iteration cap reached: no answer".into(),
         Outcome::Degenerate { reason } => format!("degenerate: {reason}"),
     }

@@ -95,7 +95,9 @@ pub fn input_indices(
         .collect())
 }
 
+/// Bit patterns with −0 read as +0.
 fn bits(p: DVec3) -> [u64; 3] {
+    let p = p + DVec3::ZERO;
     [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()]
 }
 

@@ -7,6 +7,7 @@
 
 pub mod check;
 pub mod quickhull;
+pub mod span;
 
 use std::fmt;
 
@@ -18,7 +19,7 @@ use crate::parry_bridge;
 /// Where a polytope's hull came from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum HullSource {
-    /// Fewer than three dimensions (point, segment, polygon): built exactly in 1-D/2-D.
+    /// Exactly flat (point, segment, polygon): hulled exactly in 1-D or 2-D.
     LowDimension,
     /// parry3d-f64's hull, which passed the check.
     Parry,

@@ -6,7 +6,10 @@
 //! last; a kept segment is stored `[B, A]`; a kept triangle `[C, B, A]` when the origin is
 //! above `ABC` (`ABC·AO > 0`), else `[B, C, A]`.
 
+mod from_parts;
 mod region_tree;
+
+pub use from_parts::nearest_in_simplex;
 
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
@@ -585,9 +588,11 @@ mod tests {
 
     #[test]
     fn tetrahedron_around_origin_contains_it() {
+        // Stored as GJK stores it: the origin on the side of (c − b) × (d − b), where
+        // d, c, b are the first three vertices (the region tree relies on it).
         let s = Simplex::from_slice(&[
-            v(1, 1.0, 1.0, 1.0),
             v(2, -1.0, -1.0, 1.0),
+            v(1, 1.0, 1.0, 1.0),
             v(3, -1.0, 1.0, -1.0),
             v(4, 1.0, -1.0, -1.0),
         ]);
