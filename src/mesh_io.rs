@@ -9,6 +9,8 @@ use glam::DVec3;
 use serde::Serialize;
 use thiserror::Error;
 
+use crate::shape::hull::check::principal_axes;
+use crate::shape::hull::planar_face_count;
 use crate::shape::hull::quickhull::height;
 use crate::shape::{AffineDimension, HullSource, Polytope, ShapeError};
 
@@ -44,10 +46,17 @@ pub enum MeshError {
 pub struct MeshReport {
     pub path: PathBuf,
     pub input_vertices: usize,
+    /// `v` lines of the file that no face uses (ignored, as a mesh's hull ignores them).
+    pub unused_vertices: usize,
     /// Triangles after triangulating the file's polygons (0 for a point cloud).
     pub input_faces: usize,
     pub hull_vertices: usize,
+    /// Planar faces of the hull (coplanar triangles merged).
     pub hull_faces: usize,
+    /// Triangles of the hull as drawn.
+    pub hull_triangles: usize,
+    /// Smallest width of the set over its largest extent, for solids: how thin it is.
+    pub thinness: Option<f64>,
     pub dimension: AffineDimension,
     /// Every input vertex lies on the hull's boundary. `None` for a flat (or thinner)
     /// set, where the 3-D question does not apply.
@@ -80,10 +89,17 @@ impl std::fmt::Display for MeshReport {
                 self.input_vertices, self.input_faces
             )?;
         }
+        if self.unused_vertices > 0 {
+            writeln!(
+                f,
+                "note            {} more vertices in the file are used by no face: ignored",
+                self.unused_vertices
+            )?;
+        }
         writeln!(
             f,
-            "hull            {} vertices, {} faces",
-            self.hull_vertices, self.hull_faces
+            "hull            {} vertices, {} faces ({} triangles)",
+            self.hull_vertices, self.hull_faces, self.hull_triangles
         )?;
         let convex = match self.convex {
             Some(true) => "yes (every vertex is on the hull)",
@@ -91,8 +107,15 @@ impl std::fmt::Display for MeshReport {
             None => "not applicable (flat)",
         };
         writeln!(f, "convex          {convex}")?;
+        let thin;
         let flat = match self.dimension {
-            AffineDimension::Solid => "no",
+            AffineDimension::Solid => match self.thinness {
+                Some(t) if t < 1e-3 => {
+                    thin = format!("no, but thin: its smallest width is {t:.1e} of its length (kept as a solid)");
+                    thin.as_str()
+                }
+                _ => "no",
+            },
             AffineDimension::Polygon => {
                 "yes: all vertices lie in one plane (the shape is a polygon)"
             }
@@ -135,7 +158,14 @@ pub fn import_obj_bytes(path: &Path, bytes: &[u8]) -> Result<ImportedMesh, MeshE
         path: path.to_path_buf(),
         source,
     })?;
-    let report = report(path, &points, faces, &polytope);
+    let mut report = report(path, &points, faces, &polytope);
+    if faces > 0 {
+        let vertex_lines = String::from_utf8_lossy(bytes)
+            .lines()
+            .filter(|l| l.trim_start().starts_with("v "))
+            .count();
+        report.unused_vertices = vertex_lines.saturating_sub(points.len());
+    }
     Ok(ImportedMesh { polytope, report })
 }
 
@@ -210,14 +240,40 @@ fn report(path: &Path, points: &[DVec3], input_faces: usize, polytope: &Polytope
     MeshReport {
         path: path.to_path_buf(),
         input_vertices: points.len(),
+        unused_vertices: 0,
         input_faces,
         hull_vertices: polytope.vertices().len(),
-        hull_faces: polytope.faces().len(),
+        hull_faces: match polytope.dimension() {
+            AffineDimension::Solid => planar_face_count(polytope.vertices(), polytope.faces()),
+            AffineDimension::Polygon => 1,
+            _ => 0,
+        },
+        hull_triangles: polytope.faces().len(),
+        thinness: (polytope.dimension() == AffineDimension::Solid).then(|| thinness(points)),
         dimension: polytope.dimension(),
         convex,
         aabb_min,
         aabb_max,
         hull: polytope.hull_source().clone(),
+    }
+}
+
+/// The smallest extent along the points' principal axes over the largest.
+fn thinness(points: &[DVec3]) -> f64 {
+    let extents = principal_axes(points).map(|axis| {
+        let (lo, hi) = points
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                (lo.min(p.dot(axis)), hi.max(p.dot(axis)))
+            });
+        hi - lo
+    });
+    let largest = extents.iter().copied().fold(0.0, f64::max);
+    let smallest = extents.iter().copied().fold(f64::INFINITY, f64::min);
+    if largest > 0.0 {
+        smallest / largest
+    } else {
+        0.0
     }
 }
 
@@ -295,6 +351,58 @@ mod tests {
             load_obj(Path::new("/no/such/file.obj")),
             Err(MeshError::Io { .. })
         ));
+    }
+
+    /// A box with the given corner coordinates along x, y and z, as OBJ text.
+    fn box_obj(x: f64, y: f64, z: f64) -> String {
+        let mut text = String::new();
+        for i in 0..8 {
+            let c = |bit: usize, v: f64| if i & bit == 0 { 0.0 } else { v };
+            text += &format!("v {} {} {}\n", c(1, x), c(2, y), c(4, z));
+        }
+        text + "f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n"
+    }
+
+    #[test]
+    fn needle_boxes_keep_eight_vertices_and_six_faces() {
+        for length in [100.0, 1e4, 1e6] {
+            let m = import(&box_obj(length, 0.01, 0.01)).unwrap();
+            let r = &m.report;
+            assert_eq!(
+                (r.hull_vertices, r.hull_faces, r.hull_triangles),
+                (8, 6, 12)
+            );
+            assert_eq!(r.convex, Some(true), "{r}");
+            assert_eq!(r.dimension, AffineDimension::Solid);
+            let text = r.to_string();
+            assert!(
+                text.contains("8 vertices, 6 faces (12 triangles)"),
+                "{text}"
+            );
+            assert!(text.contains("thin"), "{text}");
+            assert!(text.contains("hull path"), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_point_cloud_is_the_hull_of_its_points() {
+        let m = import("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 0.1 0.1 0.1\n").unwrap();
+        assert_eq!(m.report.input_faces, 0);
+        assert_eq!(m.report.hull_vertices, 4);
+        assert_eq!(m.report.hull_faces, 4);
+        assert!(m.report.to_string().contains("point cloud"));
+    }
+
+    #[test]
+    fn coordinates_that_overflow_are_refused_with_the_file_and_point() {
+        let e =
+            import("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 1e308 1e308 1e308\nf 1 2 5\nf 3 4 5\n")
+                .unwrap_err()
+                .to_string();
+        assert!(
+            e.contains("test.obj") && e.contains("1e308") && e.contains("overflow"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -21,12 +21,14 @@ pub enum ShapeError {
         z: f64,
     },
     #[error(
-        "point {index} has a coordinate of magnitude {value:e}, beyond ±{limit:e}: \
+        "point {index} ({x:e}, {y:e}, {z:e}) is beyond ±{limit:e}: \
          lengths that large overflow f64 arithmetic in GJK"
     )]
     CoordinateTooLarge {
         index: usize,
-        value: f64,
+        x: f64,
+        y: f64,
+        z: f64,
         limit: f64,
     },
 }

@@ -78,7 +78,9 @@ impl Polytope {
         {
             return Err(ShapeError::CoordinateTooLarge {
                 index,
-                value: p.abs().max_element(),
+                x: p.x,
+                y: p.y,
+                z: p.z,
                 limit: MAX_COORDINATE,
             });
         }

@@ -100,6 +100,40 @@ fn parry_hull(points: &[DVec3]) -> Result<Vec<[usize; 3]>, String> {
     Ok(triangles)
 }
 
+/// How many planar faces a triangulated hull has: triangles sharing an edge are one
+/// face when their four corners are exactly coplanar (a box: 12 triangles, 6 faces).
+pub fn planar_face_count(points: &[DVec3], triangles: &[[u32; 3]]) -> usize {
+    let mut parent: Vec<usize> = (0..triangles.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut by_edge = std::collections::HashMap::new();
+    for (t, tri) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            let (a, b) = (tri[k], tri[(k + 1) % 3]);
+            if let Some(&other) = by_edge.get(&(b, a)) {
+                let other_tri: &[u32; 3] = &triangles[other];
+                let apex = other_tri.iter().find(|v| **v != a && **v != b);
+                let p = |v: u32| points[v as usize];
+                if let Some(&apex) = apex {
+                    if quickhull::height(p(tri[0]), p(tri[1]), p(tri[2]), p(apex)) == 0.0 {
+                        let (x, y) = (root(&mut parent, t), root(&mut parent, other));
+                        parent[x] = y;
+                    }
+                }
+            }
+            by_edge.insert((a, b), t);
+        }
+    }
+    (0..triangles.len())
+        .filter(|&t| root(&mut parent, t) == t)
+        .count()
+}
+
 fn scan(why: String) -> SolidHull {
     SolidHull {
         triangles: Vec::new(),
