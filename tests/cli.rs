@@ -92,6 +92,22 @@ fn shipped_scenes_show_what_their_names_promise() {
 
     let flat = solve_json("scenes/degenerate_flat.ron");
     assert!((distance(&flat, "gjk") - 0.5).abs() < 1e-9);
+
+    let needles = solve_json("scenes/needles_end_to_end.ron");
+    for algorithm in ["gjk", "nesterov", "nesterov_normalized", "fw_linesearch"] {
+        assert!(
+            (distance(&needles, algorithm) - 1e-3).abs() < 1e-9,
+            "{algorithm}"
+        );
+        let a = run_of(&needles, algorithm)["witness_a_world"][0]
+            .as_f64()
+            .unwrap();
+        assert!(
+            (a - 50.0).abs() < 1e-9,
+            "{algorithm}: A's witness at x = {a}"
+        );
+    }
+    assert!(needles["hull_a"].as_str().unwrap().contains("checked"));
 }
 
 #[test]
@@ -170,6 +186,50 @@ fn mesh_reports_flat_and_solid_meshes() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("convex          no"), "{text}");
     assert!(text.contains("flat            no"), "{text}");
+    assert!(
+        text.contains("hull path       parry3d-f64's hull, checked"),
+        "{text}"
+    );
+}
+
+#[test]
+fn mesh_reports_the_truth_about_needles_and_point_clouds() {
+    let dir = temp_dir("mesh-needle");
+    std::fs::create_dir_all(&dir).unwrap();
+    let needle = dir.join("needle.obj");
+    let mut text = String::new();
+    for i in 0..8 {
+        let c = |bit: usize, v: f64| if i & bit == 0 { 0.0 } else { v };
+        text += &format!("v {} {} {}\n", c(1, 100.0), c(2, 0.01), c(4, 0.01));
+    }
+    text += "f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n";
+    std::fs::write(&needle, &text).unwrap();
+    let out = collidescope(&["mesh", needle.to_str().unwrap()]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("8 vertices, 6 faces (12 triangles)"),
+        "{report}"
+    );
+    assert!(report.contains("convex          yes"), "{report}");
+    assert!(report.contains("exact Quickhull"), "{report}");
+    // The same vertices without faces: a point cloud, the same hull.
+    let cloud = dir.join("cloud.obj");
+    let vertices: String = text
+        .lines()
+        .filter(|l| l.starts_with("v "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&cloud, vertices).unwrap();
+    let out = collidescope(&["mesh", cloud.to_str().unwrap()]);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("point cloud") && report.contains("8 vertices, 6 faces"),
+        "{report}"
+    );
+    // A point at 1e308 is refused, naming the file.
+    let huge = dir.join("huge.obj");
+    std::fs::write(&huge, format!("{text}v 1e308 1e308 1e308\nf 1 2 9\n")).unwrap();
+    assert_clean_failure(&["mesh", huge.to_str().unwrap()], "huge.obj");
 }
 
 #[test]

@@ -78,7 +78,7 @@ impl Shape {
     pub fn describe(&self) -> String {
         match self {
             Shape::Polytope(p) => format!(
-                "polytope, {} vertices, {} faces; hull: {}",
+                "polytope, {} vertices, {} triangles; hull: {}",
                 p.vertices().len(),
                 p.faces().len(),
                 p.hull_source()
