@@ -16,6 +16,7 @@ use collidescope::solver::{
 };
 use collidescope::{DMat3, DQuat, DVec3};
 use common::Rng;
+use proptest::prelude::*;
 
 const GJK_FAMILY: [Algorithm; 4] = [
     Algorithm::Gjk(DirectionRule::Vanilla),
@@ -407,16 +408,24 @@ fn the_issues_examples() {
     );
 }
 
-#[test]
-fn nearly_degenerate_point_sets_stay_inside_their_hull() {
-    // Nearly flat, nearly collinear, and spread over 1e6 in one axis and 1e-3 in the
-    // others: the hull used contains every input point (within the check's tolerance).
-    let mut rng = Rng::new(12);
-    for round in 0..300 {
-        let n = 4 + rng.index(120);
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Nearly flat, nearly collinear, and spread over 1e6 in one axis and 1e-3 in the
+    /// others, near the origin or far from it: the hull used contains every input point
+    /// (to the hull check's tolerance: flat means exactly flat, nothing is dropped), and
+    /// hill climbing over its adjacency reaches the scan's maximum.
+    #[test]
+    fn nearly_degenerate_point_sets_stay_inside_their_hull(
+        kind in 0usize..5,
+        n in 4usize..124,
+        far in 0usize..3,
+        seed in any::<u64>(),
+    ) {
+        let mut rng = Rng::new(seed);
         let rotation = rng.rotation();
-        let place = rng.vector(1e3) * [0.0, 1.0, 100.0][round % 3];
-        let squash = match round % 5 {
+        let place = rng.vector(1e3) * [0.0, 1.0, 100.0][far];
+        let squash = match kind {
             0 => DVec3::new(1.0, 1.0, 1e-7),  // nearly flat
             1 => DVec3::new(1.0, 1e-7, 1e-7), // nearly collinear
             2 => DVec3::new(1e6, 1e-3, 1e-3), // spread
@@ -427,27 +436,19 @@ fn nearly_degenerate_point_sets_stay_inside_their_hull() {
             .map(|_| rotation * (rng.vector(1.0) * squash) + place)
             .collect();
         let shape = polytope(&points);
-        let label = format!("round {round} ({n} points, squash {squash})");
         let Shape::Polytope(p) = &shape else {
             unreachable!()
         };
-        let size = bounding_diagonal(&points);
-        // Flat means exactly flat (nothing is dropped), so every kind of hull holds the
-        // points to the hull check's tolerance.
-        let tolerance = 1e-12 * size;
+        let tolerance = 1e-12 * bounding_diagonal(&points);
+        let mut warm = 0;
         for _ in 0..200 {
             let d = rng.unit_vector();
             let input = points.iter().map(|q| q.dot(d)).fold(f64::MIN, f64::max);
-            let hull = p
-                .vertices()
-                .iter()
-                .map(|q| q.dot(d))
-                .fold(f64::MIN, f64::max);
-            assert!(
-                input - hull <= tolerance,
-                "{label}: {} outside along {d}",
-                input - hull
-            );
+            let hull = p.vertices().iter().map(|q| q.dot(d)).fold(f64::MIN, f64::max);
+            prop_assert!(input - hull <= tolerance, "{} outside along {}", input - hull, d);
+            let (climbed, _) = p.support_index_hill_climb(d, warm);
+            prop_assert_eq!(p.vertices()[climbed].dot(d), hull, "climb stopped short");
+            warm = climbed;
         }
     }
 }

@@ -231,15 +231,16 @@ pub fn principal_axes(points: &[DVec3]) -> [DVec3; 3] {
             let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
             let t = if theta == 0.0 { 1.0 } else { t };
             let (c, s) = (1.0 / (t * t + 1.0).sqrt(), t / (t * t + 1.0).sqrt());
-            for k in 0..3 {
-                let (mkp, mkq) = (m[k][p], m[k][q]);
-                m[k][p] = c * mkp - s * mkq;
-                m[k][q] = s * mkp + c * mkq;
+            // m ← Jᵀ m J: columns p and q, then rows p and q.
+            for row in m.iter_mut() {
+                let (mkp, mkq) = (row[p], row[q]);
+                row[p] = c * mkp - s * mkq;
+                row[q] = s * mkp + c * mkq;
             }
+            let (row_p, row_q) = (m[p], m[q]);
             for k in 0..3 {
-                let (mpk, mqk) = (m[p][k], m[q][k]);
-                m[p][k] = c * mpk - s * mqk;
-                m[q][k] = s * mpk + c * mqk;
+                m[p][k] = c * row_p[k] - s * row_q[k];
+                m[q][k] = s * row_p[k] + c * row_q[k];
             }
             // Columns of v are the eigenvectors.
             for row in v.iter_mut() {

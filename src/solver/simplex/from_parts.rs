@@ -60,7 +60,7 @@ pub fn nearest_in_affine_hull(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
         2 => {
             let (base, e) = (v[0].point.w, difference(1, 0));
             let e2 = e.length_squared();
-            if !(e2 > 0.0) {
+            if e2.is_nan() || e2 <= 0.0 {
                 return None;
             }
             let t = -base.dot(e) / e2;
@@ -77,7 +77,7 @@ pub fn nearest_in_affine_hull(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
             let base = v[o].point.w;
             let n = e1.cross(e2);
             let n2 = n.length_squared();
-            if !(n2 > 0.0) {
+            if n2.is_nan() || n2 <= 0.0 {
                 return None;
             }
             let x = n * (n.dot(base) / n2);
