@@ -6,6 +6,7 @@
 //! Which path a shape took is kept ([`HullSource`]) and shown to the user.
 
 pub mod check;
+pub mod incremental;
 pub mod quickhull;
 pub mod span;
 

@@ -10,6 +10,8 @@
 use glam::DVec3;
 use robust::{orient3d, Coord3D};
 
+use super::incremental::IncrementalHull;
+
 /// A triangulated hull over input indices, faces counter-clockwise seen from outside.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IndexedHull {
@@ -32,44 +34,21 @@ fn coord(p: DVec3) -> Coord3D<f64> {
     }
 }
 
-struct Face {
-    v: [usize; 3],
-    /// The face across edge `i` (from `v[i]` to `v[(i + 1) % 3]`).
-    across: [usize; 3],
-    /// Unit normal and offset in floating point: only for choosing the farthest point.
+/// A face's plane in floating point: only for choosing the farthest outside point.
+#[derive(Clone, Copy)]
+struct Plane {
     normal: DVec3,
     offset: f64,
-    /// Input points strictly outside this face (exactly), not yet on the hull.
-    outside: Vec<usize>,
-    alive: bool,
 }
 
-impl Face {
-    fn new(points: &[DVec3], v: [usize; 3]) -> Self {
+impl Plane {
+    fn of(points: &[DVec3], v: [usize; 3]) -> Self {
         let (a, b, c) = (points[v[0]], points[v[1]], points[v[2]]);
-        let n = (b - a).cross(c - a);
-        let normal = n.normalize_or_zero();
+        let normal = (b - a).cross(c - a).normalize_or_zero();
         Self {
-            v,
-            across: [usize::MAX; 3],
             normal,
             offset: normal.dot(a),
-            outside: Vec::new(),
-            alive: true,
         }
-    }
-
-    fn height(&self, points: &[DVec3], p: usize) -> f64 {
-        height(
-            points[self.v[0]],
-            points[self.v[1]],
-            points[self.v[2]],
-            points[p],
-        )
-    }
-
-    fn edge(&self, i: usize) -> (usize, usize) {
-        (self.v[i], self.v[(i + 1) % 3])
     }
 }
 
@@ -78,32 +57,36 @@ impl Face {
 /// not one loop), which exact predicates should never allow; the caller then falls back.
 pub fn exact_hull(points: &[DVec3]) -> Option<IndexedHull> {
     let seed = initial_tetrahedron(points)?;
-    let mut faces = tetrahedron_faces(points, seed);
-    let in_seed = |i: usize| seed.contains(&i);
-    let candidates: Vec<usize> = (0..points.len()).filter(|i| !in_seed(*i)).collect();
-    let all: Vec<usize> = (0..faces.len()).collect();
-    assign_outside(points, &mut faces, &all, candidates);
+    let mut hull = IncrementalHull::tetrahedron(points, seed);
+    // Per face: its float plane and the input points strictly outside it (exactly).
+    let mut planes: Vec<Plane> = hull.faces.iter().map(|f| Plane::of(points, f.v)).collect();
+    let mut outside: Vec<Vec<usize>> = vec![Vec::new(); 4];
+    let candidates: Vec<usize> = (0..points.len()).filter(|i| !seed.contains(i)).collect();
+    assign_outside(points, &hull, &mut outside, &[0, 1, 2, 3], candidates);
 
     // One point per round: the farthest above some face with outside points.
     let mut rounds = 0;
-    while let Some(start) = faces.iter().position(|f| f.alive && !f.outside.is_empty()) {
+    while let Some(start) =
+        (0..hull.faces.len()).find(|&f| hull.faces[f].alive && !outside[f].is_empty())
+    {
         rounds += 1;
         if rounds > points.len() {
             return None;
         }
-        let apex = farthest(points, &faces[start]);
-        let visible = visible_faces(points, &faces, start, apex);
-        let horizon = horizon_loop(&faces, &visible)?;
+        let apex = farthest(points, &planes[start], &outside[start]);
+        let expansion = hull.add_point(points, start, apex)?;
         let mut orphans = Vec::new();
-        for &f in &visible {
-            faces[f].alive = false;
-            orphans.append(&mut faces[f].outside);
+        for &f in &expansion.removed {
+            orphans.append(&mut outside[f]);
         }
         orphans.retain(|&p| p != apex);
-        let new_faces = cone(points, &mut faces, &horizon, apex);
-        assign_outside(points, &mut faces, &new_faces, orphans);
+        for &f in &expansion.added {
+            planes.push(Plane::of(points, hull.faces[f].v));
+            outside.push(Vec::new());
+        }
+        assign_outside(points, &hull, &mut outside, &expansion.added, orphans);
     }
-    let triangles = faces.iter().filter(|f| f.alive).map(|f| f.v).collect();
+    let triangles = hull.alive().map(|(_, f)| f.v).collect();
     Some(IndexedHull { triangles })
 }
 
@@ -158,130 +141,34 @@ fn extremes_along(points: &[DVec3], dir: DVec3) -> (usize, usize) {
     (lo, hi)
 }
 
-/// The four faces of the seed tetrahedron, outward, with their adjacency.
-fn tetrahedron_faces(points: &[DVec3], seed: [usize; 4]) -> Vec<Face> {
-    let [a, b, c, d] = seed;
-    // Orient ABC so that D is inside (below it).
-    let (b, c) = if height(points[a], points[b], points[c], points[d]) > 0.0 {
-        (c, b)
-    } else {
-        (b, c)
-    };
-    let triangles = [[a, b, c], [a, d, b], [b, d, c], [c, d, a]];
-    let mut faces: Vec<Face> = triangles.iter().map(|t| Face::new(points, *t)).collect();
-    link_by_shared_edges(&mut faces, &[0, 1, 2, 3]);
-    faces
-}
-
-/// Sets `across` for every edge of `ids` whose twin is also among `ids`.
-fn link_by_shared_edges(faces: &mut [Face], ids: &[usize]) {
-    for &f in ids {
-        for i in 0..3 {
-            let (from, to) = faces[f].edge(i);
-            for &g in ids {
-                if g == f {
-                    continue;
-                }
-                if let Some(j) = (0..3).find(|&j| faces[g].edge(j) == (to, from)) {
-                    faces[f].across[i] = g;
-                    faces[g].across[j] = f;
-                }
-            }
-        }
-    }
-}
-
 /// Gives each point to the first of `targets` it lies strictly outside of; points
 /// outside none of them are inside the hull and are dropped.
-fn assign_outside(points: &[DVec3], faces: &mut [Face], targets: &[usize], candidates: Vec<usize>) {
+fn assign_outside(
+    points: &[DVec3],
+    hull: &IncrementalHull,
+    outside: &mut [Vec<usize>],
+    targets: &[usize],
+    candidates: Vec<usize>,
+) {
     for p in candidates {
         if let Some(&f) = targets
             .iter()
-            .find(|&&f| faces[f].alive && faces[f].height(points, p) > 0.0)
+            .find(|&&f| hull.faces[f].alive && hull.faces[f].height(points, points[p]) > 0.0)
         {
-            faces[f].outside.push(p);
+            outside[f].push(p);
         }
     }
 }
 
-fn farthest(points: &[DVec3], face: &Face) -> usize {
-    let distance = |p: usize| face.normal.dot(points[p]) - face.offset;
-    let mut best = face.outside[0];
-    for &p in &face.outside[1..] {
+fn farthest(points: &[DVec3], plane: &Plane, outside: &[usize]) -> usize {
+    let distance = |p: usize| plane.normal.dot(points[p]) - plane.offset;
+    let mut best = outside[0];
+    for &p in &outside[1..] {
         if distance(p) > distance(best) {
             best = p;
         }
     }
     best
-}
-
-/// Faces that `apex` lies strictly outside of, found by a walk from `start` (they form
-/// one connected patch on a convex surface).
-fn visible_faces(points: &[DVec3], faces: &[Face], start: usize, apex: usize) -> Vec<usize> {
-    let mut visible = vec![start];
-    let mut seen = vec![start];
-    let mut i = 0;
-    while i < visible.len() {
-        let f = visible[i];
-        i += 1;
-        for &g in &faces[f].across {
-            if seen.contains(&g) {
-                continue;
-            }
-            seen.push(g);
-            if faces[g].height(points, apex) > 0.0 {
-                visible.push(g);
-            }
-        }
-    }
-    visible
-}
-
-/// The horizon: edges of visible faces whose neighbour is not visible, ordered into one
-/// closed loop (each edge as the visible face orients it, with the face across it).
-fn horizon_loop(faces: &[Face], visible: &[usize]) -> Option<Vec<(usize, usize, usize)>> {
-    let mut edges: Vec<(usize, usize, usize)> = Vec::new();
-    for &f in visible {
-        for i in 0..3 {
-            let g = faces[f].across[i];
-            if !visible.contains(&g) {
-                let (from, to) = faces[f].edge(i);
-                edges.push((from, to, g));
-            }
-        }
-    }
-    if edges.len() < 3 {
-        return None;
-    }
-    let mut ordered = vec![edges.swap_remove(0)];
-    while !edges.is_empty() {
-        let end = ordered.last()?.1;
-        let next = edges.iter().position(|e| e.0 == end)?;
-        ordered.push(edges.swap_remove(next));
-    }
-    (ordered.last()?.1 == ordered[0].0).then_some(ordered)
-}
-
-/// New faces from each horizon edge to `apex`, linked to each other and to the faces
-/// across the horizon. Returns their indices.
-fn cone(
-    points: &[DVec3],
-    faces: &mut Vec<Face>,
-    horizon: &[(usize, usize, usize)],
-    apex: usize,
-) -> Vec<usize> {
-    let first = faces.len();
-    let n = horizon.len();
-    for (k, &(from, to, outer)) in horizon.iter().enumerate() {
-        let id = first + k;
-        let mut face = Face::new(points, [from, to, apex]);
-        face.across = [outer, first + (k + 1) % n, first + (k + n - 1) % n];
-        if let Some(j) = (0..3).find(|&j| faces[outer].edge(j) == (to, from)) {
-            faces[outer].across[j] = id;
-        }
-        faces.push(face);
-    }
-    (first..first + n).collect()
 }
 
 #[cfg(test)]

@@ -1,0 +1,161 @@
+//! A convex polyhedron grown one point at a time, with exact visibility tests: the
+//! common core of the Quickhull builder and of EPA (whose polytope is the incremental
+//! hull of its support points). Faces are triangles over indices into a point list the
+//! caller owns and may append to; a face's neighbours are kept per edge, so adding a
+//! point is: find the faces it sees, walk their horizon, fan new faces to it.
+
+use glam::DVec3;
+
+use super::quickhull::height;
+
+/// A triangle of the hull, counter-clockwise seen from outside.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HullFace {
+    pub v: [usize; 3],
+    /// The face across edge `i` (from `v[i]` to `v[(i + 1) % 3]`).
+    pub across: [usize; 3],
+    /// False once a later point has replaced it.
+    pub alive: bool,
+}
+
+impl HullFace {
+    pub fn edge(&self, i: usize) -> (usize, usize) {
+        (self.v[i], self.v[(i + 1) % 3])
+    }
+
+    /// Exact sign of how far `p` lies outside this face's plane.
+    pub fn height(&self, points: &[DVec3], p: DVec3) -> f64 {
+        height(points[self.v[0]], points[self.v[1]], points[self.v[2]], p)
+    }
+}
+
+/// What adding one point changed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expansion {
+    /// Faces the point saw (now dead).
+    pub removed: Vec<usize>,
+    /// The new faces, one per horizon edge, in horizon order.
+    pub added: Vec<usize>,
+    /// The horizon: edges (from, to) between a removed and a kept face.
+    pub horizon: Vec<(usize, usize)>,
+}
+
+/// The faces of a convex polyhedron, dead ones included (indices stay valid).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IncrementalHull {
+    pub faces: Vec<HullFace>,
+}
+
+impl IncrementalHull {
+    /// The tetrahedron on four points that span a volume, faces outward.
+    pub fn tetrahedron(points: &[DVec3], seed: [usize; 4]) -> Self {
+        let [a, b, c, d] = seed;
+        // Orient ABC so that D is inside (below it).
+        let (b, c) = if height(points[a], points[b], points[c], points[d]) > 0.0 {
+            (c, b)
+        } else {
+            (b, c)
+        };
+        let triangles = [[a, b, c], [a, d, b], [b, d, c], [c, d, a]];
+        let mut faces: Vec<HullFace> = triangles
+            .iter()
+            .map(|v| HullFace {
+                v: *v,
+                across: [usize::MAX; 3],
+                alive: true,
+            })
+            .collect();
+        for f in 0..4 {
+            for i in 0..3 {
+                let (from, to) = faces[f].edge(i);
+                for g in (0..4).filter(|g| *g != f) {
+                    if let Some(j) = (0..3).find(|&j| faces[g].edge(j) == (to, from)) {
+                        faces[f].across[i] = g;
+                        faces[g].across[j] = f;
+                    }
+                }
+            }
+        }
+        Self { faces }
+    }
+
+    pub fn alive(&self) -> impl Iterator<Item = (usize, &HullFace)> {
+        self.faces.iter().enumerate().filter(|(_, f)| f.alive)
+    }
+
+    /// Adds `points[apex]`, which must lie strictly outside face `start`. `None` when the
+    /// faces it sees do not end in one horizon loop (impossible with exact tests on a
+    /// convex hull; the caller treats it as a broken hull).
+    pub fn add_point(&mut self, points: &[DVec3], start: usize, apex: usize) -> Option<Expansion> {
+        let visible = self.visible_from(points, start, points[apex]);
+        let horizon = self.horizon_loop(&visible)?;
+        for &f in &visible {
+            self.faces[f].alive = false;
+        }
+        let first = self.faces.len();
+        let n = horizon.len();
+        for (k, &(from, to, outer)) in horizon.iter().enumerate() {
+            let id = first + k;
+            if let Some(j) = (0..3).find(|&j| self.faces[outer].edge(j) == (to, from)) {
+                self.faces[outer].across[j] = id;
+            }
+            self.faces.push(HullFace {
+                v: [from, to, apex],
+                across: [outer, first + (k + 1) % n, first + (k + n - 1) % n],
+                alive: true,
+            });
+        }
+        Some(Expansion {
+            removed: visible,
+            added: (first..first + n).collect(),
+            horizon: horizon.iter().map(|&(from, to, _)| (from, to)).collect(),
+        })
+    }
+
+    /// Faces that `p` lies strictly outside of, found by a walk from `start` (they form
+    /// one connected patch on a convex surface).
+    fn visible_from(&self, points: &[DVec3], start: usize, p: DVec3) -> Vec<usize> {
+        let mut visible = vec![start];
+        let mut seen = vec![start];
+        let mut i = 0;
+        while i < visible.len() {
+            let f = visible[i];
+            i += 1;
+            for &g in &self.faces[f].across {
+                if seen.contains(&g) {
+                    continue;
+                }
+                seen.push(g);
+                if self.faces[g].height(points, p) > 0.0 {
+                    visible.push(g);
+                }
+            }
+        }
+        visible
+    }
+
+    /// The horizon: edges of visible faces whose neighbour is not visible, ordered into
+    /// one closed loop (each edge as the visible face orients it, with the face across).
+    fn horizon_loop(&self, visible: &[usize]) -> Option<Vec<(usize, usize, usize)>> {
+        let mut edges: Vec<(usize, usize, usize)> = Vec::new();
+        for &f in visible {
+            for i in 0..3 {
+                let g = self.faces[f].across[i];
+                if !visible.contains(&g) {
+                    let (from, to) = self.faces[f].edge(i);
+                    edges.push((from, to, g));
+                }
+            }
+        }
+        if edges.len() < 3 {
+            return None;
+        }
+        let mut ordered = vec![edges.swap_remove(0)];
+        while !edges.is_empty() {
+            let end = ordered.last()?.1;
+            let next = edges.iter().position(|e| e.0 == end)?;
+            ordered.push(edges.swap_remove(next));
+        }
+        (ordered.last()?.1 == ordered[0].0).then_some(ordered)
+    }
+}
