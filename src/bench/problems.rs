@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::timing::{our_seconds, parry_seconds, ratio_table, TimingSample};
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
-use crate::shape::{Ellipsoid, Polytope, Shape};
+use crate::shape::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, Polytope, Shape, Sphere};
 use crate::solver::{
     solve, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, SolverSettings,
     StepRule, TetrahedronRule,
@@ -39,8 +39,24 @@ pub struct ProblemFile {
 pub enum ProblemShape {
     Ellipsoid([f64; 3]),
     ConvexHull {
+        #[serde(default)]
         source: String,
         vertices: Vec<[f64; 3]>,
+    },
+    // Version 2 primitives (local frames; capsules, cylinders and cones along y).
+    Sphere(f64),
+    Box([f64; 3]),
+    Capsule {
+        radius: f64,
+        half_height: f64,
+    },
+    Cylinder {
+        radius: f64,
+        half_height: f64,
+    },
+    Cone {
+        radius: f64,
+        half_height: f64,
     },
 }
 
@@ -141,6 +157,20 @@ impl ProblemFile {
                             vertices.iter().map(|v| DVec3::from_array(*v)).collect();
                         Shape::Polytope(Polytope::from_points(&points)?)
                     }
+                    ProblemShape::Sphere(r) => Shape::Sphere(Sphere::new(*r)?),
+                    ProblemShape::Box(h) => Shape::Cuboid(Cuboid::new(DVec3::from_array(*h))?),
+                    ProblemShape::Capsule {
+                        radius,
+                        half_height,
+                    } => Shape::Capsule(Capsule::new(*radius, *half_height)?),
+                    ProblemShape::Cylinder {
+                        radius,
+                        half_height,
+                    } => Shape::Cylinder(Cylinder::new(*radius, *half_height)?),
+                    ProblemShape::Cone {
+                        radius,
+                        half_height,
+                    } => Shape::Cone(Cone::new(*radius, *half_height)?),
                 };
                 Ok(shape)
             })

@@ -88,6 +88,30 @@ impl Shape {
         }
     }
 
+    /// The shape as a core ⊕ ball of the returned radius: a sphere is a point, a capsule
+    /// a segment, a dilated shape its inner shape's core with the radii added; other
+    /// shapes are their own core (radius 0). Queries run on the cores and add the radii
+    /// at the end (as Coal and Jolt do): exact for the rounded part, and no iterations
+    /// spent approximating a sphere.
+    pub fn rounded_core(&self) -> (Shape, f64) {
+        match self {
+            Shape::Sphere(s) => (Shape::Point(PointShape), s.radius()),
+            Shape::Capsule(c) => {
+                let h = c.half_height();
+                let ends = [DVec3::new(0.0, -h, 0.0), DVec3::new(0.0, h, 0.0)];
+                match Polytope::from_points(&ends) {
+                    Ok(segment) => (Shape::Polytope(segment), c.radius()),
+                    Err(_) => (self.clone(), 0.0),
+                }
+            }
+            Shape::Dilated(d) => {
+                let (core, radius) = d.inner().rounded_core();
+                (core, radius + d.radius())
+            }
+            other => (other.clone(), 0.0),
+        }
+    }
+
     pub fn local_aabb(&self) -> Aabb {
         Aabb::of_support_map(self)
     }

@@ -88,6 +88,12 @@ impl<'s> Gjk<'s> {
         }
     }
 
+    /// The simplex the run ended on, with each vertex's parts on A and B: EPA starts
+    /// from it, and a next query can warm-start from it.
+    pub fn simplex(&self) -> &Simplex {
+        &self.simplex
+    }
+
     fn accelerated_direction(&self) -> DVec3 {
         let k = self.k as f64;
         let (x, s, d) = (self.x, self.previous_support, self.previous_direction);

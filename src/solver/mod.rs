@@ -2,6 +2,7 @@
 //! advances one iteration and writes one [`IterationRecord`](crate::trace::IterationRecord).
 
 mod criteria;
+pub mod epa;
 mod frank_wolfe;
 mod gjk;
 mod outcome;

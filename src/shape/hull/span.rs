@@ -63,7 +63,7 @@ pub fn affine_span(points: &[DVec3]) -> Span {
 
 /// Exactly collinear: the cross product's components are the orientations of the three
 /// coordinate-plane projections.
-fn collinear(a: DVec3, b: DVec3, c: DVec3) -> bool {
+pub fn collinear(a: DVec3, b: DVec3, c: DVec3) -> bool {
     (0..3).all(|k| {
         let (i, j) = ((k + 1) % 3, (k + 2) % 3);
         orient2d(c2(a, i, j), c2(b, i, j), c2(c, i, j)) == 0.0

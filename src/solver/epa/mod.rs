@@ -1,0 +1,633 @@
+//! EPA, the expanding polytope algorithm (ALGORITHMS.md §7): the penetration depth and
+//! direction of two overlapping shapes. It starts from GJK's final simplex, grows it to
+//! a tetrahedron around the origin, then repeatedly takes the polytope's face nearest the
+//! origin, asks for the support along its normal, and either certifies that face (the
+//! support gains nothing beyond the tolerance) or adds the support point, removing the
+//! faces it sees and fanning new ones from their horizon.
+//!
+//! The polytope is an incremental hull with exact visibility tests (the same core as the
+//! Quickhull builder), so the horizon is always one loop; face normals are computed from
+//! the shapes' own points on each face's best-conditioned sides, as GJK's final answer is.
+//! The depth reported is the nearest face's distance, certified from above by the
+//! support along its normal: the answer lies in `[lower, upper]` with
+//! `upper − lower ≤ tolerance · (1 + ‖support‖)`.
+
+mod record;
+
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+pub use record::{EpaEvent, EpaRecord};
+
+use super::settings::{Criterion, CriterionKind, SolverSettings};
+use super::{DirectionRule, Gjk, Outcome, RunSummary, Simplex, Solver};
+use crate::minkowski::{CsoPoint, MinkowskiDifference};
+use crate::pose::RelativePose;
+use crate::shape::hull::incremental::IncrementalHull;
+use crate::shape::hull::quickhull::height;
+use crate::shape::hull::span::collinear;
+use crate::shape::Shape;
+
+/// EPA's own settings (GJK's come from the query).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EpaSettings {
+    /// Stop when the support along the nearest face's normal gains at most
+    /// `tolerance · (1 + ‖support‖)` over the face.
+    pub tolerance: f64,
+    pub max_iterations: usize,
+    pub record_trace: bool,
+}
+
+impl Default for EpaSettings {
+    fn default() -> Self {
+        Self {
+            tolerance: 1e-10,
+            max_iterations: 256,
+            record_trace: true,
+        }
+    }
+}
+
+/// How an EPA query ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum EpaOutcome {
+    /// The shapes overlap by `depth`; moving B by `depth · normal` (A's frame) makes them
+    /// touch.
+    Penetrating { depth: f64, normal: DVec3 },
+    /// The origin lies on the boundary of `A ⊖ B` (within round-off): depth 0.
+    Touching { normal: DVec3 },
+    /// GJK found the shapes apart: its certified distance, no penetration.
+    Separated { distance: f64 },
+    /// The cap was reached; the depth lies in `[lower_bound, upper_bound]`, no answer.
+    IterationCap { lower_bound: f64, upper_bound: f64 },
+    /// No answer could be computed (a flat `A ⊖ B`, GJK undecided, non-finite numbers).
+    Degenerate { reason: String },
+}
+
+impl EpaOutcome {
+    pub fn status_name(&self) -> &'static str {
+        match self {
+            Self::Penetrating { .. } => "penetrating",
+            Self::Touching { .. } => "touching",
+            Self::Separated { .. } => "separated",
+            Self::IterationCap { .. } => "iteration_cap",
+            Self::Degenerate { .. } => "degenerate",
+        }
+    }
+
+    /// Signed distance: −depth when penetrating, 0 touching, GJK's distance apart.
+    pub fn signed_distance(&self) -> Option<f64> {
+        match self {
+            Self::Penetrating { depth, .. } => Some(-depth),
+            Self::Touching { .. } => Some(0.0),
+            Self::Separated { distance } => Some(*distance),
+            _ => None,
+        }
+    }
+
+    pub fn normal(&self) -> Option<DVec3> {
+        match self {
+            Self::Penetrating { normal, .. } | Self::Touching { normal } => Some(*normal),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for EpaOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Penetrating { depth, normal } => write!(
+                f,
+                "penetrating, depth {depth:.9e} along ({:.6}, {:.6}, {:.6})",
+                normal.x, normal.y, normal.z
+            ),
+            Self::Touching { normal } => write!(
+                f,
+                "touching (depth 0) along ({:.6}, {:.6}, {:.6})",
+                normal.x, normal.y, normal.z
+            ),
+            Self::Separated { distance } => write!(f, "separated, distance {distance:.9e} (GJK)"),
+            Self::IterationCap {
+                lower_bound,
+                upper_bound,
+            } => write!(
+                f,
+                "iteration cap reached (no answer; depth in [{lower_bound:.6e}, {upper_bound:.6e}])"
+            ),
+            Self::Degenerate { reason } => write!(f, "degenerate: {reason}"),
+        }
+    }
+}
+
+/// A finished EPA query: GJK's run, then EPA's.
+#[derive(Clone, Debug)]
+pub struct EpaRun {
+    pub outcome: EpaOutcome,
+    /// Expansions (EPA steps that added a point).
+    pub iterations: usize,
+    /// EPA's support calls (GJK's are in `gjk`).
+    pub support_calls: u64,
+    /// Witness points in A's frame: the deepest point pair, or GJK's closest points.
+    pub witness_a: Option<DVec3>,
+    pub witness_b: Option<DVec3>,
+    /// The polytope's points (records refer to them by index).
+    pub points: Vec<CsoPoint>,
+    pub records: Vec<EpaRecord>,
+    pub gjk: RunSummary,
+}
+
+/// GJK's settings for the query that precedes EPA: a relative duality-gap stop at 1e-9
+/// (the separated answer is then certified to 1e-9 of the distance).
+pub fn gjk_settings_for_epa() -> SolverSettings {
+    SolverSettings {
+        tolerance: 1e-9,
+        criterion: Criterion::DualityGap,
+        kind: CriterionKind::Relative,
+        max_iterations: 1000,
+        record_trace: false,
+        ..SolverSettings::default()
+    }
+}
+
+/// Penetration query between A (at the identity) and B (at `b_in_a`): GJK, then EPA when
+/// GJK finds the shapes overlapping. Rounded shapes (spheres, capsules, dilated shapes)
+/// are queried by their cores and their radii added at the end: exact for the rounded
+/// part (two spheres with coincident centres are a point pair, depth `r_A + r_B`),
+/// where EPA alone would have to approximate a sphere with ever more faces.
+pub fn penetration(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    gjk_settings: SolverSettings,
+    settings: EpaSettings,
+) -> EpaRun {
+    let (core_a, radius_a) = a.rounded_core();
+    let (core_b, radius_b) = b.rounded_core();
+    let mut run = penetration_of_cores(&core_a, &core_b, b_in_a, gjk_settings, settings);
+    if radius_a + radius_b > 0.0 {
+        run.add_radii(radius_a, radius_b);
+    }
+    run
+}
+
+impl EpaRun {
+    /// Turns an answer about the cores into one about the cores ⊕ balls of the radii.
+    fn add_radii(&mut self, radius_a: f64, radius_b: f64) {
+        let radius = radius_a + radius_b;
+        let direction = match &self.outcome {
+            EpaOutcome::Separated { .. } => self
+                .witness_a
+                .zip(self.witness_b)
+                .map(|(a, b)| (b - a).normalize_or_zero()),
+            other => other.normal(),
+        };
+        let Some(normal) = direction.filter(|n| *n != DVec3::ZERO) else {
+            if let EpaOutcome::IterationCap {
+                lower_bound,
+                upper_bound,
+            } = &mut self.outcome
+            {
+                *lower_bound += radius;
+                *upper_bound += radius;
+            }
+            return;
+        };
+        self.outcome = match self.outcome.clone() {
+            EpaOutcome::Separated { distance } if distance > radius => EpaOutcome::Separated {
+                distance: distance - radius,
+            },
+            EpaOutcome::Separated { distance } if distance == radius => {
+                EpaOutcome::Touching { normal }
+            }
+            EpaOutcome::Separated { distance } => EpaOutcome::Penetrating {
+                depth: radius - distance,
+                normal,
+            },
+            EpaOutcome::Penetrating { depth, normal } => EpaOutcome::Penetrating {
+                depth: depth + radius,
+                normal,
+            },
+            EpaOutcome::Touching { normal } => EpaOutcome::Penetrating {
+                depth: radius,
+                normal,
+            },
+            other => other,
+        };
+        // Each core's point moved out to its rounded surface, toward the other shape.
+        self.witness_a = self.witness_a.map(|a| a + normal * radius_a);
+        self.witness_b = self.witness_b.map(|b| b - normal * radius_b);
+    }
+}
+
+/// [`penetration`] without the rounding: GJK on A and B, then EPA.
+pub fn penetration_of_cores(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    gjk_settings: SolverSettings,
+    settings: EpaSettings,
+) -> EpaRun {
+    let mut gjk = Gjk::new(
+        MinkowskiDifference::new(a, b, b_in_a),
+        DirectionRule::Vanilla,
+        gjk_settings,
+    );
+    let summary = gjk.run();
+    let finished = |outcome: EpaOutcome, summary: RunSummary| EpaRun {
+        witness_a: summary.witness_a,
+        witness_b: summary.witness_b,
+        outcome,
+        iterations: 0,
+        support_calls: 0,
+        points: Vec::new(),
+        records: Vec::new(),
+        gjk: summary,
+    };
+    match summary.outcome {
+        Outcome::Separated { distance } | Outcome::Stalled { distance, .. } => {
+            finished(EpaOutcome::Separated { distance }, summary)
+        }
+        Outcome::Intersecting => {
+            let simplex = *gjk.simplex();
+            let md = MinkowskiDifference::new(a, b, b_in_a);
+            let mut run = Epa::new(md, settings).run(&simplex);
+            run.gjk = summary;
+            run
+        }
+        ref other => {
+            let reason = format!("GJK could not decide whether the shapes overlap ({other:?})");
+            finished(EpaOutcome::Degenerate { reason }, summary)
+        }
+    }
+}
+
+/// A − B spans less than three dimensions around the origin.
+struct Flat {
+    normal: DVec3,
+}
+
+/// A face's plane, from the shapes' points: unit outward normal and signed distance of
+/// the origin below it (positive when the origin is on the inner side).
+#[derive(Clone, Copy, Debug)]
+struct Plane {
+    normal: DVec3,
+    distance: f64,
+}
+
+struct Epa<'s> {
+    md: MinkowskiDifference<'s>,
+    settings: EpaSettings,
+    points: Vec<CsoPoint>,
+    /// `points[i].w`, contiguous for the exact predicates.
+    w: Vec<DVec3>,
+    hull: IncrementalHull,
+    planes: Vec<Plane>,
+    records: Vec<EpaRecord>,
+}
+
+impl<'s> Epa<'s> {
+    fn new(md: MinkowskiDifference<'s>, settings: EpaSettings) -> Self {
+        Self {
+            md,
+            settings,
+            points: Vec::new(),
+            w: Vec::new(),
+            hull: IncrementalHull::default(),
+            planes: Vec::new(),
+            records: Vec::new(),
+        }
+    }
+
+    fn push_point(&mut self, p: CsoPoint) -> usize {
+        self.points.push(p);
+        self.w.push(p.w);
+        self.points.len() - 1
+    }
+
+    fn finish(
+        self,
+        outcome: EpaOutcome,
+        iterations: usize,
+        witness: Option<(DVec3, DVec3)>,
+    ) -> EpaRun {
+        EpaRun {
+            outcome,
+            iterations,
+            support_calls: self.md.stats().calls,
+            witness_a: witness.map(|w| w.0),
+            witness_b: witness.map(|w| w.1),
+            points: self.points,
+            records: self.records,
+            gjk: RunSummary {
+                outcome: Outcome::Intersecting,
+                iterations: 0,
+                stats: Default::default(),
+                witness_a: None,
+                witness_b: None,
+                momentum_stopped_at: None,
+            },
+        }
+    }
+
+    fn run(mut self, simplex: &Simplex) -> EpaRun {
+        let seed = match self.initial_tetrahedron(simplex) {
+            Ok(seed) => seed,
+            // A flat A − B containing the origin has it on its boundary: depth 0.
+            Err(Flat { normal }) => {
+                let witness = self.points.first().map(|p| (p.a, p.b));
+                return self.finish(EpaOutcome::Touching { normal }, 0, witness);
+            }
+        };
+        self.hull = IncrementalHull::tetrahedron(&self.w, seed);
+        self.planes = (0..4).map(|f| self.plane(f)).collect();
+        if let Some(outcome) = self.enclose_origin() {
+            return self.finish(outcome, 0, None);
+        }
+        let mut k = 0;
+        loop {
+            let Some(nearest) = self.nearest_face() else {
+                let reason = "the polytope lost its faces".to_string();
+                return self.finish(EpaOutcome::Degenerate { reason }, k, None);
+            };
+            let plane = self.planes[nearest];
+            if !(plane.distance.is_finite() && plane.normal.is_finite()) {
+                let reason = "a face normal is not finite".to_string();
+                return self.finish(EpaOutcome::Degenerate { reason }, k, None);
+            }
+            let s = self.md.support(plane.normal);
+            let upper = plane.normal.dot(s.w);
+            let gain = upper - plane.distance;
+            let face = self.hull.faces[nearest];
+            let beyond = face.height(&self.w, s.w) > 0.0 && !self.w.contains(&s.w);
+            let converged = !beyond || gain <= self.settings.tolerance * (1.0 + s.w.length());
+            let capped = !converged && k >= self.settings.max_iterations;
+            let event = if converged {
+                EpaEvent::Converged
+            } else if capped {
+                EpaEvent::IterationCap
+            } else if k == 0 {
+                EpaEvent::Start
+            } else {
+                EpaEvent::Expanded
+            };
+            if converged || capped {
+                self.record(k, event, nearest, s.w, upper, gain, None);
+            }
+            if converged {
+                let depth = plane.distance.max(0.0);
+                let witness = self.witness(nearest, depth * plane.normal);
+                let outcome = if depth == 0.0 {
+                    EpaOutcome::Touching {
+                        normal: plane.normal,
+                    }
+                } else {
+                    EpaOutcome::Penetrating {
+                        depth,
+                        normal: plane.normal,
+                    }
+                };
+                return self.finish(outcome, k, Some(witness));
+            }
+            if capped {
+                let outcome = EpaOutcome::IterationCap {
+                    lower_bound: plane.distance,
+                    upper_bound: upper,
+                };
+                return self.finish(outcome, k, None);
+            }
+            let before = self.record_faces();
+            let apex = self.push_point(s);
+            let Some(expansion) = self.hull.add_point(&self.w, nearest, apex) else {
+                let reason = "the support's horizon is not one loop".to_string();
+                return self.finish(EpaOutcome::Degenerate { reason }, k, None);
+            };
+            for &f in &expansion.added {
+                let p = self.plane(f);
+                self.planes.push(p);
+            }
+            if self.settings.record_trace {
+                self.records.push(EpaRecord {
+                    k,
+                    event,
+                    vertex_count: self.points.len() - 1,
+                    faces: before,
+                    nearest: face.v,
+                    nearest_distance: plane.distance,
+                    normal: plane.normal,
+                    support: s.w,
+                    support_distance: upper,
+                    gain,
+                    horizon: expansion.horizon.clone(),
+                    faces_removed: expansion.removed.len(),
+                    faces_added: expansion.added.len(),
+                    support_calls: self.md.stats().calls,
+                });
+            }
+            k += 1;
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        k: usize,
+        event: EpaEvent,
+        nearest: usize,
+        support: DVec3,
+        upper: f64,
+        gain: f64,
+        horizon: Option<Vec<(usize, usize)>>,
+    ) {
+        if !self.settings.record_trace {
+            return;
+        }
+        let plane = self.planes[nearest];
+        let faces = self.record_faces();
+        self.records.push(EpaRecord {
+            k,
+            event,
+            vertex_count: self.points.len(),
+            faces,
+            nearest: self.hull.faces[nearest].v,
+            nearest_distance: plane.distance,
+            normal: plane.normal,
+            support,
+            support_distance: upper,
+            gain,
+            horizon: horizon.unwrap_or_default(),
+            faces_removed: 0,
+            faces_added: 0,
+            support_calls: self.md.stats().calls,
+        });
+    }
+
+    fn record_faces(&self) -> Vec<[usize; 3]> {
+        if !self.settings.record_trace {
+            return Vec::new();
+        }
+        self.hull.alive().map(|(_, f)| f.v).collect()
+    }
+
+    /// The alive face nearest the origin (all distances are ≥ 0 once it is enclosed).
+    fn nearest_face(&self) -> Option<usize> {
+        self.hull.alive().map(|(f, _)| f).min_by(|a, b| {
+            self.planes[*a]
+                .distance
+                .total_cmp(&self.planes[*b].distance)
+        })
+    }
+
+    /// GJK's simplex grown to four points that span a volume: supports along directions
+    /// that leave the current point, line or plane. `Flat` when none does: A − B lies in
+    /// a plane (or line, or point), with a normal of that flat set.
+    fn initial_tetrahedron(&mut self, simplex: &Simplex) -> Result<[usize; 4], Flat> {
+        let mut chosen: Vec<usize> = Vec::new();
+        for v in simplex.vertices() {
+            if self.extends(&chosen, v.point.w) {
+                let i = self.push_point(v.point);
+                chosen.push(i);
+            }
+        }
+        while chosen.len() < 4 {
+            let directions = self.search_directions(&chosen);
+            let mut found = false;
+            for d in directions {
+                let s = self.md.support(d);
+                if self.extends(&chosen, s.w) {
+                    let i = self.push_point(s);
+                    chosen.push(i);
+                    found = true;
+                    break;
+                }
+            }
+            if !found {
+                let normal = match self.search_directions(&chosen).first() {
+                    Some(d) if chosen.len() >= 2 => *d,
+                    _ => DVec3::X,
+                };
+                return Err(Flat { normal });
+            }
+        }
+        Ok([chosen[0], chosen[1], chosen[2], chosen[3]])
+    }
+
+    /// Whether `p` raises the affine dimension of the chosen points (exact tests).
+    fn extends(&self, chosen: &[usize], p: DVec3) -> bool {
+        let w = |i: usize| self.w[chosen[i]];
+        match chosen.len() {
+            0 => true,
+            1 => p != w(0),
+            2 => !collinear(w(0), w(1), p),
+            3 => height(w(0), w(1), w(2), p) != 0.0,
+            _ => false,
+        }
+    }
+
+    fn search_directions(&self, chosen: &[usize]) -> Vec<DVec3> {
+        let w = |i: usize| self.w[chosen[i]];
+        match chosen.len() {
+            0 => vec![DVec3::X],
+            1 => vec![
+                DVec3::X,
+                -DVec3::X,
+                DVec3::Y,
+                -DVec3::Y,
+                DVec3::Z,
+                -DVec3::Z,
+            ],
+            2 => {
+                let u = w(1) - w(0);
+                let least = u.abs().min_position();
+                let v = u.cross(DVec3::AXES[least]).normalize_or_zero();
+                let t = u.cross(v).normalize_or_zero();
+                vec![v, -v, t, -t, v + t, -v - t, v - t, t - v]
+            }
+            _ => {
+                let n = (w(1) - w(0)).cross(w(2) - w(0)).normalize_or_zero();
+                // The side the origin is on first: that tetrahedron can contain it.
+                if height(w(0), w(1), w(2), DVec3::ZERO) >= 0.0 {
+                    vec![n, -n]
+                } else {
+                    vec![-n, n]
+                }
+            }
+        }
+    }
+
+    /// Grows the tetrahedron until it contains the origin: while a face sees the origin,
+    /// add the support along its normal. If the support cannot pass that face, the origin
+    /// is on (or, by round-off, just beyond) the boundary of `A ⊖ B`: touching.
+    fn enclose_origin(&mut self) -> Option<EpaOutcome> {
+        for _ in 0..self.settings.max_iterations {
+            let seeing = self
+                .hull
+                .alive()
+                .map(|(f, _)| f)
+                .find(|&f| self.hull.faces[f].height(&self.w, DVec3::ZERO) > 0.0)?;
+            let normal = self.planes[seeing].normal;
+            let s = self.md.support(normal);
+            if self.hull.faces[seeing].height(&self.w, s.w) <= 0.0 || self.w.contains(&s.w) {
+                return Some(EpaOutcome::Touching { normal });
+            }
+            let apex = self.push_point(s);
+            let Some(expansion) = self.hull.add_point(&self.w, seeing, apex) else {
+                return Some(EpaOutcome::Degenerate {
+                    reason: "the support's horizon is not one loop".into(),
+                });
+            };
+            for &f in &expansion.added {
+                let p = self.plane(f);
+                self.planes.push(p);
+            }
+        }
+        Some(EpaOutcome::Degenerate {
+            reason: "the origin could not be enclosed within the iteration cap".into(),
+        })
+    }
+
+    /// The plane of face `f`, its normal from the face's two sides that meet at its
+    /// largest angle, each side a difference of A's points minus one of B's points.
+    fn plane(&self, f: usize) -> Plane {
+        let v = self.hull.faces[f].v;
+        let p = |i: usize| self.points[v[i]];
+        let side = |i: usize, j: usize| (p(i).a - p(j).a) - (p(i).b - p(j).b);
+        let opposite = |o: usize| side((o + 1) % 3, (o + 2) % 3).length_squared();
+        let o = (0..3)
+            .max_by(|a, b| opposite(*a).total_cmp(&opposite(*b)))
+            .unwrap_or(0);
+        let normal = side((o + 1) % 3, o)
+            .cross(side((o + 2) % 3, o))
+            .normalize_or_zero();
+        Plane {
+            normal,
+            distance: normal.dot(p(o).w),
+        }
+    }
+
+    /// The points of A and B whose difference is `point` on face `f`.
+    fn witness(&self, f: usize, point: DVec3) -> (DVec3, DVec3) {
+        let v = self.hull.faces[f].v;
+        let p = |i: usize| self.points[v[i]];
+        let side = |i: usize, j: usize| (p(i).a - p(j).a) - (p(i).b - p(j).b);
+        let (e1, e2) = (side(1, 0), side(2, 0));
+        let n = e1.cross(e2);
+        let n2 = n.length_squared();
+        let mut weights = if n2 > 0.0 {
+            let r = point - p(0).w;
+            let mu1 = r.cross(e2).dot(n) / n2;
+            let mu2 = e1.cross(r).dot(n) / n2;
+            [1.0 - mu1 - mu2, mu1, mu2]
+        } else {
+            [1.0 / 3.0; 3]
+        };
+        for w in &mut weights {
+            *w = w.max(0.0);
+        }
+        let sum: f64 = weights.iter().sum();
+        let weights = weights.map(|w| if sum > 0.0 { w / sum } else { 1.0 / 3.0 });
+        (0..3).fold((DVec3::ZERO, DVec3::ZERO), |(a, b), i| {
+            (a + p(i).a * weights[i], b + p(i).b * weights[i])
+        })
+    }
+}

@@ -1,0 +1,59 @@
+//! What one EPA expansion records: enough to draw the polytope inside `A ⊖ B` as it
+//! grows, highlight the nearest face, the support along its normal and the horizon, and
+//! to plot the depth's two bounds.
+
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+/// Why an expansion step ended the run, or what it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EpaEvent {
+    /// The starting polytope (GJK's simplex, grown to a tetrahedron around the origin).
+    Start,
+    /// The support along the nearest face's normal gained more than the tolerance: the
+    /// faces it sees were removed and new ones fanned from the horizon.
+    Expanded,
+    /// The gain was within the tolerance (or the support was already on the face's
+    /// plane): the nearest face is certified.
+    Converged,
+    /// The iteration cap was reached.
+    IterationCap,
+}
+
+/// One EPA step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EpaRecord {
+    pub k: usize,
+    pub event: EpaEvent,
+    /// The polytope's vertices are the run's first `vertex_count` points.
+    pub vertex_count: usize,
+    /// The polytope's faces before this step's expansion (indices into the points).
+    pub faces: Vec<[usize; 3]>,
+    /// The face nearest the origin, its distance (the depth's lower bound) and normal.
+    pub nearest: [usize; 3],
+    pub nearest_distance: f64,
+    pub normal: DVec3,
+    /// The support point along `normal` (index into the points when it was added).
+    pub support: DVec3,
+    /// `⟨normal, support⟩`: the depth's upper bound.
+    pub support_distance: f64,
+    /// `support_distance − nearest_distance`.
+    pub gain: f64,
+    /// Edges between the removed faces and the kept ones.
+    pub horizon: Vec<(usize, usize)>,
+    pub faces_removed: usize,
+    pub faces_added: usize,
+    /// Support calls so far (EPA's own, after GJK's).
+    pub support_calls: u64,
+}
+
+impl EpaRecord {
+    pub fn lower_bound(&self) -> f64 {
+        self.nearest_distance
+    }
+
+    pub fn upper_bound(&self) -> f64 {
+        self.support_distance
+    }
+}

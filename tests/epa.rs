@@ -1,0 +1,371 @@
+//! EPA against closed forms (box–box by the 15 separating axes, sphere–sphere,
+//! sphere–box, capsule–capsule), against the reference answers of `epa_sample.json`,
+//! and its own bounds: every depth it reports is certified by the support along the
+//! normal, and it never reports a non-finite number.
+
+mod common;
+
+use collidescope::bench::problems::ProblemFile;
+use collidescope::pose::RelativePose;
+use collidescope::shape::{Capsule, Cuboid, Polytope, Shape, Sphere};
+use collidescope::solver::epa::{gjk_settings_for_epa, penetration, EpaOutcome, EpaSettings};
+use collidescope::{DMat3, DQuat, DVec3};
+use common::{shared_data, Rng};
+
+fn query(a: &Shape, b: &Shape, rel: RelativePose) -> EpaOutcome {
+    let run = penetration(a, b, rel, gjk_settings_for_epa(), EpaSettings::default());
+    for r in &run.records {
+        assert!(
+            r.lower_bound() <= r.upper_bound() + 1e-12,
+            "bounds cross at {}",
+            r.k
+        );
+        assert!(r.nearest_distance.is_finite() && r.normal.is_finite());
+    }
+    run.outcome
+}
+
+fn penetrating(outcome: &EpaOutcome, label: &str) -> (f64, DVec3) {
+    match outcome {
+        EpaOutcome::Penetrating { depth, normal } => (*depth, *normal),
+        other => panic!("{label}: {other}"),
+    }
+}
+
+/// The penetration depth of two boxes and its axis: the smallest overlap of their
+/// projections over the 15 candidate axes (3 + 3 face normals, 9 edge cross products),
+/// oriented from A to B.
+fn box_box_depth(ha: DVec3, hb: DVec3, rb: DMat3, tb: DVec3) -> (f64, DVec3) {
+    let axes_a = [DVec3::X, DVec3::Y, DVec3::Z];
+    let axes_b = [rb.x_axis, rb.y_axis, rb.z_axis];
+    let mut candidates: Vec<DVec3> = axes_a.into_iter().chain(axes_b).collect();
+    for a in axes_a {
+        for b in axes_b {
+            let c = a.cross(b);
+            if c.length() > 1e-9 {
+                candidates.push(c.normalize());
+            }
+        }
+    }
+    let radius = |h: DVec3, axes: [DVec3; 3], u: DVec3| {
+        h.x * axes[0].dot(u).abs() + h.y * axes[1].dot(u).abs() + h.z * axes[2].dot(u).abs()
+    };
+    let mut best = (f64::INFINITY, DVec3::ZERO);
+    for u in candidates {
+        for u in [u, -u] {
+            // h_{A−B}(u) = r_A(u) + r_B(u) − ⟨t_B, u⟩: moving B by that much along u
+            // separates them.
+            let overlap = radius(ha, axes_a, u) + radius(hb, axes_b, u) - tb.dot(u);
+            if overlap < best.0 {
+                best = (overlap, u);
+            }
+        }
+    }
+    best
+}
+
+#[test]
+fn box_box_in_any_orientation_matches_the_separating_axes() {
+    let mut rng = Rng::new(41);
+    let mut checked = 0;
+    for _ in 0..300 {
+        let ha = DVec3::new(
+            rng.range(0.1, 0.6),
+            rng.range(0.1, 0.6),
+            rng.range(0.1, 0.6),
+        );
+        let hb = DVec3::new(
+            rng.range(0.1, 0.6),
+            rng.range(0.1, 0.6),
+            rng.range(0.1, 0.6),
+        );
+        let rb = DMat3::from_quat(rng.rotation());
+        let tb = rng.vector(0.6);
+        let (expected, axis) = box_box_depth(ha, hb, rb, tb);
+        if expected <= 1e-6 {
+            continue;
+        }
+        let (a, b) = (
+            Shape::Cuboid(Cuboid::new(ha).unwrap()),
+            Shape::Cuboid(Cuboid::new(hb).unwrap()),
+        );
+        let label = format!("boxes {ha} {hb} at {tb}");
+        let (depth, normal) =
+            penetrating(&query(&a, &b, RelativePose::from_matrix(rb, tb)), &label);
+        assert!(
+            (depth - expected).abs() <= 1e-9 * expected.max(1.0),
+            "{label}: depth {depth:e}, separating axes say {expected:e}"
+        );
+        // Where the minimum is unique, the normal is its axis.
+        let second = second_smallest_overlap(ha, hb, rb, tb, axis);
+        if second - expected > 1e-6 {
+            let angle = normal.angle_between(axis);
+            assert!(
+                angle <= 1e-6,
+                "{label}: normal {normal} vs {axis} ({angle:e} rad)"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 100, "{checked}");
+}
+
+/// The smallest overlap over axes not parallel to `best`.
+fn second_smallest_overlap(ha: DVec3, hb: DVec3, rb: DMat3, tb: DVec3, best: DVec3) -> f64 {
+    let mut rng = Rng::new(1);
+    let _ = &mut rng;
+    let axes_a = [DVec3::X, DVec3::Y, DVec3::Z];
+    let axes_b = [rb.x_axis, rb.y_axis, rb.z_axis];
+    let mut candidates: Vec<DVec3> = axes_a.into_iter().chain(axes_b).collect();
+    for a in axes_a {
+        for b in axes_b {
+            let c = a.cross(b);
+            if c.length() > 1e-9 {
+                candidates.push(c.normalize());
+            }
+        }
+    }
+    let radius = |h: DVec3, axes: [DVec3; 3], u: DVec3| {
+        h.x * axes[0].dot(u).abs() + h.y * axes[1].dot(u).abs() + h.z * axes[2].dot(u).abs()
+    };
+    candidates
+        .into_iter()
+        .flat_map(|u| [u, -u])
+        .filter(|u| u.dot(best) < 1.0 - 1e-9)
+        .map(|u| radius(ha, axes_a, u) + radius(hb, axes_b, u) - tb.dot(u))
+        .fold(f64::INFINITY, f64::min)
+}
+
+#[test]
+fn spheres_and_sphere_box_match_closed_forms() {
+    let mut rng = Rng::new(42);
+    for _ in 0..100 {
+        let (ra, rb) = (rng.range(0.1, 1.0), rng.range(0.1, 1.0));
+        let c = rng.unit_vector() * rng.range(0.05, 0.95) * (ra + rb);
+        let (a, b) = (
+            Shape::Sphere(Sphere::new(ra).unwrap()),
+            Shape::Sphere(Sphere::new(rb).unwrap()),
+        );
+        let rel = RelativePose::from_matrix(DMat3::from_quat(rng.rotation()), c);
+        let (depth, normal) = penetrating(&query(&a, &b, rel), "spheres");
+        let expected = ra + rb - c.length();
+        assert!((depth - expected).abs() <= 1e-12, "{depth} vs {expected}");
+        assert!(
+            normal.angle_between(c.normalize()) <= 1e-9,
+            "{normal} vs {c}"
+        );
+    }
+    // A sphere sinking into a box: centre outside (clamp) and inside (nearest face).
+    for _ in 0..100 {
+        let h = DVec3::new(
+            rng.range(0.2, 0.8),
+            rng.range(0.2, 0.8),
+            rng.range(0.2, 0.8),
+        );
+        let r = rng.range(0.1, 0.5);
+        let centre = rng.vector(1.0) * (h + DVec3::splat(r * 0.9));
+        let clamped = centre.clamp(-h, h);
+        let expected = if centre == clamped {
+            let to_face = (h - centre.abs()).min_element();
+            r + to_face
+        } else {
+            r - (centre - clamped).length()
+        };
+        if expected <= 1e-4 {
+            continue;
+        }
+        let (a, b) = (
+            Shape::Cuboid(Cuboid::new(h).unwrap()),
+            Shape::Sphere(Sphere::new(r).unwrap()),
+        );
+        let rel = RelativePose::from_matrix(DMat3::IDENTITY, centre);
+        let (depth, _) = penetrating(&query(&a, &b, rel), "sphere in box");
+        assert!(
+            (depth - expected).abs() <= 1e-9,
+            "{depth} vs {expected} at {centre}"
+        );
+    }
+}
+
+/// Closest distance between segments p1q1 and p2q2 (Ericson, Real-Time Collision
+/// Detection, 5.1.9).
+fn segment_distance(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) -> f64 {
+    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
+    let (a, e, f) = (d1.dot(d1), d2.dot(d2), d2.dot(r));
+    let c = d1.dot(r);
+    let b = d1.dot(d2);
+    let denom = a * e - b * b;
+    let mut s = if denom > 1e-15 {
+        ((b * f - c * e) / denom).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let mut t = (b * s + f) / e;
+    if t < 0.0 {
+        t = 0.0;
+        s = (-c / a).clamp(0.0, 1.0);
+    } else if t > 1.0 {
+        t = 1.0;
+        s = ((b - c) / a).clamp(0.0, 1.0);
+    }
+    ((p1 + d1 * s) - (p2 + d2 * t)).length()
+}
+
+#[test]
+fn capsules_match_the_segment_distance() {
+    let mut rng = Rng::new(43);
+    let mut checked = 0;
+    for _ in 0..100 {
+        let (ra, rb) = (rng.range(0.1, 0.4), rng.range(0.1, 0.4));
+        let (ha, hb) = (rng.range(0.1, 0.8), rng.range(0.1, 0.8));
+        let q = rng.rotation();
+        let t = rng.vector(0.6);
+        let axis_b = q * DVec3::Y;
+        let gap = segment_distance(
+            -DVec3::Y * ha,
+            DVec3::Y * ha,
+            t - axis_b * hb,
+            t + axis_b * hb,
+        );
+        let expected = ra + rb - gap;
+        if gap < 1e-3 || expected < 1e-4 {
+            continue;
+        }
+        let (a, b) = (
+            Shape::Capsule(Capsule::new(ra, ha).unwrap()),
+            Shape::Capsule(Capsule::new(rb, hb).unwrap()),
+        );
+        let rel = RelativePose::from_matrix(DMat3::from_quat(q), t);
+        let (depth, _) = penetrating(&query(&a, &b, rel), "capsules");
+        assert!((depth - expected).abs() <= 1e-9, "{depth} vs {expected}");
+        checked += 1;
+    }
+    assert!(checked > 30, "{checked}");
+}
+
+#[test]
+fn touching_deep_and_degenerate_cases_answer() {
+    let cube = || Shape::Cuboid(Cuboid::new(DVec3::splat(0.5)).unwrap());
+    // Coincident centres: depth 1 (any face).
+    let (depth, _) = penetrating(
+        &query(
+            &cube(),
+            &cube(),
+            RelativePose::from_matrix(DMat3::IDENTITY, DVec3::ZERO),
+        ),
+        "coincident cubes",
+    );
+    assert!((depth - 1.0).abs() < 1e-12);
+    // Face to face, exactly touching: depth 0, or GJK's 0 distance.
+    let touching = query(
+        &cube(),
+        &cube(),
+        RelativePose::from_matrix(DMat3::IDENTITY, DVec3::new(1.0, 0.3, 0.2)),
+    );
+    assert!(
+        matches!(touching, EpaOutcome::Touching { .. }) || touching.signed_distance() == Some(0.0),
+        "{touching}"
+    );
+    // Shallow 1e-6 overlap of boxes, far from the origin of A's frame.
+    let (depth, normal) = penetrating(
+        &query(
+            &cube(),
+            &cube(),
+            RelativePose::from_matrix(DMat3::IDENTITY, DVec3::new(0.3, 1.0 - 1e-6, -0.1)),
+        ),
+        "shallow",
+    );
+    assert!((depth - 1e-6).abs() < 1e-12, "{depth:e}");
+    assert!(normal.angle_between(DVec3::Y) < 1e-6);
+    // Two flat squares in one plane, overlapping: A − B is flat, so no depth exists.
+    let square = |z: f64| {
+        Shape::Polytope(
+            Polytope::from_points(&[
+                DVec3::new(0.0, 0.0, z),
+                DVec3::new(1.0, 0.0, z),
+                DVec3::new(1.0, 1.0, z),
+                DVec3::new(0.0, 1.0, z),
+            ])
+            .unwrap(),
+        )
+    };
+    let flat = query(
+        &square(0.0),
+        &square(0.0),
+        RelativePose::from_matrix(DMat3::IDENTITY, DVec3::new(0.5, 0.5, 0.0)),
+    );
+    assert!(
+        matches!(
+            flat,
+            EpaOutcome::Degenerate { .. } | EpaOutcome::Touching { .. }
+        ),
+        "{flat}"
+    );
+    // Spheres with coincident centres: depth r_A + r_B, any normal.
+    let sphere = |r: f64| Shape::Sphere(Sphere::new(r).unwrap());
+    let (depth, _) = penetrating(
+        &query(
+            &sphere(0.3),
+            &sphere(0.5),
+            RelativePose::from_matrix(DMat3::IDENTITY, DVec3::ZERO),
+        ),
+        "coincident spheres",
+    );
+    assert!((depth - 0.8).abs() < 1e-15);
+    // Separated shapes: GJK's distance.
+    let apart = query(
+        &cube(),
+        &cube(),
+        RelativePose::from_matrix(
+            DMat3::from_quat(DQuat::from_rotation_z(0.3)),
+            DVec3::new(3.0, 0.0, 0.0),
+        ),
+    );
+    assert!(matches!(apart, EpaOutcome::Separated { .. }), "{apart}");
+}
+
+#[test]
+fn epa_sample_within_its_stated_bounds() {
+    let Some(dir) = shared_data("problems") else {
+        return;
+    };
+    let path = dir.join("epa_sample.json");
+    let file = ProblemFile::load(&path).unwrap();
+    let raw: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let shapes = file.build_shapes().unwrap();
+    let mut failures = Vec::new();
+    for (i, p) in file.problems.iter().enumerate() {
+        let truth = &raw["problems"][i];
+        let true_distance = truth["true_distance"].as_f64().unwrap();
+        let kind = truth["truth"].as_str().unwrap();
+        let outcome = query(&shapes[p.a], &shapes[p.b], p.b_in_a());
+        let label = format!("problem {i} ({}): {outcome}", truth["origin"]);
+        let Some(signed) = outcome.signed_distance() else {
+            failures.push(format!("{label}: no answer"));
+            continue;
+        };
+        let bound = 1e-6 * true_distance.abs().max(1.0);
+        if kind != "touching" && (signed - true_distance).abs() > bound {
+            failures.push(format!("{label}: {signed:e} vs truth {true_distance:e}"));
+        }
+        if let (Some(normal), Some(expected)) = (outcome.normal(), truth["true_normal"].as_array())
+        {
+            let expected = DVec3::new(
+                expected[0].as_f64().unwrap(),
+                expected[1].as_f64().unwrap(),
+                expected[2].as_f64().unwrap(),
+            );
+            // Polytopes and rounded shapes (cores plus radii) give exact normals; on an
+            // ellipsoid EPA's face normal is a chord's, good to √(depth accuracy).
+            let curved = [p.a, p.b]
+                .iter()
+                .any(|&i| matches!(shapes[i], Shape::Ellipsoid(_)));
+            let limit = if curved { 1e-4 } else { 1e-6 };
+            if kind == "overlap" && normal.angle_between(expected) > limit {
+                failures.push(format!("{label}: normal {normal} vs {expected}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
