@@ -267,6 +267,59 @@ fn bench_problems_writes_the_agreed_json() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("Coal gjk"));
 }
 
+#[test]
+fn epa_runs_problem_files_and_scenes_by_the_version_2_contract() {
+    let Some(dir) = common::shared_data("problems") else {
+        return;
+    };
+    let path = dir.join("epa_sample.json");
+    let out = collidescope(&[
+        "bench",
+        "--problems",
+        path.to_str().unwrap(),
+        "--algorithm",
+        "epa",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let truth: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for result in json["results"].as_array().unwrap() {
+        let epa = &result["algorithms"]["epa"];
+        let problem = &truth["problems"][result["index"].as_u64().unwrap() as usize];
+        let expected = problem["true_distance"].as_f64().unwrap();
+        let got = epa["distance"].as_f64().unwrap();
+        if problem["truth"] != "touching" {
+            assert!(
+                (got - expected).abs() <= 1e-6 * expected.abs().max(1.0),
+                "{epa} vs {expected}"
+            );
+        }
+        if problem["truth"] == "overlap" {
+            assert_eq!(epa["status"], "penetrating", "{epa}");
+            assert_eq!(epa["normal"].as_array().unwrap().len(), 3);
+        }
+        assert!(epa["iterations"].is_u64());
+    }
+    // solve prints EPA's expansions and outcome.
+    let out = collidescope(&[
+        "solve",
+        "scenes/overlap_sphere_capsule.ron",
+        "--algorithm",
+        "epa",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("== epa ==") && text.contains("penetrating, depth 5.0000"),
+        "{text}"
+    );
+}
+
 #[cfg(feature = "app")]
 #[test]
 fn view_refuses_bad_input_before_opening_a_window() {

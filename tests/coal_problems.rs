@@ -22,7 +22,7 @@ fn check_file(name: &str) {
         return;
     };
     let file = ProblemFile::load(&dir.join(name)).unwrap();
-    let results = run_problems(&file, false, TetrahedronRule::RegionTree).unwrap();
+    let results = run_problems(&file, false, TetrahedronRule::RegionTree, &[]).unwrap();
     let root_eps = file.tolerance.sqrt();
     for alg in ["gjk", "nesterov", "nesterov_normalized"] {
         let mut equal = 0;

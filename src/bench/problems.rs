@@ -7,13 +7,14 @@ use std::path::Path;
 use glam::{DMat3, DVec3};
 use serde::{Deserialize, Serialize};
 
-use super::timing::{our_seconds, parry_seconds, ratio_table, TimingSample};
+use super::timing::{our_seconds, parry_seconds, ratio_table, seconds_per_query, TimingSample};
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
 use crate::shape::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, Polytope, Shape, Sphere};
+use crate::solver::epa::{gjk_settings_for_epa, penetration, EpaSettings};
 use crate::solver::{
-    solve, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, SolverSettings,
-    StepRule, TetrahedronRule,
+    solve, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, Method,
+    SolverSettings, StepRule, TetrahedronRule,
 };
 
 /// The algorithms a problem file is run with, in output order.
@@ -86,6 +87,9 @@ pub struct AlgorithmAnswer {
     /// `null` when the run certifies no distance (iteration cap, early stop).
     pub distance: Option<f64>,
     pub status: String,
+    /// EPA: the unit direction (A's frame) to move B out, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub normal: Option<[f64; 3]>,
     /// With `--timing`: mean of the fastest 90 % of many repeats.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seconds_per_query: Option<f64>,
@@ -205,15 +209,24 @@ pub fn parse_criterion(name: &str) -> anyhow::Result<(Criterion, CriterionKind)>
     Ok((criterion, kind))
 }
 
-/// Runs every problem with every algorithm of [`PROBLEM_ALGORITHMS`]; with `timing`,
-/// also times each query and parry's GJK on the same problem.
-/// Runs every problem with the file's settings and the given tetrahedron projection
-/// (Coal's region tree reproduces Coal's counts).
+/// Runs every problem with the named methods (none: every algorithm of
+/// [`PROBLEM_ALGORITHMS`]), the file's settings and the given tetrahedron projection
+/// (Coal's region tree reproduces Coal's counts); with `timing`, also times each query
+/// and parry's GJK on the same problem.
 pub fn run_problems(
     file: &ProblemFile,
     timing: bool,
     tetrahedron: TetrahedronRule,
+    methods: &[Method],
 ) -> anyhow::Result<Vec<ProblemResult>> {
+    let methods: Vec<Method> = if methods.is_empty() {
+        PROBLEM_ALGORITHMS
+            .iter()
+            .map(|a| Method::Solver(*a))
+            .collect()
+    } else {
+        methods.to_vec()
+    };
     let shapes = file.build_shapes()?;
     let base = SolverSettings {
         tetrahedron,
@@ -229,20 +242,26 @@ pub fn run_problems(
                 initial_guess: InitialGuess::Direction(-b_in_a.translation),
                 ..base
             };
-            let algorithms = PROBLEM_ALGORITHMS
+            let (a, b) = (&shapes[p.a], &shapes[p.b]);
+            let algorithms = methods
                 .iter()
-                .map(|alg| {
-                    let md = MinkowskiDifference::new(&shapes[p.a], &shapes[p.b], b_in_a);
-                    let run = solve(*alg, md, settings);
-                    let seconds_per_query = timing
-                        .then(|| our_seconds(&shapes[p.a], &shapes[p.b], b_in_a, *alg, settings));
-                    let answer = AlgorithmAnswer {
-                        iterations: run.summary.iterations,
-                        distance: run.summary.outcome.distance(),
-                        status: run.summary.outcome.status_name().to_string(),
-                        seconds_per_query,
+                .map(|method| {
+                    let answer = match *method {
+                        Method::Solver(alg) => {
+                            let md = MinkowskiDifference::new(a, b, b_in_a);
+                            let run = solve(alg, md, settings);
+                            AlgorithmAnswer {
+                                iterations: run.summary.iterations,
+                                distance: run.summary.outcome.distance(),
+                                status: run.summary.outcome.status_name().to_string(),
+                                normal: None,
+                                seconds_per_query: timing
+                                    .then(|| our_seconds(a, b, b_in_a, alg, settings)),
+                            }
+                        }
+                        Method::Epa => epa_answer(a, b, b_in_a, timing),
                     };
-                    (alg.name().to_string(), answer)
+                    (method.name().to_string(), answer)
                 })
                 .collect();
             let parry = timing.then(|| {
@@ -263,6 +282,27 @@ pub fn run_problems(
         .collect())
 }
 
+/// EPA's answer in the problem-file contract: signed distance, normal, expansions.
+fn epa_answer(a: &Shape, b: &Shape, b_in_a: RelativePose, timing: bool) -> AlgorithmAnswer {
+    let settings = EpaSettings {
+        record_trace: false,
+        ..EpaSettings::default()
+    };
+    let query = || penetration(a, b, b_in_a, gjk_settings_for_epa(), settings);
+    let run = query();
+    AlgorithmAnswer {
+        iterations: run.iterations,
+        distance: run.outcome.signed_distance(),
+        status: run.outcome.status_name().to_string(),
+        normal: run.outcome.normal().map(|n| n.to_array()),
+        seconds_per_query: timing.then(|| {
+            seconds_per_query(|| {
+                std::hint::black_box(query());
+            })
+        }),
+    }
+}
+
 /// Mean iterations per target distance, per algorithm: ours and (where given) Coal's.
 pub struct MeanTable {
     pub distances: Vec<f64>,
@@ -275,10 +315,14 @@ pub fn mean_table(file: &ProblemFile, results: &[ProblemResult]) -> MeanTable {
     distances.sort_by(f64::total_cmp);
     distances.dedup();
     let mean = |values: Vec<f64>| values.iter().sum::<f64>() / values.len().max(1) as f64;
-    let rows = PROBLEM_ALGORITHMS
+    let names: Vec<String> = results
+        .first()
+        .map(|r| r.algorithms.keys().cloned().collect())
+        .unwrap_or_default();
+    let rows = names
         .iter()
-        .map(|alg| {
-            let name = alg.name();
+        .map(|name| {
+            let name = name.as_str();
             let ours = distances
                 .iter()
                 .map(|d| {

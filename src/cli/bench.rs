@@ -12,7 +12,7 @@ use collidescope::bench::runner::{run_set, summarise, summary_table, write_csv, 
 use collidescope::bench::timing::{ratio_table, time_set};
 use collidescope::mesh_io::load_obj;
 use collidescope::shape::{AffineDimension, Polytope};
-use collidescope::solver::{Algorithm, SolverSettings, TetrahedronRule};
+use collidescope::solver::{Algorithm, Method, SolverSettings, TetrahedronRule};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::SuiteArgs;
@@ -22,9 +22,10 @@ pub fn run_problem_file(
     json: bool,
     timing: bool,
     tetrahedron: TetrahedronRule,
+    methods: &[Method],
 ) -> anyhow::Result<()> {
     let file = ProblemFile::load(path)?;
-    let results = run_problems(&file, timing, tetrahedron)?;
+    let results = run_problems(&file, timing, tetrahedron, methods)?;
     let table = mean_table(&file, &results);
     let timing_summary = timing.then(|| timing_table(&results));
     if json {

@@ -3,12 +3,13 @@
 mod bench;
 mod mesh;
 mod solve;
+mod solve_epa;
 mod sweep;
 
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use collidescope::solver::{Algorithm, TetrahedronRule};
+use collidescope::solver::{Algorithm, Method, TetrahedronRule};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -60,9 +61,10 @@ enum Command {
         /// Scene file (RON).
         scene: PathBuf,
         /// Algorithm to run instead of the scene's list (repeatable): gjk, nesterov,
-        /// nesterov_normalized, polyak, fw_fixed, fw_linesearch, fw_away, fw_fully_corrective.
+        /// nesterov_normalized, polyak, fw_fixed, fw_linesearch, fw_away,
+        /// fw_fully_corrective, epa (penetration depth: GJK, then EPA's expansions).
         #[arg(long = "algorithm", short = 'a')]
-        algorithms: Vec<Algorithm>,
+        algorithms: Vec<Method>,
         /// Print JSON (runs with their full per-iteration records).
         #[arg(long, conflicts_with = "csv")]
         json: bool,
@@ -89,6 +91,10 @@ enum Command {
         /// counts) or nearest-face (order-free).
         #[arg(long, value_enum, default_value = "region-tree")]
         tetrahedron: TetrahedronRule,
+        /// For --problems: the methods to run (repeatable): the solvers' names and `epa`
+        /// (default: gjk, nesterov, nesterov_normalized, polyak, fw_linesearch).
+        #[arg(long = "algorithm")]
+        methods: Vec<Method>,
         #[command(subcommand)]
         suite: Option<BenchSuite>,
     },
@@ -182,9 +188,12 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             json,
             timing,
             tetrahedron,
+            methods,
             suite,
         }) => match (problems, suite) {
-            (Some(file), None) => bench::run_problem_file(&file, json, timing, tetrahedron),
+            (Some(file), None) => {
+                bench::run_problem_file(&file, json, timing, tetrahedron, &methods)
+            }
             (None, Some(BenchSuite::Ellipsoids { args })) => bench::run_ellipsoids(args, timing),
             (None, Some(BenchSuite::Meshes { dir, args })) => bench::run_meshes(&dir, args, timing),
             (Some(_), Some(_)) => anyhow::bail!(

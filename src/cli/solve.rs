@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use collidescope::scene::Scene;
-use collidescope::solver::{Algorithm, Outcome, Run, TetrahedronRule};
+use collidescope::solver::{Algorithm, Method, Outcome, Run, TetrahedronRule};
 use collidescope::trace::{csv_rows, CSV_HEADER};
 use collidescope::DVec3;
 
@@ -26,7 +26,7 @@ impl Format {
 
 pub fn run(
     path: &Path,
-    algorithms: &[Algorithm],
+    methods: &[Method],
     tetrahedron: Option<TetrahedronRule>,
     format: Format,
 ) -> anyhow::Result<()> {
@@ -34,16 +34,32 @@ pub fn run(
     if let Some(rule) = tetrahedron {
         scene.settings.tetrahedron = rule;
     }
-    let algorithms = if algorithms.is_empty() {
-        scene.algorithms.clone()
+    let methods: Vec<Method> = if methods.is_empty() {
+        scene
+            .algorithms
+            .iter()
+            .map(|a| Method::Solver(*a))
+            .collect()
     } else {
-        algorithms.to_vec()
+        methods.to_vec()
     };
+    let algorithms: Vec<Algorithm> = methods
+        .iter()
+        .filter_map(|m| match m {
+            Method::Solver(a) => Some(*a),
+            Method::Epa => None,
+        })
+        .collect();
     let runs: Vec<Run> = algorithms.iter().map(|a| scene.run(*a)).collect();
-    match format {
-        Format::Json => print_json(&scene, &runs)?,
-        Format::Csv => print_csv(&runs),
-        Format::Table => print_tables(&scene, &runs),
+    if !runs.is_empty() || methods.len() == algorithms.len() {
+        match format {
+            Format::Json => print_json(&scene, &runs)?,
+            Format::Csv => print_csv(&runs),
+            Format::Table => print_tables(&scene, &runs),
+        }
+    }
+    if methods.contains(&Method::Epa) {
+        super::solve_epa::print(&scene, format)?;
     }
     Ok(())
 }

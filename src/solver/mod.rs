@@ -5,6 +5,7 @@ mod criteria;
 pub mod epa;
 mod frank_wolfe;
 mod gjk;
+mod method;
 mod outcome;
 mod settings;
 mod simplex;
@@ -18,6 +19,7 @@ use serde::{Deserialize, Serialize};
 pub use criteria::CriterionValues;
 pub use frank_wolfe::{FrankWolfe, StepRule};
 pub use gjk::{DirectionRule, Gjk};
+pub use method::Method;
 pub use outcome::{Outcome, RunSummary};
 pub use settings::{Criterion, CriterionKind, InitialGuess, QueryMode, SolverSettings};
 pub use simplex::{
