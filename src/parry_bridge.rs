@@ -113,3 +113,25 @@ pub fn parry_convex_polyhedron(p: &Polytope) -> Option<parry3d_f64::shape::Conve
     let points: Vec<ParryVector> = p.vertices().iter().map(|v| to_parry(*v)).collect();
     parry3d_f64::shape::ConvexPolyhedron::from_convex_mesh(points, p.faces())
 }
+
+/// parry3d-f64's penetration query on the same pair: depth and normal (A's frame, the
+/// direction to move B out), or `None` when parry finds no contact or its EPA fails.
+/// Its own dispatcher on its native shapes (special cases such as ball–ball included,
+/// as a parry user gets them); its GJK + EPA on our supports for kinds it lacks.
+pub fn parry_penetration(a: &Shape, b: &Shape, b_in_a: &RelativePose) -> Option<(f64, DVec3)> {
+    let pos12 = parry_pose(b_in_a);
+    let contact = match (native(a), native(b)) {
+        (Some(na), Some(nb)) => {
+            parry3d_f64::query::contact(&ParryPose::IDENTITY, na.as_ref(), &pos12, nb.as_ref(), 0.0)
+                .ok()
+                .flatten()?
+        }
+        _ => parry3d_f64::query::details::contact_support_map_support_map(
+            &pos12,
+            &AsParry(a),
+            &AsParry(b),
+            0.0,
+        )?,
+    };
+    (contact.dist <= 0.0).then(|| (-contact.dist, from_parry(contact.normal1)))
+}

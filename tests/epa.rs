@@ -369,3 +369,64 @@ fn epa_sample_within_its_stated_bounds() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The exact penetration depth of two small polytopes: the Minkowski difference's hull
+/// from every vertex difference (exact Quickhull), and its face nearest the origin.
+fn exact_polytope_depth(a: &[DVec3], b: &[DVec3]) -> Option<f64> {
+    use collidescope::shape::hull::quickhull::{exact_hull, height};
+    let mut cso: Vec<DVec3> = a
+        .iter()
+        .flat_map(|p| b.iter().map(move |q| *p - *q))
+        .collect();
+    cso.sort_by(|x, y| x.to_array().partial_cmp(&y.to_array()).unwrap());
+    cso.dedup();
+    let hull = exact_hull(&cso)?;
+    let mut best = f64::INFINITY;
+    for t in &hull.triangles {
+        let (p, q, r) = (cso[t[0]], cso[t[1]], cso[t[2]]);
+        if height(p, q, r, DVec3::ZERO) > 0.0 {
+            return None; // the origin is outside: no penetration
+        }
+        let n = (q - p).cross(r - p).normalize();
+        best = best.min(n.dot(p));
+    }
+    Some(best)
+}
+
+#[test]
+fn random_polytopes_match_the_exact_minkowski_hull_and_parry_where_it_answers() {
+    use collidescope::parry_bridge::parry_penetration;
+    let mut rng = Rng::new(44);
+    let (mut checked, mut parry_agreed, mut parry_failed) = (0, 0, 0);
+    for round in 0..200 {
+        let cloud =
+            |rng: &mut Rng, n: usize| -> Vec<DVec3> { (0..n).map(|_| rng.vector(0.5)).collect() };
+        let (na, nb) = (4 + rng.index(20), 4 + rng.index(20));
+        let (pa, pb) = (cloud(&mut rng, na), cloud(&mut rng, nb));
+        let offset = rng.vector(0.4);
+        let a = Shape::Polytope(Polytope::from_points(&pa).unwrap());
+        let b = Shape::Polytope(Polytope::from_points(&pb).unwrap());
+        let rel = RelativePose::from_matrix(DMat3::IDENTITY, offset);
+        let moved: Vec<DVec3> = pb.iter().map(|p| *p + offset).collect();
+        let Some(expected) = exact_polytope_depth(&pa, &moved) else {
+            continue;
+        };
+        if expected <= 1e-9 {
+            continue;
+        }
+        let label = format!("round {round}");
+        let (depth, normal) = penetrating(&query(&a, &b, rel), &label);
+        assert!(
+            (depth - expected).abs() <= 1e-9 * expected.max(1.0),
+            "{label}: depth {depth:e}, exact {expected:e}"
+        );
+        assert!((normal.length() - 1.0).abs() < 1e-12);
+        checked += 1;
+        match parry_penetration(&a, &b, &rel) {
+            Some((d, _)) if (d - expected).abs() <= 1e-6 * expected.max(1.0) => parry_agreed += 1,
+            _ => parry_failed += 1,
+        }
+    }
+    eprintln!("{checked} pairs exact; parry3d-f64 agreed on {parry_agreed}, missed {parry_failed}");
+    assert!(checked > 80, "{checked}");
+}

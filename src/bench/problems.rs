@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::timing::{our_seconds, parry_seconds, ratio_table, seconds_per_query, TimingSample};
 use crate::minkowski::MinkowskiDifference;
+use crate::parry_bridge::parry_penetration;
 use crate::pose::RelativePose;
 use crate::shape::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, Polytope, Shape, Sphere};
 use crate::solver::epa::{gjk_settings_for_epa, penetration, EpaSettings};
@@ -93,6 +94,17 @@ pub struct AlgorithmAnswer {
     /// With `--timing`: mean of the fastest 90 % of many repeats.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seconds_per_query: Option<f64>,
+    /// EPA with `--timing`: parry3d-f64's penetration query (its GJK and EPA) on the
+    /// same pair, timed the same way, and its depth (`null` where it finds none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parry: Option<ParryPenetration>,
+}
+
+/// parry3d-f64's answer and time for a penetration query.
+#[derive(Debug, Clone, Serialize)]
+pub struct ParryPenetration {
+    pub depth: Option<f64>,
+    pub seconds_per_query: f64,
 }
 
 /// parry3d-f64's GJK on the same problem (with `--timing`).
@@ -257,6 +269,7 @@ pub fn run_problems(
                                 normal: None,
                                 seconds_per_query: timing
                                     .then(|| our_seconds(a, b, b_in_a, alg, settings)),
+                                parry: None,
                             }
                         }
                         Method::Epa => epa_answer(a, b, b_in_a, timing),
@@ -300,7 +313,37 @@ fn epa_answer(a: &Shape, b: &Shape, b_in_a: RelativePose, timing: bool) -> Algor
                 std::hint::black_box(query());
             })
         }),
+        parry: timing.then(|| ParryPenetration {
+            depth: parry_penetration(a, b, &b_in_a).map(|(depth, _)| depth),
+            seconds_per_query: seconds_per_query(|| {
+                std::hint::black_box(parry_penetration(a, b, &b_in_a));
+            }),
+        }),
     }
+}
+
+/// EPA's time per query over parry's on the overlapping problems both answered: the
+/// ratio of summed times, the median of per-problem ratios, and the number of problems.
+pub fn epa_ratio(results: &[ProblemResult]) -> Option<(f64, f64, usize)> {
+    let (mut ours, mut theirs, mut n) = (0.0, 0.0, 0);
+    let mut ratios = Vec::new();
+    for r in results {
+        let Some(epa) = r.algorithms.get("epa") else {
+            continue;
+        };
+        if let (Some(mine), Some(parry), "penetrating") =
+            (epa.seconds_per_query, &epa.parry, epa.status.as_str())
+        {
+            if parry.depth.is_some() {
+                ours += mine;
+                theirs += parry.seconds_per_query;
+                ratios.push(mine / parry.seconds_per_query);
+                n += 1;
+            }
+        }
+    }
+    ratios.sort_by(f64::total_cmp);
+    (n > 0).then(|| (ours / theirs, ratios[n / 2], n))
 }
 
 /// Mean iterations per target distance, per algorithm: ours and (where given) Coal's.
@@ -390,7 +433,11 @@ pub fn timing_table(results: &[ProblemResult]) -> String {
             .iter()
             .filter(|a| matches!(a, Algorithm::Gjk(_)))
         {
-            if let Some(ours) = r.algorithms[alg.name()].seconds_per_query {
+            if let Some(ours) = r
+                .algorithms
+                .get(alg.name())
+                .and_then(|a| a.seconds_per_query)
+            {
                 samples.push(TimingSample {
                     target_distance: r.target_distance,
                     algorithm: alg.name(),

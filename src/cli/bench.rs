@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use collidescope::bench::plot::plot_iterations;
 use collidescope::bench::problems::{
-    mean_table, run_problems, timing_table, ProblemFile, PROBLEM_ALGORITHMS,
+    epa_ratio, mean_table, run_problems, timing_table, ProblemFile, PROBLEM_ALGORITHMS,
 };
 use collidescope::bench::protocol::{ellipsoid_problems, mesh_problems, ProblemSet};
 use collidescope::bench::runner::{run_set, summarise, summary_table, write_csv, QueryKind};
@@ -27,7 +27,13 @@ pub fn run_problem_file(
     let file = ProblemFile::load(path)?;
     let results = run_problems(&file, timing, tetrahedron, methods)?;
     let table = mean_table(&file, &results);
-    let timing_summary = timing.then(|| timing_table(&results));
+    let mut timing_summary = timing.then(|| timing_table(&results));
+    if let (Some(summary), Some((summed, median, n))) = (&mut timing_summary, epa_ratio(&results)) {
+        summary.push_str(&format!(
+            "\nEPA time per query / parry3d-f64's penetration query, {n} overlapping problems: \
+             {summed:.2} summed, {median:.2} median per problem\n"
+        ));
+    }
     if json {
         println!(
             "{}",
