@@ -16,11 +16,9 @@ pub enum Method {
 }
 
 impl Method {
+    /// The name on the command line and in files (from the catalog).
     pub fn name(&self) -> &'static str {
-        match self {
-            Method::Solver(a) => a.name(),
-            Method::Epa => "epa",
-        }
+        super::catalog::info(*self).name
     }
 
     /// Every method, in the order help texts list them.

@@ -1,6 +1,7 @@
 //! The solvers: the GJK family and Frank-Wolfe, each a state machine whose `step()`
 //! advances one iteration and writes one [`IterationRecord`](crate::trace::IterationRecord).
 
+pub mod catalog;
 mod criteria;
 pub mod epa;
 mod frank_wolfe;
@@ -72,18 +73,14 @@ impl Algorithm {
         Algorithm::FrankWolfe(StepRule::FullyCorrective),
     ];
 
-    /// The name used on the command line and in outputs.
+    /// The name used on the command line and in outputs (from the catalog).
     pub fn name(&self) -> &'static str {
-        match self {
-            Algorithm::Gjk(DirectionRule::Vanilla) => "gjk",
-            Algorithm::Gjk(DirectionRule::Nesterov) => "nesterov",
-            Algorithm::Gjk(DirectionRule::NesterovNormalized) => "nesterov_normalized",
-            Algorithm::Gjk(DirectionRule::Polyak) => "polyak",
-            Algorithm::FrankWolfe(StepRule::Fixed) => "fw_fixed",
-            Algorithm::FrankWolfe(StepRule::LineSearch) => "fw_linesearch",
-            Algorithm::FrankWolfe(StepRule::AwayStep) => "fw_away",
-            Algorithm::FrankWolfe(StepRule::FullyCorrective) => "fw_fully_corrective",
-        }
+        catalog::info(Method::Solver(*self)).name
+    }
+
+    /// The label shown in panels and plot legends (from the catalog).
+    pub fn label(&self) -> &'static str {
+        catalog::info(Method::Solver(*self)).label
     }
 
     /// A solver for this algorithm on `md`.

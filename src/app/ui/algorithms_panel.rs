@@ -4,37 +4,18 @@ use bevy_egui::egui;
 
 use crate::app::model::ViewerModel;
 use crate::app::StatusLine;
-use crate::solver::{
-    Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, Outcome, StepRule,
-};
+use crate::solver::catalog;
+use crate::solver::{Algorithm, Criterion, CriterionKind, InitialGuess, Method, Outcome};
 
-/// The name shown in panels and plot legends.
+/// The name shown in panels and plot legends (the catalog's label).
 pub fn display_name(a: Algorithm) -> &'static str {
-    match a {
-        Algorithm::Gjk(DirectionRule::Vanilla) => "GJK",
-        Algorithm::Gjk(DirectionRule::Nesterov) => "Nesterov",
-        Algorithm::Gjk(DirectionRule::NesterovNormalized) => "Nesterov + normalisation",
-        Algorithm::Gjk(DirectionRule::Polyak) => "Polyak",
-        Algorithm::FrankWolfe(StepRule::Fixed) => "FW, step 2/(k+2)",
-        Algorithm::FrankWolfe(StepRule::LineSearch) => "FW, line search",
-        Algorithm::FrankWolfe(StepRule::AwayStep) => "FW, away steps",
-        Algorithm::FrankWolfe(StepRule::FullyCorrective) => "FW, fully corrective",
-    }
+    a.label()
 }
 
-/// A fixed colour per algorithm, shared by the plots.
+/// The algorithm's colour in panels and plots (the catalog's).
 pub fn algorithm_color(a: Algorithm) -> egui::Color32 {
-    let i = Algorithm::ALL.iter().position(|x| *x == a).unwrap_or(0);
-    [
-        egui::Color32::from_rgb(31, 119, 180),
-        egui::Color32::from_rgb(214, 39, 40),
-        egui::Color32::from_rgb(148, 103, 189),
-        egui::Color32::from_rgb(44, 160, 44),
-        egui::Color32::from_rgb(140, 86, 75),
-        egui::Color32::from_rgb(255, 127, 14),
-        egui::Color32::from_rgb(227, 119, 194),
-        egui::Color32::from_rgb(23, 190, 207),
-    ][i]
+    let [r, g, b] = catalog::info(Method::Solver(a)).colour;
+    egui::Color32::from_rgb(r, g, b)
 }
 
 pub fn outcome_text(o: &Outcome) -> String {
