@@ -16,8 +16,8 @@ use crate::shape::{
     Sphere, Superellipsoid,
 };
 use crate::solver::{
-    solve, Algorithm, Criterion, CriterionKind, InitialGuess, QueryMode, Run, SolverSettings,
-    TetrahedronRule,
+    solve, Algorithm, Criterion, CriterionKind, InitialGuess, Method, QueryMode, Run,
+    SolverSettings, TetrahedronRule,
 };
 
 /// The scene format version this build reads and writes.
@@ -172,6 +172,9 @@ pub struct Scene {
     pub a: Body,
     pub b: Body,
     pub algorithms: Vec<Algorithm>,
+    /// Every method the file names, in its order (`algorithms` are its solvers, plus GJK
+    /// when it names only EPA).
+    pub methods: Vec<Method>,
     pub settings: SolverSettings,
     /// Folder that relative mesh paths are resolved against.
     pub base_dir: PathBuf,
@@ -210,18 +213,29 @@ impl Scene {
                 file.version
             )));
         }
-        let algorithms = file
+        let methods = file
             .algorithms
             .iter()
             .map(|name| {
-                name.parse::<Algorithm>()
+                name.parse::<Method>()
                     .map_err(|e| invalid(format!("algorithms: {e}")))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        if algorithms.is_empty() {
+        if methods.is_empty() {
             return Err(invalid(
                 "algorithms: the list is empty; name at least one".into(),
             ));
+        }
+        let mut algorithms: Vec<Algorithm> = methods
+            .iter()
+            .filter_map(|m| match m {
+                Method::Solver(a) => Some(*a),
+                Method::Epa => None,
+            })
+            .collect();
+        if algorithms.is_empty() {
+            // EPA starts from GJK: a scene of EPA alone still shows GJK's steps.
+            algorithms.push(Algorithm::Gjk(crate::solver::DirectionRule::Vanilla));
         }
         let s = &file.settings;
         let settings = SolverSettings {
@@ -245,6 +259,7 @@ impl Scene {
             a,
             b,
             algorithms,
+            methods,
             settings,
             base_dir,
         })
@@ -275,11 +290,7 @@ impl Scene {
             notes: self.notes.clone(),
             a: body(&self.a),
             b: body(&self.b),
-            algorithms: self
-                .algorithms
-                .iter()
-                .map(|a| a.name().to_string())
-                .collect(),
+            algorithms: self.methods.iter().map(|m| m.name().to_string()).collect(),
             settings: SettingsSpec {
                 tolerance: s.tolerance,
                 criterion: s.criterion,

@@ -25,6 +25,10 @@ pub struct ViewLabels(pub Vec<(Vec3, String, Color)>);
 #[derive(Component)]
 struct SimplexFaces;
 
+/// The systems that draw the focused solver's step (family drawings run after them).
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct DrawStep;
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ViewLabels>()
         .add_systems(Startup, (spawn_faces, thicker_lines))
@@ -32,6 +36,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (update_faces, draw_step)
                 .after(super::draw_minkowski::DrawDifference)
+                .in_set(DrawStep)
                 .in_set(ViewerSet::Draw),
         );
 }
@@ -81,7 +86,7 @@ fn update_faces(
         return;
     };
     let mut positions: Vec<[f32; 3]> = Vec::new();
-    if layers.simplex {
+    if layers.simplex && !model.epa_focus {
         if let Some(record) = model.record_at(cursor.cursor) {
             let points: Vec<Vec3> = record
                 .simplex
@@ -143,6 +148,9 @@ fn draw_step(
         marker,
     } = view;
     labels.0.clear();
+    if model.epa_focus {
+        return; // EPA's own drawing (draw_epa) shows its expansion
+    }
     let Some(run) = model.focused_run() else {
         return;
     };

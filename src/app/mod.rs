@@ -6,12 +6,14 @@
 mod camera;
 mod diagnose;
 mod drag;
+mod draw_epa;
 mod draw_minkowski;
 mod draw_shapes;
 mod draw_simplex;
 mod files;
 pub mod model;
 pub mod narration;
+pub mod narration_epa;
 mod playback;
 pub mod playback_state;
 mod screenshot;
@@ -25,7 +27,7 @@ use bevy::window::WindowResolution;
 use bevy_egui::EguiPlugin;
 
 use crate::scene::Scene;
-use crate::solver::Algorithm;
+use crate::solver::Method;
 use model::ViewerModel;
 use playback_state::Playback;
 
@@ -36,7 +38,7 @@ pub struct ViewerOptions {
     /// Scripted mode: render, save this PNG and exit.
     pub screenshot: Option<PathBuf>,
     pub iteration: Option<usize>,
-    pub focus: Option<Algorithm>,
+    pub focus: Option<Method>,
     pub size: Option<(u32, u32)>,
     /// Scripted mode: close in on the step (simplex and origin) instead of the whole scene.
     pub close_up: bool,
@@ -137,11 +139,13 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
         );
     }
     let mut model = ViewerModel::new(scene);
-    if let Some(focus) = options.focus {
-        model.set_focus(focus);
+    match options.focus {
+        Some(Method::Solver(focus)) => model.set_focus(focus),
+        Some(Method::Epa) => model.set_epa_focus(true),
+        None => {}
     }
     let mut playback = Playback::default();
-    let len = model.focused_run().map_or(0, |r| r.run.trace.len());
+    let len = model.step_count();
     playback.cursor = options.iteration.unwrap_or(0).min(len.saturating_sub(1));
     let (width, height) = options.size.unwrap_or((1600, 960));
 
@@ -170,6 +174,7 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
         draw_shapes::plugin,
         draw_minkowski::plugin,
         draw_simplex::plugin,
+        draw_epa::plugin,
         files::plugin,
         ui::plugin,
     ));

@@ -9,7 +9,8 @@ use crate::mesh_io::{load_obj, MeshReport};
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::Pose;
 use crate::scene::{Body, Scene, ShapeSpec};
-use crate::solver::{solve, Algorithm, Run, SolverSettings};
+use crate::solver::epa::{gjk_settings_for_epa, penetration, EpaRun, EpaSettings};
+use crate::solver::{solve, Algorithm, Method, Run, SolverSettings};
 use crate::trace::{csv_rows, IterationRecord, CSV_HEADER};
 
 /// Which of the two shapes an edit is about.
@@ -44,6 +45,11 @@ pub struct ViewerModel {
     enabled: Vec<Algorithm>,
     pub focus: Algorithm,
     runs: Vec<AlgorithmRun>,
+    /// EPA (penetration depth) runs alongside when enabled; in focus, the 3-D view, the
+    /// narration and the plots show its expansions instead of the focused solver's steps.
+    epa_enabled: bool,
+    pub epa_focus: bool,
+    epa: Option<EpaRun>,
     /// Bumped on every change of what is drawn (shapes, poses, runs).
     pub revision: u64,
     /// Bumped when a shape itself changes (its mesh must be rebuilt).
@@ -54,11 +60,16 @@ impl ViewerModel {
     pub fn new(scene: Scene) -> Self {
         let enabled = ordered(&scene.algorithms);
         let focus = enabled[0];
+        let epa_enabled = scene.methods.contains(&Method::Epa);
+        let epa_focus = scene.methods.first() == Some(&Method::Epa);
         let mut model = Self {
             scene,
             enabled,
             focus,
             runs: Vec::new(),
+            epa_enabled,
+            epa_focus,
+            epa: None,
             revision: 0,
             shape_revision: 0,
         };
@@ -109,8 +120,58 @@ impl ViewerModel {
             .iter()
             .map(|a| run_timed(&self.scene, *a))
             .collect();
+        self.epa = self.epa_enabled.then(|| {
+            let s = &self.scene;
+            penetration(
+                &s.a.shape,
+                &s.b.shape,
+                s.b_in_a(),
+                gjk_settings_for_epa(),
+                EpaSettings::default(),
+            )
+        });
         self.scene.algorithms = self.enabled.clone();
+        let solvers = self.enabled.iter().map(|a| Method::Solver(*a));
+        self.scene.methods = if self.epa_enabled {
+            std::iter::once(Method::Epa).chain(solvers).collect()
+        } else {
+            solvers.collect()
+        };
         self.revision += 1;
+    }
+
+    /// The EPA run on the current pose, when EPA is enabled.
+    pub fn epa(&self) -> Option<&EpaRun> {
+        self.epa.as_ref()
+    }
+
+    pub fn epa_enabled(&self) -> bool {
+        self.epa_enabled
+    }
+
+    pub fn set_epa_enabled(&mut self, on: bool) {
+        self.epa_enabled = on;
+        self.epa_focus &= on;
+        self.resolve();
+    }
+
+    /// Puts EPA in focus (enabling it), or gives the focus back to the solvers.
+    pub fn set_epa_focus(&mut self, on: bool) {
+        if on && !self.epa_enabled {
+            self.set_epa_enabled(true);
+        }
+        self.epa_focus = on;
+        self.revision += 1;
+    }
+
+    /// How many steps the playback cursor runs over: EPA's records in EPA focus, else
+    /// the focused run's.
+    pub fn step_count(&self) -> usize {
+        if self.epa_focus {
+            self.epa.as_ref().map_or(0, |r| r.records.len())
+        } else {
+            self.focused_run().map_or(0, |r| r.run.trace.len())
+        }
     }
 
     /// Moves a shape; NaN or infinite poses are refused.
@@ -196,6 +257,7 @@ impl ViewerModel {
             self.set_enabled(algorithm, true);
         }
         self.focus = algorithm;
+        self.epa_focus = false;
         self.revision += 1;
     }
 

@@ -39,7 +39,7 @@ fn keys_to_playback(keys: Res<ButtonInput<KeyCode>>, mut requests: MessageWriter
 }
 
 fn focused_len(model: &Model) -> usize {
-    model.focused_run().map_or(0, |r| r.run.trace.len())
+    model.step_count()
 }
 
 fn apply_playback_requests(

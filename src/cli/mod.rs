@@ -109,9 +109,9 @@ enum Command {
         /// Record (step) of the focused run to show, from 0.
         #[arg(long)]
         iteration: Option<usize>,
-        /// Algorithm in focus.
+        /// Algorithm in focus (a solver, or epa).
         #[arg(long)]
-        focus: Option<Algorithm>,
+        focus: Option<Method>,
         /// Window size, e.g. 1600x960.
         #[arg(long, value_parser = parse_size)]
         size: Option<(u32, u32)>,

@@ -10,7 +10,7 @@ use collidescope::mesh_io::load_obj;
 use collidescope::pose::Pose;
 use collidescope::scene::{Body, Scene, ShapeSpec};
 use collidescope::shape::Shape;
-use collidescope::solver::{Algorithm, DirectionRule, SolverSettings};
+use collidescope::solver::{Algorithm, DirectionRule, Method, SolverSettings};
 use indicatif::{ProgressBar, ProgressStyle};
 
 pub struct SweepArgs {
@@ -207,6 +207,7 @@ fn write_scene(
         a: body(a, Pose::IDENTITY),
         b: body(b, pose.pose_b),
         algorithms: algorithms.to_vec(),
+        methods: algorithms.iter().map(|a| Method::Solver(*a)).collect(),
         settings: SolverSettings {
             record_trace: true,
             ..settings

@@ -40,7 +40,7 @@ pub fn algorithms_panel_ui(ui: &mut egui::Ui, model: &mut ViewerModel, status: &
         ui.horizontal(|ui| {
             let mut on = model.enabled().contains(&a);
             if ui
-                .radio(model.focus == a, "")
+                .radio(model.focus == a && !model.epa_focus, "")
                 .on_hover_text("focus: drawn in 3-D")
                 .clicked()
             {
@@ -52,6 +52,26 @@ pub fn algorithms_panel_ui(ui: &mut egui::Ui, model: &mut ViewerModel, status: &
             }
         });
     }
+    ui.horizontal(|ui| {
+        if ui
+            .radio(model.epa_focus, "")
+            .on_hover_text("focus: EPA's polytope drawn in 3-D")
+            .clicked()
+        {
+            model.set_epa_focus(true);
+        }
+        let epa = catalog::info(Method::Epa);
+        let [r, g, b] = epa.colour;
+        let label = egui::RichText::new(epa.label).color(egui::Color32::from_rgb(r, g, b));
+        let mut on = model.epa_enabled();
+        if ui
+            .checkbox(&mut on, label)
+            .on_hover_text("GJK, then EPA's expansions when the shapes overlap")
+            .changed()
+        {
+            model.set_epa_enabled(on);
+        }
+    });
     ui.separator();
     settings_ui(ui, model, status);
     ui.separator();
@@ -166,5 +186,15 @@ fn results_ui(ui: &mut egui::Ui, model: &ViewerModel) {
         if let Some(k) = r.run.summary.momentum_stopped_at {
             ui.label(format!("   momentum stopped at iteration {k}"));
         }
+    }
+    if let Some(epa) = model.epa() {
+        let [r, g, b] = catalog::info(Method::Epa).colour;
+        ui.label(
+            egui::RichText::new(format!(
+                "EPA: {}; {} expansions, {} support calls",
+                epa.outcome, epa.iterations, epa.support_calls
+            ))
+            .color(egui::Color32::from_rgb(r, g, b)),
+        );
     }
 }

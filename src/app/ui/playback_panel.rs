@@ -6,6 +6,7 @@ use bevy_egui::egui;
 use super::algorithms_panel::display_name;
 use crate::app::model::ViewerModel;
 use crate::app::narration::narrate;
+use crate::app::narration_epa::narrate_epa;
 use crate::app::playback::PlaybackRequest;
 use crate::app::playback_state::{Playback, PlaybackCommand};
 
@@ -15,16 +16,29 @@ pub fn playback_panel_ui(
     cursor: &mut Playback,
     requests: &mut MessageWriter<PlaybackRequest>,
 ) {
-    let Some(run) = model.focused_run() else {
-        ui.label("no run");
-        return;
+    let len = model.step_count();
+    let index = cursor.cursor.min(len.saturating_sub(1));
+    let (name, narration) = if model.epa_focus {
+        let Some(epa) = model.epa() else {
+            ui.label("no run");
+            return;
+        };
+        ("EPA", narrate_epa(epa, index))
+    } else {
+        let Some(run) = model.focused_run() else {
+            ui.label("no run");
+            return;
+        };
+        let text = model
+            .record_at(cursor.cursor)
+            .map(|record| narrate(run.run.algorithm, record, index));
+        (display_name(run.run.algorithm), text.unwrap_or_default())
     };
-    let len = run.run.trace.len();
     let mut send = |c: PlaybackCommand| {
         requests.write(PlaybackRequest(c));
     };
     ui.horizontal(|ui| {
-        ui.strong(display_name(run.run.algorithm));
+        ui.strong(name);
         if ui.button("⏮").on_hover_text("first (Home)").clicked() {
             send(PlaybackCommand::First);
         }
@@ -58,8 +72,5 @@ pub fn playback_panel_ui(
                 .suffix(" steps/s"),
         );
     });
-    if let Some(record) = model.record_at(cursor.cursor) {
-        let index = cursor.cursor.min(len.saturating_sub(1));
-        ui.label(egui::RichText::new(narrate(run.run.algorithm, record, index)).size(17.0));
-    }
+    ui.label(egui::RichText::new(narration).size(17.0));
 }

@@ -47,8 +47,13 @@ pub fn plots_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: usize, bounds_lo
         ui.vertical(|ui| {
             ui.set_width(width);
             ui.horizontal(|ui| {
-                ui.radio_value(bounds_log, true, "log: |x_k| − d* and d* − α");
-                ui.radio_value(bounds_log, false, "linear: |x_k| and α");
+                if model.epa_focus {
+                    ui.radio_value(bounds_log, true, "log: upper − lower");
+                    ui.radio_value(bounds_log, false, "linear: depth bounds");
+                } else {
+                    ui.radio_value(bounds_log, true, "log: |x_k| − d* and d* − α");
+                    ui.radio_value(bounds_log, false, "linear: |x_k| and α");
+                }
             });
             bounds_plot_ui(ui, model, current_k, height - 24.0, *bounds_log);
         });
@@ -58,6 +63,9 @@ pub fn plots_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: usize, bounds_lo
 /// The focused run's upper bound |x_k| and lower bound α, either as they are or as their
 /// distance to d* (the smallest distance any enabled run certified) on a log scale.
 fn bounds_plot_ui(ui: &mut egui::Ui, model: &ViewerModel, current_k: f64, height: f32, log: bool) {
+    if model.epa_focus {
+        return epa_bounds_plot_ui(ui, model, height, log);
+    }
     let Some(focused) = model.focused_run() else {
         return;
     };
@@ -114,5 +122,61 @@ fn bounds_plot_ui(ui: &mut egui::Ui, model: &ViewerModel, current_k: f64, height
                 .style(egui_plot::LineStyle::dashed_loose()),
         );
         plot.vline(VLine::new("current step", current_k).color(egui::Color32::DARK_GRAY));
+    });
+}
+
+/// EPA in focus: the depth's bounds per expansion, the nearest face's distance below and
+/// the support along its normal above (as they are, or their gap on a log scale).
+fn epa_bounds_plot_ui(ui: &mut egui::Ui, model: &ViewerModel, height: f32, log: bool) {
+    let Some(run) = model.epa() else {
+        return;
+    };
+    let lower: PlotPoints = run
+        .records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| [i as f64, r.lower_bound()])
+        .collect();
+    let upper: PlotPoints = run
+        .records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| [i as f64, r.upper_bound()])
+        .collect();
+    let gap: PlotPoints = run
+        .records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| [i as f64, log10_floor(r.upper_bound() - r.lower_bound())])
+        .collect();
+    let mut plot = Plot::new("epa-bounds")
+        .height(height)
+        .legend(Legend::default().text_style(egui::TextStyle::Body))
+        .x_axis_label("expansion");
+    plot = if log {
+        plot.y_axis_label("upper − lower (log₁₀)")
+            .y_axis_formatter(|mark, _| format!("1e{:.0}", mark.value))
+    } else {
+        plot.y_axis_label("penetration depth bounds")
+    };
+    plot.show(ui, |plot| {
+        if log {
+            plot.line(
+                Line::new("upper − lower", gap)
+                    .color(egui::Color32::from_rgb(188, 189, 34))
+                    .width(2.5),
+            );
+        } else {
+            plot.line(
+                Line::new("upper: support along the normal", upper)
+                    .color(egui::Color32::from_rgb(214, 39, 40))
+                    .width(2.5),
+            );
+            plot.line(
+                Line::new("lower: nearest face", lower)
+                    .color(egui::Color32::from_rgb(31, 119, 180))
+                    .width(2.5),
+            );
+        }
     });
 }

@@ -1,0 +1,225 @@
+//! EPA in focus: the polytope inside `A ⊖ B` at the cursor's expansion (translucent
+//! faces, edges), its face nearest the origin highlighted with the normal, the support
+//! along that normal, the horizon of the expansion, and at the end the penetration
+//! vector between the witness points on the shapes.
+
+use bevy::asset::RenderAssetUsages;
+use bevy::ecs::system::SystemParam;
+use bevy::mesh::{Indices, PrimitiveTopology};
+use bevy::prelude::*;
+
+use super::camera::{MarkerScale, StepBounds};
+use super::draw_minkowski::DifferenceFrame;
+use super::draw_shapes::translucent;
+use super::draw_simplex::{ViewLabels, COLOR_SUPPORT, COLOR_WITNESS};
+use super::{Layers, Model, PlaybackCursor, ViewerSet};
+use crate::solver::epa::{EpaEvent, EpaRecord, EpaRun};
+
+const COLOR_POLYTOPE: Color = Color::srgb(0.45, 0.45, 0.1);
+const COLOR_NEAREST: Color = Color::srgb(0.95, 0.55, 0.0);
+const COLOR_HORIZON: Color = Color::srgb(0.8, 0.0, 0.3);
+
+/// Which translucent mesh an entity shows.
+#[derive(Component, Clone, Copy, PartialEq, Eq)]
+enum EpaMesh {
+    Polytope,
+    NearestFace,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Startup, spawn_meshes).add_systems(
+        Update,
+        (update_meshes, draw_expansion.run_if(epa_in_focus))
+            .after(super::draw_simplex::DrawStep)
+            .in_set(ViewerSet::Draw),
+    );
+}
+
+fn epa_in_focus(model: Res<Model>) -> bool {
+    model.epa_focus
+}
+
+fn spawn_meshes(
+    mut commands: Commands,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+) {
+    for (which, color, alpha) in [
+        (EpaMesh::Polytope, COLOR_POLYTOPE, 0.25),
+        (EpaMesh::NearestFace, COLOR_NEAREST, 0.7),
+    ] {
+        commands.spawn((
+            which,
+            Mesh3d(meshes.add(super::draw_shapes::placeholder_mesh())),
+            Visibility::Hidden,
+            MeshMaterial3d(materials.add(translucent(color, alpha))),
+            Transform::default(),
+            Pickable::IGNORE,
+        ));
+    }
+}
+
+/// The record at the cursor (clamped) and its run.
+fn record_at(model: &Model, cursor: usize) -> Option<(&EpaRun, &EpaRecord)> {
+    let run = model.epa()?;
+    let index = cursor.min(run.records.len().checked_sub(1)?);
+    Some((run, &run.records[index]))
+}
+
+fn update_meshes(
+    model: Res<Model>,
+    cursor: Res<PlaybackCursor>,
+    layers: Res<Layers>,
+    frame: Res<DifferenceFrame>,
+    mut query: Query<(&EpaMesh, &mut Mesh3d, &mut Visibility)>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut built: Local<Option<(u64, usize, bool, u32)>>,
+) {
+    let key = (
+        model.revision,
+        cursor.cursor,
+        layers.simplex && model.epa_focus,
+        frame.anchor.x.to_bits(),
+    );
+    if *built == Some(key) {
+        return;
+    }
+    *built = Some(key);
+    let record = record_at(&model, cursor.cursor).filter(|_| key.2);
+    for (which, mut mesh, mut visibility) in &mut query {
+        let Some((run, record)) = record else {
+            *visibility = Visibility::Hidden;
+            continue;
+        };
+        let faces: Vec<[usize; 3]> = match which {
+            EpaMesh::Polytope => record.faces.clone(),
+            EpaMesh::NearestFace => vec![record.nearest],
+        };
+        let positions: Vec<[f32; 3]> = faces
+            .iter()
+            .flat_map(|f| f.map(|v| frame.world_point(run.points[v].w).to_array()))
+            .collect();
+        *visibility = Visibility::Inherited;
+        let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
+        let indices: Vec<u32> = (0..positions.len() as u32).collect();
+        mesh.0 = meshes.add(
+            Mesh::new(
+                PrimitiveTopology::TriangleList,
+                RenderAssetUsages::default(),
+            )
+            .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+            .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
+            .with_inserted_indices(Indices::U32(indices)),
+        );
+    }
+}
+
+/// What the expansion drawing reads.
+#[derive(SystemParam)]
+struct EpaView<'w> {
+    model: Res<'w, Model>,
+    cursor: Res<'w, PlaybackCursor>,
+    layers: Res<'w, Layers>,
+    frame: Res<'w, DifferenceFrame>,
+    marker: Res<'w, MarkerScale>,
+}
+
+fn draw_expansion(
+    view: EpaView,
+    mut labels: ResMut<ViewLabels>,
+    mut step_bounds: ResMut<StepBounds>,
+    mut gizmos: Gizmos,
+) {
+    let EpaView {
+        model,
+        cursor,
+        layers,
+        frame,
+        marker,
+    } = view;
+    let origin = frame.anchor;
+    labels.0.push((origin, "O".into(), Color::BLACK));
+    let Some((run, record)) = record_at(&model, cursor.cursor) else {
+        return;
+    };
+    let size = marker.0;
+    let world = |v: usize| frame.world_point(run.points[v].w);
+    if layers.simplex {
+        for face in &record.faces {
+            for i in 0..3 {
+                let (p, q) = (face[i], face[(i + 1) % 3]);
+                if p < q {
+                    gizmos.line(world(p), world(q), COLOR_POLYTOPE);
+                }
+            }
+        }
+        for (p, q) in &record.horizon {
+            gizmos.line(world(*p), world(*q), COLOR_HORIZON);
+        }
+        if layers.labels {
+            for v in record.nearest {
+                labels
+                    .0
+                    .push((world(v), format!("w{}", v + 1), COLOR_NEAREST));
+            }
+        }
+    }
+    // The nearest face's foot point and normal, and the support along it.
+    let foot = frame.world_point(record.normal * record.nearest_distance);
+    let reach = frame.world_point(record.normal * record.support_distance);
+    let support = frame.world_point(record.support);
+    gizmos.line(origin, foot, COLOR_NEAREST);
+    gizmos.sphere(Isometry3d::from_translation(foot), size, COLOR_NEAREST);
+    if layers.support_direction {
+        let along = frame.world_direction(record.normal).normalize_or_zero();
+        let length = (frame.radius.max(0.2) * 0.5).min(size * 30.0);
+        gizmos.arrow(foot, foot + along * length, COLOR_SUPPORT);
+        gizmos.sphere(
+            Isometry3d::from_translation(support),
+            size * 1.3,
+            COLOR_SUPPORT,
+        );
+        gizmos.line(reach, support, COLOR_SUPPORT.with_alpha(0.5));
+        labels.0.push((support, "s".into(), COLOR_SUPPORT));
+    }
+    let points = [origin, foot, support]
+        .into_iter()
+        .chain(record.nearest.map(world));
+    let (lo, hi) = points.fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), p| (lo.min(p), hi.max(p)),
+    );
+    *step_bounds = StepBounds {
+        centre: (lo + hi) * 0.5,
+        radius: ((hi - lo).length() * 0.5).max(frame.radius * 0.05),
+    };
+    // At the end: the penetration vector between the witness points on the shapes.
+    let at_end = record.event == EpaEvent::Converged;
+    if layers.witness && at_end {
+        if let (Some(a), Some(b), Some(normal)) =
+            (run.witness_a, run.witness_b, run.outcome.normal())
+        {
+            let pose_a = model.scene.a.pose;
+            let (a, b) = (
+                pose_a.transform_point(a).as_vec3(),
+                pose_a.transform_point(b).as_vec3(),
+            );
+            gizmos.sphere(Isometry3d::from_translation(a), size * 1.5, COLOR_WITNESS);
+            gizmos.sphere(Isometry3d::from_translation(b), size * 1.5, COLOR_WITNESS);
+            gizmos.arrow(b, a, COLOR_WITNESS);
+            let direction = (pose_a.rotation * normal).as_vec3();
+            if let Some(depth) = run.outcome.signed_distance().map(|d| -d) {
+                labels.0.push((
+                    (a + b) * 0.5,
+                    format!("depth {depth:.6}, move B along n"),
+                    COLOR_WITNESS,
+                ));
+                gizmos.arrow(
+                    a,
+                    a + direction * (depth as f32).max(size * 4.0),
+                    COLOR_NEAREST,
+                );
+            }
+        }
+    }
+}
