@@ -93,6 +93,19 @@ fn shipped_scenes_show_what_their_names_promise() {
     let flat = solve_json("scenes/degenerate_flat.ron");
     assert!((distance(&flat, "gjk") - 0.5).abs() < 1e-9);
 
+    // EPA scenes: the depth each one promises (signed distance −depth).
+    for (scene, depth) in [
+        ("scenes/epa_boxes_edge.ron", 0.05),
+        ("scenes/epa_shallow.ron", 1e-6),
+        ("scenes/epa_sphere_in_box.ron", 0.1),
+    ] {
+        let json = solve_json(scene);
+        assert_eq!(run_of(&json, "epa")["status"], "penetrating", "{scene}");
+        assert!((distance(&json, "epa") + depth).abs() < 1e-12, "{scene}");
+    }
+    let deep = solve_json("scenes/epa_deep_coincident.ron");
+    assert!(run_of(&deep, "epa")["records"].as_array().unwrap().len() > 5);
+
     let needles = solve_json("scenes/needles_end_to_end.ron");
     for algorithm in ["gjk", "nesterov", "nesterov_normalized", "fw_linesearch"] {
         assert!(

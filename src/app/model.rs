@@ -334,6 +334,29 @@ mod tests {
     }
 
     #[test]
+    fn epa_runs_when_enabled_and_its_focus_drives_the_steps() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/epa_deep_coincident.ron");
+        let mut m = ViewerModel::new(Scene::load(&path).unwrap());
+        // The scene names epa first: enabled and in focus.
+        assert!(m.epa_enabled() && m.epa_focus);
+        let epa = m.epa().unwrap();
+        assert_eq!(m.step_count(), epa.records.len());
+        assert!(epa.records.len() > 5);
+        // A pose change re-runs EPA; focusing a solver gives the steps back to it.
+        let mut pose = m.body(BodyId::B).pose;
+        pose.translation.x += 0.05;
+        m.set_pose(BodyId::B, pose).unwrap();
+        assert!(m.epa().unwrap().outcome.signed_distance().unwrap() < 0.0);
+        m.set_focus(m.enabled()[0]);
+        assert!(!m.epa_focus);
+        assert_eq!(m.step_count(), m.focused_run().unwrap().run.trace.len());
+        // Saving keeps EPA in the list.
+        assert_eq!(m.scene.methods.first(), Some(&crate::solver::Method::Epa));
+        m.set_epa_enabled(false);
+        assert!(m.epa().is_none() && !m.scene.methods.contains(&crate::solver::Method::Epa));
+    }
+
+    #[test]
     fn pose_edit_re_solves() {
         let mut m = model();
         let before = m

@@ -37,3 +37,37 @@ pub fn narrate_epa(run: &EpaRun, index: usize) -> String {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pose::RelativePose;
+    use crate::shape::{Cuboid, Shape};
+    use crate::solver::epa::{gjk_settings_for_epa, penetration, EpaSettings};
+    use glam::{DMat3, DQuat, DVec3};
+
+    #[test]
+    fn narrates_expansions_and_the_certified_end() {
+        let a = Shape::Cuboid(Cuboid::new(DVec3::new(0.6, 0.4, 0.3)).unwrap());
+        let b = Shape::Cuboid(Cuboid::new(DVec3::new(0.5, 0.2, 0.35)).unwrap());
+        let rotation = DMat3::from_quat(DQuat::from_euler(glam::EulerRot::XYZ, 0.3, 0.6, 0.2));
+        let run = penetration(
+            &a,
+            &b,
+            RelativePose::from_matrix(rotation, DVec3::ZERO),
+            gjk_settings_for_epa(),
+            EpaSettings::default(),
+        );
+        assert!(run.records.len() > 2);
+        let first = narrate_epa(&run, 0);
+        assert!(
+            first.contains("nearest at") && first.contains("expand"),
+            "{first}"
+        );
+        let last = narrate_epa(&run, run.records.len() - 1);
+        assert!(
+            last.contains("certified") && last.contains("penetrating"),
+            "{last}"
+        );
+    }
+}

@@ -51,15 +51,22 @@ pub fn run(
         })
         .collect();
     let runs: Vec<Run> = algorithms.iter().map(|a| scene.run(*a)).collect();
-    if !runs.is_empty() || methods.len() == algorithms.len() {
-        match format {
-            Format::Json => print_json(&scene, &runs)?,
-            Format::Csv => print_csv(&runs),
-            Format::Table => print_tables(&scene, &runs),
+    let epa = methods.contains(&Method::Epa);
+    match format {
+        // One document: EPA's run joins the others in "runs".
+        Format::Json => print_json(&scene, &runs, epa.then(|| super::solve_epa::json(&scene)))?,
+        Format::Csv => {
+            print_csv(&runs);
+            if epa {
+                super::solve_epa::print(&scene, format)?;
+            }
         }
-    }
-    if methods.contains(&Method::Epa) {
-        super::solve_epa::print(&scene, format)?;
+        Format::Table => {
+            print_tables(&scene, &runs);
+            if epa {
+                super::solve_epa::print(&scene, format)?;
+            }
+        }
     }
     Ok(())
 }
@@ -73,8 +80,8 @@ fn world_witnesses(scene: &Scene, run: &Run) -> Option<(DVec3, DVec3)> {
     ))
 }
 
-fn print_json(scene: &Scene, runs: &[Run]) -> anyhow::Result<()> {
-    let runs: Vec<_> = runs
+fn print_json(scene: &Scene, runs: &[Run], epa: Option<serde_json::Value>) -> anyhow::Result<()> {
+    let mut runs: Vec<_> = runs
         .iter()
         .map(|run| {
             let witnesses = world_witnesses(scene, run);
@@ -93,6 +100,7 @@ fn print_json(scene: &Scene, runs: &[Run]) -> anyhow::Result<()> {
             })
         })
         .collect();
+    runs.extend(epa);
     println!(
         "{}",
         serde_json::to_string_pretty(&serde_json::json!({

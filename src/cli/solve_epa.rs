@@ -7,28 +7,37 @@ use collidescope::DVec3;
 
 use super::solve::Format;
 
-/// Runs GJK then EPA on the scene's pair (with records) and prints it in `format`.
-pub fn print(scene: &Scene, format: Format) -> anyhow::Result<()> {
-    let run = penetration(
+fn run(scene: &Scene) -> EpaRun {
+    penetration(
         &scene.a.shape,
         &scene.b.shape,
         scene.b_in_a(),
         gjk_settings_for_epa(),
         EpaSettings::default(),
-    );
+    )
+}
+
+/// Runs GJK then EPA on the scene's pair (with records) and prints it in `format`.
+pub fn print(scene: &Scene, format: Format) -> anyhow::Result<()> {
+    let run = run(scene);
     match format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&json(scene, &run))?),
+        Format::Json => println!("{}", serde_json::to_string_pretty(&to_json(scene, &run))?),
         Format::Csv => print_csv(&run),
         Format::Table => print_table(scene, &run),
     }
     Ok(())
 }
 
+/// The EPA run on the scene's pair as one entry of `solve --json`'s "runs".
+pub fn json(scene: &Scene) -> serde_json::Value {
+    to_json(scene, &run(scene))
+}
+
 fn world(scene: &Scene, p: Option<DVec3>) -> Option<DVec3> {
     p.map(|p| scene.a.pose.transform_point(p))
 }
 
-fn json(scene: &Scene, run: &EpaRun) -> serde_json::Value {
+fn to_json(scene: &Scene, run: &EpaRun) -> serde_json::Value {
     serde_json::json!({
         "algorithm": "epa",
         "outcome": run.outcome,
