@@ -35,11 +35,7 @@ pub fn run(
         scene.settings.tetrahedron = rule;
     }
     let methods: Vec<Method> = if methods.is_empty() {
-        scene
-            .algorithms
-            .iter()
-            .map(|a| Method::Solver(*a))
-            .collect()
+        scene.methods.clone()
     } else {
         methods.to_vec()
     };
