@@ -63,6 +63,10 @@ pub enum StepEvent {
         away: bool,
         dropped: Vec<u32>,
     },
+    /// The convergence test passed (or the loop stalled) on an iterate that round-off had
+    /// moved; recomputed from the shapes' points it is not certified, so the run goes on
+    /// from the recomputed point with the precise projection.
+    Refined,
     /// The support repeated a simplex vertex before the stopping test passed: round-off
     /// leaves no progress to make.
     Stalled,
@@ -116,6 +120,7 @@ impl StepEvent {
             StepEvent::SeparatingPlane => "separating",
             StepEvent::FrankWolfeStep { away: true, .. } => "fw_away",
             StepEvent::FrankWolfeStep { .. } => "fw_step",
+            StepEvent::Refined => "refined",
             StepEvent::Stalled => "stalled",
             StepEvent::Degenerate => "degenerate",
         }

@@ -452,3 +452,81 @@ proptest! {
         }
     }
 }
+
+/// A tiny box (1e-4 … 1e-2) just above, touching or just inside the face of a huge flat
+/// box (up to 1e4 × 1e4 × 1e-3), near the origin or 1e3 … 1e5 away: GJK's separated
+/// answers hold the gap, its "intersecting" only when they overlap, and EPA's signed
+/// distance holds the gap or the depth. (Round-off once made GJK enclose the origin in a
+/// sliver, or stop on a point outside A ⊖ B; both are now certified by exact signs.)
+#[test]
+fn tiny_boxes_on_huge_faces_far_away() {
+    use collidescope::solver::epa::{gjk_settings_for_epa, penetration, EpaSettings};
+    let mut rng = Rng::new(5);
+    for case in 0..900 {
+        let far = rng.vector(1.0) * [0.0, 1e3, 1e5][case % 3];
+        let big = DVec3::new(
+            rng.range(1.0, 1e4),
+            rng.range(1.0, 1e4),
+            rng.range(1e-3, 1.0),
+        );
+        let small = DVec3::splat(rng.range(1e-4, 1e-2));
+        let rotation = rng.rotation();
+        let gap = [1e-6, 1e-3, -1e-4, -small.x * 0.5][case % 4];
+        let (u, v) = (rng.range(-0.9, 0.9) * big.x, rng.range(-0.9, 0.9) * big.y);
+        let local = DVec3::new(u, v, big.z + small.z + gap);
+        let a = polytope(&box_corners(big, rotation, far));
+        let b = polytope(&box_corners(small, rotation, far + rotation * local));
+        let identity = RelativePose::from_matrix(DMat3::IDENTITY, DVec3::ZERO);
+        let size = big.length() + far.length();
+        let label = format!("case {case}: gap {gap:e}, {far:?} away, big {big}");
+        let settings = SolverSettings {
+            tolerance: 1e-9,
+            criterion: Criterion::DualityGap,
+            kind: CriterionKind::Relative,
+            max_iterations: 1000,
+            record_trace: false,
+            ..SolverSettings::default()
+        };
+        for algorithm in [GJK_FAMILY[0], GJK_FAMILY[2]] {
+            let run = solve(
+                algorithm,
+                MinkowskiDifference::new(&a, &b, identity),
+                settings,
+            );
+            match run.summary.outcome {
+                Outcome::Separated { distance } => assert!(
+                    gap > 0.0 && (distance - gap).abs() <= 1e-9 * gap + 1e-13 * size,
+                    "{label} {algorithm}: {distance:e}"
+                ),
+                Outcome::Stalled {
+                    distance,
+                    lower_bound,
+                } => assert!(
+                    gap > 0.0
+                        && lower_bound <= gap + 1e-12 * size
+                        && gap <= distance + 1e-12 * size,
+                    "{label} {algorithm}: [{lower_bound:e}, {distance:e}]"
+                ),
+                Outcome::Intersecting => assert!(gap <= 1e-13 * size, "{label} {algorithm}"),
+                Outcome::IterationCap { .. } if is_nesterov(algorithm) => {}
+                ref other => panic!("{label} {algorithm}: {other:?}"),
+            }
+        }
+        let epa = penetration(
+            &a,
+            &b,
+            identity,
+            gjk_settings_for_epa(),
+            EpaSettings {
+                record_trace: false,
+                ..EpaSettings::default()
+            },
+        );
+        let signed = epa.outcome.signed_distance();
+        assert!(
+            signed.is_some_and(|d| (d - gap).abs() <= 1e-9 * gap.abs().max(1e-6) + 1e-12 * size),
+            "{label}: EPA {}",
+            epa.outcome
+        );
+    }
+}

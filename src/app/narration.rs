@@ -109,6 +109,10 @@ pub fn narrate(algorithm: Algorithm, record: &IterationRecord, index: usize) -> 
             }
             s + &format!(" ({} active points, |x| = {:.6}).", record.active_set_size, record.x_norm)
         }
+        StepEvent::Refined => format!(
+            "Step {step}: the loop stopped on round-off: x recomputed from the shapes' points (|x| = {:.9}) is not certified yet, so the run goes on with the precise projection.",
+            record.x_norm
+        ),
         StepEvent::Stalled => format!(
             "Step {step}: {added} in {direction} is already in the simplex, yet the gap {:.2e} is above the tolerance: round-off, no further progress possible. Distance between {:.9} (plane) and {:.9} (|x|).",
             record.criteria.duality_gap, record.alpha.max(0.0), record.x_norm

@@ -9,7 +9,8 @@ use super::criteria::{distance_guarantee, CriterionValues};
 use super::outcome::{Outcome, RunSummary};
 use super::settings::{QueryMode, SolverSettings};
 use super::simplex::{
-    barycentric, nearest_in_simplex, project_origin_in_place, Simplex, SimplexVertex,
+    barycentric, nearest_in_simplex, nearest_on_tetrahedron_faces, origin_on_flat_simplex,
+    project_origin_in_place, tetrahedron_contains_origin, Simplex, SimplexVertex,
 };
 use super::{initial_direction, witness_points, Solver};
 use crate::minkowski::MinkowskiDifference;
@@ -48,6 +49,9 @@ pub struct Gjk<'s> {
     momentum_stopped_at: Option<usize>,
     /// Barycentric weights of the refined final point (see `finish_separated`).
     final_weights: Option<[f64; 4]>,
+    /// Set once round-off has stopped the loop early: from then on the simplex is
+    /// projected from the shapes' points, every face tried.
+    precise: bool,
     outcome: Option<Outcome>,
     trace: Vec<IterationRecord>,
 }
@@ -83,6 +87,7 @@ impl<'s> Gjk<'s> {
             next_id: 1,
             momentum_stopped_at: None,
             final_weights: None,
+            precise: false,
             outcome: None,
             trace: Vec::new(),
         }
@@ -173,15 +178,61 @@ impl<'s> Gjk<'s> {
             );
         let guarantee =
             distance_guarantee(settings.criterion, settings.kind, settings.tolerance, upper);
-        let outcome = if passes || upper - lower <= guarantee {
-            Outcome::Separated { distance: upper }
-        } else {
-            Outcome::Stalled {
-                distance: upper,
-                lower_bound: lower,
+        if passes || upper - lower <= guarantee {
+            return self.finish(
+                Outcome::Separated { distance: upper },
+                event,
+                measured,
+                false,
+            );
+        }
+        if !self.precise {
+            // Round-off, not convergence, stopped Coal's loop: go on from the certified
+            // point with the projection that cannot pick a wrong region (the only steps
+            // that depart from Coal's, and only where Coal's answer is not certified).
+            self.precise = true;
+            self.alpha = lower;
+            if let Some((_, weights)) = refined {
+                self.keep_weighted(weights);
             }
+            self.final_weights = None;
+            self.record(StepEvent::Refined, measured, false);
+            return None;
+        }
+        let outcome = Outcome::Stalled {
+            distance: upper,
+            lower_bound: lower,
         };
         self.finish(outcome, event, measured, false)
+    }
+
+    /// Shrinks the simplex to its vertices of positive weight.
+    fn keep_weighted(&mut self, weights: [f64; 4]) {
+        keep_positive(&mut self.simplex, weights);
+    }
+
+    /// The projection of the precise mode: nearest point of the simplex from the
+    /// shapes' points, every face tried; "inside" by exact signs.
+    fn project_precisely(&mut self) -> (DVec3, bool) {
+        if self.simplex.len() == 4 {
+            if tetrahedron_contains_origin(&self.simplex) {
+                return (DVec3::ZERO, true);
+            }
+            return match nearest_on_tetrahedron_faces(&self.simplex) {
+                Some((face, x)) => {
+                    self.simplex = face;
+                    (x, false)
+                }
+                None => (DVec3::NAN, false),
+            };
+        }
+        match nearest_in_simplex(&self.simplex) {
+            Some((x, weights)) => {
+                self.keep_weighted(weights);
+                (x, x == DVec3::ZERO)
+            }
+            None => (DVec3::NAN, false),
+        }
     }
 
     fn record(&mut self, event: StepEvent, m: Measured, momentum: bool) {
@@ -320,11 +371,44 @@ impl Solver for Gjk<'_> {
             return self.finish_separated(StepEvent::Stalled, measured);
         }
         let before = self.settings.record_trace.then_some(self.simplex);
+        let previous_r = self.r;
         self.simplex.push(vertex);
-        let (x, contains_origin) =
-            project_origin_in_place(&mut self.simplex, self.settings.tetrahedron);
+        let (mut x, mut contains_origin) = if self.precise {
+            self.project_precisely()
+        } else {
+            project_origin_in_place(&mut self.simplex, self.settings.tetrahedron)
+        };
+        // "Inside" is certified by exact signs: a simplex the origin misses by a hair
+        // (round-off in the tree's dot products) goes on from its nearest point instead.
+        if contains_origin {
+            let certified = match self.simplex.len() {
+                4 => tetrahedron_contains_origin(&self.simplex),
+                _ => origin_on_flat_simplex(&self.simplex),
+            };
+            if !certified {
+                let nearest = if self.simplex.len() == 4 {
+                    nearest_on_tetrahedron_faces(&self.simplex)
+                } else {
+                    nearest_in_simplex(&self.simplex).map(|(x, weights)| {
+                        let mut face = self.simplex;
+                        keep_positive(&mut face, weights);
+                        (face, x)
+                    })
+                };
+                if let Some((face, nearest)) = nearest {
+                    self.simplex = face;
+                    x = nearest;
+                    contains_origin = false;
+                }
+            }
+        }
         self.x = x;
         self.r = self.x.length();
+        // Plain GJK shrinks ‖x‖ at every step in exact arithmetic; when round-off makes
+        // it grow, the loop would only cycle.
+        if !momentum && !contains_origin && self.r >= previous_r && self.k >= 1 {
+            return self.finish_separated(StepEvent::Stalled, measured);
+        }
         if !self.x.is_finite() {
             return self.finish(
                 Outcome::Degenerate {
@@ -396,5 +480,19 @@ impl Solver for Gjk<'_> {
             witness_b,
             momentum_stopped_at: self.momentum_stopped_at,
         })
+    }
+}
+
+/// Shrinks `simplex` to its vertices of positive weight (all of them if none is).
+fn keep_positive(simplex: &mut Simplex, weights: [f64; 4]) {
+    let kept: Vec<SimplexVertex> = simplex
+        .vertices()
+        .iter()
+        .zip(weights)
+        .filter(|(_, w)| *w > 0.0)
+        .map(|(v, _)| *v)
+        .collect();
+    if !kept.is_empty() {
+        *simplex = Simplex::from_slice(&kept);
     }
 }

@@ -24,8 +24,8 @@ pub use method::Method;
 pub use outcome::{Outcome, RunSummary};
 pub use settings::{Criterion, CriterionKind, InitialGuess, QueryMode, SolverSettings};
 pub use simplex::{
-    barycentric, project_origin, project_origin_in_place, Projection, Simplex, SimplexVertex,
-    TetrahedronRule,
+    barycentric, nearest_in_simplex, project_origin, project_origin_in_place, Projection, Simplex,
+    SimplexVertex, TetrahedronRule,
 };
 
 use crate::minkowski::MinkowskiDifference;

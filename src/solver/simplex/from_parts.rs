@@ -14,34 +14,50 @@ use glam::DVec3;
 use super::{Simplex, SimplexVertex};
 
 /// The nearest point of `conv(simplex)` (1 to 3 vertices) to the origin and its weights
-/// in storage order: every face (vertex, edge, triangle) is tried with
-/// [`nearest_in_affine_hull`] and the nearest one whose weights are all ≥ 0 wins. Unlike
-/// the loop's region tests, this cannot pick a wrong region when the simplex is nearly
-/// degenerate, and the answer is always a point of the simplex.
+/// in storage order: every face (vertex, edge, triangle) is projected with
+/// [`nearest_in_affine_hull`], its weights clamped to the face (round-off can push an
+/// interior point's weights a hair below zero on a thin face) and the point rebuilt from
+/// them; the nearest wins. Every candidate is a point of the simplex, so the answer is
+/// one whatever round-off did, and the loop's region tests play no part.
 pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
     let vertices = simplex.vertices();
     if vertices.is_empty() || vertices.len() > 3 {
         return None;
     }
+    let base = vertices[0].point;
+    let offset = |i: usize| {
+        let p = vertices[i].point;
+        (p.a - base.a) - (p.b - base.b)
+    };
     let mut best: Option<(DVec3, [f64; 4])> = None;
     for mask in 1u8..(1 << vertices.len()) {
-        let chosen: Vec<(usize, SimplexVertex)> = (0..vertices.len())
+        let chosen: Vec<usize> = (0..vertices.len())
             .filter(|i| mask & (1 << i) != 0)
-            .map(|i| (i, vertices[i]))
             .collect();
-        let face = Simplex::from_slice(&chosen.iter().map(|(_, v)| *v).collect::<Vec<_>>());
-        let Some((x, local)) = nearest_in_affine_hull(&face) else {
+        let face = Simplex::from_slice(
+            &chosen
+                .iter()
+                .map(|&i| vertices[i])
+                .collect::<Vec<SimplexVertex>>(),
+        );
+        let Some((_, local)) = nearest_in_affine_hull(&face) else {
             continue;
         };
-        if local[..chosen.len()].iter().any(|w| *w < 0.0) {
+        let mut weights = [0.0; 4];
+        for (k, &i) in chosen.iter().enumerate() {
+            weights[i] = local[k].max(0.0);
+        }
+        let sum: f64 = weights.iter().sum();
+        if !(sum > 0.0 && sum.is_finite()) {
             continue;
         }
+        let weights = weights.map(|w| w / sum);
+        let x = base.w
+            + (1..vertices.len())
+                .map(|i| offset(i) * weights[i])
+                .sum::<DVec3>();
         if best.is_some_and(|(b, _)| b.length_squared() <= x.length_squared()) {
             continue;
-        }
-        let mut weights = [0.0; 4];
-        for (k, (i, _)) in chosen.iter().enumerate() {
-            weights[*i] = local[k];
         }
         best = Some((x, weights));
     }
@@ -94,4 +110,72 @@ pub fn nearest_in_affine_hull(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
         _ => return None,
     };
     (x.is_finite() && weights.iter().all(|w| w.is_finite())).then_some((x, weights))
+}
+
+/// Whether the origin lies in the tetrahedron `simplex` (four vertices), decided by
+/// exact orientation signs on its points: the region tree's "inside" comes from rounded
+/// dot products and can be wrong by a hair when the origin is that close to a face.
+pub fn tetrahedron_contains_origin(simplex: &Simplex) -> bool {
+    use crate::shape::hull::quickhull::height;
+    let v = simplex.vertices();
+    if v.len() != 4 {
+        return false;
+    }
+    let w = |i: usize| v[i].point.w;
+    // For each face, the origin must not be strictly on the other side from the
+    // opposite vertex.
+    [(0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0)]
+        .iter()
+        .all(|&(i, j, k, o)| {
+            let vertex_side = height(w(i), w(j), w(k), w(o));
+            let origin_side = height(w(i), w(j), w(k), DVec3::ZERO);
+            vertex_side != 0.0 && origin_side * vertex_side >= 0.0
+        })
+}
+
+/// The nearest point to the origin on the faces of tetrahedron `simplex`, with the face
+/// (its vertices of nonzero weight) that holds it: where the origin is outside after all.
+pub fn nearest_on_tetrahedron_faces(simplex: &Simplex) -> Option<(Simplex, DVec3)> {
+    let v = simplex.vertices();
+    if v.len() != 4 {
+        return None;
+    }
+    let mut best: Option<(Simplex, DVec3)> = None;
+    for skip in 0..4 {
+        let face: Vec<SimplexVertex> = (0..4).filter(|i| *i != skip).map(|i| v[i]).collect();
+        let face = Simplex::from_slice(&face);
+        let Some((x, weights)) = nearest_in_simplex(&face) else {
+            continue;
+        };
+        if best
+            .as_ref()
+            .is_some_and(|(_, b)| b.length_squared() <= x.length_squared())
+        {
+            continue;
+        }
+        let kept: Vec<SimplexVertex> = face
+            .vertices()
+            .iter()
+            .zip(weights)
+            .filter(|(_, w)| *w > 0.0)
+            .map(|(v, _)| *v)
+            .collect();
+        best = Some((Simplex::from_slice(&kept), x));
+    }
+    best
+}
+
+/// Whether the origin lies exactly in the affine hull of a point, segment or triangle
+/// (exact orientation tests): a face projection's "contains the origin" must be this.
+pub fn origin_on_flat_simplex(simplex: &Simplex) -> bool {
+    use crate::shape::hull::quickhull::height;
+    use crate::shape::hull::span::collinear;
+    let v = simplex.vertices();
+    let w = |i: usize| v[i].point.w;
+    match v.len() {
+        1 => w(0) == DVec3::ZERO,
+        2 => collinear(w(0), w(1), DVec3::ZERO),
+        3 => height(w(0), w(1), w(2), DVec3::ZERO) == 0.0,
+        _ => false,
+    }
 }

@@ -9,7 +9,10 @@
 mod from_parts;
 mod region_tree;
 
-pub use from_parts::nearest_in_simplex;
+pub use from_parts::{
+    nearest_in_simplex, nearest_on_tetrahedron_faces, origin_on_flat_simplex,
+    tetrahedron_contains_origin,
+};
 
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
