@@ -1,3 +1,5 @@
+use std::borrow::Cow;
+
 use glam::DVec3;
 
 use super::{
@@ -93,22 +95,23 @@ impl Shape {
     /// shapes are their own core (radius 0). Queries run on the cores and add the radii
     /// at the end (as Coal and Jolt do): exact for the rounded part, and no iterations
     /// spent approximating a sphere.
-    pub fn rounded_core(&self) -> (Shape, f64) {
+    /// Borrowed when the shape is its own core (no copy of a large hull per query).
+    pub fn rounded_core(&self) -> (Cow<'_, Shape>, f64) {
         match self {
-            Shape::Sphere(s) => (Shape::Point(PointShape), s.radius()),
+            Shape::Sphere(s) => (Cow::Owned(Shape::Point(PointShape)), s.radius()),
             Shape::Capsule(c) => {
                 let h = c.half_height();
                 let ends = [DVec3::new(0.0, -h, 0.0), DVec3::new(0.0, h, 0.0)];
                 match Polytope::from_points(&ends) {
-                    Ok(segment) => (Shape::Polytope(segment), c.radius()),
-                    Err(_) => (self.clone(), 0.0),
+                    Ok(segment) => (Cow::Owned(Shape::Polytope(segment)), c.radius()),
+                    Err(_) => (Cow::Borrowed(self), 0.0),
                 }
             }
             Shape::Dilated(d) => {
                 let (core, radius) = d.inner().rounded_core();
                 (core, radius + d.radius())
             }
-            other => (other.clone(), 0.0),
+            other => (Cow::Borrowed(other), 0.0),
         }
     }
 
