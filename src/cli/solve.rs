@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use collidescope::scene::Scene;
-use collidescope::solver::{Algorithm, Method, Outcome, Run, TetrahedronRule};
+use collidescope::solver::{Algorithm, Method, Run, TetrahedronRule};
 use collidescope::trace::{csv_rows, CSV_HEADER};
 use collidescope::DVec3;
 
@@ -142,25 +142,7 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
             );
         }
         let s = &run.summary;
-        let what = match &s.outcome {
-            Outcome::Intersecting => "intersecting".to_string(),
-            Outcome::Separated { distance } => format!("separated, distance {distance:.9e}"),
-            Outcome::SeparatedEarlyStop { lower_bound } => {
-                format!("separated (early stop), distance ≥ {lower_bound:.6e}")
-            }
-            Outcome::Stalled {
-                distance,
-                lower_bound,
-            } => format!(
-                "separated, distance {distance:.9e} (stalled at round-off: the support repeats a \
-                 simplex vertex before the stopping test passed; certified in \
-                 [{lower_bound:.9e}, {distance:.9e}])"
-            ),
-            Outcome::IterationCap { last_norm } => {
-                format!("iteration cap reached (no answer; last ‖x‖ = {last_norm:.6e})")
-            }
-            Outcome::Degenerate { reason } => format!("degenerate: {reason}"),
-        };
+        let what = &s.outcome;
         println!(
             "outcome: {what}; {} iterations, {} support calls",
             s.iterations, s.stats.calls

@@ -50,6 +50,32 @@ impl Outcome {
     }
 }
 
+impl std::fmt::Display for Outcome {
+    /// The outcome in words, as the CLI and the viewer print it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Outcome::Intersecting => write!(f, "intersecting"),
+            Outcome::Separated { distance } => write!(f, "separated, distance {distance:.9e}"),
+            Outcome::SeparatedEarlyStop { lower_bound } => {
+                write!(f, "separated (early stop), distance ≥ {lower_bound:.6e}")
+            }
+            Outcome::Stalled {
+                distance,
+                lower_bound,
+            } => write!(
+                f,
+                "separated, distance in [{lower_bound:.9e}, {distance:.9e}] (round-off ended \
+                 the run before the stopping test passed)"
+            ),
+            Outcome::IterationCap { last_norm } => write!(
+                f,
+                "iteration cap reached (no answer; last ‖x‖ = {last_norm:.6e})"
+            ),
+            Outcome::Degenerate { reason } => write!(f, "degenerate: {reason}"),
+        }
+    }
+}
+
 /// What a finished (or stopped) run reports.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunSummary {

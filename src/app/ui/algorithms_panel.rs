@@ -18,20 +18,9 @@ pub fn algorithm_color(a: Algorithm) -> egui::Color32 {
     egui::Color32::from_rgb(r, g, b)
 }
 
+/// The outcome in words (its `Display`).
 pub fn outcome_text(o: &Outcome) -> String {
-    match o {
-        Outcome::Intersecting => "intersecting".into(),
-        Outcome::Separated { distance } => format!("separated, d = {distance:.9}"),
-        Outcome::SeparatedEarlyStop { lower_bound } => {
-            format!("separated (early stop), d ≥ {lower_bound:.6}")
-        }
-        Outcome::Stalled {
-            distance,
-            lower_bound,
-        } => format!("separated, d in [{lower_bound:.9}, {distance:.9}] (stalled at round-off)"),
-        Outcome::IterationCap { .. } => "iteration cap reached: no answer".into(),
-        Outcome::Degenerate { reason } => format!("degenerate: {reason}"),
-    }
+    o.to_string()
 }
 
 pub fn algorithms_panel_ui(ui: &mut egui::Ui, model: &mut ViewerModel, status: &mut StatusLine) {
