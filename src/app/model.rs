@@ -10,7 +10,7 @@ use crate::minkowski::MinkowskiDifference;
 use crate::pose::Pose;
 use crate::scene::{Body, Scene, ShapeSpec};
 use crate::solver::epa::{gjk_settings_for_epa, penetration, EpaRun, EpaSettings};
-use crate::solver::{solve, Algorithm, Method, Run, SolverSettings};
+use crate::solver::{solve, Algorithm, InitialGuess, Method, Run, SolverSettings};
 use crate::trace::{csv_rows, IterationRecord, CSV_HEADER};
 
 /// Which of the two shapes an edit is about.
@@ -50,6 +50,10 @@ pub struct ViewerModel {
     epa_enabled: bool,
     pub epa_focus: bool,
     epa: Option<EpaRun>,
+    /// Start each run from the previous pose's final iterate (Box2D's simplex cache,
+    /// Coal's guess from the simplex): fewer iterations while dragging. Off by default,
+    /// so that counts are the reference ones.
+    pub warm_start: bool,
     /// Bumped on every change of what is drawn (shapes, poses, runs).
     pub revision: u64,
     /// Bumped when a shape itself changes (its mesh must be rebuilt).
@@ -70,6 +74,7 @@ impl ViewerModel {
             epa_enabled,
             epa_focus,
             epa: None,
+            warm_start: false,
             revision: 0,
             shape_revision: 0,
         };
@@ -115,11 +120,15 @@ impl ViewerModel {
 
     /// Re-runs every enabled algorithm on the current scene.
     pub fn resolve(&mut self) {
-        self.runs = self
+        let runs = self
             .enabled
             .iter()
-            .map(|a| run_timed(&self.scene, *a))
+            .map(|a| {
+                let guess = self.warm_start.then(|| self.final_iterate(*a)).flatten();
+                run_timed(&self.scene, *a, guess)
+            })
             .collect();
+        self.runs = runs;
         self.epa = self.epa_enabled.then(|| {
             let s = &self.scene;
             penetration(
@@ -138,6 +147,18 @@ impl ViewerModel {
             solvers.collect()
         };
         self.revision += 1;
+    }
+
+    /// The last iterate of `algorithm`'s current run (A's frame), a direction to start
+    /// the next run from.
+    fn final_iterate(&self, algorithm: Algorithm) -> Option<glam::DVec3> {
+        let x = self.run_of(algorithm)?.run.trace.last()?.x;
+        (x.is_finite() && x.length() > 0.0).then_some(x)
+    }
+
+    pub fn set_warm_start(&mut self, on: bool) {
+        self.warm_start = on;
+        self.resolve();
     }
 
     /// The EPA run on the current pose, when EPA is enabled.
@@ -302,12 +323,21 @@ fn ordered(list: &[Algorithm]) -> Vec<Algorithm> {
     }
 }
 
-/// Solves with the trace, then times untraced queries (mean over ≥ 0.2 ms or 200 runs).
-fn run_timed(scene: &Scene, algorithm: Algorithm) -> AlgorithmRun {
-    let run = scene.run(algorithm);
+/// Solves with the trace, then times untraced queries (mean over ≥ 0.2 ms or 200 runs);
+/// `guess` (a warm start) replaces the scene's initial guess.
+fn run_timed(scene: &Scene, algorithm: Algorithm, guess: Option<glam::DVec3>) -> AlgorithmRun {
+    let traced = SolverSettings {
+        initial_guess: guess.map_or(scene.settings.initial_guess, InitialGuess::Direction),
+        ..scene.settings
+    };
+    let run = solve(
+        algorithm,
+        MinkowskiDifference::new(&scene.a.shape, &scene.b.shape, scene.b_in_a()),
+        traced,
+    );
     let settings = SolverSettings {
         record_trace: false,
-        ..scene.settings
+        ..traced
     };
     let b_in_a = scene.b_in_a();
     let start = Instant::now();
@@ -354,6 +384,24 @@ mod tests {
         assert_eq!(m.scene.methods.first(), Some(&crate::solver::Method::Epa));
         m.set_epa_enabled(false);
         assert!(m.epa().is_none() && !m.scene.methods.contains(&crate::solver::Method::Epa));
+    }
+
+    #[test]
+    fn warm_start_begins_at_the_previous_iterate_and_is_off_by_default() {
+        let mut m = model();
+        assert!(!m.warm_start);
+        m.set_warm_start(true);
+        let before = m.focused_run().unwrap().run.trace.last().unwrap().x;
+        let mut pose = m.body(BodyId::B).pose;
+        pose.translation.x += 1e-4;
+        m.set_pose(BodyId::B, pose).unwrap();
+        let warm = &m.focused_run().unwrap().run;
+        // The first support is taken along the previous iterate.
+        assert!((warm.trace[0].direction - before).length() < 1e-12);
+        let d_warm = warm.summary.outcome.distance().unwrap();
+        m.set_warm_start(false);
+        let cold = &m.focused_run().unwrap().run;
+        assert!((cold.summary.outcome.distance().unwrap() - d_warm).abs() < 1e-4);
     }
 
     #[test]

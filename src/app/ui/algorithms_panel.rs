@@ -69,6 +69,16 @@ pub fn algorithms_panel_ui(ui: &mut egui::Ui, model: &mut ViewerModel, status: &
 
 fn settings_ui(ui: &mut egui::Ui, model: &mut ViewerModel, status: &mut StatusLine) {
     ui.strong("Settings");
+    let mut warm = model.warm_start;
+    if ui
+        .checkbox(&mut warm, "warm start from the previous pose")
+        .on_hover_text(
+            "each run starts along the last iterate of the run before (off: the reference counts)",
+        )
+        .changed()
+    {
+        model.set_warm_start(warm);
+    }
     let mut s = model.scene.settings;
     let mut changed = false;
     ui.horizontal(|ui| {
