@@ -139,10 +139,18 @@ fn draw_expansion(
     } = view;
     let origin = frame.anchor;
     labels.0.push((origin, "O".into(), Color::BLACK));
-    let Some((run, record)) = record_at(&model, cursor.cursor) else {
+    let size = marker.0;
+    let Some(run) = model.epa() else {
         return;
     };
-    let size = marker.0;
+    let Some((_, record)) = record_at(&model, cursor.cursor) else {
+        // No expansion (separated cores of rounded shapes, or a polytope certified at
+        // once): the answer alone.
+        if layers.witness {
+            draw_penetration(&model, run, size, &mut gizmos, &mut labels);
+        }
+        return;
+    };
     let world = |v: usize| frame.world_point(run.points[v].w);
     if layers.simplex {
         for face in &record.faces {
@@ -194,32 +202,40 @@ fn draw_expansion(
         radius: ((hi - lo).length() * 0.5).max(frame.radius * 0.05),
     };
     // At the end: the penetration vector between the witness points on the shapes.
-    let at_end = record.event == EpaEvent::Converged;
-    if layers.witness && at_end {
-        if let (Some(a), Some(b), Some(normal)) =
-            (run.witness_a, run.witness_b, run.outcome.normal())
-        {
-            let pose_a = model.scene.a.pose;
-            let (a, b) = (
-                pose_a.transform_point(a).as_vec3(),
-                pose_a.transform_point(b).as_vec3(),
-            );
-            gizmos.sphere(Isometry3d::from_translation(a), size * 1.5, COLOR_WITNESS);
-            gizmos.sphere(Isometry3d::from_translation(b), size * 1.5, COLOR_WITNESS);
-            gizmos.arrow(b, a, COLOR_WITNESS);
-            let direction = (pose_a.rotation * normal).as_vec3();
-            if let Some(depth) = run.outcome.signed_distance().map(|d| -d) {
-                labels.0.push((
-                    (a + b) * 0.5,
-                    format!("depth {depth:.6}, move B along n"),
-                    COLOR_WITNESS,
-                ));
-                gizmos.arrow(
-                    a,
-                    a + direction * (depth as f32).max(size * 4.0),
-                    COLOR_NEAREST,
-                );
-            }
-        }
+    if layers.witness && record.event == EpaEvent::Converged {
+        draw_penetration(&model, run, size, &mut gizmos, &mut labels);
+    }
+}
+
+/// The witness points on A and B and the push that separates them (depth along n).
+fn draw_penetration(
+    model: &Model,
+    run: &EpaRun,
+    size: f32,
+    gizmos: &mut Gizmos,
+    labels: &mut ViewLabels,
+) {
+    let (Some(a), Some(b), Some(normal)) = (run.witness_a, run.witness_b, run.outcome.normal())
+    else {
+        return;
+    };
+    let pose_a = model.scene.a.pose;
+    let (a, b) = (
+        pose_a.transform_point(a).as_vec3(),
+        pose_a.transform_point(b).as_vec3(),
+    );
+    gizmos.sphere(Isometry3d::from_translation(a), size * 1.5, COLOR_WITNESS);
+    gizmos.sphere(Isometry3d::from_translation(b), size * 1.5, COLOR_WITNESS);
+    gizmos.line(b, a, COLOR_WITNESS);
+    let direction = (pose_a.rotation * normal).as_vec3();
+    if let Some(depth) = run.outcome.signed_distance().map(|d| -d) {
+        let tip = a + direction * (depth as f32).max(size * 4.0);
+        labels.0.push((
+            (a + b) * 0.5,
+            format!("depth {depth:.6}: move B by depth · n"),
+            COLOR_WITNESS,
+        ));
+        gizmos.arrow(a, tip, COLOR_NEAREST);
+        labels.0.push((tip, "n".into(), COLOR_NEAREST));
     }
 }

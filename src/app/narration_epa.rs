@@ -11,7 +11,11 @@ fn face_label(face: &[usize; 3]) -> String {
 /// Says what EPA's record `index` did, or what the run ended with.
 pub fn narrate_epa(run: &EpaRun, index: usize) -> String {
     let Some(r) = run.records.get(index) else {
-        return format!("No expansion to show: {}.", run.outcome);
+        let why = match run.gjk.outcome {
+            crate::solver::Outcome::Intersecting => "the starting polytope was certified at once",
+            _ => "GJK answered on the shapes' cores (a sphere is a point, a capsule a segment) and the radii were added",
+        };
+        return format!("No expansion: {why}. Result: {}.", run.outcome);
     };
     let step = index + 1;
     let face = face_label(&r.nearest);
