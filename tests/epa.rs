@@ -36,6 +36,18 @@ fn penetrating(outcome: &EpaOutcome, label: &str) -> (f64, DVec3) {
 /// projections over the 15 candidate axes (3 + 3 face normals, 9 edge cross products),
 /// oriented from A to B.
 fn box_box_depth(ha: DVec3, hb: DVec3, rb: DMat3, tb: DVec3) -> (f64, DVec3) {
+    let mut best = (f64::INFINITY, DVec3::ZERO);
+    for u in separating_axes(rb) {
+        let overlap = overlap_along(ha, hb, rb, tb, u);
+        if overlap < best.0 {
+            best = (overlap, u);
+        }
+    }
+    best
+}
+
+/// The 15 candidate axes of two boxes (A axis-aligned, B rotated by `rb`), both signs.
+fn separating_axes(rb: DMat3) -> Vec<DVec3> {
     let axes_a = [DVec3::X, DVec3::Y, DVec3::Z];
     let axes_b = [rb.x_axis, rb.y_axis, rb.z_axis];
     let mut candidates: Vec<DVec3> = axes_a.into_iter().chain(axes_b).collect();
@@ -47,21 +59,16 @@ fn box_box_depth(ha: DVec3, hb: DVec3, rb: DMat3, tb: DVec3) -> (f64, DVec3) {
             }
         }
     }
-    let radius = |h: DVec3, axes: [DVec3; 3], u: DVec3| {
+    candidates.into_iter().flat_map(|u| [u, -u]).collect()
+}
+
+/// `h_{A−B}(u) = r_A(u) + r_B(u) − ⟨t_B, u⟩`: moving B that far along `u` separates them.
+fn overlap_along(ha: DVec3, hb: DVec3, rb: DMat3, tb: DVec3, u: DVec3) -> f64 {
+    let radius = |h: DVec3, axes: [DVec3; 3]| {
         h.x * axes[0].dot(u).abs() + h.y * axes[1].dot(u).abs() + h.z * axes[2].dot(u).abs()
     };
-    let mut best = (f64::INFINITY, DVec3::ZERO);
-    for u in candidates {
-        for u in [u, -u] {
-            // h_{A−B}(u) = r_A(u) + r_B(u) − ⟨t_B, u⟩: moving B by that much along u
-            // separates them.
-            let overlap = radius(ha, axes_a, u) + radius(hb, axes_b, u) - tb.dot(u);
-            if overlap < best.0 {
-                best = (overlap, u);
-            }
-        }
-    }
-    best
+    radius(ha, [DVec3::X, DVec3::Y, DVec3::Z]) + radius(hb, [rb.x_axis, rb.y_axis, rb.z_axis])
+        - tb.dot(u)
 }
 
 #[test]
@@ -112,27 +119,10 @@ fn box_box_in_any_orientation_matches_the_separating_axes() {
 
 /// The smallest overlap over axes not parallel to `best`.
 fn second_smallest_overlap(ha: DVec3, hb: DVec3, rb: DMat3, tb: DVec3, best: DVec3) -> f64 {
-    let mut rng = Rng::new(1);
-    let _ = &mut rng;
-    let axes_a = [DVec3::X, DVec3::Y, DVec3::Z];
-    let axes_b = [rb.x_axis, rb.y_axis, rb.z_axis];
-    let mut candidates: Vec<DVec3> = axes_a.into_iter().chain(axes_b).collect();
-    for a in axes_a {
-        for b in axes_b {
-            let c = a.cross(b);
-            if c.length() > 1e-9 {
-                candidates.push(c.normalize());
-            }
-        }
-    }
-    let radius = |h: DVec3, axes: [DVec3; 3], u: DVec3| {
-        h.x * axes[0].dot(u).abs() + h.y * axes[1].dot(u).abs() + h.z * axes[2].dot(u).abs()
-    };
-    candidates
+    separating_axes(rb)
         .into_iter()
-        .flat_map(|u| [u, -u])
         .filter(|u| u.dot(best) < 1.0 - 1e-9)
-        .map(|u| radius(ha, axes_a, u) + radius(hb, axes_b, u) - tb.dot(u))
+        .map(|u| overlap_along(ha, hb, rb, tb, u))
         .fold(f64::INFINITY, f64::min)
 }
 

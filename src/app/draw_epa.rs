@@ -3,15 +3,13 @@
 //! along that normal, the horizon of the expansion, and at the end the penetration
 //! vector between the witness points on the shapes.
 
-use bevy::asset::RenderAssetUsages;
 use bevy::ecs::system::SystemParam;
-use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 
 use super::camera::{MarkerScale, StepBounds};
 use super::draw_minkowski::DifferenceFrame;
 use super::draw_shapes::translucent;
-use super::draw_simplex::{ViewLabels, COLOR_SUPPORT, COLOR_WITNESS};
+use super::draw_simplex::{triangle_list, ViewLabels, COLOR_SUPPORT, COLOR_WITNESS};
 use super::{Layers, Model, PlaybackCursor, ViewerSet};
 use crate::solver::epa::{EpaEvent, EpaRecord, EpaRun};
 
@@ -100,17 +98,7 @@ fn update_meshes(
             .flat_map(|f| f.map(|v| frame.world_point(run.points[v].w).to_array()))
             .collect();
         *visibility = Visibility::Inherited;
-        let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
-        let indices: Vec<u32> = (0..positions.len() as u32).collect();
-        mesh.0 = meshes.add(
-            Mesh::new(
-                PrimitiveTopology::TriangleList,
-                RenderAssetUsages::default(),
-            )
-            .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-            .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
-            .with_inserted_indices(Indices::U32(indices)),
-        );
+        mesh.0 = meshes.add(triangle_list(positions));
     }
 }
 

@@ -106,22 +106,25 @@ fn update_faces(
             }
         }
     }
-    let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
-    let indices: Vec<u32> = (0..positions.len() as u32).collect();
     if positions.is_empty() {
         *visibility = Visibility::Hidden;
         return;
     }
     *visibility = Visibility::Inherited;
-    mesh.0 = meshes.add(
-        Mesh::new(
-            PrimitiveTopology::TriangleList,
-            RenderAssetUsages::default(),
-        )
-        .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
-        .with_inserted_indices(Indices::U32(indices)),
-    );
+    mesh.0 = meshes.add(triangle_list(positions));
+}
+
+/// A mesh of separate triangles (three positions each) for translucent overlays.
+pub fn triangle_list(positions: Vec<[f32; 3]>) -> Mesh {
+    let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
+    let indices: Vec<u32> = (0..positions.len() as u32).collect();
+    Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::default(),
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
+    .with_inserted_indices(Indices::U32(indices))
 }
 
 /// What the step drawing reads.

@@ -9,8 +9,9 @@ use super::criteria::{distance_guarantee, CriterionValues};
 use super::outcome::{Outcome, RunSummary};
 use super::settings::{QueryMode, SolverSettings};
 use super::simplex::{
-    barycentric, nearest_in_simplex, nearest_on_tetrahedron_faces, origin_on_flat_simplex,
-    project_origin_in_place, tetrahedron_contains_origin, Simplex, SimplexVertex,
+    barycentric, keep_positive, nearest_in_simplex, nearest_on_tetrahedron_faces,
+    origin_on_flat_simplex, project_origin_in_place, tetrahedron_contains_origin, Simplex,
+    SimplexVertex,
 };
 use super::{initial_direction, witness_points, Solver};
 use crate::minkowski::MinkowskiDifference;
@@ -480,19 +481,5 @@ impl Solver for Gjk<'_> {
             witness_b,
             momentum_stopped_at: self.momentum_stopped_at,
         })
-    }
-}
-
-/// Shrinks `simplex` to its vertices of positive weight (all of them if none is).
-fn keep_positive(simplex: &mut Simplex, weights: [f64; 4]) {
-    let kept: Vec<SimplexVertex> = simplex
-        .vertices()
-        .iter()
-        .zip(weights)
-        .filter(|(_, w)| *w > 0.0)
-        .map(|(v, _)| *v)
-        .collect();
-    if !kept.is_empty() {
-        *simplex = Simplex::from_slice(&kept);
     }
 }

@@ -278,33 +278,27 @@ mod tests {
         }
     }
 
+    /// A box 1e4 × 1 × 1.
+    fn needle_box() -> Vec<DVec3> {
+        (0..8)
+            .map(|i| {
+                let pick = |bit: usize, v: f64| if i & bit == 0 { 0.0 } else { v };
+                DVec3::new(pick(1, 1e4), pick(2, 1.0), pick(4, 1.0))
+            })
+            .collect()
+    }
+
     #[test]
     fn a_collapsed_hull_is_caught() {
         // A needle box hulled as just its two end points (what parry returns).
-        let points: Vec<DVec3> = (0..8)
-            .map(|i| {
-                DVec3::new(
-                    if i & 1 == 0 { 0.0 } else { 1e4 },
-                    if i & 2 == 0 { 0.0 } else { 1.0 },
-                    if i & 4 == 0 { 0.0 } else { 1.0 },
-                )
-            })
-            .collect();
+        let points = needle_box();
         let collapsed = [[0, 1, 7], [7, 1, 0]];
         assert!(check_hull(&points, &collapsed).is_err());
     }
 
     #[test]
     fn an_exact_hull_passes() {
-        let points: Vec<DVec3> = (0..8)
-            .map(|i| {
-                DVec3::new(
-                    if i & 1 == 0 { 0.0 } else { 1e4 },
-                    if i & 2 == 0 { 0.0 } else { 1.0 },
-                    if i & 4 == 0 { 0.0 } else { 1.0 },
-                )
-            })
-            .collect();
+        let points = needle_box();
         let hull = super::super::quickhull::exact_hull(&points).unwrap();
         assert_eq!(check_hull(&points, &hull.triangles), Ok(()));
     }

@@ -153,14 +153,9 @@ pub fn nearest_on_tetrahedron_faces(simplex: &Simplex) -> Option<(Simplex, DVec3
         {
             continue;
         }
-        let kept: Vec<SimplexVertex> = face
-            .vertices()
-            .iter()
-            .zip(weights)
-            .filter(|(_, w)| *w > 0.0)
-            .map(|(v, _)| *v)
-            .collect();
-        best = Some((Simplex::from_slice(&kept), x));
+        let mut kept = face;
+        keep_positive(&mut kept, weights);
+        best = Some((kept, x));
     }
     best
 }
@@ -177,5 +172,19 @@ pub fn origin_on_flat_simplex(simplex: &Simplex) -> bool {
         2 => collinear(w(0), w(1), DVec3::ZERO),
         3 => height(w(0), w(1), w(2), DVec3::ZERO) == 0.0,
         _ => false,
+    }
+}
+
+/// Shrinks `simplex` to its vertices of positive weight (all of them if none is).
+pub fn keep_positive(simplex: &mut Simplex, weights: [f64; 4]) {
+    let kept: Vec<SimplexVertex> = simplex
+        .vertices()
+        .iter()
+        .zip(weights)
+        .filter(|(_, w)| *w > 0.0)
+        .map(|(v, _)| *v)
+        .collect();
+    if !kept.is_empty() {
+        *simplex = Simplex::from_slice(&kept);
     }
 }

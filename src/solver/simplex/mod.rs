@@ -10,7 +10,7 @@ mod from_parts;
 mod region_tree;
 
 pub use from_parts::{
-    nearest_in_simplex, nearest_on_tetrahedron_faces, origin_on_flat_simplex,
+    keep_positive, nearest_in_simplex, nearest_on_tetrahedron_faces, origin_on_flat_simplex,
     tetrahedron_contains_origin,
 };
 
