@@ -3,13 +3,12 @@
 //! along that normal, the horizon of the expansion, and at the end the penetration
 //! vector between the witness points on the shapes.
 
-use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-use super::camera::{MarkerScale, StepBounds};
+use super::camera::StepBounds;
 use super::draw_minkowski::DifferenceFrame;
 use super::draw_shapes::translucent;
-use super::draw_simplex::{triangle_list, ViewLabels, COLOR_SUPPORT, COLOR_WITNESS};
+use super::draw_simplex::{triangle_list, StepView, ViewLabels, COLOR_SUPPORT, COLOR_WITNESS};
 use super::{Layers, Model, PlaybackCursor, ViewerSet};
 use crate::solver::epa::{EpaEvent, EpaRecord, EpaRun};
 
@@ -102,23 +101,13 @@ fn update_meshes(
     }
 }
 
-/// What the expansion drawing reads.
-#[derive(SystemParam)]
-struct EpaView<'w> {
-    model: Res<'w, Model>,
-    cursor: Res<'w, PlaybackCursor>,
-    layers: Res<'w, Layers>,
-    frame: Res<'w, DifferenceFrame>,
-    marker: Res<'w, MarkerScale>,
-}
-
 fn draw_expansion(
-    view: EpaView,
+    view: StepView,
     mut labels: ResMut<ViewLabels>,
     mut step_bounds: ResMut<StepBounds>,
     mut gizmos: Gizmos,
 ) {
-    let EpaView {
+    let StepView {
         model,
         cursor,
         layers,

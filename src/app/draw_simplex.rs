@@ -127,14 +127,14 @@ pub fn triangle_list(positions: Vec<[f32; 3]>) -> Mesh {
     .with_inserted_indices(Indices::U32(indices))
 }
 
-/// What the step drawing reads.
+/// What a step drawing reads (this file's and each family's).
 #[derive(SystemParam)]
-struct StepView<'w> {
-    model: Res<'w, Model>,
-    cursor: Res<'w, PlaybackCursor>,
-    layers: Res<'w, Layers>,
-    frame: Res<'w, DifferenceFrame>,
-    marker: Res<'w, MarkerScale>,
+pub struct StepView<'w> {
+    pub model: Res<'w, Model>,
+    pub cursor: Res<'w, PlaybackCursor>,
+    pub layers: Res<'w, Layers>,
+    pub frame: Res<'w, DifferenceFrame>,
+    pub marker: Res<'w, MarkerScale>,
 }
 
 fn draw_step(
