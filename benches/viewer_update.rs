@@ -35,8 +35,8 @@ fn hull_2000(radii: DVec3, seed: u64) -> Shape {
 fn model_with_hulls() -> ViewerModel {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ellipsoids_close.ron");
     let mut scene = Scene::load(&path).unwrap();
-    scene.a.shape = hull_2000(DVec3::new(0.5, 0.3, 0.4), 1);
-    scene.b.shape = hull_2000(DVec3::new(0.4, 0.5, 0.25), 2);
+    scene.a_mut().shape = hull_2000(DVec3::new(0.5, 0.3, 0.4), 1);
+    scene.b_mut().shape = hull_2000(DVec3::new(0.4, 0.5, 0.25), 2);
     ViewerModel::new(scene)
 }
 
@@ -57,15 +57,15 @@ fn pose_change(c: &mut Criterion) {
                 )
                 .unwrap();
             let scene = &model.scene;
-            difference_mesh(&scene.a.shape, &scene.b.shape, &scene.b_in_a())
+            difference_mesh(&scene.a().shape, &scene.b().shape, &scene.b_in_a())
         })
     });
     group.bench_function("rebuild A ⊖ B only", |b| {
         let scene = &model.scene;
-        b.iter(|| difference_mesh(&scene.a.shape, &scene.b.shape, &scene.b_in_a()))
+        b.iter(|| difference_mesh(&scene.a().shape, &scene.b().shape, &scene.b_in_a()))
     });
     group.bench_function("shape mesh of one hull (on shape change only)", |b| {
-        b.iter(|| shape_mesh(&model.scene.a.shape))
+        b.iter(|| shape_mesh(&model.scene.a().shape))
     });
     group.finish();
 }

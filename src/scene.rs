@@ -1,6 +1,8 @@
-//! Scene files (RON, strict, versioned): two shapes with poses, the algorithms to run
-//! and their settings, and notes for teaching. Loading validates everything and names
-//! the file, line and problem; saving writes the same format back.
+//! Scene files (RON, strict, versioned): bodies with poses, the pairs to check, the
+//! algorithms to run and their settings, the dimension, notes and lesson steps for
+//! teaching. Version 2 holds a list of bodies; version 1 files (exactly two bodies, `a`
+//! and `b`) still load. Loading validates everything and names the file, line and
+//! problem; saving writes version 2.
 
 use std::path::{Path, PathBuf};
 
@@ -20,8 +22,8 @@ use crate::solver::{
     SolverSettings, TetrahedronRule,
 };
 
-/// The scene format version this build reads and writes.
-pub const SCENE_VERSION: u32 = 1;
+/// The scene format version this build writes (it also reads version 1).
+pub const SCENE_VERSION: u32 = 2;
 
 /// Why a scene could not be loaded or saved.
 #[derive(Debug, Error)]
@@ -50,7 +52,7 @@ pub enum SceneError {
     #[error("{path}: shape {body}: {source}")]
     Mesh {
         path: PathBuf,
-        body: &'static str,
+        body: String,
         #[source]
         source: Box<MeshError>,
     },
@@ -139,7 +141,49 @@ pub struct SettingsSpec {
     pub tetrahedron: TetrahedronRule,
 }
 
-/// The file's top level.
+/// Version 1's top level: exactly two bodies.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Scene", deny_unknown_fields)]
+pub struct SceneFileV1 {
+    pub version: u32,
+    pub name: String,
+    #[serde(default)]
+    pub notes: String,
+    pub a: BodySpec,
+    pub b: BodySpec,
+    pub algorithms: Vec<String>,
+    pub settings: SettingsSpec,
+}
+
+/// Whether the scene lives in space or in the xy-plane (teaching in 2-D).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Dimension {
+    #[default]
+    Spatial,
+    Planar,
+}
+
+/// One step of a lesson: what the viewer shows and says at that point.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Step", deny_unknown_fields)]
+pub struct LessonStep {
+    /// The paragraph shown (Markdown-light).
+    pub text: String,
+    /// The algorithm in focus (a name as on the command line); unchanged when absent.
+    #[serde(default)]
+    pub algorithm: Option<String>,
+    /// The record under the cursor, from 0; unchanged when absent.
+    #[serde(default)]
+    pub cursor: Option<usize>,
+    /// The layers shown by name (`shapes`, `difference`, `simplex`, ...); all when absent.
+    #[serde(default)]
+    pub layers: Option<Vec<String>>,
+    /// Camera as (eye, target), world coordinates; unchanged when absent.
+    #[serde(default)]
+    pub camera: Option<([f64; 3], [f64; 3])>,
+}
+
+/// The file's top level (version 2).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "Scene", deny_unknown_fields)]
 pub struct SceneFile {
@@ -147,11 +191,42 @@ pub struct SceneFile {
     pub name: String,
     #[serde(default)]
     pub notes: String,
-    pub a: BodySpec,
-    pub b: BodySpec,
+    #[serde(default)]
+    pub dimension: Dimension,
+    /// Two or more bodies.
+    pub bodies: Vec<BodySpec>,
+    /// The pairs to check, as indices into `bodies`; every pair when empty. The first
+    /// is the one the viewer and `solve` focus on.
+    #[serde(default)]
+    pub pairs: Vec<(usize, usize)>,
     /// Algorithm names as on the command line (`gjk`, `nesterov`, `fw_linesearch`, ...).
     pub algorithms: Vec<String>,
     pub settings: SettingsSpec,
+    #[serde(default)]
+    pub lesson: Vec<LessonStep>,
+}
+
+impl From<SceneFileV1> for SceneFile {
+    fn from(v1: SceneFileV1) -> Self {
+        SceneFile {
+            version: v1.version,
+            name: v1.name,
+            notes: v1.notes,
+            dimension: Dimension::Spatial,
+            bodies: vec![v1.a, v1.b],
+            pairs: vec![(0, 1)],
+            algorithms: v1.algorithms,
+            settings: v1.settings,
+            lesson: Vec::new(),
+        }
+    }
+}
+
+/// The `version` field alone, read first to pick the format.
+#[derive(Deserialize)]
+#[serde(rename = "Scene")]
+struct VersionOnly {
+    version: u32,
 }
 
 /// One shape of a loaded scene: what the file said, the built shape, its pose.
@@ -169,8 +244,12 @@ pub struct Body {
 pub struct Scene {
     pub name: String,
     pub notes: String,
-    pub a: Body,
-    pub b: Body,
+    pub dimension: Dimension,
+    /// Two or more bodies.
+    pub bodies: Vec<Body>,
+    /// The pairs to check (indices into `bodies`, `i ≠ j`); the first is in focus.
+    pub pairs: Vec<(usize, usize)>,
+    pub lesson: Vec<LessonStep>,
     pub algorithms: Vec<Algorithm>,
     /// Every method the file names, in its order (`algorithms` are its solvers, plus GJK
     /// when it names only EPA).
@@ -192,14 +271,68 @@ impl Scene {
 
     /// Parses scene text; `path` names it in messages and anchors relative mesh paths.
     pub fn parse(path: &Path, text: &str) -> Result<Scene, SceneError> {
-        let file: SceneFile = ron::from_str(text).map_err(|e| SceneError::Syntax {
+        let syntax = |e: ron::error::SpannedError| SceneError::Syntax {
             path: path.to_path_buf(),
             line: e.span.start.line,
             column: e.span.start.col,
             message: e.code.to_string(),
-        })?;
+        };
+        // The version decides the format; a file without one is read as the current.
+        let version = ron::Options::default()
+            .from_str::<VersionOnly>(text)
+            .map(|v| v.version)
+            .unwrap_or(SCENE_VERSION);
+        if version != 1 && version != SCENE_VERSION {
+            return Err(SceneError::Invalid {
+                path: path.to_path_buf(),
+                message: format!(
+                    "unsupported scene version {version} (this build reads versions 1 and {SCENE_VERSION})"
+                ),
+            });
+        }
+        let file: SceneFile = if version == 1 {
+            ron::from_str::<SceneFileV1>(text).map_err(syntax)?.into()
+        } else {
+            ron::from_str(text).map_err(syntax)?
+        };
         let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         Self::from_file(file, path, base_dir)
+    }
+
+    /// The first body of the pair in focus.
+    pub fn a(&self) -> &Body {
+        &self.bodies[self.pairs[0].0]
+    }
+
+    /// The second body of the pair in focus.
+    pub fn b(&self) -> &Body {
+        &self.bodies[self.pairs[0].1]
+    }
+
+    pub fn a_mut(&mut self) -> &mut Body {
+        &mut self.bodies[self.pairs[0].0]
+    }
+
+    pub fn b_mut(&mut self) -> &mut Body {
+        &mut self.bodies[self.pairs[0].1]
+    }
+
+    /// A scene of two bodies (A and B) with the pair between them.
+    pub fn of_pair(name: String, notes: String, a: Body, b: Body) -> Self {
+        Scene {
+            name,
+            notes,
+            dimension: Dimension::Spatial,
+            bodies: vec![a, b],
+            pairs: vec![(0, 1)],
+            lesson: Vec::new(),
+            algorithms: vec![Algorithm::Gjk(crate::solver::DirectionRule::Vanilla)],
+            methods: vec![Method::Solver(Algorithm::Gjk(
+                crate::solver::DirectionRule::Vanilla,
+            ))],
+            settings: SolverSettings::default(),
+            base_dir: PathBuf::new(),
+        }
     }
 
     fn from_file(file: SceneFile, path: &Path, base_dir: PathBuf) -> Result<Scene, SceneError> {
@@ -207,10 +340,29 @@ impl Scene {
             path: path.to_path_buf(),
             message,
         };
-        if file.version != SCENE_VERSION {
+        if file.version != 1 && file.version != SCENE_VERSION {
             return Err(invalid(format!(
-                "unsupported scene version {} (this build reads version {SCENE_VERSION})",
+                "unsupported scene version {} (this build reads versions 1 and {SCENE_VERSION})",
                 file.version
+            )));
+        }
+        if file.bodies.len() < 2 {
+            return Err(invalid(format!(
+                "bodies: a scene needs at least two, got {}",
+                file.bodies.len()
+            )));
+        }
+        let n = file.bodies.len();
+        let pairs: Vec<(usize, usize)> = if file.pairs.is_empty() {
+            (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                .collect()
+        } else {
+            file.pairs.clone()
+        };
+        if let Some((i, j)) = pairs.iter().find(|(i, j)| *i >= n || *j >= n || i == j) {
+            return Err(invalid(format!(
+                "pairs: ({i}, {j}) must name two different bodies of the {n}"
             )));
         }
         let methods = file
@@ -251,13 +403,19 @@ impl Scene {
         settings
             .validate()
             .map_err(|e| invalid(format!("settings: {e}")))?;
-        let a = build_body(&file.a, "a", path, &base_dir)?;
-        let b = build_body(&file.b, "b", path, &base_dir)?;
+        let bodies = file
+            .bodies
+            .iter()
+            .enumerate()
+            .map(|(i, spec)| build_body(spec, &body_name(i), path, &base_dir))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Scene {
             name: file.name,
             notes: file.notes,
-            a,
-            b,
+            dimension: file.dimension,
+            bodies,
+            pairs,
+            lesson: file.lesson,
             algorithms,
             methods,
             settings,
@@ -267,12 +425,12 @@ impl Scene {
 
     /// Shape B's pose in shape A's frame, where the solvers work.
     pub fn b_in_a(&self) -> RelativePose {
-        RelativePose::between(&self.a.pose, &self.b.pose)
+        RelativePose::between(&self.a().pose, &self.b().pose)
     }
 
     /// Runs one algorithm on the scene with the scene's settings, recording the trace.
     pub fn run(&self, algorithm: Algorithm) -> Run {
-        let md = MinkowskiDifference::new(&self.a.shape, &self.b.shape, self.b_in_a());
+        let md = MinkowskiDifference::new(&self.a().shape, &self.b().shape, self.b_in_a());
         solve(algorithm, md, self.settings)
     }
 
@@ -288,8 +446,10 @@ impl Scene {
             version: SCENE_VERSION,
             name: self.name.clone(),
             notes: self.notes.clone(),
-            a: body(&self.a),
-            b: body(&self.b),
+            dimension: self.dimension,
+            bodies: self.bodies.iter().map(body).collect(),
+            pairs: self.pairs.clone(),
+            lesson: self.lesson.clone(),
             algorithms: self.methods.iter().map(|m| m.name().to_string()).collect(),
             settings: SettingsSpec {
                 tolerance: s.tolerance,
@@ -307,7 +467,7 @@ impl Scene {
     pub fn save(&self, path: &Path) -> Result<(), SceneError> {
         let mut file = self.to_file();
         let target_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        for body in [&mut file.a, &mut file.b] {
+        for body in &mut file.bodies {
             rebase_mesh_paths(&mut body.shape, &self.base_dir, &target_dir);
         }
         let config = ron::ser::PrettyConfig::new()
@@ -390,9 +550,18 @@ fn relative_path(target: &Path, base: &Path) -> PathBuf {
     out
 }
 
+/// "a", "b", then "body 3", ... as messages name bodies.
+fn body_name(index: usize) -> String {
+    match index {
+        0 => "a".to_string(),
+        1 => "b".to_string(),
+        i => format!("body {}", i + 1),
+    }
+}
+
 fn build_body(
     spec: &BodySpec,
-    name: &'static str,
+    name: &str,
     path: &Path,
     base_dir: &Path,
 ) -> Result<Body, SceneError> {
@@ -434,7 +603,7 @@ fn build_body(
         BuildError::Shape(e) => invalid(e.to_string()),
         BuildError::Mesh(source) => SceneError::Mesh {
             path: path.to_path_buf(),
-            body: name,
+            body: name.to_string(),
             source: Box::new(source),
         },
     })?;
@@ -519,13 +688,72 @@ Scene(
     fn parses_and_round_trips() {
         let scene = Scene::parse(Path::new("mem.ron"), SCENE).unwrap();
         assert_eq!(scene.algorithms.len(), 2);
-        assert_eq!(scene.b.pose.translation, DVec3::new(3.0, 0.0, 0.0));
+        assert_eq!(scene.b().pose.translation, DVec3::new(3.0, 0.0, 0.0));
         let dir = std::env::temp_dir().join(format!("collidescope-scene-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let out = dir.join("saved.ron");
         scene.save(&out).unwrap();
         let again = Scene::load(&out).unwrap();
         assert_eq!(again.to_file(), scene.to_file());
+    }
+
+    #[test]
+    fn version_2_holds_bodies_pairs_and_lessons_and_version_1_still_loads() {
+        let v1 = Scene::parse(Path::new("v1.ron"), SCENE).unwrap();
+        assert_eq!((v1.bodies.len(), v1.pairs.clone()), (2, vec![(0, 1)]));
+        let text = r#"Scene(
+    version: 2,
+    name: "three",
+    dimension: Planar,
+    bodies: [
+        Body(shape: Sphere(radius: 0.5)),
+        Body(shape: Box(half_extents: (0.5, 0.5, 0.5)), translation: (2.0, 0.0, 0.0)),
+        Body(shape: Point, translation: (0.0, 3.0, 0.0)),
+    ],
+    pairs: [(1, 2), (0, 1)],
+    algorithms: ["gjk"],
+    settings: Settings(tolerance: 1e-8, criterion: DualityGap, kind: Absolute, max_iterations: 100, initial_guess: CentreDifference),
+    lesson: [Step(text: "Look at the **box**.", algorithm: Some("gjk"), cursor: Some(2))],
+)"#;
+        let scene = Scene::parse(Path::new("v2.ron"), text).unwrap();
+        assert_eq!(scene.dimension, Dimension::Planar);
+        assert_eq!(scene.bodies.len(), 3);
+        // The first pair is in focus: the box (A) against the point (B); the box's
+        // nearest point to (0, 3, 0) is on its edge at (1.5, 0.5).
+        let d = scene
+            .run(Algorithm::ALL[0])
+            .summary
+            .outcome
+            .distance()
+            .unwrap();
+        let expected = (DVec3::new(0.0, 3.0, 0.0) - DVec3::new(1.5, 0.5, 0.0)).length();
+        assert!((d - expected).abs() < 1e-9, "{d} vs {expected}");
+        assert_eq!(scene.lesson[0].cursor, Some(2));
+        // Saving writes version 2 and reads back the same.
+        let again =
+            Scene::from_file(scene.to_file(), Path::new("again.ron"), PathBuf::new()).unwrap();
+        assert_eq!(again.to_file(), scene.to_file());
+        // Every pair when none is listed; a bad pair is named.
+        let all = text.replace("    pairs: [(1, 2), (0, 1)],\n", "");
+        assert_eq!(
+            Scene::parse(Path::new("all.ron"), &all)
+                .unwrap()
+                .pairs
+                .len(),
+            3
+        );
+        let bad = text.replace("(1, 2), (0, 1)", "(1, 1)");
+        let err = Scene::parse(Path::new("bad.ron"), &bad)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("pairs") && err.contains("(1, 1)"), "{err}");
+        let one = text.replace("        Body(shape: Point, translation: (0.0, 3.0, 0.0)),\n", "")
+            .replace("        Body(shape: Box(half_extents: (0.5, 0.5, 0.5)), translation: (2.0, 0.0, 0.0)),\n", "")
+            .replace("    pairs: [(1, 2), (0, 1)],\n", "");
+        let err = Scene::parse(Path::new("one.ron"), &one)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("at least two"), "{err}");
     }
 
     #[test]

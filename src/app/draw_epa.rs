@@ -196,7 +196,7 @@ fn draw_penetration(
     else {
         return;
     };
-    let pose_a = model.scene.a.pose;
+    let pose_a = model.scene.a().pose;
     let (a, b) = (
         pose_a.transform_point(a).as_vec3(),
         pose_a.transform_point(b).as_vec3(),

@@ -101,13 +101,13 @@ fn rebuild_difference(
     if *built != Some(key) {
         *built = Some(key);
         let scene = &model.scene;
-        let tri = difference_mesh(&scene.a.shape, &scene.b.shape, &scene.b_in_a());
+        let tri = difference_mesh(&scene.a().shape, &scene.b().shape, &scene.b_in_a());
         if !tri.triangles.is_empty() {
             mesh.0 = meshes.add(bevy_mesh(&tri));
         }
         drawn.edges = edge_segments(&tri);
         drawn.corners = box_corners(&tri);
-        let rotation = scene.a.pose.rotation.as_quat();
+        let rotation = scene.a().pose.rotation.as_quat();
         let radius = drawn
             .corners
             .iter()

@@ -163,7 +163,7 @@ fn draw_step(
     };
     let index = cursor.cursor.min(trace.len().saturating_sub(1));
     let size = marker.0;
-    let pose_a = model.scene.a.pose;
+    let pose_a = model.scene.a().pose;
     let origin = frame.anchor;
     labels.0.push((origin, "O".into(), Color::BLACK));
     // What "frame step" closes in on: the origin, the simplex, x_k and s_k.

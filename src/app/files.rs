@@ -302,6 +302,6 @@ mod tests {
         let saved = dir.join("saved.ron");
         perform(FileAction::SaveScene, &saved, &mut model).unwrap();
         perform(FileAction::OpenScene, &saved, &mut model).unwrap();
-        assert_eq!(model.scene.to_file().a, before.a);
+        assert_eq!(model.scene.to_file().bodies[0], before.bodies[0]);
     }
 }

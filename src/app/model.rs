@@ -84,15 +84,15 @@ impl ViewerModel {
 
     pub fn body(&self, id: BodyId) -> &Body {
         match id {
-            BodyId::A => &self.scene.a,
-            BodyId::B => &self.scene.b,
+            BodyId::A => self.scene.a(),
+            BodyId::B => self.scene.b(),
         }
     }
 
     fn body_mut(&mut self, id: BodyId) -> &mut Body {
         match id {
-            BodyId::A => &mut self.scene.a,
-            BodyId::B => &mut self.scene.b,
+            BodyId::A => self.scene.a_mut(),
+            BodyId::B => self.scene.b_mut(),
         }
     }
 
@@ -132,8 +132,8 @@ impl ViewerModel {
         self.epa = self.epa_enabled.then(|| {
             let s = &self.scene;
             penetration(
-                &s.a.shape,
-                &s.b.shape,
+                &s.a().shape,
+                &s.b().shape,
                 s.b_in_a(),
                 gjk_settings_for_epa(),
                 EpaSettings::default(),
@@ -332,7 +332,7 @@ fn run_timed(scene: &Scene, algorithm: Algorithm, guess: Option<glam::DVec3>) ->
     };
     let run = solve(
         algorithm,
-        MinkowskiDifference::new(&scene.a.shape, &scene.b.shape, scene.b_in_a()),
+        MinkowskiDifference::new(&scene.a().shape, &scene.b().shape, scene.b_in_a()),
         traced,
     );
     let settings = SolverSettings {
@@ -343,7 +343,7 @@ fn run_timed(scene: &Scene, algorithm: Algorithm, guess: Option<glam::DVec3>) ->
     let start = Instant::now();
     let mut repeats = 0u32;
     while repeats < 200 && (repeats < 3 || start.elapsed().as_micros() < 200) {
-        let md = MinkowskiDifference::new(&scene.a.shape, &scene.b.shape, b_in_a);
+        let md = MinkowskiDifference::new(&scene.a().shape, &scene.b().shape, b_in_a);
         std::hint::black_box(solve(algorithm, md, settings));
         repeats += 1;
     }

@@ -71,8 +71,8 @@ fn world_witnesses(scene: &Scene, run: &Run) -> Option<(DVec3, DVec3)> {
     let a = run.summary.witness_a?;
     let b = run.summary.witness_b?;
     Some((
-        scene.a.pose.transform_point(a),
-        scene.a.pose.transform_point(b),
+        scene.a().pose.transform_point(a),
+        scene.a().pose.transform_point(b),
     ))
 }
 
@@ -101,8 +101,8 @@ fn print_json(scene: &Scene, runs: &[Run], epa: Option<serde_json::Value>) -> an
         "{}",
         serde_json::to_string_pretty(&serde_json::json!({
             "scene": scene.name,
-            "hull_a": scene.a.shape.hull_source().map(|h| h.to_string()),
-            "hull_b": scene.b.shape.hull_source().map(|h| h.to_string()),
+            "hull_a": scene.a().shape.hull_source().map(|h| h.to_string()),
+            "hull_b": scene.b().shape.hull_source().map(|h| h.to_string()),
             "runs": runs,
         }))?
     );
@@ -118,8 +118,8 @@ fn print_csv(runs: &[Run]) {
 
 fn print_tables(scene: &Scene, runs: &[Run]) {
     println!("scene: {}", scene.name);
-    println!("A: {}", scene.a.shape.describe());
-    println!("B: {}", scene.b.shape.describe());
+    println!("A: {}", scene.a().shape.describe());
+    println!("B: {}", scene.b().shape.describe());
     for run in runs {
         println!();
         println!("== {} ==", run.algorithm.name());

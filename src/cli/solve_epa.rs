@@ -9,8 +9,8 @@ use super::solve::Format;
 
 fn run(scene: &Scene) -> EpaRun {
     penetration(
-        &scene.a.shape,
-        &scene.b.shape,
+        &scene.a().shape,
+        &scene.b().shape,
         scene.b_in_a(),
         gjk_settings_for_epa(),
         EpaSettings::default(),
@@ -34,7 +34,7 @@ pub fn json(scene: &Scene) -> serde_json::Value {
 }
 
 fn world(scene: &Scene, p: Option<DVec3>) -> Option<DVec3> {
-    p.map(|p| scene.a.pose.transform_point(p))
+    p.map(|p| scene.a().pose.transform_point(p))
 }
 
 fn to_json(scene: &Scene, run: &EpaRun) -> serde_json::Value {
@@ -44,7 +44,7 @@ fn to_json(scene: &Scene, run: &EpaRun) -> serde_json::Value {
         "status": run.outcome.status_name(),
         "distance": run.outcome.signed_distance(),
         "normal": run.outcome.normal(),
-        "normal_world": run.outcome.normal().map(|n| scene.a.pose.rotation * n),
+        "normal_world": run.outcome.normal().map(|n| scene.a().pose.rotation * n),
         "iterations": run.iterations,
         "support_calls": run.support_calls,
         "gjk_iterations": run.gjk.iterations,

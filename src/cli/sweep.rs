@@ -197,22 +197,23 @@ fn write_scene(
         mesh_report: None,
     };
     let scene = Scene {
-        name: format!(
-            "Slow case for {}: pose {} at distance {:+.3e}",
-            algorithm.name(),
-            pose.index,
-            pose.target_distance
-        ),
-        notes: "Written by `collidescope sweep`.".to_string(),
-        a: body(a, Pose::IDENTITY),
-        b: body(b, pose.pose_b),
         algorithms: algorithms.to_vec(),
         methods: algorithms.iter().map(|a| Method::Solver(*a)).collect(),
         settings: SolverSettings {
             record_trace: true,
             ..settings
         },
-        base_dir: PathBuf::new(),
+        ..Scene::of_pair(
+            format!(
+                "Slow case for {}: pose {} at distance {:+.3e}",
+                algorithm.name(),
+                pose.index,
+                pose.target_distance
+            ),
+            "Written by `collidescope sweep`.".to_string(),
+            body(a, Pose::IDENTITY),
+            body(b, pose.pose_b),
+        )
     };
     scene.save(path)?;
     let again = Scene::load(path)?;

@@ -82,8 +82,8 @@ pub fn scene_panel_ui(
 ) {
     if drafts.synced_revision != Some(model.shape_revision) {
         drafts.synced_revision = Some(model.shape_revision);
-        drafts.a = Some(model.scene.a.spec.clone());
-        drafts.b = Some(model.scene.b.spec.clone());
+        drafts.a = Some(model.scene.a().spec.clone());
+        drafts.b = Some(model.scene.b().spec.clone());
     }
     ui.heading(&model.scene.name);
     if !model.scene.notes.is_empty() {
