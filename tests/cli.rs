@@ -167,7 +167,7 @@ fn bad_input_gives_one_clear_error() {
             "--algorithm",
             "gjkk",
         ],
-        "unknown algorithm",
+        "invalid value 'gjkk'",
     );
     assert_clean_failure(&["mesh", "no/such/mesh.obj"], "cannot read");
     assert_clean_failure(&["mesh", empty_obj.to_str().unwrap()], "no vertices");
@@ -343,7 +343,7 @@ fn view_refuses_bad_input_before_opening_a_window() {
     );
     assert_clean_failure(
         &["view", "scenes/boxes_face_to_face.ron", "--focus", "gjkk"],
-        "unknown algorithm",
+        "possible values: gjk, nesterov",
     );
 }
 

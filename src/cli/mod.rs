@@ -11,6 +11,30 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 use collidescope::solver::{Algorithm, Method, TetrahedronRule};
 
+/// Method names for the command line, listed in `--help` from the catalog.
+fn method_names() -> impl clap::builder::TypedValueParser<Value = Method> {
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    let names: Vec<&'static str> = collidescope::solver::catalog::CATALOG
+        .iter()
+        .map(|row| row.name)
+        .collect();
+    PossibleValuesParser::new(names).map(|name| {
+        name.parse::<Method>()
+            .expect("every catalog name parses as a method")
+    })
+}
+
+/// Solver names for the benchmark suites and sweeps (the catalog's GJK-family and
+/// Frank-Wolfe rows).
+fn solver_names() -> impl clap::builder::TypedValueParser<Value = Algorithm> {
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    let names: Vec<&'static str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+    PossibleValuesParser::new(names).map(|name| {
+        name.parse::<Algorithm>()
+            .expect("every solver name parses as an algorithm")
+    })
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "collidescope",
@@ -31,7 +55,7 @@ pub struct SuiteArgs {
     pub poses: usize,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    #[arg(long = "algorithm")]
+    #[arg(value_parser = solver_names(), long = "algorithm")]
     pub algorithms: Vec<Algorithm>,
     /// Folder for runs.csv, summary.txt, timing.txt and the PNG plots
     /// (default: bench-ellipsoids or bench-meshes).
@@ -60,10 +84,9 @@ enum Command {
     Solve {
         /// Scene file (RON).
         scene: PathBuf,
-        /// Algorithm to run instead of the scene's list (repeatable): gjk, nesterov,
-        /// nesterov_normalized, polyak, fw_fixed, fw_linesearch, fw_away,
-        /// fw_fully_corrective, epa (penetration depth: GJK, then EPA's expansions).
-        #[arg(long = "algorithm", short = 'a')]
+        /// Algorithm to run instead of the scene's list (repeatable; `epa`: penetration
+        /// depth, GJK then EPA's expansions).
+        #[arg(value_parser = method_names(), long = "algorithm", short = 'a')]
         algorithms: Vec<Method>,
         /// Print JSON (runs with their full per-iteration records).
         #[arg(long, conflicts_with = "csv")]
@@ -91,9 +114,9 @@ enum Command {
         /// counts) or nearest-face (order-free).
         #[arg(long, value_enum, default_value = "region-tree")]
         tetrahedron: TetrahedronRule,
-        /// For --problems: the methods to run (repeatable): the solvers' names and `epa`
-        /// (default: gjk, nesterov, nesterov_normalized, polyak, fw_linesearch).
-        #[arg(long = "algorithm")]
+        /// For --problems: the methods to run (repeatable; default: gjk, nesterov,
+        /// nesterov_normalized, polyak, fw_linesearch).
+        #[arg(value_parser = method_names(), long = "algorithm")]
         methods: Vec<Method>,
         #[command(subcommand)]
         suite: Option<BenchSuite>,
@@ -110,7 +133,7 @@ enum Command {
         #[arg(long)]
         iteration: Option<usize>,
         /// Algorithm in focus (a solver, or epa).
-        #[arg(long)]
+        #[arg(value_parser = method_names(), long)]
         focus: Option<Method>,
         /// Window size, e.g. 1600x960.
         #[arg(long, value_parser = parse_size)]
@@ -127,7 +150,7 @@ enum Command {
     Sweep {
         a: PathBuf,
         b: PathBuf,
-        #[arg(long = "algorithm")]
+        #[arg(value_parser = solver_names(), long = "algorithm")]
         algorithms: Vec<Algorithm>,
         #[arg(long, default_value_t = 1000)]
         samples: usize,
