@@ -291,10 +291,11 @@ impl<'s> Epa<'s> {
         Self {
             md,
             settings,
-            points: Vec::new(),
-            w: Vec::new(),
+            // Room for a typical run (a few dozen expansions) without regrowing.
+            points: Vec::with_capacity(32),
+            w: Vec::with_capacity(32),
             hull: IncrementalHull::default(),
-            planes: Vec::new(),
+            planes: Vec::with_capacity(64),
             records: Vec::new(),
         }
     }
@@ -340,6 +341,7 @@ impl<'s> Epa<'s> {
             }
         };
         self.hull = IncrementalHull::tetrahedron(&self.w, seed);
+        self.hull.faces.reserve(60);
         self.planes = (0..4).map(|f| self.plane(f)).collect();
         if let Some(outcome) = self.enclose_origin() {
             return self.finish(outcome, 0, None);
@@ -590,18 +592,27 @@ impl<'s> Epa<'s> {
     /// largest angle, each side a difference of A's points minus one of B's points.
     fn plane(&self, f: usize) -> Plane {
         let v = self.hull.faces[f].v;
-        let p = |i: usize| self.points[v[i]];
-        let side = |i: usize, j: usize| (p(i).a - p(j).a) - (p(i).b - p(j).b);
-        let opposite = |o: usize| side((o + 1) % 3, (o + 2) % 3).length_squared();
-        let o = (0..3)
-            .max_by(|a, b| opposite(*a).total_cmp(&opposite(*b)))
-            .unwrap_or(0);
-        let normal = side((o + 1) % 3, o)
-            .cross(side((o + 2) % 3, o))
-            .normalize_or_zero();
+        let [p0, p1, p2] = v.map(|i| &self.points[i]);
+        let side = |p: &CsoPoint, q: &CsoPoint| (p.a - q.a) - (p.b - q.b);
+        // The sides from each corner: (to the next, to the one after).
+        let (e01, e12, e20) = (side(p1, p0), side(p2, p1), side(p0, p2));
+        // Base at the corner opposite the longest side: (next − base) × (after − base).
+        let (l0, l1, l2) = (
+            e12.length_squared(),
+            e20.length_squared(),
+            e01.length_squared(),
+        );
+        let (n, base) = if l0 >= l1 && l0 >= l2 {
+            (e01.cross(-e20), p0.w)
+        } else if l1 >= l2 {
+            (e12.cross(-e01), p1.w)
+        } else {
+            (e20.cross(-e12), p2.w)
+        };
+        let normal = n.normalize_or_zero();
         Plane {
             normal,
-            distance: normal.dot(p(o).w),
+            distance: normal.dot(base),
         }
     }
 
