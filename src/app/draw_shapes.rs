@@ -25,10 +25,63 @@ pub struct Outline {
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_shapes).add_systems(
         Update,
-        (rebuild_shape_meshes, place_shapes, draw_shape_edges)
+        (
+            rebuild_shape_meshes,
+            sync_other_bodies,
+            place_shapes,
+            draw_shape_edges,
+        )
             .chain()
             .in_set(ViewerSet::Draw),
     );
+}
+
+/// A body of a version-2 scene outside the pair in focus (drawn grey, not draggable).
+#[derive(Component)]
+struct OtherBody;
+
+const COLOR_OTHER: Color = Color::srgb(0.55, 0.55, 0.58);
+
+/// Respawns the scene's other bodies whenever the shapes change (a new scene, a new
+/// pair in focus, an edited shape).
+fn sync_other_bodies(
+    mut commands: Commands,
+    model: Res<Model>,
+    layers: Res<Layers>,
+    mut built: Local<Option<u64>>,
+    existing: Query<Entity, With<OtherBody>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+) {
+    let key = model.shape_revision.wrapping_mul(2) + u64::from(layers.shapes);
+    if *built == Some(key) {
+        return;
+    }
+    *built = Some(key);
+    for entity in &existing {
+        commands.entity(entity).despawn();
+    }
+    if !layers.shapes {
+        return;
+    }
+    let scene = &model.scene;
+    let (a, b) = scene.pairs[0];
+    for (i, body) in scene.bodies.iter().enumerate() {
+        if i == a || i == b {
+            continue;
+        }
+        let tri = shape_mesh(&body.shape);
+        if tri.triangles.is_empty() {
+            continue;
+        }
+        commands.spawn((
+            OtherBody,
+            Mesh3d(meshes.add(bevy_mesh(&tri))),
+            MeshMaterial3d(materials.add(translucent(COLOR_OTHER, 0.3))),
+            bevy_transform(&body.pose),
+            Pickable::IGNORE,
+        ));
+    }
 }
 
 /// A flat-shaded Bevy mesh of a triangle mesh (one normal per face).
@@ -166,6 +219,19 @@ pub(super) fn place_shapes(
         let origin = t.translation;
         min = min.min(origin);
         max = max.max(origin);
+    }
+    // The scene's other bodies count for "frame all" too (their bounding boxes' centres
+    // and extents, placed).
+    let (a, b) = model.scene.pairs[0];
+    for (i, body) in model.scene.bodies.iter().enumerate() {
+        if i == a || i == b {
+            continue;
+        }
+        let aabb = body.shape.local_aabb();
+        let centre = body.pose.transform_point((aabb.min + aabb.max) * 0.5).as_vec3();
+        let reach = ((aabb.max - aabb.min) * 0.5).length() as f32;
+        min = min.min(centre - Vec3::splat(reach));
+        max = max.max(centre + Vec3::splat(reach));
     }
     bounds.min = min;
     bounds.max = max;

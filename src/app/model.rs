@@ -161,6 +161,17 @@ impl ViewerModel {
         self.resolve();
     }
 
+    /// Puts pair `k` of the scene in focus (its bodies become A and B).
+    pub fn set_focus_pair(&mut self, k: usize) {
+        if k == 0 || k >= self.scene.pairs.len() {
+            return;
+        }
+        let pair = self.scene.pairs.remove(k);
+        self.scene.pairs.insert(0, pair);
+        self.shape_revision += 1;
+        self.resolve();
+    }
+
     /// The EPA run on the current pose, when EPA is enabled.
     pub fn epa(&self) -> Option<&EpaRun> {
         self.epa.as_ref()
@@ -402,6 +413,36 @@ mod tests {
         m.set_warm_start(false);
         let cold = &m.focused_run().unwrap().run;
         assert!((cold.summary.outcome.distance().unwrap() - d_warm).abs() < 1e-4);
+    }
+
+    #[test]
+    fn another_pair_can_be_focused() {
+        let text = r#"Scene(
+    version: 2,
+    name: "three",
+    bodies: [
+        Body(shape: Sphere(radius: 0.5)),
+        Body(shape: Sphere(radius: 0.5), translation: (2.0, 0.0, 0.0)),
+        Body(shape: Sphere(radius: 0.5), translation: (0.0, 4.0, 0.0)),
+    ],
+    pairs: [(0, 1), (0, 2)],
+    algorithms: ["gjk"],
+    settings: Settings(tolerance: 1e-10, criterion: DualityGap, kind: Absolute, max_iterations: 100, initial_guess: CentreDifference),
+)"#;
+        let mut m = ViewerModel::new(Scene::parse(Path::new("three.ron"), text).unwrap());
+        let d = |m: &ViewerModel| {
+            m.focused_run()
+                .unwrap()
+                .run
+                .summary
+                .outcome
+                .distance()
+                .unwrap()
+        };
+        assert!((d(&m) - 1.0).abs() < 1e-5);
+        m.set_focus_pair(1);
+        assert!((d(&m) - 3.0).abs() < 1e-5);
+        assert_eq!(m.scene.pairs[0], (0, 2));
     }
 
     #[test]

@@ -89,6 +89,7 @@ pub fn scene_panel_ui(
     if !model.scene.notes.is_empty() {
         ui.label(egui::RichText::new(&model.scene.notes).italics());
     }
+    pair_ui(ui, model);
     for body in [BodyId::A, BodyId::B] {
         ui.separator();
         let draft = match body {
@@ -97,6 +98,32 @@ pub fn scene_panel_ui(
         };
         let Some(spec) = draft.as_mut() else { continue };
         body_ui(ui, model, body, spec, status);
+    }
+}
+
+/// With more than one pair (a version-2 scene): which pair is A and B. The other
+/// bodies are drawn grey.
+fn pair_ui(ui: &mut egui::Ui, model: &mut ViewerModel) {
+    if model.scene.pairs.len() < 2 {
+        return;
+    }
+    let label = |(i, j): (usize, usize)| format!("bodies {} and {}", i + 1, j + 1);
+    let current = model.scene.pairs[0];
+    let mut chosen = None;
+    ui.horizontal(|ui| {
+        ui.label("pair in focus");
+        egui::ComboBox::from_id_salt("pair")
+            .selected_text(label(current))
+            .show_ui(ui, |ui| {
+                for (k, pair) in model.scene.pairs.iter().enumerate() {
+                    if ui.selectable_label(k == 0, label(*pair)).clicked() {
+                        chosen = Some(k);
+                    }
+                }
+            });
+    });
+    if let Some(k) = chosen {
+        model.set_focus_pair(k);
     }
 }
 
