@@ -228,7 +228,10 @@ pub(super) fn place_shapes(
             continue;
         }
         let aabb = body.shape.local_aabb();
-        let centre = body.pose.transform_point((aabb.min + aabb.max) * 0.5).as_vec3();
+        let centre = body
+            .pose
+            .transform_point((aabb.min + aabb.max) * 0.5)
+            .as_vec3();
         let reach = ((aabb.max - aabb.min) * 0.5).length() as f32;
         min = min.min(centre - Vec3::splat(reach));
         max = max.max(centre + Vec3::splat(reach));

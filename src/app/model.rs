@@ -33,8 +33,9 @@ impl BodyId {
 #[derive(Clone, Debug)]
 pub struct AlgorithmRun {
     pub run: Run,
-    /// Mean time of one query without tracing, in microseconds.
-    pub micros_per_query: f64,
+    /// Mean time of one query without tracing, in microseconds: measured on demand
+    /// ("time this pose"), not on every drag; `None` until then.
+    pub micros_per_query: Option<f64>,
 }
 
 /// The viewer's model: a scene, the enabled algorithms and their runs.
@@ -125,7 +126,7 @@ impl ViewerModel {
             .iter()
             .map(|a| {
                 let guess = self.warm_start.then(|| self.final_iterate(*a)).flatten();
-                run_timed(&self.scene, *a, guess)
+                run_traced(&self.scene, *a, guess)
             })
             .collect();
         self.runs = runs;
@@ -154,6 +155,19 @@ impl ViewerModel {
     fn final_iterate(&self, algorithm: Algorithm) -> Option<glam::DVec3> {
         let x = self.run_of(algorithm)?.run.trace.last()?.x;
         (x.is_finite() && x.length() > 0.0).then_some(x)
+    }
+
+    /// Times every enabled algorithm on the current pose (the results panel's button).
+    pub fn time_this_pose(&mut self) {
+        let scene = &self.scene;
+        for r in &mut self.runs {
+            let guess = r.run.trace.first().map(|first| first.direction);
+            let settings = SolverSettings {
+                initial_guess: guess.map_or(scene.settings.initial_guess, InitialGuess::Direction),
+                ..scene.settings
+            };
+            r.micros_per_query = Some(time_queries(scene, r.run.algorithm, settings));
+        }
     }
 
     pub fn set_warm_start(&mut self, on: bool) {
@@ -334,34 +348,39 @@ fn ordered(list: &[Algorithm]) -> Vec<Algorithm> {
     }
 }
 
-/// Solves with the trace, then times untraced queries (mean over ≥ 0.2 ms or 200 runs);
-/// `guess` (a warm start) replaces the scene's initial guess.
-fn run_timed(scene: &Scene, algorithm: Algorithm, guess: Option<glam::DVec3>) -> AlgorithmRun {
-    let traced = SolverSettings {
+/// Solves with the trace; `guess` (a warm start) replaces the scene's initial guess.
+fn run_traced(scene: &Scene, algorithm: Algorithm, guess: Option<glam::DVec3>) -> AlgorithmRun {
+    let settings = SolverSettings {
         initial_guess: guess.map_or(scene.settings.initial_guess, InitialGuess::Direction),
         ..scene.settings
     };
     let run = solve(
         algorithm,
         MinkowskiDifference::new(&scene.a().shape, &scene.b().shape, scene.b_in_a()),
-        traced,
+        settings,
     );
+    AlgorithmRun {
+        run,
+        micros_per_query: None,
+    }
+}
+
+/// Times untraced queries of `algorithm` on the scene's focused pair, with the settings
+/// its run used: the mean over ≥ 2 ms or 2000 runs, in microseconds.
+fn time_queries(scene: &Scene, algorithm: Algorithm, settings: SolverSettings) -> f64 {
     let settings = SolverSettings {
         record_trace: false,
-        ..traced
+        ..settings
     };
     let b_in_a = scene.b_in_a();
     let start = Instant::now();
     let mut repeats = 0u32;
-    while repeats < 200 && (repeats < 3 || start.elapsed().as_micros() < 200) {
+    while repeats < 2000 && (repeats < 3 || start.elapsed().as_micros() < 2000) {
         let md = MinkowskiDifference::new(&scene.a().shape, &scene.b().shape, b_in_a);
         std::hint::black_box(solve(algorithm, md, settings));
         repeats += 1;
     }
-    AlgorithmRun {
-        run,
-        micros_per_query: start.elapsed().as_secs_f64() * 1e6 / repeats as f64,
-    }
+    start.elapsed().as_secs_f64() * 1e6 / repeats as f64
 }
 
 #[cfg(test)]
@@ -443,6 +462,23 @@ mod tests {
         m.set_focus_pair(1);
         assert!((d(&m) - 3.0).abs() < 1e-5);
         assert_eq!(m.scene.pairs[0], (0, 2));
+    }
+
+    #[test]
+    fn timing_is_on_demand() {
+        let mut m = model();
+        assert!(m.runs().iter().all(|r| r.micros_per_query.is_none()));
+        m.time_this_pose();
+        assert!(m
+            .runs()
+            .iter()
+            .all(|r| r.micros_per_query.is_some_and(|t| t > 0.0)));
+        let pose = m.body(BodyId::B).pose;
+        m.set_pose(BodyId::B, pose).unwrap();
+        assert!(
+            m.runs().iter().all(|r| r.micros_per_query.is_none()),
+            "stale after a change"
+        );
     }
 
     #[test]

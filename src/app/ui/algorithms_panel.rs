@@ -156,8 +156,17 @@ fn settings_ui(ui: &mut egui::Ui, model: &mut ViewerModel, status: &mut StatusLi
     }
 }
 
-fn results_ui(ui: &mut egui::Ui, model: &ViewerModel) {
-    ui.strong("Results on this pose");
+fn results_ui(ui: &mut egui::Ui, model: &mut ViewerModel) {
+    ui.horizontal(|ui| {
+        ui.strong("Results on this pose");
+        if ui
+            .button("time this pose")
+            .on_hover_text("measure µs per query of each algorithm (untraced), once")
+            .clicked()
+        {
+            model.time_this_pose();
+        }
+    });
     egui::Grid::new("results").striped(true).show(ui, |ui| {
         ui.label("algorithm");
         ui.label("iter.");
@@ -169,7 +178,10 @@ fn results_ui(ui: &mut egui::Ui, model: &ViewerModel) {
             ui.colored_label(algorithm_color(a), display_name(a));
             ui.label(r.run.summary.iterations.to_string());
             ui.label(r.run.summary.stats.calls.to_string());
-            ui.label(format!("{:.2}", r.micros_per_query));
+            ui.label(
+                r.micros_per_query
+                    .map_or("—".to_string(), |t| format!("{t:.2}")),
+            );
             ui.end_row();
         }
     });
