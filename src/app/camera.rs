@@ -90,6 +90,20 @@ pub struct StepBounds {
     pub radius: f32,
 }
 
+impl StepBounds {
+    /// The sphere around `points` (their bounding box's), at least `min_radius`.
+    pub fn around(points: impl IntoIterator<Item = Vec3>, min_radius: f32) -> Self {
+        let (lo, hi) = points.into_iter().fold(
+            (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+            |(lo, hi), p| (lo.min(p), hi.max(p)),
+        );
+        Self {
+            centre: (lo + hi) * 0.5,
+            radius: ((hi - lo).length() * 0.5).max(min_radius),
+        }
+    }
+}
+
 /// Set while the pointer drags a shape, so the camera leaves that drag alone.
 #[derive(Resource, Default)]
 pub struct ShapeDragActive(pub bool);

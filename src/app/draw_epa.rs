@@ -170,14 +170,7 @@ fn draw_expansion(
     let points = [origin, foot, support]
         .into_iter()
         .chain(record.nearest.map(world));
-    let (lo, hi) = points.fold(
-        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
-        |(lo, hi), p| (lo.min(p), hi.max(p)),
-    );
-    *step_bounds = StepBounds {
-        centre: (lo + hi) * 0.5,
-        radius: ((hi - lo).length() * 0.5).max(frame.radius * 0.05),
-    };
+    *step_bounds = StepBounds::around(points, frame.radius * 0.05);
     // At the end: the penetration vector between the witness points on the shapes.
     if layers.witness && record.event == EpaEvent::Converged {
         draw_penetration(&model, run, size, &mut gizmos, &mut labels);

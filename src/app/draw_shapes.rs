@@ -96,6 +96,11 @@ pub fn bevy_mesh(tri: &TriMesh) -> Mesh {
             normals.push(n.to_array());
         }
     }
+    separate_triangles(positions, normals)
+}
+
+/// A triangle-list mesh whose every three positions (with their normals) are a triangle.
+pub fn separate_triangles(positions: Vec<[f32; 3]>, normals: Vec<[f32; 3]>) -> Mesh {
     let indices: Vec<u32> = (0..positions.len() as u32).collect();
     Mesh::new(
         PrimitiveTopology::TriangleList,

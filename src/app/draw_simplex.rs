@@ -2,9 +2,7 @@
 //! support direction, the support point and its parts on A and B, the iterate `x_k`, the
 //! Frank-Wolfe path, and at the end the witness points with the distance segment.
 
-use bevy::asset::RenderAssetUsages;
 use bevy::ecs::system::SystemParam;
-use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 
 use super::camera::{MarkerScale, StepBounds};
@@ -117,14 +115,7 @@ fn update_faces(
 /// A mesh of separate triangles (three positions each) for translucent overlays.
 pub fn triangle_list(positions: Vec<[f32; 3]>) -> Mesh {
     let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
-    let indices: Vec<u32> = (0..positions.len() as u32).collect();
-    Mesh::new(
-        PrimitiveTopology::TriangleList,
-        RenderAssetUsages::default(),
-    )
-    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
-    .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, normals)
-    .with_inserted_indices(Indices::U32(indices))
+    super::draw_shapes::separate_triangles(positions, normals)
 }
 
 /// What a step drawing reads (this file's and each family's).
@@ -176,14 +167,7 @@ fn draw_step(
             .map(|v| frame.world_point(v.point.w)),
     );
     step_points.extend(record.support.map(|s| frame.world_point(s.point.w)));
-    let (lo, hi) = step_points.iter().fold(
-        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
-        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
-    );
-    *step_bounds = StepBounds {
-        centre: (lo + hi) * 0.5,
-        radius: ((hi - lo).length() * 0.5).max(frame.radius * 0.05),
-    };
+    *step_bounds = StepBounds::around(step_points, frame.radius * 0.05);
 
     if layers.simplex {
         let points: Vec<(Vec3, u32)> = record

@@ -194,7 +194,7 @@ impl<'s> Gjk<'s> {
             self.precise = true;
             self.alpha = lower;
             if let Some((_, weights)) = refined {
-                self.keep_weighted(weights);
+                keep_positive(&mut self.simplex, weights);
             }
             self.final_weights = None;
             self.record(StepEvent::Refined, measured, false);
@@ -205,11 +205,6 @@ impl<'s> Gjk<'s> {
             lower_bound: lower,
         };
         self.finish(outcome, event, measured, false)
-    }
-
-    /// Shrinks the simplex to its vertices of positive weight.
-    fn keep_weighted(&mut self, weights: [f64; 4]) {
-        keep_positive(&mut self.simplex, weights);
     }
 
     /// The projection of the precise mode: nearest point of the simplex from the
@@ -229,7 +224,7 @@ impl<'s> Gjk<'s> {
         }
         match nearest_in_simplex(&self.simplex) {
             Some((x, weights)) => {
-                self.keep_weighted(weights);
+                keep_positive(&mut self.simplex, weights);
                 (x, x == DVec3::ZERO)
             }
             None => (DVec3::NAN, false),
@@ -381,26 +376,13 @@ impl Solver for Gjk<'_> {
         };
         // "Inside" is certified by exact signs: a simplex the origin misses by a hair
         // (round-off in the tree's dot products) goes on from its nearest point instead.
-        if contains_origin {
+        if contains_origin && !self.precise {
             let certified = match self.simplex.len() {
                 4 => tetrahedron_contains_origin(&self.simplex),
                 _ => origin_on_flat_simplex(&self.simplex),
             };
             if !certified {
-                let nearest = if self.simplex.len() == 4 {
-                    nearest_on_tetrahedron_faces(&self.simplex)
-                } else {
-                    nearest_in_simplex(&self.simplex).map(|(x, weights)| {
-                        let mut face = self.simplex;
-                        keep_positive(&mut face, weights);
-                        (face, x)
-                    })
-                };
-                if let Some((face, nearest)) = nearest {
-                    self.simplex = face;
-                    x = nearest;
-                    contains_origin = false;
-                }
+                (x, contains_origin) = self.project_precisely();
             }
         }
         self.x = x;

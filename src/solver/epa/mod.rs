@@ -23,7 +23,7 @@ use super::settings::{Criterion, CriterionKind, SolverSettings};
 use super::{DirectionRule, Gjk, Outcome, RunSummary, Simplex, Solver};
 use crate::minkowski::{CsoPoint, MinkowskiDifference};
 use crate::pose::RelativePose;
-use crate::shape::hull::incremental::IncrementalHull;
+use crate::shape::hull::incremental::{Expansion, IncrementalHull};
 use crate::shape::hull::quickhull::height;
 use crate::shape::hull::span::collinear;
 use crate::shape::Shape;
@@ -251,14 +251,19 @@ pub fn penetration_of_cores(
         Outcome::Intersecting => {
             let simplex = *gjk.simplex();
             let md = MinkowskiDifference::new(a, b, b_in_a);
-            let mut run = Epa::new(md, settings).run(&simplex);
-            run.gjk = summary;
-            run
+            Epa::new(md, settings, summary).run(&simplex)
         }
         ref other => {
             let reason = format!("GJK could not decide whether the shapes overlap ({other:?})");
             finished(EpaOutcome::Degenerate { reason }, summary)
         }
+    }
+}
+
+/// The hull's horizon was not one loop: exact predicates should never allow it.
+fn horizon_broken() -> EpaOutcome {
+    EpaOutcome::Degenerate {
+        reason: "the support's horizon is not one loop".into(),
     }
 }
 
@@ -284,13 +289,27 @@ struct Epa<'s> {
     hull: IncrementalHull,
     planes: Vec<Plane>,
     records: Vec<EpaRecord>,
+    /// GJK's run that EPA continues (handed on to the result).
+    gjk: RunSummary,
+}
+
+/// One step's measurements, for its record.
+struct Step {
+    k: usize,
+    event: EpaEvent,
+    nearest: usize,
+    plane: Plane,
+    support: DVec3,
+    upper: f64,
+    gain: f64,
 }
 
 impl<'s> Epa<'s> {
-    fn new(md: MinkowskiDifference<'s>, settings: EpaSettings) -> Self {
+    fn new(md: MinkowskiDifference<'s>, settings: EpaSettings, gjk: RunSummary) -> Self {
         Self {
             md,
             settings,
+            gjk,
             // Room for a typical run (a few dozen expansions) without regrowing.
             points: Vec::with_capacity(32),
             w: Vec::with_capacity(32),
@@ -320,14 +339,7 @@ impl<'s> Epa<'s> {
             witness_b: witness.map(|w| w.1),
             points: self.points,
             records: self.records,
-            gjk: RunSummary {
-                outcome: Outcome::Intersecting,
-                iterations: 0,
-                stats: Default::default(),
-                witness_a: None,
-                witness_b: None,
-                momentum_stopped_at: None,
-            },
+            gjk: self.gjk,
         }
     }
 
@@ -373,8 +385,18 @@ impl<'s> Epa<'s> {
             } else {
                 EpaEvent::Expanded
             };
+            let step = Step {
+                k,
+                event,
+                nearest,
+                plane,
+                support: s.w,
+                upper,
+                gain,
+            };
             if converged || capped {
-                self.record(k, event, nearest, s.w, upper, gain, None);
+                let faces = self.record_faces();
+                self.record(&step, faces, None);
             }
             if converged {
                 let depth = plane.distance.max(0.0);
@@ -399,67 +421,48 @@ impl<'s> Epa<'s> {
                 return self.finish(outcome, k, None);
             }
             let before = self.record_faces();
-            let apex = self.push_point(s);
-            let Some(expansion) = self.hull.add_point(&self.w, nearest, apex) else {
-                let reason = "the support's horizon is not one loop".to_string();
-                return self.finish(EpaOutcome::Degenerate { reason }, k, None);
+            let Some(expansion) = self.expand(nearest, s) else {
+                return self.finish(horizon_broken(), k, None);
             };
-            for &f in &expansion.added {
-                let p = self.plane(f);
-                self.planes.push(p);
-            }
-            if self.settings.record_trace {
-                self.records.push(EpaRecord {
-                    k,
-                    event,
-                    vertex_count: self.points.len() - 1,
-                    faces: before,
-                    nearest: face.v,
-                    nearest_distance: plane.distance,
-                    normal: plane.normal,
-                    support: s.w,
-                    support_distance: upper,
-                    gain,
-                    horizon: expansion.horizon.clone(),
-                    faces_removed: expansion.removed.len(),
-                    faces_added: expansion.added.len(),
-                    support_calls: self.md.stats().calls,
-                });
-            }
+            self.record(&step, before, Some(&expansion));
             k += 1;
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn record(
-        &mut self,
-        k: usize,
-        event: EpaEvent,
-        nearest: usize,
-        support: DVec3,
-        upper: f64,
-        gain: f64,
-        horizon: Option<Vec<(usize, usize)>>,
-    ) {
+    /// Adds support point `s`, seen from face `face`, with the planes of the new faces.
+    /// `None` when the horizon is not one loop (the hull broke: degenerate).
+    fn expand(&mut self, face: usize, s: CsoPoint) -> Option<Expansion> {
+        let apex = self.push_point(s);
+        let expansion = self.hull.add_point(&self.w, face, apex)?;
+        for &f in &expansion.added {
+            let p = self.plane(f);
+            self.planes.push(p);
+        }
+        Some(expansion)
+    }
+
+    /// Records `step` over the polytope's faces before it (and what it changed, when it
+    /// expanded).
+    fn record(&mut self, step: &Step, faces: Vec<[usize; 3]>, expansion: Option<&Expansion>) {
         if !self.settings.record_trace {
             return;
         }
-        let plane = self.planes[nearest];
-        let faces = self.record_faces();
+        // An expansion has just added its support point: the polytope it drew had one less.
+        let vertex_count = self.points.len() - usize::from(expansion.is_some());
         self.records.push(EpaRecord {
-            k,
-            event,
-            vertex_count: self.points.len(),
+            k: step.k,
+            event: step.event,
+            vertex_count,
             faces,
-            nearest: self.hull.faces[nearest].v,
-            nearest_distance: plane.distance,
-            normal: plane.normal,
-            support,
-            support_distance: upper,
-            gain,
-            horizon: horizon.unwrap_or_default(),
-            faces_removed: 0,
-            faces_added: 0,
+            nearest: self.hull.faces[step.nearest].v,
+            nearest_distance: step.plane.distance,
+            normal: step.plane.normal,
+            support: step.support,
+            support_distance: step.upper,
+            gain: step.gain,
+            horizon: expansion.map(|e| e.horizon.clone()).unwrap_or_default(),
+            faces_removed: expansion.map_or(0, |e| e.removed.len()),
+            faces_added: expansion.map_or(0, |e| e.added.len()),
             support_calls: self.md.stats().calls,
         });
     }
@@ -572,15 +575,8 @@ impl<'s> Epa<'s> {
             if self.hull.faces[seeing].height(&self.w, s.w) <= 0.0 || self.w.contains(&s.w) {
                 return Some(EpaOutcome::Touching { normal });
             }
-            let apex = self.push_point(s);
-            let Some(expansion) = self.hull.add_point(&self.w, seeing, apex) else {
-                return Some(EpaOutcome::Degenerate {
-                    reason: "the support's horizon is not one loop".into(),
-                });
-            };
-            for &f in &expansion.added {
-                let p = self.plane(f);
-                self.planes.push(p);
+            if self.expand(seeing, s).is_none() {
+                return Some(horizon_broken());
             }
         }
         Some(EpaOutcome::Degenerate {

@@ -67,7 +67,7 @@ pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
 /// The nearest point of the affine hull of `simplex` (1 to 3 vertices) to the origin and
 /// its barycentric weights in storage order. `None` for a degenerate simplex or a
 /// tetrahedron (the origin is inside; there is no distance to refine).
-pub fn nearest_in_affine_hull(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
+fn nearest_in_affine_hull(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
     let v = simplex.vertices();
     let difference =
         |i: usize, j: usize| (v[i].point.a - v[j].point.a) - (v[i].point.b - v[j].point.b);
