@@ -29,7 +29,6 @@ fn queries(c: &mut Criterion) {
         }
     }
     let settings = EpaSettings {
-        record_trace: false,
         ..EpaSettings::default()
     };
     for (category, indices) in groups {
@@ -44,6 +43,7 @@ fn queries(c: &mut Criterion) {
                         p.b_in_a(),
                         gjk_settings_for_epa(),
                         settings,
+                        None,
                     ));
                 }
             })

@@ -11,7 +11,6 @@ pub mod rng;
 pub mod scene;
 pub mod shape;
 pub mod solver;
-pub mod trace;
 
 pub use glam::{DMat3, DQuat, DVec3};
 pub mod bench;

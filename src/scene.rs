@@ -11,15 +11,14 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::mesh_io::{load_obj, MeshError, MeshReport};
-use crate::minkowski::MinkowskiDifference;
 use crate::pose::{Pose, RelativePose};
 use crate::shape::{
     Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, PointShape, Polytope, Shape, ShapeError,
     Sphere, Superellipsoid,
 };
 use crate::solver::{
-    solve, Algorithm, Criterion, CriterionKind, InitialGuess, Method, QueryMode, Run,
-    SolverSettings, TetrahedronRule,
+    Algorithm, Criterion, CriterionKind, InitialGuess, Method, QueryMode, Run, SolverSettings,
+    TetrahedronRule,
 };
 
 /// The scene format version this build writes (it also reads version 1).
@@ -398,7 +397,6 @@ impl Scene {
             initial_guess: s.initial_guess,
             mode: s.mode,
             tetrahedron: s.tetrahedron,
-            record_trace: true,
         };
         settings
             .validate()
@@ -428,10 +426,10 @@ impl Scene {
         RelativePose::between(&self.a().pose, &self.b().pose)
     }
 
-    /// Runs one algorithm on the scene with the scene's settings, recording the trace.
-    pub fn run(&self, algorithm: Algorithm) -> Run {
-        let md = MinkowskiDifference::new(&self.a().shape, &self.b().shape, self.b_in_a());
-        solve(algorithm, md, self.settings)
+    /// Runs one method on the pair in focus with the scene's settings, with records.
+    pub fn run(&self, method: impl Into<Method>) -> Run {
+        let (a, b) = (&self.a().shape, &self.b().shape);
+        method.into().run(a, b, self.b_in_a(), self.settings, true)
     }
 
     /// The file form of this scene.

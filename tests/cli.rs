@@ -104,7 +104,13 @@ fn shipped_scenes_show_what_their_names_promise() {
         assert!((distance(&json, "epa") + depth).abs() < 1e-12, "{scene}");
     }
     let deep = solve_json("scenes/epa_deep_coincident.ron");
-    assert!(run_of(&deep, "epa")["records"].as_array().unwrap().len() > 5);
+    assert!(
+        run_of(&deep, "epa")["trace"]["records"]
+            .as_array()
+            .unwrap()
+            .len()
+            > 5
+    );
 
     let needles = solve_json("scenes/needles_end_to_end.ron");
     for algorithm in ["gjk", "nesterov", "nesterov_normalized", "fw_linesearch"] {

@@ -5,7 +5,7 @@
 use collidescope::minkowski::MinkowskiDifference;
 use collidescope::pose::RelativePose;
 use collidescope::shape::{Polytope, Shape};
-use collidescope::solver::{solve, Algorithm, Outcome, SolverSettings};
+use collidescope::solver::{solve_traced, Algorithm, Outcome, SolverSettings};
 use collidescope::{DMat3, DQuat, DVec3};
 use proptest::prelude::*;
 
@@ -13,7 +13,6 @@ fn settings() -> SolverSettings {
     SolverSettings {
         tolerance: 1e-8,
         max_iterations: 200,
-        record_trace: true,
         ..SolverSettings::default()
     }
 }
@@ -22,8 +21,8 @@ fn settings() -> SolverSettings {
 fn run_all(a: &Shape, b: &Shape, rel: RelativePose) -> Outcome {
     let mut gjk = None;
     for algorithm in Algorithm::ALL {
-        let run = solve(algorithm, MinkowskiDifference::new(a, b, rel), settings());
-        for r in &run.trace {
+        let run = solve_traced(algorithm, MinkowskiDifference::new(a, b, rel), settings());
+        for r in (0..run.trace.len()).filter_map(|i| run.trace.distance_step(i)) {
             assert!(r.x.is_finite(), "{algorithm}: x = {}", r.x);
             assert!(
                 !r.x_norm.is_nan() && !r.fw_gap.is_nan(),
@@ -43,6 +42,7 @@ fn run_all(a: &Shape, b: &Shape, rel: RelativePose) -> Outcome {
                 lower_bound,
             } => assert!(distance.is_finite() && *lower_bound <= *distance),
             Outcome::IterationCap { .. } | Outcome::Intersecting | Outcome::Degenerate { .. } => {}
+            other => panic!("{algorithm}: a distance solver answered {other}"),
         }
         if algorithm.name() == "gjk" {
             gjk = Some(run.summary.outcome.clone());

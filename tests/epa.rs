@@ -8,13 +8,23 @@ mod common;
 use collidescope::bench::problems::ProblemFile;
 use collidescope::pose::RelativePose;
 use collidescope::shape::{Capsule, Cuboid, Polytope, Shape, Sphere};
-use collidescope::solver::epa::{gjk_settings_for_epa, penetration, EpaOutcome, EpaSettings};
+use collidescope::solver::epa::{gjk_settings_for_epa, penetration, EpaSettings};
+use collidescope::solver::trace::EpaTrace;
+use collidescope::solver::Outcome;
 use collidescope::{DMat3, DQuat, DVec3};
 use common::{shared_data, Rng};
 
-fn query(a: &Shape, b: &Shape, rel: RelativePose) -> EpaOutcome {
-    let run = penetration(a, b, rel, gjk_settings_for_epa(), EpaSettings::default());
-    for r in &run.records {
+fn query(a: &Shape, b: &Shape, rel: RelativePose) -> Outcome {
+    let mut trace = EpaTrace::default();
+    let run = penetration(
+        a,
+        b,
+        rel,
+        gjk_settings_for_epa(),
+        EpaSettings::default(),
+        Some(&mut trace),
+    );
+    for r in &trace.records {
         assert!(
             r.lower_bound() <= r.upper_bound() + 1e-12,
             "bounds cross at {}",
@@ -25,9 +35,9 @@ fn query(a: &Shape, b: &Shape, rel: RelativePose) -> EpaOutcome {
     run.outcome
 }
 
-fn penetrating(outcome: &EpaOutcome, label: &str) -> (f64, DVec3) {
+fn penetrating(outcome: &Outcome, label: &str) -> (f64, DVec3) {
     match outcome {
-        EpaOutcome::Penetrating { depth, normal } => (*depth, *normal),
+        Outcome::Penetrating { depth, normal } => (*depth, *normal),
         other => panic!("{label}: {other}"),
     }
 }
@@ -253,7 +263,7 @@ fn touching_deep_and_degenerate_cases_answer() {
         RelativePose::from_matrix(DMat3::IDENTITY, DVec3::new(1.0, 0.3, 0.2)),
     );
     assert!(
-        matches!(touching, EpaOutcome::Touching { .. }) || touching.signed_distance() == Some(0.0),
+        matches!(touching, Outcome::Touching { .. }) || touching.signed_distance() == Some(0.0),
         "{touching}"
     );
     // Shallow 1e-6 overlap of boxes, far from the origin of A's frame.
@@ -285,10 +295,7 @@ fn touching_deep_and_degenerate_cases_answer() {
         RelativePose::from_matrix(DMat3::IDENTITY, DVec3::new(0.5, 0.5, 0.0)),
     );
     assert!(
-        matches!(
-            flat,
-            EpaOutcome::Degenerate { .. } | EpaOutcome::Touching { .. }
-        ),
+        matches!(flat, Outcome::Degenerate { .. } | Outcome::Touching { .. }),
         "{flat}"
     );
     // Spheres with coincident centres: depth r_A + r_B, any normal.
@@ -311,7 +318,7 @@ fn touching_deep_and_degenerate_cases_answer() {
             DVec3::new(3.0, 0.0, 0.0),
         ),
     );
-    assert!(matches!(apart, EpaOutcome::Separated { .. }), "{apart}");
+    assert!(matches!(apart, Outcome::Separated { .. }), "{apart}");
 }
 
 #[test]
@@ -485,14 +492,14 @@ fn capsule_against_cuboid_touching_boxes_and_thin_plates() {
         let outcome = query(&a, &b, RelativePose::from_matrix(turn, t));
         let (expected, _) = box_box_depth(a_half(&a), DVec3::new(0.2, 0.25, 0.3), turn, t);
         match outcome {
-            EpaOutcome::Penetrating { depth, .. } => {
+            Outcome::Penetrating { depth, .. } => {
                 assert!(
                     (depth - expected).abs() <= 1e-12,
                     "{depth:e} vs {expected:e}"
                 )
             }
-            EpaOutcome::Touching { .. } => assert!(expected.abs() <= 1e-12, "{expected:e}"),
-            EpaOutcome::Separated { distance } => {
+            Outcome::Touching { .. } => assert!(expected.abs() <= 1e-12, "{expected:e}"),
+            Outcome::Separated { distance } => {
                 assert!(
                     distance <= 1e-12 && expected <= 1e-12,
                     "{distance:e} {expected:e}"

@@ -8,7 +8,7 @@ use collidescope::parry_bridge::{parry_gjk_distance, parry_native_distance};
 use collidescope::pose::{Pose, RelativePose};
 use collidescope::shape::Shape;
 use collidescope::solver::{
-    solve, Algorithm, Criterion, CriterionKind, DirectionRule, Outcome, SolverSettings,
+    solve_traced, Algorithm, Criterion, CriterionKind, DirectionRule, Outcome, SolverSettings,
 };
 use collidescope::DVec3;
 use common::{mesh_hulls, random_primitive, Rng, PRIMITIVE_KINDS};
@@ -26,10 +26,9 @@ fn our_distance(
         criterion: Criterion::DualityGap,
         kind: CriterionKind::Absolute,
         max_iterations: 5000,
-        record_trace: false,
         ..SolverSettings::default()
     };
-    let run = solve(algorithm, MinkowskiDifference::new(a, b, rel), settings);
+    let run = solve_traced(algorithm, MinkowskiDifference::new(a, b, rel), settings);
     match run.summary.outcome {
         Outcome::Intersecting => Ok(0.0),
         Outcome::Separated { distance } => Ok(distance),

@@ -28,7 +28,7 @@ fn boolean_mode_stops_at_a_separating_plane() {
             ..SolverSettings::default()
         };
         let run = solve(algorithm, MinkowskiDifference::new(&a, &b, rel), boolean);
-        match run.summary.outcome {
+        match run.outcome {
             Outcome::SeparatedEarlyStop { lower_bound } => {
                 assert!(
                     lower_bound > 0.0 && lower_bound <= true_distance + 1e-12,
@@ -45,11 +45,11 @@ fn boolean_mode_stops_at_a_separating_plane() {
         );
         assert!(
             matches!(
-                run.summary.outcome,
+                run.outcome,
                 Outcome::Intersecting | Outcome::IterationCap { .. }
             ),
             "{algorithm}: {:?}",
-            run.summary.outcome
+            run.outcome
         );
     }
 }
@@ -96,11 +96,8 @@ fn every_criterion_and_kind_meets_its_guarantee() {
             ];
             for algorithm in algorithms {
                 let run = solve(algorithm, MinkowskiDifference::new(&a, &b, rel), settings);
-                let Outcome::Separated { distance } = run.summary.outcome else {
-                    panic!(
-                        "{criterion:?} {kind:?} {algorithm}: {:?}",
-                        run.summary.outcome
-                    )
+                let Outcome::Separated { distance } = run.outcome else {
+                    panic!("{criterion:?} {kind:?} {algorithm}: {:?}", run.outcome)
                 };
                 assert!(
                     distance >= expected - 1e-12 && distance - expected <= bound,
@@ -126,16 +123,13 @@ fn witness_points_lie_on_the_shapes_and_span_the_distance() {
             ..SolverSettings::default()
         },
     );
-    let (pa, pb) = (
-        run.summary.witness_a.unwrap(),
-        run.summary.witness_b.unwrap(),
-    );
+    let (pa, pb) = (run.witness_a.unwrap(), run.witness_b.unwrap());
     assert!((pa.length() - 1.0).abs() < 1e-6, "on A: {pa}");
     assert!(
         ((pb - rel.translation).length() - 0.5).abs() < 1e-6,
         "on B: {pb}"
     );
-    let d = run.summary.outcome.distance().unwrap();
+    let d = run.outcome.distance().unwrap();
     assert!(((pa - pb).length() - d).abs() < 1e-6);
     assert!((d - (rel.translation.length() - 1.5)).abs() < 1e-9);
 }

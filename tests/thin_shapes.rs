@@ -11,7 +11,7 @@ use collidescope::parry_bridge::parry_native_distance;
 use collidescope::pose::RelativePose;
 use collidescope::shape::{HullSource, PointShape, Polytope, Shape};
 use collidescope::solver::{
-    solve, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, Outcome,
+    solve_traced, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, Outcome,
     SolverSettings,
 };
 use collidescope::{DMat3, DQuat, DVec3};
@@ -35,7 +35,6 @@ fn settings(size: f64, distance: f64) -> SolverSettings {
         kind: CriterionKind::Absolute,
         max_iterations: 1000,
         initial_guess: InitialGuess::CentreDifference,
-        record_trace: false,
         ..SolverSettings::default()
     }
 }
@@ -68,7 +67,7 @@ fn check_distance(a: &Shape, b: &Shape, expected: f64, size: f64, label: &str) -
             b,
             RelativePose::from_matrix(DMat3::IDENTITY, DVec3::ZERO),
         );
-        let run = solve(algorithm, md, settings);
+        let run = solve_traced(algorithm, md, settings);
         match run.summary.outcome {
             Outcome::Separated { distance } => {
                 assert!(
@@ -290,7 +289,7 @@ fn points_against_thin_boxes_match_clamping() {
             let settings = settings(2.0 * half.length(), expected);
             for algorithm in GJK_FAMILY {
                 let md = MinkowskiDifference::new(&shape, &point, rel);
-                match solve(algorithm, md, settings).summary.outcome {
+                match solve_traced(algorithm, md, settings).summary.outcome {
                     Outcome::Separated { distance } => assert!(
                         (distance - expected).abs() <= settings.tolerance.sqrt(),
                         "aspect {aspect:e} {algorithm}: {distance:e} vs {expected:e} rotation {rotation:?} local {local:?}"
@@ -484,11 +483,10 @@ fn tiny_boxes_on_huge_faces_far_away() {
             criterion: Criterion::DualityGap,
             kind: CriterionKind::Relative,
             max_iterations: 1000,
-            record_trace: false,
             ..SolverSettings::default()
         };
         for algorithm in [GJK_FAMILY[0], GJK_FAMILY[2]] {
-            let run = solve(
+            let run = solve_traced(
                 algorithm,
                 MinkowskiDifference::new(&a, &b, identity),
                 settings,
@@ -517,10 +515,8 @@ fn tiny_boxes_on_huge_faces_far_away() {
             &b,
             identity,
             gjk_settings_for_epa(),
-            EpaSettings {
-                record_trace: false,
-                ..EpaSettings::default()
-            },
+            EpaSettings::default(),
+            None,
         );
         let signed = epa.outcome.signed_distance();
         assert!(

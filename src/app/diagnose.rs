@@ -1,12 +1,14 @@
 //! Diagnosis in the viewer: a pose sweep of the current pair and a heat map of
-//! iterations over translations of B, both computed on a background thread (all cores)
-//! with progress and cancel, so the UI stays responsive.
+//! iterations over translations of B, both computed on Bevy's async compute task pool
+//! (the runs themselves spread over all cores) with progress and cancel, so the UI
+//! stays responsive.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 
 use bevy::prelude::*;
+use bevy::tasks::futures::check_ready;
+use bevy::tasks::{AsyncComputeTaskPool, Task, TaskPool};
 use glam::DVec3;
 use rayon::prelude::*;
 
@@ -16,7 +18,7 @@ use crate::bench::sweep::{
 };
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::{Pose, RelativePose};
-use crate::solver::{solve, Algorithm, SolverSettings};
+use crate::solver::{solve, Algorithm, Outcome};
 
 /// A finished (or cancelled) sweep of the pair as it was when it started.
 pub struct SweepResult {
@@ -78,7 +80,7 @@ struct Job {
     progress: Arc<AtomicUsize>,
     total: usize,
     cancel: Arc<AtomicBool>,
-    handle: JoinHandle<Work>,
+    task: Task<Work>,
     what: &'static str,
 }
 
@@ -131,16 +133,13 @@ impl Diagnosis {
             return;
         }
         let (a, b) = (model.scene.a().shape.clone(), model.scene.b().shape.clone());
-        let algorithms = model.enabled().to_vec();
-        let settings = SolverSettings {
-            record_trace: false,
-            ..model.scene.settings
-        };
+        let algorithms = model.enabled_algorithms();
+        let settings = model.scene.settings;
         let (samples, band, pose_a) = (self.samples, self.band, model.scene.a().pose);
         let progress = Arc::new(AtomicUsize::new(0));
         let cancel = Arc::new(AtomicBool::new(false));
         let (p, c) = (progress.clone(), cancel.clone());
-        let handle = std::thread::spawn(move || {
+        let task = compute_pool().spawn(async move {
             let poses = sample_poses(&a, &b, samples, band, 1);
             let runs = run_sweep(&a, &b, &poses, &algorithms, settings, &c, &|| {
                 p.fetch_add(1, Ordering::Relaxed);
@@ -159,7 +158,7 @@ impl Diagnosis {
             progress,
             total: samples,
             cancel,
-            handle,
+            task,
             what: "sweep",
         });
     }
@@ -182,7 +181,7 @@ impl Diagnosis {
         let (a, b) = (model.scene.a().shape.clone(), model.scene.b().shape.clone());
         let pose_a = model.scene.a().pose;
         let mut heat = HeatMap {
-            algorithm: model.focus,
+            algorithm: model.diagnosed_algorithm(),
             centre: model.scene.b().pose,
             right: right.normalize_or_zero(),
             up: up.normalize_or_zero(),
@@ -190,15 +189,12 @@ impl Diagnosis {
             cells: self.cells.max(2),
             iterations: Vec::new(),
         };
-        let settings = SolverSettings {
-            record_trace: false,
-            ..model.scene.settings
-        };
+        let settings = model.scene.settings;
         let total = heat.cells * heat.cells;
         let progress = Arc::new(AtomicUsize::new(0));
         let cancel = Arc::new(AtomicBool::new(false));
         let (p, c) = (progress.clone(), cancel.clone());
-        let handle = std::thread::spawn(move || {
+        let task = compute_pool().spawn(async move {
             heat.iterations = (0..total)
                 .into_par_iter()
                 .map(|i| {
@@ -211,10 +207,12 @@ impl Diagnosis {
                     let run = solve(heat.algorithm, md, settings);
                     p.fetch_add(1, Ordering::Relaxed);
                     matches!(
-                        run.summary.outcome.status_name(),
-                        "intersecting" | "separated" | "separated_early_stop"
+                        run.outcome,
+                        Outcome::Intersecting
+                            | Outcome::Separated { .. }
+                            | Outcome::SeparatedEarlyStop { .. }
                     )
-                    .then_some(run.summary.iterations)
+                    .then_some(run.iterations)
                 })
                 .collect();
             Work::Heat(heat)
@@ -223,28 +221,37 @@ impl Diagnosis {
             progress,
             total,
             cancel,
-            handle,
+            task,
             what: "heat map",
         });
     }
 
     /// Collects a finished job.
     fn collect(&mut self) {
-        if self.job.as_ref().is_some_and(|j| j.handle.is_finished()) {
-            if let Some(job) = self.job.take() {
-                match job.handle.join() {
-                    Ok(Work::Sweep(s)) => self.sweep = Some(s),
-                    Ok(Work::Heat(h)) => self.heat = Some(h),
-                    Err(_) => {}
-                }
-            }
+        let Some(job) = self.job.as_mut() else {
+            return;
+        };
+        let Some(work) = check_ready(&mut job.task) else {
+            return;
+        };
+        self.job = None;
+        match work {
+            Work::Sweep(s) => self.sweep = Some(s),
+            Work::Heat(h) => self.heat = Some(h),
         }
     }
 }
 
+/// Bevy's pool for long work (made on first use outside an app, as in tests).
+fn compute_pool() -> &'static AsyncComputeTaskPool {
+    AsyncComputeTaskPool::get_or_init(TaskPool::default)
+}
+
 pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<Diagnosis>()
-        .add_systems(Update, collect_finished_jobs);
+    app.init_resource::<Diagnosis>().add_systems(
+        Update,
+        collect_finished_jobs.run_if(in_state(super::ViewerMode::Diagnose)),
+    );
 }
 
 fn collect_finished_jobs(mut diagnosis: ResMut<Diagnosis>) {
@@ -272,7 +279,9 @@ mod tests {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("scenes/cubes_frank_wolfe_zigzag.ron");
         let mut model = ViewerModel::new(Scene::load(&path).unwrap());
-        model.set_enabled(Algorithm::ALL[4], false); // fixed-step FW: slow on cubes
+        // Fixed-step FW is slow on cubes.
+        model.set_enabled(crate::solver::Method::Solver(Algorithm::ALL[4]), false);
+        model.solve();
         let mut diagnosis = Diagnosis {
             samples: 200,
             cells: 9,
@@ -282,16 +291,16 @@ mod tests {
         assert!(diagnosis.progress().is_some());
         wait(&mut diagnosis);
         let sweep = diagnosis.sweep.as_ref().expect("a sweep result");
-        assert_eq!(sweep.runs.len(), 200 * model.enabled().len());
+        assert_eq!(sweep.runs.len(), 200 * model.enabled_algorithms().len());
         let gjk = &sweep.distributions[0];
         let (iterations, _) = gjk.histogram[0];
         let pose = sweep.pose_with(gjk.algorithm, iterations).unwrap();
         // Jumping there and solving again gives that many iterations (up to rounding).
-        model
-            .set_pose(crate::app::model::BodyId::B, sweep.world_pose_b(pose))
-            .unwrap();
+        let b = model.side(crate::app::model::Side::B);
+        model.set_pose(b, sweep.world_pose_b(pose)).unwrap();
+        model.solve();
         let again = model
-            .run_of(Algorithm::ALL[0])
+            .run_of(crate::solver::Method::Solver(Algorithm::ALL[0]))
             .unwrap()
             .run
             .summary

@@ -1,17 +1,19 @@
 //! Dragging a shape: the left button moves it on the plane through it that faces the
-//! camera; with Shift held it rotates instead. Every move re-solves at once.
+//! camera; with Shift held it rotates instead. Each move is a command; the Solve stage
+//! re-runs the methods once per frame, however many moves the frame had.
 
 use bevy::picking::events::{Drag, DragEnd, DragStart, Pointer};
 use bevy::prelude::*;
 use glam::DQuat;
 
 use super::camera::{OrbitCamera, ShapeDragActive};
-use super::model::BodyId;
-use super::{Model, StatusLine};
+use super::command::{PendingCommands, ViewerCommand};
+use super::model::Side;
+use super::Model;
 
-/// Marks the mesh entity of shape A or B.
+/// Marks the mesh entity of the pair's shape A or B.
 #[derive(Component, Clone, Copy, Debug)]
-pub struct ShapeBody(pub BodyId);
+pub struct ShapeBody(pub Side);
 
 pub(super) fn plugin(app: &mut App) {
     app.add_observer(start_shape_drag)
@@ -39,8 +41,8 @@ fn drag_shape(
     keys: Res<ButtonInput<KeyCode>>,
     orbit: Res<OrbitCamera>,
     windows: Query<&Window>,
-    mut model: ResMut<Model>,
-    mut status: ResMut<StatusLine>,
+    model: Res<Model>,
+    mut commands: ResMut<PendingCommands>,
 ) {
     let Ok(body) = bodies.get(event.entity) else {
         return;
@@ -51,7 +53,17 @@ fn drag_shape(
     let camera = orbit.transform();
     let (right, up) = (camera.right().as_dvec3(), camera.up().as_dvec3());
     let delta = event.delta.as_dvec2();
-    let mut pose = model.body(body.0).pose;
+    let id = model.side(body.0);
+    // Moves earlier in this frame are not applied yet: continue from the last one.
+    let mut pose = commands
+        .0
+        .iter()
+        .rev()
+        .find_map(|c| match c {
+            ViewerCommand::SetPose(i, p) if *i == id => Some(*p),
+            _ => None,
+        })
+        .unwrap_or(model.body(id).pose);
     let rotating = keys.pressed(KeyCode::ShiftLeft) || keys.pressed(KeyCode::ShiftRight);
     if rotating {
         let spin = DQuat::from_axis_angle(up, delta.x * 0.01)
@@ -64,7 +76,5 @@ fn drag_shape(
         let metres_per_pixel = 2.0 * depth * (std::f64::consts::FRAC_PI_8).tan() / height;
         pose.translation += (right * delta.x - up * delta.y) * metres_per_pixel;
     }
-    if let Err(e) = model.set_pose(body.0, pose) {
-        status.error(e);
-    }
+    commands.push(ViewerCommand::SetPose(id, pose));
 }

@@ -9,13 +9,13 @@ use bevy::render::view::screenshot::{save_to_disk, Screenshot};
 use bevy::tasks::{block_on, futures_lite::future, AsyncComputeTaskPool, Task};
 
 use super::camera::CameraRequest;
-use super::model::{BodyId, ViewerModel};
+use super::model::{Side, ViewerModel};
 use super::{Model, PlaybackCursor, StatusLine, ViewerSet};
 
 /// Something to do with a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileAction {
-    OpenObj(BodyId),
+    OpenObj(Side),
     OpenScene,
     SaveScene,
     ExportCsv,
@@ -54,14 +54,14 @@ pub struct FileRequest {
 
 /// Which shape a dropped OBJ replaces.
 #[derive(Resource, Clone, Copy, Debug)]
-pub struct DropTarget(pub BodyId);
+pub struct DropTarget(pub Side);
 
 #[derive(Resource, Default)]
 struct PendingDialog(Option<(FileAction, Task<Option<PathBuf>>)>);
 
 pub(super) fn plugin(app: &mut App) {
     app.add_message::<FileRequest>()
-        .insert_resource(DropTarget(BodyId::B))
+        .insert_resource(DropTarget(Side::B))
         .init_resource::<PendingDialog>()
         .add_systems(
             Update,
@@ -94,7 +94,7 @@ pub fn perform(
     };
     match action {
         FileAction::OpenObj(body) => {
-            let report = model.load_obj(body, path)?;
+            let report = model.load_obj(model.side(body), path)?;
             let convex = match report.convex {
                 Some(true) => "convex",
                 Some(false) => "not convex: its hull is used",
@@ -282,11 +282,11 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let flat = dir.join("flat.obj");
         std::fs::write(&flat, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n").unwrap();
-        let msg = perform(FileAction::OpenObj(BodyId::A), &flat, &mut model).unwrap();
+        let msg = perform(FileAction::OpenObj(Side::A), &flat, &mut model).unwrap();
         assert!(matches!(msg, Performed::Message(m) if m.contains("flat")));
         model = ViewerModel::new(Scene::load(&path).unwrap());
         for (action, file) in [
-            (FileAction::OpenObj(BodyId::B), dir.join("missing.obj")),
+            (FileAction::OpenObj(Side::B), dir.join("missing.obj")),
             (FileAction::OpenScene, dir.join("missing.ron")),
             (FileAction::ExportCsv, PathBuf::from("/no/such/dir/x.csv")),
         ] {

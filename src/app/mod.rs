@@ -1,19 +1,18 @@
-//! The Bevy viewer: two shapes, their Minkowski difference, the focused run's simplex
-//! and support directions step by step, panels and live plots. One plugin per file;
-//! the logic that needs no window (model, playback, narration, tessellation) is plain
-//! Rust and tested without one.
+//! The Bevy viewer: the scene's pair in focus, their Minkowski difference, the focused
+//! method's steps (drawn and narrated by its family), panels and live plots. One plugin
+//! per file; each frame runs Input (keys, drags, file requests), then Solve (panel
+//! commands applied, stale runs re-run once), then Draw. The logic that needs no window
+//! (model, commands, playback, narration, tessellation) is plain Rust and tested
+//! without one.
 
 mod camera;
+pub mod command;
 mod diagnose;
 mod drag;
-mod draw_epa;
-mod draw_minkowski;
-mod draw_shapes;
-mod draw_simplex;
+mod draw;
 mod files;
 pub mod model;
 pub mod narration;
-pub mod narration_epa;
 mod playback;
 pub mod playback_state;
 mod screenshot;
@@ -121,7 +120,18 @@ impl Default for Layers {
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ViewerSet {
     Input,
+    /// Panel commands applied and stale runs re-run (one system does the solving).
+    Solve,
     Draw,
+}
+
+/// What the viewer is being used for: exploring the focused method's steps, or
+/// diagnosing slow cases (sweeps and heat maps; their jobs are collected only then).
+#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ViewerMode {
+    #[default]
+    Explore,
+    Diagnose,
 }
 
 /// Loads the scene (or the default one) and runs the viewer until its window closes.
@@ -139,10 +149,9 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
         );
     }
     let mut model = ViewerModel::new(scene);
-    match options.focus {
-        Some(Method::Solver(focus)) => model.set_focus(focus),
-        Some(Method::Epa) => model.set_epa_focus(true),
-        None => {}
+    if let Some(focus) = options.focus {
+        model.set_focus(focus);
+        model.solve();
     }
     let mut playback = Playback::default();
     let len = model.step_count();
@@ -165,16 +174,18 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
     .insert_resource(PlaybackCursor(playback))
     .init_resource::<StatusLine>()
     .init_resource::<Layers>()
-    .configure_sets(Update, (ViewerSet::Input, ViewerSet::Draw).chain())
+    .init_state::<ViewerMode>()
+    .configure_sets(
+        Update,
+        (ViewerSet::Input, ViewerSet::Solve, ViewerSet::Draw).chain(),
+    )
     .add_plugins((
         camera::plugin,
+        command::plugin,
         diagnose::plugin,
         drag::plugin,
         playback::plugin,
-        draw_shapes::plugin,
-        draw_minkowski::plugin,
-        draw_simplex::plugin,
-        draw_epa::plugin,
+        draw::plugin,
         files::plugin,
         ui::plugin,
     ));

@@ -1,60 +1,62 @@
-//! The viewer's state without Bevy: the scene, which algorithms run, their runs, and
-//! every edit a user can make. Every edit re-solves at once; an edit that fails leaves
-//! the scene exactly as it was and returns a message for the UI.
+//! The viewer's state without Bevy: the scene, which methods run, their runs, and every
+//! edit a user can make. Edits only change the scene and mark the runs stale; `solve`
+//! (the viewer's Solve stage) re-runs what changed. An edit that fails leaves the scene
+//! exactly as it was and returns a message for the UI.
 
 use std::path::Path;
 use std::time::Instant;
 
 use crate::mesh_io::{load_obj, MeshReport};
-use crate::minkowski::MinkowskiDifference;
 use crate::pose::Pose;
 use crate::scene::{Body, Scene, ShapeSpec};
-use crate::solver::epa::{gjk_settings_for_epa, penetration, EpaRun, EpaSettings};
-use crate::solver::{solve, Algorithm, InitialGuess, Method, Run, SolverSettings};
-use crate::trace::{csv_rows, IterationRecord, CSV_HEADER};
+use crate::solver::catalog::{Family, CATALOG};
+use crate::solver::trace::Trace;
+use crate::solver::{nearest_in_simplex, Algorithm, InitialGuess, Method, Run, SolverSettings};
 
-/// Which of the two shapes an edit is about.
+/// A body of the scene: its index in `scene.bodies`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BodyId {
+pub struct BodyId(pub usize);
+
+/// A side of the pair in focus: which of its two bodies plays A and which B.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
     A,
     B,
 }
 
-impl BodyId {
+impl Side {
     pub fn label(self) -> &'static str {
         match self {
-            BodyId::A => "A",
-            BodyId::B => "B",
+            Side::A => "A",
+            Side::B => "B",
         }
     }
 }
 
-/// One algorithm's run on the current pose, with its measured speed.
+/// One method's run on the current pose, with its measured speed.
 #[derive(Clone, Debug)]
-pub struct AlgorithmRun {
+pub struct MethodRun {
     pub run: Run,
-    /// Mean time of one query without tracing, in microseconds: measured on demand
+    /// Mean time of one query without records, in microseconds: measured on demand
     /// ("time this pose"), not on every drag; `None` until then.
     pub micros_per_query: Option<f64>,
 }
 
-/// The viewer's model: a scene, the enabled algorithms and their runs.
+/// The viewer's model: a scene, the enabled methods and their runs.
 #[derive(Clone, Debug)]
 pub struct ViewerModel {
     pub scene: Scene,
-    /// Enabled algorithms, in the order of [`Algorithm::ALL`].
-    enabled: Vec<Algorithm>,
-    pub focus: Algorithm,
-    runs: Vec<AlgorithmRun>,
-    /// EPA (penetration depth) runs alongside when enabled; in focus, the 3-D view, the
-    /// narration and the plots show its expansions instead of the focused solver's steps.
-    epa_enabled: bool,
-    pub epa_focus: bool,
-    epa: Option<EpaRun>,
-    /// Start each run from the previous pose's final iterate (Box2D's simplex cache,
-    /// Coal's guess from the simplex): fewer iterations while dragging. Off by default,
-    /// so that counts are the reference ones.
-    pub warm_start: bool,
+    /// Enabled methods, in the catalog's order.
+    enabled: Vec<Method>,
+    /// The method whose steps the 3-D view, narration and plots show.
+    focus: Method,
+    runs: Vec<MethodRun>,
+    /// Start each distance run from the previous pose's final simplex (its nearest
+    /// point as the first direction: Box2D's simplex cache, Coal's cached guess): fewer
+    /// iterations while dragging. Off by default, so that counts are the reference ones.
+    warm_start: bool,
+    /// The runs no longer match the scene: the Solve stage re-runs them.
+    stale: bool,
     /// Bumped on every change of what is drawn (shapes, poses, runs).
     pub revision: u64,
     /// Bumped when a shape itself changes (its mesh must be rebuilt).
@@ -63,116 +65,182 @@ pub struct ViewerModel {
 
 impl ViewerModel {
     pub fn new(scene: Scene) -> Self {
-        let enabled = ordered(&scene.algorithms);
-        let focus = enabled[0];
-        let epa_enabled = scene.methods.contains(&Method::Epa);
-        let epa_focus = scene.methods.first() == Some(&Method::Epa);
+        let enabled = ordered(&scene.methods);
+        // The scene lists the method in focus first.
+        let focus = scene
+            .methods
+            .first()
+            .copied()
+            .filter(|m| enabled.contains(m))
+            .unwrap_or(enabled[0]);
         let mut model = Self {
             scene,
             enabled,
             focus,
             runs: Vec::new(),
-            epa_enabled,
-            epa_focus,
-            epa: None,
             warm_start: false,
+            stale: true,
             revision: 0,
             shape_revision: 0,
         };
-        model.resolve();
+        model.solve();
         model
     }
 
+    /// The body playing `side` in the pair in focus.
+    pub fn side(&self, side: Side) -> BodyId {
+        let (a, b) = self.scene.pairs[0];
+        BodyId(match side {
+            Side::A => a,
+            Side::B => b,
+        })
+    }
+
     pub fn body(&self, id: BodyId) -> &Body {
-        match id {
-            BodyId::A => self.scene.a(),
-            BodyId::B => self.scene.b(),
+        &self.scene.bodies[id.0]
+    }
+
+    /// "A", "B" for the pair in focus, else "body k".
+    pub fn body_label(&self, id: BodyId) -> String {
+        if id == self.side(Side::A) {
+            "A".into()
+        } else if id == self.side(Side::B) {
+            "B".into()
+        } else {
+            format!("body {}", id.0)
         }
     }
 
-    fn body_mut(&mut self, id: BodyId) -> &mut Body {
-        match id {
-            BodyId::A => self.scene.a_mut(),
-            BodyId::B => self.scene.b_mut(),
-        }
+    fn body_mut(&mut self, id: BodyId) -> Result<&mut Body, String> {
+        let count = self.scene.bodies.len();
+        self.scene
+            .bodies
+            .get_mut(id.0)
+            .ok_or_else(|| format!("no body {} (the scene has {count})", id.0))
     }
 
-    pub fn enabled(&self) -> &[Algorithm] {
+    pub fn enabled(&self) -> &[Method] {
         &self.enabled
     }
 
-    pub fn runs(&self) -> &[AlgorithmRun] {
+    pub fn focus(&self) -> Method {
+        self.focus
+    }
+
+    /// The enabled distance solvers (what a Diagnose sweep compares).
+    pub fn enabled_algorithms(&self) -> Vec<Algorithm> {
+        self.enabled
+            .iter()
+            .filter_map(|m| match m {
+                Method::Solver(a) => Some(*a),
+                Method::Epa => None,
+            })
+            .collect()
+    }
+
+    /// The solver a heat map counts iterations of: the focused one, or with another
+    /// family in focus, the first enabled solver (GJK when none is).
+    pub fn diagnosed_algorithm(&self) -> Algorithm {
+        match self.focus {
+            Method::Solver(a) => a,
+            _ => self
+                .enabled_algorithms()
+                .first()
+                .copied()
+                .unwrap_or(Algorithm::ALL[0]),
+        }
+    }
+
+    /// The focused method's family: which drawing and narration are shown.
+    pub fn focused_family(&self) -> Family {
+        self.focus.family()
+    }
+
+    pub fn runs(&self) -> &[MethodRun] {
         &self.runs
     }
 
-    pub fn run_of(&self, algorithm: Algorithm) -> Option<&AlgorithmRun> {
-        self.runs.iter().find(|r| r.run.algorithm == algorithm)
+    pub fn run_of(&self, method: Method) -> Option<&MethodRun> {
+        self.runs.iter().find(|r| r.run.method == method)
     }
 
-    pub fn focused_run(&self) -> Option<&AlgorithmRun> {
+    pub fn focused_run(&self) -> Option<&MethodRun> {
         self.run_of(self.focus)
     }
 
-    /// The focused run's record at `cursor` (clamped).
-    pub fn record_at(&self, cursor: usize) -> Option<&IterationRecord> {
-        let trace = &self.focused_run()?.run.trace;
-        trace.get(cursor.min(trace.len().saturating_sub(1)))
+    /// The focused run's records.
+    pub fn focused_trace(&self) -> Option<&Trace> {
+        self.focused_run().map(|r| &r.run.trace)
     }
 
-    /// Re-runs every enabled algorithm on the current scene.
-    pub fn resolve(&mut self) {
-        let runs = self
-            .enabled
-            .iter()
-            .map(|a| {
-                let guess = self.warm_start.then(|| self.final_iterate(*a)).flatten();
-                run_traced(&self.scene, *a, guess)
-            })
-            .collect();
-        self.runs = runs;
-        self.epa = self.epa_enabled.then(|| {
-            let s = &self.scene;
-            penetration(
-                &s.a().shape,
-                &s.b().shape,
-                s.b_in_a(),
-                gjk_settings_for_epa(),
-                EpaSettings::default(),
-            )
-        });
-        self.scene.algorithms = self.enabled.clone();
-        let solvers = self.enabled.iter().map(|a| Method::Solver(*a));
-        self.scene.methods = if self.epa_enabled {
-            std::iter::once(Method::Epa).chain(solvers).collect()
-        } else {
-            solvers.collect()
-        };
+    /// How many steps the playback cursor runs over: the focused run's records.
+    pub fn step_count(&self) -> usize {
+        self.focused_trace().map_or(0, Trace::len)
+    }
+
+    /// Whether the runs are out of date (an edit since the last [`ViewerModel::solve`]).
+    pub fn is_stale(&self) -> bool {
+        self.stale
+    }
+
+    fn mark_stale(&mut self) {
+        self.stale = true;
         self.revision += 1;
     }
 
-    /// The last iterate of `algorithm`'s current run (A's frame), a direction to start
-    /// the next run from.
-    fn final_iterate(&self, algorithm: Algorithm) -> Option<glam::DVec3> {
-        let x = self.run_of(algorithm)?.run.trace.last()?.x;
+    /// Re-runs every enabled method when an edit made the runs stale (the Solve stage).
+    pub fn solve(&mut self) {
+        if !self.stale {
+            return;
+        }
+        self.stale = false;
+        let runs = self
+            .enabled
+            .iter()
+            .map(|m| {
+                let guess = self.warm_start.then(|| self.warm_direction(*m)).flatten();
+                MethodRun {
+                    run: run_method(&self.scene, *m, guess),
+                    micros_per_query: None,
+                }
+            })
+            .collect();
+        self.runs = runs;
+        self.sync_scene_methods();
+        self.revision += 1;
+    }
+
+    /// What a saved scene lists: the enabled methods, the one in focus first.
+    fn sync_scene_methods(&mut self) {
+        self.scene.algorithms = self.enabled_algorithms();
+        let others = self.enabled.iter().filter(|m| **m != self.focus);
+        self.scene.methods = std::iter::once(self.focus).chain(others.copied()).collect();
+    }
+
+    /// The nearest point of `method`'s final simplex at the previous pose (A's frame): a
+    /// direction to start the next run from.
+    fn warm_direction(&self, method: Method) -> Option<glam::DVec3> {
+        let simplex = &self.run_of(method)?.run.summary.simplex;
+        let (x, _) = nearest_in_simplex(simplex)?;
         (x.is_finite() && x.length() > 0.0).then_some(x)
     }
 
-    /// Times every enabled algorithm on the current pose (the results panel's button).
+    /// Times every enabled method on the current pose (the results panel's button).
     pub fn time_this_pose(&mut self) {
         let scene = &self.scene;
         for r in &mut self.runs {
-            let guess = r.run.trace.first().map(|first| first.direction);
-            let settings = SolverSettings {
-                initial_guess: guess.map_or(scene.settings.initial_guess, InitialGuess::Direction),
-                ..scene.settings
-            };
-            r.micros_per_query = Some(time_queries(scene, r.run.algorithm, settings));
+            let guess = first_direction(&r.run.trace);
+            r.micros_per_query = Some(time_queries(scene, r.run.method, guess));
         }
+    }
+
+    pub fn warm_start(&self) -> bool {
+        self.warm_start
     }
 
     pub fn set_warm_start(&mut self, on: bool) {
         self.warm_start = on;
-        self.resolve();
+        self.mark_stale();
     }
 
     /// Puts pair `k` of the scene in focus (its bodies become A and B).
@@ -183,77 +251,40 @@ impl ViewerModel {
         let pair = self.scene.pairs.remove(k);
         self.scene.pairs.insert(0, pair);
         self.shape_revision += 1;
-        self.resolve();
+        self.mark_stale();
     }
 
-    /// The EPA run on the current pose, when EPA is enabled.
-    pub fn epa(&self) -> Option<&EpaRun> {
-        self.epa.as_ref()
-    }
-
-    pub fn epa_enabled(&self) -> bool {
-        self.epa_enabled
-    }
-
-    pub fn set_epa_enabled(&mut self, on: bool) {
-        self.epa_enabled = on;
-        self.epa_focus &= on;
-        self.resolve();
-    }
-
-    /// Puts EPA in focus (enabling it), or gives the focus back to the solvers.
-    pub fn set_epa_focus(&mut self, on: bool) {
-        if on && !self.epa_enabled {
-            self.set_epa_enabled(true);
-        }
-        self.epa_focus = on;
-        self.revision += 1;
-    }
-
-    /// How many steps the playback cursor runs over: EPA's records in EPA focus, else
-    /// the focused run's.
-    pub fn step_count(&self) -> usize {
-        if self.epa_focus {
-            self.epa.as_ref().map_or(0, |r| r.records.len())
-        } else {
-            self.focused_run().map_or(0, |r| r.run.trace.len())
-        }
-    }
-
-    /// Moves a shape; NaN or infinite poses are refused.
+    /// Moves a body; NaN or infinite poses are refused.
     pub fn set_pose(&mut self, id: BodyId, pose: Pose) -> Result<(), String> {
         if !pose.is_finite() {
-            return Err(format!("shape {}: the pose must be finite", id.label()));
+            return Err(format!("{}: the pose must be finite", self.body_label(id)));
         }
         let pose = Pose::new(pose.translation, pose.rotation.normalize());
-        self.body_mut(id).pose = pose;
-        self.resolve();
+        self.body_mut(id)?.pose = pose;
+        self.mark_stale();
         Ok(())
     }
 
-    /// Replaces a shape by a new description (kind and parameters).
+    /// Replaces a body's shape by a new description (kind and parameters).
     pub fn set_shape(&mut self, id: BodyId, spec: ShapeSpec) -> Result<(), String> {
-        let body = self.build_body(id, spec)?;
-        *self.body_mut(id) = body;
+        let label = self.body_label(id);
+        let pose = self.body_mut(id)?.pose;
+        let body = Scene::build_body_spec(&spec, &self.scene.base_dir, pose)
+            .map_err(|e| format!("{label}: {e}"))?;
+        *self.body_mut(id)? = body;
         self.shape_revision += 1;
-        self.resolve();
+        self.mark_stale();
         Ok(())
     }
 
-    fn build_body(&self, id: BodyId, spec: ShapeSpec) -> Result<Body, String> {
-        let pose = self.body(id).pose;
-        Scene::build_body_spec(&spec, &self.scene.base_dir, pose)
-            .map_err(|e| format!("shape {}: {e}", id.label()))
-    }
-
-    /// Loads an OBJ file as shape `id`; the dialog, drag-and-drop and the path field all
-    /// come here. On error the scene is unchanged.
+    /// Loads an OBJ file as body `id`'s shape; the dialog, drag-and-drop and the path
+    /// field all come here. On error the scene is unchanged.
     pub fn load_obj(&mut self, id: BodyId, path: &Path) -> Result<MeshReport, String> {
+        let pose = self.body_mut(id)?.pose;
         let mesh = load_obj(path).map_err(|e| e.to_string())?;
         let absolute = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-        let pose = self.body(id).pose;
         let report = mesh.report.clone();
-        *self.body_mut(id) = Body {
+        *self.body_mut(id)? = Body {
             spec: ShapeSpec::Mesh {
                 path: absolute.to_string_lossy().into_owned(),
             },
@@ -262,7 +293,7 @@ impl ViewerModel {
             mesh_report: Some(mesh.report),
         };
         self.shape_revision += 1;
-        self.resolve();
+        self.mark_stale();
         Ok(report)
     }
 
@@ -281,52 +312,47 @@ impl ViewerModel {
         self.scene.save(path).map_err(|e| e.to_string())
     }
 
-    pub fn set_enabled(&mut self, algorithm: Algorithm, on: bool) {
+    pub fn set_enabled(&mut self, method: Method, on: bool) {
         let mut list = self.enabled.clone();
-        list.retain(|a| *a != algorithm);
+        list.retain(|m| *m != method);
         if on {
-            list.push(algorithm);
+            list.push(method);
         }
         if list.is_empty() {
-            return; // keep at least one algorithm
+            return; // keep at least one method
         }
         self.enabled = ordered(&list);
         if !self.enabled.contains(&self.focus) {
             self.focus = self.enabled[0];
         }
-        self.resolve();
+        self.mark_stale();
     }
 
-    /// Focuses an algorithm, enabling it if needed.
-    pub fn set_focus(&mut self, algorithm: Algorithm) {
-        if !self.enabled.contains(&algorithm) {
-            self.set_enabled(algorithm, true);
+    /// Focuses a method, enabling it if needed.
+    pub fn set_focus(&mut self, method: Method) {
+        if !self.enabled.contains(&method) {
+            self.set_enabled(method, true);
         }
-        self.focus = algorithm;
-        self.epa_focus = false;
+        self.focus = method;
+        self.sync_scene_methods();
         self.revision += 1;
     }
 
     pub fn set_settings(&mut self, settings: SolverSettings) -> Result<(), String> {
         settings.validate()?;
-        self.scene.settings = SolverSettings {
-            record_trace: true,
-            ..settings
-        };
-        self.resolve();
+        self.scene.settings = settings;
+        self.mark_stale();
         Ok(())
     }
 
-    /// The focused run as CSV, one row per recorded iteration.
+    /// The focused run as CSV, one row per record (the family's own columns).
     pub fn focused_run_csv(&self) -> String {
-        let rows = self
-            .focused_run()
-            .map(|r| csv_rows(r.run.algorithm.name(), &r.run.trace))
-            .unwrap_or_default();
-        format!("{CSV_HEADER}\n{rows}")
+        self.focused_run()
+            .map(|r| r.run.trace.csv(r.run.method.name()))
+            .unwrap_or_default()
     }
 
-    /// The focused run (summary and full trace) as JSON.
+    /// The focused run (summary and records) as JSON.
     pub fn focused_run_json(&self) -> String {
         match self.focused_run() {
             Some(r) => serde_json::to_string_pretty(&r.run).unwrap_or_default(),
@@ -335,49 +361,48 @@ impl ViewerModel {
     }
 }
 
-/// `list` in the order of [`Algorithm::ALL`], without repeats; GJK when empty.
-fn ordered(list: &[Algorithm]) -> Vec<Algorithm> {
-    let v: Vec<Algorithm> = Algorithm::ALL
-        .into_iter()
-        .filter(|a| list.contains(a))
+/// `list` in the catalog's order, without repeats; GJK when empty.
+fn ordered(list: &[Method]) -> Vec<Method> {
+    let v: Vec<Method> = CATALOG
+        .iter()
+        .map(|row| row.method)
+        .filter(|m| list.contains(m))
         .collect();
     if v.is_empty() {
-        vec![Algorithm::ALL[0]]
+        vec![CATALOG[0].method]
     } else {
         v
     }
 }
 
-/// Solves with the trace; `guess` (a warm start) replaces the scene's initial guess.
-fn run_traced(scene: &Scene, algorithm: Algorithm, guess: Option<glam::DVec3>) -> AlgorithmRun {
-    let settings = SolverSettings {
+/// The scene's settings, the first direction replaced by `guess` (a warm start).
+fn settings_with(scene: &Scene, guess: Option<glam::DVec3>) -> SolverSettings {
+    SolverSettings {
         initial_guess: guess.map_or(scene.settings.initial_guess, InitialGuess::Direction),
         ..scene.settings
-    };
-    let run = solve(
-        algorithm,
-        MinkowskiDifference::new(&scene.a().shape, &scene.b().shape, scene.b_in_a()),
-        settings,
-    );
-    AlgorithmRun {
-        run,
-        micros_per_query: None,
     }
 }
 
-/// Times untraced queries of `algorithm` on the scene's focused pair, with the settings
-/// its run used: the mean over ≥ 2 ms or 2000 runs, in microseconds.
-fn time_queries(scene: &Scene, algorithm: Algorithm, settings: SolverSettings) -> f64 {
-    let settings = SolverSettings {
-        record_trace: false,
-        ..settings
-    };
-    let b_in_a = scene.b_in_a();
+/// Runs `method` with records on the pair in focus.
+fn run_method(scene: &Scene, method: Method, guess: Option<glam::DVec3>) -> Run {
+    let (a, b) = (&scene.a().shape, &scene.b().shape);
+    method.run(a, b, scene.b_in_a(), settings_with(scene, guess), true)
+}
+
+/// The direction a distance run started from (so timing repeats the same run).
+fn first_direction(trace: &Trace) -> Option<glam::DVec3> {
+    trace.distance_step(0).map(|s| s.direction)
+}
+
+/// Times untraced queries of `method` on the pair in focus: the mean over ≥ 2 ms or
+/// 2000 runs, in microseconds.
+fn time_queries(scene: &Scene, method: Method, guess: Option<glam::DVec3>) -> f64 {
+    let settings = settings_with(scene, guess);
+    let (a, b, b_in_a) = (&scene.a().shape, &scene.b().shape, scene.b_in_a());
     let start = Instant::now();
     let mut repeats = 0u32;
     while repeats < 2000 && (repeats < 3 || start.elapsed().as_micros() < 2000) {
-        let md = MinkowskiDifference::new(&scene.a().shape, &scene.b().shape, b_in_a);
-        std::hint::black_box(solve(algorithm, md, settings));
+        std::hint::black_box(method.run(a, b, b_in_a, settings, false));
         repeats += 1;
     }
     start.elapsed().as_secs_f64() * 1e6 / repeats as f64
@@ -398,38 +423,51 @@ mod tests {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/epa_deep_coincident.ron");
         let mut m = ViewerModel::new(Scene::load(&path).unwrap());
         // The scene names epa first: enabled and in focus.
-        assert!(m.epa_enabled() && m.epa_focus);
-        let epa = m.epa().unwrap();
-        assert_eq!(m.step_count(), epa.records.len());
-        assert!(epa.records.len() > 5);
+        assert!(m.enabled().contains(&Method::Epa) && m.focus() == Method::Epa);
+        let epa = m.run_of(Method::Epa).unwrap();
+        assert_eq!(m.step_count(), epa.run.trace.len());
+        assert!(epa.run.trace.len() > 5);
+        assert_eq!(m.focused_family(), Family::Epa);
         // A pose change re-runs EPA; focusing a solver gives the steps back to it.
-        let mut pose = m.body(BodyId::B).pose;
+        let b = m.side(Side::B);
+        let mut pose = m.body(b).pose;
         pose.translation.x += 0.05;
-        m.set_pose(BodyId::B, pose).unwrap();
-        assert!(m.epa().unwrap().outcome.signed_distance().unwrap() < 0.0);
-        m.set_focus(m.enabled()[0]);
-        assert!(!m.epa_focus);
+        m.set_pose(b, pose).unwrap();
+        assert!(m.is_stale());
+        m.solve();
+        let epa = &m.run_of(Method::Epa).unwrap().run.summary.outcome;
+        assert!(epa.signed_distance().unwrap() < 0.0);
+        let solver = *m.enabled().iter().find(|x| **x != Method::Epa).unwrap();
+        m.set_focus(solver);
+        assert_ne!(m.focused_family(), Family::Epa);
         assert_eq!(m.step_count(), m.focused_run().unwrap().run.trace.len());
         // Saving keeps EPA in the list.
-        assert_eq!(m.scene.methods.first(), Some(&crate::solver::Method::Epa));
-        m.set_epa_enabled(false);
-        assert!(m.epa().is_none() && !m.scene.methods.contains(&crate::solver::Method::Epa));
+        assert!(m.scene.methods.contains(&Method::Epa));
+        m.set_enabled(Method::Epa, false);
+        m.solve();
+        assert!(m.run_of(Method::Epa).is_none() && !m.scene.methods.contains(&Method::Epa));
     }
 
     #[test]
     fn warm_start_begins_at_the_previous_iterate_and_is_off_by_default() {
         let mut m = model();
-        assert!(!m.warm_start);
+        assert!(!m.warm_start());
         m.set_warm_start(true);
-        let before = m.focused_run().unwrap().run.trace.last().unwrap().x;
-        let mut pose = m.body(BodyId::B).pose;
+        m.solve();
+        let trace = m.focused_trace().unwrap();
+        let before = trace.distance_step(trace.len() - 1).unwrap().x;
+        let b = m.side(Side::B);
+        let mut pose = m.body(b).pose;
         pose.translation.x += 1e-4;
-        m.set_pose(BodyId::B, pose).unwrap();
+        m.set_pose(b, pose).unwrap();
+        m.solve();
         let warm = &m.focused_run().unwrap().run;
-        // The first support is taken along the previous iterate.
-        assert!((warm.trace[0].direction - before).length() < 1e-12);
+        // The first support is taken along the previous simplex's nearest point.
+        let first = warm.trace.distance_step(0).unwrap().direction;
+        assert!((first - before).length() < 1e-12);
         let d_warm = warm.summary.outcome.distance().unwrap();
         m.set_warm_start(false);
+        m.solve();
         let cold = &m.focused_run().unwrap().run;
         assert!((cold.summary.outcome.distance().unwrap() - d_warm).abs() < 1e-4);
     }
@@ -460,6 +498,7 @@ mod tests {
         };
         assert!((d(&m) - 1.0).abs() < 1e-5);
         m.set_focus_pair(1);
+        m.solve();
         assert!((d(&m) - 3.0).abs() < 1e-5);
         assert_eq!(m.scene.pairs[0], (0, 2));
     }
@@ -473,8 +512,10 @@ mod tests {
             .runs()
             .iter()
             .all(|r| r.micros_per_query.is_some_and(|t| t > 0.0)));
-        let pose = m.body(BodyId::B).pose;
-        m.set_pose(BodyId::B, pose).unwrap();
+        let b = m.side(Side::B);
+        let pose = m.body(b).pose;
+        m.set_pose(b, pose).unwrap();
+        m.solve();
         assert!(
             m.runs().iter().all(|r| r.micros_per_query.is_none()),
             "stale after a change"
@@ -492,10 +533,12 @@ mod tests {
             .outcome
             .distance()
             .unwrap();
-        let mut pose = m.body(BodyId::B).pose;
+        let b = m.side(Side::B);
+        let mut pose = m.body(b).pose;
         pose.translation += DVec3::new(1.0, 0.0, 0.0);
         let revision = m.revision;
-        m.set_pose(BodyId::B, pose).unwrap();
+        m.set_pose(b, pose).unwrap();
+        m.solve();
         assert!(m.revision > revision);
         let after = m
             .focused_run()
@@ -512,19 +555,19 @@ mod tests {
     fn bad_edits_keep_the_scene() {
         let mut m = model();
         let before = m.scene.to_file();
-        let mut pose = m.body(BodyId::A).pose;
+        let (a, b) = (m.side(Side::A), m.side(Side::B));
+        let mut pose = m.body(a).pose;
         pose.translation.x = f64::NAN;
-        assert!(m.set_pose(BodyId::A, pose).is_err());
-        assert!(m
-            .set_shape(BodyId::A, ShapeSpec::Sphere { radius: -1.0 })
-            .is_err());
-        assert!(m.load_obj(BodyId::B, Path::new("/no/such.obj")).is_err());
+        assert!(m.set_pose(a, pose).is_err());
+        assert!(m.set_pose(BodyId(7), Pose::IDENTITY).is_err());
+        assert!(m.set_shape(a, ShapeSpec::Sphere { radius: -1.0 }).is_err());
+        assert!(m.load_obj(b, Path::new("/no/such.obj")).is_err());
         assert!(m.load_scene(Path::new("/no/such.ron")).is_err());
         let dir = std::env::temp_dir().join(format!("collidescope-model-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let broken = dir.join("broken.obj");
         std::fs::write(&broken, "v 0 0 0\nv 1 0\n").unwrap();
-        let err = m.load_obj(BodyId::B, &broken).unwrap_err();
+        let err = m.load_obj(b, &broken).unwrap_err();
         assert!(err.contains("broken.obj"), "{err}");
         let bad_scene = dir.join("bad.ron");
         std::fs::write(&bad_scene, "Scene(version: 1").unwrap();
@@ -536,30 +579,35 @@ mod tests {
     #[test]
     fn toggles_and_focus() {
         let mut m = model();
-        m.set_enabled(Algorithm::ALL[5], true);
-        assert!(m.run_of(Algorithm::ALL[5]).is_some());
-        m.set_focus(Algorithm::ALL[5]);
-        assert_eq!(m.focused_run().unwrap().run.algorithm, Algorithm::ALL[5]);
-        for a in Algorithm::ALL {
-            m.set_enabled(a, false);
+        let fw = Method::Solver(Algorithm::ALL[5]);
+        m.set_enabled(fw, true);
+        m.solve();
+        assert!(m.run_of(fw).is_some());
+        m.set_focus(fw);
+        assert_eq!(m.focused_run().unwrap().run.method, fw);
+        for method in Method::all() {
+            m.set_enabled(method, false);
         }
+        m.solve();
         assert_eq!(m.enabled().len(), 1, "one algorithm always stays");
         assert!(m.focused_run().is_some());
         assert!(m.focused_run_csv().lines().count() > 1);
         assert!(m.focused_run_json().contains("trace"));
+        assert!(m.focused_run_csv().starts_with("algorithm,k,event"));
     }
 
     #[test]
     fn shape_edit_and_obj_load() {
         let mut m = model();
+        let (a, b) = (m.side(Side::A), m.side(Side::B));
         m.set_shape(
-            BodyId::A,
+            a,
             ShapeSpec::Box {
                 half_extents: [0.5, 0.5, 0.5],
             },
         )
         .unwrap();
-        assert_eq!(m.body(BodyId::A).shape.kind_name(), "box");
+        assert_eq!(m.body(a).shape.kind_name(), "box");
         let dir = std::env::temp_dir().join(format!("collidescope-obj-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let cube = dir.join("tet.obj");
@@ -568,8 +616,8 @@ mod tests {
             "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\nf 1 2 4\nf 1 3 4\nf 2 3 4\n",
         )
         .unwrap();
-        let report = m.load_obj(BodyId::B, &cube).unwrap();
+        let report = m.load_obj(b, &cube).unwrap();
         assert_eq!(report.hull_vertices, 4);
-        assert_eq!(m.body(BodyId::B).shape.kind_name(), "polytope");
+        assert_eq!(m.body(b).shape.kind_name(), "polytope");
     }
 }

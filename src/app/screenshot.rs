@@ -8,8 +8,8 @@ use bevy::render::view::screenshot::{save_to_disk, Screenshot};
 
 use super::camera::{CameraRequest, OrbitCamera};
 use super::diagnose::Diagnosis;
-use super::ui::{RightTab, UiText};
 use super::Model;
+use super::ViewerMode;
 
 /// Frames to let the scene settle (meshes uploaded, camera framed) before capturing.
 const SETTLE_FRAMES: u32 = 12;
@@ -58,7 +58,7 @@ fn capture_then_exit(
     mut diagnosis: ResMut<Diagnosis>,
     model: Res<Model>,
     orbit: Res<OrbitCamera>,
-    mut text: ResMut<UiText>,
+    mut mode: ResMut<NextState<ViewerMode>>,
 ) {
     job.frame += 1;
     if job.close_up && job.frame == 6 {
@@ -68,7 +68,7 @@ fn capture_then_exit(
     if job.diagnose {
         if job.frame == 3 {
             diagnosis.start_sweep(&model);
-            text.right_tab = RightTab::Diagnose;
+            mode.set(ViewerMode::Diagnose);
         }
         if diagnosis.progress().is_none() && diagnosis.sweep.is_some() && diagnosis.heat.is_none() {
             let view = orbit.transform();

@@ -150,7 +150,6 @@ impl ProblemFile {
             kind,
             max_iterations: self.max_iterations,
             initial_guess: InitialGuess::OriginDifference,
-            record_trace: false,
             ..SolverSettings::default()
         };
         settings
@@ -263,9 +262,9 @@ pub fn run_problems(
                             let md = MinkowskiDifference::new(a, b, b_in_a);
                             let run = solve(alg, md, settings);
                             AlgorithmAnswer {
-                                iterations: run.summary.iterations,
-                                distance: run.summary.outcome.distance(),
-                                status: run.summary.outcome.status_name().to_string(),
+                                iterations: run.iterations,
+                                distance: run.outcome.distance(),
+                                status: run.outcome.status_name().to_string(),
                                 normal: None,
                                 seconds_per_query: timing
                                     .then(|| our_seconds(a, b, b_in_a, alg, settings)),
@@ -297,11 +296,8 @@ pub fn run_problems(
 
 /// EPA's answer in the problem-file contract: signed distance, normal, expansions.
 fn epa_answer(a: &Shape, b: &Shape, b_in_a: RelativePose, timing: bool) -> AlgorithmAnswer {
-    let settings = EpaSettings {
-        record_trace: false,
-        ..EpaSettings::default()
-    };
-    let query = || penetration(a, b, b_in_a, gjk_settings_for_epa(), settings);
+    let settings = EpaSettings::default();
+    let query = || penetration(a, b, b_in_a, gjk_settings_for_epa(), settings, None);
     let run = query();
     AlgorithmAnswer {
         iterations: run.iterations,

@@ -46,7 +46,6 @@ fn optimum(a: &Shape, b: &Shape, b_in_a: RelativePose) -> Option<DVec3> {
         tolerance: 1e-14,
         criterion: Criterion::DualityGap,
         max_iterations: 10_000,
-        record_trace: false,
         ..SolverSettings::default()
     };
     let run = solve(
@@ -54,11 +53,7 @@ fn optimum(a: &Shape, b: &Shape, b_in_a: RelativePose) -> Option<DVec3> {
         MinkowskiDifference::new(a, b, b_in_a),
         settings,
     );
-    match (
-        run.summary.outcome,
-        run.summary.witness_a,
-        run.summary.witness_b,
-    ) {
+    match (run.outcome, run.witness_a, run.witness_b) {
         // Stalled: round-off bounds the answer to ~1e-12, which placing poses allows.
         (Outcome::Separated { .. } | Outcome::Stalled { .. }, Some(pa), Some(pb)) => Some(pa - pb),
         _ => None,

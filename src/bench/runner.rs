@@ -71,7 +71,6 @@ pub fn run_set(
                         md,
                         SolverSettings {
                             mode: query.mode(),
-                            record_trace: false,
                             ..settings
                         },
                     );
@@ -80,10 +79,10 @@ pub fn run_set(
                         target_distance: p.target_distance,
                         algorithm: algorithm.name(),
                         query,
-                        iterations: run.summary.iterations,
-                        support_calls: run.summary.stats.calls,
-                        status: run.summary.outcome.status_name(),
-                        distance: run.summary.outcome.distance(),
+                        iterations: run.iterations,
+                        support_calls: run.stats.calls,
+                        status: run.outcome.status_name(),
+                        distance: run.outcome.distance(),
                     });
                 }
             }

@@ -81,10 +81,6 @@ pub fn run_sweep(
     stop: &AtomicBool,
     tick: &(dyn Fn() + Sync),
 ) -> Vec<SweepRun> {
-    let settings = SolverSettings {
-        record_trace: false,
-        ..settings
-    };
     let mut runs: Vec<SweepRun> = poses
         .par_iter()
         .flat_map_iter(|pose| {
@@ -99,9 +95,9 @@ pub fn run_sweep(
                     SweepRun {
                         pose: pose.index,
                         algorithm: alg.name(),
-                        iterations: run.summary.iterations,
-                        support_calls: run.summary.stats.calls,
-                        status: run.summary.outcome.status_name(),
+                        iterations: run.iterations,
+                        support_calls: run.stats.calls,
+                        status: run.outcome.status_name(),
                     }
                 })
                 .collect();
@@ -212,7 +208,6 @@ mod tests {
                 MinkowskiDifference::new(&a, &b, pose.b_in_a()),
                 settings,
             )
-            .summary
             .outcome
             .distance()
             .unwrap();

@@ -9,7 +9,7 @@ use crate::minkowski::MinkowskiDifference;
 use crate::parry_bridge;
 use crate::pose::RelativePose;
 use crate::shape::Shape;
-use crate::solver::{Algorithm, FrankWolfe, Gjk, Solver, SolverSettings};
+use crate::solver::{Algorithm, FrankWolfe, Gjk, SolverSettings};
 
 /// Samples per measurement; each sample repeats the query until it lasts ≥ 20 µs.
 const SAMPLES: usize = 40;
@@ -45,16 +45,12 @@ pub fn our_seconds(
     algorithm: Algorithm,
     settings: SolverSettings,
 ) -> f64 {
-    let settings = SolverSettings {
-        record_trace: false,
-        ..settings
-    };
-    // The concrete solver, as a library user would call it (no boxing, no trace copy).
+    // The concrete solver, as a library user would call it (no boxing, no records).
     seconds_per_query(|| {
         let md = MinkowskiDifference::new(a, b, b_in_a);
         let summary = match algorithm {
-            Algorithm::Gjk(rule) => Gjk::new(md, rule, settings).run(),
-            Algorithm::FrankWolfe(rule) => FrankWolfe::new(md, rule, settings).run(),
+            Algorithm::Gjk(rule) => Gjk::new(md, rule, settings).run_into(None),
+            Algorithm::FrankWolfe(rule) => FrankWolfe::new(md, rule, settings).run_into(None),
         };
         std::hint::black_box(summary);
     })

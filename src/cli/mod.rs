@@ -3,7 +3,7 @@
 mod bench;
 mod mesh;
 mod solve;
-mod solve_epa;
+mod solve_table;
 mod sweep;
 
 use std::path::PathBuf;

@@ -1,11 +1,13 @@
-//! `collidescope solve SCENE`
+//! `collidescope solve SCENE`: every named method on the scene's pair in focus, its
+//! records as a table, CSV or JSON.
 
 use std::path::Path;
 
 use collidescope::scene::Scene;
-use collidescope::solver::{Algorithm, Method, Run, TetrahedronRule};
-use collidescope::trace::{csv_rows, CSV_HEADER};
+use collidescope::solver::{Method, Run, TetrahedronRule};
 use collidescope::DVec3;
+
+use super::solve_table::print_records;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -39,64 +41,43 @@ pub fn run(
     } else {
         methods.to_vec()
     };
-    let algorithms: Vec<Algorithm> = methods
-        .iter()
-        .filter_map(|m| match m {
-            Method::Solver(a) => Some(*a),
-            Method::Epa => None,
-        })
-        .collect();
-    let runs: Vec<Run> = algorithms.iter().map(|a| scene.run(*a)).collect();
-    let epa = methods.contains(&Method::Epa);
+    let runs: Vec<Run> = methods.iter().map(|m| scene.run(*m)).collect();
     match format {
-        // One document: EPA's run joins the others in "runs".
-        Format::Json => print_json(&scene, &runs, epa.then(|| super::solve_epa::json(&scene)))?,
-        Format::Csv => {
-            print_csv(&runs);
-            if epa {
-                super::solve_epa::print(&scene, format)?;
-            }
-        }
-        Format::Table => {
-            print_tables(&scene, &runs);
-            if epa {
-                super::solve_epa::print(&scene, format)?;
-            }
-        }
+        Format::Json => print_json(&scene, &runs)?,
+        Format::Csv => print_csv(&runs),
+        Format::Table => print_tables(&scene, &runs),
     }
     Ok(())
 }
 
-fn world_witnesses(scene: &Scene, run: &Run) -> Option<(DVec3, DVec3)> {
-    let a = run.summary.witness_a?;
-    let b = run.summary.witness_b?;
-    Some((
-        scene.a().pose.transform_point(a),
-        scene.a().pose.transform_point(b),
-    ))
+fn world(scene: &Scene, p: Option<DVec3>) -> Option<DVec3> {
+    p.map(|p| scene.a().pose.transform_point(p))
 }
 
-fn print_json(scene: &Scene, runs: &[Run], epa: Option<serde_json::Value>) -> anyhow::Result<()> {
-    let mut runs: Vec<_> = runs
+fn print_json(scene: &Scene, runs: &[Run]) -> anyhow::Result<()> {
+    let runs: Vec<_> = runs
         .iter()
         .map(|run| {
-            let witnesses = world_witnesses(scene, run);
+            let s = &run.summary;
             serde_json::json!({
-                "algorithm": run.algorithm.name(),
-                "outcome": run.summary.outcome,
-                "status": run.summary.outcome.status_name(),
-                "distance": run.summary.outcome.distance(),
-                "iterations": run.summary.iterations,
-                "support_calls": run.summary.stats.calls,
-                "vertex_visits": run.summary.stats.vertex_visits_a + run.summary.stats.vertex_visits_b,
-                "momentum_stopped_at": run.summary.momentum_stopped_at,
-                "witness_a_world": witnesses.map(|w| w.0),
-                "witness_b_world": witnesses.map(|w| w.1),
+                "algorithm": run.method.name(),
+                "outcome": s.outcome,
+                "status": s.outcome.status_name(),
+                // Signed for a depth (−depth), as the problem-file contract has it.
+                "distance": s.outcome.signed_distance(),
+                "normal": s.outcome.normal(),
+                "normal_world": s.outcome.normal().map(|n| scene.a().pose.rotation * n),
+                "iterations": s.iterations,
+                "support_calls": s.stats.calls,
+                "vertex_visits": s.stats.vertex_visits_a + s.stats.vertex_visits_b,
+                "momentum_stopped_at": s.momentum_stopped_at,
+                "gjk_iterations": run.gjk_stage.as_ref().map(|g| g.iterations),
+                "witness_a_world": world(scene, s.witness_a),
+                "witness_b_world": world(scene, s.witness_b),
                 "trace": run.trace,
             })
         })
         .collect();
-    runs.extend(epa);
     println!(
         "{}",
         serde_json::to_string_pretty(&serde_json::json!({
@@ -109,10 +90,18 @@ fn print_json(scene: &Scene, runs: &[Run], epa: Option<serde_json::Value>) -> an
     Ok(())
 }
 
+/// One block per family (each family has its own columns), separated by a blank line.
 fn print_csv(runs: &[Run]) {
-    println!("{CSV_HEADER}");
+    let mut header = "";
     for run in runs {
-        print!("{}", csv_rows(run.algorithm.name(), &run.trace));
+        if run.trace.csv_header() != header {
+            if !header.is_empty() {
+                println!();
+            }
+            header = run.trace.csv_header();
+            println!("{header}");
+        }
+        print!("{}", run.trace.csv_rows(run.method.name()));
     }
 }
 
@@ -122,35 +111,20 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
     println!("B: {}", scene.b().shape.describe());
     for run in runs {
         println!();
-        println!("== {} ==", run.algorithm.name());
-        println!(
-            "{:>5}  {:<12} {:>13} {:>11} {:>11} {:>11} {:>11} {:>4} {:>6}",
-            "k", "event", "‖x_k‖", "FW gap", "r−α", "2⟨x,x−s⟩", "r²−α²", "|W|", "calls"
-        );
-        for r in &run.trace {
-            println!(
-                "{:>5}  {:<12} {:>13.6e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>4} {:>6}",
-                r.k,
-                r.event.name(),
-                r.x_norm,
-                r.fw_gap,
-                r.criteria.van_den_bergen,
-                r.criteria.duality_gap,
-                r.criteria.hybrid,
-                r.active_set_size,
-                r.support_calls
-            );
+        println!("== {} ==", run.method.name());
+        if let Some(gjk) = &run.gjk_stage {
+            println!("GJK stage: {}; {} iterations", gjk.outcome, gjk.iterations);
         }
+        print_records(&run.trace);
         let s = &run.summary;
-        let what = &s.outcome;
         println!(
-            "outcome: {what}; {} iterations, {} support calls",
-            s.iterations, s.stats.calls
+            "outcome: {}; {} iterations, {} support calls",
+            s.outcome, s.iterations, s.stats.calls
         );
         if let Some(k) = s.momentum_stopped_at {
             println!("momentum stopped at iteration {k}");
         }
-        if let Some((a, b)) = world_witnesses(scene, run) {
+        if let (Some(a), Some(b)) = (world(scene, s.witness_a), world(scene, s.witness_b)) {
             println!(
                 "witness points (world): A ({:.6}, {:.6}, {:.6})  B ({:.6}, {:.6}, {:.6})",
                 a.x, a.y, a.z, b.x, b.y, b.z

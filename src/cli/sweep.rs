@@ -199,10 +199,7 @@ fn write_scene(
     let scene = Scene {
         algorithms: algorithms.to_vec(),
         methods: algorithms.iter().map(|a| Method::Solver(*a)).collect(),
-        settings: SolverSettings {
-            record_trace: true,
-            ..settings
-        },
+        settings,
         ..Scene::of_pair(
             format!(
                 "Slow case for {}: pose {} at distance {:+.3e}",

@@ -1,11 +1,20 @@
 //! Every method a query can be run with, by name: the steppable solvers of the GJK
 //! family and Frank-Wolfe ([`Algorithm`]), and the methods of later families (EPA so
-//! far), which answer other questions and keep records of their own.
+//! far), which answer other questions and keep records of their own. [`Method::run`] is
+//! the one entry point the CLI, the scenes and the viewer use for any of them.
 
 use std::fmt;
 use std::str::FromStr;
 
-use super::Algorithm;
+use serde::Serialize;
+
+use super::catalog::{self, Family};
+use super::epa::{gjk_settings_for_epa, penetration, EpaSettings};
+use super::trace::Trace;
+use super::{Algorithm, RunSummary, SolverSettings};
+use crate::minkowski::MinkowskiDifference;
+use crate::pose::RelativePose;
+use crate::shape::Shape;
 
 /// A named method of the CLI and problem-file runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -15,19 +24,89 @@ pub enum Method {
     Epa,
 }
 
+/// A finished run of any method: what every family reports, and its records.
+#[derive(Clone, Debug, Serialize)]
+pub struct Run {
+    #[serde(serialize_with = "method_name")]
+    pub method: Method,
+    pub summary: RunSummary,
+    /// Empty when the run was not traced.
+    pub trace: Trace,
+    /// The GJK run a method starts from (EPA's overlap test), when it has one.
+    pub gjk_stage: Option<RunSummary>,
+}
+
+fn method_name<S: serde::Serializer>(m: &Method, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(m.name())
+}
+
 impl Method {
     /// The name on the command line and in files (from the catalog).
     pub fn name(&self) -> &'static str {
-        super::catalog::info(*self).name
+        catalog::info(*self).name
+    }
+
+    /// The label in panels and legends (from the catalog).
+    pub fn label(&self) -> &'static str {
+        catalog::info(*self).label
+    }
+
+    pub fn family(&self) -> Family {
+        catalog::info(*self).family
     }
 
     /// Every method, in the order help texts list them.
     pub fn all() -> Vec<Method> {
-        Algorithm::ALL
-            .into_iter()
-            .map(Method::Solver)
-            .chain([Method::Epa])
-            .collect()
+        catalog::CATALOG.iter().map(|row| row.method).collect()
+    }
+
+    /// Runs this method on A (at the identity) and B (at `b_in_a`), with records when
+    /// `traced`. Distance solvers use `settings`; EPA its own tolerances (its GJK stage
+    /// must certify overlap, whatever the scene's distance tolerance).
+    pub fn run(
+        &self,
+        a: &Shape,
+        b: &Shape,
+        b_in_a: RelativePose,
+        settings: SolverSettings,
+        traced: bool,
+    ) -> Run {
+        let mut trace = Trace::new(self.family());
+        let buffer = traced.then_some(&mut trace);
+        match *self {
+            Method::Solver(algorithm) => {
+                let md = MinkowskiDifference::new(a, b, b_in_a);
+                let summary = algorithm.solver(md, settings).run(buffer);
+                Run {
+                    method: *self,
+                    summary,
+                    trace,
+                    gjk_stage: None,
+                }
+            }
+            Method::Epa => {
+                let epa = penetration(
+                    a,
+                    b,
+                    b_in_a,
+                    gjk_settings_for_epa(),
+                    EpaSettings::default(),
+                    buffer.map(Trace::epa_mut),
+                );
+                Run {
+                    method: *self,
+                    summary: epa.summary(),
+                    trace,
+                    gjk_stage: Some(epa.gjk),
+                }
+            }
+        }
+    }
+}
+
+impl From<Algorithm> for Method {
+    fn from(a: Algorithm) -> Self {
+        Method::Solver(a)
     }
 }
 

@@ -1,8 +1,10 @@
-//! The solvers: the GJK family and Frank-Wolfe, each a state machine whose `step()`
-//! advances one iteration and writes one [`IterationRecord`](crate::trace::IterationRecord).
+//! The solvers, one folder per family (GJK, Frank-Wolfe, EPA): each a state machine
+//! whose step advances one iteration and, when the caller passes a buffer, writes one
+//! record of the family's own type into it ([`trace`]).
 
 pub mod catalog;
 mod criteria;
+pub mod distance_step;
 pub mod epa;
 mod frank_wolfe;
 mod gjk;
@@ -10,6 +12,7 @@ mod method;
 mod outcome;
 mod settings;
 mod simplex;
+pub mod trace;
 
 use std::fmt;
 use std::str::FromStr;
@@ -18,9 +21,9 @@ use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
 pub use criteria::CriterionValues;
-pub use frank_wolfe::{FrankWolfe, StepRule};
-pub use gjk::{DirectionRule, Gjk};
-pub use method::Method;
+pub use frank_wolfe::{FrankWolfe, FrankWolfeEvent, FrankWolfeRecord, StepRule};
+pub use gjk::{DirectionRule, Gjk, GjkEvent, GjkRecord, MomentumStop};
+pub use method::{Method, Run};
 pub use outcome::{Outcome, RunSummary};
 pub use settings::{Criterion, CriterionKind, InitialGuess, QueryMode, SolverSettings};
 pub use simplex::{
@@ -29,26 +32,25 @@ pub use simplex::{
 };
 
 use crate::minkowski::MinkowskiDifference;
-use crate::trace::IterationRecord;
+use trace::Trace;
 
 /// A steppable solver. `run()` is `step()` in a loop; every run ends in an [`Outcome`].
+/// Records go into the trace the caller passes (made the solver's family's type if it
+/// was another), or nowhere: an untraced step does no record work.
 pub trait Solver {
     /// Advances one iteration; `Some(outcome)` once the run has ended.
-    fn step(&mut self) -> Option<Outcome>;
+    fn step(&mut self, trace: Option<&mut Trace>) -> Option<Outcome>;
 
     /// Steps until the run ends (the iteration cap guarantees it does).
-    fn run(&mut self) -> RunSummary {
+    fn run(&mut self, mut trace: Option<&mut Trace>) -> RunSummary {
         loop {
-            if self.step().is_some() {
+            if self.step(trace.as_deref_mut()).is_some() {
                 if let Some(summary) = self.summary() {
                     return summary;
                 }
             }
         }
     }
-
-    /// The records written so far (empty when tracing is off).
-    fn trace(&self) -> &[IterationRecord];
 
     /// The run's summary, once it has ended.
     fn summary(&self) -> Option<RunSummary>;
@@ -81,6 +83,10 @@ impl Algorithm {
     /// The label shown in panels and plot legends (from the catalog).
     pub fn label(&self) -> &'static str {
         catalog::info(Method::Solver(*self)).label
+    }
+
+    pub fn family(&self) -> catalog::Family {
+        catalog::info(Method::Solver(*self)).family
     }
 
     /// A solver for this algorithm on `md`.
@@ -116,22 +122,28 @@ impl FromStr for Algorithm {
     }
 }
 
-/// A finished run: its summary and, when recorded, its trace.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Run {
-    pub algorithm: Algorithm,
-    pub summary: RunSummary,
-    pub trace: Vec<IterationRecord>,
+/// Runs one algorithm to its end without records.
+pub fn solve(
+    algorithm: Algorithm,
+    md: MinkowskiDifference<'_>,
+    settings: SolverSettings,
+) -> RunSummary {
+    algorithm.solver(md, settings).run(None)
 }
 
-/// Runs one algorithm to its end.
-pub fn solve(algorithm: Algorithm, md: MinkowskiDifference<'_>, settings: SolverSettings) -> Run {
-    let mut solver = algorithm.solver(md, settings);
-    let summary = solver.run();
+/// Runs one algorithm to its end, recording every step.
+pub fn solve_traced(
+    algorithm: Algorithm,
+    md: MinkowskiDifference<'_>,
+    settings: SolverSettings,
+) -> Run {
+    let mut trace = Trace::new(algorithm.family());
+    let summary = algorithm.solver(md, settings).run(Some(&mut trace));
     Run {
-        algorithm,
+        method: Method::Solver(algorithm),
         summary,
-        trace: solver.trace().to_vec(),
+        trace,
+        gjk_stage: None,
     }
 }
 

@@ -3,9 +3,11 @@
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
+use super::simplex::Simplex;
 use crate::minkowski::SupportStats;
 
-/// The end of a run. Running out of iterations is its own outcome, never an answer.
+/// The end of a run, for every family. Running out of iterations is its own outcome,
+/// never an answer; so is a method meeting a shape it cannot take.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Outcome {
@@ -21,9 +23,25 @@ pub enum Outcome {
     /// `[lower_bound, distance]` (a separating plane below, a point of `A ⊖ B` above),
     /// but that interval is wider than the criterion's guarantee.
     Stalled { distance: f64, lower_bound: f64 },
-    /// The iteration cap was reached; `last_norm` is ‖x_k‖ then, not a distance.
-    IterationCap { last_norm: f64 },
-    /// The computation could not go on (non-finite numbers).
+    /// The shapes overlap by `depth`; moving B by `depth · normal` (A's frame) makes them
+    /// touch.
+    Penetrating { depth: f64, normal: DVec3 },
+    /// The origin lies on the boundary of `A ⊖ B` (within round-off): depth 0.
+    Touching { normal: DVec3 },
+    /// Moving B, the shapes first touch at `time` (a fraction of the motion).
+    Impact { time: f64, normal: DVec3 },
+    /// Moving B, the shapes never touch; `closest_distance` is their smallest distance.
+    NoImpact { closest_distance: f64 },
+    /// Every point of A lies in B.
+    Contained,
+    /// A point of A lies outside B: its index among A's points.
+    NotContained { vertex: usize },
+    /// The iteration (or pivot) cap was reached: no answer. What the run was after
+    /// (distance, depth, time) lies in `[lower_bound, upper_bound]`.
+    IterationCap { lower_bound: f64, upper_bound: f64 },
+    /// The method cannot take these shapes (`why` says which and why).
+    NotApplicable { why: String },
+    /// The computation could not go on (non-finite numbers, a broken polytope).
     Degenerate { reason: String },
 }
 
@@ -35,16 +53,46 @@ impl Outcome {
             Outcome::Separated { .. } => "separated",
             Outcome::SeparatedEarlyStop { .. } => "separated_early_stop",
             Outcome::Stalled { .. } => "stalled",
+            Outcome::Penetrating { .. } => "penetrating",
+            Outcome::Touching { .. } => "touching",
+            Outcome::Impact { .. } => "impact",
+            Outcome::NoImpact { .. } => "no_impact",
+            Outcome::Contained => "a_inside_b",
+            Outcome::NotContained { .. } => "a_not_inside_b",
             Outcome::IterationCap { .. } => "iteration_cap",
+            Outcome::NotApplicable { .. } => "not_applicable",
             Outcome::Degenerate { .. } => "degenerate",
         }
     }
 
-    /// The distance the run certifies: 0 when intersecting, `None` when it has none.
+    /// The distance the run certifies: 0 when the shapes touch or overlap, `None` when
+    /// it certifies none.
     pub fn distance(&self) -> Option<f64> {
         match self {
-            Outcome::Intersecting => Some(0.0),
+            Outcome::Intersecting | Outcome::Penetrating { .. } | Outcome::Touching { .. } => {
+                Some(0.0)
+            }
             Outcome::Separated { distance } | Outcome::Stalled { distance, .. } => Some(*distance),
+            _ => None,
+        }
+    }
+
+    /// Signed distance: −depth when penetrating, 0 when touching or intersecting (no
+    /// depth known), the distance apart.
+    pub fn signed_distance(&self) -> Option<f64> {
+        match self {
+            Outcome::Penetrating { depth, .. } => Some(-depth),
+            other => other.distance(),
+        }
+    }
+
+    /// The contact normal of a depth or an impact (A's frame, the direction to move B
+    /// out of A).
+    pub fn normal(&self) -> Option<DVec3> {
+        match self {
+            Outcome::Penetrating { normal, .. }
+            | Outcome::Touching { normal }
+            | Outcome::Impact { normal, .. } => Some(*normal),
             _ => None,
         }
     }
@@ -53,6 +101,7 @@ impl Outcome {
 impl std::fmt::Display for Outcome {
     /// The outcome in words, as the CLI and the viewer print it.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let v = |n: &DVec3| format!("({:.6}, {:.6}, {:.6})", n.x, n.y, n.z);
         match self {
             Outcome::Intersecting => write!(f, "intersecting"),
             Outcome::Separated { distance } => write!(f, "separated, distance {distance:.9e}"),
@@ -67,10 +116,28 @@ impl std::fmt::Display for Outcome {
                 "separated, distance in [{lower_bound:.9e}, {distance:.9e}] (round-off ended \
                  the run before the stopping test passed)"
             ),
-            Outcome::IterationCap { last_norm } => write!(
+            Outcome::Penetrating { depth, normal } => {
+                write!(f, "penetrating, depth {depth:.9e} along {}", v(normal))
+            }
+            Outcome::Touching { normal } => write!(f, "touching (depth 0) along {}", v(normal)),
+            Outcome::Impact { time, normal } => {
+                write!(f, "impact at t = {time:.9e}, normal {}", v(normal))
+            }
+            Outcome::NoImpact { closest_distance } => {
+                write!(f, "no impact (closest approach {closest_distance:.9e})")
+            }
+            Outcome::Contained => write!(f, "A lies inside B"),
+            Outcome::NotContained { vertex } => {
+                write!(f, "A is not inside B (its point {vertex} is outside)")
+            }
+            Outcome::IterationCap {
+                lower_bound,
+                upper_bound,
+            } => write!(
                 f,
-                "iteration cap reached (no answer; last ‖x‖ = {last_norm:.6e})"
+                "iteration cap reached (no answer; between {lower_bound:.6e} and {upper_bound:.6e})"
             ),
+            Outcome::NotApplicable { why } => write!(f, "not applicable: {why}"),
             Outcome::Degenerate { reason } => write!(f, "degenerate: {reason}"),
         }
     }
@@ -88,4 +155,9 @@ pub struct RunSummary {
     pub witness_b: Option<DVec3>,
     /// Iteration at which an accelerated run fell back to plain GJK.
     pub momentum_stopped_at: Option<usize>,
+    /// The simplex the run ended on, with each vertex's parts on A and B (GJK family;
+    /// empty for the others): EPA starts from it, and a next query can warm-start from
+    /// it (Box2D's simplex cache, Coal's `getSimplex`).
+    #[serde(skip)]
+    pub simplex: Simplex,
 }

@@ -60,8 +60,6 @@ pub struct SolverSettings {
     /// How a four-vertex simplex is projected (Coal's region tree by default).
     #[serde(default)]
     pub tetrahedron: TetrahedronRule,
-    /// Record the per-iteration trace (with the display-only true FW gap). Off for timing.
-    pub record_trace: bool,
 }
 
 impl Default for SolverSettings {
@@ -75,7 +73,6 @@ impl Default for SolverSettings {
             initial_guess: InitialGuess::CentreDifference,
             mode: QueryMode::Distance,
             tetrahedron: TetrahedronRule::RegionTree,
-            record_trace: true,
         }
     }
 }
@@ -91,7 +88,6 @@ impl SolverSettings {
             initial_guess: InitialGuess::CentreDifference,
             mode: QueryMode::Distance,
             tetrahedron: TetrahedronRule::RegionTree,
-            record_trace: false,
         }
     }
 

@@ -2,19 +2,14 @@
 
 use bevy_egui::egui;
 
+use crate::app::command::{PendingCommands, ViewerCommand};
 use crate::app::model::ViewerModel;
-use crate::app::StatusLine;
-use crate::solver::catalog;
-use crate::solver::{Algorithm, Criterion, CriterionKind, InitialGuess, Method, Outcome};
+use crate::solver::catalog::{self, Family};
+use crate::solver::{Criterion, CriterionKind, InitialGuess, Method, Outcome};
 
-/// The name shown in panels and plot legends (the catalog's label).
-pub fn display_name(a: Algorithm) -> &'static str {
-    a.label()
-}
-
-/// The algorithm's colour in panels and plots (the catalog's).
-pub fn algorithm_color(a: Algorithm) -> egui::Color32 {
-    let [r, g, b] = catalog::info(Method::Solver(a)).colour;
+/// The method's colour in panels and plots (the catalog's).
+pub fn method_color(m: Method) -> egui::Color32 {
+    let [r, g, b] = catalog::info(m).colour;
     egui::Color32::from_rgb(r, g, b)
 }
 
@@ -23,61 +18,55 @@ pub fn outcome_text(o: &Outcome) -> String {
     o.to_string()
 }
 
-pub fn algorithms_panel_ui(ui: &mut egui::Ui, model: &mut ViewerModel, status: &mut StatusLine) {
-    ui.strong("Algorithms (the selected radio is in focus)");
-    for a in Algorithm::ALL {
+/// What a family's methods compute, for the hover text of their rows.
+fn family_hint(family: Family) -> &'static str {
+    match family {
+        Family::Gjk => "distance on simplices (GJK family)",
+        Family::FrankWolfe => "distance on active sets (Frank-Wolfe)",
+        Family::Epa => "GJK, then EPA's expansions when the shapes overlap: penetration depth",
+    }
+}
+
+pub fn algorithms_panel_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingCommands) {
+    ui.strong("Methods (the selected radio is in focus)");
+    for row in &catalog::CATALOG {
+        let m = row.method;
         ui.horizontal(|ui| {
-            let mut on = model.enabled().contains(&a);
+            let mut on = model.enabled().contains(&m);
             if ui
-                .radio(model.focus == a && !model.epa_focus, "")
-                .on_hover_text("focus: drawn in 3-D")
+                .radio(model.focus() == m, "")
+                .on_hover_text("focus: drawn in 3-D, narrated, plotted")
                 .clicked()
             {
-                model.set_focus(a);
+                commands.push(ViewerCommand::SetFocus(m));
             }
-            let label = egui::RichText::new(display_name(a)).color(algorithm_color(a));
-            if ui.checkbox(&mut on, label).changed() {
-                model.set_enabled(a, on);
+            let label = egui::RichText::new(row.label).color(method_color(m));
+            if ui
+                .checkbox(&mut on, label)
+                .on_hover_text(family_hint(row.family))
+                .changed()
+            {
+                commands.push(ViewerCommand::SetEnabled(m, on));
             }
         });
     }
-    ui.horizontal(|ui| {
-        if ui
-            .radio(model.epa_focus, "")
-            .on_hover_text("focus: EPA's polytope drawn in 3-D")
-            .clicked()
-        {
-            model.set_epa_focus(true);
-        }
-        let epa = catalog::info(Method::Epa);
-        let [r, g, b] = epa.colour;
-        let label = egui::RichText::new(epa.label).color(egui::Color32::from_rgb(r, g, b));
-        let mut on = model.epa_enabled();
-        if ui
-            .checkbox(&mut on, label)
-            .on_hover_text("GJK, then EPA's expansions when the shapes overlap")
-            .changed()
-        {
-            model.set_epa_enabled(on);
-        }
-    });
     ui.separator();
-    settings_ui(ui, model, status);
+    settings_ui(ui, model, commands);
     ui.separator();
-    results_ui(ui, model);
+    results_ui(ui, model, commands);
 }
 
-fn settings_ui(ui: &mut egui::Ui, model: &mut ViewerModel, status: &mut StatusLine) {
+fn settings_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingCommands) {
     ui.strong("Settings");
-    let mut warm = model.warm_start;
+    let mut warm = model.warm_start();
     if ui
         .checkbox(&mut warm, "warm start from the previous pose")
         .on_hover_text(
-            "each run starts along the last iterate of the run before (off: the reference counts)",
+            "each run starts from the final simplex of the run before (off: the reference counts)",
         )
         .changed()
     {
-        model.set_warm_start(warm);
+        commands.push(ViewerCommand::SetWarmStart(warm));
     }
     let mut s = model.scene.settings;
     let mut changed = false;
@@ -150,32 +139,30 @@ fn settings_ui(ui: &mut egui::Ui, model: &mut ViewerModel, status: &mut StatusLi
             });
     });
     if changed {
-        if let Err(e) = model.set_settings(s) {
-            status.error(e);
-        }
+        commands.push(ViewerCommand::SetSettings(s));
     }
 }
 
-fn results_ui(ui: &mut egui::Ui, model: &mut ViewerModel) {
+fn results_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingCommands) {
     ui.horizontal(|ui| {
         ui.strong("Results on this pose");
         if ui
             .button("time this pose")
-            .on_hover_text("measure µs per query of each algorithm (untraced), once")
+            .on_hover_text("measure µs per query of each method (without records), once")
             .clicked()
         {
-            model.time_this_pose();
+            commands.push(ViewerCommand::TimeThisPose);
         }
     });
     egui::Grid::new("results").striped(true).show(ui, |ui| {
-        ui.label("algorithm");
+        ui.label("method");
         ui.label("iter.");
         ui.label("supports");
         ui.label("µs/query");
         ui.end_row();
         for r in model.runs() {
-            let a = r.run.algorithm;
-            ui.colored_label(algorithm_color(a), display_name(a));
+            let m = r.run.method;
+            ui.colored_label(method_color(m), m.label());
             ui.label(r.run.summary.iterations.to_string());
             ui.label(r.run.summary.stats.calls.to_string());
             ui.label(
@@ -186,26 +173,23 @@ fn results_ui(ui: &mut egui::Ui, model: &mut ViewerModel) {
         }
     });
     for r in model.runs() {
+        let m = r.run.method;
         ui.label(
             egui::RichText::new(format!(
                 "{}: {}",
-                display_name(r.run.algorithm),
+                m.label(),
                 outcome_text(&r.run.summary.outcome)
             ))
-            .color(algorithm_color(r.run.algorithm)),
+            .color(method_color(m)),
         );
         if let Some(k) = r.run.summary.momentum_stopped_at {
             ui.label(format!("   momentum stopped at iteration {k}"));
         }
-    }
-    if let Some(epa) = model.epa() {
-        let [r, g, b] = catalog::info(Method::Epa).colour;
-        ui.label(
-            egui::RichText::new(format!(
-                "EPA: {}; {} expansions, {} support calls",
-                epa.outcome, epa.iterations, epa.support_calls
-            ))
-            .color(egui::Color32::from_rgb(r, g, b)),
-        );
+        if let Some(gjk) = &r.run.gjk_stage {
+            ui.label(format!(
+                "   GJK stage: {} iterations; then {} expansions",
+                gjk.iterations, r.run.summary.iterations
+            ));
+        }
     }
 }

@@ -6,10 +6,12 @@ use bevy_egui::egui;
 use egui_plot::{Bar, BarChart, Plot};
 use glam::DVec3;
 
-use super::algorithms_panel::{algorithm_color, display_name};
+use super::algorithms_panel::method_color;
+use crate::app::command::{PendingCommands, ViewerCommand};
 use crate::app::diagnose::Diagnosis;
-use crate::app::model::{BodyId, ViewerModel};
+use crate::app::model::{Side, ViewerModel};
 use crate::app::StatusLine;
+use crate::solver::Method;
 
 /// What the user asked for in this frame.
 #[derive(Default, PartialEq, Eq)]
@@ -20,7 +22,8 @@ pub struct DiagnoseActions {
 pub fn diagnose_panel_ui(
     ui: &mut egui::Ui,
     diagnosis: &mut Diagnosis,
-    model: &mut ViewerModel,
+    model: &ViewerModel,
+    commands: &mut PendingCommands,
     status: &mut StatusLine,
     camera_right_up: (DVec3, DVec3),
 ) -> DiagnoseActions {
@@ -92,15 +95,16 @@ pub fn diagnose_panel_ui(
     {
         actions.save_pose = true;
     }
-    sweep_ui(ui, diagnosis, model, status);
-    heat_map_ui(ui, diagnosis, model, status);
+    sweep_ui(ui, diagnosis, model, commands, status);
+    heat_map_ui(ui, diagnosis, model, commands, status);
     actions
 }
 
 fn sweep_ui(
     ui: &mut egui::Ui,
     diagnosis: &Diagnosis,
-    model: &mut ViewerModel,
+    model: &ViewerModel,
+    commands: &mut PendingCommands,
     status: &mut StatusLine,
 ) {
     let Some(sweep) = &diagnosis.sweep else {
@@ -118,8 +122,8 @@ fn sweep_ui(
             .iter()
             .copied()
             .find(|a| a.name() == d.algorithm);
-        let color = algorithm.map_or(egui::Color32::GRAY, algorithm_color);
-        let name = algorithm.map_or(d.algorithm, display_name);
+        let color = algorithm.map_or(egui::Color32::GRAY, |a| method_color(Method::Solver(a)));
+        let name = algorithm.map_or(d.algorithm, |a| a.label());
         ui.colored_label(
             color,
             format!(
@@ -148,6 +152,7 @@ fn sweep_ui(
                 if let Some(pose) = sweep.pose_with(d.algorithm, iterations) {
                     jump(
                         model,
+                        commands,
                         status,
                         sweep.world_pose_b(pose),
                         format!("pose {pose}: {iterations} iterations of {}", d.algorithm),
@@ -166,6 +171,7 @@ fn sweep_ui(
                 if ui.small_button(format!("#{pose} ({its})")).clicked() {
                     jump(
                         model,
+                        commands,
                         status,
                         sweep.world_pose_b(*pose),
                         format!("pose {pose}: {its} iterations of {}", d.algorithm),
@@ -179,7 +185,8 @@ fn sweep_ui(
 fn heat_map_ui(
     ui: &mut egui::Ui,
     diagnosis: &Diagnosis,
-    model: &mut ViewerModel,
+    model: &ViewerModel,
+    commands: &mut PendingCommands,
     status: &mut StatusLine,
 ) {
     let Some(heat) = &diagnosis.heat else { return };
@@ -190,7 +197,7 @@ fn heat_map_ui(
     );
     ui.label(format!(
         "{}: iterations over B's translations ±{:.3} (facing the camera): {lo}..{hi}; grey = no answer",
-        display_name(heat.algorithm),
+        heat.algorithm.label(),
         heat.half_extent
     ));
     let size = ui.available_width().min(260.0);
@@ -248,6 +255,7 @@ fn heat_map_ui(
         if response.clicked() && column < heat.cells && row < heat.cells {
             jump(
                 model,
+                commands,
                 status,
                 heat.pose_at(column, row),
                 format!("heat-map cell ({column}, {row})"),
@@ -256,9 +264,13 @@ fn heat_map_ui(
     }
 }
 
-fn jump(model: &mut ViewerModel, status: &mut StatusLine, pose: crate::pose::Pose, what: String) {
-    match model.set_pose(BodyId::B, pose) {
-        Ok(()) => status.info(format!("jumped to {what}")),
-        Err(e) => status.error(e),
-    }
+fn jump(
+    model: &ViewerModel,
+    commands: &mut PendingCommands,
+    status: &mut StatusLine,
+    pose: crate::pose::Pose,
+    what: String,
+) {
+    commands.push(ViewerCommand::SetPose(model.side(Side::B), pose));
+    status.info(format!("jumped to {what}"));
 }

@@ -7,7 +7,7 @@ use bevy::prelude::MessageWriter;
 use bevy_egui::egui;
 
 use crate::app::files::{DropTarget, FileAction, FileRequest};
-use crate::app::model::BodyId;
+use crate::app::model::Side;
 
 pub fn files_panel_ui(
     ui: &mut egui::Ui,
@@ -32,8 +32,8 @@ pub fn files_panel_ui(
         });
     };
     for (label, action) in [
-        ("Open OBJ as A", FileAction::OpenObj(BodyId::A)),
-        ("Open OBJ as B", FileAction::OpenObj(BodyId::B)),
+        ("Open OBJ as A", FileAction::OpenObj(Side::A)),
+        ("Open OBJ as B", FileAction::OpenObj(Side::B)),
         ("Open scene", FileAction::OpenScene),
         ("Save scene", FileAction::SaveScene),
         ("Export run CSV", FileAction::ExportCsv),
@@ -59,7 +59,7 @@ pub fn files_panel_ui(
     }
     ui.horizontal(|ui| {
         ui.label("dropped OBJ replaces");
-        ui.radio_value(&mut drop_target.0, BodyId::A, "A");
-        ui.radio_value(&mut drop_target.0, BodyId::B, "B");
+        ui.radio_value(&mut drop_target.0, Side::A, "A");
+        ui.radio_value(&mut drop_target.0, Side::B, "B");
     });
 }

@@ -16,12 +16,13 @@ use bevy::prelude::*;
 use bevy_egui::{egui, EguiContexts, EguiPrimaryContextPass};
 
 use super::camera::{CameraRequest, OrbitCamera};
+use super::command::PendingCommands;
 use super::diagnose::Diagnosis;
-use super::draw_minkowski::DifferenceFrame;
-use super::draw_simplex::ViewLabels;
+use super::draw::minkowski::DifferenceFrame;
+use super::draw::ViewLabels;
 use super::files::{DropTarget, FileAction, FileRequest};
 use super::playback::PlaybackRequest;
-use super::{Layers, Model, PlaybackCursor, StatusLine};
+use super::{Layers, Model, PlaybackCursor, StatusLine, ViewerMode};
 
 pub use shape_panel::ShapeDrafts;
 
@@ -32,16 +33,6 @@ pub struct UiText {
     pub drafts: ShapeDrafts,
     /// The bounds plot on a log scale (distance to d*) rather than linear.
     pub bounds_log: bool,
-    /// What the right panel shows.
-    pub right_tab: RightTab,
-}
-
-/// The right panel's two pages.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum RightTab {
-    #[default]
-    Algorithms,
-    Diagnose,
 }
 
 impl Default for UiText {
@@ -50,7 +41,6 @@ impl Default for UiText {
             file_path: "collidescope-run.csv".into(),
             drafts: ShapeDrafts::default(),
             bounds_log: true,
-            right_tab: RightTab::Algorithms,
         }
     }
 }
@@ -58,7 +48,10 @@ impl Default for UiText {
 /// Everything the panels read and edit.
 #[derive(SystemParam)]
 pub struct PanelState<'w> {
-    model: ResMut<'w, Model>,
+    model: Res<'w, Model>,
+    commands: ResMut<'w, PendingCommands>,
+    mode: Res<'w, State<ViewerMode>>,
+    next_mode: ResMut<'w, NextState<ViewerMode>>,
     cursor: ResMut<'w, PlaybackCursor>,
     layers: ResMut<'w, Layers>,
     status: ResMut<'w, StatusLine>,
@@ -80,12 +73,12 @@ pub struct PanelRequests<'w> {
 /// "A: parry hull, checked · B: exact quickhull, checked" for the polytopes in the scene
 /// (empty when neither body is one): which hull their supports and drawings use.
 fn hull_paths(model: &Model) -> String {
-    use crate::app::model::BodyId;
-    [BodyId::A, BodyId::B]
+    use crate::app::model::Side;
+    [Side::A, Side::B]
         .into_iter()
-        .filter_map(|id| {
-            let source = model.body(id).shape.hull_source()?;
-            Some(format!("{}: {}", id.label(), source.label()))
+        .filter_map(|side| {
+            let source = model.body(model.side(side)).shape.hull_source()?;
+            Some(format!("{}: {}", side.label(), source.label()))
         })
         .collect::<Vec<_>>()
         .join(" · ")
@@ -153,9 +146,9 @@ fn viewer_ui(
             egui::ScrollArea::vertical().show(ui, |ui| {
                 shape_panel::scene_panel_ui(
                     ui,
-                    &mut state.model,
+                    &state.model,
                     &mut state.text.drafts,
-                    &mut state.status,
+                    &mut state.commands,
                 );
                 ui.separator();
                 files_panel::files_panel_ui(
@@ -171,17 +164,17 @@ fn viewer_ui(
         .default_size(360.0)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
+                let mut mode = *state.mode.get();
                 ui.horizontal(|ui| {
-                    ui.selectable_value(
-                        &mut state.text.right_tab,
-                        RightTab::Algorithms,
-                        "Algorithms",
-                    );
-                    ui.selectable_value(&mut state.text.right_tab, RightTab::Diagnose, "Diagnose");
+                    ui.selectable_value(&mut mode, ViewerMode::Explore, "Methods");
+                    ui.selectable_value(&mut mode, ViewerMode::Diagnose, "Diagnose");
                 });
+                if mode != *state.mode.get() {
+                    state.next_mode.set(mode);
+                }
                 ui.separator();
-                if state.text.right_tab == RightTab::Algorithms {
-                    algorithms_panel::algorithms_panel_ui(ui, &mut state.model, &mut state.status);
+                if *state.mode.get() == ViewerMode::Explore {
+                    algorithms_panel::algorithms_panel_ui(ui, &state.model, &mut state.commands);
                     return;
                 }
                 let view = state.orbit.transform();
@@ -189,7 +182,8 @@ fn viewer_ui(
                 let actions = diagnose_panel::diagnose_panel_ui(
                     ui,
                     &mut state.diagnosis,
-                    &mut state.model,
+                    &state.model,
+                    &mut state.commands,
                     &mut state.status,
                     right_up,
                 );
@@ -271,7 +265,8 @@ fn draw_labels(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::model::{BodyId, ViewerModel};
+    use crate::app::command::ViewerCommand;
+    use crate::app::model::{Side, ViewerModel};
     use crate::scene::Scene;
 
     fn model() -> ViewerModel {
@@ -298,20 +293,33 @@ mod tests {
     #[test]
     fn panels_render_every_shape_kind_and_every_run() {
         let mut m = model();
-        for a in crate::solver::Algorithm::ALL {
-            m.set_enabled(a, true);
+        for method in crate::solver::Method::all() {
+            m.set_enabled(method, true);
         }
         let mut drafts = ShapeDrafts::default();
-        let mut status = StatusLine::default();
+        let mut commands = PendingCommands::default();
         for kind in shape_panel::KINDS {
-            m.set_shape(BodyId::A, shape_panel::default_spec(kind))
-                .unwrap();
-            frames(&mut m, |ui, m| {
-                shape_panel::scene_panel_ui(ui, m, &mut drafts, &mut status);
-                algorithms_panel::algorithms_panel_ui(ui, m, &mut status);
-                plots::plots_ui(ui, m, 3, &mut true);
-            });
-            assert!(!status.is_error, "{kind}: {}", status.text);
+            let a = m.side(Side::A);
+            m.set_shape(a, shape_panel::default_spec(kind)).unwrap();
+            m.solve();
+            for method in crate::solver::Method::all() {
+                m.set_focus(method);
+                frames(&mut m, |ui, m| {
+                    shape_panel::scene_panel_ui(ui, m, &mut drafts, &mut commands);
+                    algorithms_panel::algorithms_panel_ui(ui, m, &mut commands);
+                    plots::plots_ui(ui, m, 3, &mut true);
+                    plots::plots_ui(ui, m, 3, &mut false);
+                });
+            }
+            // Untouched panels ask for nothing.
+            assert!(commands.0.is_empty(), "{kind}: {:?}", commands.0);
         }
+        // A command from a panel changes the model only when applied.
+        let b = m.side(Side::B);
+        let mut pose = m.body(b).pose;
+        pose.translation.x += 0.5;
+        let before = m.revision;
+        ViewerCommand::SetPose(b, pose).apply(&mut m).unwrap();
+        assert!(m.is_stale() && m.revision > before);
     }
 }

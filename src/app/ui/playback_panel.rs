@@ -3,10 +3,8 @@
 use bevy::prelude::MessageWriter;
 use bevy_egui::egui;
 
-use super::algorithms_panel::display_name;
 use crate::app::model::ViewerModel;
 use crate::app::narration::narrate;
-use crate::app::narration_epa::narrate_epa;
 use crate::app::playback::PlaybackRequest;
 use crate::app::playback_state::{Playback, PlaybackCommand};
 
@@ -18,22 +16,11 @@ pub fn playback_panel_ui(
 ) {
     let len = model.step_count();
     let index = cursor.cursor.min(len.saturating_sub(1));
-    let (name, narration) = if model.epa_focus {
-        let Some(epa) = model.epa() else {
-            ui.label("no run");
-            return;
-        };
-        ("EPA", narrate_epa(epa, index))
-    } else {
-        let Some(run) = model.focused_run() else {
-            ui.label("no run");
-            return;
-        };
-        let text = model
-            .record_at(cursor.cursor)
-            .map(|record| narrate(run.run.algorithm, record, index));
-        (display_name(run.run.algorithm), text.unwrap_or_default())
+    let Some(run) = model.focused_run() else {
+        ui.label("no run");
+        return;
     };
+    let (name, narration) = (run.run.method.label(), narrate(&run.run, index));
     let mut send = |c: PlaybackCommand| {
         requests.write(PlaybackRequest(c));
     };

@@ -3,8 +3,8 @@
 use bevy_egui::egui;
 use glam::DVec3;
 
-use crate::app::model::{BodyId, ViewerModel};
-use crate::app::StatusLine;
+use crate::app::command::{PendingCommands, ViewerCommand};
+use crate::app::model::{Side, ViewerModel};
 use crate::pose::Pose;
 use crate::scene::ShapeSpec;
 
@@ -76,9 +76,9 @@ pub fn default_spec(kind: &str) -> ShapeSpec {
 
 pub fn scene_panel_ui(
     ui: &mut egui::Ui,
-    model: &mut ViewerModel,
+    model: &ViewerModel,
     drafts: &mut ShapeDrafts,
-    status: &mut StatusLine,
+    commands: &mut PendingCommands,
 ) {
     if drafts.synced_revision != Some(model.shape_revision) {
         drafts.synced_revision = Some(model.shape_revision);
@@ -89,21 +89,21 @@ pub fn scene_panel_ui(
     if !model.scene.notes.is_empty() {
         ui.label(egui::RichText::new(&model.scene.notes).italics());
     }
-    pair_ui(ui, model);
-    for body in [BodyId::A, BodyId::B] {
+    pair_ui(ui, model, commands);
+    for side in [Side::A, Side::B] {
         ui.separator();
-        let draft = match body {
-            BodyId::A => &mut drafts.a,
-            BodyId::B => &mut drafts.b,
+        let draft = match side {
+            Side::A => &mut drafts.a,
+            Side::B => &mut drafts.b,
         };
         let Some(spec) = draft.as_mut() else { continue };
-        body_ui(ui, model, body, spec, status);
+        body_ui(ui, model, side, spec, commands);
     }
 }
 
 /// With more than one pair (a version-2 scene): which pair is A and B. The other
 /// bodies are drawn grey.
-fn pair_ui(ui: &mut egui::Ui, model: &mut ViewerModel) {
+fn pair_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingCommands) {
     if model.scene.pairs.len() < 2 {
         return;
     }
@@ -123,20 +123,21 @@ fn pair_ui(ui: &mut egui::Ui, model: &mut ViewerModel) {
             });
     });
     if let Some(k) = chosen {
-        model.set_focus_pair(k);
+        commands.push(ViewerCommand::FocusPair(k));
     }
 }
 
 fn body_ui(
     ui: &mut egui::Ui,
-    model: &mut ViewerModel,
-    body: BodyId,
+    model: &ViewerModel,
+    side: Side,
     spec: &mut ShapeSpec,
-    status: &mut StatusLine,
+    commands: &mut PendingCommands,
 ) {
-    ui.strong(format!("Shape {}", body.label()));
+    let body = model.side(side);
+    ui.strong(format!("Shape {} (body {})", side.label(), body.0 + 1));
     let mut changed = false;
-    egui::ComboBox::from_id_salt(("kind", body.label()))
+    egui::ComboBox::from_id_salt(("kind", side.label()))
         .selected_text(kind_of(spec))
         .show_ui(ui, |ui| {
             for kind in KINDS {
@@ -163,11 +164,9 @@ fn body_ui(
         ));
     }
     if changed {
-        if let Err(e) = model.set_shape(body, spec.clone()) {
-            status.error(e);
-        }
+        commands.push(ViewerCommand::SetShape(body, spec.clone()));
     }
-    pose_ui(ui, model, body, status);
+    pose_ui(ui, model, body, commands);
 }
 
 fn value(ui: &mut egui::Ui, label: &str, v: &mut f64) -> bool {
@@ -228,7 +227,12 @@ fn parameters_ui(ui: &mut egui::Ui, spec: &mut ShapeSpec) -> bool {
 }
 
 /// Translation and XYZ rotation in degrees.
-fn pose_ui(ui: &mut egui::Ui, model: &mut ViewerModel, body: BodyId, status: &mut StatusLine) {
+fn pose_ui(
+    ui: &mut egui::Ui,
+    model: &ViewerModel,
+    body: crate::app::model::BodyId,
+    commands: &mut PendingCommands,
+) {
     let pose = model.body(body).pose;
     let mut translation = pose.translation.to_array();
     let mut degrees = pose.euler_degrees().to_array();
@@ -240,8 +244,6 @@ fn pose_ui(ui: &mut egui::Ui, model: &mut ViewerModel, body: BodyId, status: &mu
         } else {
             Pose::new(DVec3::from_array(translation), pose.rotation)
         };
-        if let Err(e) = model.set_pose(body, new_pose) {
-            status.error(e);
-        }
+        commands.push(ViewerCommand::SetPose(body, new_pose));
     }
 }

@@ -4,7 +4,7 @@ use bevy::prelude::MessageWriter;
 use bevy_egui::egui;
 
 use crate::app::camera::CameraRequest;
-use crate::app::draw_minkowski::DifferenceFrame;
+use crate::app::draw::minkowski::DifferenceFrame;
 use crate::app::{DifferencePlacement, Layers, StatusLine};
 
 pub fn top_bar_ui(

@@ -17,11 +17,12 @@ mod record;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
-pub use record::{EpaEvent, EpaRecord};
+pub use record::{EpaEvent, EpaRecord, EPA_CSV_HEADER};
 
 use super::settings::{Criterion, CriterionKind, SolverSettings};
-use super::{DirectionRule, Gjk, Outcome, RunSummary, Simplex, Solver};
-use crate::minkowski::{CsoPoint, MinkowskiDifference};
+use super::trace::EpaTrace;
+use super::{DirectionRule, Gjk, Outcome, RunSummary, Simplex};
+use crate::minkowski::{CsoPoint, MinkowskiDifference, SupportStats};
 use crate::pose::RelativePose;
 use crate::shape::hull::incremental::{Expansion, IncrementalHull};
 use crate::shape::hull::quickhull::height;
@@ -35,7 +36,6 @@ pub struct EpaSettings {
     /// `tolerance · (1 + ‖support‖)` over the face.
     pub tolerance: f64,
     pub max_iterations: usize,
-    pub record_trace: bool,
 }
 
 impl Default for EpaSettings {
@@ -43,79 +43,6 @@ impl Default for EpaSettings {
         Self {
             tolerance: 1e-10,
             max_iterations: 256,
-            record_trace: true,
-        }
-    }
-}
-
-/// How an EPA query ended.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "status", rename_all = "snake_case")]
-pub enum EpaOutcome {
-    /// The shapes overlap by `depth`; moving B by `depth · normal` (A's frame) makes them
-    /// touch.
-    Penetrating { depth: f64, normal: DVec3 },
-    /// The origin lies on the boundary of `A ⊖ B` (within round-off): depth 0.
-    Touching { normal: DVec3 },
-    /// GJK found the shapes apart: its certified distance, no penetration.
-    Separated { distance: f64 },
-    /// The cap was reached; the depth lies in `[lower_bound, upper_bound]`, no answer.
-    IterationCap { lower_bound: f64, upper_bound: f64 },
-    /// No answer could be computed (a flat `A ⊖ B`, GJK undecided, non-finite numbers).
-    Degenerate { reason: String },
-}
-
-impl EpaOutcome {
-    pub fn status_name(&self) -> &'static str {
-        match self {
-            Self::Penetrating { .. } => "penetrating",
-            Self::Touching { .. } => "touching",
-            Self::Separated { .. } => "separated",
-            Self::IterationCap { .. } => "iteration_cap",
-            Self::Degenerate { .. } => "degenerate",
-        }
-    }
-
-    /// Signed distance: −depth when penetrating, 0 touching, GJK's distance apart.
-    pub fn signed_distance(&self) -> Option<f64> {
-        match self {
-            Self::Penetrating { depth, .. } => Some(-depth),
-            Self::Touching { .. } => Some(0.0),
-            Self::Separated { distance } => Some(*distance),
-            _ => None,
-        }
-    }
-
-    pub fn normal(&self) -> Option<DVec3> {
-        match self {
-            Self::Penetrating { normal, .. } | Self::Touching { normal } => Some(*normal),
-            _ => None,
-        }
-    }
-}
-
-impl std::fmt::Display for EpaOutcome {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Penetrating { depth, normal } => write!(
-                f,
-                "penetrating, depth {depth:.9e} along ({:.6}, {:.6}, {:.6})",
-                normal.x, normal.y, normal.z
-            ),
-            Self::Touching { normal } => write!(
-                f,
-                "touching (depth 0) along ({:.6}, {:.6}, {:.6})",
-                normal.x, normal.y, normal.z
-            ),
-            Self::Separated { distance } => write!(f, "separated, distance {distance:.9e} (GJK)"),
-            Self::IterationCap {
-                lower_bound,
-                upper_bound,
-            } => write!(
-                f,
-                "iteration cap reached (no answer; depth in [{lower_bound:.6e}, {upper_bound:.6e}])"
-            ),
-            Self::Degenerate { reason } => write!(f, "degenerate: {reason}"),
         }
     }
 }
@@ -123,17 +50,16 @@ impl std::fmt::Display for EpaOutcome {
 /// A finished EPA query: GJK's run, then EPA's.
 #[derive(Clone, Debug)]
 pub struct EpaRun {
-    pub outcome: EpaOutcome,
+    /// `Penetrating`, `Touching`, GJK's `Separated` (or `Stalled`), `IterationCap`,
+    /// `Degenerate`.
+    pub outcome: Outcome,
     /// Expansions (EPA steps that added a point).
     pub iterations: usize,
-    /// EPA's support calls (GJK's are in `gjk`).
-    pub support_calls: u64,
+    /// EPA's support calls and vertex visits (GJK's are in `gjk`).
+    pub stats: SupportStats,
     /// Witness points in A's frame: the deepest point pair, or GJK's closest points.
     pub witness_a: Option<DVec3>,
     pub witness_b: Option<DVec3>,
-    /// The polytope's points (records refer to them by index).
-    pub points: Vec<CsoPoint>,
-    pub records: Vec<EpaRecord>,
     pub gjk: RunSummary,
 }
 
@@ -145,7 +71,6 @@ pub fn gjk_settings_for_epa() -> SolverSettings {
         criterion: Criterion::DualityGap,
         kind: CriterionKind::Relative,
         max_iterations: 1000,
-        record_trace: false,
         ..SolverSettings::default()
     }
 }
@@ -154,17 +79,19 @@ pub fn gjk_settings_for_epa() -> SolverSettings {
 /// GJK finds the shapes overlapping. Rounded shapes (spheres, capsules, dilated shapes)
 /// are queried by their cores and their radii added at the end: exact for the rounded
 /// part (two spheres with coincident centres are a point pair, depth `r_A + r_B`),
-/// where EPA alone would have to approximate a sphere with ever more faces.
+/// where EPA alone would have to approximate a sphere with ever more faces. EPA's
+/// records (over the cores) go into `trace` when given.
 pub fn penetration(
     a: &Shape,
     b: &Shape,
     b_in_a: RelativePose,
     gjk_settings: SolverSettings,
     settings: EpaSettings,
+    trace: Option<&mut EpaTrace>,
 ) -> EpaRun {
     let (core_a, radius_a) = a.rounded_core();
     let (core_b, radius_b) = b.rounded_core();
-    let mut run = penetration_of_cores(&core_a, &core_b, b_in_a, gjk_settings, settings);
+    let mut run = penetration_of_cores(&core_a, &core_b, b_in_a, gjk_settings, settings, trace);
     if radius_a + radius_b > 0.0 {
         run.add_radii(radius_a, radius_b);
     }
@@ -172,18 +99,31 @@ pub fn penetration(
 }
 
 impl EpaRun {
+    /// What every family's run reports (the GJK stage stays in `gjk`).
+    pub fn summary(&self) -> RunSummary {
+        RunSummary {
+            outcome: self.outcome.clone(),
+            iterations: self.iterations,
+            stats: self.stats,
+            witness_a: self.witness_a,
+            witness_b: self.witness_b,
+            momentum_stopped_at: None,
+            simplex: Simplex::new(),
+        }
+    }
+
     /// Turns an answer about the cores into one about the cores ⊕ balls of the radii.
     fn add_radii(&mut self, radius_a: f64, radius_b: f64) {
         let radius = radius_a + radius_b;
         let direction = match &self.outcome {
-            EpaOutcome::Separated { .. } => self
+            Outcome::Separated { .. } | Outcome::Stalled { .. } => self
                 .witness_a
                 .zip(self.witness_b)
                 .map(|(a, b)| (b - a).normalize_or_zero()),
             other => other.normal(),
         };
         let Some(normal) = direction.filter(|n| *n != DVec3::ZERO) else {
-            if let EpaOutcome::IterationCap {
+            if let Outcome::IterationCap {
                 lower_bound,
                 upper_bound,
             } = &mut self.outcome
@@ -194,21 +134,35 @@ impl EpaRun {
             return;
         };
         self.outcome = match self.outcome.clone() {
-            EpaOutcome::Separated { distance } if distance > radius => EpaOutcome::Separated {
+            Outcome::Separated { distance } if distance > radius => Outcome::Separated {
                 distance: distance - radius,
             },
-            EpaOutcome::Separated { distance } if distance == radius => {
-                EpaOutcome::Touching { normal }
-            }
-            EpaOutcome::Separated { distance } => EpaOutcome::Penetrating {
+            Outcome::Stalled {
+                distance,
+                lower_bound,
+            } if lower_bound > radius => Outcome::Stalled {
+                distance: distance - radius,
+                lower_bound: lower_bound - radius,
+            },
+            Outcome::Stalled {
+                distance,
+                lower_bound,
+            } => Outcome::Degenerate {
+                reason: format!(
+                    "round-off left the cores' distance in [{lower_bound:e}, {distance:e}], \
+                     which does not decide against the rounding radius {radius:e}"
+                ),
+            },
+            Outcome::Separated { distance } if distance == radius => Outcome::Touching { normal },
+            Outcome::Separated { distance } => Outcome::Penetrating {
                 depth: radius - distance,
                 normal,
             },
-            EpaOutcome::Penetrating { depth, normal } => EpaOutcome::Penetrating {
+            Outcome::Penetrating { depth, normal } => Outcome::Penetrating {
                 depth: depth + radius,
                 normal,
             },
-            EpaOutcome::Touching { normal } => EpaOutcome::Penetrating {
+            Outcome::Touching { normal } => Outcome::Penetrating {
                 depth: radius,
                 normal,
             },
@@ -227,42 +181,42 @@ pub fn penetration_of_cores(
     b_in_a: RelativePose,
     gjk_settings: SolverSettings,
     settings: EpaSettings,
+    trace: Option<&mut EpaTrace>,
 ) -> EpaRun {
-    let mut gjk = Gjk::new(
+    let summary = Gjk::new(
         MinkowskiDifference::new(a, b, b_in_a),
         DirectionRule::Vanilla,
         gjk_settings,
-    );
-    let summary = gjk.run();
-    let finished = |outcome: EpaOutcome, summary: RunSummary| EpaRun {
+    )
+    .run_into(None);
+    let finished = |outcome: Outcome, summary: RunSummary| EpaRun {
         witness_a: summary.witness_a,
         witness_b: summary.witness_b,
         outcome,
         iterations: 0,
-        support_calls: 0,
-        points: Vec::new(),
-        records: Vec::new(),
+        stats: SupportStats::default(),
         gjk: summary,
     };
     match summary.outcome {
-        Outcome::Separated { distance } | Outcome::Stalled { distance, .. } => {
-            finished(EpaOutcome::Separated { distance }, summary)
+        // GJK's certified answer (or its certified interval) stands.
+        Outcome::Separated { .. } | Outcome::Stalled { .. } => {
+            finished(summary.outcome.clone(), summary)
         }
         Outcome::Intersecting => {
-            let simplex = *gjk.simplex();
+            let simplex = summary.simplex;
             let md = MinkowskiDifference::new(a, b, b_in_a);
-            Epa::new(md, settings, summary).run(&simplex)
+            Epa::new(md, settings, summary, trace).run(&simplex)
         }
         ref other => {
-            let reason = format!("GJK could not decide whether the shapes overlap ({other:?})");
-            finished(EpaOutcome::Degenerate { reason }, summary)
+            let reason = format!("GJK could not decide whether the shapes overlap ({other})");
+            finished(Outcome::Degenerate { reason }, summary)
         }
     }
 }
 
 /// The hull's horizon was not one loop: exact predicates should never allow it.
-fn horizon_broken() -> EpaOutcome {
-    EpaOutcome::Degenerate {
+fn horizon_broken() -> Outcome {
+    Outcome::Degenerate {
         reason: "the support's horizon is not one loop".into(),
     }
 }
@@ -280,7 +234,7 @@ struct Plane {
     distance: f64,
 }
 
-struct Epa<'s> {
+struct Epa<'s, 'r> {
     md: MinkowskiDifference<'s>,
     settings: EpaSettings,
     points: Vec<CsoPoint>,
@@ -288,7 +242,8 @@ struct Epa<'s> {
     w: Vec<DVec3>,
     hull: IncrementalHull,
     planes: Vec<Plane>,
-    records: Vec<EpaRecord>,
+    /// The caller's buffer, when the run is traced.
+    trace: Option<&'r mut EpaTrace>,
     /// GJK's run that EPA continues (handed on to the result).
     gjk: RunSummary,
 }
@@ -304,8 +259,17 @@ struct Step {
     gain: f64,
 }
 
-impl<'s> Epa<'s> {
-    fn new(md: MinkowskiDifference<'s>, settings: EpaSettings, gjk: RunSummary) -> Self {
+impl<'s, 'r> Epa<'s, 'r> {
+    fn new(
+        md: MinkowskiDifference<'s>,
+        settings: EpaSettings,
+        gjk: RunSummary,
+        trace: Option<&'r mut EpaTrace>,
+    ) -> Self {
+        let trace = trace.map(|t| {
+            *t = EpaTrace::default();
+            t
+        });
         Self {
             md,
             settings,
@@ -315,7 +279,7 @@ impl<'s> Epa<'s> {
             w: Vec::with_capacity(32),
             hull: IncrementalHull::default(),
             planes: Vec::with_capacity(64),
-            records: Vec::new(),
+            trace,
         }
     }
 
@@ -327,18 +291,19 @@ impl<'s> Epa<'s> {
 
     fn finish(
         self,
-        outcome: EpaOutcome,
+        outcome: Outcome,
         iterations: usize,
         witness: Option<(DVec3, DVec3)>,
     ) -> EpaRun {
+        if let Some(trace) = self.trace {
+            trace.points = self.points;
+        }
         EpaRun {
             outcome,
             iterations,
-            support_calls: self.md.stats().calls,
+            stats: self.md.stats(),
             witness_a: witness.map(|w| w.0),
             witness_b: witness.map(|w| w.1),
-            points: self.points,
-            records: self.records,
             gjk: self.gjk,
         }
     }
@@ -349,7 +314,7 @@ impl<'s> Epa<'s> {
             // A flat A − B containing the origin has it on its boundary: depth 0.
             Err(Flat { normal }) => {
                 let witness = self.points.first().map(|p| (p.a, p.b));
-                return self.finish(EpaOutcome::Touching { normal }, 0, witness);
+                return self.finish(Outcome::Touching { normal }, 0, witness);
             }
         };
         self.hull = IncrementalHull::tetrahedron(&self.w, seed);
@@ -362,12 +327,12 @@ impl<'s> Epa<'s> {
         loop {
             let Some(nearest) = self.nearest_face() else {
                 let reason = "the polytope lost its faces".to_string();
-                return self.finish(EpaOutcome::Degenerate { reason }, k, None);
+                return self.finish(Outcome::Degenerate { reason }, k, None);
             };
             let plane = self.planes[nearest];
             if !(plane.distance.is_finite() && plane.normal.is_finite()) {
                 let reason = "a face normal is not finite".to_string();
-                return self.finish(EpaOutcome::Degenerate { reason }, k, None);
+                return self.finish(Outcome::Degenerate { reason }, k, None);
             }
             let s = self.md.support(plane.normal);
             let upper = plane.normal.dot(s.w);
@@ -402,11 +367,11 @@ impl<'s> Epa<'s> {
                 let depth = plane.distance.max(0.0);
                 let witness = self.witness(nearest, depth * plane.normal);
                 let outcome = if depth == 0.0 {
-                    EpaOutcome::Touching {
+                    Outcome::Touching {
                         normal: plane.normal,
                     }
                 } else {
-                    EpaOutcome::Penetrating {
+                    Outcome::Penetrating {
                         depth,
                         normal: plane.normal,
                     }
@@ -414,7 +379,7 @@ impl<'s> Epa<'s> {
                 return self.finish(outcome, k, Some(witness));
             }
             if capped {
-                let outcome = EpaOutcome::IterationCap {
+                let outcome = Outcome::IterationCap {
                     lower_bound: plane.distance,
                     upper_bound: upper,
                 };
@@ -444,12 +409,12 @@ impl<'s> Epa<'s> {
     /// Records `step` over the polytope's faces before it (and what it changed, when it
     /// expanded).
     fn record(&mut self, step: &Step, faces: Vec<[usize; 3]>, expansion: Option<&Expansion>) {
-        if !self.settings.record_trace {
+        let Some(trace) = self.trace.as_deref_mut() else {
             return;
-        }
+        };
         // An expansion has just added its support point: the polytope it drew had one less.
         let vertex_count = self.points.len() - usize::from(expansion.is_some());
-        self.records.push(EpaRecord {
+        trace.records.push(EpaRecord {
             k: step.k,
             event: step.event,
             vertex_count,
@@ -468,7 +433,7 @@ impl<'s> Epa<'s> {
     }
 
     fn record_faces(&self) -> Vec<[usize; 3]> {
-        if !self.settings.record_trace {
+        if self.trace.is_none() {
             return Vec::new();
         }
         self.hull.alive().map(|(_, f)| f.v).collect()
@@ -563,7 +528,7 @@ impl<'s> Epa<'s> {
     /// Grows the tetrahedron until it contains the origin: while a face sees the origin,
     /// add the support along its normal. If the support cannot pass that face, the origin
     /// is on (or, by round-off, just beyond) the boundary of `A ⊖ B`: touching.
-    fn enclose_origin(&mut self) -> Option<EpaOutcome> {
+    fn enclose_origin(&mut self) -> Option<Outcome> {
         for _ in 0..self.settings.max_iterations {
             let seeing = self
                 .hull
@@ -573,13 +538,13 @@ impl<'s> Epa<'s> {
             let normal = self.planes[seeing].normal;
             let s = self.md.support(normal);
             if self.hull.faces[seeing].height(&self.w, s.w) <= 0.0 || self.w.contains(&s.w) {
-                return Some(EpaOutcome::Touching { normal });
+                return Some(Outcome::Touching { normal });
             }
             if self.expand(seeing, s).is_none() {
                 return Some(horizon_broken());
             }
         }
-        Some(EpaOutcome::Degenerate {
+        Some(Outcome::Degenerate {
             reason: "the origin could not be enclosed within the iteration cap".into(),
         })
     }

@@ -5,6 +5,8 @@
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
+use crate::solver::trace::{PlotValues, Record};
+
 /// Why an expansion step ended the run, or what it did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -55,5 +57,59 @@ impl EpaRecord {
 
     pub fn upper_bound(&self) -> f64 {
         self.support_distance
+    }
+}
+
+impl EpaEvent {
+    /// A short name for tables and CSV.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EpaEvent::Start => "start",
+            EpaEvent::Expanded => "expanded",
+            EpaEvent::Converged => "converged",
+            EpaEvent::IterationCap => "iteration_cap",
+        }
+    }
+}
+
+/// The CSV header of EPA's rows.
+pub const EPA_CSV_HEADER: &str = "algorithm,k,event,lower_bound,upper_bound,gain,faces,horizon_edges,faces_removed,faces_added,support_calls,nx,ny,nz";
+
+impl Record for EpaRecord {
+    fn k(&self) -> usize {
+        self.k
+    }
+
+    fn event_name(&self) -> &'static str {
+        self.event.name()
+    }
+
+    fn plot_values(&self) -> PlotValues {
+        PlotValues {
+            upper: self.upper_bound(),
+            lower: self.lower_bound(),
+            residual: self.upper_bound() - self.lower_bound(),
+        }
+    }
+
+    fn support_calls(&self) -> u64 {
+        self.support_calls
+    }
+
+    fn csv_fields(&self) -> String {
+        format!(
+            "{:e},{:e},{:e},{},{},{},{},{},{:e},{:e},{:e}",
+            self.nearest_distance,
+            self.support_distance,
+            self.gain,
+            self.faces.len(),
+            self.horizon.len(),
+            self.faces_removed,
+            self.faces_added,
+            self.support_calls,
+            self.normal.x,
+            self.normal.y,
+            self.normal.z
+        )
     }
 }

@@ -5,12 +5,17 @@
 
 use bevy::prelude::*;
 
-use super::camera::StepBounds;
-use super::draw_minkowski::DifferenceFrame;
-use super::draw_shapes::translucent;
-use super::draw_simplex::{triangle_list, StepView, ViewLabels, COLOR_SUPPORT, COLOR_WITNESS};
-use super::{Layers, Model, PlaybackCursor, ViewerSet};
-use crate::solver::epa::{EpaEvent, EpaRecord, EpaRun};
+use super::minkowski::DifferenceFrame;
+use super::shapes::translucent;
+use super::{
+    family_in_focus, triangle_list, DrawStep, StepView, ViewLabels, COLOR_SUPPORT, COLOR_WITNESS,
+};
+use crate::app::camera::StepBounds;
+use crate::app::{Layers, Model, PlaybackCursor, ViewerSet};
+use crate::solver::catalog::Family;
+use crate::solver::epa::{EpaEvent, EpaRecord};
+use crate::solver::trace::{EpaTrace, Trace};
+use crate::solver::Run;
 
 const COLOR_POLYTOPE: Color = Color::srgb(0.45, 0.45, 0.1);
 const COLOR_NEAREST: Color = Color::srgb(0.95, 0.55, 0.0);
@@ -26,14 +31,13 @@ enum EpaMesh {
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_meshes).add_systems(
         Update,
-        (update_meshes, draw_expansion.run_if(epa_in_focus))
-            .after(super::draw_simplex::DrawStep)
+        (
+            update_meshes,
+            draw_expansion.run_if(family_in_focus(Family::Epa)),
+        )
+            .in_set(DrawStep)
             .in_set(ViewerSet::Draw),
     );
-}
-
-fn epa_in_focus(model: Res<Model>) -> bool {
-    model.epa_focus
 }
 
 fn spawn_meshes(
@@ -47,7 +51,7 @@ fn spawn_meshes(
     ] {
         commands.spawn((
             which,
-            Mesh3d(meshes.add(super::draw_shapes::placeholder_mesh())),
+            Mesh3d(meshes.add(super::shapes::placeholder_mesh())),
             Visibility::Hidden,
             MeshMaterial3d(materials.add(translucent(color, alpha))),
             Transform::default(),
@@ -56,11 +60,20 @@ fn spawn_meshes(
     }
 }
 
-/// The record at the cursor (clamped) and its run.
-fn record_at(model: &Model, cursor: usize) -> Option<(&EpaRun, &EpaRecord)> {
-    let run = model.epa()?;
-    let index = cursor.min(run.records.len().checked_sub(1)?);
-    Some((run, &run.records[index]))
+/// The focused EPA run with its records, when EPA is in focus.
+fn epa_run(model: &Model) -> Option<(&Run, &EpaTrace)> {
+    let run = &model.focused_run()?.run;
+    match &run.trace {
+        Trace::Epa(trace) => Some((run, trace)),
+        _ => None,
+    }
+}
+
+/// The record at the cursor (clamped) and the trace it indexes.
+fn record_at(model: &Model, cursor: usize) -> Option<(&EpaTrace, &EpaRecord)> {
+    let (_, trace) = epa_run(model)?;
+    let index = cursor.min(trace.records.len().checked_sub(1)?);
+    Some((trace, &trace.records[index]))
 }
 
 fn update_meshes(
@@ -75,7 +88,7 @@ fn update_meshes(
     let key = (
         model.revision,
         cursor.cursor,
-        layers.simplex && model.epa_focus,
+        layers.simplex && model.focused_family() == Family::Epa,
         frame.anchor.x.to_bits(),
     );
     if *built == Some(key) {
@@ -84,7 +97,7 @@ fn update_meshes(
     *built = Some(key);
     let record = record_at(&model, cursor.cursor).filter(|_| key.2);
     for (which, mut mesh, mut visibility) in &mut query {
-        let Some((run, record)) = record else {
+        let Some((trace, record)) = record else {
             *visibility = Visibility::Hidden;
             continue;
         };
@@ -94,7 +107,7 @@ fn update_meshes(
         };
         let positions: Vec<[f32; 3]> = faces
             .iter()
-            .flat_map(|f| f.map(|v| frame.world_point(run.points[v].w).to_array()))
+            .flat_map(|f| f.map(|v| frame.world_point(trace.points[v].w).to_array()))
             .collect();
         *visibility = Visibility::Inherited;
         mesh.0 = meshes.add(triangle_list(positions));
@@ -115,9 +128,8 @@ fn draw_expansion(
         marker,
     } = view;
     let origin = frame.anchor;
-    labels.0.push((origin, "O".into(), Color::BLACK));
     let size = marker.0;
-    let Some(run) = model.epa() else {
+    let Some((run, trace)) = epa_run(&model) else {
         return;
     };
     let Some((_, record)) = record_at(&model, cursor.cursor) else {
@@ -128,7 +140,7 @@ fn draw_expansion(
         }
         return;
     };
-    let world = |v: usize| frame.world_point(run.points[v].w);
+    let world = |v: usize| frame.world_point(trace.points[v].w);
     if layers.simplex {
         for face in &record.faces {
             for i in 0..3 {
@@ -180,13 +192,13 @@ fn draw_expansion(
 /// The witness points on A and B and the push that separates them (depth along n).
 fn draw_penetration(
     model: &Model,
-    run: &EpaRun,
+    run: &Run,
     size: f32,
     gizmos: &mut Gizmos,
     labels: &mut ViewLabels,
 ) {
-    let (Some(a), Some(b), Some(normal)) = (run.witness_a, run.witness_b, run.outcome.normal())
-    else {
+    let s = &run.summary;
+    let (Some(a), Some(b), Some(normal)) = (s.witness_a, s.witness_b, s.outcome.normal()) else {
         return;
     };
     let pose_a = model.scene.a().pose;
@@ -198,7 +210,7 @@ fn draw_penetration(
     gizmos.sphere(Isometry3d::from_translation(b), size * 1.5, COLOR_WITNESS);
     gizmos.line(b, a, COLOR_WITNESS);
     let direction = (pose_a.rotation * normal).as_vec3();
-    if let Some(depth) = run.outcome.signed_distance().map(|d| -d) {
+    if let Some(depth) = s.outcome.signed_distance().map(|d| -d) {
         let tip = a + direction * (depth as f32).max(size * 4.0);
         labels.0.push((
             (a + b) * 0.5,

@@ -1,7 +1,9 @@
 //! EPA's steps in words: which face is nearest and how far, what the support along its
 //! normal gained, and what the expansion removed and added.
 
-use crate::solver::epa::{EpaEvent, EpaRun};
+use crate::solver::epa::EpaEvent;
+use crate::solver::trace::EpaTrace;
+use crate::solver::{Outcome, Run};
 
 /// The polytope's vertices as `w1, w2, ...` (1-based, in the order EPA added them).
 fn face_label(face: &[usize; 3]) -> String {
@@ -9,13 +11,14 @@ fn face_label(face: &[usize; 3]) -> String {
 }
 
 /// Says what EPA's record `index` did, or what the run ended with.
-pub fn narrate_epa(run: &EpaRun, index: usize) -> String {
-    let Some(r) = run.records.get(index) else {
-        let why = match run.gjk.outcome {
-            crate::solver::Outcome::Intersecting => "the starting polytope was certified at once",
+pub(super) fn narrate(run: &Run, trace: &EpaTrace, index: usize) -> String {
+    let outcome = &run.summary.outcome;
+    let Some(r) = trace.records.get(index) else {
+        let why = match run.gjk_stage.as_ref().map(|g| &g.outcome) {
+            Some(Outcome::Intersecting) => "the starting polytope was certified at once",
             _ => "GJK answered on the shapes' cores (a sphere is a point, a capsule a segment) and the radii were added",
         };
-        return format!("No expansion: {why}. Result: {}.", run.outcome);
+        return format!("No expansion: {why}. Result: {outcome}.");
     };
     let step = index + 1;
     let face = face_label(&r.nearest);
@@ -33,7 +36,7 @@ pub fn narrate_epa(run: &EpaRun, index: usize) -> String {
         EpaEvent::Converged => format!(
             "Step {step}: face {face} nearest at {:.9}; the support along its normal gains {:.2e} ≤ ε: \
              certified. Depth in [{:.9}, {:.9}]; result: {}.",
-            r.nearest_distance, r.gain, r.nearest_distance, r.support_distance, run.outcome
+            r.nearest_distance, r.gain, r.nearest_distance, r.support_distance, outcome
         ),
         EpaEvent::IterationCap => format!(
             "Step {step}: iteration cap reached with the depth between {:.6} and {:.6}: no answer.",
@@ -44,10 +47,10 @@ pub fn narrate_epa(run: &EpaRun, index: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::app::narration::narrate;
     use crate::pose::RelativePose;
     use crate::shape::{Cuboid, Shape};
-    use crate::solver::epa::{gjk_settings_for_epa, penetration, EpaSettings};
+    use crate::solver::{Method, SolverSettings};
     use glam::{DMat3, DQuat, DVec3};
 
     #[test]
@@ -55,20 +58,20 @@ mod tests {
         let a = Shape::Cuboid(Cuboid::new(DVec3::new(0.6, 0.4, 0.3)).unwrap());
         let b = Shape::Cuboid(Cuboid::new(DVec3::new(0.5, 0.2, 0.35)).unwrap());
         let rotation = DMat3::from_quat(DQuat::from_euler(glam::EulerRot::XYZ, 0.3, 0.6, 0.2));
-        let run = penetration(
+        let run = Method::Epa.run(
             &a,
             &b,
             RelativePose::from_matrix(rotation, DVec3::ZERO),
-            gjk_settings_for_epa(),
-            EpaSettings::default(),
+            SolverSettings::default(),
+            true,
         );
-        assert!(run.records.len() > 2);
-        let first = narrate_epa(&run, 0);
+        assert!(run.trace.len() > 2);
+        let first = narrate(&run, 0);
         assert!(
             first.contains("nearest at") && first.contains("expand"),
             "{first}"
         );
-        let last = narrate_epa(&run, run.records.len() - 1);
+        let last = narrate(&run, run.trace.len() - 1);
         assert!(
             last.contains("certified") && last.contains("penetrating"),
             "{last}"

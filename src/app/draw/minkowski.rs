@@ -4,10 +4,10 @@
 
 use bevy::prelude::*;
 
-use super::camera::{MarkerScale, SceneBounds};
-use super::draw_shapes::{bevy_mesh, box_corners, edge_segments, placeholder_mesh, translucent};
-use super::tessellate::difference_mesh;
-use super::{DifferencePlacement, Layers, Model, ViewerSet};
+use super::shapes::{bevy_mesh, box_corners, edge_segments, placeholder_mesh, translucent};
+use crate::app::camera::{MarkerScale, SceneBounds};
+use crate::app::tessellate::difference_mesh;
+use crate::app::{DifferencePlacement, Layers, Model, ViewerSet};
 
 pub const COLOR_DIFFERENCE: Color = Color::srgb(0.45, 0.62, 0.45);
 
@@ -51,7 +51,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (rebuild_difference, draw_difference_edges)
                 .chain()
-                .after(super::draw_shapes::place_shapes)
+                .after(super::shapes::place_shapes)
                 .in_set(DrawDifference)
                 .in_set(ViewerSet::Draw),
         );

@@ -6,6 +6,7 @@ use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
 use super::criteria::{distance_guarantee, CriterionValues};
+use super::distance_step::{DistanceStep, WeightedVertex};
 use super::outcome::{Outcome, RunSummary};
 use super::settings::{QueryMode, SolverSettings};
 use super::simplex::{
@@ -13,9 +14,16 @@ use super::simplex::{
     origin_on_flat_simplex, project_origin_in_place, tetrahedron_contains_origin, Simplex,
     SimplexVertex,
 };
+use super::trace::Trace;
 use super::{initial_direction, witness_points, Solver};
 use crate::minkowski::MinkowskiDifference;
-use crate::trace::{IterationRecord, MomentumStop, StepEvent, WeightedVertex};
+
+mod record;
+
+pub use record::{GjkEvent, GjkRecord, MomentumStop};
+
+/// Where a step's record goes: the caller's buffer, or nowhere (no record work at all).
+type Records<'r> = Option<&'r mut Vec<GjkRecord>>;
 
 /// How the support direction `d_k` is chosen (ALGORITHMS.md §4).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -54,7 +62,6 @@ pub struct Gjk<'s> {
     /// projected from the shapes' points, every face tried.
     precise: bool,
     outcome: Option<Outcome>,
-    trace: Vec<IterationRecord>,
 }
 
 /// What a step measured before deciding, carried into its record.
@@ -90,7 +97,6 @@ impl<'s> Gjk<'s> {
             final_weights: None,
             precise: false,
             outcome: None,
-            trace: Vec::new(),
         }
     }
 
@@ -122,21 +128,22 @@ impl<'s> Gjk<'s> {
         }
     }
 
-    fn stop_momentum(&mut self, cause: MomentumStop, measured: Measured) {
+    fn stop_momentum(&mut self, out: &mut Records, cause: MomentumStop, measured: Measured) {
         self.momentum_on = false;
         self.momentum_stopped_at = Some(self.k);
-        self.record(StepEvent::MomentumStopped { cause }, measured, true);
+        self.record(out, GjkEvent::MomentumStopped { cause }, measured, true);
     }
 
     fn finish(
         &mut self,
+        out: &mut Records,
         outcome: Outcome,
-        event: StepEvent,
+        event: GjkEvent,
         measured: Measured,
         momentum: bool,
     ) -> Option<Outcome> {
         self.outcome = Some(outcome.clone());
-        self.record(event, measured, momentum);
+        self.record(out, event, measured, momentum);
         Some(outcome)
     }
 
@@ -149,7 +156,12 @@ impl<'s> Gjk<'s> {
     /// the recomputed point or the bounds are as close as the criterion guarantees;
     /// otherwise `Stalled`, with both bounds. The loop itself keeps Coal's arithmetic,
     /// so iteration counts stay Coal's.
-    fn finish_separated(&mut self, event: StepEvent, measured: Measured) -> Option<Outcome> {
+    fn finish_separated(
+        &mut self,
+        out: &mut Records,
+        event: GjkEvent,
+        measured: Measured,
+    ) -> Option<Outcome> {
         let refined = nearest_in_simplex(&self.simplex);
         let upper = match refined {
             Some((x, weights)) => {
@@ -181,6 +193,7 @@ impl<'s> Gjk<'s> {
             distance_guarantee(settings.criterion, settings.kind, settings.tolerance, upper);
         if passes || upper - lower <= guarantee {
             return self.finish(
+                out,
                 Outcome::Separated { distance: upper },
                 event,
                 measured,
@@ -197,14 +210,14 @@ impl<'s> Gjk<'s> {
                 keep_positive(&mut self.simplex, weights);
             }
             self.final_weights = None;
-            self.record(StepEvent::Refined, measured, false);
+            self.record(out, GjkEvent::Refined, measured, false);
             return None;
         }
         let outcome = Outcome::Stalled {
             distance: upper,
             lower_bound: lower,
         };
-        self.finish(outcome, event, measured, false)
+        self.finish(out, outcome, event, measured, false)
     }
 
     /// The projection of the precise mode: nearest point of the simplex from the
@@ -231,10 +244,10 @@ impl<'s> Gjk<'s> {
         }
     }
 
-    fn record(&mut self, event: StepEvent, m: Measured, momentum: bool) {
-        if !self.settings.record_trace {
+    fn record(&mut self, out: &mut Records, event: GjkEvent, m: Measured, momentum: bool) {
+        let Some(out) = out else {
             return;
-        }
+        };
         let fw_gap = if self.x.is_finite() {
             let s = self.md.support_uncounted(-self.x);
             2.0 * self.x.dot(self.x - s.w)
@@ -248,27 +261,38 @@ impl<'s> Gjk<'s> {
             .zip(barycentric(&self.simplex, self.x))
             .map(|(v, w)| WeightedVertex::new(*v, w))
             .collect();
-        self.trace.push(IterationRecord {
-            k: self.k,
+        out.push(GjkRecord {
+            step: DistanceStep {
+                k: self.k,
+                direction: m.direction,
+                support: m.support,
+                simplex,
+                x: self.x,
+                x_norm: self.r,
+                omega: m.omega,
+                alpha: self.alpha,
+                criteria: m.criteria,
+                fw_gap,
+                support_calls: self.md.stats().calls,
+            },
             event,
-            direction: m.direction,
-            support: m.support,
-            active_set_size: simplex.len(),
-            simplex,
-            x: self.x,
-            x_norm: self.r,
-            omega: m.omega,
-            alpha: self.alpha,
-            criteria: m.criteria,
-            fw_gap,
             momentum,
-            support_calls: self.md.stats().calls,
         });
     }
 }
-
 impl Solver for Gjk<'_> {
-    fn step(&mut self) -> Option<Outcome> {
+    fn step(&mut self, trace: Option<&mut Trace>) -> Option<Outcome> {
+        self.step_into(trace.map(Trace::gjk_mut))
+    }
+
+    fn summary(&self) -> Option<RunSummary> {
+        self.run_summary()
+    }
+}
+
+impl Gjk<'_> {
+    /// One step, its record pushed to `out` when given.
+    pub fn step_into(&mut self, mut out: Records) -> Option<Outcome> {
         if let Some(done) = &self.outcome {
             return Some(done.clone());
         }
@@ -281,10 +305,11 @@ impl Solver for Gjk<'_> {
         };
         if self.r.is_nan() {
             return self.finish(
+                &mut out,
                 Outcome::Degenerate {
                     reason: "the iterate is not finite".into(),
                 },
-                StepEvent::Degenerate,
+                GjkEvent::Degenerate,
                 idle,
                 false,
             );
@@ -292,8 +317,9 @@ impl Solver for Gjk<'_> {
         // "Check A": the origin is within the tolerance of the current simplex.
         if self.r < eps {
             return self.finish(
+                &mut out,
                 Outcome::Intersecting,
-                StepEvent::WithinTolerance,
+                GjkEvent::WithinTolerance,
                 idle,
                 false,
             );
@@ -305,7 +331,7 @@ impl Solver for Gjk<'_> {
             self.x
         };
         if momentum && !(direction.is_finite() && direction.length() > 0.0) {
-            self.stop_momentum(MomentumStop::UnusableDirection, idle);
+            self.stop_momentum(&mut out, MomentumStop::UnusableDirection, idle);
             return None;
         }
         let s = self.md.support(-direction);
@@ -328,8 +354,9 @@ impl Solver for Gjk<'_> {
         if let QueryMode::Boolean { bound } = self.settings.mode {
             if omega > bound {
                 return self.finish(
+                    &mut out,
                     Outcome::SeparatedEarlyStop { lower_bound: omega },
-                    StepEvent::SeparatingPlane,
+                    GjkEvent::SeparatingPlane,
                     measured,
                     momentum,
                 );
@@ -338,7 +365,7 @@ impl Solver for Gjk<'_> {
         // Momentum stop: always the absolute gap test, whatever the criterion.
         if momentum && gap <= eps {
             measured.criteria = CriterionValues::new(self.r, self.alpha, gap);
-            self.stop_momentum(MomentumStop::GapBelowTolerance, measured);
+            self.stop_momentum(&mut out, MomentumStop::GapBelowTolerance, measured);
             return None;
         }
         self.alpha = self.alpha.max(omega);
@@ -348,25 +375,26 @@ impl Solver for Gjk<'_> {
                 .passes(self.settings.criterion, self.settings.kind, eps, self.r);
         if self.k >= 1 && passed {
             if momentum {
-                self.stop_momentum(MomentumStop::ConvergenceTest, measured);
+                self.stop_momentum(&mut out, MomentumStop::ConvergenceTest, measured);
                 return None;
             }
             if self.r < eps {
                 return self.finish(
+                    &mut out,
                     Outcome::Intersecting,
-                    StepEvent::Converged,
+                    GjkEvent::Converged,
                     measured,
                     momentum,
                 );
             }
-            return self.finish_separated(StepEvent::Converged, measured);
+            return self.finish_separated(&mut out, GjkEvent::Converged, measured);
         }
         // Plain GJK only: a support already in the simplex projects to the same point,
         // so in exact arithmetic the gap would be ≤ 0; what is left is round-off.
         if !momentum && self.simplex.vertices().iter().any(|v| v.point.w == s.w) {
-            return self.finish_separated(StepEvent::Stalled, measured);
+            return self.finish_separated(&mut out, GjkEvent::Stalled, measured);
         }
-        let before = self.settings.record_trace.then_some(self.simplex);
+        let before = out.is_some().then_some(self.simplex);
         let previous_r = self.r;
         self.simplex.push(vertex);
         let (mut x, mut contains_origin) = if self.precise {
@@ -390,22 +418,24 @@ impl Solver for Gjk<'_> {
         // Plain GJK shrinks ‖x‖ at every step in exact arithmetic; when round-off makes
         // it grow, the loop would only cycle.
         if !momentum && !contains_origin && self.r >= previous_r && self.k >= 1 {
-            return self.finish_separated(StepEvent::Stalled, measured);
+            return self.finish_separated(&mut out, GjkEvent::Stalled, measured);
         }
         if !self.x.is_finite() {
             return self.finish(
+                &mut out,
                 Outcome::Degenerate {
                     reason: "the projection produced a non-finite point".into(),
                 },
-                StepEvent::Degenerate,
+                GjkEvent::Degenerate,
                 measured,
                 momentum,
             );
         }
         if contains_origin || self.r == 0.0 {
             return self.finish(
+                &mut out,
                 Outcome::Intersecting,
-                StepEvent::OriginEnclosed { added: vertex.id },
+                GjkEvent::OriginEnclosed { added: vertex.id },
                 measured,
                 momentum,
             );
@@ -423,27 +453,38 @@ impl Solver for Gjk<'_> {
         } else {
             Vec::new()
         };
-        let event = StepEvent::Projected {
+        let event = GjkEvent::Projected {
             added: vertex.id,
             dropped,
         };
         if self.k >= self.settings.max_iterations {
             return self.finish(
-                Outcome::IterationCap { last_norm: self.r },
+                &mut out,
+                Outcome::IterationCap {
+                    lower_bound: self.alpha,
+                    upper_bound: self.r,
+                },
                 event,
                 measured,
                 momentum,
             );
         }
-        self.record(event, measured, momentum);
+        self.record(&mut out, event, measured, momentum);
         None
     }
 
-    fn trace(&self) -> &[IterationRecord] {
-        &self.trace
+    /// Steps to the end, every record pushed to `out` when given.
+    pub fn run_into(&mut self, mut out: Records) -> RunSummary {
+        loop {
+            if self.step_into(out.as_deref_mut()).is_some() {
+                if let Some(summary) = self.run_summary() {
+                    return summary;
+                }
+            }
+        }
     }
 
-    fn summary(&self) -> Option<RunSummary> {
+    fn run_summary(&self) -> Option<RunSummary> {
         let outcome = self.outcome.clone()?;
         let (witness_a, witness_b) = match &outcome {
             Outcome::Separated { .. } | Outcome::Stalled { .. } => {
@@ -462,6 +503,7 @@ impl Solver for Gjk<'_> {
             witness_a,
             witness_b,
             momentum_stopped_at: self.momentum_stopped_at,
+            simplex: self.simplex,
         })
     }
 }

@@ -7,12 +7,20 @@ use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
 use super::criteria::CriterionValues;
+use super::distance_step::{DistanceStep, WeightedVertex};
 use super::outcome::{Outcome, RunSummary};
 use super::settings::{QueryMode, SolverSettings};
 use super::simplex::{barycentric, project_origin, Simplex, SimplexVertex};
+use super::trace::Trace;
 use super::{initial_direction, witness_points, Solver};
 use crate::minkowski::MinkowskiDifference;
-use crate::trace::{IterationRecord, StepEvent, WeightedVertex};
+
+mod record;
+
+pub use record::{FrankWolfeEvent, FrankWolfeRecord};
+
+/// Where a step's record goes: the caller's buffer, or nowhere (no record work at all).
+type Records<'r> = Option<&'r mut Vec<FrankWolfeRecord>>;
 
 /// The step rule of a Frank-Wolfe run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -45,7 +53,6 @@ pub struct FrankWolfe<'s> {
     k: usize,
     next_id: u32,
     outcome: Option<Outcome>,
-    trace: Vec<IterationRecord>,
 }
 
 impl<'s> FrankWolfe<'s> {
@@ -68,7 +75,6 @@ impl<'s> FrankWolfe<'s> {
             k: 0,
             next_id: 1,
             outcome: None,
-            trace: Vec::new(),
         }
     }
 
@@ -105,12 +111,12 @@ impl<'s> FrankWolfe<'s> {
     }
 
     /// The Frank-Wolfe move `x ← x + γ (s − x)`, with the active set's weights.
-    fn step_toward(&mut self, s: SimplexVertex, gamma: f64) -> StepEvent {
+    fn step_toward(&mut self, s: SimplexVertex, gamma: f64) -> FrankWolfeEvent {
         self.x += (s.point.w - self.x) * gamma;
         self.active.iter_mut().for_each(|(_, w)| *w *= 1.0 - gamma);
         let added = self.add_weight(s, gamma);
         let dropped = self.prune();
-        StepEvent::FrankWolfeStep {
+        FrankWolfeEvent::Step {
             added,
             gamma,
             away: false,
@@ -119,7 +125,7 @@ impl<'s> FrankWolfe<'s> {
     }
 
     /// One update of `x` toward (or away from) the active set; returns the event.
-    fn update(&mut self, s: SimplexVertex) -> Result<StepEvent, Outcome> {
+    fn update(&mut self, s: SimplexVertex) -> Result<FrankWolfeEvent, Outcome> {
         let x = self.x;
         match self.rule {
             StepRule::Fixed | StepRule::LineSearch => {
@@ -164,7 +170,7 @@ impl<'s> FrankWolfe<'s> {
                         self.active[away_index].1 = 0.0;
                     }
                     let dropped = self.prune();
-                    Ok(StepEvent::FrankWolfeStep {
+                    Ok(FrankWolfeEvent::Step {
                         added: None,
                         gamma,
                         away: true,
@@ -191,7 +197,7 @@ impl<'s> FrankWolfe<'s> {
                 }
                 let kept: Vec<u32> = self.active.iter().map(|(v, _)| v.id).collect();
                 let dropped = before.into_iter().filter(|id| !kept.contains(id)).collect();
-                Ok(StepEvent::Projected {
+                Ok(FrankWolfeEvent::Reoptimised {
                     added: s.id,
                     dropped,
                 })
@@ -201,15 +207,16 @@ impl<'s> FrankWolfe<'s> {
 
     fn record(
         &mut self,
-        event: StepEvent,
+        out: &mut Records,
+        event: FrankWolfeEvent,
         direction: DVec3,
         support: Option<SimplexVertex>,
         omega: f64,
         criteria: CriterionValues,
     ) {
-        if !self.settings.record_trace {
+        let Some(out) = out else {
             return;
-        }
+        };
         let s = self.md.support_uncounted(-self.x);
         let fw_gap = 2.0 * self.x.dot(self.x - s.w);
         let mut simplex: Vec<WeightedVertex> = self
@@ -219,21 +226,22 @@ impl<'s> FrankWolfe<'s> {
             .collect();
         simplex.sort_by(|a, b| b.weight.total_cmp(&a.weight));
         simplex.truncate(RECORDED_ACTIVE_SET);
-        self.trace.push(IterationRecord {
-            k: self.k,
+        out.push(FrankWolfeRecord {
+            step: DistanceStep {
+                k: self.k,
+                direction,
+                support,
+                simplex,
+                x: self.x,
+                x_norm: self.x.length(),
+                omega,
+                alpha: self.alpha,
+                criteria,
+                fw_gap,
+                support_calls: self.md.stats().calls,
+            },
             event,
-            direction,
-            support,
-            simplex,
             active_set_size: self.active.len(),
-            x: self.x,
-            x_norm: self.x.length(),
-            omega,
-            alpha: self.alpha,
-            criteria,
-            fw_gap,
-            momentum: false,
-            support_calls: self.md.stats().calls,
         });
     }
 
@@ -253,7 +261,18 @@ fn line_search(x: DVec3, d: DVec3, gamma_max: f64) -> f64 {
 }
 
 impl Solver for FrankWolfe<'_> {
-    fn step(&mut self) -> Option<Outcome> {
+    fn step(&mut self, trace: Option<&mut Trace>) -> Option<Outcome> {
+        self.step_into(trace.map(Trace::frank_wolfe_mut))
+    }
+
+    fn summary(&self) -> Option<RunSummary> {
+        self.run_summary()
+    }
+}
+
+impl FrankWolfe<'_> {
+    /// One step, its record pushed to `out` when given.
+    pub fn step_into(&mut self, mut out: Records) -> Option<Outcome> {
         if let Some(done) = &self.outcome {
             return Some(done.clone());
         }
@@ -265,7 +284,8 @@ impl Solver for FrankWolfe<'_> {
             self.x = s0.point.w;
             self.active = vec![(s0, 1.0)];
             self.record(
-                StepEvent::Started { added: s0.id },
+                &mut out,
+                FrankWolfeEvent::Started { added: s0.id },
                 self.guess,
                 Some(s0),
                 f64::NAN,
@@ -276,7 +296,8 @@ impl Solver for FrankWolfe<'_> {
         let r = self.x.length();
         if !r.is_finite() {
             self.record(
-                StepEvent::Degenerate,
+                &mut out,
+                FrankWolfeEvent::Degenerate,
                 self.x,
                 None,
                 f64::NAN,
@@ -288,7 +309,8 @@ impl Solver for FrankWolfe<'_> {
         }
         if r < eps {
             self.record(
-                StepEvent::WithinTolerance,
+                &mut out,
+                FrankWolfeEvent::WithinTolerance,
                 self.x,
                 None,
                 f64::NAN,
@@ -305,7 +327,8 @@ impl Solver for FrankWolfe<'_> {
         if let QueryMode::Boolean { bound } = self.settings.mode {
             if omega > bound {
                 self.record(
-                    StepEvent::SeparatingPlane,
+                    &mut out,
+                    FrankWolfeEvent::SeparatingPlane,
                     direction,
                     Some(s),
                     omega,
@@ -315,14 +338,22 @@ impl Solver for FrankWolfe<'_> {
             }
         }
         if criteria.passes(self.settings.criterion, self.settings.kind, eps, r) {
-            self.record(StepEvent::Converged, direction, Some(s), omega, criteria);
+            self.record(
+                &mut out,
+                FrankWolfeEvent::Converged,
+                direction,
+                Some(s),
+                omega,
+                criteria,
+            );
             return self.finish(Outcome::Separated { distance: r });
         }
         let event = match self.update(s) {
             Ok(event) => event,
             Err(outcome) => {
                 self.record(
-                    StepEvent::OriginEnclosed { added: s.id },
+                    &mut out,
+                    FrankWolfeEvent::OriginEnclosed { added: s.id },
                     direction,
                     Some(s),
                     omega,
@@ -332,20 +363,28 @@ impl Solver for FrankWolfe<'_> {
             }
         };
         self.k += 1;
-        self.record(event, direction, Some(s), omega, criteria);
+        self.record(&mut out, event, direction, Some(s), omega, criteria);
         if self.k >= self.settings.max_iterations {
             return self.finish(Outcome::IterationCap {
-                last_norm: self.x.length(),
+                lower_bound: self.alpha,
+                upper_bound: self.x.length(),
             });
         }
         None
     }
 
-    fn trace(&self) -> &[IterationRecord] {
-        &self.trace
+    /// Steps to the end, every record pushed to `out` when given.
+    pub fn run_into(&mut self, mut out: Records) -> RunSummary {
+        loop {
+            if self.step_into(out.as_deref_mut()).is_some() {
+                if let Some(summary) = self.run_summary() {
+                    return summary;
+                }
+            }
+        }
     }
 
-    fn summary(&self) -> Option<RunSummary> {
+    fn run_summary(&self) -> Option<RunSummary> {
         let outcome = self.outcome.clone()?;
         let (witness_a, witness_b) = match &outcome {
             Outcome::Separated { .. } => {
@@ -363,6 +402,7 @@ impl Solver for FrankWolfe<'_> {
             witness_a,
             witness_b,
             momentum_stopped_at: None,
+            simplex: Simplex::new(),
         })
     }
 }

@@ -5,11 +5,11 @@ use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 
-use super::camera::SceneBounds;
-use super::drag::ShapeBody;
-use super::model::BodyId;
-use super::tessellate::{shape_mesh, TriMesh};
-use super::{Layers, Model, ViewerSet};
+use crate::app::camera::SceneBounds;
+use crate::app::drag::ShapeBody;
+use crate::app::model::Side;
+use crate::app::tessellate::{shape_mesh, TriMesh};
+use crate::app::{Layers, Model, ViewerSet};
 use crate::pose::Pose;
 
 pub const COLOR_A: Color = Color::srgb(0.20, 0.45, 0.85);
@@ -169,7 +169,7 @@ fn spawn_shapes(
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut meshes: ResMut<Assets<Mesh>>,
 ) {
-    for (body, color) in [(BodyId::A, COLOR_A), (BodyId::B, COLOR_B)] {
+    for (body, color) in [(Side::A, COLOR_A), (Side::B, COLOR_B)] {
         commands.spawn((
             ShapeBody(body),
             Mesh3d(meshes.add(placeholder_mesh())),
@@ -191,7 +191,7 @@ fn rebuild_shape_meshes(
     }
     *built = Some(model.shape_revision);
     for (body, mut mesh, mut outline) in &mut shapes {
-        let tri = shape_mesh(&model.body(body.0).shape);
+        let tri = shape_mesh(&model.body(model.side(body.0)).shape);
         // A new asset rather than an edit in place: the renderer's buffers are sized per asset.
         if !tri.triangles.is_empty() {
             mesh.0 = meshes.add(bevy_mesh(&tri));
@@ -209,7 +209,7 @@ pub(super) fn place_shapes(
 ) {
     let (mut min, mut max) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
     for (body, mut transform, mut visibility, outline) in &mut shapes {
-        let t = bevy_transform(&model.body(body.0).pose);
+        let t = bevy_transform(&model.body(model.side(body.0)).pose);
         *transform = t;
         *visibility = if layers.shapes {
             Visibility::Inherited
@@ -255,8 +255,8 @@ fn draw_shape_edges(
     }
     for (body, t, outline) in &shapes {
         let color = match body.0 {
-            BodyId::A => COLOR_A,
-            BodyId::B => COLOR_B,
+            Side::A => COLOR_A,
+            Side::B => COLOR_B,
         };
         for [p, q] in &outline.edges {
             gizmos.line(

@@ -1,0 +1,196 @@
+//! What the distance families (GJK and Frank-Wolfe) draw alike at the cursor: the
+//! simplex or active set (points, edges, translucent faces), the support direction, the
+//! support point and its parts on A and B, the iterate `x_k`, and at the end the witness
+//! points with the distance segment.
+
+use bevy::prelude::*;
+
+use super::shapes::{translucent, COLOR_A, COLOR_B};
+use super::{
+    triangle_list, StepView, ViewLabels, COLOR_ITERATE, COLOR_SIMPLEX, COLOR_SUPPORT, COLOR_WITNESS,
+};
+use crate::app::camera::StepBounds;
+use crate::app::model::ViewerModel;
+use crate::app::ViewerSet;
+use crate::solver::distance_step::DistanceStep;
+use crate::solver::RunSummary;
+
+#[derive(Component)]
+struct SimplexFaces;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(Startup, spawn_faces).add_systems(
+        Update,
+        update_faces.in_set(super::DrawStep).in_set(ViewerSet::Draw),
+    );
+}
+
+fn spawn_faces(
+    mut commands: Commands,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+) {
+    commands.spawn((
+        SimplexFaces,
+        Mesh3d(meshes.add(super::shapes::placeholder_mesh())),
+        Visibility::Hidden,
+        MeshMaterial3d(materials.add(translucent(COLOR_SIMPLEX, 0.35))),
+        Transform::default(),
+        Pickable::IGNORE,
+    ));
+}
+
+/// The focused distance run's step at `cursor` (clamped), when a distance family is in
+/// focus.
+pub fn distance_step_at(model: &ViewerModel, cursor: usize) -> Option<&DistanceStep> {
+    let trace = model.focused_trace()?;
+    trace.distance_step(cursor.min(trace.len().checked_sub(1)?))
+}
+
+/// The translucent faces of the simplex at the cursor (every triple of its points).
+fn update_faces(
+    view: StepView,
+    mut query: Query<(&mut Mesh3d, &mut Visibility), With<SimplexFaces>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut built: Local<Option<(u64, usize, bool, u32)>>,
+) {
+    let (model, frame) = (&view.model, &view.frame);
+    let key = (
+        model.revision,
+        view.cursor.cursor,
+        view.layers.simplex,
+        frame.anchor.x.to_bits(),
+    );
+    if *built == Some(key) {
+        return;
+    }
+    *built = Some(key);
+    let Ok((mut mesh, mut visibility)) = query.single_mut() else {
+        return;
+    };
+    let mut positions: Vec<[f32; 3]> = Vec::new();
+    let step = distance_step_at(model, view.cursor.cursor).filter(|_| view.layers.simplex);
+    if let Some(step) = step {
+        let points: Vec<Vec3> = step
+            .simplex
+            .iter()
+            .take(4)
+            .map(|v| frame.world_point(v.point.w))
+            .collect();
+        if points.len() >= 3 {
+            for i in 0..points.len() {
+                for j in i + 1..points.len() {
+                    for k in j + 1..points.len() {
+                        positions.extend([points[i], points[j], points[k]].map(|p| p.to_array()));
+                    }
+                }
+            }
+        }
+    }
+    if positions.is_empty() {
+        *visibility = Visibility::Hidden;
+        return;
+    }
+    *visibility = Visibility::Inherited;
+    mesh.0 = meshes.add(triangle_list(positions));
+}
+
+/// Draws `step` (the cursor's record of the focused distance run): simplex, support,
+/// iterate, and the witnesses when `at_end`. `direction_label` names the direction
+/// whose support was taken ("−x", or "−d" for a momentum step).
+pub fn draw_distance_step(
+    view: &StepView,
+    step: &DistanceStep,
+    direction_label: &str,
+    summary: Option<&RunSummary>,
+    labels: &mut ViewLabels,
+    step_bounds: &mut StepBounds,
+    gizmos: &mut Gizmos,
+) {
+    let (model, layers, frame) = (&view.model, &view.layers, &view.frame);
+    let size = view.marker.0;
+    let pose_a = model.scene.a().pose;
+    let origin = frame.anchor;
+    // What "frame step" closes in on: the origin, the simplex, x_k and s_k.
+    let mut step_points: Vec<Vec3> = vec![origin, frame.world_point(step.x)];
+    step_points.extend(
+        step.simplex
+            .iter()
+            .take(4)
+            .map(|v| frame.world_point(v.point.w)),
+    );
+    step_points.extend(step.support.map(|s| frame.world_point(s.point.w)));
+    *step_bounds = StepBounds::around(step_points, frame.radius * 0.05);
+
+    if layers.simplex {
+        let points: Vec<(Vec3, u32)> = step
+            .simplex
+            .iter()
+            .map(|v| (frame.world_point(v.point.w), v.id))
+            .collect();
+        for (i, (p, id)) in points.iter().enumerate() {
+            gizmos.sphere(Isometry3d::from_translation(*p), size, COLOR_SIMPLEX);
+            if layers.labels && (points.len() <= 8 || i < 8) {
+                labels.0.push((*p, format!("w{id}"), COLOR_SIMPLEX));
+            }
+            for (q, _) in points.iter().skip(i + 1).take(3) {
+                if points.len() <= 4 {
+                    gizmos.line(*p, *q, COLOR_SIMPLEX);
+                }
+            }
+        }
+    }
+    if let Some(s) = step.support {
+        let s_world = frame.world_point(s.point.w);
+        if layers.support_direction {
+            // −d: the direction whose support was taken, drawn from the origin.
+            let dir = -frame.world_direction(step.direction).normalize_or_zero();
+            let length = (frame.radius.max(0.2) * 0.8).min(size * 30.0);
+            gizmos.arrow(origin, origin + dir * length, COLOR_SUPPORT);
+            labels
+                .0
+                .push((origin + dir * length, direction_label.into(), COLOR_SUPPORT));
+            gizmos.sphere(
+                Isometry3d::from_translation(s_world),
+                size * 1.3,
+                COLOR_SUPPORT,
+            );
+            labels
+                .0
+                .push((s_world, format!("s = w{}", s.id), COLOR_SUPPORT));
+        }
+        if layers.support_parts {
+            let a = pose_a.transform_point(s.point.a).as_vec3();
+            let b = pose_a.transform_point(s.point.b).as_vec3();
+            let (colour_a, colour_b) = (COLOR_A.darker(0.3), COLOR_B.darker(0.3));
+            gizmos.sphere(Isometry3d::from_translation(a), size * 1.3, colour_a);
+            gizmos.sphere(Isometry3d::from_translation(b), size * 1.3, colour_b);
+            gizmos.line(a, b, COLOR_SUPPORT.with_alpha(0.6));
+            labels.0.push((a, "a".into(), colour_a));
+            labels.0.push((b, "b".into(), colour_b));
+        }
+    }
+    if layers.iterate {
+        let x = frame.world_point(step.x);
+        gizmos.line(origin, x, COLOR_ITERATE);
+        gizmos.sphere(Isometry3d::from_translation(x), size * 1.1, COLOR_ITERATE);
+        labels.0.push((x, format!("x{}", step.k), COLOR_ITERATE));
+    }
+    let Some(summary) = summary.filter(|_| layers.witness) else {
+        return;
+    };
+    if let (Some(a), Some(b)) = (summary.witness_a, summary.witness_b) {
+        let (a, b) = (
+            pose_a.transform_point(a).as_vec3(),
+            pose_a.transform_point(b).as_vec3(),
+        );
+        gizmos.line(a, b, COLOR_WITNESS);
+        gizmos.sphere(Isometry3d::from_translation(a), size * 1.5, COLOR_WITNESS);
+        gizmos.sphere(Isometry3d::from_translation(b), size * 1.5, COLOR_WITNESS);
+        if let Some(d) = summary.outcome.distance() {
+            labels
+                .0
+                .push(((a + b) * 0.5, format!("d = {d:.6}"), COLOR_WITNESS));
+        }
+    }
+}

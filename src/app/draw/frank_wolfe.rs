@@ -1,0 +1,56 @@
+//! Frank-Wolfe in focus: the shared distance drawing over the active set, and the
+//! zig-zag path of the iterates up to the cursor.
+
+use bevy::prelude::*;
+
+use super::common::draw_distance_step;
+use super::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_ITERATE};
+use crate::app::camera::StepBounds;
+use crate::app::ViewerSet;
+use crate::solver::catalog::Family;
+use crate::solver::trace::Trace;
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        draw_frank_wolfe_step
+            .run_if(family_in_focus(Family::FrankWolfe))
+            .in_set(DrawStep)
+            .in_set(ViewerSet::Draw),
+    );
+}
+
+fn draw_frank_wolfe_step(
+    view: StepView,
+    mut labels: ResMut<ViewLabels>,
+    mut step_bounds: ResMut<StepBounds>,
+    mut gizmos: Gizmos,
+) {
+    let Some(run) = view.model.focused_run().map(|r| &r.run) else {
+        return;
+    };
+    let Trace::FrankWolfe(records) = &run.trace else {
+        return;
+    };
+    let Some(last) = records.len().checked_sub(1) else {
+        return;
+    };
+    let index = view.cursor.cursor.min(last);
+    if view.layers.frank_wolfe_path {
+        let path: Vec<Vec3> = records[..=index]
+            .iter()
+            .map(|r| view.frame.world_point(r.step.x))
+            .collect();
+        gizmos.linestrip(path, COLOR_ITERATE.with_alpha(0.7));
+    }
+    let summary = (index == last).then_some(&run.summary);
+    draw_distance_step(
+        &view,
+        &records[index].step,
+        "−x",
+        summary,
+        &mut labels,
+        &mut step_bounds,
+        &mut gizmos,
+    );
+}

@@ -1,0 +1,85 @@
+//! The 3-D view's drawings. Scene layers every method shares (the shapes, `A ⊖ B`) run
+//! always; the step under the cursor is drawn by its family's file, each registered
+//! with a run condition on the family in focus (one drawing per record type):
+//! `common` holds what the distance families (GJK, Frank-Wolfe) share.
+
+mod common;
+mod epa;
+mod frank_wolfe;
+mod gjk;
+pub mod minkowski;
+pub mod shapes;
+
+use bevy::ecs::system::SystemParam;
+use bevy::prelude::*;
+
+use super::camera::MarkerScale;
+use super::{Layers, Model, PlaybackCursor, ViewerSet};
+use crate::solver::catalog::Family;
+use minkowski::DifferenceFrame;
+
+pub const COLOR_SIMPLEX: Color = Color::srgb(0.55, 0.1, 0.6);
+pub const COLOR_SUPPORT: Color = Color::srgb(0.85, 0.1, 0.1);
+pub const COLOR_ITERATE: Color = Color::srgb(0.05, 0.05, 0.05);
+pub const COLOR_WITNESS: Color = Color::srgb(0.0, 0.55, 0.25);
+
+/// Text labels in the 3-D view for this frame (drawn by the UI over the viewport).
+#[derive(Resource, Default)]
+pub struct ViewLabels(pub Vec<(Vec3, String, Color)>);
+
+/// The systems that draw the focused run's step, after the scene layers.
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct DrawStep;
+
+/// What a step drawing reads.
+#[derive(SystemParam)]
+pub struct StepView<'w> {
+    pub model: Res<'w, Model>,
+    pub cursor: Res<'w, PlaybackCursor>,
+    pub layers: Res<'w, Layers>,
+    pub frame: Res<'w, DifferenceFrame>,
+    pub marker: Res<'w, MarkerScale>,
+}
+
+/// A run condition: the method in focus is of `family`.
+pub fn family_in_focus(family: Family) -> impl Fn(Res<Model>) -> bool + Clone {
+    move |model: Res<Model>| model.focused_family() == family
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<ViewLabels>()
+        .add_systems(Startup, thicker_lines)
+        .add_systems(
+            Update,
+            start_labels
+                .after(minkowski::DrawDifference)
+                .before(DrawStep)
+                .in_set(ViewerSet::Draw),
+        )
+        .add_plugins((
+            shapes::plugin,
+            minkowski::plugin,
+            common::plugin,
+            gjk::plugin,
+            frank_wolfe::plugin,
+            epa::plugin,
+        ));
+}
+
+/// Lines thick enough to read on a projector.
+fn thicker_lines(mut store: ResMut<GizmoConfigStore>) {
+    let (config, _) = store.config_mut::<DefaultGizmoConfigGroup>();
+    config.line.width = 3.0;
+}
+
+/// This frame's labels start with the origin of `A ⊖ B`.
+fn start_labels(frame: Res<DifferenceFrame>, mut labels: ResMut<ViewLabels>) {
+    labels.0.clear();
+    labels.0.push((frame.anchor, "O".into(), Color::BLACK));
+}
+
+/// A mesh of separate triangles (three positions each) for translucent overlays.
+pub fn triangle_list(positions: Vec<[f32; 3]>) -> Mesh {
+    let normals = vec![[0.0, 1.0, 0.0]; positions.len()];
+    shapes::separate_triangles(positions, normals)
+}

@@ -1,0 +1,52 @@
+//! One sentence per step, in words a student understands, one file per family: what was
+//! added, which feature is nearest the origin, what was dropped and why (GJK,
+//! Frank-Wolfe); which face is nearest and what the expansion changed (EPA).
+
+mod epa;
+mod frank_wolfe;
+mod gjk;
+
+use crate::solver::trace::Trace;
+use crate::solver::Run;
+
+/// Says what record `index` of `run` did (or, with no records, how the run ended).
+pub fn narrate(run: &Run, index: usize) -> String {
+    let name = run.method.name();
+    match &run.trace {
+        Trace::Gjk(records) => records
+            .get(index)
+            .map_or_else(|| no_steps(run), |r| gjk::narrate(name, r, index)),
+        Trace::FrankWolfe(records) => records
+            .get(index)
+            .map_or_else(|| no_steps(run), |r| frank_wolfe::narrate(name, r, index)),
+        Trace::Epa(trace) => epa::narrate(run, trace, index),
+    }
+}
+
+fn no_steps(run: &Run) -> String {
+    format!("No steps recorded. Result: {}.", run.summary.outcome)
+}
+
+pub(crate) fn subscript(n: usize) -> String {
+    const DIGITS: [char; 10] = ['₀', '₁', '₂', '₃', '₄', '₅', '₆', '₇', '₈', '₉'];
+    n.to_string()
+        .chars()
+        .map(|c| DIGITS[c.to_digit(10).unwrap_or(0) as usize])
+        .collect()
+}
+
+pub(crate) fn labels(ids: &[u32]) -> String {
+    ids.iter()
+        .map(|i| format!("w{i}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+pub(crate) fn and_list(ids: &[u32]) -> String {
+    let names: Vec<String> = ids.iter().map(|i| format!("w{i}")).collect();
+    match names.len() {
+        0 => String::new(),
+        1 => names[0].clone(),
+        n => format!("{} and {}", names[..n - 1].join(", "), names[n - 1]),
+    }
+}

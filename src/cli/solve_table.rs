@@ -1,0 +1,74 @@
+//! `solve`'s record tables, one layout per family.
+
+use collidescope::solver::distance_step::DistanceStep;
+use collidescope::solver::epa::EpaRecord;
+use collidescope::solver::trace::{Record, Trace};
+
+pub fn print_records(trace: &Trace) {
+    match trace {
+        Trace::Gjk(records) => {
+            distance_header();
+            for r in records {
+                distance_row(r, &r.step, r.step.simplex.len());
+            }
+        }
+        Trace::FrankWolfe(records) => {
+            distance_header();
+            for r in records {
+                distance_row(r, &r.step, r.active_set_size);
+            }
+        }
+        Trace::Epa(t) => {
+            println!(
+                "{:>5}  {:<13} {:>6} {:>14} {:>14} {:>11} {:>8} {:>6} {:>6}",
+                "k",
+                "event",
+                "faces",
+                "lower (face)",
+                "upper (supp.)",
+                "gain",
+                "removed",
+                "added",
+                "calls"
+            );
+            t.records.iter().for_each(epa_row);
+        }
+    }
+}
+
+fn distance_header() {
+    println!(
+        "{:>5}  {:<12} {:>13} {:>11} {:>11} {:>11} {:>11} {:>4} {:>6}",
+        "k", "event", "‖x_k‖", "FW gap", "r−α", "2⟨x,x−s⟩", "r²−α²", "|W|", "calls"
+    );
+}
+
+fn distance_row(r: &dyn Record, s: &DistanceStep, set_size: usize) {
+    println!(
+        "{:>5}  {:<12} {:>13.6e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>4} {:>6}",
+        r.k(),
+        r.event_name(),
+        s.x_norm,
+        s.fw_gap,
+        s.criteria.van_den_bergen,
+        s.criteria.duality_gap,
+        s.criteria.hybrid,
+        set_size,
+        s.support_calls
+    );
+}
+
+fn epa_row(r: &EpaRecord) {
+    println!(
+        "{:>5}  {:<13} {:>6} {:>14.9e} {:>14.9e} {:>11.3e} {:>8} {:>6} {:>6}",
+        r.k,
+        r.event_name(),
+        r.faces.len(),
+        r.nearest_distance,
+        r.support_distance,
+        r.gain,
+        r.faces_removed,
+        r.faces_added,
+        r.support_calls
+    );
+}

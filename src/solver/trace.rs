@@ -1,0 +1,180 @@
+//! Records of runs, one type per family (ALGORITHMS.md §6). [`Trace`] holds one run's
+//! records with one variant per family, so that everything which shows records (CLI,
+//! export, narration, drawing, plots) matches on it exhaustively and a new family cannot
+//! be forgotten. [`Record`] is what every family's records share.
+
+use serde::Serialize;
+
+use super::catalog::Family;
+use super::distance_step::{DistanceStep, CSV_HEADER};
+use super::epa::{EpaRecord, EPA_CSV_HEADER};
+use super::frank_wolfe::FrankWolfeRecord;
+use super::gjk::GjkRecord;
+use crate::minkowski::CsoPoint;
+
+/// The numbers a step contributes to the plots; NaN where a family has none.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlotValues {
+    /// An upper bound on the method's answer (‖x_k‖ for a distance, the support along
+    /// the nearest face's normal for a depth).
+    pub upper: f64,
+    /// A lower bound on it (the best separating plane's offset, the nearest face).
+    pub lower: f64,
+    /// The residual the convergence plot compares across methods (the Frank-Wolfe
+    /// duality gap for distances, upper − lower for a depth).
+    pub residual: f64,
+}
+
+impl PlotValues {
+    /// The distance families: ‖x_k‖ above, α below, the true duality gap as residual.
+    pub fn distance(step: &DistanceStep) -> Self {
+        Self {
+            upper: step.x_norm,
+            lower: step.alpha,
+            residual: step.fw_gap,
+        }
+    }
+}
+
+/// What every family's record provides.
+pub trait Record {
+    /// The iteration counter after this step.
+    fn k(&self) -> usize;
+    /// A short name of what the step did (tables, CSV).
+    fn event_name(&self) -> &'static str;
+    fn plot_values(&self) -> PlotValues;
+    /// Support calls of the run so far.
+    fn support_calls(&self) -> u64;
+    /// The CSV columns after `algorithm,k,event` (the family's header says which).
+    fn csv_fields(&self) -> String;
+}
+
+/// EPA's records with the polytope's points they index.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct EpaTrace {
+    pub points: Vec<CsoPoint>,
+    pub records: Vec<EpaRecord>,
+}
+
+/// One run's records.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Trace {
+    Gjk(Vec<GjkRecord>),
+    FrankWolfe(Vec<FrankWolfeRecord>),
+    Epa(EpaTrace),
+}
+
+impl Trace {
+    /// An empty trace of `family`'s record type.
+    pub fn new(family: Family) -> Self {
+        match family {
+            Family::Gjk => Trace::Gjk(Vec::new()),
+            Family::FrankWolfe => Trace::FrankWolfe(Vec::new()),
+            Family::Epa => Trace::Epa(EpaTrace::default()),
+        }
+    }
+
+    pub fn family(&self) -> Family {
+        match self {
+            Trace::Gjk(_) => Family::Gjk,
+            Trace::FrankWolfe(_) => Family::FrankWolfe,
+            Trace::Epa(_) => Family::Epa,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Trace::Gjk(r) => r.len(),
+            Trace::FrankWolfe(r) => r.len(),
+            Trace::Epa(t) => t.records.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Record `i` as what all records share.
+    pub fn record(&self, i: usize) -> Option<&dyn Record> {
+        match self {
+            Trace::Gjk(r) => r.get(i).map(|r| r as &dyn Record),
+            Trace::FrankWolfe(r) => r.get(i).map(|r| r as &dyn Record),
+            Trace::Epa(t) => t.records.get(i).map(|r| r as &dyn Record),
+        }
+    }
+
+    /// Every record, in order.
+    pub fn records(&self) -> impl Iterator<Item = &dyn Record> + '_ {
+        (0..self.len()).filter_map(|i| self.record(i))
+    }
+
+    /// The distance step of record `i`, for the families that have one.
+    pub fn distance_step(&self, i: usize) -> Option<&DistanceStep> {
+        match self {
+            Trace::Gjk(r) => r.get(i).map(|r| &r.step),
+            Trace::FrankWolfe(r) => r.get(i).map(|r| &r.step),
+            Trace::Epa(_) => None,
+        }
+    }
+
+    /// The records of a GJK run, making this a GJK trace if it was another family's.
+    pub fn gjk_mut(&mut self) -> &mut Vec<GjkRecord> {
+        if !matches!(self, Trace::Gjk(_)) {
+            *self = Trace::new(Family::Gjk);
+        }
+        match self {
+            Trace::Gjk(r) => r,
+            _ => unreachable!("just made a GJK trace"),
+        }
+    }
+
+    /// As [`Trace::gjk_mut`], for Frank-Wolfe.
+    pub fn frank_wolfe_mut(&mut self) -> &mut Vec<FrankWolfeRecord> {
+        if !matches!(self, Trace::FrankWolfe(_)) {
+            *self = Trace::new(Family::FrankWolfe);
+        }
+        match self {
+            Trace::FrankWolfe(r) => r,
+            _ => unreachable!("just made a Frank-Wolfe trace"),
+        }
+    }
+
+    /// As [`Trace::gjk_mut`], for EPA.
+    pub fn epa_mut(&mut self) -> &mut EpaTrace {
+        if !matches!(self, Trace::Epa(_)) {
+            *self = Trace::new(Family::Epa);
+        }
+        match self {
+            Trace::Epa(t) => t,
+            _ => unreachable!("just made an EPA trace"),
+        }
+    }
+
+    /// The CSV header of this family's rows.
+    pub fn csv_header(&self) -> &'static str {
+        match self {
+            Trace::Gjk(_) | Trace::FrankWolfe(_) => CSV_HEADER,
+            Trace::Epa(_) => EPA_CSV_HEADER,
+        }
+    }
+
+    /// One CSV line per record, each starting `algorithm,k,event`.
+    pub fn csv_rows(&self, algorithm: &str) -> String {
+        self.records()
+            .map(|r| {
+                format!(
+                    "{algorithm},{},{},{}\n",
+                    r.k(),
+                    r.event_name(),
+                    r.csv_fields()
+                )
+            })
+            .collect()
+    }
+
+    /// Header and rows.
+    pub fn csv(&self, algorithm: &str) -> String {
+        format!("{}\n{}", self.csv_header(), self.csv_rows(algorithm))
+    }
+}
