@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use collidescope::app::model::{BodyId, ViewerModel};
+use collidescope::app::model::{Side, ViewerModel};
 use collidescope::app::tessellate::{difference_mesh, shape_mesh};
 use collidescope::pose::Pose;
 use collidescope::scene::Scene;
@@ -42,7 +42,8 @@ fn model_with_hulls() -> ViewerModel {
 
 fn pose_change(c: &mut Criterion) {
     let mut model = model_with_hulls();
-    let start = model.body(BodyId::B).pose;
+    let b_id = model.side(Side::B);
+    let start = model.body(b_id).pose;
     let mut step = 0u32;
     let mut group = c.benchmark_group("viewer pose change, two 2000-vertex hulls");
     group.sample_size(30);
@@ -51,11 +52,9 @@ fn pose_change(c: &mut Criterion) {
             step += 1;
             let offset = DVec3::new(0.0, 0.001 * (step % 50) as f64, 0.0);
             model
-                .set_pose(
-                    BodyId::B,
-                    Pose::new(start.translation + offset, start.rotation),
-                )
+                .set_pose(b_id, Pose::new(start.translation + offset, start.rotation))
                 .unwrap();
+            model.solve();
             let scene = &model.scene;
             difference_mesh(&scene.a().shape, &scene.b().shape, &scene.b_in_a())
         })

@@ -133,3 +133,68 @@ fn witness_points_lie_on_the_shapes_and_span_the_distance() {
     assert!(((pa - pb).length() - d).abs() < 1e-6);
     assert!((d - (rel.translation.length() - 1.5)).abs() < 1e-9);
 }
+
+#[test]
+fn records_go_into_the_callers_buffer_or_nowhere() {
+    use collidescope::solver::catalog::Family;
+    use collidescope::solver::trace::Trace;
+    use collidescope::solver::Method;
+    let a = Shape::Cuboid(Cuboid::new(DVec3::new(0.5, 0.3, 0.2)).unwrap());
+    let b = sphere(0.4);
+    for rel in [
+        at(DVec3::new(1.2, 0.3, -0.1)),
+        at(DVec3::new(0.3, 0.1, 0.0)),
+    ] {
+        for method in Method::all() {
+            let untraced = method.run(&a, &b, rel, SolverSettings::default(), false);
+            let traced = method.run(&a, &b, rel, SolverSettings::default(), true);
+            assert!(
+                untraced.trace.is_empty(),
+                "{method}: records without a buffer"
+            );
+            // Same answer, same support calls: recording changes nothing.
+            assert_eq!(untraced.summary, traced.summary, "{method}");
+            assert_eq!(traced.trace.family(), method.family());
+        }
+        // A buffer of another family becomes the solver's own.
+        for algorithm in Algorithm::ALL {
+            let mut buffer = Trace::new(Family::Epa);
+            let md = MinkowskiDifference::new(&a, &b, rel);
+            let summary = algorithm
+                .solver(md, SolverSettings::default())
+                .run(Some(&mut buffer));
+            assert_eq!(buffer.family(), algorithm.family());
+            assert!(!buffer.is_empty());
+            let last = buffer.record(buffer.len() - 1).unwrap();
+            assert_eq!(last.k(), summary.iterations, "{algorithm}");
+        }
+    }
+}
+
+#[test]
+fn gjk_hands_its_final_simplex_on_with_the_parts_on_a_and_b() {
+    let a = Shape::Cuboid(Cuboid::new(DVec3::new(0.5, 0.3, 0.2)).unwrap());
+    let b = Shape::Cuboid(Cuboid::new(DVec3::new(0.4, 0.4, 0.4)).unwrap());
+    let rotation = DMat3::from_rotation_z(0.4);
+    for t in [DVec3::new(0.3, 0.1, 0.05), DVec3::new(1.5, 0.2, 0.1)] {
+        let rel = RelativePose::from_matrix(rotation, t);
+        let summary = solve(
+            Algorithm::Gjk(DirectionRule::Vanilla),
+            MinkowskiDifference::new(&a, &b, rel),
+            SolverSettings::default(),
+        );
+        let simplex = summary.simplex.vertices();
+        assert!(!simplex.is_empty());
+        for v in simplex {
+            let (pa, pb) = (v.point.a, v.point.b);
+            // a is a point of A, b a point of B placed in A's frame; w = a − b.
+            assert!(pa.abs().cmple(DVec3::new(0.5, 0.3, 0.2) + 1e-12).all());
+            let local_b = rotation.transpose() * (pb - t);
+            assert!(local_b.abs().cmple(DVec3::splat(0.4 + 1e-12)).all());
+            assert!((v.point.w - (pa - pb)).length() < 1e-12);
+        }
+        if matches!(summary.outcome, Outcome::Intersecting) {
+            assert_eq!(simplex.len(), 4, "an enclosing tetrahedron");
+        }
+    }
+}

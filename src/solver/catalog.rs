@@ -1,8 +1,10 @@
 //! The one table of methods: for each, its name on the command line and in files, its
-//! label in panels and legends, its colour in plots, and its family (which decides the
-//! record type, the drawing and the narration). Everything that lists methods reads it.
+//! label in panels and legends, its colour in plots, its family (which decides the
+//! record type, the drawing and the narration), the shapes it takes and the settings it
+//! reads. Everything that lists methods reads it.
 
 use super::{Algorithm, DirectionRule, Method, StepRule};
+use crate::shape::Shape;
 
 /// Families of methods: each has its own record type and its own drawing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -15,6 +17,45 @@ pub enum Family {
     Epa,
 }
 
+/// Which shapes a method takes; any other pair gets an honest `not_applicable`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShapeRequirement {
+    /// Any shape with a support function (every shape kind has one so far).
+    SupportMap,
+    /// Polytopes given by their points (the LP test).
+    Polytopes,
+}
+
+impl ShapeRequirement {
+    /// `Err(why)` when `a` or `b` is not a shape the method takes.
+    pub fn check(&self, a: &Shape, b: &Shape) -> Result<(), String> {
+        match self {
+            ShapeRequirement::SupportMap => Ok(()),
+            ShapeRequirement::Polytopes => {
+                for (name, s) in [("A", a), ("B", b)] {
+                    if !matches!(s, Shape::Polytope(_)) {
+                        return Err(format!(
+                            "shape {name} is a {}, not a polytope given by its points",
+                            s.kind_name()
+                        ));
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Which settings a method reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SettingsKind {
+    /// The scene's solver settings (tolerance, criterion, cap, initial guess).
+    Distance,
+    /// EPA's own: a certified overlap test (GJK, relative duality gap 1e-9) and a gain
+    /// tolerance of 1e-10 · (1 + ‖support‖), 256 expansions at most.
+    Depth,
+}
+
 /// One row of the table.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MethodInfo {
@@ -24,6 +65,8 @@ pub struct MethodInfo {
     /// sRGB, distinct across the table (matplotlib's tab10 order, then more).
     pub colour: [u8; 3],
     pub family: Family,
+    pub shapes: ShapeRequirement,
+    pub settings: SettingsKind,
 }
 
 const fn gjk(
@@ -38,6 +81,8 @@ const fn gjk(
         label,
         colour,
         family: Family::Gjk,
+        shapes: ShapeRequirement::SupportMap,
+        settings: SettingsKind::Distance,
     }
 }
 
@@ -53,6 +98,8 @@ const fn fw(
         label,
         colour,
         family: Family::FrankWolfe,
+        shapes: ShapeRequirement::SupportMap,
+        settings: SettingsKind::Distance,
     }
 }
 
@@ -102,6 +149,8 @@ pub const CATALOG: [MethodInfo; 9] = [
         label: "EPA (penetration depth)",
         colour: [188, 189, 34],
         family: Family::Epa,
+        shapes: ShapeRequirement::SupportMap,
+        settings: SettingsKind::Depth,
     },
 ];
 
@@ -128,5 +177,22 @@ mod tests {
                 assert_ne!(a.colour, b.colour);
             }
         }
+    }
+
+    #[test]
+    fn shape_requirements_say_which_shape_does_not_fit() {
+        use crate::shape::{Polytope, Sphere};
+        let ball = Shape::Sphere(Sphere::new(1.0).unwrap());
+        let points = [
+            glam::DVec3::ZERO,
+            glam::DVec3::X,
+            glam::DVec3::Y,
+            glam::DVec3::Z,
+        ];
+        let tet = Shape::Polytope(Polytope::from_points(&points).unwrap());
+        assert!(ShapeRequirement::SupportMap.check(&ball, &tet).is_ok());
+        assert!(ShapeRequirement::Polytopes.check(&tet, &tet).is_ok());
+        let why = ShapeRequirement::Polytopes.check(&tet, &ball).unwrap_err();
+        assert!(why.contains("shape B is a sphere"), "{why}");
     }
 }

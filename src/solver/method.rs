@@ -72,6 +72,14 @@ impl Method {
         traced: bool,
     ) -> Run {
         let mut trace = Trace::new(self.family());
+        if let Err(why) = catalog::info(*self).shapes.check(a, b) {
+            return Run {
+                method: *self,
+                summary: RunSummary::not_applicable(why),
+                trace,
+                gjk_stage: None,
+            };
+        }
         let buffer = traced.then_some(&mut trace);
         match *self {
             Method::Solver(algorithm) => {

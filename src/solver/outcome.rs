@@ -161,3 +161,18 @@ pub struct RunSummary {
     #[serde(skip)]
     pub simplex: Simplex,
 }
+
+impl RunSummary {
+    /// The summary of a method that cannot take the shapes given (no work done).
+    pub fn not_applicable(why: String) -> Self {
+        Self {
+            outcome: Outcome::NotApplicable { why },
+            iterations: 0,
+            stats: SupportStats::default(),
+            witness_a: None,
+            witness_b: None,
+            momentum_stopped_at: None,
+            simplex: Simplex::new(),
+        }
+    }
+}

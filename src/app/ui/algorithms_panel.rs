@@ -4,7 +4,7 @@ use bevy_egui::egui;
 
 use crate::app::command::{PendingCommands, ViewerCommand};
 use crate::app::model::ViewerModel;
-use crate::solver::catalog::{self, Family};
+use crate::solver::catalog::{self, Family, SettingsKind};
 use crate::solver::{Criterion, CriterionKind, InitialGuess, Method, Outcome};
 
 /// The method's colour in panels and plots (the catalog's).
@@ -58,6 +58,16 @@ pub fn algorithms_panel_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mu
 
 fn settings_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingCommands) {
     ui.strong("Settings");
+    if catalog::info(model.focus()).settings == SettingsKind::Depth {
+        ui.label(
+            egui::RichText::new(
+                "EPA keeps its own tolerances (overlap certified by GJK to 1e-9 relative; \
+                 expansion stops on a gain ≤ 1e-10·(1 + |s|)); the settings below are the \
+                 distance solvers'.",
+            )
+            .italics(),
+        );
+    }
     let mut warm = model.warm_start();
     if ui
         .checkbox(&mut warm, "warm start from the previous pose")

@@ -38,7 +38,7 @@ pub fn plots_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: usize, bounds_lo
                 .height(height)
                 .legend(Legend::default().text_style(egui::TextStyle::Body))
                 .x_axis_label("iteration k")
-                .y_axis_label("FW duality gap · EPA upper − lower (log₁₀)")
+                .y_axis_label("FW gap · EPA upper − lower (log₁₀)")
                 .y_axis_formatter(|mark, _| format!("1e{:.0}", mark.value))
                 .show(ui, |plot| {
                     for r in model.runs() {
