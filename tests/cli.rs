@@ -514,3 +514,30 @@ fn problem_timing_adds_seconds_and_parry() {
     }
     assert!(String::from_utf8_lossy(&out.stderr).contains("gjk ratio"));
 }
+
+#[test]
+fn problem_table_lists_the_methods_named() {
+    let Some(dir) = common::shared_data("problems") else {
+        return;
+    };
+    let file = dir.join("epa_sample.json");
+    let out = collidescope(&[
+        "bench",
+        "--problems",
+        file.to_str().unwrap(),
+        "--algorithm",
+        "epa",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    let header = table.lines().next().unwrap();
+    assert!(
+        header.contains("epa") && !header.contains("nesterov"),
+        "{header}"
+    );
+    assert!(table.contains("penetrating"), "{table}");
+}

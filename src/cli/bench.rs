@@ -45,17 +45,27 @@ pub fn run_problem_file(
         }
         return Ok(());
     }
+    // The columns: the methods run (the default set when none was named).
+    let names: Vec<&str> = if methods.is_empty() {
+        PROBLEM_ALGORITHMS.iter().map(|a| a.name()).collect()
+    } else {
+        methods.iter().map(|m| m.name()).collect()
+    };
     print!("{:>5} {:>9}", "index", "target");
-    for alg in PROBLEM_ALGORITHMS {
-        print!("  {:>32}", alg.name());
+    for name in &names {
+        print!("  {name:>32}");
     }
     println!();
     for r in &results {
         print!("{:>5} {:>9}", r.index, format!("{}", r.target_distance));
-        for alg in PROBLEM_ALGORITHMS {
-            let a = &r.algorithms[alg.name()];
-            let distance = a.distance.map_or("-".to_string(), |d| format!("{d:.6e}"));
-            print!("  {:>4} {:>13} {:>13}", a.iterations, distance, a.status);
+        for name in &names {
+            match r.algorithms.get(*name) {
+                Some(a) => {
+                    let distance = a.distance.map_or("-".to_string(), |d| format!("{d:.6e}"));
+                    print!("  {:>4} {:>13} {:>13}", a.iterations, distance, a.status);
+                }
+                None => print!("  {:>32}", "-"),
+            }
         }
         println!();
     }

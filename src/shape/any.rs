@@ -99,14 +99,11 @@ impl Shape {
     pub fn rounded_core(&self) -> (Cow<'_, Shape>, f64) {
         match self {
             Shape::Sphere(s) => (Cow::Owned(Shape::Point(PointShape)), s.radius()),
-            Shape::Capsule(c) => {
-                let h = c.half_height();
-                let ends = [DVec3::new(0.0, -h, 0.0), DVec3::new(0.0, h, 0.0)];
-                match Polytope::from_points(&ends) {
-                    Ok(segment) => (Cow::Owned(Shape::Polytope(segment)), c.radius()),
-                    Err(_) => (Cow::Borrowed(self), 0.0),
-                }
-            }
+            // The segment as a capsule of radius 0: its support needs no hull.
+            Shape::Capsule(c) => match Capsule::new(0.0, c.half_height()) {
+                Ok(segment) => (Cow::Owned(Shape::Capsule(segment)), c.radius()),
+                Err(_) => (Cow::Borrowed(self), 0.0),
+            },
             Shape::Dilated(d) => {
                 let (core, radius) = d.inner().rounded_core();
                 (core, radius + d.radius())

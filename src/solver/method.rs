@@ -105,7 +105,7 @@ impl Method {
                     method: *self,
                     summary: epa.summary(),
                     trace,
-                    gjk_stage: Some(epa.gjk),
+                    gjk_stage: epa.gjk,
                 }
             }
         }

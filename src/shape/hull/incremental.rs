@@ -30,7 +30,7 @@ impl HullFace {
 }
 
 /// What adding one point changed.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Expansion {
     /// Faces the point saw (now dead).
     pub removed: Vec<usize>,
@@ -44,6 +44,11 @@ pub struct Expansion {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct IncrementalHull {
     pub faces: Vec<HullFace>,
+    /// Work space of the visibility walk and the horizon, kept between points so that
+    /// growing the hull does not allocate (EPA adds a point per expansion).
+    seen: Vec<usize>,
+    edges: Vec<(usize, usize, usize)>,
+    ordered: Vec<(usize, usize, usize)>,
 }
 
 impl IncrementalHull {
@@ -76,7 +81,10 @@ impl IncrementalHull {
                 }
             }
         }
-        Self { faces }
+        Self {
+            faces,
+            ..Self::default()
+        }
     }
 
     pub fn alive(&self) -> impl Iterator<Item = (usize, &HullFace)> {
@@ -87,14 +95,33 @@ impl IncrementalHull {
     /// faces it sees do not end in one horizon loop (impossible with exact tests on a
     /// convex hull; the caller treats it as a broken hull).
     pub fn add_point(&mut self, points: &[DVec3], start: usize, apex: usize) -> Option<Expansion> {
-        let visible = self.visible_from(points, start, points[apex]);
-        let horizon = self.horizon_loop(&visible)?;
-        for &f in &visible {
+        let mut expansion = Expansion::default();
+        self.add_point_into(points, start, apex, &mut expansion)
+            .then_some(expansion)
+    }
+
+    /// [`IncrementalHull::add_point`] writing into `out`'s buffers (reused: no
+    /// allocation once they have grown); false when the horizon is broken.
+    pub fn add_point_into(
+        &mut self,
+        points: &[DVec3],
+        start: usize,
+        apex: usize,
+        out: &mut Expansion,
+    ) -> bool {
+        self.visible_from(points, start, points[apex], &mut out.removed);
+        if !self.horizon_loop(&out.removed) {
+            return false;
+        }
+        for &f in &out.removed {
             self.faces[f].alive = false;
         }
         let first = self.faces.len();
-        let n = horizon.len();
-        for (k, &(from, to, outer)) in horizon.iter().enumerate() {
+        let n = self.ordered.len();
+        out.added.clear();
+        out.horizon.clear();
+        for k in 0..n {
+            let (from, to, outer) = self.ordered[k];
             let id = first + k;
             if let Some(j) = (0..3).find(|&j| self.faces[outer].edge(j) == (to, from)) {
                 self.faces[outer].across[j] = id;
@@ -104,58 +131,63 @@ impl IncrementalHull {
                 across: [outer, first + (k + 1) % n, first + (k + n - 1) % n],
                 alive: true,
             });
+            out.added.push(id);
+            out.horizon.push((from, to));
         }
-        Some(Expansion {
-            removed: visible,
-            added: (first..first + n).collect(),
-            horizon: horizon.iter().map(|&(from, to, _)| (from, to)).collect(),
-        })
+        true
     }
 
     /// Faces that `p` lies strictly outside of, found by a walk from `start` (they form
-    /// one connected patch on a convex surface).
-    fn visible_from(&self, points: &[DVec3], start: usize, p: DVec3) -> Vec<usize> {
-        let mut visible = vec![start];
-        let mut seen = vec![start];
+    /// one connected patch on a convex surface), into `visible`.
+    fn visible_from(&mut self, points: &[DVec3], start: usize, p: DVec3, visible: &mut Vec<usize>) {
+        visible.clear();
+        visible.push(start);
+        self.seen.clear();
+        self.seen.push(start);
         let mut i = 0;
         while i < visible.len() {
             let f = visible[i];
             i += 1;
             for &g in &self.faces[f].across {
-                if seen.contains(&g) {
+                if self.seen.contains(&g) {
                     continue;
                 }
-                seen.push(g);
+                self.seen.push(g);
                 if self.faces[g].height(points, p) > 0.0 {
                     visible.push(g);
                 }
             }
         }
-        visible
     }
 
-    /// The horizon: edges of visible faces whose neighbour is not visible, ordered into
-    /// one closed loop (each edge as the visible face orients it, with the face across).
-    fn horizon_loop(&self, visible: &[usize]) -> Option<Vec<(usize, usize, usize)>> {
-        let mut edges: Vec<(usize, usize, usize)> = Vec::new();
+    /// The horizon into `self.ordered`: edges of visible faces whose neighbour is not
+    /// visible, ordered into one closed loop (each edge as the visible face orients it,
+    /// with the face across). False when they do not close into one loop.
+    fn horizon_loop(&mut self, visible: &[usize]) -> bool {
+        self.edges.clear();
         for &f in visible {
             for i in 0..3 {
                 let g = self.faces[f].across[i];
                 if !visible.contains(&g) {
                     let (from, to) = self.faces[f].edge(i);
-                    edges.push((from, to, g));
+                    self.edges.push((from, to, g));
                 }
             }
         }
-        if edges.len() < 3 {
-            return None;
+        self.ordered.clear();
+        if self.edges.len() < 3 {
+            return false;
         }
-        let mut ordered = vec![edges.swap_remove(0)];
-        while !edges.is_empty() {
-            let end = ordered.last()?.1;
-            let next = edges.iter().position(|e| e.0 == end)?;
-            ordered.push(edges.swap_remove(next));
+        let first = self.edges.swap_remove(0);
+        self.ordered.push(first);
+        while !self.edges.is_empty() {
+            let end = self.ordered[self.ordered.len() - 1].1;
+            let Some(next) = self.edges.iter().position(|e| e.0 == end) else {
+                return false;
+            };
+            let edge = self.edges.swap_remove(next);
+            self.ordered.push(edge);
         }
-        (ordered.last()?.1 == ordered[0].0).then_some(ordered)
+        self.ordered[self.ordered.len() - 1].1 == first.0
     }
 }

@@ -12,6 +12,7 @@
 //! support along its normal: the answer lies in `[lower, upper]` with
 //! `upper − lower ≤ tolerance · (1 + ‖support‖)`.
 
+mod closed_form;
 mod record;
 
 use glam::DVec3;
@@ -60,7 +61,9 @@ pub struct EpaRun {
     /// Witness points in A's frame: the deepest point pair, or GJK's closest points.
     pub witness_a: Option<DVec3>,
     pub witness_b: Option<DVec3>,
-    pub gjk: RunSummary,
+    /// The GJK run EPA started from (`None` when the cores' contact had a closed form:
+    /// a sphere against a sphere, a capsule or a box).
+    pub gjk: Option<RunSummary>,
 }
 
 /// GJK's settings for the query that precedes EPA: a relative duality-gap stop at 1e-9
@@ -91,6 +94,9 @@ pub fn penetration(
 ) -> EpaRun {
     let (core_a, radius_a) = a.rounded_core();
     let (core_b, radius_b) = b.rounded_core();
+    if let Some(contact) = closed_form::point_core_contact(&core_a, &core_b, b_in_a) {
+        return EpaRun::of_cores_in_contact(contact, radius_a, radius_b);
+    }
     let mut run = penetration_of_cores(&core_a, &core_b, b_in_a, gjk_settings, settings, trace);
     if radius_a + radius_b > 0.0 {
         run.add_radii(radius_a, radius_b);
@@ -99,6 +105,29 @@ pub fn penetration(
 }
 
 impl EpaRun {
+    /// The answer for two cores whose contact is known exactly, their radii added.
+    fn of_cores_in_contact(c: closed_form::CoreContact, radius_a: f64, radius_b: f64) -> Self {
+        let signed = c.signed_distance - (radius_a + radius_b);
+        let outcome = if signed > 0.0 {
+            Outcome::Separated { distance: signed }
+        } else if signed == 0.0 {
+            Outcome::Touching { normal: c.normal }
+        } else {
+            Outcome::Penetrating {
+                depth: -signed,
+                normal: c.normal,
+            }
+        };
+        EpaRun {
+            outcome,
+            iterations: 0,
+            stats: SupportStats::default(),
+            witness_a: Some(c.on_a + c.normal * radius_a),
+            witness_b: Some(c.on_b - c.normal * radius_b),
+            gjk: None,
+        }
+    }
+
     /// What every family's run reports (the GJK stage stays in `gjk`).
     pub fn summary(&self) -> RunSummary {
         RunSummary {
@@ -195,7 +224,7 @@ pub fn penetration_of_cores(
         outcome,
         iterations: 0,
         stats: SupportStats::default(),
-        gjk: summary,
+        gjk: Some(summary),
     };
     match summary.outcome {
         // GJK's certified answer (or its certified interval) stands.
@@ -242,6 +271,8 @@ struct Epa<'s, 'r> {
     w: Vec<DVec3>,
     hull: IncrementalHull,
     planes: Vec<Plane>,
+    /// What the last expansion changed (buffers reused from one expansion to the next).
+    expansion: Expansion,
     /// The caller's buffer, when the run is traced.
     trace: Option<&'r mut EpaTrace>,
     /// GJK's run that EPA continues (handed on to the result).
@@ -279,6 +310,7 @@ impl<'s, 'r> Epa<'s, 'r> {
             w: Vec::with_capacity(32),
             hull: IncrementalHull::default(),
             planes: Vec::with_capacity(64),
+            expansion: Expansion::default(),
             trace,
         }
     }
@@ -304,7 +336,7 @@ impl<'s, 'r> Epa<'s, 'r> {
             stats: self.md.stats(),
             witness_a: witness.map(|w| w.0),
             witness_b: witness.map(|w| w.1),
-            gjk: self.gjk,
+            gjk: Some(self.gjk),
         }
     }
 
@@ -361,7 +393,7 @@ impl<'s, 'r> Epa<'s, 'r> {
             };
             if converged || capped {
                 let faces = self.record_faces();
-                self.record(&step, faces, None);
+                self.record(&step, faces, false);
             }
             if converged {
                 let depth = plane.distance.max(0.0);
@@ -386,32 +418,39 @@ impl<'s, 'r> Epa<'s, 'r> {
                 return self.finish(outcome, k, None);
             }
             let before = self.record_faces();
-            let Some(expansion) = self.expand(nearest, s) else {
+            if !self.expand(nearest, s) {
                 return self.finish(horizon_broken(), k, None);
-            };
-            self.record(&step, before, Some(&expansion));
+            }
+            self.record(&step, before, true);
             k += 1;
         }
     }
 
-    /// Adds support point `s`, seen from face `face`, with the planes of the new faces.
-    /// `None` when the horizon is not one loop (the hull broke: degenerate).
-    fn expand(&mut self, face: usize, s: CsoPoint) -> Option<Expansion> {
+    /// Adds support point `s`, seen from face `face`, with the planes of the new faces
+    /// (what changed is in `self.expansion`). False when the horizon is not one loop
+    /// (the hull broke: degenerate).
+    fn expand(&mut self, face: usize, s: CsoPoint) -> bool {
         let apex = self.push_point(s);
-        let expansion = self.hull.add_point(&self.w, face, apex)?;
-        for &f in &expansion.added {
-            let p = self.plane(f);
+        if !self
+            .hull
+            .add_point_into(&self.w, face, apex, &mut self.expansion)
+        {
+            return false;
+        }
+        for i in 0..self.expansion.added.len() {
+            let p = self.plane(self.expansion.added[i]);
             self.planes.push(p);
         }
-        Some(expansion)
+        true
     }
 
     /// Records `step` over the polytope's faces before it (and what it changed, when it
     /// expanded).
-    fn record(&mut self, step: &Step, faces: Vec<[usize; 3]>, expansion: Option<&Expansion>) {
+    fn record(&mut self, step: &Step, faces: Vec<[usize; 3]>, expanded: bool) {
         let Some(trace) = self.trace.as_deref_mut() else {
             return;
         };
+        let expansion = expanded.then_some(&self.expansion);
         // An expansion has just added its support point: the polytope it drew had one less.
         let vertex_count = self.points.len() - usize::from(expansion.is_some());
         trace.records.push(EpaRecord {
@@ -540,7 +579,7 @@ impl<'s, 'r> Epa<'s, 'r> {
             if self.hull.faces[seeing].height(&self.w, s.w) <= 0.0 || self.w.contains(&s.w) {
                 return Some(Outcome::Touching { normal });
             }
-            if self.expand(seeing, s).is_none() {
+            if !self.expand(seeing, s) {
                 return Some(horizon_broken());
             }
         }
