@@ -17,7 +17,7 @@ pub(super) fn narrate(run: &Run, trace: &EpaTrace, index: usize) -> String {
         let why = match run.gjk_stage.as_ref().map(|g| &g.outcome) {
             Some(Outcome::Intersecting) => "the starting polytope was certified at once",
             Some(_) => "GJK answered on the shapes' cores (a sphere is a point, a capsule a segment) and the radii were added",
-            None => "a sphere's core is a point: its contact with a point, segment or box has a closed form, and the radii were added",
+            None => "a sphere's core is a point: its contact with another point or a segment has a closed form, and the radii were added",
         };
         return format!("No expansion: {why}. Result: {outcome}.");
     };
