@@ -25,11 +25,16 @@ pub struct SupportStats {
 }
 
 /// `A ⊖ B` with B placed by `b_in_a`; keeps the warm starts and counters of one query.
+/// With a sweep, B is the swept shape `B ⊕ [0, sweep]` (every place B takes translating
+/// by `sweep`, seed 001 §4): GJK on it answers whether the shapes touch at any time of
+/// the motion.
 #[derive(Clone, Debug)]
 pub struct MinkowskiDifference<'s> {
     pub shape_a: &'s Shape,
     pub shape_b: &'s Shape,
     pub b_in_a: RelativePose,
+    /// B's translation over the motion, in A's frame (zero: B does not move).
+    pub sweep: DVec3,
     cache_a: SupportCache,
     cache_b: SupportCache,
     calls: u64,
@@ -41,10 +46,18 @@ impl<'s> MinkowskiDifference<'s> {
             shape_a,
             shape_b,
             b_in_a,
+            sweep: DVec3::ZERO,
             cache_a: SupportCache::default(),
             cache_b: SupportCache::default(),
             calls: 0,
         }
+    }
+
+    /// B swept by `sweep` (A's frame): the swept support `S_B(d) + (⟨d, sweep⟩ > 0 ?
+    /// sweep : 0)` of seed 001 §4, the segment's end that lies further along `d`.
+    pub fn swept(mut self, sweep: DVec3) -> Self {
+        self.sweep = sweep;
+        self
     }
 
     /// `S_D(dir) = S_A(dir) − S_B(−dir)`, counted as one solver support call.
@@ -69,13 +82,18 @@ impl<'s> MinkowskiDifference<'s> {
         let b_local = self
             .shape_b
             .local_support_cached(dir_in_b, &mut self.cache_b);
-        let b = self.b_in_a.transform_point(b_local);
+        let mut b = self.b_in_a.transform_point(b_local);
+        // B's support along −dir: the swept end further along −dir.
+        if self.sweep.dot(-dir) > 0.0 {
+            b += self.sweep;
+        }
         CsoPoint { w: a - b, a, b }
     }
 
     /// `c_A − c_B` in A's frame: the "centre difference" initial guess.
     pub fn centre_difference(&self) -> DVec3 {
-        self.shape_a.local_centre() - self.b_in_a.transform_point(self.shape_b.local_centre())
+        let centre_b = self.b_in_a.transform_point(self.shape_b.local_centre()) + self.sweep * 0.5;
+        self.shape_a.local_centre() - centre_b
     }
 
     /// `−t_B` in A's frame: the difference of the shapes' origins.

@@ -135,3 +135,32 @@ pub fn parry_penetration(a: &Shape, b: &Shape, b_in_a: &RelativePose) -> Option<
     };
     (contact.dist <= 0.0).then(|| (-contact.dist, from_parry(contact.normal1)))
 }
+
+/// parry3d-f64's time of impact (`cast_shapes`) of B moving by `t·velocity` (A's
+/// frame), t ∈ [0, 1], against A still: `Some(Some(t))` on impact, `Some(None)` when
+/// parry finds none, `None` for kinds parry has no native shape for.
+pub fn parry_time_of_impact(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: &RelativePose,
+    velocity: DVec3,
+) -> Option<Option<f64>> {
+    let (na, nb) = (native(a)?, native(b)?);
+    let options = parry3d_f64::query::ShapeCastOptions {
+        max_time_of_impact: 1.0,
+        target_distance: 0.0,
+        stop_at_penetration: true,
+        compute_impact_geometry_on_penetration: true,
+    };
+    let hit = parry3d_f64::query::cast_shapes(
+        &ParryPose::IDENTITY,
+        to_parry(DVec3::ZERO),
+        na.as_ref(),
+        &parry_pose(b_in_a),
+        to_parry(velocity),
+        nb.as_ref(),
+        options,
+    )
+    .ok()?;
+    Some(hit.map(|h| h.time_of_impact))
+}

@@ -119,6 +119,10 @@ pub struct BodySpec {
     pub translation: [f64; 3],
     #[serde(default = "no_rotation")]
     pub rotation: RotationSpec,
+    /// The body's translation over the motion (world frame; t runs from 0 to 1), for
+    /// the time-of-impact methods. Absent: the body stays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub velocity: Option<[f64; 3]>,
 }
 
 fn no_rotation() -> RotationSpec {
@@ -236,6 +240,8 @@ pub struct Body {
     pub pose: Pose,
     /// The import report when the shape came from an OBJ file.
     pub mesh_report: Option<MeshReport>,
+    /// The body's translation over the motion (world frame), when it moves.
+    pub velocity: Option<DVec3>,
 }
 
 /// A validated scene, ready to solve.
@@ -381,7 +387,7 @@ impl Scene {
             .iter()
             .filter_map(|m| match m {
                 Method::Solver(a) => Some(*a),
-                Method::Epa => None,
+                Method::Epa | Method::Toi(_) => None,
             })
             .collect();
         if algorithms.is_empty() {
@@ -426,10 +432,23 @@ impl Scene {
         RelativePose::between(&self.a().pose, &self.b().pose)
     }
 
+    /// B's motion relative to A, in A's frame (`None` when neither body moves).
+    pub fn relative_velocity(&self) -> Option<DVec3> {
+        let (a, b) = (self.a(), self.b());
+        if a.velocity.is_none() && b.velocity.is_none() {
+            return None;
+        }
+        let world = b.velocity.unwrap_or(DVec3::ZERO) - a.velocity.unwrap_or(DVec3::ZERO);
+        Some(a.pose.rotation.inverse() * world)
+    }
+
     /// Runs one method on the pair in focus with the scene's settings, with records.
     pub fn run(&self, method: impl Into<Method>) -> Run {
         let (a, b) = (&self.a().shape, &self.b().shape);
-        method.into().run(a, b, self.b_in_a(), self.settings, true)
+        let v = self.relative_velocity();
+        method
+            .into()
+            .run(a, b, self.b_in_a(), v, self.settings, true)
     }
 
     /// The file form of this scene.
@@ -438,6 +457,7 @@ impl Scene {
             shape: b.spec.clone(),
             translation: b.pose.translation.to_array(),
             rotation: rotation_spec(&b.pose),
+            velocity: b.velocity.map(|v| v.to_array()),
         };
         let s = &self.settings;
         SceneFile {
@@ -495,6 +515,7 @@ impl Scene {
             shape,
             pose,
             mesh_report,
+            velocity: None,
         })
     }
 }
@@ -596,6 +617,13 @@ fn build_body(
             }
         }
     };
+    let velocity = spec.velocity.map(DVec3::from_array);
+    if velocity.is_some_and(|v| !v.is_finite()) {
+        return Err(invalid(format!(
+            "velocity must be finite, got {}",
+            velocity.unwrap_or_default()
+        )));
+    }
     let mut mesh_report = None;
     let shape = build_shape(&spec.shape, base_dir, &mut mesh_report).map_err(|e| match e {
         BuildError::Shape(e) => invalid(e.to_string()),
@@ -610,6 +638,7 @@ fn build_body(
         shape,
         pose: Pose::new(translation, rotation),
         mesh_report,
+        velocity,
     })
 }
 

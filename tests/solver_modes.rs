@@ -146,8 +146,9 @@ fn records_go_into_the_callers_buffer_or_nowhere() {
         at(DVec3::new(0.3, 0.1, 0.0)),
     ] {
         for method in Method::all() {
-            let untraced = method.run(&a, &b, rel, SolverSettings::default(), false);
-            let traced = method.run(&a, &b, rel, SolverSettings::default(), true);
+            let v = Some(DVec3::new(-2.0, 0.1, 0.0));
+            let untraced = method.run(&a, &b, rel, v, SolverSettings::default(), false);
+            let traced = method.run(&a, &b, rel, v, SolverSettings::default(), true);
             assert!(
                 untraced.trace.is_empty(),
                 "{method}: records without a buffer"

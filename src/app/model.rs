@@ -133,7 +133,7 @@ impl ViewerModel {
             .iter()
             .filter_map(|m| match m {
                 Method::Solver(a) => Some(*a),
-                Method::Epa => None,
+                Method::Epa | Method::Toi(_) => None,
             })
             .collect()
     }
@@ -291,6 +291,7 @@ impl ViewerModel {
             shape: crate::shape::Shape::Polytope(mesh.polytope),
             pose,
             mesh_report: Some(mesh.report),
+            velocity: self.body(id).velocity,
         };
         self.shape_revision += 1;
         self.mark_stale();
@@ -386,7 +387,8 @@ fn settings_with(scene: &Scene, guess: Option<glam::DVec3>) -> SolverSettings {
 /// Runs `method` with records on the pair in focus.
 fn run_method(scene: &Scene, method: Method, guess: Option<glam::DVec3>) -> Run {
     let (a, b) = (&scene.a().shape, &scene.b().shape);
-    method.run(a, b, scene.b_in_a(), settings_with(scene, guess), true)
+    let v = scene.relative_velocity();
+    method.run(a, b, scene.b_in_a(), v, settings_with(scene, guess), true)
 }
 
 /// The direction a distance run started from (so timing repeats the same run).
@@ -399,10 +401,11 @@ fn first_direction(trace: &Trace) -> Option<glam::DVec3> {
 fn time_queries(scene: &Scene, method: Method, guess: Option<glam::DVec3>) -> f64 {
     let settings = settings_with(scene, guess);
     let (a, b, b_in_a) = (&scene.a().shape, &scene.b().shape, scene.b_in_a());
+    let v = scene.relative_velocity();
     let start = Instant::now();
     let mut repeats = 0u32;
     while repeats < 2000 && (repeats < 3 || start.elapsed().as_micros() < 2000) {
-        std::hint::black_box(method.run(a, b, b_in_a, settings, false));
+        std::hint::black_box(method.run(a, b, b_in_a, v, settings, false));
         repeats += 1;
     }
     start.elapsed().as_secs_f64() * 1e6 / repeats as f64

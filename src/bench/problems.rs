@@ -9,12 +9,13 @@ use serde::{Deserialize, Serialize};
 
 use super::timing::{our_seconds, parry_seconds, ratio_table, seconds_per_query, TimingSample};
 use crate::minkowski::MinkowskiDifference;
-use crate::parry_bridge::parry_penetration;
+use crate::parry_bridge::{parry_penetration, parry_time_of_impact};
 use crate::pose::RelativePose;
 use crate::shape::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, Polytope, Shape, Sphere};
 use crate::solver::epa::{gjk_settings_for_epa, penetration, EpaSettings};
+use crate::solver::toi::{time_of_impact, ToiRule, ToiSettings};
 use crate::solver::{
-    solve, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, Method,
+    solve, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, Method, Outcome,
     SolverSettings, StepRule, TetrahedronRule,
 };
 
@@ -69,6 +70,9 @@ pub struct Problem {
     /// Row-major 3×3.
     pub b_rotation: [[f64; 3]; 3],
     pub b_translation: [f64; 3],
+    /// B's motion over t ∈ [0, 1] (A's frame), for the time of impact.
+    #[serde(default)]
+    pub b_velocity: Option<[f64; 3]>,
     pub target_distance: f64,
     #[serde(default)]
     pub coal: BTreeMap<String, CoalAnswer>,
@@ -91,6 +95,9 @@ pub struct AlgorithmAnswer {
     /// EPA: the unit direction (A's frame) to move B out, when it has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub normal: Option<[f64; 3]>,
+    /// Time of impact: the first t in [0, 1] with contact (`null` when none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_of_impact: Option<Option<f64>>,
     /// With `--timing`: mean of the fastest 90 % of many repeats.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seconds_per_query: Option<f64>,
@@ -98,12 +105,22 @@ pub struct AlgorithmAnswer {
     /// same pair, timed the same way, and its depth (`null` where it finds none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parry: Option<ParryPenetration>,
+    /// A time of impact with `--timing`: parry3d-f64's `cast_shapes` on the same motion.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parry_toi: Option<ParryToi>,
 }
 
 /// parry3d-f64's answer and time for a penetration query.
 #[derive(Debug, Clone, Serialize)]
 pub struct ParryPenetration {
     pub depth: Option<f64>,
+    pub seconds_per_query: f64,
+}
+
+/// parry3d-f64's `cast_shapes` on the same motion: its time (`null`: no impact).
+#[derive(Debug, Clone, Serialize)]
+pub struct ParryToi {
+    pub time_of_impact: Option<f64>,
     pub seconds_per_query: f64,
 }
 
@@ -266,12 +283,18 @@ pub fn run_problems(
                                 distance: run.outcome.distance(),
                                 status: run.outcome.status_name().to_string(),
                                 normal: None,
+                                time_of_impact: None,
                                 seconds_per_query: timing
                                     .then(|| our_seconds(a, b, b_in_a, alg, settings)),
                                 parry: None,
+                                parry_toi: None,
                             }
                         }
                         Method::Epa => epa_answer(a, b, b_in_a, timing),
+                        Method::Toi(rule) => {
+                            let v = p.b_velocity.map(DVec3::from_array);
+                            toi_answer(a, b, b_in_a, v, rule, timing)
+                        }
                     };
                     (method.name().to_string(), answer)
                 })
@@ -304,6 +327,8 @@ fn epa_answer(a: &Shape, b: &Shape, b_in_a: RelativePose, timing: bool) -> Algor
         distance: run.outcome.signed_distance(),
         status: run.outcome.status_name().to_string(),
         normal: run.outcome.normal().map(|n| n.to_array()),
+        time_of_impact: None,
+        parry_toi: None,
         seconds_per_query: timing.then(|| {
             seconds_per_query(|| {
                 std::hint::black_box(query());
@@ -315,6 +340,62 @@ fn epa_answer(a: &Shape, b: &Shape, b_in_a: RelativePose, timing: bool) -> Algor
                 std::hint::black_box(parry_penetration(a, b, &b_in_a));
             }),
         }),
+    }
+}
+
+/// A time-of-impact answer in the problem-file contract: the distance at t = 0, the
+/// first time of contact (`null` when none), the method's steps; with `timing`, its
+/// time per query and parry3d-f64's `cast_shapes` on the same motion.
+fn toi_answer(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    velocity: Option<DVec3>,
+    rule: ToiRule,
+    timing: bool,
+) -> AlgorithmAnswer {
+    let Some(v) = velocity else {
+        return AlgorithmAnswer {
+            iterations: 0,
+            distance: None,
+            status: "not_applicable".into(),
+            normal: None,
+            time_of_impact: Some(None),
+            seconds_per_query: None,
+            parry: None,
+            parry_toi: None,
+        };
+    };
+    let settings = ToiSettings::default();
+    let query = || time_of_impact(a, b, b_in_a, v, rule, settings, None);
+    let run = query();
+    let time = match run.outcome {
+        Outcome::Impact { time, .. } | Outcome::Grazing { time, .. } => Some(time),
+        _ => None,
+    };
+    AlgorithmAnswer {
+        iterations: run.iterations,
+        distance: run.initial_distance,
+        status: run.outcome.status_name().to_string(),
+        normal: run.outcome.normal().map(|n| n.to_array()),
+        time_of_impact: Some(time),
+        seconds_per_query: timing.then(|| {
+            seconds_per_query(|| {
+                std::hint::black_box(query());
+            })
+        }),
+        parry: None,
+        parry_toi: timing
+            .then(|| {
+                let answer = parry_time_of_impact(a, b, &b_in_a, v)?;
+                Some(ParryToi {
+                    time_of_impact: answer,
+                    seconds_per_query: seconds_per_query(|| {
+                        std::hint::black_box(parry_time_of_impact(a, b, &b_in_a, v));
+                    }),
+                })
+            })
+            .flatten(),
     }
 }
 

@@ -2,6 +2,7 @@
 
 use collidescope::solver::distance_step::DistanceStep;
 use collidescope::solver::epa::EpaRecord;
+use collidescope::solver::toi::ToiRecord;
 use collidescope::solver::trace::{Record, Trace};
 
 pub fn print_records(trace: &Trace) {
@@ -33,7 +34,27 @@ pub fn print_records(trace: &Trace) {
             );
             t.records.iter().for_each(epa_row);
         }
+        Trace::TimeOfImpact(records) => {
+            println!(
+                "{:>5}  {:<17} {:>15} {:>15} {:>15} {:>13} {:>6}",
+                "k", "event", "time", "lower", "upper", "distance", "calls"
+            );
+            records.iter().for_each(toi_row);
+        }
     }
+}
+
+fn toi_row(r: &ToiRecord) {
+    println!(
+        "{:>5}  {:<17} {:>15.12} {:>15.12} {:>15.12} {:>13.6e} {:>6}",
+        r.k,
+        r.event_name(),
+        r.time,
+        r.lower,
+        r.upper,
+        r.distance,
+        r.support_calls
+    );
 }
 
 fn distance_header() {

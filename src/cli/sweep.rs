@@ -195,6 +195,7 @@ fn write_scene(
         shape: s.clone(),
         pose,
         mesh_report: None,
+        velocity: None,
     };
     let scene = Scene {
         algorithms: algorithms.to_vec(),

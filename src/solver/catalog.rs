@@ -3,6 +3,7 @@
 //! record type, the drawing and the narration), the shapes it takes and the settings it
 //! reads. Everything that lists methods reads it.
 
+use super::toi::ToiRule;
 use super::{Algorithm, DirectionRule, Method, StepRule};
 use crate::shape::Shape;
 
@@ -15,6 +16,8 @@ pub enum Family {
     FrankWolfe,
     /// EPA: penetration depth on a polytope grown inside `A ⊖ B`.
     Epa,
+    /// Time of impact of B moving by `t·v`: ray cast, advancement, halving, Brent.
+    TimeOfImpact,
 }
 
 /// Which shapes a method takes; any other pair gets an honest `not_applicable`.
@@ -54,6 +57,9 @@ pub enum SettingsKind {
     /// EPA's own: a certified overlap test (GJK, relative duality gap 1e-9) and a gain
     /// tolerance of 1e-10 · (1 + ‖support‖), 256 expansions at most.
     Depth,
+    /// B's velocity (from the scene or problem) and the time-of-impact tolerances:
+    /// contact within 1e-9 of the scene's size, brackets to 1e-10 of the motion.
+    Motion,
 }
 
 /// One row of the table.
@@ -103,8 +109,25 @@ const fn fw(
     }
 }
 
+const fn toi(
+    rule: ToiRule,
+    name: &'static str,
+    label: &'static str,
+    colour: [u8; 3],
+) -> MethodInfo {
+    MethodInfo {
+        method: Method::Toi(rule),
+        name,
+        label,
+        colour,
+        family: Family::TimeOfImpact,
+        shapes: ShapeRequirement::SupportMap,
+        settings: SettingsKind::Motion,
+    }
+}
+
 /// Every method, in the order panels and help texts list them.
-pub const CATALOG: [MethodInfo; 9] = [
+pub const CATALOG: [MethodInfo; 13] = [
     gjk(DirectionRule::Vanilla, "gjk", "GJK", [31, 119, 180]),
     gjk(
         DirectionRule::Nesterov,
@@ -152,6 +175,26 @@ pub const CATALOG: [MethodInfo; 9] = [
         shapes: ShapeRequirement::SupportMap,
         settings: SettingsKind::Depth,
     },
+    // `toi` is the ray cast: exact for translation and the fewest support calls.
+    toi(
+        ToiRule::RayCast,
+        "toi",
+        "TOI: GJK ray cast",
+        [127, 127, 127],
+    ),
+    toi(
+        ToiRule::Advancement,
+        "toi_advancement",
+        "TOI: conservative advancement",
+        [0, 128, 128],
+    ),
+    toi(
+        ToiRule::Halving,
+        "toi_halving",
+        "TOI: interval halving",
+        [128, 0, 64],
+    ),
+    toi(ToiRule::Brent, "toi_brent", "TOI: Brent", [96, 96, 0]),
 ];
 
 /// The table's row for `method` (every method has one).

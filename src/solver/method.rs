@@ -10,11 +10,13 @@ use serde::Serialize;
 
 use super::catalog::{self, Family};
 use super::epa::{gjk_settings_for_epa, penetration, EpaSettings};
+use super::toi::{time_of_impact, ToiRule, ToiSettings};
 use super::trace::Trace;
 use super::{Algorithm, RunSummary, SolverSettings};
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
 use crate::shape::Shape;
+use glam::DVec3;
 
 /// A named method of the CLI and problem-file runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -22,6 +24,8 @@ pub enum Method {
     Solver(Algorithm),
     /// Penetration depth: GJK, then EPA when the shapes overlap.
     Epa,
+    /// Time of impact of B moving by `t·v`, t ∈ [0, 1].
+    Toi(ToiRule),
 }
 
 /// A finished run of any method: what every family reports, and its records.
@@ -60,14 +64,16 @@ impl Method {
         catalog::CATALOG.iter().map(|row| row.method).collect()
     }
 
-    /// Runs this method on A (at the identity) and B (at `b_in_a`), with records when
-    /// `traced`. Distance solvers use `settings`; EPA its own tolerances (its GJK stage
-    /// must certify overlap, whatever the scene's distance tolerance).
+    /// Runs this method on A (at the identity) and B (at `b_in_a`, moving by
+    /// `velocity`·t when it moves: A's frame), with records when `traced`. Distance
+    /// solvers use `settings`; EPA and the time of impact their own tolerances (EPA's
+    /// GJK stage must certify overlap whatever the scene's distance tolerance).
     pub fn run(
         &self,
         a: &Shape,
         b: &Shape,
         b_in_a: RelativePose,
+        velocity: Option<DVec3>,
         settings: SolverSettings,
         traced: bool,
     ) -> Run {
@@ -106,6 +112,25 @@ impl Method {
                     summary: epa.summary(),
                     trace,
                     gjk_stage: epa.gjk,
+                }
+            }
+            Method::Toi(rule) => {
+                let Some(v) = velocity else {
+                    let why = "B has no velocity: a time of impact needs one".to_string();
+                    return Run {
+                        method: *self,
+                        summary: RunSummary::not_applicable(why),
+                        trace,
+                        gjk_stage: None,
+                    };
+                };
+                let records = buffer.map(Trace::toi_mut);
+                let toi = time_of_impact(a, b, b_in_a, v, rule, ToiSettings::default(), records);
+                Run {
+                    method: *self,
+                    summary: toi.summary(),
+                    trace,
+                    gjk_stage: None,
                 }
             }
         }

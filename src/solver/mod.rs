@@ -12,6 +12,7 @@ mod method;
 mod outcome;
 mod settings;
 mod simplex;
+pub mod toi;
 pub mod trace;
 
 use std::fmt;

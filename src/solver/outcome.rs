@@ -32,6 +32,10 @@ pub enum Outcome {
     Impact { time: f64, normal: DVec3 },
     /// Moving B, the shapes never touch; `closest_distance` is their smallest distance.
     NoImpact { closest_distance: f64 },
+    /// Moving B, the shapes come within the contact tolerance (to `distance`, at `time`)
+    /// without overlapping: a touch by tolerance only, neither a certified impact nor a
+    /// miss.
+    Grazing { time: f64, distance: f64 },
     /// Every point of A lies in B.
     Contained,
     /// A point of A lies outside B: its index among A's points.
@@ -57,6 +61,7 @@ impl Outcome {
             Outcome::Touching { .. } => "touching",
             Outcome::Impact { .. } => "impact",
             Outcome::NoImpact { .. } => "no_impact",
+            Outcome::Grazing { .. } => "grazing",
             Outcome::Contained => "a_inside_b",
             Outcome::NotContained { .. } => "a_not_inside_b",
             Outcome::IterationCap { .. } => "iteration_cap",
@@ -126,6 +131,11 @@ impl std::fmt::Display for Outcome {
             Outcome::NoImpact { closest_distance } => {
                 write!(f, "no impact (closest approach {closest_distance:.9e})")
             }
+            Outcome::Grazing { time, distance } => write!(
+                f,
+                "grazing at t = {time:.9e}: within the contact tolerance ({distance:.3e}) \
+                 but not overlapping"
+            ),
             Outcome::Contained => write!(f, "A lies inside B"),
             Outcome::NotContained { vertex } => {
                 write!(f, "A is not inside B (its point {vertex} is outside)")

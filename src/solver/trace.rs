@@ -10,6 +10,7 @@ use super::distance_step::{DistanceStep, CSV_HEADER};
 use super::epa::{EpaRecord, EPA_CSV_HEADER};
 use super::frank_wolfe::FrankWolfeRecord;
 use super::gjk::GjkRecord;
+use super::toi::{ToiRecord, TOI_CSV_HEADER};
 use crate::minkowski::CsoPoint;
 
 /// The numbers a step contributes to the plots; NaN where a family has none.
@@ -63,6 +64,7 @@ pub enum Trace {
     Gjk(Vec<GjkRecord>),
     FrankWolfe(Vec<FrankWolfeRecord>),
     Epa(EpaTrace),
+    TimeOfImpact(Vec<ToiRecord>),
 }
 
 impl Trace {
@@ -72,6 +74,7 @@ impl Trace {
             Family::Gjk => Trace::Gjk(Vec::new()),
             Family::FrankWolfe => Trace::FrankWolfe(Vec::new()),
             Family::Epa => Trace::Epa(EpaTrace::default()),
+            Family::TimeOfImpact => Trace::TimeOfImpact(Vec::new()),
         }
     }
 
@@ -80,6 +83,7 @@ impl Trace {
             Trace::Gjk(_) => Family::Gjk,
             Trace::FrankWolfe(_) => Family::FrankWolfe,
             Trace::Epa(_) => Family::Epa,
+            Trace::TimeOfImpact(_) => Family::TimeOfImpact,
         }
     }
 
@@ -88,6 +92,7 @@ impl Trace {
             Trace::Gjk(r) => r.len(),
             Trace::FrankWolfe(r) => r.len(),
             Trace::Epa(t) => t.records.len(),
+            Trace::TimeOfImpact(r) => r.len(),
         }
     }
 
@@ -101,6 +106,7 @@ impl Trace {
             Trace::Gjk(r) => r.get(i).map(|r| r as &dyn Record),
             Trace::FrankWolfe(r) => r.get(i).map(|r| r as &dyn Record),
             Trace::Epa(t) => t.records.get(i).map(|r| r as &dyn Record),
+            Trace::TimeOfImpact(r) => r.get(i).map(|r| r as &dyn Record),
         }
     }
 
@@ -114,7 +120,7 @@ impl Trace {
         match self {
             Trace::Gjk(r) => r.get(i).map(|r| &r.step),
             Trace::FrankWolfe(r) => r.get(i).map(|r| &r.step),
-            Trace::Epa(_) => None,
+            Trace::Epa(_) | Trace::TimeOfImpact(_) => None,
         }
     }
 
@@ -151,11 +157,23 @@ impl Trace {
         }
     }
 
+    /// As [`Trace::gjk_mut`], for the time of impact.
+    pub fn toi_mut(&mut self) -> &mut Vec<ToiRecord> {
+        if !matches!(self, Trace::TimeOfImpact(_)) {
+            *self = Trace::new(Family::TimeOfImpact);
+        }
+        match self {
+            Trace::TimeOfImpact(r) => r,
+            _ => unreachable!("just made a time-of-impact trace"),
+        }
+    }
+
     /// The CSV header of this family's rows.
     pub fn csv_header(&self) -> &'static str {
         match self {
             Trace::Gjk(_) | Trace::FrankWolfe(_) => CSV_HEADER,
             Trace::Epa(_) => EPA_CSV_HEADER,
+            Trace::TimeOfImpact(_) => TOI_CSV_HEADER,
         }
     }
 

@@ -5,6 +5,7 @@
 mod epa;
 mod frank_wolfe;
 mod gjk;
+mod toi;
 
 use crate::solver::trace::Trace;
 use crate::solver::Run;
@@ -20,6 +21,7 @@ pub fn narrate(run: &Run, index: usize) -> String {
             .get(index)
             .map_or_else(|| no_steps(run), |r| frank_wolfe::narrate(name, r, index)),
         Trace::Epa(trace) => epa::narrate(run, trace, index),
+        Trace::TimeOfImpact(records) => toi::narrate(run, records, index),
     }
 }
 

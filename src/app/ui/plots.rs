@@ -95,6 +95,13 @@ fn bound_names(family: Family) -> BoundNames {
             log_upper: "upper − lower",
             log_lower: "",
         },
+        Family::TimeOfImpact => BoundNames {
+            axis: "time of first contact",
+            upper: "latest possible",
+            lower: "earliest possible",
+            log_upper: "bracket width",
+            log_lower: "",
+        },
     }
 }
 
@@ -132,7 +139,7 @@ fn bounds_plot_ui(ui: &mut egui::Ui, model: &ViewerModel, current_k: f64, height
             names.upper,
             names.lower,
         ),
-        (true, Family::Epa) => (
+        (true, Family::Epa | Family::TimeOfImpact) => (
             series(trace, |v| log10_floor(v.upper - v.lower)),
             PlotPoints::default(),
             names.log_upper,

@@ -1,0 +1,74 @@
+//! The time-of-impact methods' steps in words: what was probed, what it showed, and
+//! where the first contact can still be.
+
+use crate::solver::toi::{ToiEvent, ToiRecord};
+use crate::solver::Run;
+
+/// `[lo, hi]` in words, or "after lo" while no contact is known.
+fn bracket(r: &ToiRecord) -> String {
+    if r.upper.is_finite() {
+        format!("contact in [{:.9}, {:.9}]", r.lower, r.upper)
+    } else {
+        format!("no contact before t = {:.9}", r.lower)
+    }
+}
+
+/// Says what record `index` of a time-of-impact run did.
+pub(super) fn narrate(run: &Run, records: &[ToiRecord], index: usize) -> String {
+    let Some(r) = records.get(index) else {
+        return format!("No steps recorded. Result: {}.", run.summary.outcome);
+    };
+    let step = index + 1;
+    let (t, d) = (r.time, r.distance);
+    match r.event {
+        ToiEvent::Start => format!(
+            "Step {step}: at t = 0 the shapes are {d:.6e} apart{}.",
+            if d > 0.0 { "" } else { ": touching already, impact at t = 0" }
+        ),
+        ToiEvent::SweptTest => {
+            if d > 0.0 {
+                format!(
+                    "Step {step}: B swept over the whole motion stays {d:.6e} from A: the closest approach; no impact."
+                )
+            } else {
+                format!(
+                    "Step {step}: B swept over the whole motion overlaps A: they touch at some t in [0, 1]; now find the first."
+                )
+            }
+        }
+        ToiEvent::Halve => {
+            let half = if d <= 0.0 || r.upper <= t {
+                "touches: contact is earlier"
+            } else {
+                "does not touch: contact is later"
+            };
+            format!("Step {step}: B swept up to t = {t:.9} {half} (distance {d:.3e}); {}.", bracket(r))
+        }
+        ToiEvent::Bisection | ToiEvent::Secant | ToiEvent::InverseQuadratic => {
+            let how = match r.event {
+                ToiEvent::Bisection => "bisection",
+                ToiEvent::Secant => "secant step",
+                _ => "inverse quadratic step",
+            };
+            let side = if d > 0.0 { "apart: contact is later" } else { "overlapping: contact is earlier" };
+            format!("Step {step}: {how} to t = {t:.9}: signed distance {d:.3e}, {side}; {}.", bracket(r))
+        }
+        ToiEvent::Advance => format!(
+            "Step {step}: advanced to t = {t:.9}, where the distance is {d:.3e}: the closing speed along the separating normal cannot reach A sooner."
+        ),
+        ToiEvent::RayAdvance => format!(
+            "Step {step}: the support's plane separates the ray's point: λ moves on to {t:.9}; gap {d:.3e}."
+        ),
+        ToiEvent::RayProject => format!(
+            "Step {step}: the support joins the simplex around the ray's point (λ = {t:.9}); gap now {d:.3e}."
+        ),
+        ToiEvent::Contact => format!(
+            "Step {step}: contact at t = {t:.9} (distance {d:.3e} within the tolerance). Result: {}.",
+            run.summary.outcome
+        ),
+        ToiEvent::NoContact => format!(
+            "Step {step}: no contact in t ∈ [0, 1]; closest approach {d:.6e}. Result: {}.",
+            run.summary.outcome
+        ),
+    }
+}

@@ -1,0 +1,427 @@
+//! Time of impact (seed 001 §4, ALGORITHMS.md §9): B translates by `t·v`, t ∈ [0, 1],
+//! A stays; when do they first touch? Four methods, one family:
+//!
+//! - [`ToiRule::RayCast`]: GJK ray cast (van den Bergen's; Box2D's `b2ShapeCast`): the
+//!   ray `λ·v` from the origin into `A ⊖ B`, its point pushed on by each support plane.
+//! - [`ToiRule::Advancement`]: conservative advancement (Box2D's `b2TimeOfImpact`): the
+//!   distance and its closing speed allow a step that cannot pass the contact.
+//! - [`ToiRule::Halving`]: interval halving on the swept shape (seed 001): does B,
+//!   swept over the bracket's first half, touch A? Each test warm-starts from the last.
+//! - [`ToiRule::Brent`]: Brent's method on the signed distance (GJK, EPA inside).
+//!
+//! All four begin alike: the distance at t = 0 (touching already: t = 0), then GJK on B
+//! swept over the whole motion. Apart by more than the contact tolerance: `no_impact`
+//! with that closest approach, certified. Within the tolerance but not overlapping:
+//! `grazing`, said as such. Overlapping somewhere: the method finds the first time.
+
+mod advancement;
+mod bracketing;
+mod ray_cast;
+mod record;
+
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+pub use record::{RayState, ToiEvent, ToiRecord, TOI_CSV_HEADER};
+
+use super::epa::{gjk_settings_for_epa, penetration, EpaSettings};
+use super::{nearest_in_simplex, DirectionRule, Gjk, InitialGuess, Outcome, RunSummary, Simplex};
+use crate::minkowski::{MinkowskiDifference, SupportStats};
+use crate::pose::RelativePose;
+use crate::shape::Shape;
+
+/// Which time-of-impact method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ToiRule {
+    RayCast,
+    Advancement,
+    Halving,
+    Brent,
+}
+
+/// Tolerances of a time-of-impact query.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToiSettings {
+    /// Shapes this close count as touching: a fraction of the scene's size (the shapes'
+    /// bounding-box diagonals and the motion's length).
+    pub contact_tolerance: f64,
+    /// The bracketing methods stop when the first contact's bracket is this narrow.
+    pub time_tolerance: f64,
+    pub max_iterations: usize,
+}
+
+impl Default for ToiSettings {
+    fn default() -> Self {
+        Self {
+            contact_tolerance: 1e-9,
+            time_tolerance: 1e-10,
+            max_iterations: 200,
+        }
+    }
+}
+
+/// A finished time-of-impact query.
+#[derive(Clone, Debug)]
+pub struct ToiRun {
+    /// `impact` (time, normal: the direction to move B out of A), `no_impact` (closest
+    /// approach), `grazing`, `iteration_cap`, `degenerate`.
+    pub outcome: Outcome,
+    /// The method's own steps (the two opening tests not counted).
+    pub iterations: usize,
+    /// Support calls of every GJK run the query made.
+    pub stats: SupportStats,
+    /// The contact points on A and on B (B at the impact time), A's frame.
+    pub witness_a: Option<DVec3>,
+    pub witness_b: Option<DVec3>,
+    /// The distance at t = 0 (`None` when GJK had none).
+    pub initial_distance: Option<f64>,
+}
+
+impl ToiRun {
+    pub fn summary(&self) -> RunSummary {
+        RunSummary {
+            outcome: self.outcome.clone(),
+            iterations: self.iterations,
+            stats: self.stats,
+            witness_a: self.witness_a,
+            witness_b: self.witness_b,
+            momentum_stopped_at: None,
+            simplex: Simplex::new(),
+        }
+    }
+}
+
+/// The first time in [0, 1] at which B, moving by `t·velocity` from `b_in_a` (velocity
+/// in A's frame), touches A; its records go into `trace` when given.
+pub fn time_of_impact(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    velocity: DVec3,
+    rule: ToiRule,
+    settings: ToiSettings,
+    trace: Option<&mut Vec<ToiRecord>>,
+) -> ToiRun {
+    let mut q = Query::new(a, b, b_in_a, velocity, settings, trace);
+    if !velocity.is_finite() {
+        return q.finish_degenerate("the velocity is not finite".into());
+    }
+    match q.opening() {
+        Opening::Decided(run) => run,
+        Opening::ContactAhead { d0 } => match rule {
+            ToiRule::RayCast => ray_cast::run(q),
+            ToiRule::Advancement => advancement::run(q, d0),
+            ToiRule::Halving => bracketing::halving(q),
+            ToiRule::Brent => bracketing::brent(q, d0),
+        },
+    }
+}
+
+/// What the two opening tests found.
+enum Opening {
+    /// Touching at t = 0, apart all along, grazing, or a failure: the answer.
+    Decided(ToiRun),
+    /// Apart at t = 0 by `d0`, overlapping at some later time in [0, 1].
+    ContactAhead { d0: Probe },
+}
+
+/// A GJK distance at one time (or over a swept interval).
+#[derive(Clone, Debug)]
+pub(crate) struct Probe {
+    pub time: f64,
+    pub summary: RunSummary,
+}
+
+impl Probe {
+    /// The certified distance (0 when overlapping); `None` when GJK had no answer.
+    pub fn distance(&self) -> Option<f64> {
+        self.summary.outcome.distance()
+    }
+
+    /// A distance that is certainly not above the true one (a step computed from it
+    /// cannot pass the contact).
+    pub fn safe_distance(&self) -> Option<f64> {
+        match self.summary.outcome {
+            Outcome::Stalled { lower_bound, .. } => Some(lower_bound),
+            Outcome::Separated { distance } => Some(distance * (1.0 - 2e-9)),
+            Outcome::Intersecting => Some(0.0),
+            _ => None,
+        }
+    }
+
+    /// The unit direction from A's witness to B's (the way B moves out of A).
+    pub fn normal(&self) -> Option<DVec3> {
+        let (a, b) = (self.summary.witness_a?, self.summary.witness_b?);
+        let n = (b - a).normalize_or_zero();
+        (n != DVec3::ZERO).then_some(n)
+    }
+}
+
+/// One query's shapes, motion, tolerances, counters and records.
+pub(crate) struct Query<'s, 'r> {
+    pub a: &'s Shape,
+    pub b: &'s Shape,
+    pub b_in_a: RelativePose,
+    pub velocity: DVec3,
+    pub settings: ToiSettings,
+    /// Distances at or below this are contact (absolute: the relative tolerance times
+    /// the scene's size).
+    pub contact: f64,
+    /// What the bracketing tests count as overlap: GJK's own certified overlap, or a
+    /// distance at round-off level (1e-13 of the scene's size). Far below `contact`, so
+    /// that the bracket closes on the first overlap, not on the tolerance band before
+    /// it (which at a grazing approach is wide in time).
+    pub overlap: f64,
+    pub stats: SupportStats,
+    /// The last GJK run's nearest point: the next run's first direction.
+    guess: Option<DVec3>,
+    pub k: usize,
+    /// The closest approach over the whole motion (the swept test).
+    pub closest: f64,
+    /// The distance at t = 0.
+    initial_distance: Option<f64>,
+    records: Option<&'r mut Vec<ToiRecord>>,
+}
+
+impl<'s, 'r> Query<'s, 'r> {
+    fn new(
+        a: &'s Shape,
+        b: &'s Shape,
+        b_in_a: RelativePose,
+        velocity: DVec3,
+        settings: ToiSettings,
+        records: Option<&'r mut Vec<ToiRecord>>,
+    ) -> Self {
+        let size = a.local_aabb().extent().length() + b.local_aabb().extent().length();
+        let scale = (size + velocity.length()).max(f64::MIN_POSITIVE);
+        let records = records.map(|r| {
+            r.clear();
+            r
+        });
+        Self {
+            a,
+            b,
+            b_in_a,
+            velocity,
+            settings,
+            contact: settings.contact_tolerance * scale,
+            overlap: 1e-13 * scale,
+            stats: SupportStats::default(),
+            guess: None,
+            k: 0,
+            closest: f64::NAN,
+            initial_distance: None,
+            records,
+        }
+    }
+
+    /// B's pose at time `t`.
+    pub fn pose_at(&self, t: f64) -> RelativePose {
+        RelativePose {
+            translation: self.b_in_a.translation + self.velocity * t,
+            ..self.b_in_a
+        }
+    }
+
+    /// GJK between A and B placed at `t`, swept on for `span` of the motion (0: static).
+    pub fn gjk(&mut self, t: f64, span: f64) -> Probe {
+        let md =
+            MinkowskiDifference::new(self.a, self.b, self.pose_at(t)).swept(self.velocity * span);
+        let mut settings = gjk_settings_for_epa();
+        if let Some(g) = self.guess {
+            settings.initial_guess = InitialGuess::Direction(g);
+        }
+        let summary = Gjk::new(md, DirectionRule::Vanilla, settings).run_into(None);
+        self.add_stats(summary.stats);
+        self.guess = nearest_in_simplex(&summary.simplex)
+            .map(|(x, _)| x)
+            .filter(|x| x.is_finite() && *x != DVec3::ZERO);
+        Probe { time: t, summary }
+    }
+
+    /// The signed distance at `t`: GJK's distance apart, −(EPA's depth) overlapping.
+    pub fn signed_distance(&mut self, t: f64) -> Option<f64> {
+        let run = penetration(
+            self.a,
+            self.b,
+            self.pose_at(t),
+            gjk_settings_for_epa(),
+            EpaSettings::default(),
+            None,
+        );
+        self.add_stats(run.stats);
+        if let Some(g) = &run.gjk {
+            self.add_stats(g.stats);
+        }
+        match (run.outcome.signed_distance(), &run.gjk) {
+            (Some(f), _) => Some(f),
+            // Overlap certified by GJK, depth unknown (EPA capped on a curved pair):
+            // the sign is what the root finder needs.
+            (None, Some(g)) if g.outcome == Outcome::Intersecting => Some(-self.contact),
+            (None, _) => None,
+        }
+    }
+
+    fn add_stats(&mut self, s: SupportStats) {
+        self.stats.calls += s.calls;
+        self.stats.vertex_visits_a += s.vertex_visits_a;
+        self.stats.vertex_visits_b += s.vertex_visits_b;
+    }
+
+    /// Records a step (when traced).
+    pub fn record(&mut self, event: ToiEvent, time: f64, bracket: (f64, f64), distance: f64) {
+        self.record_ray(event, time, bracket, distance, None);
+    }
+
+    pub fn record_ray(
+        &mut self,
+        event: ToiEvent,
+        time: f64,
+        (lower, upper): (f64, f64),
+        distance: f64,
+        ray: Option<RayState>,
+    ) {
+        let Some(records) = self.records.as_deref_mut() else {
+            return;
+        };
+        records.push(ToiRecord {
+            k: self.k,
+            event,
+            time,
+            lower,
+            upper,
+            distance,
+            ray,
+            support_calls: self.stats.calls,
+        });
+    }
+
+    pub fn is_traced(&self) -> bool {
+        self.records.is_some()
+    }
+
+    /// The distance at t = 0, then GJK on B swept over the whole motion.
+    fn opening(&mut self) -> Opening {
+        let d0 = self.gjk(0.0, 0.0);
+        self.initial_distance = d0.distance();
+        let Some(distance) = d0.distance() else {
+            let why = format!("GJK had no distance at t = 0 ({})", d0.summary.outcome);
+            return Opening::Decided(self.finish_degenerate(why));
+        };
+        self.record(ToiEvent::Start, 0.0, (0.0, f64::INFINITY), distance);
+        if distance <= self.contact {
+            return Opening::Decided(self.touching_at_start(&d0));
+        }
+        let swept = self.gjk(0.0, 1.0);
+        let Some(closest) = swept.distance() else {
+            let why = format!(
+                "GJK on the swept shape had no answer ({})",
+                swept.summary.outcome
+            );
+            return Opening::Decided(self.finish_degenerate(why));
+        };
+        self.closest = closest;
+        let upper = if closest == 0.0 { 1.0 } else { f64::INFINITY };
+        self.record(ToiEvent::SweptTest, 1.0, (0.0, upper), closest);
+        if closest > self.contact {
+            self.record(ToiEvent::NoContact, 1.0, (0.0, f64::INFINITY), closest);
+            return Opening::Decided(self.finish(
+                Outcome::NoImpact {
+                    closest_distance: closest,
+                },
+                None,
+            ));
+        }
+        if closest > 0.0 {
+            return Opening::Decided(self.grazing(closest));
+        }
+        Opening::ContactAhead { d0 }
+    }
+
+    /// Touching or overlapping at t = 0: the impact is at 0, its normal EPA's.
+    fn touching_at_start(&mut self, d0: &Probe) -> ToiRun {
+        let epa = penetration(
+            self.a,
+            self.b,
+            self.b_in_a,
+            gjk_settings_for_epa(),
+            EpaSettings::default(),
+            None,
+        );
+        self.add_stats(epa.stats);
+        let normal = epa
+            .outcome
+            .normal()
+            .or_else(|| d0.normal())
+            .unwrap_or(DVec3::ZERO);
+        self.record(
+            ToiEvent::Contact,
+            0.0,
+            (0.0, 0.0),
+            d0.distance().unwrap_or(0.0),
+        );
+        let witnesses = epa.witness_a.zip(epa.witness_b);
+        self.finish(Outcome::Impact { time: 0.0, normal }, witnesses)
+    }
+
+    /// The swept shape comes within the contact tolerance without overlapping: the
+    /// time of closest approach (golden section on the distance, convex in t).
+    fn grazing(&mut self, closest: f64) -> ToiRun {
+        let ratio = (5f64.sqrt() - 1.0) / 2.0;
+        let (mut lo, mut hi) = (0.0, 1.0);
+        while hi - lo > 1e-6 && self.k < self.settings.max_iterations {
+            self.k += 1;
+            let (m1, m2) = (hi - ratio * (hi - lo), lo + ratio * (hi - lo));
+            let (d1, d2) = (self.gjk(m1, 0.0).distance(), self.gjk(m2, 0.0).distance());
+            if d1.unwrap_or(f64::INFINITY) <= d2.unwrap_or(f64::INFINITY) {
+                hi = m2;
+            } else {
+                lo = m1;
+            }
+        }
+        let time = 0.5 * (lo + hi);
+        let probe = self.gjk(time, 0.0);
+        let distance = probe.distance().unwrap_or(closest);
+        self.record(ToiEvent::Contact, time, (lo, hi), distance);
+        let witnesses = probe.summary.witness_a.zip(probe.summary.witness_b);
+        self.finish(Outcome::Grazing { time, distance }, witnesses)
+    }
+
+    /// The impact at `time`, its normal and contact points from `before`, the last
+    /// probe apart (B's point carried on to `time`).
+    pub fn impact(&mut self, time: f64, before: &Probe) -> ToiRun {
+        let shift = self.velocity * (time - before.time);
+        let normal = before.normal().unwrap_or(DVec3::ZERO);
+        let witnesses = before
+            .summary
+            .witness_a
+            .zip(before.summary.witness_b)
+            .map(|(a, b)| (a, b + shift));
+        self.finish(Outcome::Impact { time, normal }, witnesses)
+    }
+
+    pub fn finish(&mut self, outcome: Outcome, witnesses: Option<(DVec3, DVec3)>) -> ToiRun {
+        ToiRun {
+            outcome,
+            iterations: self.k,
+            stats: self.stats,
+            witness_a: witnesses.map(|w| w.0),
+            witness_b: witnesses.map(|w| w.1),
+            initial_distance: self.initial_distance,
+        }
+    }
+
+    pub fn finish_degenerate(&mut self, reason: String) -> ToiRun {
+        self.finish(Outcome::Degenerate { reason }, None)
+    }
+
+    pub fn finish_cap(&mut self, lower: f64, upper: f64) -> ToiRun {
+        self.finish(
+            Outcome::IterationCap {
+                lower_bound: lower,
+                upper_bound: upper,
+            },
+            None,
+        )
+    }
+}

@@ -1,0 +1,176 @@
+//! GJK ray cast (van den Bergen, "Ray casting against general convex objects"; Box2D's
+//! `b2ShapeCast`): B at `t·v` touches A when `t·v ∈ A ⊖ B` (B at t = 0). So cast the
+//! ray `λ·v` into `C = A ⊖ B`: keep a simplex of C's support points; `gap` runs from the
+//! simplex's point nearest the ray's point `x = λ·v` to `x`. A support `p` along `gap`
+//! whose plane has `x` outside moves `x` on to that plane (λ grows, never past the
+//! contact); otherwise `p` joins the simplex, which is projected again. The contact is
+//! reached when the gap is within the contact tolerance.
+
+use glam::DVec3;
+
+use super::{Query, RayState, ToiEvent, ToiRun};
+use crate::minkowski::{CsoPoint, MinkowskiDifference};
+use crate::solver::simplex::{
+    keep_positive, nearest_in_simplex, nearest_on_tetrahedron_faces, tetrahedron_contains_origin,
+};
+use crate::solver::{Simplex, SimplexVertex};
+
+pub(super) fn run(mut q: Query) -> ToiRun {
+    let v = q.velocity;
+    let mut md = MinkowskiDifference::new(q.a, q.b, q.b_in_a);
+    // The simplex's points of C, by id; the projection works on x − p.
+    let mut points: Vec<(u32, CsoPoint)> = Vec::with_capacity(4);
+    let mut next_id = 1u32;
+    let mut lambda = 0.0f64;
+    let mut x = DVec3::ZERO;
+    let first = md.support(-v);
+    let mut gap = x - first.w;
+    let mut weights: Vec<(u32, f64)> = Vec::new();
+    // The last plane the ray's point was moved onto: the contact normal (the way B
+    // moves out of A: the outward normal of A ⊖ B where the ray enters it).
+    let mut normal = -v.normalize_or_zero();
+    let finish_stats = |q: &mut Query, md: &MinkowskiDifference| {
+        let s = md.stats();
+        q.stats.calls += s.calls;
+        q.stats.vertex_visits_a += s.vertex_visits_a;
+        q.stats.vertex_visits_b += s.vertex_visits_b;
+    };
+    let mut stalled = false;
+    // The supports taken since λ last grew: one of them again means no progress.
+    let mut since_advance: Vec<DVec3> = Vec::new();
+    loop {
+        if stalled || gap.length() <= q.contact {
+            finish_stats(&mut q, &md);
+            q.record(ToiEvent::Contact, lambda, (lambda, lambda), gap.length());
+            let (mut a, mut b) = (DVec3::ZERO, DVec3::ZERO);
+            for (id, w) in &weights {
+                if let Some((_, p)) = points.iter().find(|(i, _)| i == id) {
+                    a += p.a * *w;
+                    b += p.b * *w;
+                }
+            }
+            // B's point at the impact: carried on by λ·v.
+            let witnesses = (!weights.is_empty()).then_some((a, b + v * lambda));
+            return q.finish(
+                crate::solver::Outcome::Impact {
+                    time: lambda,
+                    normal,
+                },
+                witnesses,
+            );
+        }
+        if q.k >= q.settings.max_iterations {
+            finish_stats(&mut q, &md);
+            return q.finish_cap(lambda, 1.0);
+        }
+        q.k += 1;
+        let p = md.support(gap);
+        let w = x - p.w;
+        let mut event = ToiEvent::RayProject;
+        if gap.dot(w) > 0.0 {
+            let approach = gap.dot(v);
+            if approach >= 0.0 {
+                // The ray leaves the plane's side: no contact ahead. The swept test said
+                // otherwise, so this is round-off at a grazing contact.
+                finish_stats(&mut q, &md);
+                return q.finish_degenerate(
+                    "the ray cast found a separating plane the motion does not cross, though \
+                     the swept shape overlaps"
+                        .into(),
+                );
+            }
+            lambda -= gap.dot(w) / approach;
+            x = v * lambda;
+            normal = gap.normalize_or_zero();
+            event = ToiEvent::RayAdvance;
+            if lambda > 1.0 + 1e-12 {
+                finish_stats(&mut q, &md);
+                let why = format!(
+                    "the ray cast passed t = 1 (λ = {lambda}) though the swept shape overlaps"
+                );
+                return q.finish_degenerate(why);
+            }
+        }
+        if event == ToiEvent::RayAdvance {
+            since_advance.clear();
+        }
+        let repeated = since_advance.contains(&p.w);
+        since_advance.push(p.w);
+        if repeated || points.iter().any(|(_, known)| known.w == p.w) {
+            if event == ToiEvent::RayProject {
+                // A support already in the simplex and no advance: round-off leaves no
+                // progress. The ray's point is within |gap| of A ⊖ B, a time error of
+                // |gap| / (−n·v) at the closing speed: accepted below 1e-7 of the motion.
+                let closing = -normal.dot(v);
+                if gap.length() <= 1e-7 * closing.max(0.0) {
+                    stalled = true;
+                    continue;
+                }
+                finish_stats(&mut q, &md);
+                let why = format!(
+                    "the ray cast stalled {:e} from A ⊖ B at λ = {lambda}: round-off, no \
+                     certified contact",
+                    gap.length()
+                );
+                return q.finish_degenerate(why);
+            }
+        } else {
+            points.push((next_id, p));
+            next_id += 1;
+        }
+        // The nearest point of conv{x − p_i} to the origin is the new gap. The ray's
+        // point moves, so none of GJK's ordering assumptions hold: every face is tried.
+        let vertices: Vec<SimplexVertex> = points
+            .iter()
+            .map(|(id, p)| SimplexVertex {
+                id: *id,
+                // x − (a − b) as a difference of parts (x + b) − a, so that the
+                // projection's edges come from the shapes' own points.
+                point: CsoPoint {
+                    w: x - p.w,
+                    a: x + p.b,
+                    b: p.a,
+                },
+            })
+            .collect();
+        let Some((kept, nearest, local)) = project_any(Simplex::from_slice(&vertices)) else {
+            finish_stats(&mut q, &md);
+            return q.finish_degenerate("the ray cast's simplex has no nearest point".into());
+        };
+        weights = kept
+            .vertices()
+            .iter()
+            .zip(local)
+            .map(|(v, w)| (v.id, w))
+            .collect();
+        points.retain(|(id, _)| kept.vertices().iter().any(|v| v.id == *id));
+        gap = nearest;
+        if q.is_traced() {
+            let ray = RayState {
+                point: x,
+                gap,
+                simplex: points.iter().map(|(_, p)| p.w).collect(),
+                support: p.w,
+            };
+            q.record_ray(event, lambda, (lambda, 1.0), gap.length(), Some(ray));
+        }
+    }
+}
+
+/// The origin's nearest point in `conv(simplex)` (any order, 1 to 4 points): the face
+/// that holds it (vertices of zero weight dropped), the point, and its weights on that
+/// face. Inside a tetrahedron: all four kept, the point zero.
+fn project_any(mut simplex: Simplex) -> Option<(Simplex, DVec3, [f64; 4])> {
+    if simplex.len() == 4 {
+        if tetrahedron_contains_origin(&simplex) {
+            let weights = crate::solver::barycentric(&simplex, DVec3::ZERO);
+            return Some((simplex, DVec3::ZERO, weights));
+        }
+        simplex = nearest_on_tetrahedron_faces(&simplex)?.0;
+    }
+    let (x, weights) = nearest_in_simplex(&simplex)?;
+    let mut kept = simplex;
+    keep_positive(&mut kept, weights);
+    let (_, local) = nearest_in_simplex(&kept)?;
+    Some((kept, x, local))
+}
