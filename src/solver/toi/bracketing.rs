@@ -24,7 +24,7 @@ pub(super) fn halving(mut q: Query) -> ToiRun {
             let why = format!("the swept test over [{lo}, {mid}] had no answer");
             return q.finish_degenerate(why);
         };
-        if distance <= q.overlap {
+        if test.overlaps() {
             hi = mid;
         } else {
             lo = mid;
@@ -65,10 +65,7 @@ pub(super) fn brent(mut q: Query, d0: Probe) -> ToiRun {
         }
         q.k += 1;
         let mid = 0.5 * (lo + hi);
-        let touches = q
-            .gjk(lo, mid - lo)
-            .distance()
-            .is_some_and(|d| d <= q.overlap);
+        let touches = q.gjk(lo, mid - lo).overlaps();
         if touches {
             hi = mid;
             f_hi = match q.signed_distance(hi) {

@@ -30,6 +30,16 @@ use crate::minkowski::{MinkowskiDifference, SupportStats};
 use crate::pose::RelativePose;
 use crate::shape::Shape;
 
+/// GJK for the time of impact: EPA's relative duality-gap stop, but overlap only
+/// within 1e-12 of the boundary (GJK's usual 1e-9 would call a grazing pass 1e-11
+/// apart an overlap, and shift a bracket by the tolerance over the closing speed).
+fn strict_gjk_settings() -> super::SolverSettings {
+    super::SolverSettings {
+        tolerance: 1e-12,
+        ..gjk_settings_for_epa()
+    }
+}
+
 /// Which time-of-impact method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ToiRule {
@@ -107,7 +117,7 @@ pub fn time_of_impact(
         return q.finish_degenerate("the velocity is not finite".into());
     }
     match q.opening() {
-        Opening::Decided(run) => run,
+        Opening::Decided(run) => *run,
         Opening::ContactAhead { d0 } => match rule {
             ToiRule::RayCast => ray_cast::run(q),
             ToiRule::Advancement => advancement::run(q, d0),
@@ -120,7 +130,7 @@ pub fn time_of_impact(
 /// What the two opening tests found.
 enum Opening {
     /// Touching at t = 0, apart all along, grazing, or a failure: the answer.
-    Decided(ToiRun),
+    Decided(Box<ToiRun>),
     /// Apart at t = 0 by `d0`, overlapping at some later time in [0, 1].
     ContactAhead { d0: Probe },
 }
@@ -149,6 +159,24 @@ impl Probe {
         }
     }
 
+    /// Overlap, as GJK with the query's strict tolerance says it (within 1e-12 of the
+    /// boundary at most: far inside the contact tolerance).
+    pub fn overlaps(&self) -> bool {
+        self.summary.outcome == Outcome::Intersecting
+    }
+
+    /// How far from overlap a probe within GJK's tolerance is: the distance from the
+    /// origin to its final simplex (an upper bound of the distance).
+    pub fn gap_upper_bound(&self) -> f64 {
+        if self.overlaps() {
+            return 0.0;
+        }
+        match self.distance() {
+            Some(d) if d > 0.0 => d,
+            _ => nearest_in_simplex(&self.summary.simplex).map_or(0.0, |(x, _)| x.length()),
+        }
+    }
+
     /// The unit direction from A's witness to B's (the way B moves out of A).
     pub fn normal(&self) -> Option<DVec3> {
         let (a, b) = (self.summary.witness_a?, self.summary.witness_b?);
@@ -167,11 +195,6 @@ pub(crate) struct Query<'s, 'r> {
     /// Distances at or below this are contact (absolute: the relative tolerance times
     /// the scene's size).
     pub contact: f64,
-    /// What the bracketing tests count as overlap: GJK's own certified overlap, or a
-    /// distance at round-off level (1e-13 of the scene's size). Far below `contact`, so
-    /// that the bracket closes on the first overlap, not on the tolerance band before
-    /// it (which at a grazing approach is wide in time).
-    pub overlap: f64,
     pub stats: SupportStats,
     /// The last GJK run's nearest point: the next run's first direction.
     guess: Option<DVec3>,
@@ -194,10 +217,10 @@ impl<'s, 'r> Query<'s, 'r> {
     ) -> Self {
         let size = a.local_aabb().extent().length() + b.local_aabb().extent().length();
         let scale = (size + velocity.length()).max(f64::MIN_POSITIVE);
-        let records = records.map(|r| {
+        let mut records = records;
+        if let Some(r) = records.as_deref_mut() {
             r.clear();
-            r
-        });
+        }
         Self {
             a,
             b,
@@ -205,7 +228,6 @@ impl<'s, 'r> Query<'s, 'r> {
             velocity,
             settings,
             contact: settings.contact_tolerance * scale,
-            overlap: 1e-13 * scale,
             stats: SupportStats::default(),
             guess: None,
             k: 0,
@@ -227,7 +249,7 @@ impl<'s, 'r> Query<'s, 'r> {
     pub fn gjk(&mut self, t: f64, span: f64) -> Probe {
         let md =
             MinkowskiDifference::new(self.a, self.b, self.pose_at(t)).swept(self.velocity * span);
-        let mut settings = gjk_settings_for_epa();
+        let mut settings = strict_gjk_settings();
         if let Some(g) = self.guess {
             settings.initial_guess = InitialGuess::Direction(g);
         }
@@ -245,7 +267,7 @@ impl<'s, 'r> Query<'s, 'r> {
             self.a,
             self.b,
             self.pose_at(t),
-            gjk_settings_for_epa(),
+            strict_gjk_settings(),
             EpaSettings::default(),
             None,
         );
@@ -306,11 +328,11 @@ impl<'s, 'r> Query<'s, 'r> {
         self.initial_distance = d0.distance();
         let Some(distance) = d0.distance() else {
             let why = format!("GJK had no distance at t = 0 ({})", d0.summary.outcome);
-            return Opening::Decided(self.finish_degenerate(why));
+            return Opening::Decided(Box::new(self.finish_degenerate(why)));
         };
         self.record(ToiEvent::Start, 0.0, (0.0, f64::INFINITY), distance);
         if distance <= self.contact {
-            return Opening::Decided(self.touching_at_start(&d0));
+            return Opening::Decided(Box::new(self.touching_at_start(&d0)));
         }
         let swept = self.gjk(0.0, 1.0);
         let Some(closest) = swept.distance() else {
@@ -318,22 +340,23 @@ impl<'s, 'r> Query<'s, 'r> {
                 "GJK on the swept shape had no answer ({})",
                 swept.summary.outcome
             );
-            return Opening::Decided(self.finish_degenerate(why));
+            return Opening::Decided(Box::new(self.finish_degenerate(why)));
         };
         self.closest = closest;
         let upper = if closest == 0.0 { 1.0 } else { f64::INFINITY };
         self.record(ToiEvent::SweptTest, 1.0, (0.0, upper), closest);
         if closest > self.contact {
             self.record(ToiEvent::NoContact, 1.0, (0.0, f64::INFINITY), closest);
-            return Opening::Decided(self.finish(
+            return Opening::Decided(Box::new(self.finish(
                 Outcome::NoImpact {
                     closest_distance: closest,
                 },
                 None,
-            ));
+            )));
         }
-        if closest > 0.0 {
-            return Opening::Decided(self.grazing(closest));
+        if !swept.overlaps() {
+            // Within the tolerance of A, but no overlap certified anywhere on the way.
+            return Opening::Decided(Box::new(self.grazing(swept.gap_upper_bound())));
         }
         Opening::ContactAhead { d0 }
     }
@@ -391,13 +414,39 @@ impl<'s, 'r> Query<'s, 'r> {
     /// probe apart (B's point carried on to `time`).
     pub fn impact(&mut self, time: f64, before: &Probe) -> ToiRun {
         let shift = self.velocity * (time - before.time);
-        let normal = before.normal().unwrap_or(DVec3::ZERO);
+        let normal = self.normal_near(before).unwrap_or(DVec3::ZERO);
         let witnesses = before
             .summary
             .witness_a
             .zip(before.summary.witness_b)
             .map(|(a, b)| (a, b + shift));
         self.finish(Outcome::Impact { time, normal }, witnesses)
+    }
+
+    /// The contact normal near `before`. Within the contact tolerance the witnesses are
+    /// so close that their coordinates' round-off (1e-16 of their size) tilts the
+    /// direction between them by 1e-16/distance: so it is taken where the distance is
+    /// at least 1e-7 of the scene's size, stepping back in time (a few GJK runs).
+    fn normal_near(&mut self, before: &Probe) -> Option<DVec3> {
+        let target = self.contact * 100.0;
+        if before.distance().is_some_and(|d| d >= target) || before.time == 0.0 {
+            return before.normal();
+        }
+        let speed = self.velocity.length().max(f64::MIN_POSITIVE);
+        let mut step = target / speed;
+        let mut best = before.normal();
+        for _ in 0..20 {
+            let t = (before.time - step).max(0.0);
+            let probe = self.gjk(t, 0.0);
+            if let Some(n) = probe.normal() {
+                best = Some(n);
+            }
+            if probe.distance().is_some_and(|d| d >= target) || t == 0.0 {
+                break;
+            }
+            step *= 4.0;
+        }
+        best
     }
 
     pub fn finish(&mut self, outcome: Outcome, witnesses: Option<(DVec3, DVec3)>) -> ToiRun {

@@ -1,0 +1,318 @@
+//! Time of impact (issue 10): the four methods against closed forms, against each other
+//! and parry3d-f64's `cast_shapes`, on tunnelling, grazing and touching cases, and on
+//! `../shared/data/problems/toi_sample.json`.
+
+mod common;
+
+use collidescope::bench::problems::ProblemFile;
+use collidescope::parry_bridge::parry_time_of_impact;
+use collidescope::pose::RelativePose;
+use collidescope::shape::{Capsule, Cuboid, Shape, Sphere};
+use collidescope::solver::toi::{time_of_impact, ToiEvent, ToiRule, ToiSettings};
+use collidescope::solver::Outcome;
+use collidescope::{DMat3, DQuat, DVec3};
+use common::{shared_data, Rng};
+
+const RULES: [ToiRule; 4] = [
+    ToiRule::RayCast,
+    ToiRule::Advancement,
+    ToiRule::Halving,
+    ToiRule::Brent,
+];
+
+fn toi(a: &Shape, b: &Shape, rel: RelativePose, v: DVec3, rule: ToiRule) -> Outcome {
+    time_of_impact(a, b, rel, v, rule, ToiSettings::default(), None).outcome
+}
+
+fn impact_time(outcome: &Outcome, label: &str) -> f64 {
+    match outcome {
+        Outcome::Impact { time, normal } => {
+            assert!(normal.is_finite(), "{label}: normal {normal}");
+            *time
+        }
+        other => panic!("{label}: expected an impact, got {other}"),
+    }
+}
+
+fn at(t: DVec3) -> RelativePose {
+    RelativePose::from_matrix(DMat3::IDENTITY, t)
+}
+
+#[test]
+fn spheres_meet_at_the_smaller_root_of_the_quadratic() {
+    let mut rng = Rng::new(5);
+    let mut checked = 0;
+    while checked < 60 {
+        let (ra, rb) = (rng.range(0.1, 1.0), rng.range(0.1, 1.0));
+        let c = rng.unit_vector() * rng.range(1.2, 3.0) * (ra + rb);
+        let v = -c * rng.range(0.5, 1.5) + rng.vector(0.3);
+        // |c + t v| = r: t² v·v + 2t c·v + c·c − r² = 0.
+        let r = ra + rb;
+        let (qa, qb, qc) = (v.dot(v), 2.0 * c.dot(v), c.dot(c) - r * r);
+        let disc = qb * qb - 4.0 * qa * qc;
+        if disc <= 0.0 {
+            continue;
+        }
+        let t = (-qb - disc.sqrt()) / (2.0 * qa);
+        if !(0.0..=1.0).contains(&t) || disc < 1e-3 {
+            continue;
+        }
+        checked += 1;
+        let (a, b) = (
+            Shape::Sphere(Sphere::new(ra).unwrap()),
+            Shape::Sphere(Sphere::new(rb).unwrap()),
+        );
+        let rel = RelativePose::from_matrix(DMat3::from_quat(rng.rotation()), c);
+        for rule in RULES {
+            let got = impact_time(&toi(&a, &b, rel, v, rule), &format!("{rule:?}"));
+            assert!((got - t).abs() <= 1e-7, "{rule:?}: {got} vs {t}");
+        }
+    }
+}
+
+#[test]
+fn axis_aligned_boxes_meet_when_every_slab_overlaps() {
+    let mut rng = Rng::new(9);
+    let mut checked = 0;
+    while checked < 60 {
+        let (ha, hb) = (
+            DVec3::new(
+                rng.range(0.1, 1.0),
+                rng.range(0.1, 1.0),
+                rng.range(0.1, 1.0),
+            ),
+            DVec3::new(
+                rng.range(0.1, 1.0),
+                rng.range(0.1, 1.0),
+                rng.range(0.1, 1.0),
+            ),
+        );
+        let c = rng.vector(3.0);
+        let v = -c * rng.range(0.6, 1.4) + rng.vector(0.5);
+        // Overlap on axis i while |c_i + t v_i| ≤ h_i: an interval per axis.
+        let (mut enter, mut exit) = (0.0f64, 1.0f64);
+        for i in 0..3 {
+            let h = ha[i] + hb[i];
+            if v[i] == 0.0 {
+                if c[i].abs() > h {
+                    exit = -1.0;
+                }
+                continue;
+            }
+            let (t1, t2) = ((-h - c[i]) / v[i], (h - c[i]) / v[i]);
+            enter = enter.max(t1.min(t2));
+            exit = exit.min(t1.max(t2));
+        }
+        let separated_at_start = (0..3).any(|i| c[i].abs() > ha[i] + hb[i] + 1e-3);
+        if !separated_at_start || enter + 1e-3 > exit {
+            continue;
+        }
+        checked += 1;
+        let (a, b) = (
+            Shape::Cuboid(Cuboid::new(ha).unwrap()),
+            Shape::Cuboid(Cuboid::new(hb).unwrap()),
+        );
+        for rule in RULES {
+            let got = impact_time(&toi(&a, &b, at(c), v, rule), &format!("{rule:?}"));
+            assert!((got - enter).abs() <= 1e-7, "{rule:?}: {got} vs {enter}");
+        }
+    }
+}
+
+#[test]
+fn a_sphere_falls_onto_a_box_face_at_the_plane_time() {
+    let a = Shape::Cuboid(Cuboid::new(DVec3::new(2.0, 0.5, 2.0)).unwrap());
+    let b = Shape::Sphere(Sphere::new(0.25).unwrap());
+    for (height, speed) in [(1.0, 2.0), (3.0, 2.6), (0.8, 0.06)] {
+        let c = DVec3::new(0.3, height, -0.2);
+        let v = DVec3::new(0.1, -speed, 0.05);
+        let t = (height - 0.75) / speed;
+        for rule in RULES {
+            let outcome = toi(&a, &b, at(c), v, rule);
+            let got = impact_time(&outcome, &format!("{rule:?}"));
+            assert!((got - t).abs() <= 1e-7, "{rule:?}: {got} vs {t}");
+            let n = outcome.normal().unwrap();
+            assert!((n - DVec3::Y).length() < 1e-6, "{rule:?}: normal {n}");
+        }
+    }
+}
+
+#[test]
+fn a_fast_bullet_through_a_thin_plate_is_caught_by_every_method() {
+    // Apart at t = 0 and at t = 1: sampling the ends would miss it.
+    let plate = Shape::Cuboid(Cuboid::new(DVec3::new(1.0, 1e-4, 1.0)).unwrap());
+    let bullet = Shape::Sphere(Sphere::new(0.01).unwrap());
+    let c = DVec3::new(0.1, 5.0, 0.0);
+    let v = DVec3::new(0.0, -10.0, 0.0);
+    let t = (5.0 - 0.01 - 1e-4) / 10.0;
+    for rule in RULES {
+        let got = impact_time(&toi(&plate, &bullet, at(c), v, rule), &format!("{rule:?}"));
+        assert!((got - t).abs() <= 1e-8, "{rule:?}: {got} vs {t}");
+    }
+}
+
+#[test]
+fn misses_grazes_and_touches_are_told_apart() {
+    let a = Shape::Sphere(Sphere::new(1.0).unwrap());
+    let b = Shape::Sphere(Sphere::new(1.0).unwrap());
+    let v = DVec3::new(-8.0, 0.0, 0.0);
+    for rule in RULES {
+        // Passing 1e-6 apart at closest approach: no impact, the closest approach said.
+        let miss = toi(&a, &b, at(DVec3::new(4.0, 2.0 + 1e-6, 0.0)), v, rule);
+        match miss {
+            Outcome::NoImpact { closest_distance } => {
+                assert!(
+                    (closest_distance - 1e-6).abs() < 1e-9,
+                    "{rule:?}: {closest_distance}"
+                )
+            }
+            other => panic!("{rule:?}: a miss by 1e-6 gave {other}"),
+        }
+        // Within the contact tolerance without overlapping: grazing, not a silent miss.
+        let graze = toi(&a, &b, at(DVec3::new(4.0, 2.0 + 1e-11, 0.0)), v, rule);
+        match graze {
+            Outcome::Grazing { time, distance } => {
+                assert!(
+                    (time - 0.5).abs() < 1e-5 && distance <= 1e-9,
+                    "{rule:?}: {time} {distance}"
+                )
+            }
+            other => panic!("{rule:?}: a graze by 1e-11 gave {other}"),
+        }
+        // Overlapping at the start: impact at t = 0.
+        let start = toi(&a, &b, at(DVec3::new(1.5, 0.0, 0.0)), v, rule);
+        assert_eq!(impact_time(&start, "overlap"), 0.0);
+        // Moving apart: no impact.
+        let away = toi(&a, &b, at(DVec3::new(3.0, 0.0, 0.0)), -v, rule);
+        assert!(matches!(away, Outcome::NoImpact { .. }), "{rule:?}: {away}");
+    }
+}
+
+#[test]
+fn bracketing_records_shrink_around_the_contact() {
+    let a = Shape::Capsule(Capsule::new(0.2, 0.6).unwrap());
+    let b = Shape::Cuboid(Cuboid::new(DVec3::new(0.3, 0.1, 0.4)).unwrap());
+    let rel = RelativePose::from_matrix(
+        DMat3::from_quat(DQuat::from_euler(glam::EulerRot::XYZ, 0.3, 0.5, 0.1)),
+        DVec3::new(2.0, 0.4, 0.1),
+    );
+    let v = DVec3::new(-2.5, -0.2, 0.0);
+    let reference = impact_time(&toi(&a, &b, rel, v, ToiRule::Advancement), "advancement");
+    for rule in [ToiRule::Halving, ToiRule::Brent] {
+        let mut records = Vec::new();
+        let run = time_of_impact(
+            &a,
+            &b,
+            rel,
+            v,
+            rule,
+            ToiSettings::default(),
+            Some(&mut records),
+        );
+        let got = impact_time(&run.outcome, &format!("{rule:?}"));
+        assert!(
+            (got - reference).abs() < 1e-8,
+            "{rule:?}: {got} vs {reference}"
+        );
+        let mut width = f64::INFINITY;
+        for r in records
+            .iter()
+            .filter(|r| r.upper.is_finite() && r.event != ToiEvent::SweptTest)
+        {
+            assert!(
+                r.lower - 1e-9 <= reference && reference <= r.upper + 1e-9,
+                "{rule:?} k={}: [{}, {}] misses {reference}",
+                r.k,
+                r.lower,
+                r.upper
+            );
+            if rule == ToiRule::Halving {
+                assert!(r.upper - r.lower <= width, "{rule:?}: the bracket grew");
+                width = r.upper - r.lower;
+            }
+        }
+    }
+}
+
+#[test]
+fn the_methods_agree_with_parry_cast_shapes_on_random_pairs() {
+    let mut rng = Rng::new(77);
+    let kinds = |rng: &mut Rng| -> Shape {
+        match rng.index(3) {
+            0 => Shape::Sphere(Sphere::new(rng.range(0.1, 0.8)).unwrap()),
+            1 => Shape::Cuboid(
+                Cuboid::new(DVec3::new(
+                    rng.range(0.1, 0.8),
+                    rng.range(0.1, 0.8),
+                    rng.range(0.1, 0.8),
+                ))
+                .unwrap(),
+            ),
+            _ => Shape::Capsule(Capsule::new(rng.range(0.05, 0.4), rng.range(0.1, 0.8)).unwrap()),
+        }
+    };
+    let (mut impacts, mut misses) = (0, 0);
+    for i in 0..150 {
+        let (a, b) = (kinds(&mut rng), kinds(&mut rng));
+        let c = rng.unit_vector() * rng.range(2.0, 4.0);
+        let v = -c * rng.range(0.3, 1.6) + rng.vector(0.8);
+        let rel = RelativePose::from_matrix(DMat3::from_quat(rng.rotation()), c);
+        let Some(parry) = parry_time_of_impact(&a, &b, &rel, v) else {
+            continue;
+        };
+        for rule in RULES {
+            let outcome = toi(&a, &b, rel, v, rule);
+            let label = format!("pair {i} ({} vs {}) {rule:?}", a.kind_name(), b.kind_name());
+            match (parry, &outcome) {
+                (Some(tp), Outcome::Impact { time, .. }) => {
+                    assert!((time - tp).abs() <= 1e-6, "{label}: {time} vs parry {tp}")
+                }
+                (None, Outcome::NoImpact { .. }) => {}
+                (p, o) => panic!("{label}: parry {p:?}, ours {o}"),
+            }
+        }
+        if parry.is_some() {
+            impacts += 1;
+        } else {
+            misses += 1;
+        }
+    }
+    assert!(
+        impacts > 30 && misses > 10,
+        "{impacts} impacts, {misses} misses"
+    );
+}
+
+#[test]
+fn toi_sample_answers_within_its_stated_bound() {
+    let Some(dir) = shared_data("problems") else {
+        return;
+    };
+    let file = ProblemFile::load(&dir.join("toi_sample.json")).unwrap();
+    let shapes = file.build_shapes().unwrap();
+    let truths: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("toi_sample.json")).unwrap())
+            .unwrap();
+    for (i, p) in file.problems.iter().enumerate() {
+        let truth = &truths["problems"][i];
+        let v = DVec3::from_array(p.b_velocity.expect("b_velocity"));
+        for rule in RULES {
+            let outcome = toi(&shapes[p.a], &shapes[p.b], p.b_in_a(), v, rule);
+            let label = format!("problem {i} ({}) {rule:?}", truth["origin"]);
+            match truth["toi_truth"].as_str().unwrap() {
+                "impact" => {
+                    let expected = truth["true_toi"].as_f64().unwrap();
+                    let got = impact_time(&outcome, &label);
+                    assert!(
+                        (got - expected).abs() <= 1e-6 * expected.abs().max(1.0),
+                        "{label}: {got} vs {expected}"
+                    );
+                }
+                _ => assert!(
+                    matches!(outcome, Outcome::NoImpact { .. }),
+                    "{label}: {outcome}"
+                ),
+            }
+        }
+    }
+}
