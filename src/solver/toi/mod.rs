@@ -118,11 +118,11 @@ pub fn time_of_impact(
     }
     match q.opening() {
         Opening::Decided(run) => *run,
-        Opening::ContactAhead { d0 } => match rule {
+        Opening::ContactAhead { d0: Box::new(d0) } => match rule {
             ToiRule::RayCast => ray_cast::run(q),
-            ToiRule::Advancement => advancement::run(q, d0),
+            ToiRule::Advancement => advancement::run(q, *d0),
             ToiRule::Halving => bracketing::halving(q),
-            ToiRule::Brent => bracketing::brent(q, d0),
+            ToiRule::Brent => bracketing::brent(q, *d0),
         },
     }
 }
@@ -132,7 +132,7 @@ enum Opening {
     /// Touching at t = 0, apart all along, grazing, or a failure: the answer.
     Decided(Box<ToiRun>),
     /// Apart at t = 0 by `d0`, overlapping at some later time in [0, 1].
-    ContactAhead { d0: Probe },
+    ContactAhead { d0: Box<Probe> },
 }
 
 /// A GJK distance at one time (or over a swept interval).
@@ -358,7 +358,7 @@ impl<'s, 'r> Query<'s, 'r> {
             // Within the tolerance of A, but no overlap certified anywhere on the way.
             return Opening::Decided(Box::new(self.grazing(swept.gap_upper_bound())));
         }
-        Opening::ContactAhead { d0 }
+        Opening::ContactAhead { d0: Box::new(d0) }
     }
 
     /// Touching or overlapping at t = 0: the impact is at 0, its normal EPA's.
