@@ -118,7 +118,7 @@ pub fn time_of_impact(
     }
     match q.opening() {
         Opening::Decided(run) => *run,
-        Opening::ContactAhead { d0: Box::new(d0) } => match rule {
+        Opening::ContactAhead { d0 } => match rule {
             ToiRule::RayCast => ray_cast::run(q),
             ToiRule::Advancement => advancement::run(q, *d0),
             ToiRule::Halving => bracketing::halving(q),
