@@ -15,6 +15,8 @@ use crate::solver::{Method, SolverSettings};
 pub enum ViewerCommand {
     SetPose(BodyId, Pose),
     SetShape(BodyId, ShapeSpec),
+    /// A body's translation over the motion t ∈ [0, 1] (world frame); `None`: it stays.
+    SetVelocity(BodyId, Option<glam::DVec3>),
     /// Puts pair `k` of the scene in focus.
     FocusPair(usize),
     SetEnabled(Method, bool),
@@ -31,6 +33,7 @@ impl ViewerCommand {
         match self {
             ViewerCommand::SetPose(id, pose) => model.set_pose(id, pose),
             ViewerCommand::SetShape(id, spec) => model.set_shape(id, spec),
+            ViewerCommand::SetVelocity(id, v) => model.set_velocity(id, v),
             ViewerCommand::FocusPair(k) => {
                 model.set_focus_pair(k);
                 Ok(())

@@ -57,6 +57,9 @@ pub struct ViewerModel {
     warm_start: bool,
     /// The runs no longer match the scene: the Solve stage re-runs them.
     stale: bool,
+    /// The signed distance against t over the motion, when a time-of-impact method is
+    /// enabled and B moves (the plot the probes are marked on).
+    motion_curve: Vec<[f64; 2]>,
     /// Bumped on every change of what is drawn (shapes, poses, runs).
     pub revision: u64,
     /// Bumped when a shape itself changes (its mesh must be rebuilt).
@@ -79,6 +82,7 @@ impl ViewerModel {
             focus,
             runs: Vec::new(),
             warm_start: false,
+            motion_curve: Vec::new(),
             stale: true,
             revision: 0,
             shape_revision: 0,
@@ -206,8 +210,46 @@ impl ViewerModel {
             })
             .collect();
         self.runs = runs;
+        self.motion_curve = self.sample_motion();
         self.sync_scene_methods();
         self.revision += 1;
+    }
+
+    /// `(t, signed distance)` at 101 times of the motion (GJK apart, EPA inside).
+    fn sample_motion(&self) -> Vec<[f64; 2]> {
+        let toi_enabled = self
+            .enabled
+            .iter()
+            .any(|m| m.family() == Family::TimeOfImpact);
+        let Some(v) = self.scene.relative_velocity().filter(|_| toi_enabled) else {
+            return Vec::new();
+        };
+        let (a, b) = (&self.scene.a().shape, &self.scene.b().shape);
+        let start = self.scene.b_in_a();
+        (0..=100)
+            .filter_map(|i| {
+                let t = i as f64 / 100.0;
+                let pose = crate::pose::RelativePose {
+                    translation: start.translation + v * t,
+                    ..start
+                };
+                let run = crate::solver::epa::penetration(
+                    a,
+                    b,
+                    pose,
+                    crate::solver::epa::gjk_settings_for_epa(),
+                    crate::solver::epa::EpaSettings::default(),
+                    None,
+                );
+                Some([t, run.outcome.signed_distance()?])
+            })
+            .collect()
+    }
+
+    /// The signed distance against t over B's motion (empty when no time-of-impact
+    /// method is enabled or B does not move).
+    pub fn motion_curve(&self) -> &[[f64; 2]] {
+        &self.motion_curve
     }
 
     /// What a saved scene lists: the enabled methods, the one in focus first.
@@ -265,12 +307,26 @@ impl ViewerModel {
         Ok(())
     }
 
+    /// Sets a body's motion over t ∈ [0, 1] (world frame); non-finite is refused.
+    pub fn set_velocity(&mut self, id: BodyId, v: Option<glam::DVec3>) -> Result<(), String> {
+        if v.is_some_and(|v| !v.is_finite()) {
+            return Err(format!(
+                "{}: the velocity must be finite",
+                self.body_label(id)
+            ));
+        }
+        self.body_mut(id)?.velocity = v;
+        self.mark_stale();
+        Ok(())
+    }
+
     /// Replaces a body's shape by a new description (kind and parameters).
     pub fn set_shape(&mut self, id: BodyId, spec: ShapeSpec) -> Result<(), String> {
         let label = self.body_label(id);
         let pose = self.body_mut(id)?.pose;
-        let body = Scene::build_body_spec(&spec, &self.scene.base_dir, pose)
+        let mut body = Scene::build_body_spec(&spec, &self.scene.base_dir, pose)
             .map_err(|e| format!("{label}: {e}"))?;
+        body.velocity = self.body_mut(id)?.velocity;
         *self.body_mut(id)? = body;
         self.shape_revision += 1;
         self.mark_stale();

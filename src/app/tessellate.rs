@@ -101,6 +101,21 @@ pub fn shape_mesh(shape: &Shape) -> TriMesh {
     }
 }
 
+/// The region a shape sweeps translating by `shift` from `pose` (world frame): the hull
+/// of its mesh at both ends, which is the swept shape `B ⊕ [0, shift]` for a convex B.
+pub fn swept_mesh(shape: &Shape, pose: &crate::pose::Pose, shift: DVec3) -> TriMesh {
+    let local = shape_mesh(shape);
+    let points: Vec<DVec3> = local
+        .vertices
+        .iter()
+        .flat_map(|v| {
+            let p = pose.transform_point(*v);
+            [p, p + shift]
+        })
+        .collect();
+    hull_mesh(&points, local.sampled)
+}
+
 /// The finite vertex set of a shape that has one (polytopes, boxes, points).
 fn vertex_set(shape: &Shape) -> Option<Vec<DVec3>> {
     match shape {

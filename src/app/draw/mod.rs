@@ -9,6 +9,7 @@ mod frank_wolfe;
 mod gjk;
 pub mod minkowski;
 pub mod shapes;
+pub mod toi;
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -63,6 +64,7 @@ pub(super) fn plugin(app: &mut App) {
             gjk::plugin,
             frank_wolfe::plugin,
             epa::plugin,
+            toi::plugin,
         ));
 }
 

@@ -19,6 +19,7 @@ use super::camera::{CameraRequest, OrbitCamera};
 use super::command::PendingCommands;
 use super::diagnose::Diagnosis;
 use super::draw::minkowski::DifferenceFrame;
+use super::draw::toi::ToiPreview;
 use super::draw::ViewLabels;
 use super::files::{DropTarget, FileAction, FileRequest};
 use super::playback::PlaybackRequest;
@@ -59,6 +60,7 @@ pub struct PanelState<'w> {
     drop_target: ResMut<'w, DropTarget>,
     frame: Res<'w, DifferenceFrame>,
     diagnosis: ResMut<'w, Diagnosis>,
+    preview: ResMut<'w, ToiPreview>,
     orbit: Res<'w, OrbitCamera>,
 }
 
@@ -131,6 +133,9 @@ fn viewer_ui(
                 &mut state.cursor,
                 &mut requests.playback,
             );
+            if state.model.focused_family() == crate::solver::catalog::Family::TimeOfImpact {
+                playback_panel::toi_preview_ui(ui, &mut state.preview);
+            }
             ui.separator();
             plots::plots_ui(
                 ui,

@@ -60,6 +60,9 @@ pub fn plots_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: usize, bounds_lo
                 if model.focused_family() == Family::Epa {
                     ui.radio_value(bounds_log, true, "log: upper − lower");
                     ui.radio_value(bounds_log, false, "linear: depth bounds");
+                } else if model.focused_family() == Family::TimeOfImpact {
+                    ui.radio_value(bounds_log, true, "distance against t, probes marked");
+                    ui.radio_value(bounds_log, false, "the first contact's bracket");
                 } else {
                     ui.radio_value(bounds_log, true, "log: |x_k| − d* and d* − α");
                     ui.radio_value(bounds_log, false, "linear: |x_k| and α");
@@ -112,6 +115,9 @@ fn bounds_plot_ui(ui: &mut egui::Ui, model: &ViewerModel, current_k: f64, height
     let Some(focused) = model.focused_run() else {
         return;
     };
+    if let (true, Trace::TimeOfImpact(records)) = (log, &focused.run.trace) {
+        return motion_plot_ui(ui, model, records, method_color(focused.run.method), height);
+    }
     let trace = &focused.run.trace;
     let color = method_color(focused.run.method);
     let names = bound_names(trace.family());
@@ -170,4 +176,40 @@ fn bounds_plot_ui(ui: &mut egui::Ui, model: &ViewerModel, current_k: f64, height
         }
         plot.vline(VLine::new("current step", current_k).color(egui::Color32::DARK_GRAY));
     });
+}
+
+/// A time of impact in focus: the signed distance against t over B's motion, and the
+/// focused method's probes on it (a probe's distance is the swept test's closest
+/// approach for halving, the signed distance for Brent, the gap for the ray cast).
+fn motion_plot_ui(
+    ui: &mut egui::Ui,
+    model: &ViewerModel,
+    records: &[crate::solver::toi::ToiRecord],
+    color: egui::Color32,
+    height: f32,
+) {
+    let curve: PlotPoints = model.motion_curve().iter().copied().collect();
+    let probes: PlotPoints = records
+        .iter()
+        .filter(|r| r.time.is_finite() && r.distance.is_finite() && (0.0..=1.0).contains(&r.time))
+        .map(|r| [r.time, r.distance])
+        .collect();
+    Plot::new("motion")
+        .height(height)
+        .legend(Legend::default().text_style(egui::TextStyle::Body))
+        .x_axis_label("time t")
+        .y_axis_label("signed distance")
+        .show(ui, |plot| {
+            plot.line(
+                Line::new("distance at t (EPA's depth below 0)", curve)
+                    .color(egui::Color32::GRAY)
+                    .width(2.0),
+            );
+            plot.points(
+                egui_plot::Points::new("probes", probes)
+                    .color(color)
+                    .radius(4.0),
+            );
+            plot.hline(egui_plot::HLine::new("contact", 0.0).color(egui::Color32::DARK_GRAY));
+        });
 }

@@ -167,6 +167,34 @@ fn body_ui(
         commands.push(ViewerCommand::SetShape(body, spec.clone()));
     }
     pose_ui(ui, model, body, commands);
+    velocity_ui(ui, model, body, commands);
+}
+
+/// The body's motion over t ∈ [0, 1] (for the time-of-impact methods).
+fn velocity_ui(
+    ui: &mut egui::Ui,
+    model: &ViewerModel,
+    body: crate::app::model::BodyId,
+    commands: &mut PendingCommands,
+) {
+    let current = model.body(body).velocity;
+    let mut moves = current.is_some();
+    if ui
+        .checkbox(&mut moves, "moves (for the time of impact)")
+        .changed()
+    {
+        let v = moves.then_some(DVec3::new(-1.0, 0.0, 0.0));
+        commands.push(ViewerCommand::SetVelocity(body, v));
+    }
+    if let Some(v) = current {
+        let mut value = v.to_array();
+        if triple(ui, "velocity", &mut value, 0.01) {
+            commands.push(ViewerCommand::SetVelocity(
+                body,
+                Some(DVec3::from_array(value)),
+            ));
+        }
+    }
 }
 
 fn value(ui: &mut egui::Ui, label: &str, v: &mut f64) -> bool {

@@ -1,0 +1,269 @@
+//! A time of impact in focus: B's path over t ∈ [0, 1] as an arrow (its velocity), the
+//! region B sweeps (translucent), B as a ghost at the step's time (or the preview
+//! slider's), the probes so far along the path with the bracket that still holds the
+//! first contact, and at the end the contact points and normal. For the ray cast, the
+//! ray into `A ⊖ B` with its point, simplex and gap, drawn beside the shapes.
+
+use bevy::prelude::*;
+
+use super::shapes::{bevy_mesh, bevy_transform, placeholder_mesh, translucent, COLOR_B};
+use super::{
+    family_in_focus, DrawStep, StepView, ViewLabels, COLOR_SIMPLEX, COLOR_SUPPORT, COLOR_WITNESS,
+};
+use crate::app::camera::StepBounds;
+use crate::app::model::ViewerModel;
+use crate::app::tessellate::{shape_mesh, swept_mesh};
+use crate::app::{Model, PlaybackCursor, ViewerSet};
+use crate::pose::Pose;
+use crate::solver::catalog::Family;
+use crate::solver::toi::ToiRecord;
+use crate::solver::trace::Trace;
+use crate::solver::Outcome;
+
+const COLOR_PATH: Color = Color::srgb(0.35, 0.35, 0.35);
+const COLOR_BRACKET: Color = Color::srgb(0.95, 0.55, 0.0);
+
+/// A time chosen on the preview slider: B's ghost is drawn there instead of at the
+/// step's time.
+#[derive(Resource, Default, Clone, Copy, Debug)]
+pub struct ToiPreview(pub Option<f64>);
+
+#[derive(Component, Clone, Copy, PartialEq, Eq)]
+enum ToiMesh {
+    Swept,
+    Ghost,
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<ToiPreview>()
+        .add_systems(Startup, spawn_meshes)
+        .add_systems(
+            Update,
+            (
+                update_meshes,
+                draw_motion.run_if(family_in_focus(Family::TimeOfImpact)),
+            )
+                .in_set(DrawStep)
+                .in_set(ViewerSet::Draw),
+        );
+}
+
+fn spawn_meshes(
+    mut commands: Commands,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+) {
+    for (which, alpha) in [(ToiMesh::Swept, 0.12), (ToiMesh::Ghost, 0.35)] {
+        commands.spawn((
+            which,
+            Mesh3d(meshes.add(placeholder_mesh())),
+            Visibility::Hidden,
+            MeshMaterial3d(materials.add(translucent(COLOR_B, alpha))),
+            Transform::default(),
+            Pickable::IGNORE,
+        ));
+    }
+}
+
+/// B's motion in the world: its translation over t ∈ [0, 1] (A's relative motion
+/// turned into the world through A's rotation).
+fn world_shift(model: &ViewerModel) -> Option<Vec3> {
+    let v = model.scene.relative_velocity()?;
+    Some((model.scene.a().pose.rotation * v).as_vec3())
+}
+
+/// The focused time-of-impact run's records.
+fn toi_records(model: &ViewerModel) -> Option<&[ToiRecord]> {
+    match &model.focused_run()?.run.trace {
+        Trace::TimeOfImpact(records) => Some(records),
+        _ => None,
+    }
+}
+
+/// The time B's ghost shows: the preview's, else the step's.
+fn ghost_time(model: &ViewerModel, cursor: usize, preview: ToiPreview) -> Option<f64> {
+    if preview.0.is_some() {
+        return preview.0;
+    }
+    let records = toi_records(model)?;
+    let r = records.get(cursor.min(records.len().checked_sub(1)?))?;
+    r.time.is_finite().then_some(r.time.clamp(0.0, 1.0))
+}
+
+fn update_meshes(
+    model: Res<Model>,
+    cursor: Res<PlaybackCursor>,
+    preview: Res<ToiPreview>,
+    mut query: Query<(&ToiMesh, &mut Mesh3d, &mut Transform, &mut Visibility)>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut built: Local<Option<u64>>,
+) {
+    let in_focus = model.focused_family() == Family::TimeOfImpact;
+    let shift = world_shift(&model).filter(|_| in_focus);
+    let rebuild = *built != Some(model.revision);
+    *built = Some(model.revision);
+    let pose_b = model.scene.b().pose;
+    for (which, mut mesh, mut transform, mut visibility) in &mut query {
+        let Some(shift) = shift else {
+            *visibility = Visibility::Hidden;
+            continue;
+        };
+        match which {
+            ToiMesh::Swept => {
+                if rebuild {
+                    let tri = swept_mesh(&model.scene.b().shape, &pose_b, shift.as_dvec3());
+                    mesh.0 = meshes.add(bevy_mesh(&tri));
+                }
+                *visibility = Visibility::Inherited;
+            }
+            ToiMesh::Ghost => {
+                if rebuild {
+                    mesh.0 = meshes.add(bevy_mesh(&shape_mesh(&model.scene.b().shape)));
+                }
+                let Some(t) = ghost_time(&model, cursor.cursor, *preview) else {
+                    *visibility = Visibility::Hidden;
+                    continue;
+                };
+                let moved = Pose::new(pose_b.translation + shift.as_dvec3() * t, pose_b.rotation);
+                *transform = bevy_transform(&moved);
+                *visibility = Visibility::Inherited;
+            }
+        }
+    }
+}
+
+fn draw_motion(
+    view: StepView,
+    preview: Res<ToiPreview>,
+    mut labels: ResMut<ViewLabels>,
+    mut step_bounds: ResMut<StepBounds>,
+    mut gizmos: Gizmos,
+) {
+    let model = &view.model;
+    let (Some(shift), Some(records)) = (world_shift(model), toi_records(model)) else {
+        return;
+    };
+    let Some(run) = model.focused_run().map(|r| &r.run) else {
+        return;
+    };
+    let size = view.marker.0;
+    let start = model.scene.b().pose.translation.as_vec3();
+    let at = |t: f64| start + shift * t as f32;
+    // The path and its velocity arrow, t = 0 to 1.
+    gizmos.arrow(start, at(1.0), COLOR_PATH);
+    labels.0.push((start, "t = 0".into(), COLOR_PATH));
+    labels.0.push((at(1.0), "t = 1".into(), COLOR_PATH));
+    let Some(last) = records.len().checked_sub(1) else {
+        return;
+    };
+    let index = view.cursor.cursor.min(last);
+    let record = &records[index];
+    // Probes so far, and the bracket that still holds the first contact.
+    for r in &records[..=index] {
+        if r.time.is_finite() && (0.0..=1.0).contains(&r.time) {
+            gizmos.sphere(
+                Isometry3d::from_translation(at(r.time)),
+                size * 0.8,
+                COLOR_SIMPLEX,
+            );
+        }
+    }
+    if record.upper.is_finite() && record.lower.is_finite() {
+        let (lo, hi) = (record.lower.clamp(0.0, 1.0), record.upper.clamp(0.0, 1.0));
+        let up = Vec3::Y * size * 2.0;
+        gizmos.line(at(lo) + up, at(hi) + up, COLOR_BRACKET);
+        gizmos.line(at(lo), at(lo) + up * 2.0, COLOR_BRACKET);
+        gizmos.line(at(hi), at(hi) + up * 2.0, COLOR_BRACKET);
+    }
+    if let Some(t) = preview.0.or(Some(record.time)).filter(|t| t.is_finite()) {
+        labels
+            .0
+            .push((at(t.clamp(0.0, 1.0)), format!("t = {t:.6}"), COLOR_BRACKET));
+    }
+    *step_bounds = StepBounds::around([start, at(1.0)], view.frame.radius * 0.05);
+    if let Some(ray) = &record.ray {
+        draw_ray(&view, ray, &mut gizmos);
+    }
+    if index == last {
+        draw_contact(
+            model,
+            &run.summary.outcome,
+            run,
+            size,
+            &mut gizmos,
+            &mut labels,
+        );
+    }
+}
+
+/// The ray cast in `A ⊖ B` (beside the shapes): the ray `λ·v`, its point, the simplex
+/// and the gap from the simplex to the point.
+fn draw_ray(view: &StepView, ray: &crate::solver::toi::RayState, gizmos: &mut Gizmos) {
+    let Some(v) = view.model.scene.relative_velocity() else {
+        return;
+    };
+    let frame = &view.frame;
+    let (o, x) = (
+        frame.world_point(glam::DVec3::ZERO),
+        frame.world_point(ray.point),
+    );
+    gizmos.line(o, frame.world_point(v), COLOR_PATH);
+    gizmos.sphere(
+        Isometry3d::from_translation(x),
+        view.marker.0 * 1.2,
+        COLOR_BRACKET,
+    );
+    let points: Vec<Vec3> = ray.simplex.iter().map(|p| frame.world_point(*p)).collect();
+    for (i, p) in points.iter().enumerate() {
+        gizmos.sphere(
+            Isometry3d::from_translation(*p),
+            view.marker.0,
+            COLOR_SIMPLEX,
+        );
+        for q in &points[i + 1..] {
+            gizmos.line(*p, *q, COLOR_SIMPLEX);
+        }
+    }
+    gizmos.line(x - frame.world_direction(ray.gap), x, COLOR_SUPPORT);
+    gizmos.sphere(
+        Isometry3d::from_translation(frame.world_point(ray.support)),
+        view.marker.0 * 1.3,
+        COLOR_SUPPORT,
+    );
+}
+
+/// At the end: the contact points on A and B and the normal (or the closest approach).
+fn draw_contact(
+    model: &ViewerModel,
+    outcome: &Outcome,
+    run: &crate::solver::Run,
+    size: f32,
+    gizmos: &mut Gizmos,
+    labels: &mut ViewLabels,
+) {
+    let pose_a = model.scene.a().pose;
+    let s = &run.summary;
+    let (Some(a), Some(b)) = (s.witness_a, s.witness_b) else {
+        return;
+    };
+    let (a, b) = (
+        pose_a.transform_point(a).as_vec3(),
+        pose_a.transform_point(b).as_vec3(),
+    );
+    gizmos.sphere(Isometry3d::from_translation(a), size * 1.5, COLOR_WITNESS);
+    gizmos.sphere(Isometry3d::from_translation(b), size * 1.5, COLOR_WITNESS);
+    gizmos.line(a, b, COLOR_WITNESS);
+    if let Some(n) = outcome.normal() {
+        let n = (pose_a.rotation * n).as_vec3();
+        gizmos.arrow(a, a + n * size * 12.0, COLOR_BRACKET);
+        labels
+            .0
+            .push((a + n * size * 12.0, "n".into(), COLOR_BRACKET));
+    }
+    let text = match outcome {
+        Outcome::Impact { time, .. } => format!("impact at t = {time:.6}"),
+        Outcome::Grazing { time, distance } => format!("grazing at t = {time:.6} ({distance:.1e})"),
+        other => other.status_name().to_string(),
+    };
+    labels.0.push(((a + b) * 0.5, text, COLOR_WITNESS));
+}
