@@ -541,3 +541,47 @@ fn problem_table_lists_the_methods_named() {
     );
     assert!(table.contains("penetrating"), "{table}");
 }
+
+#[test]
+fn time_of_impact_through_solve_and_the_problem_contract() {
+    let out = collidescope(&["solve", "scenes/toi_bullet_through_plate.ron", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for run in json["runs"].as_array().unwrap() {
+        assert_eq!(run["status"], "impact", "{run}");
+        let t = run["outcome"]["time"].as_f64().unwrap();
+        assert!((t - 0.4848).abs() < 1e-7, "{t}");
+        assert!(!run["trace"].as_array().unwrap().is_empty());
+    }
+    let Some(dir) = common::shared_data("problems") else {
+        return;
+    };
+    let file = dir.join("toi_sample.json");
+    let out = collidescope(&[
+        "bench",
+        "--problems",
+        file.to_str().unwrap(),
+        "--algorithm",
+        "toi",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for r in json["results"].as_array().unwrap() {
+        let toi = &r["algorithms"]["toi"];
+        assert!(toi.get("time_of_impact").is_some(), "{toi}");
+        match toi["status"].as_str().unwrap() {
+            "impact" => assert!(toi["time_of_impact"].is_f64()),
+            "no_impact" => assert!(toi["time_of_impact"].is_null()),
+            other => panic!("{other}"),
+        }
+    }
+}

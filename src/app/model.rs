@@ -679,4 +679,37 @@ mod tests {
         assert_eq!(report.hull_vertices, 4);
         assert_eq!(m.body(b).shape.kind_name(), "polytope");
     }
+
+    #[test]
+    fn a_moving_body_drives_the_time_of_impact_and_its_plot() {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/toi_bullet_through_plate.ron");
+        let mut m = ViewerModel::new(Scene::load(&path).unwrap());
+        assert_eq!(m.focused_family(), Family::TimeOfImpact);
+        assert!(m.step_count() > 2);
+        assert_eq!(m.motion_curve().len(), 101);
+        let time = |m: &ViewerModel| match m.focused_run().unwrap().run.summary.outcome {
+            crate::solver::Outcome::Impact { time, .. } => time,
+            ref other => panic!("{other}"),
+        };
+        assert!((time(&m) - 0.4848).abs() < 1e-7);
+        // Twice the speed: half the time; the velocity survives a shape edit and a save.
+        let b = m.side(Side::B);
+        m.set_velocity(b, Some(glam::DVec3::new(0.0, -20.0, 0.0)))
+            .unwrap();
+        m.set_shape(b, ShapeSpec::Sphere { radius: 0.05 }).unwrap();
+        m.solve();
+        assert!((time(&m) - 0.2424).abs() < 1e-7);
+        assert_eq!(
+            m.scene.to_file().bodies[1].velocity,
+            Some([0.0, -20.0, 0.0])
+        );
+        // No velocity: an honest not_applicable, and no plot.
+        m.set_velocity(b, None).unwrap();
+        m.solve();
+        let outcome = &m.focused_run().unwrap().run.summary.outcome;
+        assert_eq!(outcome.status_name(), "not_applicable", "{outcome}");
+        assert!(m.motion_curve().is_empty());
+        assert!(m.set_velocity(b, Some(glam::DVec3::NAN)).is_err());
+    }
 }

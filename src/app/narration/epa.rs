@@ -63,6 +63,7 @@ mod tests {
             &a,
             &b,
             RelativePose::from_matrix(rotation, DVec3::ZERO),
+            None,
             SolverSettings::default(),
             true,
         );

@@ -72,3 +72,39 @@ pub(super) fn narrate(run: &Run, records: &[ToiRecord], index: usize) -> String 
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::app::narration::narrate;
+    use crate::pose::RelativePose;
+    use crate::shape::{Cuboid, Shape, Sphere};
+    use crate::solver::toi::ToiRule;
+    use crate::solver::{Method, SolverSettings};
+    use glam::{DMat3, DVec3};
+
+    #[test]
+    fn narrates_probes_brackets_and_the_contact() {
+        let plate = Shape::Cuboid(Cuboid::new(DVec3::new(1.0, 0.01, 1.0)).unwrap());
+        let ball = Shape::Sphere(Sphere::new(0.1).unwrap());
+        let rel = RelativePose::from_matrix(DMat3::IDENTITY, DVec3::new(0.0, 2.0, 0.0));
+        let v = Some(DVec3::new(0.0, -4.0, 0.0));
+        for (rule, phrase) in [
+            (ToiRule::Halving, "contact is"),
+            (ToiRule::Brent, "signed distance"),
+            (ToiRule::Advancement, "advanced to"),
+            (ToiRule::RayCast, "λ moves on"),
+        ] {
+            let run = Method::Toi(rule).run(&plate, &ball, rel, v, SolverSettings::default(), true);
+            let lines: Vec<String> = (0..run.trace.len()).map(|i| narrate(&run, i)).collect();
+            assert!(lines[1].contains("overlaps A"), "{rule:?}: {}", lines[1]);
+            assert!(
+                lines.iter().any(|l| l.contains(phrase)),
+                "{rule:?}: {lines:#?}"
+            );
+            assert!(
+                lines.last().unwrap().contains("impact at t"),
+                "{rule:?}: {lines:#?}"
+            );
+        }
+    }
+}
