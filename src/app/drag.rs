@@ -15,15 +15,60 @@ use super::Model;
 #[derive(Component, Clone, Copy, Debug)]
 pub struct ShapeBody(pub Side);
 
+/// Marks the handle at the tip of B's motion arrow: dragging it sets B's velocity.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct VelocityHandle;
+
 pub(super) fn plugin(app: &mut App) {
     app.add_observer(start_shape_drag)
         .add_observer(drag_shape)
+        .add_observer(drag_velocity_handle)
         .add_observer(end_shape_drag);
+}
+
+/// Metres per pixel at `point`'s depth (vertical field of view 45°).
+fn metres_per_pixel(camera: &Transform, point: glam::DVec3, window_height: f64) -> f64 {
+    let depth = (point - camera.translation.as_dvec3()).length();
+    2.0 * depth * (std::f64::consts::FRAC_PI_8).tan() / window_height
+}
+
+/// Dragging the velocity handle moves the motion's end on the plane facing the camera.
+fn drag_velocity_handle(
+    event: On<Pointer<Drag>>,
+    handles: Query<(), With<VelocityHandle>>,
+    orbit: Res<OrbitCamera>,
+    windows: Query<&Window>,
+    model: Res<Model>,
+    mut commands: ResMut<PendingCommands>,
+) {
+    if !handles.contains(event.entity) || event.button != PointerButton::Primary {
+        return;
+    }
+    let id = model.side(Side::B);
+    let body = model.body(id);
+    // Moves earlier in this frame are not applied yet: continue from the last one.
+    let velocity = commands
+        .0
+        .iter()
+        .rev()
+        .find_map(|c| match c {
+            ViewerCommand::SetVelocity(i, v) if *i == id => *v,
+            _ => None,
+        })
+        .or(body.velocity)
+        .unwrap_or_default();
+    let camera = orbit.transform();
+    let (right, up) = (camera.right().as_dvec3(), camera.up().as_dvec3());
+    let height = windows.iter().next().map_or(800.0, |w| w.height() as f64);
+    let tip = body.pose.translation + velocity;
+    let delta = event.delta.as_dvec2();
+    let step = (right * delta.x - up * delta.y) * metres_per_pixel(&camera, tip, height);
+    commands.push(ViewerCommand::SetVelocity(id, Some(velocity + step)));
 }
 
 fn start_shape_drag(
     event: On<Pointer<DragStart>>,
-    bodies: Query<&ShapeBody>,
+    bodies: Query<(), Or<(With<ShapeBody>, With<VelocityHandle>)>>,
     mut active: ResMut<ShapeDragActive>,
 ) {
     if bodies.contains(event.entity) && event.button == PointerButton::Primary {
@@ -70,11 +115,10 @@ fn drag_shape(
             * DQuat::from_axis_angle(right, delta.y * 0.01);
         pose.rotation = (spin * pose.rotation).normalize();
     } else {
-        // Pixels to metres at the shape's depth (vertical field of view 45°).
+        // Pixels to metres at the shape's depth.
         let height = windows.iter().next().map_or(800.0, |w| w.height() as f64);
-        let depth = (pose.translation - camera.translation.as_dvec3()).length();
-        let metres_per_pixel = 2.0 * depth * (std::f64::consts::FRAC_PI_8).tan() / height;
-        pose.translation += (right * delta.x - up * delta.y) * metres_per_pixel;
+        let scale = metres_per_pixel(&camera, pose.translation, height);
+        pose.translation += (right * delta.x - up * delta.y) * scale;
     }
     commands.push(ViewerCommand::SetPose(id, pose));
 }

@@ -11,6 +11,7 @@ use super::{
     family_in_focus, DrawStep, StepView, ViewLabels, COLOR_SIMPLEX, COLOR_SUPPORT, COLOR_WITNESS,
 };
 use crate::app::camera::StepBounds;
+use crate::app::drag::VelocityHandle;
 use crate::app::model::ViewerModel;
 use crate::app::tessellate::{shape_mesh, swept_mesh};
 use crate::app::{Model, PlaybackCursor, ViewerSet};
@@ -34,6 +35,8 @@ enum ToiMesh {
     Ghost,
 }
 
+const COLOR_HANDLE: Color = Color::srgb(0.2, 0.2, 0.2);
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ToiPreview>()
         .add_systems(Startup, spawn_meshes)
@@ -41,6 +44,7 @@ pub(super) fn plugin(app: &mut App) {
             Update,
             (
                 update_meshes,
+                place_handle,
                 draw_motion.run_if(family_in_focus(Family::TimeOfImpact)),
             )
                 .in_set(DrawStep)
@@ -63,6 +67,45 @@ fn spawn_meshes(
             Pickable::IGNORE,
         ));
     }
+    // The handle at the motion arrow's tip: drag it to change B's velocity.
+    commands.spawn((
+        VelocityHandle,
+        Mesh3d(
+            meshes.add(
+                Sphere::new(1.0)
+                    .mesh()
+                    .ico(2)
+                    .unwrap_or_else(|_| placeholder_mesh()),
+            ),
+        ),
+        MeshMaterial3d(materials.add(StandardMaterial {
+            base_color: COLOR_HANDLE,
+            unlit: true,
+            ..default()
+        })),
+        Transform::default(),
+        Visibility::Hidden,
+    ));
+}
+
+/// Puts the velocity handle at the tip of B's motion (sized like the markers), shown
+/// while a time of impact is in focus.
+fn place_handle(
+    model: Res<Model>,
+    marker: Res<crate::app::camera::MarkerScale>,
+    mut handle: Query<(&mut Transform, &mut Visibility), With<VelocityHandle>>,
+) {
+    let Ok((mut transform, mut visibility)) = handle.single_mut() else {
+        return;
+    };
+    let shift = world_shift(&model).filter(|_| model.focused_family() == Family::TimeOfImpact);
+    let Some(shift) = shift else {
+        *visibility = Visibility::Hidden;
+        return;
+    };
+    let tip = model.scene.b().pose.translation.as_vec3() + shift;
+    *transform = Transform::from_translation(tip).with_scale(Vec3::splat(marker.0 * 2.5));
+    *visibility = Visibility::Inherited;
 }
 
 /// B's motion in the world: its translation over t ∈ [0, 1] (A's relative motion
