@@ -66,9 +66,12 @@ fn drag_velocity_handle(
     commands.push(ViewerCommand::SetVelocity(id, Some(velocity + step)));
 }
 
+/// What a left-drag moves instead of the camera: a shape or the velocity handle.
+type Draggable = Or<(With<ShapeBody>, With<VelocityHandle>)>;
+
 fn start_shape_drag(
     event: On<Pointer<DragStart>>,
-    bodies: Query<(), Or<(With<ShapeBody>, With<VelocityHandle>)>>,
+    bodies: Query<(), Draggable>,
     mut active: ResMut<ShapeDragActive>,
 ) {
     if bodies.contains(event.entity) && event.button == PointerButton::Primary {
