@@ -26,6 +26,8 @@ pub use record::{RayState, ToiEvent, ToiRecord, TOI_CSV_HEADER};
 
 use super::epa::{gjk_settings_for_epa, penetration, EpaSettings};
 use super::{nearest_in_simplex, DirectionRule, Gjk, InitialGuess, Outcome, RunSummary, Simplex};
+use std::borrow::Cow;
+
 use crate::minkowski::{MinkowskiDifference, SupportStats};
 use crate::pose::RelativePose;
 use crate::shape::Shape;
@@ -135,44 +137,63 @@ enum Opening {
     ContactAhead { d0: Box<Probe> },
 }
 
-/// A GJK distance at one time (or over a swept interval).
+/// A GJK distance at one time (or over a swept interval), run on the shapes' cores
+/// (a sphere's point, a capsule's segment) with their radii added here: rounded shapes
+/// cost GJK no iterations for their roundness.
 #[derive(Clone, Debug)]
 pub(crate) struct Probe {
     pub time: f64,
+    /// GJK between the cores.
     pub summary: RunSummary,
+    radius_a: f64,
+    radius_b: f64,
 }
 
 impl Probe {
-    /// The certified distance (0 when overlapping); `None` when GJK had no answer.
+    fn radius(&self) -> f64 {
+        self.radius_a + self.radius_b
+    }
+
+    /// The certified distance between the shapes (0 when they overlap); `None` when
+    /// GJK had no answer.
     pub fn distance(&self) -> Option<f64> {
-        self.summary.outcome.distance()
+        Some((self.summary.outcome.distance()? - self.radius()).max(0.0))
     }
 
     /// A distance that is certainly not above the true one (a step computed from it
-    /// cannot pass the contact).
+    /// cannot pass the contact); negative inside.
     pub fn safe_distance(&self) -> Option<f64> {
+        let cores = match self.summary.outcome {
+            Outcome::Stalled { lower_bound, .. } => lower_bound,
+            Outcome::Separated { distance } => distance * (1.0 - 2e-9),
+            Outcome::Intersecting => 0.0,
+            _ => return None,
+        };
+        Some(cores - self.radius())
+    }
+
+    /// Overlap, certain: the cores overlap (GJK with the query's strict tolerance,
+    /// within 1e-12 of the boundary at most), or are nearer than the radii by more
+    /// than their distance's uncertainty.
+    pub fn overlaps(&self) -> bool {
         match self.summary.outcome {
-            Outcome::Stalled { lower_bound, .. } => Some(lower_bound),
-            Outcome::Separated { distance } => Some(distance * (1.0 - 2e-9)),
-            Outcome::Intersecting => Some(0.0),
-            _ => None,
+            Outcome::Intersecting => true,
+            Outcome::Separated { distance } | Outcome::Stalled { distance, .. } => {
+                distance * (1.0 + 1e-11) < self.radius()
+            }
+            _ => false,
         }
     }
 
-    /// Overlap, as GJK with the query's strict tolerance says it (within 1e-12 of the
-    /// boundary at most: far inside the contact tolerance).
-    pub fn overlaps(&self) -> bool {
-        self.summary.outcome == Outcome::Intersecting
-    }
-
-    /// How far from overlap a probe within GJK's tolerance is: the distance from the
-    /// origin to its final simplex (an upper bound of the distance).
+    /// How far from overlap a probe that does not certainly overlap is: its distance,
+    /// or within GJK's tolerance of the cores' contact the distance from the origin to
+    /// its final simplex (an upper bound).
     pub fn gap_upper_bound(&self) -> f64 {
         if self.overlaps() {
             return 0.0;
         }
-        match self.distance() {
-            Some(d) if d > 0.0 => d,
+        match self.summary.outcome.distance() {
+            Some(d) if d > 0.0 => (d - self.radius()).max(0.0),
             _ => nearest_in_simplex(&self.summary.simplex).map_or(0.0, |(x, _)| x.length()),
         }
     }
@@ -183,12 +204,24 @@ impl Probe {
         let n = (b - a).normalize_or_zero();
         (n != DVec3::ZERO).then_some(n)
     }
+
+    /// The nearest points of the shapes themselves (the cores' moved out by the radii).
+    pub fn witnesses(&self) -> Option<(DVec3, DVec3)> {
+        let (a, b) = (self.summary.witness_a?, self.summary.witness_b?);
+        let n = self.normal().unwrap_or(DVec3::ZERO);
+        Some((a + n * self.radius_a, b - n * self.radius_b))
+    }
 }
 
 /// One query's shapes, motion, tolerances, counters and records.
 pub(crate) struct Query<'s, 'r> {
     pub a: &'s Shape,
     pub b: &'s Shape,
+    /// The shapes' cores and radii: GJK runs on the cores.
+    pub core_a: Cow<'s, Shape>,
+    pub core_b: Cow<'s, Shape>,
+    pub radius_a: f64,
+    pub radius_b: f64,
     pub b_in_a: RelativePose,
     pub velocity: DVec3,
     pub settings: ToiSettings,
@@ -221,9 +254,14 @@ impl<'s, 'r> Query<'s, 'r> {
         if let Some(r) = records.as_deref_mut() {
             r.clear();
         }
+        let ((core_a, radius_a), (core_b, radius_b)) = (a.rounded_core(), b.rounded_core());
         Self {
             a,
             b,
+            core_a,
+            core_b,
+            radius_a,
+            radius_b,
             b_in_a,
             velocity,
             settings,
@@ -247,8 +285,8 @@ impl<'s, 'r> Query<'s, 'r> {
 
     /// GJK between A and B placed at `t`, swept on for `span` of the motion (0: static).
     pub fn gjk(&mut self, t: f64, span: f64) -> Probe {
-        let md =
-            MinkowskiDifference::new(self.a, self.b, self.pose_at(t)).swept(self.velocity * span);
+        let md = MinkowskiDifference::new(&self.core_a, &self.core_b, self.pose_at(t))
+            .swept(self.velocity * span);
         let mut settings = strict_gjk_settings();
         if let Some(g) = self.guess {
             settings.initial_guess = InitialGuess::Direction(g);
@@ -258,7 +296,12 @@ impl<'s, 'r> Query<'s, 'r> {
         self.guess = nearest_in_simplex(&summary.simplex)
             .map(|(x, _)| x)
             .filter(|x| x.is_finite() && *x != DVec3::ZERO);
-        Probe { time: t, summary }
+        Probe {
+            time: t,
+            summary,
+            radius_a: self.radius_a,
+            radius_b: self.radius_b,
+        }
     }
 
     /// The signed distance at `t`: GJK's distance apart, −(EPA's depth) overlapping.
@@ -406,7 +449,7 @@ impl<'s, 'r> Query<'s, 'r> {
         let probe = self.gjk(time, 0.0);
         let distance = probe.distance().unwrap_or(closest);
         self.record(ToiEvent::Contact, time, (lo, hi), distance);
-        let witnesses = probe.summary.witness_a.zip(probe.summary.witness_b);
+        let witnesses = probe.witnesses();
         self.finish(Outcome::Grazing { time, distance }, witnesses)
     }
 
@@ -415,11 +458,7 @@ impl<'s, 'r> Query<'s, 'r> {
     pub fn impact(&mut self, time: f64, before: &Probe) -> ToiRun {
         let shift = self.velocity * (time - before.time);
         let normal = self.normal_near(before).unwrap_or(DVec3::ZERO);
-        let witnesses = before
-            .summary
-            .witness_a
-            .zip(before.summary.witness_b)
-            .map(|(a, b)| (a, b + shift));
+        let witnesses = before.witnesses().map(|(a, b)| (a, b + shift));
         self.finish(Outcome::Impact { time, normal }, witnesses)
     }
 

@@ -17,7 +17,14 @@ use crate::solver::{Simplex, SimplexVertex};
 
 pub(super) fn run(mut q: Query) -> ToiRun {
     let v = q.velocity;
-    let mut md = MinkowskiDifference::new(q.a, q.b, q.b_in_a);
+    // On the cores (a sphere's point, a capsule's segment), the radii as a margin
+    // (Box2D's b2ShapeCast): contact when the ray's point is within `radius` of the
+    // cores' difference, each support plane pushed out by it. No iterations go into
+    // approximating the rounded surface.
+    let (core_a, core_b) = (q.core_a.clone(), q.core_b.clone());
+    let (radius_a, radius_b) = (q.radius_a, q.radius_b);
+    let radius = radius_a + radius_b;
+    let mut md = MinkowskiDifference::new(&core_a, &core_b, q.b_in_a);
     // The simplex's points of C, by id; the projection works on x − p.
     let mut points: Vec<(u32, CsoPoint)> = Vec::with_capacity(4);
     let mut next_id = 1u32;
@@ -39,9 +46,14 @@ pub(super) fn run(mut q: Query) -> ToiRun {
     // The supports taken since λ last grew: one of them again means no progress.
     let mut since_advance: Vec<DVec3> = Vec::new();
     loop {
-        if stalled || gap.length() <= q.contact {
+        if stalled || gap.length() <= radius + q.contact {
             finish_stats(&mut q, &md);
-            q.record(ToiEvent::Contact, lambda, (lambda, lambda), gap.length());
+            q.record(
+                ToiEvent::Contact,
+                lambda,
+                (lambda, lambda),
+                gap.length() - radius,
+            );
             let (mut a, mut b) = (DVec3::ZERO, DVec3::ZERO);
             for (id, w) in &weights {
                 if let Some((_, p)) = points.iter().find(|(i, _)| i == id) {
@@ -50,7 +62,10 @@ pub(super) fn run(mut q: Query) -> ToiRun {
                 }
             }
             // B's point at the impact: carried on by λ·v.
-            let witnesses = (!weights.is_empty()).then_some((a, b + v * lambda));
+            // The cores' points moved out by the radii along the normal; B's carried on
+            // by λ·v.
+            let witnesses = (!weights.is_empty())
+                .then_some((a + normal * radius_a, b - normal * radius_b + v * lambda));
             return q.finish(
                 crate::solver::Outcome::Impact {
                     time: lambda,
@@ -67,7 +82,8 @@ pub(super) fn run(mut q: Query) -> ToiRun {
         let p = md.support(gap);
         let w = x - p.w;
         let mut event = ToiEvent::RayProject;
-        if gap.dot(w) > 0.0 {
+        let beyond = gap.dot(w) - radius * gap.length();
+        if beyond > 0.0 {
             let approach = gap.dot(v);
             if approach >= 0.0 {
                 // The ray leaves the plane's side: no contact ahead. The swept test said
@@ -79,7 +95,7 @@ pub(super) fn run(mut q: Query) -> ToiRun {
                         .into(),
                 );
             }
-            lambda -= gap.dot(w) / approach;
+            lambda -= beyond / approach;
             x = v * lambda;
             normal = gap.normalize_or_zero();
             event = ToiEvent::RayAdvance;
@@ -102,7 +118,7 @@ pub(super) fn run(mut q: Query) -> ToiRun {
                 // progress. The ray's point is within |gap| of A ⊖ B, a time error of
                 // |gap| / (−n·v) at the closing speed: accepted below 1e-7 of the motion.
                 let closing = -normal.dot(v);
-                if gap.length() <= 1e-7 * closing.max(0.0) {
+                if gap.length() - radius <= 1e-7 * closing.max(0.0) {
                     stalled = true;
                     continue;
                 }
@@ -152,7 +168,13 @@ pub(super) fn run(mut q: Query) -> ToiRun {
                 simplex: points.iter().map(|(_, p)| p.w).collect(),
                 support: p.w,
             };
-            q.record_ray(event, lambda, (lambda, 1.0), gap.length(), Some(ray));
+            q.record_ray(
+                event,
+                lambda,
+                (lambda, 1.0),
+                gap.length() - radius,
+                Some(ray),
+            );
         }
     }
 }
