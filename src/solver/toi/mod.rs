@@ -231,6 +231,8 @@ pub(crate) struct Query<'s, 'r> {
     pub stats: SupportStats,
     /// The last GJK run's nearest point: the next run's first direction.
     guess: Option<DVec3>,
+    /// The last probe was near contact: the next starts with the strict tolerance.
+    near: bool,
     pub k: usize,
     /// The closest approach over the whole motion (the swept test).
     pub closest: f64,
@@ -268,6 +270,7 @@ impl<'s, 'r> Query<'s, 'r> {
             contact: settings.contact_tolerance * scale,
             stats: SupportStats::default(),
             guess: None,
+            near: false,
             k: 0,
             closest: f64::NAN,
             initial_distance: None,
@@ -285,9 +288,34 @@ impl<'s, 'r> Query<'s, 'r> {
 
     /// GJK between A and B placed at `t`, swept on for `span` of the motion (0: static).
     pub fn gjk(&mut self, t: f64, span: f64) -> Probe {
+        // Far from contact EPA's usual stop is enough; near contact (or "intersecting"
+        // within its 1e-9) the strict one. Once a probe was near, the next ones start
+        // strict (bracketing and advancement stay near).
+        let near_distance = self.radius_a + self.radius_b + 1e3 * self.contact;
+        let is_near = |s: &RunSummary| s.outcome.distance().is_none_or(|d| d <= near_distance);
+        let summary = if self.near {
+            self.gjk_with(t, span, strict_gjk_settings())
+        } else {
+            let loose = self.gjk_with(t, span, gjk_settings_for_epa());
+            if is_near(&loose) {
+                self.gjk_with(t, span, strict_gjk_settings())
+            } else {
+                loose
+            }
+        };
+        self.near = is_near(&summary);
+        Probe {
+            time: t,
+            summary,
+            radius_a: self.radius_a,
+            radius_b: self.radius_b,
+        }
+    }
+
+    /// One GJK run on the cores with `settings`, warm-started from the last run.
+    fn gjk_with(&mut self, t: f64, span: f64, mut settings: super::SolverSettings) -> RunSummary {
         let md = MinkowskiDifference::new(&self.core_a, &self.core_b, self.pose_at(t))
             .swept(self.velocity * span);
-        let mut settings = strict_gjk_settings();
         if let Some(g) = self.guess {
             settings.initial_guess = InitialGuess::Direction(g);
         }
@@ -296,12 +324,7 @@ impl<'s, 'r> Query<'s, 'r> {
         self.guess = nearest_in_simplex(&summary.simplex)
             .map(|(x, _)| x)
             .filter(|x| x.is_finite() && *x != DVec3::ZERO);
-        Probe {
-            time: t,
-            summary,
-            radius_a: self.radius_a,
-            radius_b: self.radius_b,
-        }
+        summary
     }
 
     /// The signed distance at `t`: GJK's distance apart, −(EPA's depth) overlapping.
