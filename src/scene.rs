@@ -16,6 +16,7 @@ use crate::shape::{
     Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, PointShape, Polytope, Shape, ShapeError,
     Sphere, Superellipsoid,
 };
+use crate::solver::toi::Motion;
 use crate::solver::{
     Algorithm, Criterion, CriterionKind, InitialGuess, Method, QueryMode, Run, SolverSettings,
     TetrahedronRule,
@@ -123,6 +124,10 @@ pub struct BodySpec {
     /// the time-of-impact methods. Absent: the body stays.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub velocity: Option<[f64; 3]>,
+    /// The body's turn over the motion: a rotation vector (axis × angle in radians,
+    /// world frame) about its own origin. Only conservative advancement takes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spin: Option<[f64; 3]>,
 }
 
 fn no_rotation() -> RotationSpec {
@@ -242,6 +247,8 @@ pub struct Body {
     pub mesh_report: Option<MeshReport>,
     /// The body's translation over the motion (world frame), when it moves.
     pub velocity: Option<DVec3>,
+    /// The body's turn over the motion (rotation vector, world frame), when it turns.
+    pub spin: Option<DVec3>,
 }
 
 /// A validated scene, ready to solve.
@@ -432,23 +439,44 @@ impl Scene {
         RelativePose::between(&self.a().pose, &self.b().pose)
     }
 
-    /// B's motion relative to A, in A's frame (`None` when neither body moves).
+    /// B's translation relative to A, in A's frame (`None` when neither body moves).
     pub fn relative_velocity(&self) -> Option<DVec3> {
         let (a, b) = (self.a(), self.b());
-        if a.velocity.is_none() && b.velocity.is_none() {
+        if a.velocity.is_none() && b.velocity.is_none() && b.spin.is_none() {
             return None;
         }
         let world = b.velocity.unwrap_or(DVec3::ZERO) - a.velocity.unwrap_or(DVec3::ZERO);
         Some(a.pose.rotation.inverse() * world)
     }
 
+    /// B's motion relative to A in A's frame: `Ok(None)` when nothing moves, `Err` when
+    /// A turns (the relative motion is then no turn of B about its own origin).
+    pub fn relative_motion(&self) -> Result<Option<Motion>, String> {
+        if self.a().spin.is_some_and(|s| s != DVec3::ZERO) {
+            return Err(
+                "A turns: give the turn to B (B's motion relative to a turning A is \
+                        no turn of B about its origin)"
+                    .into(),
+            );
+        }
+        let spin = self.b().spin.unwrap_or(DVec3::ZERO);
+        Ok(self.relative_velocity().map(|velocity| Motion {
+            velocity,
+            spin: self.a().pose.rotation.inverse() * spin,
+        }))
+    }
+
     /// Runs one method on the pair in focus with the scene's settings, with records.
     pub fn run(&self, method: impl Into<Method>) -> Run {
+        let method = method.into();
         let (a, b) = (&self.a().shape, &self.b().shape);
-        let v = self.relative_velocity();
-        method
-            .into()
-            .run(a, b, self.b_in_a(), v, self.settings, true)
+        match self.relative_motion() {
+            Ok(motion) => method.run(a, b, self.b_in_a(), motion, self.settings, true),
+            Err(why) if method.family() == crate::solver::catalog::Family::TimeOfImpact => {
+                Run::not_applicable(method, why)
+            }
+            Err(_) => method.run(a, b, self.b_in_a(), None, self.settings, true),
+        }
     }
 
     /// The file form of this scene.
@@ -458,6 +486,7 @@ impl Scene {
             translation: b.pose.translation.to_array(),
             rotation: rotation_spec(&b.pose),
             velocity: b.velocity.map(|v| v.to_array()),
+            spin: b.spin.map(|v| v.to_array()),
         };
         let s = &self.settings;
         SceneFile {
@@ -516,6 +545,7 @@ impl Scene {
             pose,
             mesh_report,
             velocity: None,
+            spin: None,
         })
     }
 }
@@ -618,11 +648,11 @@ fn build_body(
         }
     };
     let velocity = spec.velocity.map(DVec3::from_array);
-    if velocity.is_some_and(|v| !v.is_finite()) {
-        return Err(invalid(format!(
-            "velocity must be finite, got {}",
-            velocity.unwrap_or_default()
-        )));
+    let spin = spec.spin.map(DVec3::from_array);
+    for (what, v) in [("velocity", velocity), ("spin", spin)] {
+        if let Some(v) = v.filter(|v| !v.is_finite()) {
+            return Err(invalid(format!("{what} must be finite, got {v}")));
+        }
     }
     let mut mesh_report = None;
     let shape = build_shape(&spec.shape, base_dir, &mut mesh_report).map_err(|e| match e {
@@ -639,6 +669,7 @@ fn build_body(
         pose: Pose::new(translation, rotation),
         mesh_report,
         velocity,
+        spin,
     })
 }
 

@@ -146,7 +146,7 @@ fn records_go_into_the_callers_buffer_or_nowhere() {
         at(DVec3::new(0.3, 0.1, 0.0)),
     ] {
         for method in Method::all() {
-            let v = Some(DVec3::new(-2.0, 0.1, 0.0));
+            let v = Some(DVec3::new(-2.0, 0.1, 0.0).into());
             let untraced = method.run(&a, &b, rel, v, SolverSettings::default(), false);
             let traced = method.run(&a, &b, rel, v, SolverSettings::default(), true);
             assert!(

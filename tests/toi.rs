@@ -316,3 +316,63 @@ fn toi_sample_answers_within_its_stated_bound() {
         }
     }
 }
+
+#[test]
+fn a_turning_rod_meets_the_floor_when_its_end_dips_to_it() {
+    use collidescope::solver::toi::{time_of_impact_moving, Motion};
+    // The floor's top at y = 0; a rod 2 long and 0.02 thick, 0.5 above it, turning by
+    // `spin` about z over the motion (and drifting along x, which changes nothing):
+    // contact when sin α + 0.01 cos α = 0.5.
+    let floor = Shape::Cuboid(Cuboid::new(DVec3::new(5.0, 0.5, 5.0)).unwrap());
+    let rod = Shape::Cuboid(Cuboid::new(DVec3::new(1.0, 0.01, 0.01)).unwrap());
+    let rel = at(DVec3::new(0.0, 1.0, 0.0));
+    for spin in [0.8f64, 1.5, 3.0] {
+        let (mut lo, mut hi) = (0.0f64, std::f64::consts::FRAC_PI_2);
+        for _ in 0..100 {
+            let mid = 0.5 * (lo + hi);
+            if mid.sin() + 0.01 * mid.cos() < 0.5 {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let expected = lo / spin;
+        let motion = Motion {
+            velocity: DVec3::new(0.3, 0.0, 0.0),
+            spin: DVec3::new(0.0, 0.0, spin),
+        };
+        let run = time_of_impact_moving(
+            &floor,
+            &rod,
+            rel,
+            motion,
+            ToiRule::Advancement,
+            ToiSettings::default(),
+            None,
+        );
+        if expected > 1.0 {
+            assert!(
+                matches!(run.outcome, Outcome::NoImpact { .. }),
+                "{}",
+                run.outcome
+            );
+            continue;
+        }
+        let got = impact_time(&run.outcome, "turning rod");
+        assert!(
+            (got - expected).abs() < 1e-6,
+            "spin {spin}: {got} vs {expected}"
+        );
+        // The other methods say they cannot take a rotation.
+        let ray = time_of_impact_moving(
+            &floor,
+            &rod,
+            rel,
+            motion,
+            ToiRule::RayCast,
+            ToiSettings::default(),
+            None,
+        );
+        assert_eq!(ray.outcome.status_name(), "not_applicable");
+    }
+}

@@ -221,7 +221,13 @@ impl ViewerModel {
             .enabled
             .iter()
             .any(|m| m.family() == Family::TimeOfImpact);
-        let Some(v) = self.scene.relative_velocity().filter(|_| toi_enabled) else {
+        let Some(motion) = self
+            .scene
+            .relative_motion()
+            .ok()
+            .flatten()
+            .filter(|_| toi_enabled)
+        else {
             return Vec::new();
         };
         let (a, b) = (&self.scene.a().shape, &self.scene.b().shape);
@@ -229,10 +235,7 @@ impl ViewerModel {
         (0..=100)
             .filter_map(|i| {
                 let t = i as f64 / 100.0;
-                let pose = crate::pose::RelativePose {
-                    translation: start.translation + v * t,
-                    ..start
-                };
+                let pose = motion.pose_at(start, t);
                 let run = crate::solver::epa::penetration(
                     a,
                     b,
@@ -326,7 +329,8 @@ impl ViewerModel {
         let pose = self.body_mut(id)?.pose;
         let mut body = Scene::build_body_spec(&spec, &self.scene.base_dir, pose)
             .map_err(|e| format!("{label}: {e}"))?;
-        body.velocity = self.body_mut(id)?.velocity;
+        let old = self.body_mut(id)?;
+        (body.velocity, body.spin) = (old.velocity, old.spin);
         *self.body_mut(id)? = body;
         self.shape_revision += 1;
         self.mark_stale();
@@ -348,6 +352,7 @@ impl ViewerModel {
             pose,
             mesh_report: Some(mesh.report),
             velocity: self.body(id).velocity,
+            spin: self.body(id).spin,
         };
         self.shape_revision += 1;
         self.mark_stale();
@@ -443,8 +448,25 @@ fn settings_with(scene: &Scene, guess: Option<glam::DVec3>) -> SolverSettings {
 /// Runs `method` with records on the pair in focus.
 fn run_method(scene: &Scene, method: Method, guess: Option<glam::DVec3>) -> Run {
     let (a, b) = (&scene.a().shape, &scene.b().shape);
-    let v = scene.relative_velocity();
-    method.run(a, b, scene.b_in_a(), v, settings_with(scene, guess), true)
+    match scene.relative_motion() {
+        Ok(motion) => method.run(
+            a,
+            b,
+            scene.b_in_a(),
+            motion,
+            settings_with(scene, guess),
+            true,
+        ),
+        Err(why) if method.family() == Family::TimeOfImpact => Run::not_applicable(method, why),
+        Err(_) => method.run(
+            a,
+            b,
+            scene.b_in_a(),
+            None,
+            settings_with(scene, guess),
+            true,
+        ),
+    }
 }
 
 /// The direction a distance run started from (so timing repeats the same run).
@@ -457,7 +479,7 @@ fn first_direction(trace: &Trace) -> Option<glam::DVec3> {
 fn time_queries(scene: &Scene, method: Method, guess: Option<glam::DVec3>) -> f64 {
     let settings = settings_with(scene, guess);
     let (a, b, b_in_a) = (&scene.a().shape, &scene.b().shape, scene.b_in_a());
-    let v = scene.relative_velocity();
+    let v = scene.relative_motion().ok().flatten();
     let start = Instant::now();
     let mut repeats = 0u32;
     while repeats < 2000 && (repeats < 3 || start.elapsed().as_micros() < 2000) {

@@ -196,6 +196,7 @@ fn write_scene(
         pose,
         mesh_report: None,
         velocity: None,
+        spin: None,
     };
     let scene = Scene {
         algorithms: algorithms.to_vec(),

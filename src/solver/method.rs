@@ -10,13 +10,12 @@ use serde::Serialize;
 
 use super::catalog::{self, Family};
 use super::epa::{gjk_settings_for_epa, penetration, EpaSettings};
-use super::toi::{time_of_impact, ToiRule, ToiSettings};
+use super::toi::{time_of_impact_moving, Motion, ToiRule, ToiSettings};
 use super::trace::Trace;
 use super::{Algorithm, RunSummary, SolverSettings};
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
 use crate::shape::Shape;
-use glam::DVec3;
 
 /// A named method of the CLI and problem-file runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -38,6 +37,18 @@ pub struct Run {
     pub trace: Trace,
     /// The GJK run a method starts from (EPA's overlap test), when it has one.
     pub gjk_stage: Option<RunSummary>,
+}
+
+impl Run {
+    /// A method that cannot take this query (`why` says what is missing).
+    pub fn not_applicable(method: Method, why: String) -> Self {
+        Run {
+            method,
+            summary: RunSummary::not_applicable(why),
+            trace: Trace::new(method.family()),
+            gjk_stage: None,
+        }
+    }
 }
 
 fn method_name<S: serde::Serializer>(m: &Method, s: S) -> Result<S::Ok, S::Error> {
@@ -64,8 +75,8 @@ impl Method {
         catalog::CATALOG.iter().map(|row| row.method).collect()
     }
 
-    /// Runs this method on A (at the identity) and B (at `b_in_a`, moving by
-    /// `velocity`·t when it moves: A's frame), with records when `traced`. Distance
+    /// Runs this method on A (at the identity) and B (at `b_in_a`, moving by `motion`
+    /// over t ∈ [0, 1] when it moves: A's frame), with records when `traced`. Distance
     /// solvers use `settings`; EPA and the time of impact their own tolerances (EPA's
     /// GJK stage must certify overlap whatever the scene's distance tolerance).
     pub fn run(
@@ -73,7 +84,7 @@ impl Method {
         a: &Shape,
         b: &Shape,
         b_in_a: RelativePose,
-        velocity: Option<DVec3>,
+        motion: Option<Motion>,
         settings: SolverSettings,
         traced: bool,
     ) -> Run {
@@ -115,17 +126,13 @@ impl Method {
                 }
             }
             Method::Toi(rule) => {
-                let Some(v) = velocity else {
+                let Some(motion) = motion else {
                     let why = "B has no velocity: a time of impact needs one".to_string();
-                    return Run {
-                        method: *self,
-                        summary: RunSummary::not_applicable(why),
-                        trace,
-                        gjk_stage: None,
-                    };
+                    return Run::not_applicable(*self, why);
                 };
                 let records = buffer.map(Trace::toi_mut);
-                let toi = time_of_impact(a, b, b_in_a, v, rule, ToiSettings::default(), records);
+                let settings = ToiSettings::default();
+                let toi = time_of_impact_moving(a, b, b_in_a, motion, rule, settings, records);
                 Run {
                     method: *self,
                     summary: toi.summary(),

@@ -115,6 +115,16 @@ fn world_shift(model: &ViewerModel) -> Option<Vec3> {
     Some((model.scene.a().pose.rotation * v).as_vec3())
 }
 
+/// B's world rotation after turning for time `t` (its spin, world frame, about its own
+/// origin).
+fn turn(model: &ViewerModel, t: f64) -> glam::DQuat {
+    let b = model.scene.b();
+    match b.spin.filter(|s| *s != glam::DVec3::ZERO) {
+        Some(spin) => glam::DQuat::from_scaled_axis(spin * t) * b.pose.rotation,
+        None => b.pose.rotation,
+    }
+}
+
 /// The focused time-of-impact run's records.
 fn toi_records(model: &ViewerModel) -> Option<&[ToiRecord]> {
     match &model.focused_run()?.run.trace {
@@ -153,6 +163,11 @@ fn update_meshes(
         };
         match which {
             ToiMesh::Swept => {
+                // A turning B sweeps no convex hull of its two ends: nothing drawn.
+                if model.scene.b().spin.is_some_and(|s| s != glam::DVec3::ZERO) {
+                    *visibility = Visibility::Hidden;
+                    continue;
+                }
                 if rebuild {
                     let tri = swept_mesh(&model.scene.b().shape, &pose_b, shift.as_dvec3());
                     mesh.0 = meshes.add(bevy_mesh(&tri));
@@ -167,7 +182,7 @@ fn update_meshes(
                     *visibility = Visibility::Hidden;
                     continue;
                 };
-                let moved = Pose::new(pose_b.translation + shift.as_dvec3() * t, pose_b.rotation);
+                let moved = Pose::new(pose_b.translation + shift.as_dvec3() * t, turn(&model, t));
                 *transform = bevy_transform(&moved);
                 *visibility = Visibility::Inherited;
             }

@@ -87,7 +87,7 @@ mod tests {
         let plate = Shape::Cuboid(Cuboid::new(DVec3::new(1.0, 0.01, 1.0)).unwrap());
         let ball = Shape::Sphere(Sphere::new(0.1).unwrap());
         let rel = RelativePose::from_matrix(DMat3::IDENTITY, DVec3::new(0.0, 2.0, 0.0));
-        let v = Some(DVec3::new(0.0, -4.0, 0.0));
+        let v = Some(DVec3::new(0.0, -4.0, 0.0).into());
         for (rule, phrase) in [
             (ToiRule::Halving, "contact is"),
             (ToiRule::Brent, "signed distance"),

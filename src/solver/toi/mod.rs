@@ -18,6 +18,7 @@ mod advancement;
 mod bracketing;
 mod ray_cast;
 mod record;
+mod turning;
 
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
@@ -103,6 +104,33 @@ impl ToiRun {
     }
 }
 
+/// B's motion over t ∈ [0, 1], in A's frame: a translation by `t·velocity` and a turn
+/// by the angle `t·|spin|` about `spin` through B's origin.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Motion {
+    pub velocity: DVec3,
+    pub spin: DVec3,
+}
+
+impl Motion {
+    /// B's pose at time `t`, from `start` (turned about B's own origin).
+    pub fn pose_at(&self, start: RelativePose, t: f64) -> RelativePose {
+        RelativePose {
+            translation: start.translation + self.velocity * t,
+            rotation: turning::turned(start.rotation, self.spin, t),
+        }
+    }
+}
+
+impl From<DVec3> for Motion {
+    fn from(velocity: DVec3) -> Self {
+        Self {
+            velocity,
+            spin: DVec3::ZERO,
+        }
+    }
+}
+
 /// The first time in [0, 1] at which B, moving by `t·velocity` from `b_in_a` (velocity
 /// in A's frame), touches A; its records go into `trace` when given.
 pub fn time_of_impact(
@@ -114,9 +142,42 @@ pub fn time_of_impact(
     settings: ToiSettings,
     trace: Option<&mut Vec<ToiRecord>>,
 ) -> ToiRun {
-    let mut q = Query::new(a, b, b_in_a, velocity, settings, trace);
-    if !velocity.is_finite() {
-        return q.finish_degenerate("the velocity is not finite".into());
+    time_of_impact_moving(a, b, b_in_a, velocity.into(), rule, settings, trace)
+}
+
+/// [`time_of_impact`] for a B that may also turn: only conservative advancement takes
+/// a turning B (there is no swept shape, ray or bracket test for a rotation); the
+/// others answer `not_applicable`.
+pub fn time_of_impact_moving(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    motion: Motion,
+    rule: ToiRule,
+    settings: ToiSettings,
+    trace: Option<&mut Vec<ToiRecord>>,
+) -> ToiRun {
+    let mut q = Query::new(a, b, b_in_a, motion.velocity, settings, trace);
+    q.spin = motion.spin;
+    if !(motion.velocity.is_finite() && motion.spin.is_finite()) {
+        return q.finish_degenerate("the motion is not finite".into());
+    }
+    if motion.spin != DVec3::ZERO {
+        if rule != ToiRule::Advancement {
+            let why = "B turns: only conservative advancement takes a rotation".to_string();
+            return q.finish(Outcome::NotApplicable { why }, None);
+        }
+        let d0 = q.gjk(0.0, 0.0);
+        let Some(distance) = d0.distance() else {
+            let why = format!("GJK had no distance at t = 0 ({})", d0.summary.outcome);
+            return q.finish_degenerate(why);
+        };
+        q.initial_distance = Some(distance);
+        q.record(ToiEvent::Start, 0.0, (0.0, f64::INFINITY), distance);
+        if distance <= q.contact {
+            return q.touching_at_start(&d0);
+        }
+        return turning::run(q, d0);
     }
     match q.opening() {
         Opening::Decided(run) => *run,
@@ -224,6 +285,8 @@ pub(crate) struct Query<'s, 'r> {
     pub radius_b: f64,
     pub b_in_a: RelativePose,
     pub velocity: DVec3,
+    /// B's turn over the motion (rotation vector, A's frame); zero for a translation.
+    pub spin: DVec3,
     pub settings: ToiSettings,
     /// Distances at or below this are contact (absolute: the relative tolerance times
     /// the scene's size).
@@ -237,7 +300,7 @@ pub(crate) struct Query<'s, 'r> {
     /// The closest approach over the whole motion (the swept test).
     pub closest: f64,
     /// The distance at t = 0.
-    initial_distance: Option<f64>,
+    pub initial_distance: Option<f64>,
     records: Option<&'r mut Vec<ToiRecord>>,
 }
 
@@ -266,6 +329,7 @@ impl<'s, 'r> Query<'s, 'r> {
             radius_b,
             b_in_a,
             velocity,
+            spin: DVec3::ZERO,
             settings,
             contact: settings.contact_tolerance * scale,
             stats: SupportStats::default(),
@@ -278,11 +342,11 @@ impl<'s, 'r> Query<'s, 'r> {
         }
     }
 
-    /// B's pose at time `t`.
+    /// B's pose at time `t` (turned about its own origin when it spins).
     pub fn pose_at(&self, t: f64) -> RelativePose {
         RelativePose {
             translation: self.b_in_a.translation + self.velocity * t,
-            ..self.b_in_a
+            rotation: turning::turned(self.b_in_a.rotation, self.spin, t),
         }
     }
 
