@@ -847,4 +847,47 @@ Scene(
             .to_string();
         assert!(err.contains("finite"), "{err}");
     }
+
+    #[test]
+    fn motion_fields_load_save_and_refuse_what_cannot_be_answered() {
+        let text = |a_spin: &str, b_velocity: &str| {
+            format!(
+                r#"Scene(
+    version: 2,
+    name: "moving",
+    bodies: [
+        Body(shape: Box(half_extents: (1.0, 1.0, 1.0)){a_spin}),
+        Body(shape: Sphere(radius: 0.5), translation: (3.0, 0.0, 0.0){b_velocity}),
+    ],
+    algorithms: ["toi_advancement"],
+    settings: Settings(tolerance: 1e-8, criterion: DualityGap, kind: Absolute, max_iterations: 100, initial_guess: CentreDifference),
+)"#
+            )
+        };
+        let path = Path::new("moving.ron");
+        let scene = Scene::parse(path, &text("", ", velocity: Some((-4.0, 0.0, 0.0))")).unwrap();
+        let run = scene.run(Method::Toi(crate::solver::toi::ToiRule::Advancement));
+        match run.summary.outcome {
+            crate::solver::Outcome::Impact { time, .. } => assert!((time - 0.375).abs() < 1e-7),
+            ref other => panic!("{other}"),
+        }
+        let saved = scene.to_file();
+        assert_eq!(saved.bodies[1].velocity, Some([-4.0, 0.0, 0.0]));
+        // A turning A: the time of impact says why it cannot answer.
+        let turning = Scene::parse(
+            path,
+            &text(
+                ", spin: Some((0.0, 0.0, 1.0))",
+                ", velocity: Some((-4.0, 0.0, 0.0))",
+            ),
+        )
+        .unwrap();
+        let run = turning.run(Method::Toi(crate::solver::toi::ToiRule::Advancement));
+        assert_eq!(run.summary.outcome.status_name(), "not_applicable");
+        // A non-finite velocity is refused at load, naming the body.
+        let err = Scene::parse(path, &text("", ", velocity: Some((1.0, NaN, 0.0))"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("velocity must be finite"), "{err}");
+    }
 }
