@@ -133,6 +133,12 @@ fn a_sphere_falls_onto_a_box_face_at_the_plane_time() {
             assert!((got - t).abs() <= 1e-7, "{rule:?}: {got} vs {t}");
             let n = outcome.normal().unwrap();
             assert!((n - DVec3::Y).length() < 1e-6, "{rule:?}: normal {n}");
+            // The contact points meet on A's top face, under the sphere's centre.
+            let run = time_of_impact(&a, &b, at(c), v, rule, ToiSettings::default(), None);
+            let (pa, pb) = (run.witness_a.unwrap(), run.witness_b.unwrap());
+            assert!((pa - pb).length() < 1e-6, "{rule:?}: {pa} vs {pb}");
+            let foot = c + v * t - DVec3::Y * 0.25;
+            assert!((pa - foot).length() < 1e-6, "{rule:?}: {pa} vs {foot}");
         }
     }
 }

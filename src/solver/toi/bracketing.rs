@@ -34,10 +34,16 @@ pub(super) fn halving(mut q: Query) -> ToiRun {
     finish_bracket(q, lo, hi)
 }
 
-/// The contact in `[lo, hi]` (narrow): reported at `hi`, with normal and points from the
-/// distance at `lo` (apart).
+/// The contact in `[lo, hi]`: reported at `hi`, with normal and points from the
+/// distance just before it (1e-7 of the motion, or at `lo` when that overlaps already:
+/// the bracket may end wide when a probe lands on the contact exactly).
 fn finish_bracket(mut q: Query, lo: f64, hi: f64) -> ToiRun {
-    let before = q.gjk(lo, 0.0);
+    let near = q.gjk((hi - 1e-7).max(lo), 0.0);
+    let before = if near.distance().is_some_and(|d| d > 0.0) {
+        near
+    } else {
+        q.gjk(lo, 0.0)
+    };
     let distance = before.distance().unwrap_or(f64::NAN);
     q.record(ToiEvent::Contact, hi, (lo, hi), distance);
     q.impact(hi, &before)
