@@ -13,11 +13,13 @@
 //! equality form (whose artificials are sign-constrained); the certified lower bound
 //! here is the separating plane's gap.
 
+mod record;
 pub mod tableau;
 
 use glam::DVec3;
 
-use tableau::{Phase1, Pivot, Tableau};
+pub use record::{LpEvent, LpRecord, TableauSnapshot, LP_CSV_HEADER};
+use tableau::{Phase1, Tableau};
 
 /// Relative tolerance on the scaled problem: the optimum at or below it is a collision
 /// (points within 1e-10 of the points' spread count as touching).
@@ -46,19 +48,21 @@ pub struct LpRun {
     pub objective: f64,
 }
 
-/// One pivot of a traced run: the tableau's choice and the points the weights give.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LpStep {
-    pub pivot: Pivot,
-    /// `Σλ_i p_i` and `Σμ_j q_j` (the weights renormalised where they do not yet sum
-    /// to 1): the points that approach each other.
-    pub point_a: DVec3,
-    pub point_b: DVec3,
+/// Tableaux up to this many entries are recorded whole.
+const SNAPSHOT_LIMIT: usize = 4000;
+
+/// The columns' names: λ1.., μ1.., then the artificials a1..a5.
+fn column_names(na: usize, nb: usize) -> Vec<String> {
+    (1..=na)
+        .map(|i| format!("λ{i}"))
+        .chain((1..=nb).map(|j| format!("μ{j}")))
+        .chain((1..=5).map(|r| format!("a{r}")))
+        .collect()
 }
 
 /// Whether the convex hulls of `a` and `b` intersect; every pivot into `steps` when
-/// given.
-pub fn collision(a: &[DVec3], b: &[DVec3], mut steps: Option<&mut Vec<LpStep>>) -> LpRun {
+/// given (the weights' points renormalised where they do not yet sum to 1).
+pub fn collision(a: &[DVec3], b: &[DVec3], mut steps: Option<&mut Vec<LpRecord>>) -> LpRun {
     let finished = |verdict| LpRun {
         verdict,
         pivots: 0,
@@ -118,15 +122,32 @@ pub fn collision(a: &[DVec3], b: &[DVec3], mut steps: Option<&mut Vec<LpStep>>) 
         };
         (weighted(la, &pa, a), weighted(lb, &pb, b))
     };
+    let names = steps.is_some().then(|| column_names(pa.len(), pb.len()));
     let (end, pivots) = t.solve(|t, pivot| {
-        if let Some(steps) = steps.as_deref_mut() {
-            let (point_a, point_b) = points(t);
-            steps.push(LpStep {
-                pivot: pivot.clone(),
-                point_a,
-                point_b,
-            });
-        }
+        let (Some(steps), Some(names)) = (steps.as_deref_mut(), names.as_ref()) else {
+            return;
+        };
+        let (point_a, point_b) = points(t);
+        let small = (t.rows + 1) * (t.columns() + 1) <= SNAPSHOT_LIMIT;
+        steps.push(LpRecord {
+            k: steps.len() + 1,
+            event: LpEvent::Pivot {
+                entering: names[pivot.entering].clone(),
+                leaving: names[pivot.leaving].clone(),
+                ties: pivot.ties,
+            },
+            objective: pivot.objective,
+            point_a,
+            point_b,
+            tableau: small.then(|| TableauSnapshot {
+                rows: t.rows,
+                columns: t.columns(),
+                values: t.values(),
+                pivot_row: pivot.row,
+                pivot_column: pivot.entering,
+                column_names: names.clone(),
+            }),
+        });
     });
     let objective = t.objective();
     let x = t.solution();
@@ -329,7 +350,8 @@ mod tests {
         assert!((last.point_a - last.point_b).length() < 1e-9);
         assert!(steps
             .windows(2)
-            .all(|w| w[1].pivot.objective <= w[0].pivot.objective + 1e-12));
+            .all(|w| w[1].objective <= w[0].objective + 1e-12));
+        assert!(steps.iter().all(|s| s.tableau.is_some()));
     }
 
     #[test]

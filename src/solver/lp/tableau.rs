@@ -94,6 +94,11 @@ impl Tableau {
         -self.t[self.rows * self.width + self.width - 1]
     }
 
+    /// Every entry, row-major: the constraint rows, then the reduced costs.
+    pub fn values(&self) -> Vec<f64> {
+        self.t.clone()
+    }
+
     pub fn columns(&self) -> usize {
         self.width - 1
     }
