@@ -98,6 +98,9 @@ pub struct AlgorithmAnswer {
     /// Time of impact: the first t in [0, 1] with contact (`null` when none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_of_impact: Option<Option<f64>>,
+    /// The LP test: its pivots.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pivots: Option<usize>,
     /// With `--timing`: mean of the fastest 90 % of many repeats.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seconds_per_query: Option<f64>,
@@ -284,6 +287,7 @@ pub fn run_problems(
                                 status: run.outcome.status_name().to_string(),
                                 normal: None,
                                 time_of_impact: None,
+                                pivots: None,
                                 seconds_per_query: timing
                                     .then(|| our_seconds(a, b, b_in_a, alg, settings)),
                                 parry: None,
@@ -294,6 +298,9 @@ pub fn run_problems(
                         Method::Toi(rule) => {
                             let v = p.b_velocity.map(DVec3::from_array);
                             toi_answer(a, b, b_in_a, v, rule, timing)
+                        }
+                        Method::Lp | Method::LpContainment => {
+                            lp_answer(a, b, b_in_a, *method == Method::LpContainment, timing)
                         }
                     };
                     (method.name().to_string(), answer)
@@ -328,6 +335,7 @@ fn epa_answer(a: &Shape, b: &Shape, b_in_a: RelativePose, timing: bool) -> Algor
         status: run.outcome.status_name().to_string(),
         normal: run.outcome.normal().map(|n| n.to_array()),
         time_of_impact: None,
+        pivots: None,
         parry_toi: None,
         seconds_per_query: timing.then(|| {
             seconds_per_query(|| {
@@ -361,6 +369,7 @@ fn toi_answer(
             status: "not_applicable".into(),
             normal: None,
             time_of_impact: Some(None),
+            pivots: None,
             seconds_per_query: None,
             parry: None,
             parry_toi: None,
@@ -379,6 +388,7 @@ fn toi_answer(
         status: run.outcome.status_name().to_string(),
         normal: run.outcome.normal().map(|n| n.to_array()),
         time_of_impact: Some(time),
+        pivots: None,
         seconds_per_query: timing.then(|| {
             seconds_per_query(|| {
                 std::hint::black_box(query());
@@ -396,6 +406,33 @@ fn toi_answer(
                 })
             })
             .flatten(),
+    }
+}
+
+/// An LP answer in the problem-file contract: the verdict, `null` distance, the pivots.
+fn lp_answer(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    containment: bool,
+    timing: bool,
+) -> AlgorithmAnswer {
+    let query = || crate::solver::lp::run_on_shapes(a, b, b_in_a, containment, None);
+    let answer = query();
+    AlgorithmAnswer {
+        iterations: answer.pivots,
+        distance: None,
+        status: answer.outcome.status_name().to_string(),
+        normal: None,
+        time_of_impact: None,
+        pivots: Some(answer.pivots),
+        seconds_per_query: timing.then(|| {
+            seconds_per_query(|| {
+                std::hint::black_box(query());
+            })
+        }),
+        parry: None,
+        parry_toi: None,
     }
 }
 

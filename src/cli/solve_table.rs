@@ -2,6 +2,7 @@
 
 use collidescope::solver::distance_step::DistanceStep;
 use collidescope::solver::epa::EpaRecord;
+use collidescope::solver::lp::{LpEvent, LpRecord};
 use collidescope::solver::toi::ToiRecord;
 use collidescope::solver::trace::{Record, Trace};
 
@@ -41,7 +42,39 @@ pub fn print_records(trace: &Trace) {
             );
             records.iter().for_each(toi_row);
         }
+        Trace::Lp(records) => {
+            println!(
+                "{:>5}  {:<28} {:>13}  {:<30}  {:<30}",
+                "k", "step", "objective", "Σλp (on A)", "Σμq (on B)"
+            );
+            records.iter().for_each(lp_row);
+        }
     }
+}
+
+fn lp_row(r: &LpRecord) {
+    let step = match &r.event {
+        LpEvent::Pivot {
+            entering,
+            leaving,
+            ties,
+        } => format!("{entering} in, {leaving} out ({ties} tied)"),
+        LpEvent::Vertex { vertex, inside } => {
+            format!(
+                "vertex {vertex} {}",
+                if *inside { "inside" } else { "outside" }
+            )
+        }
+    };
+    let p = |v: collidescope::DVec3| format!("({:.6}, {:.6}, {:.6})", v.x, v.y, v.z);
+    println!(
+        "{:>5}  {:<28} {:>13.6e}  {:<30}  {:<30}",
+        r.k,
+        step,
+        r.objective,
+        p(r.point_a),
+        p(r.point_b)
+    );
 }
 
 fn toi_row(r: &ToiRecord) {

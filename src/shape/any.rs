@@ -67,6 +67,30 @@ impl Shape {
         }
     }
 
+    /// The finite point set whose hull the shape is (polytopes, boxes, points): what the
+    /// LP test takes; `None` for curved shapes.
+    pub fn vertex_points(&self) -> Option<Vec<DVec3>> {
+        match self {
+            Shape::Polytope(p) => Some(p.vertices().to_vec()),
+            Shape::Point(_) => Some(vec![DVec3::ZERO]),
+            Shape::Cuboid(c) => {
+                let h = c.half_extents();
+                Some(
+                    (0..8)
+                        .map(|i| {
+                            DVec3::new(
+                                if i & 1 == 0 { -h.x } else { h.x },
+                                if i & 2 == 0 { -h.y } else { h.y },
+                                if i & 4 == 0 { -h.z } else { h.z },
+                            )
+                        })
+                        .collect(),
+                )
+            }
+            _ => None,
+        }
+    }
+
     /// For a polytope (or a dilated one): which checked hull it uses, or why it scans.
     pub fn hull_source(&self) -> Option<&HullSource> {
         match self {

@@ -18,6 +18,8 @@ pub enum Family {
     Epa,
     /// Time of impact of B moving by `t·v`: ray cast, advancement, halving, Brent.
     TimeOfImpact,
+    /// The collision and containment tests by linear programming (the simplex method).
+    Lp,
 }
 
 /// Which shapes a method takes; any other pair gets an honest `not_applicable`.
@@ -36,7 +38,7 @@ impl ShapeRequirement {
             ShapeRequirement::SupportMap => Ok(()),
             ShapeRequirement::Polytopes => {
                 for (name, s) in [("A", a), ("B", b)] {
-                    if !matches!(s, Shape::Polytope(_)) {
+                    if s.vertex_points().is_none() {
                         return Err(format!(
                             "shape {name} is a {}, not a polytope given by its points",
                             s.kind_name()
@@ -60,6 +62,9 @@ pub enum SettingsKind {
     /// B's velocity (from the scene or problem) and the time-of-impact tolerances:
     /// contact within 1e-9 of the scene's size, brackets to 1e-10 of the motion.
     Motion,
+    /// The LP's own: Bland's rule, a cap of columns × rows pivots, collision at an
+    /// optimum ≤ 1e-10 of the points' (centred, unit-scaled) spread.
+    Simplex,
 }
 
 /// One row of the table.
@@ -127,7 +132,7 @@ const fn toi(
 }
 
 /// Every method, in the order panels and help texts list them.
-pub const CATALOG: [MethodInfo; 13] = [
+pub const CATALOG: [MethodInfo; 15] = [
     gjk(DirectionRule::Vanilla, "gjk", "GJK", [31, 119, 180]),
     gjk(
         DirectionRule::Nesterov,
@@ -195,6 +200,24 @@ pub const CATALOG: [MethodInfo; 13] = [
         [128, 0, 64],
     ),
     toi(ToiRule::Brent, "toi_brent", "TOI: Brent", [96, 96, 0]),
+    MethodInfo {
+        method: Method::Lp,
+        name: "lp",
+        label: "LP: collision test",
+        colour: [82, 84, 163],
+        family: Family::Lp,
+        shapes: ShapeRequirement::Polytopes,
+        settings: SettingsKind::Simplex,
+    },
+    MethodInfo {
+        method: Method::LpContainment,
+        name: "lp_containment",
+        label: "LP: A inside B?",
+        colour: [140, 109, 49],
+        family: Family::Lp,
+        shapes: ShapeRequirement::Polytopes,
+        settings: SettingsKind::Simplex,
+    },
 ];
 
 /// The table's row for `method` (every method has one).
@@ -233,6 +256,8 @@ mod tests {
             glam::DVec3::Z,
         ];
         let tet = Shape::Polytope(Polytope::from_points(&points).unwrap());
+        let cube = Shape::Cuboid(crate::shape::Cuboid::new(glam::DVec3::ONE).unwrap());
+        assert!(ShapeRequirement::Polytopes.check(&cube, &tet).is_ok());
         assert!(ShapeRequirement::SupportMap.check(&ball, &tet).is_ok());
         assert!(ShapeRequirement::Polytopes.check(&tet, &tet).is_ok());
         let why = ShapeRequirement::Polytopes.check(&tet, &ball).unwrap_err();

@@ -25,6 +25,10 @@ pub enum Method {
     Epa,
     /// Time of impact of B moving by `t·v`, t ∈ [0, 1].
     Toi(ToiRule),
+    /// The collision test by linear programming (seed 003).
+    Lp,
+    /// Whether every point of A lies in B, by the same LP.
+    LpContainment,
 }
 
 /// A finished run of any method: what every family reports, and its records.
@@ -123,6 +127,22 @@ impl Method {
                     summary: epa.summary(),
                     trace,
                     gjk_stage: epa.gjk,
+                }
+            }
+            Method::Lp | Method::LpContainment => {
+                let containment = *self == Method::LpContainment;
+                let records = buffer.map(Trace::lp_mut);
+                let answer = super::lp::run_on_shapes(a, b, b_in_a, containment, records);
+                let mut summary = RunSummary::not_applicable(String::new());
+                summary.outcome = answer.outcome;
+                summary.iterations = answer.pivots;
+                summary.witness_a = answer.witness;
+                summary.witness_b = answer.witness;
+                Run {
+                    method: *self,
+                    summary,
+                    trace,
+                    gjk_stage: None,
                 }
             }
             Method::Toi(rule) => {

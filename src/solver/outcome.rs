@@ -36,6 +36,15 @@ pub enum Outcome {
     /// without overlapping: a touch by tolerance only, neither a certified impact nor a
     /// miss.
     Grazing { time: f64, distance: f64 },
+    /// The LP's verdict apart: the plane `normal·x = offset` (A's frame) has A below and
+    /// B above, `gap` apart (checked against every point; a lower bound of the distance).
+    SeparatingPlane {
+        normal: DVec3,
+        offset: f64,
+        gap: f64,
+    },
+    /// The simplex method's pivot cap (columns × rows) was reached: no answer.
+    PivotCap { pivots: usize },
     /// Every point of A lies in B.
     Contained,
     /// A point of A lies outside B: its index among A's points.
@@ -62,6 +71,8 @@ impl Outcome {
             Outcome::Impact { .. } => "impact",
             Outcome::NoImpact { .. } => "no_impact",
             Outcome::Grazing { .. } => "grazing",
+            Outcome::SeparatingPlane { .. } => "separated",
+            Outcome::PivotCap { .. } => "pivot_cap",
             Outcome::Contained => "a_inside_b",
             Outcome::NotContained { .. } => "a_not_inside_b",
             Outcome::IterationCap { .. } => "iteration_cap",
@@ -136,6 +147,18 @@ impl std::fmt::Display for Outcome {
                 "grazing at t = {time:.9e}: within the contact tolerance ({distance:.3e}) \
                  but not overlapping"
             ),
+            Outcome::SeparatingPlane {
+                normal,
+                offset,
+                gap,
+            } => write!(
+                f,
+                "separated: the plane {}·x = {offset:.9e} has A below and B above, {gap:.3e} apart",
+                v(normal)
+            ),
+            Outcome::PivotCap { pivots } => {
+                write!(f, "pivot cap reached after {pivots} pivots (no answer)")
+            }
             Outcome::Contained => write!(f, "A lies inside B"),
             Outcome::NotContained { vertex } => {
                 write!(f, "A is not inside B (its point {vertex} is outside)")

@@ -10,6 +10,7 @@ use super::distance_step::{DistanceStep, CSV_HEADER};
 use super::epa::{EpaRecord, EPA_CSV_HEADER};
 use super::frank_wolfe::FrankWolfeRecord;
 use super::gjk::GjkRecord;
+use super::lp::{LpRecord, LP_CSV_HEADER};
 use super::toi::{ToiRecord, TOI_CSV_HEADER};
 use crate::minkowski::CsoPoint;
 
@@ -65,6 +66,7 @@ pub enum Trace {
     FrankWolfe(Vec<FrankWolfeRecord>),
     Epa(EpaTrace),
     TimeOfImpact(Vec<ToiRecord>),
+    Lp(Vec<LpRecord>),
 }
 
 impl Trace {
@@ -75,6 +77,7 @@ impl Trace {
             Family::FrankWolfe => Trace::FrankWolfe(Vec::new()),
             Family::Epa => Trace::Epa(EpaTrace::default()),
             Family::TimeOfImpact => Trace::TimeOfImpact(Vec::new()),
+            Family::Lp => Trace::Lp(Vec::new()),
         }
     }
 
@@ -84,6 +87,7 @@ impl Trace {
             Trace::FrankWolfe(_) => Family::FrankWolfe,
             Trace::Epa(_) => Family::Epa,
             Trace::TimeOfImpact(_) => Family::TimeOfImpact,
+            Trace::Lp(_) => Family::Lp,
         }
     }
 
@@ -93,6 +97,7 @@ impl Trace {
             Trace::FrankWolfe(r) => r.len(),
             Trace::Epa(t) => t.records.len(),
             Trace::TimeOfImpact(r) => r.len(),
+            Trace::Lp(r) => r.len(),
         }
     }
 
@@ -107,6 +112,7 @@ impl Trace {
             Trace::FrankWolfe(r) => r.get(i).map(|r| r as &dyn Record),
             Trace::Epa(t) => t.records.get(i).map(|r| r as &dyn Record),
             Trace::TimeOfImpact(r) => r.get(i).map(|r| r as &dyn Record),
+            Trace::Lp(r) => r.get(i).map(|r| r as &dyn Record),
         }
     }
 
@@ -120,7 +126,7 @@ impl Trace {
         match self {
             Trace::Gjk(r) => r.get(i).map(|r| &r.step),
             Trace::FrankWolfe(r) => r.get(i).map(|r| &r.step),
-            Trace::Epa(_) | Trace::TimeOfImpact(_) => None,
+            Trace::Epa(_) | Trace::TimeOfImpact(_) | Trace::Lp(_) => None,
         }
     }
 
@@ -168,12 +174,24 @@ impl Trace {
         }
     }
 
+    /// As [`Trace::gjk_mut`], for the LP test.
+    pub fn lp_mut(&mut self) -> &mut Vec<LpRecord> {
+        if !matches!(self, Trace::Lp(_)) {
+            *self = Trace::new(Family::Lp);
+        }
+        match self {
+            Trace::Lp(r) => r,
+            _ => unreachable!("just made an LP trace"),
+        }
+    }
+
     /// The CSV header of this family's rows.
     pub fn csv_header(&self) -> &'static str {
         match self {
             Trace::Gjk(_) | Trace::FrankWolfe(_) => CSV_HEADER,
             Trace::Epa(_) => EPA_CSV_HEADER,
             Trace::TimeOfImpact(_) => TOI_CSV_HEADER,
+            Trace::Lp(_) => LP_CSV_HEADER,
         }
     }
 

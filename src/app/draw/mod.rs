@@ -7,6 +7,7 @@ mod common;
 mod epa;
 mod frank_wolfe;
 mod gjk;
+mod lp;
 pub mod minkowski;
 pub mod shapes;
 pub mod toi;
@@ -65,6 +66,7 @@ pub(super) fn plugin(app: &mut App) {
             frank_wolfe::plugin,
             epa::plugin,
             toi::plugin,
+            lp::plugin,
         ));
 }
 

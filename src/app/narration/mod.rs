@@ -5,6 +5,7 @@
 mod epa;
 mod frank_wolfe;
 mod gjk;
+mod lp;
 mod toi;
 
 use crate::solver::trace::Trace;
@@ -22,6 +23,7 @@ pub fn narrate(run: &Run, index: usize) -> String {
             .map_or_else(|| no_steps(run), |r| frank_wolfe::narrate(name, r, index)),
         Trace::Epa(trace) => epa::narrate(run, trace, index),
         Trace::TimeOfImpact(records) => toi::narrate(run, records, index),
+        Trace::Lp(records) => lp::narrate(run, records, index),
     }
 }
 

@@ -25,6 +25,7 @@ fn family_hint(family: Family) -> &'static str {
         Family::FrankWolfe => "distance on active sets (Frank-Wolfe)",
         Family::Epa => "GJK, then EPA's expansions when the shapes overlap: penetration depth",
         Family::TimeOfImpact => "when B, moving by its velocity over t in [0, 1], first touches A",
+        Family::Lp => "the simplex method on the shapes' points: collision (or containment) with a checked certificate",
     }
 }
 

@@ -60,6 +60,9 @@ pub fn plots_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: usize, bounds_lo
                 if model.focused_family() == Family::Epa {
                     ui.radio_value(bounds_log, true, "log: upper − lower");
                     ui.radio_value(bounds_log, false, "linear: depth bounds");
+                } else if model.focused_family() == Family::Lp {
+                    ui.radio_value(bounds_log, true, "log: phase-1 objective");
+                    ui.radio_value(bounds_log, false, "linear: phase-1 objective");
                 } else if model.focused_family() == Family::TimeOfImpact {
                     ui.radio_value(bounds_log, true, "distance against t, probes marked");
                     ui.radio_value(bounds_log, false, "the first contact's bracket");
@@ -96,6 +99,13 @@ fn bound_names(family: Family) -> BoundNames {
             upper: "upper: support along the normal",
             lower: "lower: nearest face",
             log_upper: "upper − lower",
+            log_lower: "",
+        },
+        Family::Lp => BoundNames {
+            axis: "phase-1 objective",
+            upper: "objective (artificials' sum)",
+            lower: "",
+            log_upper: "objective",
             log_lower: "",
         },
         Family::TimeOfImpact => BoundNames {
@@ -144,6 +154,12 @@ fn bounds_plot_ui(ui: &mut egui::Ui, model: &ViewerModel, current_k: f64, height
             series(trace, |v| v.lower),
             names.upper,
             names.lower,
+        ),
+        (true, Family::Lp) => (
+            series(trace, |v| log10_floor(v.upper)),
+            PlotPoints::default(),
+            names.log_upper,
+            names.log_lower,
         ),
         (true, Family::Epa | Family::TimeOfImpact) => (
             series(trace, |v| log10_floor(v.upper - v.lower)),

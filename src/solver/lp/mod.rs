@@ -18,6 +18,10 @@ pub mod tableau;
 
 use glam::DVec3;
 
+use crate::pose::RelativePose;
+use crate::shape::Shape;
+use crate::solver::Outcome;
+
 pub use record::{LpEvent, LpRecord, TableauSnapshot, LP_CSV_HEADER};
 use tableau::{Phase1, Tableau};
 
@@ -225,6 +229,107 @@ pub fn containment(a: &[DVec3], b: &[DVec3]) -> Result<(), (usize, LpVerdict)> {
         }
     }
     Ok(())
+}
+
+/// A finished LP method on two shapes: the outcome and the pivots it took.
+pub struct LpAnswer {
+    pub outcome: Outcome,
+    pub pivots: usize,
+    /// The common point (collision) on both, A's frame.
+    pub witness: Option<DVec3>,
+}
+
+/// The collision test (or, with `containment`, "is A inside B") on two shapes given by
+/// their points, B placed by `b_in_a`; records into `trace` when given.
+pub fn run_on_shapes(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    containment: bool,
+    mut trace: Option<&mut Vec<LpRecord>>,
+) -> LpAnswer {
+    let (Some(pa), Some(pb)) = (a.vertex_points(), b.vertex_points()) else {
+        let why = "the LP test takes shapes given by their points".to_string();
+        return LpAnswer {
+            outcome: Outcome::NotApplicable { why },
+            pivots: 0,
+            witness: None,
+        };
+    };
+    let pb: Vec<DVec3> = pb.iter().map(|q| b_in_a.transform_point(*q)).collect();
+    if !containment {
+        let run = collision(&pa, &pb, trace);
+        let (outcome, witness) = verdict_outcome(run.verdict, run.pivots);
+        return LpAnswer {
+            outcome,
+            pivots: run.pivots,
+            witness,
+        };
+    }
+    let mut pivots = 0;
+    for (i, p) in pa.iter().enumerate() {
+        let run = collision(std::slice::from_ref(p), &pb, None);
+        pivots += run.pivots;
+        let inside = matches!(run.verdict, LpVerdict::Intersecting { .. });
+        if let Some(records) = trace.as_deref_mut() {
+            records.push(LpRecord {
+                k: i + 1,
+                event: LpEvent::Vertex { vertex: i, inside },
+                objective: run.objective,
+                point_a: *p,
+                point_b: *p,
+                tableau: None,
+            });
+        }
+        match run.verdict {
+            LpVerdict::Intersecting { .. } => continue,
+            LpVerdict::Separated { .. } => {
+                return LpAnswer {
+                    outcome: Outcome::NotContained { vertex: i },
+                    pivots,
+                    witness: Some(*p),
+                }
+            }
+            other => {
+                let (outcome, _) = verdict_outcome(other, pivots);
+                return LpAnswer {
+                    outcome,
+                    pivots,
+                    witness: None,
+                };
+            }
+        }
+    }
+    LpAnswer {
+        outcome: Outcome::Contained,
+        pivots,
+        witness: None,
+    }
+}
+
+/// The outcome of a collision verdict (and the common point when there is one).
+fn verdict_outcome(verdict: LpVerdict, pivots: usize) -> (Outcome, Option<DVec3>) {
+    match verdict {
+        LpVerdict::Intersecting { point } => (Outcome::Intersecting, Some(point)),
+        LpVerdict::Separated {
+            plane: Some((normal, offset, gap)),
+        } => (
+            Outcome::SeparatingPlane {
+                normal,
+                offset,
+                gap,
+            },
+            None,
+        ),
+        LpVerdict::Separated { plane: None } => (
+            Outcome::Degenerate {
+                reason: "a shape without points".into(),
+            },
+            None,
+        ),
+        LpVerdict::PivotCap => (Outcome::PivotCap { pivots }, None),
+        LpVerdict::Uncertified { reason } => (Outcome::Degenerate { reason }, None),
+    }
 }
 
 #[cfg(test)]

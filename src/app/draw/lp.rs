@@ -1,0 +1,125 @@
+//! The LP test in focus: the points the weights give on A and B (Σλ_i p_i, Σμ_j q_j)
+//! approaching each other pivot by pivot, and at the end the common point or the
+//! separating plane (a square between the shapes, its normal from A to B); for
+//! containment, A's vertices coloured inside (green) or outside (red) of B.
+
+use bevy::prelude::*;
+
+use super::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_WITNESS};
+use crate::app::camera::StepBounds;
+use crate::app::ViewerSet;
+use crate::solver::catalog::Family;
+use crate::solver::lp::LpEvent;
+use crate::solver::trace::Trace;
+use crate::solver::Outcome;
+
+const COLOR_ON_A: Color = Color::srgb(0.10, 0.30, 0.75);
+const COLOR_ON_B: Color = Color::srgb(0.80, 0.35, 0.05);
+const COLOR_PLANE: Color = Color::srgb(0.45, 0.1, 0.6);
+const COLOR_OUTSIDE: Color = Color::srgb(0.85, 0.1, 0.1);
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        draw_lp_step
+            .run_if(family_in_focus(Family::Lp))
+            .in_set(DrawStep)
+            .in_set(ViewerSet::Draw),
+    );
+}
+
+fn draw_lp_step(
+    view: StepView,
+    mut labels: ResMut<ViewLabels>,
+    mut step_bounds: ResMut<StepBounds>,
+    mut gizmos: Gizmos,
+) {
+    let model = &view.model;
+    let Some(run) = model.focused_run().map(|r| &r.run) else {
+        return;
+    };
+    let Trace::Lp(records) = &run.trace else {
+        return;
+    };
+    let pose_a = model.scene.a().pose;
+    let world = |p: glam::DVec3| pose_a.transform_point(p).as_vec3();
+    let size = view.marker.0;
+    let last = records.len().checked_sub(1);
+    let index = last.map(|l| view.cursor.cursor.min(l));
+    if let Some(i) = index {
+        let r = &records[i];
+        match r.event {
+            LpEvent::Pivot { .. } => {
+                let (a, b) = (world(r.point_a), world(r.point_b));
+                gizmos.sphere(Isometry3d::from_translation(a), size * 1.3, COLOR_ON_A);
+                gizmos.sphere(Isometry3d::from_translation(b), size * 1.3, COLOR_ON_B);
+                gizmos.line(a, b, COLOR_PLANE.with_alpha(0.6));
+                labels.0.push((a, "Σλp".into(), COLOR_ON_A));
+                labels.0.push((b, "Σμq".into(), COLOR_ON_B));
+                *step_bounds = StepBounds::around([a, b], view.frame.radius * 0.05);
+            }
+            LpEvent::Vertex { .. } => {
+                for r in &records[..=i] {
+                    if let LpEvent::Vertex { inside, .. } = r.event {
+                        let colour = if inside { COLOR_WITNESS } else { COLOR_OUTSIDE };
+                        gizmos.sphere(
+                            Isometry3d::from_translation(world(r.point_a)),
+                            size * 1.3,
+                            colour,
+                        );
+                    }
+                }
+            }
+        }
+    }
+    if index != last {
+        return;
+    }
+    match run.summary.outcome {
+        Outcome::Intersecting => {
+            if let Some(p) = run.summary.witness_a {
+                let p = world(p);
+                gizmos.sphere(Isometry3d::from_translation(p), size * 2.0, COLOR_WITNESS);
+                labels.0.push((p, "common point".into(), COLOR_WITNESS));
+            }
+        }
+        Outcome::SeparatingPlane {
+            normal,
+            offset,
+            gap,
+        } => {
+            // A square of the plane, centred between the shapes' centres.
+            let centre_a = pose_a.translation;
+            let centre_b = model.scene.b().pose.translation;
+            let n_world = pose_a.rotation * normal;
+            let mid = (centre_a + centre_b) * 0.5;
+            let foot_local = pose_a.inverse().transform_point(mid);
+            let on_plane = foot_local - normal * (normal.dot(foot_local) - offset);
+            let c = world(on_plane);
+            let n = n_world.as_vec3();
+            let u = n.any_orthonormal_vector();
+            let v = n.cross(u);
+            let half = view.frame.radius.max(0.2) * 0.5;
+            let corners = [u + v, u - v, -u - v, -u + v].map(|d| c + d * half);
+            for k in 0..4 {
+                gizmos.line(corners[k], corners[(k + 1) % 4], COLOR_PLANE);
+            }
+            gizmos.line(corners[0], corners[2], COLOR_PLANE.with_alpha(0.4));
+            gizmos.line(corners[1], corners[3], COLOR_PLANE.with_alpha(0.4));
+            gizmos.arrow(c, c + n * half * 0.6, COLOR_PLANE);
+            labels
+                .0
+                .push((c, format!("separating plane, gap {gap:.3e}"), COLOR_PLANE));
+        }
+        Outcome::NotContained { vertex } => {
+            if let Some(p) = run.summary.witness_a {
+                labels.0.push((
+                    world(p),
+                    format!("vertex {vertex} outside B"),
+                    COLOR_OUTSIDE,
+                ));
+            }
+        }
+        _ => {}
+    }
+}

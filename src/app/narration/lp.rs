@@ -1,0 +1,42 @@
+//! The LP test's steps in words: which variable entered and which left (Bland's rule:
+//! the first column that lowers the objective), how far the objective fell, and how far
+//! apart the weights' points on A and B still are; for containment, each vertex.
+
+use crate::solver::lp::{LpEvent, LpRecord};
+use crate::solver::Run;
+
+/// Says what record `index` of an LP run did.
+pub(super) fn narrate(run: &Run, records: &[LpRecord], index: usize) -> String {
+    let Some(r) = records.get(index) else {
+        return format!("No pivot was needed. Result: {}.", run.summary.outcome);
+    };
+    let step = index + 1;
+    let last = index + 1 == records.len();
+    let end = if last {
+        format!(" Result: {}.", run.summary.outcome)
+    } else {
+        String::new()
+    };
+    match &r.event {
+        LpEvent::Pivot {
+            entering,
+            leaving,
+            ties,
+        } => {
+            let tie = if *ties > 1 {
+                format!(" ({ties} rows tied for the ratio: the largest pivot element chose)")
+            } else {
+                String::new()
+            };
+            format!(
+                "Pivot {step}: {entering} enters (Bland: the first column that lowers the objective), {leaving} leaves{tie}; objective {:.3e}, the points on A and B {:.3e} apart.{end}",
+                r.objective,
+                (r.point_a - r.point_b).length()
+            )
+        }
+        LpEvent::Vertex { vertex, inside } => format!(
+            "Vertex {vertex} of A {} B.{end}",
+            if *inside { "lies in" } else { "lies outside" }
+        ),
+    }
+}
