@@ -8,6 +8,7 @@ mod files_panel;
 mod playback_panel;
 mod plots;
 mod shape_panel;
+mod tableau_panel;
 mod top_bar;
 
 use bevy::camera::Viewport;
@@ -180,6 +181,7 @@ fn viewer_ui(
                 ui.separator();
                 if *state.mode.get() == ViewerMode::Explore {
                     algorithms_panel::algorithms_panel_ui(ui, &state.model, &mut state.commands);
+                    tableau_panel::tableau_ui(ui, &state.model, state.cursor.cursor);
                     return;
                 }
                 let view = state.orbit.transform();
@@ -312,6 +314,7 @@ mod tests {
                 frames(&mut m, |ui, m| {
                     shape_panel::scene_panel_ui(ui, m, &mut drafts, &mut commands);
                     algorithms_panel::algorithms_panel_ui(ui, m, &mut commands);
+                    tableau_panel::tableau_ui(ui, m, 3);
                     plots::plots_ui(ui, m, 3, &mut true);
                     plots::plots_ui(ui, m, 3, &mut false);
                 });
