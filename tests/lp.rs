@@ -1,6 +1,8 @@
 //! The LP methods (issue 11, in progress) through the method table: verdicts against
 //! GJK, containment against the corners' exact test, honest not_applicable.
 
+mod common;
+
 use collidescope::pose::{Pose, RelativePose};
 use collidescope::shape::{Cuboid, Polytope, Shape, Sphere};
 use collidescope::solver::{Method, Outcome, SolverSettings};
@@ -74,4 +76,34 @@ fn containment_names_the_corner_outside_and_curved_shapes_are_refused() {
     let ball = Shape::Sphere(Sphere::new(1.0).unwrap());
     let outcome = run(Method::Lp, &ball, &big, turned(0.0));
     assert_eq!(outcome.status_name(), "not_applicable", "{outcome}");
+}
+
+#[test]
+fn lp_sample_verdicts_and_containment_are_the_exact_ones() {
+    let Some(dir) = common::shared_data("problems") else {
+        return;
+    };
+    let path = dir.join("lp_sample.json");
+    let file = collidescope::bench::problems::ProblemFile::load(&path).unwrap();
+    let shapes = file.build_shapes().unwrap();
+    let truths: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for (i, p) in file.problems.iter().enumerate() {
+        let truth = &truths["problems"][i];
+        let (a, b, rel) = (&shapes[p.a], &shapes[p.b], p.b_in_a());
+        let label = format!("problem {i} ({})", truth["origin"]);
+        let verdict = run(Method::Lp, a, b, rel);
+        match truth["truth"].as_str().unwrap() {
+            "separated" => assert!(
+                matches!(verdict, Outcome::SeparatingPlane { .. }),
+                "{label}: {verdict}"
+            ),
+            "intersecting" => assert_eq!(verdict, Outcome::Intersecting, "{label}"),
+            _ => {} // touching: either verdict
+        }
+        if let Some(expected) = truth["containment_truth"].as_str() {
+            let got = run(Method::LpContainment, a, b, rel);
+            assert_eq!(got.status_name(), expected, "{label}: {got}");
+        }
+    }
 }
