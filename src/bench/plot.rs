@@ -25,7 +25,7 @@ const COLORS: [RGBColor; 8] = [
     RGBColor(23, 190, 207),
 ];
 
-fn register_font() {
+pub(crate) fn register_font() {
     static FONT: Once = Once::new();
     FONT.call_once(|| {
         // plotters' own font feature needs the system's fontconfig; egui's font does not.

@@ -245,3 +245,18 @@ fn run_suite(set: &ProblemSet, options: &SuiteOptions, title: &str) -> anyhow::R
     );
     Ok(())
 }
+
+/// `bench lp`: the LP test against GJK's Boolean mode by vertex count.
+pub fn run_lp_crossover(pairs: usize, out: Option<PathBuf>) -> anyhow::Result<()> {
+    use collidescope::bench::lp_crossover;
+    let out = out.unwrap_or_else(|| "bench-lp".into());
+    std::fs::create_dir_all(&out)
+        .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", out.display()))?;
+    let rows = lp_crossover::run(pairs.max(1));
+    let table = lp_crossover::table(&rows);
+    print!("{table}");
+    std::fs::write(out.join("lp_crossover.txt"), &table)?;
+    lp_crossover::plot(&rows, &out.join("lp_crossover.png"))?;
+    println!("wrote {}", out.join("lp_crossover.png").display());
+    Ok(())
+}

@@ -76,6 +76,16 @@ enum BenchSuite {
         #[command(flatten)]
         args: SuiteArgs,
     },
+    /// The LP collision test against GJK's Boolean mode by vertex count (8 to 1000):
+    /// time per query, pivots, verdict agreement; a table and lp_crossover.png.
+    Lp {
+        /// Pairs per vertex count.
+        #[arg(long, default_value_t = 20)]
+        pairs: usize,
+        /// Folder for lp_crossover.txt and lp_crossover.png (default: bench-lp).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -219,6 +229,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             }
             (None, Some(BenchSuite::Ellipsoids { args })) => bench::run_ellipsoids(args, timing),
             (None, Some(BenchSuite::Meshes { dir, args })) => bench::run_meshes(&dir, args, timing),
+            (None, Some(BenchSuite::Lp { pairs, out })) => bench::run_lp_crossover(pairs, out),
             (Some(_), Some(_)) => anyhow::bail!(
                 "give either --problems FILE or a suite (ellipsoids, meshes), not both"
             ),

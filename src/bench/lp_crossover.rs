@@ -1,0 +1,171 @@
+//! LP against GJK as a Boolean test (issue 11): time per query of the simplex method
+//! (`solver::lp::collision`) and of GJK in Boolean mode (which stops at the first
+//! separating plane) on the same random hull pairs, by vertex count; where the dense
+//! tableau stops being competitive. Every verdict pair is compared, and a
+//! disagreement is reported (only touching pairs may differ, none are generated).
+
+use std::path::Path;
+
+use glam::DVec3;
+use plotters::prelude::*;
+
+use super::timing::seconds_per_query;
+use crate::minkowski::MinkowskiDifference;
+use crate::pose::RelativePose;
+use crate::rng::SplitMix64;
+use crate::shape::{Polytope, Shape};
+use crate::solver::lp::{collision, LpVerdict};
+use crate::solver::{DirectionRule, Gjk, Outcome, QueryMode, SolverSettings};
+
+/// The vertex counts compared.
+pub const COUNTS: [usize; 5] = [8, 30, 100, 300, 1000];
+
+/// One vertex count's mean times (µs per query) and the pairs that disagreed.
+#[derive(Clone, Debug)]
+pub struct CrossoverRow {
+    pub vertices: usize,
+    pub lp_micros: f64,
+    pub gjk_micros: f64,
+    pub lp_pivots: f64,
+    pub disagreements: usize,
+}
+
+fn cloud(rng: &mut SplitMix64, n: usize, centre: DVec3) -> Vec<DVec3> {
+    (0..n).map(|_| centre + rng.unit_vector() * 0.5).collect()
+}
+
+/// `pairs` random pairs per count, half overlapping and half 0.01–0.3 apart.
+pub fn run(pairs: usize) -> Vec<CrossoverRow> {
+    let mut rng = SplitMix64::new(17);
+    let settings = SolverSettings {
+        mode: QueryMode::Boolean { bound: 0.0 },
+        tolerance: 1e-10,
+        max_iterations: 1000,
+        ..SolverSettings::default()
+    };
+    COUNTS
+        .iter()
+        .map(|&n| {
+            let (mut lp_time, mut gjk_time, mut pivots, mut disagreements) = (0.0, 0.0, 0.0, 0);
+            for k in 0..pairs {
+                let a = cloud(&mut rng, n, DVec3::ZERO);
+                let offset = if k % 2 == 0 {
+                    rng.range(0.2, 0.8)
+                } else {
+                    rng.range(1.01, 1.3)
+                };
+                let centre = rng.unit_vector() * offset;
+                let b = cloud(&mut rng, n, centre);
+                let (sa, sb) = match (Polytope::from_points(&a), Polytope::from_points(&b)) {
+                    (Ok(sa), Ok(sb)) => (Shape::Polytope(sa), Shape::Polytope(sb)),
+                    _ => continue,
+                };
+                let identity = RelativePose::from_matrix(glam::DMat3::IDENTITY, DVec3::ZERO);
+                let gjk = || {
+                    let md = MinkowskiDifference::new(&sa, &sb, identity);
+                    Gjk::new(md, DirectionRule::Vanilla, settings).run_into(None)
+                };
+                let lp = || collision(&a, &b, None);
+                let (g, l) = (gjk(), lp());
+                let gjk_says = matches!(g.outcome, Outcome::Intersecting);
+                let lp_says = matches!(l.verdict, LpVerdict::Intersecting { .. });
+                if gjk_says != lp_says {
+                    disagreements += 1;
+                }
+                pivots += l.pivots as f64;
+                gjk_time += seconds_per_query(|| {
+                    std::hint::black_box(gjk());
+                });
+                lp_time += seconds_per_query(|| {
+                    std::hint::black_box(lp());
+                });
+            }
+            let m = pairs as f64;
+            CrossoverRow {
+                vertices: n,
+                lp_micros: lp_time / m * 1e6,
+                gjk_micros: gjk_time / m * 1e6,
+                lp_pivots: pivots / m,
+                disagreements,
+            }
+        })
+        .collect()
+}
+
+/// The table as text.
+pub fn table(rows: &[CrossoverRow]) -> String {
+    let mut out = format!(
+        "{:>9} {:>12} {:>12} {:>8} {:>10} {:>13}\n",
+        "vertices", "LP µs", "GJK µs", "LP/GJK", "pivots", "disagreements"
+    );
+    for r in rows {
+        out += &format!(
+            "{:>9} {:>12.2} {:>12.2} {:>8.1} {:>10.1} {:>13}\n",
+            r.vertices,
+            r.lp_micros,
+            r.gjk_micros,
+            r.lp_micros / r.gjk_micros,
+            r.lp_pivots,
+            r.disagreements
+        );
+    }
+    out
+}
+
+/// Log–log plot of time per query against vertex count.
+pub fn plot(rows: &[CrossoverRow], path: &Path) -> anyhow::Result<()> {
+    super::plot::register_font();
+    let root = BitMapBackend::new(path, (900, 560)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let (lo, hi) = rows.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), r| {
+        (
+            lo.min(r.gjk_micros).min(r.lp_micros),
+            hi.max(r.gjk_micros).max(r.lp_micros),
+        )
+    });
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "LP (dense tableau) vs GJK Boolean: time per query",
+            ("sans-serif", 22),
+        )
+        .margin(20)
+        .x_label_area_size(45)
+        .y_label_area_size(70)
+        .build_cartesian_2d(
+            (6.0f64..1500.0).log_scale(),
+            (lo * 0.5..hi * 2.0).log_scale(),
+        )?;
+    chart
+        .configure_mesh()
+        .x_desc("vertices per shape")
+        .y_desc("µs per query")
+        .draw()?;
+    for (name, colour, pick) in [
+        ("LP (seed 003)", RGBColor(82, 84, 163), 0),
+        ("GJK, Boolean mode", RGBColor(31, 119, 180), 1),
+    ] {
+        let points: Vec<(f64, f64)> = rows
+            .iter()
+            .map(|r| {
+                (
+                    r.vertices as f64,
+                    if pick == 0 { r.lp_micros } else { r.gjk_micros },
+                )
+            })
+            .collect();
+        chart
+            .draw_series(LineSeries::new(points.clone(), colour.stroke_width(3)))?
+            .label(name)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(3))
+            });
+        chart.draw_series(points.iter().map(|p| Circle::new(*p, 4, colour.filled())))?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
