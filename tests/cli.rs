@@ -585,3 +585,33 @@ fn time_of_impact_through_solve_and_the_problem_contract() {
         }
     }
 }
+
+#[test]
+fn lp_through_solve_and_its_benchmark() {
+    let out = collidescope(&["solve", "scenes/lp_boxes_apart.ron", "-a", "lp"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("separated: the plane"), "{text}");
+    assert!(text.contains("seed 003's estimate"), "{text}");
+    let dir = std::env::temp_dir().join(format!("collidescope-lp-{}", std::process::id()));
+    let out = collidescope(&[
+        "bench",
+        "lp",
+        "--pairs",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.lines().count() >= 6, "{table}");
+    assert!(dir.join("lp_crossover.png").exists());
+}

@@ -105,6 +105,27 @@ fn print_csv(runs: &[Run]) {
     }
 }
 
+/// Seed 003's distance estimate beside GJK's distance (the estimate is not a bound).
+fn print_seed_estimate(scene: &Scene) {
+    let rel = scene.b_in_a();
+    let (Some(a), Some(b)) = (
+        scene.a().shape.vertex_points(),
+        scene.b().shape.vertex_points(),
+    ) else {
+        return;
+    };
+    let b: Vec<DVec3> = b.iter().map(|q| rel.transform_point(*q)).collect();
+    let estimate = collidescope::solver::lp::seed_distance_estimate(&a, &b);
+    let gjk = scene
+        .run(collidescope::solver::Algorithm::ALL[0])
+        .summary
+        .outcome;
+    println!(
+        "seed 003's estimate ‖b − Ax*‖₁/√3 = {estimate:.6e} (GJK: {gjk}); not a lower bound: \
+         see solver::lp::seed_distance_estimate"
+    );
+}
+
 fn print_tables(scene: &Scene, runs: &[Run]) {
     println!("scene: {}", scene.name);
     println!("A: {}", scene.a().shape.describe());
@@ -123,6 +144,9 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
         );
         if let Some(k) = s.momentum_stopped_at {
             println!("momentum stopped at iteration {k}");
+        }
+        if run.method == Method::Lp {
+            print_seed_estimate(scene);
         }
         if let (Some(a), Some(b)) = (world(scene, s.witness_a), world(scene, s.witness_b)) {
             println!(

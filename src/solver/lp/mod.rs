@@ -7,11 +7,10 @@
 //! plane is checked against every point. Points are taken about their centroid and
 //! scaled to unit size first, so the tolerances are relative to the coordinates' scale.
 //!
-//! Not wired into the method catalog and the viewer yet (issue 11 continues): this is
-//! the solver and its certificates, tested against GJK. Seed 003's distance estimate
-//! `‖b − Ax*‖₁/√n ≤ dist` belongs to its inequality form of the problem, not to this
-//! equality form (whose artificials are sign-constrained); the certified lower bound
-//! here is the separating plane's gap.
+//! The method table's `lp` and `lp_containment` run it (issue 11 continues): this is
+//! the solver and its certificates, tested against GJK. The certified lower bound of
+//! the distance is the separating plane's gap; seed 003's own estimate is computed by
+//! [`seed_distance_estimate`], which shows it is no bound.
 
 mod record;
 pub mod tableau;
@@ -189,6 +188,37 @@ pub fn collision(a: &[DVec3], b: &[DVec3], mut steps: Option<&mut Vec<LpRecord>>
         },
     };
     run
+}
+
+/// Seed 003's distance estimate `min ‖b − Ax‖₁ / √3` over its problem P2 (`Ax ≤ b`,
+/// `x ≥ 0`, the points unscaled, as the seed writes it). The seed presents it as a lower
+/// bound of the distance; it is not one: P2's slacks `b − Ax ≥ 0` force the coordinate
+/// rows' residual to one sign, so `(y, 0, 0)` for a `y ∈ A ⊖ B` is feasible only when
+/// `y ≤ 0` componentwise, and the optimum can exceed `‖y‖₁` (on lp_sample.json's
+/// separated problems: 4 of 20 above the true distance, up to 1.37×; two others a
+/// thousand times below it). Kept to be shown beside the true distance, not trusted.
+pub fn seed_distance_estimate(a: &[DVec3], b: &[DVec3]) -> f64 {
+    let n = a.len() + b.len();
+    if a.is_empty() || b.is_empty() {
+        return f64::NAN;
+    }
+    let mut m = vec![0.0; 5 * n];
+    for (i, p) in a.iter().enumerate() {
+        m[i] = 1.0;
+        for k in 0..3 {
+            m[(2 + k) * n + i] = p[k];
+        }
+    }
+    for (j, q) in b.iter().enumerate() {
+        let c = a.len() + j;
+        m[n + c] = 1.0;
+        for k in 0..3 {
+            m[(2 + k) * n + c] = -q[k];
+        }
+    }
+    let mut t = Tableau::new(&m, &[1.0, 1.0, 0.0, 0.0, 0.0], n);
+    t.solve(|_, _| {});
+    t.objective() / 3f64.sqrt()
 }
 
 /// The plane with normal `w` (either way round) that has every point of `a` below and
@@ -496,5 +526,20 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_seeds_estimate_is_not_a_lower_bound() {
+        // Two unit segments along x, B 0.5 above A: distance 0.5.
+        let a = [DVec3::ZERO, DVec3::X];
+        let b = [DVec3::new(0.0, 0.5, 0.0), DVec3::new(1.0, 0.5, 0.0)];
+        // Σλp − Σμq = (·, −0.5, 0) has the sign P2 allows: the estimate is ‖·‖₁/√3.
+        let below = seed_distance_estimate(&a, &b);
+        assert!((below - 0.5 / 3f64.sqrt()).abs() < 1e-12, "{below}");
+        // B below A instead: the residual has the forbidden sign; P2 must give up
+        // weight, and its optimum exceeds the distance.
+        let b_low: Vec<DVec3> = b.iter().map(|q| *q - DVec3::Y).collect();
+        let above = seed_distance_estimate(&a, &b_low);
+        assert!(above > 0.5, "{above}");
     }
 }
