@@ -107,3 +107,64 @@ fn lp_sample_verdicts_and_containment_are_the_exact_ones() {
         }
     }
 }
+
+#[test]
+fn touching_faces_and_large_hulls_get_certified_verdicts() {
+    // Boxes whose faces touch exactly, and edges crossing at a point: either verdict
+    // is right, but it must be a certified one.
+    let a = Shape::Cuboid(Cuboid::new(DVec3::new(0.5, 0.5, 0.5)).unwrap());
+    for (t, turn) in [
+        (DVec3::new(1.0, 0.2, 0.1), DQuat::IDENTITY),
+        (
+            DVec3::new(0.5 + 0.5 * 2f64.sqrt(), 0.0, 0.0),
+            DQuat::from_rotation_y(std::f64::consts::FRAC_PI_4)
+                * DQuat::from_rotation_x(std::f64::consts::FRAC_PI_4),
+        ),
+    ] {
+        let rel = RelativePose::between(&Pose::IDENTITY, &Pose::new(t, turn));
+        let outcome = run(Method::Lp, &a, &a, rel);
+        assert!(
+            matches!(
+                outcome,
+                Outcome::Intersecting | Outcome::SeparatingPlane { .. }
+            ),
+            "{outcome}"
+        );
+    }
+    // 1500-point hulls against GJK.
+    let cloud = |seed: f64, centre: DVec3| -> Vec<DVec3> {
+        (0..1500)
+            .map(|i| {
+                let u = (i as f64 + 0.5) / 1500.0;
+                let (z, phi) = (1.0 - 2.0 * u, i as f64 * 2.399_963 + seed);
+                let r = (1.0 - z * z).sqrt();
+                centre + DVec3::new(r * phi.cos(), r * phi.sin(), z)
+            })
+            .collect()
+    };
+    let big = Shape::Polytope(Polytope::from_points(&cloud(0.0, DVec3::ZERO)).unwrap());
+    for (gap, expect_hit) in [(2.05, false), (1.95, true)] {
+        let other = Shape::Polytope(Polytope::from_points(&cloud(0.3, DVec3::ZERO)).unwrap());
+        let rel = RelativePose::between(
+            &Pose::IDENTITY,
+            &Pose::new(DVec3::new(gap, 0.0, 0.0), DQuat::IDENTITY),
+        );
+        let lp = run(Method::Lp, &big, &other, rel);
+        let gjk = run(
+            Method::Solver(collidescope::solver::Algorithm::ALL[0]),
+            &big,
+            &other,
+            rel,
+        );
+        assert_eq!(
+            matches!(lp, Outcome::Intersecting),
+            expect_hit,
+            "{gap}: {lp}"
+        );
+        assert_eq!(
+            matches!(gjk, Outcome::Intersecting),
+            expect_hit,
+            "{gap}: {gjk}"
+        );
+    }
+}
