@@ -18,14 +18,86 @@ const COLOR_ON_B: Color = Color::srgb(0.80, 0.35, 0.05);
 const COLOR_PLANE: Color = Color::srgb(0.45, 0.1, 0.6);
 const COLOR_OUTSIDE: Color = Color::srgb(0.85, 0.1, 0.1);
 
+/// The translucent square of the separating plane.
+#[derive(Component)]
+struct PlaneQuad;
+
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
+    app.add_systems(Startup, spawn_quad).add_systems(
         Update,
-        draw_lp_step
-            .run_if(family_in_focus(Family::Lp))
+        (
+            update_quad,
+            draw_lp_step.run_if(family_in_focus(Family::Lp)),
+        )
             .in_set(DrawStep)
             .in_set(ViewerSet::Draw),
     );
+}
+
+fn spawn_quad(
+    mut commands: Commands,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+) {
+    commands.spawn((
+        PlaneQuad,
+        Mesh3d(meshes.add(super::shapes::placeholder_mesh())),
+        Visibility::Hidden,
+        MeshMaterial3d(materials.add(super::shapes::translucent(COLOR_PLANE, 0.25))),
+        Transform::default(),
+        Pickable::IGNORE,
+    ));
+}
+
+/// The separating plane's square corners (world), when the focused LP run ended with
+/// one and the cursor is on its last step.
+fn plane_corners(view: &StepView) -> Option<[Vec3; 4]> {
+    let model = &view.model;
+    let run = &model.focused_run()?.run;
+    let Trace::Lp(records) = &run.trace else {
+        return None;
+    };
+    let last = records.len().checked_sub(1)?;
+    if view.cursor.cursor < last {
+        return None;
+    }
+    let Outcome::SeparatingPlane { normal, offset, .. } = run.summary.outcome else {
+        return None;
+    };
+    let pose_a = model.scene.a().pose;
+    let mid = (pose_a.translation + model.scene.b().pose.translation) * 0.5;
+    let foot_local = pose_a.inverse().transform_point(mid);
+    let on_plane = foot_local - normal * (normal.dot(foot_local) - offset);
+    let c = pose_a.transform_point(on_plane).as_vec3();
+    let n = (pose_a.rotation * normal).as_vec3();
+    let u = n.any_orthonormal_vector();
+    let v = n.cross(u);
+    let half = view.frame.radius.max(0.2) * 0.5;
+    Some([u + v, u - v, -u - v, -u + v].map(|d| c + d * half))
+}
+
+fn update_quad(
+    view: StepView,
+    mut query: Query<(&mut Mesh3d, &mut Visibility), With<PlaneQuad>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut built: Local<Option<(u64, usize)>>,
+) {
+    let key = (view.model.revision, view.cursor.cursor);
+    if *built == Some(key) {
+        return;
+    }
+    *built = Some(key);
+    let Ok((mut mesh, mut visibility)) = query.single_mut() else {
+        return;
+    };
+    let corners = plane_corners(&view).filter(|_| view.model.focused_family() == Family::Lp);
+    let Some([a, b, c, d]) = corners else {
+        *visibility = Visibility::Hidden;
+        return;
+    };
+    let positions = [a, b, c, a, c, d].map(|p| p.to_array()).to_vec();
+    mesh.0 = meshes.add(super::triangle_list(positions));
+    *visibility = Visibility::Inherited;
 }
 
 fn draw_lp_step(
