@@ -197,6 +197,13 @@ fn results_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingComm
         if let Some(k) = r.run.summary.momentum_stopped_at {
             ui.label(format!("   momentum stopped at iteration {k}"));
         }
+        if m == Method::Lp {
+            if let Some(estimate) = seed_estimate(model) {
+                ui.label(format!(
+                    "   seed 003's estimate ‖b − Ax*‖₁/√3 = {estimate:.4e} (not a bound: compare GJK's distance)"
+                ));
+            }
+        }
         if let Some(gjk) = &r.run.gjk_stage {
             ui.label(format!(
                 "   GJK stage: {} iterations; then {} expansions",
@@ -204,4 +211,19 @@ fn results_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingComm
             ));
         }
     }
+}
+
+/// Seed 003's distance estimate on the pair in focus (shapes given by their points).
+fn seed_estimate(model: &ViewerModel) -> Option<f64> {
+    let scene = &model.scene;
+    let rel = scene.b_in_a();
+    let a = scene.a().shape.vertex_points()?;
+    let b: Vec<glam::DVec3> = scene
+        .b()
+        .shape
+        .vertex_points()?
+        .iter()
+        .map(|q| rel.transform_point(*q))
+        .collect();
+    Some(crate::solver::lp::seed_distance_estimate(&a, &b))
 }
