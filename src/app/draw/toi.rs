@@ -104,7 +104,7 @@ fn place_handle(
         return;
     };
     let tip = model.scene.b().pose.translation.as_vec3() + shift;
-    *transform = Transform::from_translation(tip).with_scale(Vec3::splat(marker.0 * 2.5));
+    *transform = Transform::from_translation(tip).with_scale(Vec3::splat(marker.0 * 1.5));
     *visibility = Visibility::Inherited;
 }
 
