@@ -116,32 +116,9 @@ pub fn swept_mesh(shape: &Shape, pose: &crate::pose::Pose, shift: DVec3) -> TriM
     hull_mesh(&points, local.sampled)
 }
 
-/// The finite vertex set of a shape that has one (polytopes, boxes, points).
-fn vertex_set(shape: &Shape) -> Option<Vec<DVec3>> {
-    match shape {
-        Shape::Polytope(p) => Some(p.vertices().to_vec()),
-        Shape::Point(_) => Some(vec![DVec3::ZERO]),
-        Shape::Cuboid(c) => {
-            let h = c.half_extents();
-            Some(
-                (0..8)
-                    .map(|i| {
-                        DVec3::new(
-                            if i & 1 == 0 { -h.x } else { h.x },
-                            if i & 2 == 0 { -h.y } else { h.y },
-                            if i & 4 == 0 { -h.z } else { h.z },
-                        )
-                    })
-                    .collect(),
-            )
-        }
-        _ => None,
-    }
-}
-
 /// The mesh of `A ⊖ B` in A's frame: exact for small polytope pairs, sampled otherwise.
 pub fn difference_mesh(a: &Shape, b: &Shape, b_in_a: &RelativePose) -> TriMesh {
-    if let (Some(va), Some(vb)) = (vertex_set(a), vertex_set(b)) {
+    if let (Some(va), Some(vb)) = (a.vertex_points(), b.vertex_points()) {
         if va.len() * vb.len() <= EXACT_DIFFERENCE_LIMIT {
             let mut points = Vec::with_capacity(va.len() * vb.len());
             for pa in &va {

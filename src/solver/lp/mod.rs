@@ -63,6 +63,22 @@ fn column_names(na: usize, nb: usize) -> Vec<String> {
         .collect()
 }
 
+/// The phase-1 tableau of the collision problem (seed 003's P2): columns
+/// `λ_i = (1, 0, p_i)`, `μ_j = (0, 1, −q_j)`; rows `Σλ = 1`, `Σμ = 1` and the three
+/// coordinates of `Σλp − Σμq = 0`.
+pub fn collision_tableau(a: &[DVec3], b: &[DVec3]) -> Tableau {
+    let n = a.len() + b.len();
+    let mut m = vec![0.0; 5 * n];
+    let columns = a.iter().map(|p| (0, *p)).chain(b.iter().map(|q| (1, -*q)));
+    for (c, (sum_row, p)) in columns.enumerate() {
+        m[sum_row * n + c] = 1.0;
+        for k in 0..3 {
+            m[(2 + k) * n + c] = p[k];
+        }
+    }
+    Tableau::new(&m, &[1.0, 1.0, 0.0, 0.0, 0.0], n)
+}
+
 /// Whether the convex hulls of `a` and `b` intersect; every pivot into `steps` when
 /// given (the weights' points renormalised where they do not yet sum to 1).
 pub fn collision(a: &[DVec3], b: &[DVec3], mut steps: Option<&mut Vec<LpRecord>>) -> LpRun {
@@ -95,23 +111,8 @@ pub fn collision(a: &[DVec3], b: &[DVec3], mut steps: Option<&mut Vec<LpRecord>>
     let local = |p: &DVec3| (*p - centre) / scale;
     let (pa, pb): (Vec<DVec3>, Vec<DVec3>) =
         (a.iter().map(local).collect(), b.iter().map(local).collect());
-    // Columns: λ_i = (1, 0, p_i), μ_j = (0, 1, −q_j); rows Σλ = 1, Σμ = 1, 3 coordinates.
     let n = pa.len() + pb.len();
-    let mut m = vec![0.0; 5 * n];
-    for (i, p) in pa.iter().enumerate() {
-        m[i] = 1.0;
-        for k in 0..3 {
-            m[(2 + k) * n + i] = p[k];
-        }
-    }
-    for (j, q) in pb.iter().enumerate() {
-        let c = pa.len() + j;
-        m[n + c] = 1.0;
-        for k in 0..3 {
-            m[(2 + k) * n + c] = -q[k];
-        }
-    }
-    let mut t = Tableau::new(&m, &[1.0, 1.0, 0.0, 0.0, 0.0], n);
+    let mut t = collision_tableau(&pa, &pb);
     let points = |t: &Tableau| {
         let x = t.solution();
         let (la, lb) = x[..n].split_at(pa.len());
@@ -198,25 +199,10 @@ pub fn collision(a: &[DVec3], b: &[DVec3], mut steps: Option<&mut Vec<LpRecord>>
 /// separated problems: 4 of 20 above the true distance, up to 1.37×; two others a
 /// thousand times below it). Kept to be shown beside the true distance, not trusted.
 pub fn seed_distance_estimate(a: &[DVec3], b: &[DVec3]) -> f64 {
-    let n = a.len() + b.len();
     if a.is_empty() || b.is_empty() {
         return f64::NAN;
     }
-    let mut m = vec![0.0; 5 * n];
-    for (i, p) in a.iter().enumerate() {
-        m[i] = 1.0;
-        for k in 0..3 {
-            m[(2 + k) * n + i] = p[k];
-        }
-    }
-    for (j, q) in b.iter().enumerate() {
-        let c = a.len() + j;
-        m[n + c] = 1.0;
-        for k in 0..3 {
-            m[(2 + k) * n + c] = -q[k];
-        }
-    }
-    let mut t = Tableau::new(&m, &[1.0, 1.0, 0.0, 0.0, 0.0], n);
+    let mut t = collision_tableau(a, b);
     t.solve(|_, _| {});
     t.objective() / 3f64.sqrt()
 }

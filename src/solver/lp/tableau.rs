@@ -245,24 +245,13 @@ mod tests {
         assert!((y[0] * 1.0 + y[1] * 2.0 - 1.0).abs() < 1e-15);
     }
 
-    /// The collision test's phase-1 tableau for the points `a` and `b`.
     fn collision_tableau(a: &[[f64; 3]], b: &[[f64; 3]], ties: TieRule) -> Tableau {
-        let n = a.len() + b.len();
-        let mut m = vec![0.0; 5 * n];
-        for (i, p) in a.iter().enumerate() {
-            m[i] = 1.0;
-            for k in 0..3 {
-                m[(2 + k) * n + i] = p[k];
-            }
-        }
-        for (j, q) in b.iter().enumerate() {
-            let c = a.len() + j;
-            m[n + c] = 1.0;
-            for k in 0..3 {
-                m[(2 + k) * n + c] = -q[k];
-            }
-        }
-        let mut t = Tableau::new(&m, &[1.0, 1.0, 0.0, 0.0, 0.0], n);
+        let points = |ps: &[[f64; 3]]| {
+            ps.iter()
+                .map(|p| glam::DVec3::from_array(*p))
+                .collect::<Vec<_>>()
+        };
+        let mut t = crate::solver::lp::collision_tableau(&points(a), &points(b));
         t.ties = ties;
         t
     }

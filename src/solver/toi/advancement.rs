@@ -3,10 +3,22 @@
 //! `−n·v` at most, so it cannot touch before `t + d / (−n·v)`. Step there, measure again.
 //! Each step stays at or before the first contact; it ends when `d` is within the
 //! contact tolerance. Flat contacts end in one step, curved ones approach it.
+//!
+//! A turning B (Mirtich's bound) closes the gap at most at `−n·v + |ω|·r_B`
+//! (`turning.rs`). There is no swept test for a turn, so passing t = 1 or a plane that
+//! cannot close is then the certified `no_impact` (with the smallest distance the
+//! probes saw); for a translation the swept test has already found contact ahead, and
+//! either is round-off at a graze: `degenerate`.
+
+use glam::DVec3;
 
 use super::{Probe, Query, ToiEvent, ToiRun};
+use crate::solver::Outcome;
 
 pub(super) fn run(mut q: Query, d0: Probe) -> ToiRun {
+    let turning = q.spin != DVec3::ZERO;
+    let turn_speed = q.spin.length() * super::turning::reach(q.b);
+    let mut closest = d0.distance().unwrap_or(f64::INFINITY);
     let mut probe = d0;
     loop {
         let (Some(d), Some(n)) = (probe.safe_distance(), probe.normal()) else {
@@ -23,12 +35,23 @@ pub(super) fn run(mut q: Query, d0: Probe) -> ToiRun {
             q.record(ToiEvent::Contact, time, (time, time), d);
             return q.impact(time, &probe);
         }
-        let closing = -n.dot(q.velocity);
-        if closing <= 0.0 {
-            // The swept test found overlap ahead, so this is round-off at a grazing
-            // contact: nothing certified.
+        let closing = -n.dot(q.velocity) + turn_speed;
+        let time = if closing > 0.0 {
+            probe.time + d / closing
+        } else {
+            f64::INFINITY
+        };
+        if time > 1.0 {
+            if turning {
+                q.record(ToiEvent::NoContact, 1.0, (1.0, f64::INFINITY), closest);
+                let outcome = Outcome::NoImpact {
+                    closest_distance: closest,
+                };
+                return q.finish(outcome, None);
+            }
             let why = format!(
-                "the separating plane at t = {} is not closing, though the swept shape overlaps",
+                "advancement from t = {} cannot reach the contact the swept test found \
+                 (round-off at a graze)",
                 probe.time
             );
             return q.finish_degenerate(why);
@@ -37,18 +60,11 @@ pub(super) fn run(mut q: Query, d0: Probe) -> ToiRun {
             return q.finish_cap(probe.time, 1.0);
         }
         q.k += 1;
-        let time = probe.time + d / closing;
-        if time > 1.0 {
-            let why = format!("advancement passed t = 1 ({time}) though the swept shape overlaps");
-            return q.finish_degenerate(why);
-        }
         let next = q.gjk(time, 0.0);
-        q.record(
-            ToiEvent::Advance,
-            time,
-            (time, 1.0),
-            next.distance().unwrap_or(f64::NAN),
-        );
+        let distance = next.distance().unwrap_or(f64::NAN);
+        closest = closest.min(distance);
+        let upper = if turning { f64::INFINITY } else { 1.0 };
+        q.record(ToiEvent::Advance, time, (time, upper), distance);
         // The step may land on the contact exactly (flat faces): overlap there means
         // the previous probe is the last one apart.
         if next.distance() == Some(0.0) {

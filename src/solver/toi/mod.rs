@@ -177,7 +177,7 @@ pub fn time_of_impact_moving(
         if distance <= q.contact {
             return q.touching_at_start(&d0);
         }
-        return turning::run(q, d0);
+        return advancement::run(q, d0);
     }
     match q.opening() {
         Opening::Decided(run) => *run,
