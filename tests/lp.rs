@@ -1,10 +1,11 @@
-//! The LP methods (issue 11, in progress) through the method table: verdicts against
+//! The LP methods (issue 11) through the method table: verdicts against
 //! GJK, containment against the corners' exact test, honest not_applicable.
 
 mod common;
 
 use collidescope::pose::{Pose, RelativePose};
 use collidescope::shape::{Cuboid, Polytope, Shape, Sphere};
+use collidescope::solver::lp::Simplex;
 use collidescope::solver::{Method, Outcome, SolverSettings};
 use collidescope::{DQuat, DVec3};
 
@@ -43,15 +44,17 @@ fn lp_verdicts_agree_with_gjk_on_boxes_and_hulls() {
         if d > 0.0 && d < 1e-9 {
             continue;
         }
-        match (run(Method::Lp, &a, &b, rel), gjk) {
-            (Outcome::Intersecting, Outcome::Intersecting) => {}
-            (Outcome::SeparatingPlane { gap, .. }, Outcome::Separated { distance }) => {
-                assert!(
-                    gap > 0.0 && gap <= distance + 1e-9,
-                    "{k}: gap {gap} vs {distance}"
-                )
+        for simplex in [Simplex::Tableau, Simplex::Revised] {
+            match (run(Method::Lp(simplex), &a, &b, rel), &gjk) {
+                (Outcome::Intersecting, Outcome::Intersecting) => {}
+                (Outcome::SeparatingPlane { gap, .. }, Outcome::Separated { distance }) => {
+                    assert!(
+                        gap > 0.0 && gap <= distance + 1e-9,
+                        "{k}: gap {gap} vs {distance}"
+                    )
+                }
+                (lp, gjk) => panic!("pose {k}, {simplex:?}: LP {lp}, GJK {gjk}"),
             }
-            (lp, gjk) => panic!("pose {k}: LP {lp}, GJK {gjk}"),
         }
     }
 }
@@ -74,7 +77,7 @@ fn containment_names_the_corner_outside_and_curved_shapes_are_refused() {
         Outcome::NotContained { .. }
     ));
     let ball = Shape::Sphere(Sphere::new(1.0).unwrap());
-    let outcome = run(Method::Lp, &ball, &big, turned(0.0));
+    let outcome = run(Method::Lp(Simplex::Tableau), &ball, &big, turned(0.0));
     assert_eq!(outcome.status_name(), "not_applicable", "{outcome}");
 }
 
@@ -92,7 +95,7 @@ fn lp_sample_verdicts_and_containment_are_the_exact_ones() {
         let truth = &truths["problems"][i];
         let (a, b, rel) = (&shapes[p.a], &shapes[p.b], p.b_in_a());
         let label = format!("problem {i} ({})", truth["origin"]);
-        let verdict = run(Method::Lp, a, b, rel);
+        let verdict = run(Method::Lp(Simplex::Tableau), a, b, rel);
         match truth["truth"].as_str().unwrap() {
             "separated" => assert!(
                 matches!(verdict, Outcome::SeparatingPlane { .. }),
@@ -122,7 +125,7 @@ fn touching_faces_and_large_hulls_get_certified_verdicts() {
         ),
     ] {
         let rel = RelativePose::between(&Pose::IDENTITY, &Pose::new(t, turn));
-        let outcome = run(Method::Lp, &a, &a, rel);
+        let outcome = run(Method::Lp(Simplex::Tableau), &a, &a, rel);
         assert!(
             matches!(
                 outcome,
@@ -149,7 +152,7 @@ fn touching_faces_and_large_hulls_get_certified_verdicts() {
             &Pose::IDENTITY,
             &Pose::new(DVec3::new(gap, 0.0, 0.0), DQuat::IDENTITY),
         );
-        let lp = run(Method::Lp, &big, &other, rel);
+        let lp = run(Method::Lp(Simplex::Tableau), &big, &other, rel);
         let gjk = run(
             Method::Solver(collidescope::solver::Algorithm::ALL[0]),
             &big,

@@ -1,8 +1,9 @@
 //! LP against GJK as a Boolean test (issue 11): time per query of the simplex method
-//! (`solver::lp::collision`) and of GJK in Boolean mode (which stops at the first
-//! separating plane) on the same random hull pairs, by vertex count; where the dense
-//! tableau stops being competitive. Every verdict pair is compared, and a
-//! disagreement is reported (only touching pairs may differ, none are generated).
+//! (`solver::lp::collision_by`, seed 003's dense tableau and the revised simplex) and
+//! of GJK in Boolean mode (which stops at the first separating plane) on the same
+//! random hull pairs, by vertex count; where the LP stops being competitive. Every
+//! verdict is compared with GJK's, and a disagreement is reported (only touching pairs
+//! may differ, none are generated).
 
 use std::path::Path;
 
@@ -14,7 +15,7 @@ use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
 use crate::rng::SplitMix64;
 use crate::shape::{Polytope, Shape};
-use crate::solver::lp::{collision, LpVerdict};
+use crate::solver::lp::{collision_by, LpVerdict, Simplex};
 use crate::solver::{DirectionRule, Gjk, Outcome, QueryMode, SolverSettings};
 
 /// The vertex counts compared.
@@ -25,6 +26,7 @@ pub const COUNTS: [usize; 5] = [8, 30, 100, 300, 1000];
 pub struct CrossoverRow {
     pub vertices: usize,
     pub lp_micros: f64,
+    pub revised_micros: f64,
     pub gjk_micros: f64,
     pub lp_pivots: f64,
     pub disagreements: usize,
@@ -46,7 +48,8 @@ pub fn run(pairs: usize) -> Vec<CrossoverRow> {
     COUNTS
         .iter()
         .map(|&n| {
-            let (mut lp_time, mut gjk_time, mut pivots, mut disagreements) = (0.0, 0.0, 0.0, 0);
+            let (mut lp_time, mut revised_time, mut gjk_time) = (0.0, 0.0, 0.0);
+            let (mut pivots, mut disagreements) = (0.0, 0);
             for k in 0..pairs {
                 let a = cloud(&mut rng, n, DVec3::ZERO);
                 let offset = if k % 2 == 0 {
@@ -65,12 +68,14 @@ pub fn run(pairs: usize) -> Vec<CrossoverRow> {
                     let md = MinkowskiDifference::new(&sa, &sb, identity);
                     Gjk::new(md, DirectionRule::Vanilla, settings).run_into(None)
                 };
-                let lp = || collision(&a, &b, None);
+                let lp = || collision_by(Simplex::Tableau, &a, &b, None);
+                let revised = || collision_by(Simplex::Revised, &a, &b, None);
                 let (g, l) = (gjk(), lp());
                 let gjk_says = matches!(g.outcome, Outcome::Intersecting);
-                let lp_says = matches!(l.verdict, LpVerdict::Intersecting { .. });
-                if gjk_says != lp_says {
-                    disagreements += 1;
+                for verdict in [&l.verdict, &revised().verdict] {
+                    if gjk_says != matches!(verdict, LpVerdict::Intersecting { .. }) {
+                        disagreements += 1;
+                    }
                 }
                 pivots += l.pivots as f64;
                 gjk_time += seconds_per_query(|| {
@@ -79,11 +84,15 @@ pub fn run(pairs: usize) -> Vec<CrossoverRow> {
                 lp_time += seconds_per_query(|| {
                     std::hint::black_box(lp());
                 });
+                revised_time += seconds_per_query(|| {
+                    std::hint::black_box(revised());
+                });
             }
             let m = pairs as f64;
             CrossoverRow {
                 vertices: n,
                 lp_micros: lp_time / m * 1e6,
+                revised_micros: revised_time / m * 1e6,
                 gjk_micros: gjk_time / m * 1e6,
                 lp_pivots: pivots / m,
                 disagreements,
@@ -95,16 +104,18 @@ pub fn run(pairs: usize) -> Vec<CrossoverRow> {
 /// The table as text.
 pub fn table(rows: &[CrossoverRow]) -> String {
     let mut out = format!(
-        "{:>9} {:>12} {:>12} {:>8} {:>10} {:>13}\n",
-        "vertices", "LP µs", "GJK µs", "LP/GJK", "pivots", "disagreements"
+        "{:>9} {:>12} {:>12} {:>12} {:>8} {:>8} {:>10} {:>13}\n",
+        "vertices", "LP µs", "revised µs", "GJK µs", "LP/GJK", "rev/GJK", "pivots", "disagreements"
     );
     for r in rows {
         out += &format!(
-            "{:>9} {:>12.2} {:>12.2} {:>8.1} {:>10.1} {:>13}\n",
+            "{:>9} {:>12.2} {:>12.2} {:>12.2} {:>8.1} {:>8.1} {:>10.1} {:>13}\n",
             r.vertices,
             r.lp_micros,
+            r.revised_micros,
             r.gjk_micros,
             r.lp_micros / r.gjk_micros,
+            r.revised_micros / r.gjk_micros,
             r.lp_pivots,
             r.disagreements
         );
@@ -119,13 +130,13 @@ pub fn plot(rows: &[CrossoverRow], path: &Path) -> anyhow::Result<()> {
     root.fill(&WHITE)?;
     let (lo, hi) = rows.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), r| {
         (
-            lo.min(r.gjk_micros).min(r.lp_micros),
-            hi.max(r.gjk_micros).max(r.lp_micros),
+            lo.min(r.gjk_micros).min(r.lp_micros).min(r.revised_micros),
+            hi.max(r.gjk_micros).max(r.lp_micros).max(r.revised_micros),
         )
     });
     let mut chart = ChartBuilder::on(&root)
         .caption(
-            "LP (dense tableau) vs GJK Boolean: time per query",
+            "LP (dense tableau, revised simplex) vs GJK Boolean",
             ("sans-serif", 22),
         )
         .margin(20)
@@ -140,19 +151,20 @@ pub fn plot(rows: &[CrossoverRow], path: &Path) -> anyhow::Result<()> {
         .x_desc("vertices per shape")
         .y_desc("µs per query")
         .draw()?;
-    for (name, colour, pick) in [
-        ("LP (seed 003)", RGBColor(82, 84, 163), 0),
-        ("GJK, Boolean mode", RGBColor(31, 119, 180), 1),
-    ] {
-        let points: Vec<(f64, f64)> = rows
-            .iter()
-            .map(|r| {
-                (
-                    r.vertices as f64,
-                    if pick == 0 { r.lp_micros } else { r.gjk_micros },
-                )
-            })
-            .collect();
+    type Pick = fn(&CrossoverRow) -> f64;
+    let series: [(&str, RGBColor, Pick); 3] = [
+        ("LP, dense tableau (seed 003)", RGBColor(82, 84, 163), |r| {
+            r.lp_micros
+        }),
+        ("LP, revised simplex", RGBColor(231, 150, 156), |r| {
+            r.revised_micros
+        }),
+        ("GJK, Boolean mode", RGBColor(31, 119, 180), |r| {
+            r.gjk_micros
+        }),
+    ];
+    for (name, colour, pick) in series {
+        let points: Vec<(f64, f64)> = rows.iter().map(|r| (r.vertices as f64, pick(r))).collect();
         chart
             .draw_series(LineSeries::new(points.clone(), colour.stroke_width(3)))?
             .label(name)

@@ -13,6 +13,7 @@ use crate::parry_bridge::{parry_penetration, parry_time_of_impact};
 use crate::pose::RelativePose;
 use crate::shape::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, Polytope, Shape, Sphere};
 use crate::solver::epa::{gjk_settings_for_epa, penetration, EpaSettings};
+use crate::solver::lp::LpQuestion;
 use crate::solver::toi::{time_of_impact, ToiRule, ToiSettings};
 use crate::solver::{
     solve, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, Method, Outcome,
@@ -364,8 +365,11 @@ pub fn run_problems(
                             let v = p.b_velocity.map(DVec3::from_array);
                             toi_answer(a, b, b_in_a, v, rule, timing)
                         }
-                        Method::Lp | Method::LpContainment => {
-                            lp_answer(a, b, b_in_a, *method == Method::LpContainment, timing)
+                        Method::Lp(simplex) => {
+                            lp_answer(a, b, b_in_a, LpQuestion::Collision(simplex), timing)
+                        }
+                        Method::LpContainment => {
+                            lp_answer(a, b, b_in_a, LpQuestion::Containment, timing)
                         }
                     };
                     (method.name().to_string(), answer)
@@ -479,10 +483,10 @@ fn lp_answer(
     a: &Shape,
     b: &Shape,
     b_in_a: RelativePose,
-    containment: bool,
+    question: LpQuestion,
     timing: bool,
 ) -> AlgorithmAnswer {
-    let query = || crate::solver::lp::run_on_shapes(a, b, b_in_a, containment, None);
+    let query = || crate::solver::lp::run_on_shapes(a, b, b_in_a, question, None);
     let answer = query();
     AlgorithmAnswer {
         iterations: answer.pivots,

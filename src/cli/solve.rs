@@ -145,7 +145,7 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
         if let Some(k) = s.momentum_stopped_at {
             println!("momentum stopped at iteration {k}");
         }
-        if run.method == Method::Lp {
+        if matches!(run.method, Method::Lp(_)) {
             print_seed_estimate(scene);
         }
         if let (Some(a), Some(b)) = (world(scene, s.witness_a), world(scene, s.witness_b)) {

@@ -58,7 +58,11 @@ fn lp_row(r: &LpRecord) {
             entering,
             leaving,
             ties,
-        } => format!("{entering} in, {leaving} out ({ties} tied)"),
+            plain_bland,
+        } => format!(
+            "{entering} in, {leaving} out ({ties} tied{})",
+            if *plain_bland { ", plain Bland" } else { "" }
+        ),
         LpEvent::Vertex { vertex, inside } => {
             format!(
                 "vertex {vertex} {}",

@@ -3,6 +3,7 @@
 //! record type, the drawing and the narration), the shapes it takes and the settings it
 //! reads. Everything that lists methods reads it.
 
+use super::lp::Simplex;
 use super::toi::ToiRule;
 use super::{Algorithm, DirectionRule, Method, StepRule};
 use crate::shape::Shape;
@@ -132,7 +133,7 @@ const fn toi(
 }
 
 /// Every method, in the order panels and help texts list them.
-pub const CATALOG: [MethodInfo; 15] = [
+pub const CATALOG: [MethodInfo; 16] = [
     gjk(DirectionRule::Vanilla, "gjk", "GJK", [31, 119, 180]),
     gjk(
         DirectionRule::Nesterov,
@@ -201,10 +202,19 @@ pub const CATALOG: [MethodInfo; 15] = [
     ),
     toi(ToiRule::Brent, "toi_brent", "TOI: Brent", [96, 96, 0]),
     MethodInfo {
-        method: Method::Lp,
+        method: Method::Lp(Simplex::Tableau),
         name: "lp",
         label: "LP: collision test",
         colour: [82, 84, 163],
+        family: Family::Lp,
+        shapes: ShapeRequirement::Polytopes,
+        settings: SettingsKind::Simplex,
+    },
+    MethodInfo {
+        method: Method::Lp(Simplex::Revised),
+        name: "lp_revised",
+        label: "LP: collision test (revised simplex)",
+        colour: [231, 150, 156],
         family: Family::Lp,
         shapes: ShapeRequirement::Polytopes,
         settings: SettingsKind::Simplex,

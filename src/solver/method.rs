@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::catalog::{self, Family};
 use super::epa::{gjk_settings_for_epa, penetration, EpaSettings};
+use super::lp::{LpQuestion, Simplex};
 use super::toi::{time_of_impact_moving, Motion, ToiRule, ToiSettings};
 use super::trace::Trace;
 use super::{Algorithm, RunSummary, SolverSettings};
@@ -25,9 +26,10 @@ pub enum Method {
     Epa,
     /// Time of impact of B moving by `t·v`, t ∈ [0, 1].
     Toi(ToiRule),
-    /// The collision test by linear programming (seed 003).
-    Lp,
-    /// Whether every point of A lies in B, by the same LP.
+    /// The collision test by linear programming (seed 003), on the dense tableau or by
+    /// the revised simplex.
+    Lp(Simplex),
+    /// Whether every point of A lies in B, one LP per point (by the revised simplex).
     LpContainment,
 }
 
@@ -129,10 +131,13 @@ impl Method {
                     gjk_stage: epa.gjk,
                 }
             }
-            Method::Lp | Method::LpContainment => {
-                let containment = *self == Method::LpContainment;
+            Method::Lp(_) | Method::LpContainment => {
+                let question = match *self {
+                    Method::Lp(simplex) => LpQuestion::Collision(simplex),
+                    _ => LpQuestion::Containment,
+                };
                 let records = buffer.map(Trace::lp_mut);
-                let answer = super::lp::run_on_shapes(a, b, b_in_a, containment, records);
+                let answer = super::lp::run_on_shapes(a, b, b_in_a, question, records);
                 let mut summary = RunSummary::not_applicable(String::new());
                 summary.outcome = answer.outcome;
                 summary.iterations = answer.pivots;

@@ -22,8 +22,11 @@ pub(super) fn narrate(run: &Run, records: &[LpRecord], index: usize) -> String {
             entering,
             leaving,
             ties,
+            plain_bland,
         } => {
-            let tie = if *ties > 1 {
+            let tie = if *ties > 1 && *plain_bland {
+                format!(" ({ties} rows tied for the ratio: a basis came back earlier, so plain Bland's smallest index chose, which cannot cycle)")
+            } else if *ties > 1 {
                 format!(" ({ties} rows tied for the ratio: the largest pivot element chose)")
             } else {
                 String::new()

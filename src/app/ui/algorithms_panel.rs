@@ -197,7 +197,7 @@ fn results_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingComm
         if let Some(k) = r.run.summary.momentum_stopped_at {
             ui.label(format!("   momentum stopped at iteration {k}"));
         }
-        if m == Method::Lp {
+        if matches!(m, Method::Lp(_)) {
             if let Some(estimate) = seed_estimate(model) {
                 ui.label(format!(
                     "   seed 003's estimate ‖b − Ax*‖₁/√3 = {estimate:.4e} (not a bound: compare GJK's distance)"

@@ -7,12 +7,14 @@
 //! plane is checked against every point. Points are taken about their centroid and
 //! scaled to unit size first, so the tolerances are relative to the coordinates' scale.
 //!
-//! The method table's `lp` and `lp_containment` run it (issue 11 continues): this is
-//! the solver and its certificates, tested against GJK. The certified lower bound of
+//! The method table's `lp` (dense tableau), `lp_revised` (revised simplex, `revised.rs`)
+//! and `lp_containment` run it; `pivoting.rs` holds the rules both solvers share. The certified lower bound of
 //! the distance is the separating plane's gap; seed 003's own estimate is computed by
 //! [`seed_distance_estimate`], which shows it is no bound.
 
+pub mod pivoting;
 mod record;
+pub mod revised;
 pub mod tableau;
 
 use glam::DVec3;
@@ -21,8 +23,10 @@ use crate::pose::RelativePose;
 use crate::shape::Shape;
 use crate::solver::Outcome;
 
+use pivoting::{Phase1, Phase1Solver, TieRule};
 pub use record::{LpEvent, LpRecord, TableauSnapshot, LP_CSV_HEADER};
-use tableau::{Phase1, Tableau};
+use revised::RevisedSimplex;
+use tableau::Tableau;
 
 /// Relative tolerance on the scaled problem: the optimum at or below it is a collision
 /// (points within 1e-10 of the points' spread count as touching).
@@ -67,6 +71,20 @@ fn column_names(na: usize, nb: usize) -> Vec<String> {
 /// `λ_i = (1, 0, p_i)`, `μ_j = (0, 1, −q_j)`; rows `Σλ = 1`, `Σμ = 1` and the three
 /// coordinates of `Σλp − Σμq = 0`.
 pub fn collision_tableau(a: &[DVec3], b: &[DVec3]) -> Tableau {
+    let (m, n) = collision_matrix(a, b);
+    Tableau::new(&m, &COLLISION_RHS, n)
+}
+
+/// The same problem for the revised simplex.
+pub fn collision_revised(a: &[DVec3], b: &[DVec3]) -> RevisedSimplex {
+    let (m, n) = collision_matrix(a, b);
+    RevisedSimplex::new(&m, &COLLISION_RHS, n)
+}
+
+const COLLISION_RHS: [f64; 5] = [1.0, 1.0, 0.0, 0.0, 0.0];
+
+/// The collision problem's matrix, row-major `5 × n`, and `n`.
+fn collision_matrix(a: &[DVec3], b: &[DVec3]) -> (Vec<f64>, usize) {
     let n = a.len() + b.len();
     let mut m = vec![0.0; 5 * n];
     let columns = a.iter().map(|p| (0, *p)).chain(b.iter().map(|q| (1, -*q)));
@@ -76,12 +94,32 @@ pub fn collision_tableau(a: &[DVec3], b: &[DVec3]) -> Tableau {
             m[(2 + k) * n + c] = p[k];
         }
     }
-    Tableau::new(&m, &[1.0, 1.0, 0.0, 0.0, 0.0], n)
+    (m, n)
+}
+
+/// Which phase-1 solver runs the test.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Simplex {
+    /// Seed 003's dense tableau (every pivot updates every entry).
+    #[default]
+    Tableau,
+    /// The revised simplex (a 5 × 5 basis inverse, columns priced from the duals).
+    Revised,
+}
+
+/// Whether the convex hulls of `a` and `b` intersect, by the dense tableau.
+pub fn collision(a: &[DVec3], b: &[DVec3], steps: Option<&mut Vec<LpRecord>>) -> LpRun {
+    collision_by(Simplex::Tableau, a, b, steps)
 }
 
 /// Whether the convex hulls of `a` and `b` intersect; every pivot into `steps` when
 /// given (the weights' points renormalised where they do not yet sum to 1).
-pub fn collision(a: &[DVec3], b: &[DVec3], mut steps: Option<&mut Vec<LpRecord>>) -> LpRun {
+pub fn collision_by(
+    simplex: Simplex,
+    a: &[DVec3],
+    b: &[DVec3],
+    steps: Option<&mut Vec<LpRecord>>,
+) -> LpRun {
     let finished = |verdict| LpRun {
         verdict,
         pivots: 0,
@@ -111,84 +149,121 @@ pub fn collision(a: &[DVec3], b: &[DVec3], mut steps: Option<&mut Vec<LpRecord>>
     let local = |p: &DVec3| (*p - centre) / scale;
     let (pa, pb): (Vec<DVec3>, Vec<DVec3>) =
         (a.iter().map(local).collect(), b.iter().map(local).collect());
-    let n = pa.len() + pb.len();
-    let mut t = collision_tableau(&pa, &pb);
-    let points = |t: &Tableau| {
-        let x = t.solution();
-        let (la, lb) = x[..n].split_at(pa.len());
-        let weighted = |w: &[f64], ps: &[DVec3], original: &[DVec3]| {
-            let sum: f64 = w.iter().sum();
-            if sum <= 0.0 {
-                return original[0];
-            }
-            let p = w.iter().zip(ps).fold(DVec3::ZERO, |s, (w, p)| s + *p * *w) / sum;
-            p * scale + centre
-        };
-        (weighted(la, &pa, a), weighted(lb, &pb, b))
+    let scaled = Scaled {
+        a,
+        b,
+        pa: &pa,
+        pb: &pb,
+        centre,
+        scale,
     };
-    let names = steps.is_some().then(|| column_names(pa.len(), pb.len()));
-    let (end, pivots) = t.solve(|t, pivot| {
-        let (Some(steps), Some(names)) = (steps.as_deref_mut(), names.as_ref()) else {
-            return;
+    match simplex {
+        Simplex::Tableau => scaled.decide(collision_tableau(&pa, &pb), steps),
+        Simplex::Revised => scaled.decide(collision_revised(&pa, &pb), steps),
+    }
+}
+
+/// The points as given and about their centroid at unit size.
+struct Scaled<'p> {
+    a: &'p [DVec3],
+    b: &'p [DVec3],
+    pa: &'p [DVec3],
+    pb: &'p [DVec3],
+    centre: DVec3,
+    scale: f64,
+}
+
+impl Scaled<'_> {
+    /// Runs the solver on the scaled problem and certifies its verdict.
+    fn decide<S: Phase1Solver>(&self, mut t: S, mut steps: Option<&mut Vec<LpRecord>>) -> LpRun {
+        let Scaled {
+            a,
+            b,
+            pa,
+            pb,
+            centre,
+            scale,
+        } = *self;
+        let n = pa.len() + pb.len();
+        let points = |t: &S| {
+            let x = t.solution();
+            let (la, lb) = x[..n].split_at(pa.len());
+            let weighted = |w: &[f64], ps: &[DVec3], original: &[DVec3]| {
+                let sum: f64 = w.iter().sum();
+                if sum <= 0.0 {
+                    return original[0];
+                }
+                let p = w.iter().zip(ps).fold(DVec3::ZERO, |s, (w, p)| s + *p * *w) / sum;
+                p * scale + centre
+            };
+            (weighted(la, pa, a), weighted(lb, pb, b))
         };
-        let (point_a, point_b) = points(t);
-        let small = (t.rows + 1) * (t.columns() + 1) <= SNAPSHOT_LIMIT;
-        steps.push(LpRecord {
-            k: steps.len() + 1,
-            event: LpEvent::Pivot {
-                entering: names[pivot.entering].clone(),
-                leaving: names[pivot.leaving].clone(),
-                ties: pivot.ties,
-            },
-            objective: pivot.objective,
-            point_a,
-            point_b,
-            tableau: small.then(|| TableauSnapshot {
-                rows: t.rows,
-                columns: t.columns(),
-                values: t.values(),
-                pivot_row: pivot.row,
-                pivot_column: pivot.entering,
-                column_names: names.clone(),
-            }),
+        let names = steps.is_some().then(|| column_names(pa.len(), pb.len()));
+        let (end, pivots) = t.run(&mut |t, pivot| {
+            let (Some(steps), Some(names)) = (steps.as_deref_mut(), names.as_ref()) else {
+                return;
+            };
+            let (point_a, point_b) = points(t);
+            let (rows, columns) = t.shape();
+            let small = (rows + 1) * (columns + 1) <= SNAPSHOT_LIMIT;
+            steps.push(LpRecord {
+                k: steps.len() + 1,
+                event: LpEvent::Pivot {
+                    entering: names[pivot.entering].clone(),
+                    leaving: names[pivot.leaving].clone(),
+                    ties: pivot.ties,
+                    plain_bland: pivot.rule == TieRule::SmallestIndex,
+                },
+                objective: pivot.objective,
+                point_a,
+                point_b,
+                tableau: small.then(|| TableauSnapshot {
+                    rows,
+                    columns,
+                    values: t.tableau_values(),
+                    pivot_row: pivot.row,
+                    pivot_column: pivot.entering,
+                    column_names: names.clone(),
+                }),
+            });
         });
-    });
-    let objective = t.objective();
-    let x = t.solution();
-    let mut run = LpRun {
-        verdict: LpVerdict::PivotCap,
-        pivots,
-        objective,
-    };
-    if end == Phase1::PivotCap {
-        return run;
-    }
-    if objective <= LP_TOLERANCE {
-        let (point_a, point_b) = points(&t);
-        let weights_ok = x[..n].iter().all(|w| *w >= -LP_TOLERANCE);
-        run.verdict = if weights_ok && (point_a - point_b).length() <= 1e-8 * scale {
-            LpVerdict::Intersecting {
-                point: (point_a + point_b) * 0.5,
-            }
-        } else {
-            LpVerdict::Uncertified {
-                reason: format!(
-                    "the weights' points are {:e} apart (scale {scale:e})",
-                    (point_a - point_b).length()
-                ),
-            }
+        let objective = t.objective();
+        let x = t.solution();
+        let mut run = LpRun {
+            verdict: LpVerdict::PivotCap,
+            pivots,
+            objective,
         };
-        return run;
+        if end == Phase1::PivotCap {
+            return run;
+        }
+        if objective <= LP_TOLERANCE {
+            let (point_a, point_b) = points(&t);
+            let weights_ok = x[..n].iter().all(|w| *w >= -LP_TOLERANCE);
+            run.verdict = if weights_ok && (point_a - point_b).length() <= 1e-8 * scale {
+                LpVerdict::Intersecting {
+                    point: (point_a + point_b) * 0.5,
+                }
+            } else {
+                LpVerdict::Uncertified {
+                    reason: format!(
+                        "the weights' points are {:e} apart (scale {scale:e})",
+                        (point_a - point_b).length()
+                    ),
+                }
+            };
+            return run;
+        }
+        let y = t.duals();
+        let w = DVec3::new(y[2], y[3], y[4]);
+        run.verdict = match separating_plane(a, b, w) {
+            Some(plane) => LpVerdict::Separated { plane: Some(plane) },
+            None => LpVerdict::Uncertified {
+                reason: "the dual's plane does not separate the points".into(),
+            },
+        };
+        run
     }
-    let y = t.duals();
-    let w = DVec3::new(y[2], y[3], y[4]);
-    run.verdict = match separating_plane(a, b, w) {
-        Some(plane) => LpVerdict::Separated { plane: Some(plane) },
-        None => LpVerdict::Uncertified {
-            reason: "the dual's plane does not separate the points".into(),
-        },
-    };
-    run
 }
 
 /// Seed 003's distance estimate `min ‖b − Ax‖₁ / √3` over its problem P2 (`Ax ≤ b`,
@@ -239,7 +314,7 @@ pub fn containment(a: &[DVec3], b: &[DVec3]) -> Result<(), (usize, LpVerdict)> {
         };
     }
     for (i, p) in a.iter().enumerate() {
-        let run = collision(std::slice::from_ref(p), b, None);
+        let run = collision_by(Simplex::Revised, std::slice::from_ref(p), b, None);
         if !matches!(run.verdict, LpVerdict::Intersecting { .. }) {
             return Err((i, run.verdict));
         }
@@ -255,13 +330,22 @@ pub struct LpAnswer {
     pub witness: Option<DVec3>,
 }
 
-/// The collision test (or, with `containment`, "is A inside B") on two shapes given by
-/// their points, B placed by `b_in_a`; records into `trace` when given.
+/// What an LP run on two shapes asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LpQuestion {
+    /// Do they intersect (by this solver)?
+    Collision(Simplex),
+    /// Is every point of A in B (one revised-simplex test per point)?
+    Containment,
+}
+
+/// The collision or containment test on two shapes given by their points, B placed by
+/// `b_in_a`; records into `trace` when given.
 pub fn run_on_shapes(
     a: &Shape,
     b: &Shape,
     b_in_a: RelativePose,
-    containment: bool,
+    question: LpQuestion,
     mut trace: Option<&mut Vec<LpRecord>>,
 ) -> LpAnswer {
     let (Some(pa), Some(pb)) = (a.vertex_points(), b.vertex_points()) else {
@@ -273,8 +357,8 @@ pub fn run_on_shapes(
         };
     };
     let pb: Vec<DVec3> = pb.iter().map(|q| b_in_a.transform_point(*q)).collect();
-    if !containment {
-        let run = collision(&pa, &pb, trace);
+    if let LpQuestion::Collision(simplex) = question {
+        let run = collision_by(simplex, &pa, &pb, trace);
         let (outcome, witness) = verdict_outcome(run.verdict, run.pivots);
         return LpAnswer {
             outcome,
@@ -284,7 +368,7 @@ pub fn run_on_shapes(
     }
     let mut pivots = 0;
     for (i, p) in pa.iter().enumerate() {
-        let run = collision(std::slice::from_ref(p), &pb, None);
+        let run = collision_by(Simplex::Revised, std::slice::from_ref(p), &pb, None);
         pivots += run.pivots;
         let inside = matches!(run.verdict, LpVerdict::Intersecting { .. });
         if let Some(records) = trace.as_deref_mut() {
@@ -390,30 +474,32 @@ mod tests {
             if distance > 0.0 && distance < 1e-9 {
                 continue; // touching: either verdict is right
             }
-            let run = collision(&a, &b, None);
-            match (&run.verdict, &gjk) {
-                (LpVerdict::Intersecting { point }, Outcome::Intersecting) => {
-                    hits += 1;
-                    assert!(point.is_finite());
+            for simplex in [Simplex::Tableau, Simplex::Revised] {
+                let run = collision_by(simplex, &a, &b, None);
+                match (&run.verdict, &gjk) {
+                    (LpVerdict::Intersecting { point }, Outcome::Intersecting) => {
+                        hits += 1;
+                        assert!(point.is_finite());
+                    }
+                    (
+                        LpVerdict::Separated {
+                            plane: Some((n, offset, gap)),
+                        },
+                        Outcome::Separated { distance },
+                    ) => {
+                        misses += 1;
+                        assert!(
+                            a.iter().all(|p| n.dot(*p) < *offset)
+                                && b.iter().all(|q| n.dot(*q) > *offset)
+                        );
+                        // The plane's gap is a lower bound of the true distance.
+                        assert!(*gap <= distance + 1e-9, "{i}: gap {gap} > {distance}");
+                    }
+                    (v, g) => panic!("pair {i}, {simplex:?}: LP {v:?}, GJK {g}"),
                 }
-                (
-                    LpVerdict::Separated {
-                        plane: Some((n, offset, gap)),
-                    },
-                    Outcome::Separated { distance },
-                ) => {
-                    misses += 1;
-                    assert!(
-                        a.iter().all(|p| n.dot(*p) < *offset)
-                            && b.iter().all(|q| n.dot(*q) > *offset)
-                    );
-                    // The plane's gap is a lower bound of the true distance.
-                    assert!(*gap <= distance + 1e-9, "{i}: gap {gap} > {distance}");
-                }
-                (v, g) => panic!("pair {i}: LP {v:?}, GJK {g}"),
             }
         }
-        assert!(hits > 30 && misses > 30, "{hits} / {misses}");
+        assert!(hits > 60 && misses > 60, "{hits} / {misses}");
     }
 
     #[test]
@@ -500,15 +586,17 @@ mod tests {
             for gap in [1e-9, -1e-9] {
                 let shift = off + DVec3::new(1.0 + gap - min_x, 0.1, 0.2);
                 let b: Vec<DVec3> = local.iter().map(|p| *p + shift).collect();
-                let verdict = collision(&a, &b, None).verdict;
-                match verdict {
-                    LpVerdict::Separated {
-                        plane: Some((_, _, g)),
-                    } if gap > 0.0 => {
-                        assert!((g - gap).abs() < 1e-12 * far.max(1.0) * 1e3, "{far}: {g}")
+                for simplex in [Simplex::Tableau, Simplex::Revised] {
+                    let verdict = collision_by(simplex, &a, &b, None).verdict;
+                    match verdict {
+                        LpVerdict::Separated {
+                            plane: Some((_, _, g)),
+                        } if gap > 0.0 => {
+                            assert!((g - gap).abs() < 1e-12 * far.max(1.0) * 1e3, "{far}: {g}")
+                        }
+                        LpVerdict::Intersecting { .. } if gap < 0.0 => {}
+                        other => panic!("far {far}, gap {gap:e}: {other:?}"),
                     }
-                    LpVerdict::Intersecting { .. } if gap < 0.0 => {}
-                    other => panic!("far {far}, gap {gap:e}: {other:?}"),
                 }
             }
         }

@@ -12,11 +12,14 @@ use crate::solver::trace::{PlotValues, Record};
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum LpEvent {
     /// A pivot: `entering` joined the basis in place of `leaving` (names such as λ3,
-    /// μ2, a1); `ties` rows tied for the minimum ratio.
+    /// μ2, a1); `ties` rows tied for the minimum ratio; `plain_bland` once a repeated
+    /// basis has switched the tie rule from the largest pivot to the smallest index.
     Pivot {
         entering: String,
         leaving: String,
         ties: usize,
+        #[serde(default)]
+        plain_bland: bool,
     },
     /// Containment: A's vertex `vertex` lies in B (or not).
     Vertex { vertex: usize, inside: bool },

@@ -3,30 +3,12 @@
 //! column (the smallest index with a negative reduced cost); among the rows tied for
 //! the minimum ratio the largest pivot magnitude wins (the seed warns that cancellation
 //! can make even Bland's rule cycle: a tiny pivot is where it starts), then the
-//! smallest basic index. The pivot cap is the seed's: columns × rows.
+//! smallest basic index; a basis that comes back hands over to plain Bland
+//! (`pivoting.rs`). The pivot cap is the seed's: columns × rows. Each pivot updates the
+//! whole tableau, O(rows × columns): `revised.rs` is the fast variant.
 
-/// One pivot: which column entered, which row's basic variable left, and why.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Pivot {
-    pub entering: usize,
-    pub leaving: usize,
-    /// The row of the pivot element and its value.
-    pub row: usize,
-    pub element: f64,
-    /// How many rows tied for the minimum ratio (the safeguard chose among them).
-    pub ties: usize,
-    /// The phase-1 objective (the artificials' sum) after the pivot.
-    pub objective: f64,
-}
-
-/// How the phase ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Phase1 {
-    /// No column improves the objective: optimal.
-    Optimal,
-    /// The seed's cap of columns × rows pivots was reached.
-    PivotCap,
-}
+use super::pivoting::{CycleGuard, Phase1Solver};
+pub use super::pivoting::{Phase1, Pivot, TieRule};
 
 /// The tableau: `rows` constraint rows over `n` structural and `rows` artificial
 /// columns and the right-hand side, then the reduced-cost row.
@@ -44,21 +26,6 @@ pub struct Tableau {
     /// How the leaving row is chosen among those tied for the minimum ratio.
     pub ties: TieRule,
 }
-
-/// The leaving row among rows tied for the minimum ratio.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum TieRule {
-    /// The largest pivot element (then the smallest basic index): the safeguard.
-    #[default]
-    LargestPivot,
-    /// Plain Bland: the smallest basic index, however small its pivot element.
-    SmallestIndex,
-}
-
-/// Reduced costs above `−COST_TOLERANCE` do not improve the objective.
-const COST_TOLERANCE: f64 = 1e-12;
-/// Pivot elements below this are not admissible.
-const PIVOT_TOLERANCE: f64 = 1e-12;
 
 impl Tableau {
     /// The phase-1 tableau of `a x = b` (`a` row-major, `rows × n`).
@@ -139,37 +106,18 @@ impl Tableau {
             .collect()
     }
 
-    /// The next pivot by Bland's rule with the tie safeguard; `None` when optimal.
+    /// The next pivot by Bland's rule with the tie rule: (entering, row, ties).
     fn choose(&self) -> Option<(usize, usize, usize)> {
         let z = self.rows;
         let entering = (0..self.columns())
-            .find(|&j| self.at(z, j) < -COST_TOLERANCE && !self.basis.contains(&j))?;
-        let mut best: Option<(f64, usize)> = None;
-        let mut ties: Vec<usize> = Vec::new();
-        for r in 0..self.rows {
-            let e = self.at(r, entering);
-            if e <= PIVOT_TOLERANCE {
-                continue;
-            }
-            let ratio = self.rhs(r) / e;
-            match best {
-                Some((b, _)) if ratio > b + 1e-12 * b.abs().max(1.0) => {}
-                Some((b, _)) if ratio >= b - 1e-12 * b.abs().max(1.0) => ties.push(r),
-                _ => {
-                    best = Some((ratio, r));
-                    ties = vec![r];
-                }
-            }
-        }
-        best?;
-        let row = match self.ties {
-            TieRule::LargestPivot => *ties.iter().max_by(|&&r1, &&r2| {
-                let (e1, e2) = (self.at(r1, entering), self.at(r2, entering));
-                e1.total_cmp(&e2).then(self.basis[r2].cmp(&self.basis[r1]))
-            })?,
-            TieRule::SmallestIndex => *ties.iter().min_by_key(|&&r| self.basis[r])?,
-        };
-        Some((entering, row, ties.len()))
+            .find(|&j| self.ties.improves(self.at(z, j)) && !self.basis.contains(&j))?;
+        let (row, ties) = self.ties.leaving_row(
+            self.rows,
+            |r| self.at(r, entering),
+            |r| self.rhs(r),
+            &self.basis,
+        )?;
+        Some((entering, row, ties))
     }
 
     fn pivot(&mut self, row: usize, col: usize) {
@@ -198,6 +146,7 @@ impl Tableau {
     pub fn solve(&mut self, mut each: impl FnMut(&Tableau, &Pivot)) -> (Phase1, usize) {
         let cap = self.columns() * self.rows;
         let mut pivots = 0;
+        let mut guard = CycleGuard::new(self.objective());
         loop {
             let Some((entering, row, ties)) = self.choose() else {
                 return (Phase1::Optimal, pivots);
@@ -215,97 +164,36 @@ impl Tableau {
                 row,
                 element,
                 ties,
+                rule: self.ties,
                 objective: self.objective(),
             };
+            self.ties = guard.after(self.ties, &self.basis, record.objective);
             each(self, &record);
         }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn finds_a_feasible_point_or_proves_there_is_none() {
-        // x + y = 1, x − y = 0.5: x = 0.75, y = 0.25.
-        let mut t = Tableau::new(&[1.0, 1.0, 1.0, -1.0], &[1.0, 0.5], 2);
-        let (end, pivots) = t.solve(|_, _| {});
-        assert_eq!(end, Phase1::Optimal);
-        assert!(pivots >= 2 && t.objective().abs() < 1e-15);
-        let x = t.solution();
-        assert!((x[0] - 0.75).abs() < 1e-15 && (x[1] - 0.25).abs() < 1e-15);
-        // x + y = 1, x + y = 2: infeasible, optimum 1 (the duals certify it).
-        let mut t = Tableau::new(&[1.0, 1.0, 1.0, 1.0], &[1.0, 2.0], 2);
-        t.solve(|_, _| {});
-        assert!((t.objective() - 1.0).abs() < 1e-15);
-        let y = t.duals();
-        // yᵀA ≤ 0 on every column (no column can improve), yᵀb = the optimum.
-        assert!(y[0] + y[1] <= 1e-15);
-        assert!((y[0] * 1.0 + y[1] * 2.0 - 1.0).abs() < 1e-15);
+impl Phase1Solver for Tableau {
+    fn run(&mut self, each: &mut dyn FnMut(&Self, &Pivot)) -> (Phase1, usize) {
+        self.solve(each)
     }
-
-    fn collision_tableau(a: &[[f64; 3]], b: &[[f64; 3]], ties: TieRule) -> Tableau {
-        let points = |ps: &[[f64; 3]]| {
-            ps.iter()
-                .map(|p| glam::DVec3::from_array(*p))
-                .collect::<Vec<_>>()
-        };
-        let mut t = crate::solver::lp::collision_tableau(&points(a), &points(b));
-        t.ties = ties;
-        t
+    fn solution(&self) -> Vec<f64> {
+        Tableau::solution(self)
     }
-
-    #[test]
-    fn without_the_safeguard_cancellation_corrupts_the_tableau() {
-        // Points of a 3 × 3 × 3 lattice jittered by 5e-10 (near ties everywhere), found
-        // by a search over 200 000 such inputs: plain Bland (the
-        // smallest basic index among ratio ties) pivots on a tiny element here and its
-        // objective, a sum of non-negative artificials, comes out at −4.8e-7: round-off
-        // has taken over (2.5 % of those inputs; none cycled to the cap with either
-        // rule). The largest-pivot safeguard keeps the objective a sum of non-negative
-        // numbers, within round-off.
-        let a = [
-            [2.0000000004618594, 1.9999999997857298, 1.0000000004928182],
-            [
-                1.9999999995754139,
-                3.320792354155565e-10,
-                -3.6259178735221523e-10,
-            ],
-            [
-                -1.1183722934482533e-10,
-                4.900825526969993e-10,
-                2.0000000003876126,
-            ],
-            [2.00000000014071, 2.9776461267049995e-10, 1.0000000004161365],
-            [
-                0.9999999997375808,
-                2.0095530625642634e-10,
-                -1.4277258348233513e-10,
-            ],
-            [0.9999999999758425, 0.999999999556177, 1.99999999985109],
-            [
-                1.999999999857426,
-                -2.133809365970786e-10,
-                1.9999999998993316,
-            ],
-        ];
-        let b = [
-            [1.0000000003607123, 1.0000000004189524, 2.000000000031596],
-            [
-                3.541184577579382e-10,
-                1.9999999997627271,
-                1.0000000004894558,
-            ],
-            [2.0000000003098206, 2.000000000341306, 1.0000000002819518],
-            [2.000000000145582, 1.0000000002590068, 1.999999999572939],
-        ];
-        let mut plain = collision_tableau(&a, &b, TieRule::SmallestIndex);
-        plain.solve(|_, _| {});
-        assert!(plain.objective() < -1e-8, "{}", plain.objective());
-        let mut safe = collision_tableau(&a, &b, TieRule::LargestPivot);
-        safe.solve(|_, _| {});
-        assert!(safe.objective() > -1e-12, "{}", safe.objective());
-        assert!(safe.solution().iter().all(|x| *x > -1e-9));
+    fn duals(&self) -> Vec<f64> {
+        Tableau::duals(self)
+    }
+    fn objective(&self) -> f64 {
+        Tableau::objective(self)
+    }
+    fn shape(&self) -> (usize, usize) {
+        (self.rows, self.columns())
+    }
+    fn tableau_values(&self) -> Vec<f64> {
+        self.values()
     }
 }
+
+#[cfg(test)]
+#[path = "tableau_tests.rs"]
+mod tests;
