@@ -125,14 +125,16 @@ fn touching_faces_and_large_hulls_get_certified_verdicts() {
         ),
     ] {
         let rel = RelativePose::between(&Pose::IDENTITY, &Pose::new(t, turn));
-        let outcome = run(Method::Lp(Simplex::Tableau), &a, &a, rel);
-        assert!(
-            matches!(
-                outcome,
-                Outcome::Intersecting | Outcome::SeparatingPlane { .. }
-            ),
-            "{outcome}"
-        );
+        for simplex in [Simplex::Tableau, Simplex::Revised] {
+            let outcome = run(Method::Lp(simplex), &a, &a, rel);
+            assert!(
+                matches!(
+                    outcome,
+                    Outcome::Intersecting | Outcome::SeparatingPlane { .. }
+                ),
+                "{outcome}"
+            );
+        }
     }
     // 1500-point hulls against GJK.
     let cloud = |seed: f64, centre: DVec3| -> Vec<DVec3> {
@@ -152,6 +154,8 @@ fn touching_faces_and_large_hulls_get_certified_verdicts() {
             &Pose::IDENTITY,
             &Pose::new(DVec3::new(gap, 0.0, 0.0), DQuat::IDENTITY),
         );
+        let revised = run(Method::Lp(Simplex::Revised), &big, &other, rel);
+        assert_eq!(matches!(revised, Outcome::Intersecting), expect_hit);
         let lp = run(Method::Lp(Simplex::Tableau), &big, &other, rel);
         let gjk = run(
             Method::Solver(collidescope::solver::Algorithm::ALL[0]),
