@@ -8,6 +8,7 @@ pub mod distance_step;
 pub mod epa;
 mod frank_wolfe;
 mod gjk;
+pub mod interior_point;
 pub mod lp;
 mod method;
 mod outcome;

@@ -1,0 +1,59 @@
+//! What one Newton step of the interior point records: the points x in A and y in B,
+//! μ, the residuals, the step length, the constraints that are active, and the
+//! certified bracket of the distance.
+
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+use super::barrier::State;
+
+/// One Newton step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IpRecord {
+    pub k: usize,
+    pub x: DVec3,
+    pub y: DVec3,
+    /// The barrier parameter `Σ λ_k s_k / m`.
+    pub mu: f64,
+    /// `‖∇f₀ + Σ λ_k ∇F_k‖` (scaled units).
+    pub dual_residual: f64,
+    /// The largest constraint value (negative: the iterates stay inside; the primal
+    /// residual `F + s` is zero by construction).
+    pub primal_slack: f64,
+    pub step: f64,
+    /// Constraints (in A's then B's order) whose multiplier carries at least 1e-3 of
+    /// the largest: the ones holding x and y apart.
+    pub active: Vec<usize>,
+    pub lower: f64,
+    pub upper: f64,
+}
+
+impl IpRecord {
+    pub(super) fn new<const N: usize>(
+        s: &State<N>,
+        x: DVec3,
+        y: DVec3,
+        lower: f64,
+        upper: f64,
+    ) -> Self {
+        let largest = s.multipliers.iter().cloned().fold(0.0f64, f64::max);
+        Self {
+            k: s.iteration,
+            x,
+            y,
+            mu: s.mu,
+            dual_residual: s.dual_residual.iter().map(|r| r * r).sum::<f64>().sqrt(),
+            primal_slack: s.values.iter().cloned().fold(f64::NEG_INFINITY, f64::max),
+            step: s.step,
+            active: s
+                .multipliers
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| **l >= 1e-3 * largest)
+                .map(|(k, _)| k)
+                .collect(),
+            lower,
+            upper,
+        }
+    }
+}

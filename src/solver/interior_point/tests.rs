@@ -1,0 +1,187 @@
+use glam::{DMat3, DQuat, DVec3};
+
+use super::*;
+use crate::minkowski::MinkowskiDifference;
+use crate::pose::{Pose, RelativePose};
+use crate::rng::SplitMix64;
+use crate::shape::implicit::{Constraint, ImplicitBody, Primitive};
+use crate::shape::{Cuboid, Ellipsoid, Polytope, Shape, Sphere, Superellipsoid};
+use crate::solver::{solve, Algorithm, DirectionRule, SolverSettings};
+
+fn body(shape: &Shape, pose: RelativePose) -> ImplicitBody {
+    ImplicitBody::of_shape(shape).unwrap().moved(pose)
+}
+
+fn gjk_distance(a: &Shape, b: &Shape, rel: RelativePose) -> f64 {
+    let settings = SolverSettings {
+        tolerance: 1e-14,
+        max_iterations: 5000,
+        ..SolverSettings::default()
+    };
+    let md = MinkowskiDifference::new(a, b, rel);
+    solve(Algorithm::Gjk(DirectionRule::Vanilla), md, settings)
+        .outcome
+        .distance()
+        .unwrap()
+}
+
+fn ip(a: &ImplicitBody, b: &ImplicitBody) -> IpAnswer {
+    distance(a, b, IpSettings::default(), None).unwrap()
+}
+
+fn random_pose(rng: &mut SplitMix64, reach: f64) -> RelativePose {
+    let q = DQuat::from_axis_angle(rng.unit_vector(), rng.range(0.0, 3.0));
+    let pose = Pose::new(rng.unit_vector() * rng.range(0.0, reach), q);
+    RelativePose::between(&Pose::IDENTITY, &pose)
+}
+
+#[test]
+fn sphere_pairs_match_the_closed_form() {
+    let (r1, r2) = (0.7, 0.4);
+    let a = ImplicitBody::of_shape(&Shape::Sphere(Sphere::new(r1).unwrap())).unwrap();
+    let ball = Shape::Sphere(Sphere::new(r2).unwrap());
+    for gap in [1.0, 0.1, 1e-3, 1e-6, -0.05] {
+        let centre = DVec3::new(0.3, -0.5, 0.8).normalize() * (r1 + r2 + gap);
+        let b = body(&ball, RelativePose::from_matrix(DMat3::IDENTITY, centre));
+        let answer = ip(&a, &b);
+        match answer.outcome {
+            Outcome::Separated { distance } => {
+                assert!(gap > 0.0);
+                assert!((distance - gap).abs() <= 1e-7 * gap.max(1.0), "{gap}: {distance}");
+                assert!(answer.lower <= gap + 1e-12 && gap <= answer.upper + 1e-12);
+            }
+            Outcome::Intersecting => assert!(gap < 0.0),
+            other => panic!("gap {gap}: {other}"),
+        }
+    }
+}
+
+#[test]
+fn a_sphere_and_a_box_match_the_clamped_centre() {
+    let half = DVec3::new(0.5, 0.3, 0.8);
+    let a = ImplicitBody::of_shape(&Shape::Cuboid(Cuboid::new(half).unwrap())).unwrap();
+    let ball = Shape::Sphere(Sphere::new(0.25).unwrap());
+    let mut rng = SplitMix64::new(4);
+    for _ in 0..40 {
+        let centre = rng.unit_vector() * rng.range(0.9, 2.0);
+        let exact = (centre - centre.clamp(-half, half)).length() - 0.25;
+        if exact.abs() < 1e-6 {
+            continue;
+        }
+        let b = body(&ball, RelativePose::from_matrix(DMat3::IDENTITY, centre));
+        match ip(&a, &b).outcome {
+            Outcome::Separated { distance } => {
+                assert!((distance - exact).abs() <= 1e-7, "{distance} vs {exact}")
+            }
+            Outcome::Intersecting => assert!(exact < 0.0),
+            other => panic!("{other}"),
+        }
+    }
+}
+
+#[test]
+fn distances_match_gjk_on_ellipsoids_superellipsoids_and_hulls() {
+    let mut rng = SplitMix64::new(9);
+    let shapes = [
+        Shape::Ellipsoid(Ellipsoid::new(DVec3::new(1.0, 0.6, 0.8)).unwrap()),
+        Shape::Superellipsoid(Superellipsoid::new(DVec3::new(0.9, 0.5, 0.7), 4.0).unwrap()),
+        Shape::Superellipsoid(Superellipsoid::new(DVec3::new(0.6, 0.8, 0.5), 1.5).unwrap()),
+        Shape::Cuboid(Cuboid::new(DVec3::new(0.4, 0.7, 0.3)).unwrap()),
+        Shape::Polytope(
+            Polytope::from_points(
+                &(0..40)
+                    .map(|i| {
+                        let t = i as f64 * 0.77;
+                        DVec3::new(t.sin(), (1.3 * t).cos(), (0.7 * t).sin()) * 0.6
+                    })
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap(),
+        ),
+    ];
+    let mut checked = 0;
+    for i in 0..shapes.len() {
+        for j in 0..shapes.len() {
+            for _ in 0..6 {
+                let rel = random_pose(&mut rng, 2.5);
+                let truth = gjk_distance(&shapes[i], &shapes[j], rel);
+                let a = ImplicitBody::of_shape(&shapes[i]).unwrap();
+                let b = body(&shapes[j], rel);
+                let answer = ip(&a, &b);
+                match answer.outcome {
+                    Outcome::Separated { distance } => {
+                        assert!(
+                            (distance - truth).abs() <= 1e-7 * truth.max(1.0),
+                            "{i}-{j}: {distance} vs GJK {truth}"
+                        );
+                        checked += 1;
+                    }
+                    Outcome::Intersecting => assert!(truth == 0.0, "{i}-{j}: GJK {truth}"),
+                    other => panic!("{i}-{j}: {other} (GJK {truth})"),
+                }
+            }
+        }
+    }
+    assert!(checked > 40, "{checked}");
+}
+
+#[test]
+fn an_empty_intersection_is_refused() {
+    let place = |x: f64| {
+        Constraint::placed(
+            Primitive::Quadric {
+                q: DMat3::IDENTITY,
+                b: DVec3::ZERO,
+                c: -1.0,
+            },
+            DMat3::IDENTITY,
+            DVec3::new(x, 0.0, 0.0),
+        )
+    };
+    let apart = ImplicitBody::new(vec![place(0.0), place(2.5)]);
+    match apart {
+        Err(ImplicitError::Empty(_)) => {}
+        Ok(body) => assert!(matches!(
+            interior_point(&body),
+            Err(ImplicitError::Empty(_))
+        )),
+        Err(other) => panic!("{other}"),
+    }
+    // Two balls overlapping a little: a lens, with an interior point in both.
+    let lens = ImplicitBody::new(vec![place(0.0), place(1.9)]).unwrap();
+    let p = interior_point(&lens).unwrap();
+    assert!(lens.max_violation(p) < 0.0);
+}
+
+#[test]
+#[ignore]
+fn debug_trace() {
+    let mut rng = SplitMix64::new(9);
+    let shapes = [
+        Shape::Ellipsoid(Ellipsoid::new(DVec3::new(1.0, 0.6, 0.8)).unwrap()),
+        Shape::Superellipsoid(Superellipsoid::new(DVec3::new(0.9, 0.5, 0.7), 4.0).unwrap()),
+        Shape::Superellipsoid(Superellipsoid::new(DVec3::new(0.6, 0.8, 0.5), 1.5).unwrap()),
+    ];
+    let want: Vec<usize> = std::env::var("PAIR").unwrap().split(',').map(|v| v.parse().unwrap()).collect();
+    for i in 0..5 {
+        for j in 0..5 {
+            for _ in 0..6 {
+                let rel = random_pose(&mut rng, 2.5);
+                if i != want[0] || j != want[1] {
+                    continue;
+                }
+                let a = ImplicitBody::of_shape(&shapes[i]).unwrap();
+                let b = body(&shapes[j], rel);
+                let mut records = Vec::new();
+                let answer = distance(&a, &b, IpSettings::default(), Some(&mut records)).unwrap();
+                println!("{} GJK {}", answer.outcome, gjk_distance(&shapes[i], &shapes[j], rel));
+                if matches!(answer.outcome, Outcome::IterationCap { .. }) {
+                    for r in &records {
+                        println!("{} mu {:.3e} dual {:.3e} slack {:.3e} step {:.3e} lo {:.9e} up {:.9e} active {:?}", r.k, r.mu, r.dual_residual, r.primal_slack, r.step, r.lower, r.upper, r.active);
+                    }
+                    return;
+                }
+            }
+        }
+    }
+}
