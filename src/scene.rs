@@ -394,7 +394,11 @@ impl Scene {
             .iter()
             .filter_map(|m| match m {
                 Method::Solver(a) => Some(*a),
-                Method::Epa | Method::Toi(_) | Method::Lp(_) | Method::LpContainment => None,
+                Method::Epa
+                | Method::Toi(_)
+                | Method::Lp(_)
+                | Method::LpContainment
+                | Method::InteriorPoint => None,
             })
             .collect();
         if algorithms.is_empty() {

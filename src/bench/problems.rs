@@ -11,7 +11,11 @@ use super::timing::{our_seconds, parry_seconds, ratio_table, seconds_per_query, 
 use crate::minkowski::MinkowskiDifference;
 use crate::parry_bridge::{parry_penetration, parry_time_of_impact};
 use crate::pose::RelativePose;
-use crate::shape::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, Polytope, Shape, Sphere};
+use crate::shape::implicit::{Constraint, HyperTerm, ImplicitBody, ImplicitShape, Primitive};
+use crate::shape::{
+    Capsule, Cone, Cuboid, Cylinder, Ellipsoid, Polytope, Shape, Sphere, Superellipsoid,
+};
+use crate::solver::catalog;
 use crate::solver::epa::{gjk_settings_for_epa, penetration, EpaSettings};
 use crate::solver::lp::LpQuestion;
 use crate::solver::toi::{time_of_impact, ToiRule, ToiSettings};
@@ -64,6 +68,32 @@ pub enum ProblemShape {
     },
     /// `{x : n·x ≤ d}` for each `[n1, n2, n3, d]`: bounded and non-empty.
     Halfspaces(Vec<[f64; 4]>),
+    /// `Σ |x_i / a_i|^{n_i} ≤ 1`, every `n_i ≥ 1`.
+    Superquadric {
+        radii: [f64; 3],
+        exponents: [f64; 3],
+    },
+    /// `Σ_i |h_i·x + c_i|^{n_i} ≤ 1`.
+    Hyperquadric {
+        terms: Vec<ProblemHyperTerm>,
+    },
+    /// The points inside every listed shape, each placed at its pose.
+    Intersection(Vec<PlacedShape>),
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ProblemHyperTerm {
+    pub normal: [f64; 3],
+    pub offset: f64,
+    pub exponent: f64,
+}
+
+/// A member of an intersection: a shape at a pose (rotation row-major).
+#[derive(Debug, Deserialize)]
+pub struct PlacedShape {
+    pub shape: ProblemShape,
+    pub rotation: [[f64; 3]; 3],
+    pub translation: [f64; 3],
 }
 
 #[derive(Debug, Deserialize)]
@@ -185,40 +215,11 @@ impl ProblemFile {
     pub fn build_shapes(&self) -> anyhow::Result<Vec<Shape>> {
         self.shapes
             .iter()
-            .map(|s| -> anyhow::Result<Shape> {
-                let shape = match s {
-                    ProblemShape::Ellipsoid(r) => {
-                        Shape::Ellipsoid(Ellipsoid::new(DVec3::from_array(*r))?)
-                    }
-                    ProblemShape::ConvexHull { vertices, .. } => {
-                        let points: Vec<DVec3> =
-                            vertices.iter().map(|v| DVec3::from_array(*v)).collect();
-                        Shape::Polytope(Polytope::from_points(&points)?)
-                    }
-                    ProblemShape::Sphere(r) => Shape::Sphere(Sphere::new(*r)?),
-                    ProblemShape::Box(h) => Shape::Cuboid(Cuboid::new(DVec3::from_array(*h))?),
-                    ProblemShape::Capsule {
-                        radius,
-                        half_height,
-                    } => Shape::Capsule(Capsule::new(*radius, *half_height)?),
-                    ProblemShape::Cylinder {
-                        radius,
-                        half_height,
-                    } => Shape::Cylinder(Cylinder::new(*radius, *half_height)?),
-                    ProblemShape::Cone {
-                        radius,
-                        half_height,
-                    } => Shape::Cone(Cone::new(*radius, *half_height)?),
-                    ProblemShape::Halfspaces(planes) => {
-                        let points = crate::shape::halfspace_vertices(planes)
-                            .map_err(|why| anyhow::anyhow!("halfspaces: {why}"))?;
-                        Shape::Polytope(Polytope::from_points(&points)?)
-                    }
-                };
-                Ok(shape)
+            .enumerate()
+            .map(|(i, s)| {
+                build_shape(s).map_err(|e| anyhow::anyhow!("problem file shape {i}: {e}"))
             })
-            .collect::<anyhow::Result<_>>()
-            .map_err(|e| anyhow::anyhow!("problem file shape: {e}"))
+            .collect()
     }
 }
 
@@ -285,7 +286,10 @@ pub fn run_problems(
             let algorithms = methods
                 .iter()
                 .map(|method| {
+                    let fits = catalog::info(*method).shapes.check(a, b);
                     let answer = match *method {
+                        _ if fits.is_err() => not_applicable_answer(),
+                        Method::InteriorPoint => interior_point_answer(a, b, b_in_a, timing),
                         Method::Solver(alg) => {
                             let md = MinkowskiDifference::new(a, b, b_in_a);
                             let run = solve(alg, md, settings);
@@ -336,6 +340,51 @@ pub fn run_problems(
 }
 
 /// EPA's answer in the problem-file contract: signed distance, normal, expansions.
+/// A method that does not take this pair of shapes.
+fn not_applicable_answer() -> AlgorithmAnswer {
+    AlgorithmAnswer {
+        iterations: 0,
+        distance: None,
+        status: "not_applicable".into(),
+        normal: None,
+        time_of_impact: None,
+        pivots: None,
+        seconds_per_query: None,
+        parry: None,
+        parry_toi: None,
+    }
+}
+
+/// The interior point's distance (0 when intersecting) and its Newton steps.
+fn interior_point_answer(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    timing: bool,
+) -> AlgorithmAnswer {
+    let query = || {
+        Method::InteriorPoint
+            .run(a, b, b_in_a, None, SolverSettings::default(), false)
+            .summary
+    };
+    let run = query();
+    AlgorithmAnswer {
+        iterations: run.iterations,
+        distance: run.outcome.distance(),
+        status: run.outcome.status_name().to_string(),
+        normal: None,
+        time_of_impact: None,
+        pivots: None,
+        parry_toi: None,
+        seconds_per_query: timing.then(|| {
+            seconds_per_query(|| {
+                std::hint::black_box(query());
+            })
+        }),
+        parry: None,
+    }
+}
+
 fn epa_answer(a: &Shape, b: &Shape, b_in_a: RelativePose, timing: bool) -> AlgorithmAnswer {
     let settings = EpaSettings::default();
     let query = || penetration(a, b, b_in_a, gjk_settings_for_epa(), settings, None);
@@ -573,6 +622,114 @@ pub fn timing_table(results: &[ProblemResult]) -> String {
         }
     }
     ratio_table(&samples)
+}
+
+/// One shape of a problem file.
+fn build_shape(s: &ProblemShape) -> anyhow::Result<Shape> {
+    let shape = match s {
+        ProblemShape::Ellipsoid(r) => Shape::Ellipsoid(Ellipsoid::new(DVec3::from_array(*r))?),
+        ProblemShape::ConvexHull { vertices, .. } => {
+            let points: Vec<DVec3> = vertices.iter().map(|v| DVec3::from_array(*v)).collect();
+            Shape::Polytope(Polytope::from_points(&points)?)
+        }
+        ProblemShape::Sphere(r) => Shape::Sphere(Sphere::new(*r)?),
+        ProblemShape::Box(h) => Shape::Cuboid(Cuboid::new(DVec3::from_array(*h))?),
+        ProblemShape::Capsule {
+            radius,
+            half_height,
+        } => Shape::Capsule(Capsule::new(*radius, *half_height)?),
+        ProblemShape::Cylinder {
+            radius,
+            half_height,
+        } => Shape::Cylinder(Cylinder::new(*radius, *half_height)?),
+        ProblemShape::Cone {
+            radius,
+            half_height,
+        } => Shape::Cone(Cone::new(*radius, *half_height)?),
+        ProblemShape::Halfspaces(planes) => {
+            let points = crate::shape::halfspace_vertices(planes)
+                .map_err(|why| anyhow::anyhow!("halfspaces: {why}"))?;
+            Shape::Polytope(Polytope::from_points(&points)?)
+        }
+        ProblemShape::Superquadric { radii, exponents }
+            if exponents.iter().all(|n| *n == exponents[0]) =>
+        {
+            Shape::Superellipsoid(Superellipsoid::new(
+                DVec3::from_array(*radii),
+                exponents[0],
+            )?)
+        }
+        ProblemShape::Superquadric { .. } | ProblemShape::Hyperquadric { .. } => {
+            let constraints = implicit_constraints(s, DMat3::IDENTITY, DVec3::ZERO)?;
+            let body = ImplicitBody::new(constraints)?;
+            let what = match s {
+                ProblemShape::Superquadric { .. } => "superquadric",
+                _ => "hyperquadric",
+            };
+            Shape::Implicit(ImplicitShape::new(body, what)?)
+        }
+        ProblemShape::Intersection(members) => {
+            let mut constraints = Vec::new();
+            for (k, m) in members.iter().enumerate() {
+                let rotation = DMat3::from_cols_array_2d(&m.rotation).transpose();
+                let translation = DVec3::from_array(m.translation);
+                constraints.extend(
+                    implicit_constraints(&m.shape, rotation, translation)
+                        .map_err(|e| anyhow::anyhow!("intersection member {k}: {e}"))?,
+                );
+            }
+            let body = ImplicitBody::new(constraints)?;
+            let what = format!("intersection of {}", members.len());
+            Shape::Implicit(ImplicitShape::new(body, what)?)
+        }
+    };
+    Ok(shape)
+}
+
+/// A shape's constraints placed at `(rotation, translation)`: half-spaces as they are
+/// (an intersection's planes need not be bounded alone), other kinds by their implicit
+/// form.
+fn implicit_constraints(
+    s: &ProblemShape,
+    rotation: DMat3,
+    translation: DVec3,
+) -> anyhow::Result<Vec<Constraint>> {
+    let place = |p: Primitive| Constraint::placed(p, rotation, translation);
+    Ok(match s {
+        ProblemShape::Halfspaces(planes) => planes
+            .iter()
+            .map(|p| {
+                let n = DVec3::new(p[0], p[1], p[2]);
+                let length = n.length();
+                if !(length > 0.0 && length.is_finite() && p[3].is_finite()) {
+                    anyhow::bail!("a half-space needs a finite, non-zero normal");
+                }
+                Ok(place(Primitive::HalfSpace {
+                    normal: n / length,
+                    offset: p[3] / length,
+                }))
+            })
+            .collect::<anyhow::Result<_>>()?,
+        ProblemShape::Superquadric { radii, exponents } => vec![place(Primitive::Superquadric {
+            radii: DVec3::from_array(*radii),
+            exponents: DVec3::from_array(*exponents),
+        })],
+        ProblemShape::Hyperquadric { terms } => vec![place(Primitive::Hyperquadric {
+            terms: terms
+                .iter()
+                .map(|t| HyperTerm {
+                    normal: DVec3::from_array(t.normal),
+                    offset: t.offset,
+                    exponent: t.exponent,
+                })
+                .collect(),
+        })],
+        other => {
+            let body = ImplicitBody::of_shape(&build_shape(other)?)?;
+            let pose = RelativePose::from_matrix(rotation, translation);
+            body.moved(pose).constraints().to_vec()
+        }
+    })
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 
 use collidescope::solver::distance_step::DistanceStep;
 use collidescope::solver::epa::EpaRecord;
+use collidescope::solver::interior_point::IpRecord;
 use collidescope::solver::lp::{LpEvent, LpRecord};
 use collidescope::solver::toi::ToiRecord;
 use collidescope::solver::trace::{Record, Trace};
@@ -49,7 +50,21 @@ pub fn print_records(trace: &Trace) {
             );
             records.iter().for_each(lp_row);
         }
+        Trace::InteriorPoint(records) => {
+            println!(
+                "{:>5}  {:>11} {:>11} {:>11} {:>8} {:>15} {:>15}  {}",
+                "k", "μ", "dual res.", "max F", "step", "lower", "upper", "active"
+            );
+            records.iter().for_each(ip_row);
+        }
     }
+}
+
+fn ip_row(r: &IpRecord) {
+    println!(
+        "{:>5}  {:>11.3e} {:>11.3e} {:>11.3e} {:>8.4} {:>15.9e} {:>15.9e}  {:?}",
+        r.k, r.mu, r.dual_residual, r.primal_slack, r.step, r.lower, r.upper, r.active
+    );
 }
 
 fn lp_row(r: &LpRecord) {

@@ -2,6 +2,7 @@ use std::borrow::Cow;
 
 use glam::DVec3;
 
+use super::implicit::ImplicitShape;
 use super::{
     Aabb, Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, HullSource, PointShape, Polytope,
     Sphere, Superellipsoid, SupportCache, SupportMap,
@@ -21,6 +22,8 @@ pub enum Shape {
     Superellipsoid(Superellipsoid),
     Polytope(Polytope),
     Dilated(Dilated),
+    /// Superquadrics with unequal exponents, hyperquadrics, intersections.
+    Implicit(ImplicitShape),
 }
 
 macro_rules! dispatch {
@@ -36,6 +39,7 @@ macro_rules! dispatch {
             Shape::Superellipsoid($s) => $body,
             Shape::Polytope($s) => $body,
             Shape::Dilated($s) => $body,
+            Shape::Implicit($s) => $body,
         }
     };
 }
@@ -54,6 +58,7 @@ impl Shape {
             Shape::Superellipsoid(_) => "superellipsoid",
             Shape::Polytope(_) => "polytope",
             Shape::Dilated(_) => "dilated",
+            Shape::Implicit(_) => "implicit",
         }
     }
 
@@ -63,6 +68,7 @@ impl Shape {
         match self {
             Shape::Polytope(p) => p.local_centre(),
             Shape::Dilated(d) => d.inner().local_centre(),
+            Shape::Implicit(i) => i.interior(),
             _ => DVec3::ZERO,
         }
     }
@@ -110,6 +116,7 @@ impl Shape {
                 p.hull_source()
             ),
             Shape::Dilated(d) => format!("dilated {}", d.inner().describe()),
+            Shape::Implicit(i) => format!("implicit: {}", i.what()),
             other => other.kind_name().to_string(),
         }
     }

@@ -6,6 +6,7 @@
 use super::lp::Simplex;
 use super::toi::ToiRule;
 use super::{Algorithm, DirectionRule, Method, StepRule};
+use crate::shape::implicit::ImplicitBody;
 use crate::shape::Shape;
 
 /// Families of methods: each has its own record type and its own drawing.
@@ -21,22 +22,45 @@ pub enum Family {
     TimeOfImpact,
     /// The collision and containment tests by linear programming (the simplex method).
     Lp,
+    /// Distance between implicit bodies by a primal-dual interior-point method.
+    InteriorPoint,
 }
 
 /// Which shapes a method takes; any other pair gets an honest `not_applicable`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ShapeRequirement {
-    /// Any shape with a support function (every shape kind has one so far).
+    /// Any shape with a support function in closed form (all kinds but implicit bodies).
     SupportMap,
     /// Polytopes given by their points (the LP test).
     Polytopes,
+    /// Bodies with an implicit form and a volume (the interior point): every kind but
+    /// points, flat polytopes and rounded (dilated) shapes.
+    Implicit,
 }
 
 impl ShapeRequirement {
     /// `Err(why)` when `a` or `b` is not a shape the method takes.
     pub fn check(&self, a: &Shape, b: &Shape) -> Result<(), String> {
         match self {
-            ShapeRequirement::SupportMap => Ok(()),
+            ShapeRequirement::SupportMap => {
+                for (name, s) in [("A", a), ("B", b)] {
+                    if let Shape::Implicit(i) = s {
+                        return Err(format!(
+                            "shape {name} is an implicit body ({}) with no support function in closed form",
+                            i.what()
+                        ));
+                    }
+                }
+                Ok(())
+            }
+            ShapeRequirement::Implicit => {
+                for (name, s) in [("A", a), ("B", b)] {
+                    if let Err(why) = ImplicitBody::of_shape(s) {
+                        return Err(format!("shape {name}: {why}"));
+                    }
+                }
+                Ok(())
+            }
             ShapeRequirement::Polytopes => {
                 for (name, s) in [("A", a), ("B", b)] {
                     if s.vertex_points().is_none() {
@@ -63,6 +87,9 @@ pub enum SettingsKind {
     /// B's velocity (from the scene or problem) and the time-of-impact tolerances:
     /// contact within 1e-9 of the scene's size, brackets to 1e-10 of the motion.
     Motion,
+    /// The interior point's own: the certified bracket of the distance within 1e-8 ·
+    /// max(1, d), 200 Newton steps at most.
+    Barrier,
     /// The LP's own: Bland's rule, a cap of columns × rows pivots, collision at an
     /// optimum ≤ 1e-10 of the points' (centred, unit-scaled) spread.
     Simplex,
@@ -133,7 +160,7 @@ const fn toi(
 }
 
 /// Every method, in the order panels and help texts list them.
-pub const CATALOG: [MethodInfo; 16] = [
+pub const CATALOG: [MethodInfo; 17] = [
     gjk(DirectionRule::Vanilla, "gjk", "GJK", [31, 119, 180]),
     gjk(
         DirectionRule::Nesterov,
@@ -227,6 +254,15 @@ pub const CATALOG: [MethodInfo; 16] = [
         family: Family::Lp,
         shapes: ShapeRequirement::Polytopes,
         settings: SettingsKind::Simplex,
+    },
+    MethodInfo {
+        method: Method::InteriorPoint,
+        name: "interior_point",
+        label: "Interior point (implicit shapes)",
+        colour: [0, 84, 147],
+        family: Family::InteriorPoint,
+        shapes: ShapeRequirement::Implicit,
+        settings: SettingsKind::Barrier,
     },
 ];
 

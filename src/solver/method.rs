@@ -10,12 +10,15 @@ use serde::Serialize;
 
 use super::catalog::{self, Family};
 use super::epa::{gjk_settings_for_epa, penetration, EpaSettings};
+use super::interior_point::{distance, IpSettings};
 use super::lp::{LpQuestion, Simplex};
 use super::toi::{time_of_impact_moving, Motion, ToiRule, ToiSettings};
 use super::trace::Trace;
+use super::Outcome;
 use super::{Algorithm, RunSummary, SolverSettings};
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
+use crate::shape::implicit::ImplicitBody;
 use crate::shape::Shape;
 
 /// A named method of the CLI and problem-file runs.
@@ -31,6 +34,8 @@ pub enum Method {
     Lp(Simplex),
     /// Whether every point of A lies in B, one LP per point (by the revised simplex).
     LpContainment,
+    /// Distance between implicit bodies by the primal-dual interior point (seed 004).
+    InteriorPoint,
 }
 
 /// A finished run of any method: what every family reports, and its records.
@@ -143,6 +148,35 @@ impl Method {
                 summary.iterations = answer.pivots;
                 summary.witness_a = answer.witness;
                 summary.witness_b = answer.witness;
+                Run {
+                    method: *self,
+                    summary,
+                    trace,
+                    gjk_stage: None,
+                }
+            }
+            Method::InteriorPoint => {
+                let records = buffer.map(Trace::interior_point_mut);
+                let mut summary = RunSummary::not_applicable(String::new());
+                let moved = |s: &Shape, pose| ImplicitBody::of_shape(s).map(|b| b.moved(pose));
+                let identity = RelativePose::from_matrix(glam::DMat3::IDENTITY, glam::DVec3::ZERO);
+                let answer = moved(a, identity).and_then(|ia| {
+                    let ib = moved(b, b_in_a)?;
+                    distance(&ia, &ib, IpSettings::default(), records)
+                });
+                match answer {
+                    Ok(answer) => {
+                        summary.outcome = answer.outcome;
+                        summary.iterations = answer.iterations;
+                        summary.witness_a = Some(answer.x);
+                        summary.witness_b = Some(answer.y);
+                    }
+                    Err(why) => {
+                        summary.outcome = Outcome::Degenerate {
+                            reason: why.to_string(),
+                        }
+                    }
+                }
                 Run {
                     method: *self,
                     summary,

@@ -10,6 +10,7 @@ use super::distance_step::{DistanceStep, CSV_HEADER};
 use super::epa::{EpaRecord, EPA_CSV_HEADER};
 use super::frank_wolfe::FrankWolfeRecord;
 use super::gjk::GjkRecord;
+use super::interior_point::{IpRecord, IP_CSV_HEADER};
 use super::lp::{LpRecord, LP_CSV_HEADER};
 use super::toi::{ToiRecord, TOI_CSV_HEADER};
 use crate::minkowski::CsoPoint;
@@ -67,6 +68,7 @@ pub enum Trace {
     Epa(EpaTrace),
     TimeOfImpact(Vec<ToiRecord>),
     Lp(Vec<LpRecord>),
+    InteriorPoint(Vec<IpRecord>),
 }
 
 impl Trace {
@@ -78,6 +80,7 @@ impl Trace {
             Family::Epa => Trace::Epa(EpaTrace::default()),
             Family::TimeOfImpact => Trace::TimeOfImpact(Vec::new()),
             Family::Lp => Trace::Lp(Vec::new()),
+            Family::InteriorPoint => Trace::InteriorPoint(Vec::new()),
         }
     }
 
@@ -88,6 +91,7 @@ impl Trace {
             Trace::Epa(_) => Family::Epa,
             Trace::TimeOfImpact(_) => Family::TimeOfImpact,
             Trace::Lp(_) => Family::Lp,
+            Trace::InteriorPoint(_) => Family::InteriorPoint,
         }
     }
 
@@ -98,6 +102,7 @@ impl Trace {
             Trace::Epa(t) => t.records.len(),
             Trace::TimeOfImpact(r) => r.len(),
             Trace::Lp(r) => r.len(),
+            Trace::InteriorPoint(r) => r.len(),
         }
     }
 
@@ -113,6 +118,7 @@ impl Trace {
             Trace::Epa(t) => t.records.get(i).map(|r| r as &dyn Record),
             Trace::TimeOfImpact(r) => r.get(i).map(|r| r as &dyn Record),
             Trace::Lp(r) => r.get(i).map(|r| r as &dyn Record),
+            Trace::InteriorPoint(r) => r.get(i).map(|r| r as &dyn Record),
         }
     }
 
@@ -126,7 +132,7 @@ impl Trace {
         match self {
             Trace::Gjk(r) => r.get(i).map(|r| &r.step),
             Trace::FrankWolfe(r) => r.get(i).map(|r| &r.step),
-            Trace::Epa(_) | Trace::TimeOfImpact(_) | Trace::Lp(_) => None,
+            Trace::Epa(_) | Trace::TimeOfImpact(_) | Trace::Lp(_) | Trace::InteriorPoint(_) => None,
         }
     }
 
@@ -185,6 +191,17 @@ impl Trace {
         }
     }
 
+    /// As [`Trace::gjk_mut`], for the interior point.
+    pub fn interior_point_mut(&mut self) -> &mut Vec<IpRecord> {
+        if !matches!(self, Trace::InteriorPoint(_)) {
+            *self = Trace::new(Family::InteriorPoint);
+        }
+        match self {
+            Trace::InteriorPoint(r) => r,
+            _ => unreachable!("just made an interior-point trace"),
+        }
+    }
+
     /// The CSV header of this family's rows.
     pub fn csv_header(&self) -> &'static str {
         match self {
@@ -192,6 +209,7 @@ impl Trace {
             Trace::Epa(_) => EPA_CSV_HEADER,
             Trace::TimeOfImpact(_) => TOI_CSV_HEADER,
             Trace::Lp(_) => LP_CSV_HEADER,
+            Trace::InteriorPoint(_) => IP_CSV_HEADER,
         }
     }
 

@@ -128,6 +128,35 @@ impl ImplicitBody {
     /// The implicit form of a shape kind with a volume. Points, flat polytopes and
     /// rounded (dilated) shapes have none here.
     pub fn of_shape(shape: &Shape) -> Result<Self, ImplicitError> {
+        if let Shape::Implicit(i) = shape {
+            return Ok(i.body().clone());
+        }
+        let constraints = Self::constraints_of(shape)?;
+        // The shape's own box is exact where the constraints' boxes are not (a
+        // cylinder's side is an unbounded quadric).
+        let aabb = shape.local_aabb();
+        let (lo, hi) = (aabb.min, aabb.max);
+        match Self::new(constraints.clone()) {
+            Ok(mut body) => {
+                body.lower = body.lower.max(lo);
+                body.upper = body.upper.min(hi);
+                Ok(body)
+            }
+            Err(ImplicitError::Unbounded(_)) => {
+                for c in &constraints {
+                    validate(c)?;
+                }
+                Ok(Self {
+                    constraints,
+                    lower: lo,
+                    upper: hi,
+                })
+            }
+            Err(other) => Err(other),
+        }
+    }
+
+    fn constraints_of(shape: &Shape) -> Result<Vec<Constraint>, ImplicitError> {
         let at_origin = |p: Primitive| Constraint::placed(p, DMat3::IDENTITY, DVec3::ZERO);
         let half_space =
             |normal: DVec3, offset: f64| at_origin(Primitive::HalfSpace { normal, offset });
@@ -182,6 +211,7 @@ impl ImplicitBody {
                     .map(|(n, d)| half_space(n, d))
                     .collect()
             }
+            Shape::Implicit(i) => return Ok(i.body().constraints().to_vec()),
             Shape::Point(_) => return Err(ImplicitError::NoInterior("point".into())),
             Shape::Dilated(_) => {
                 return Err(ImplicitError::NoInterior(
@@ -189,7 +219,7 @@ impl ImplicitBody {
                 ))
             }
         };
-        Self::new(constraints)
+        Ok(constraints)
     }
 
     /// Half-spaces `n·x ≤ d` (the problem files' `halfspaces`), refused when unbounded

@@ -6,6 +6,8 @@
 
 mod body;
 mod primitive;
+mod shape;
 
 pub use body::{Constraint, ImplicitBody, ImplicitError};
 pub use primitive::{outer, Eval, HyperTerm, Primitive, SMOOTHING};
+pub use shape::ImplicitShape;

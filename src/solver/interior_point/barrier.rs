@@ -229,8 +229,7 @@ pub fn run<const N: usize>(
                 .iter()
                 .zip(&values)
                 .all(|(t, f)| *t < 0.0 && *t <= (1.0 - tau) * f);
-            if inside && merit(&trial, &trial_values) <= current + 1e-4 * alpha * slope.min(0.0)
-            {
+            if inside && merit(&trial, &trial_values) <= current + 1e-4 * alpha * slope.min(0.0) {
                 accepted = Some((trial, trial_values));
                 break;
             }
@@ -276,7 +275,10 @@ fn mat_vec<const N: usize>(m: &[[f64; N]; N], v: &[f64; N]) -> [f64; N] {
 /// Solves `G x = r` for a symmetric positive (semi-)definite `G` by Cholesky, adding a
 /// small multiple of the identity when a pivot is not positive.
 fn solve_spd<const N: usize>(g: [[f64; N]; N], r: [f64; N]) -> Option<[f64; N]> {
-    let scale = (0..N).map(|i| g[i][i].abs()).fold(0.0f64, f64::max).max(1e-300);
+    let scale = (0..N)
+        .map(|i| g[i][i].abs())
+        .fold(0.0f64, f64::max)
+        .max(1e-300);
     let mut shift = 0.0;
     for _ in 0..8 {
         if let Some(x) = cholesky_solve(g, r, shift) {
@@ -284,16 +286,16 @@ fn solve_spd<const N: usize>(g: [[f64; N]; N], r: [f64; N]) -> Option<[f64; N]> 
                 return Some(x);
             }
         }
-        shift = if shift == 0.0 { 1e-14 * scale } else { shift * 100.0 };
+        shift = if shift == 0.0 {
+            1e-14 * scale
+        } else {
+            shift * 100.0
+        };
     }
     None
 }
 
-fn cholesky_solve<const N: usize>(
-    g: [[f64; N]; N],
-    r: [f64; N],
-    shift: f64,
-) -> Option<[f64; N]> {
+fn cholesky_solve<const N: usize>(g: [[f64; N]; N], r: [f64; N], shift: f64) -> Option<[f64; N]> {
     let mut l = [[0.0; N]; N];
     for i in 0..N {
         for j in 0..=i {

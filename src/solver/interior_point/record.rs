@@ -57,3 +57,53 @@ impl IpRecord {
         }
     }
 }
+
+/// The CSV columns after `algorithm,k,event`.
+pub const IP_CSV_HEADER: &str =
+    "algorithm,k,event,mu,dual_residual,primal_slack,step,lower,upper,x_x,x_y,x_z,y_x,y_y,y_z";
+
+impl crate::solver::trace::Record for IpRecord {
+    fn k(&self) -> usize {
+        self.k
+    }
+
+    fn event_name(&self) -> &'static str {
+        if self.k == 0 {
+            "start"
+        } else {
+            "newton_step"
+        }
+    }
+
+    /// The certified bracket of the distance; the residual plotted is μ.
+    fn plot_values(&self) -> crate::solver::trace::PlotValues {
+        crate::solver::trace::PlotValues {
+            upper: self.upper,
+            lower: self.lower,
+            residual: self.mu,
+        }
+    }
+
+    fn support_calls(&self) -> u64 {
+        0
+    }
+
+    fn csv_fields(&self) -> String {
+        let (x, y) = (self.x, self.y);
+        format!(
+            "{:e},{:e},{:e},{:e},{:e},{:e},{:e},{:e},{:e},{:e},{:e},{:e}",
+            self.mu,
+            self.dual_residual,
+            self.primal_slack,
+            self.step,
+            self.lower,
+            self.upper,
+            x.x,
+            x.y,
+            x.z,
+            y.x,
+            y.y,
+            y.z
+        )
+    }
+}

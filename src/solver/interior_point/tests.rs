@@ -47,7 +47,10 @@ fn sphere_pairs_match_the_closed_form() {
         match answer.outcome {
             Outcome::Separated { distance } => {
                 assert!(gap > 0.0);
-                assert!((distance - gap).abs() <= 1e-7 * gap.max(1.0), "{gap}: {distance}");
+                assert!(
+                    (distance - gap).abs() <= 1e-7 * gap.max(1.0),
+                    "{gap}: {distance}"
+                );
                 assert!(answer.lower <= gap + 1e-12 && gap <= answer.upper + 1e-12);
             }
             Outcome::Intersecting => assert!(gap < 0.0),
@@ -162,7 +165,11 @@ fn debug_trace() {
         Shape::Superellipsoid(Superellipsoid::new(DVec3::new(0.9, 0.5, 0.7), 4.0).unwrap()),
         Shape::Superellipsoid(Superellipsoid::new(DVec3::new(0.6, 0.8, 0.5), 1.5).unwrap()),
     ];
-    let want: Vec<usize> = std::env::var("PAIR").unwrap().split(',').map(|v| v.parse().unwrap()).collect();
+    let want: Vec<usize> = std::env::var("PAIR")
+        .unwrap()
+        .split(',')
+        .map(|v| v.parse().unwrap())
+        .collect();
     for i in 0..5 {
         for j in 0..5 {
             for _ in 0..6 {
@@ -174,7 +181,11 @@ fn debug_trace() {
                 let b = body(&shapes[j], rel);
                 let mut records = Vec::new();
                 let answer = distance(&a, &b, IpSettings::default(), Some(&mut records)).unwrap();
-                println!("{} GJK {}", answer.outcome, gjk_distance(&shapes[i], &shapes[j], rel));
+                println!(
+                    "{} GJK {}",
+                    answer.outcome,
+                    gjk_distance(&shapes[i], &shapes[j], rel)
+                );
                 if matches!(answer.outcome, Outcome::IterationCap { .. }) {
                     for r in &records {
                         println!("{} mu {:.3e} dual {:.3e} slack {:.3e} step {:.3e} lo {:.9e} up {:.9e} active {:?}", r.k, r.mu, r.dual_residual, r.primal_slack, r.step, r.lower, r.upper, r.active);
