@@ -51,7 +51,9 @@ fn steps(trace: &Trace) -> Vec<(&DistanceStep, &'static str, usize)> {
             .iter()
             .map(|r| (&r.step, r.event.name(), r.active_set_size))
             .collect(),
-        Trace::Epa(_) | Trace::TimeOfImpact(_) | Trace::Lp(_) => panic!("not a distance trace"),
+        Trace::Epa(_) | Trace::TimeOfImpact(_) | Trace::Lp(_) | Trace::InteriorPoint(_) => {
+            panic!("not a distance trace")
+        }
     }
 }
 

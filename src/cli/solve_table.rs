@@ -52,8 +52,8 @@ pub fn print_records(trace: &Trace) {
         }
         Trace::InteriorPoint(records) => {
             println!(
-                "{:>5}  {:>11} {:>11} {:>11} {:>8} {:>15} {:>15}  {}",
-                "k", "μ", "dual res.", "max F", "step", "lower", "upper", "active"
+                "{:>5}  {:>11} {:>11} {:>11} {:>8} {:>15} {:>15}  active",
+                "k", "μ", "dual res.", "max F", "step", "lower", "upper"
             );
             records.iter().for_each(ip_row);
         }

@@ -5,6 +5,7 @@
 mod epa;
 mod frank_wolfe;
 mod gjk;
+mod interior_point;
 mod lp;
 mod toi;
 
@@ -24,6 +25,7 @@ pub fn narrate(run: &Run, index: usize) -> String {
         Trace::Epa(trace) => epa::narrate(run, trace, index),
         Trace::TimeOfImpact(records) => toi::narrate(run, records, index),
         Trace::Lp(records) => lp::narrate(run, records, index),
+        Trace::InteriorPoint(records) => interior_point::narrate(run, records, index),
     }
 }
 

@@ -26,6 +26,7 @@ fn family_hint(family: Family) -> &'static str {
         Family::Epa => "GJK, then EPA's expansions when the shapes overlap: penetration depth",
         Family::TimeOfImpact => "when B, moving by its velocity over t in [0, 1], first touches A",
         Family::Lp => "the simplex method on the shapes' points: collision (or containment) with a checked certificate",
+        Family::InteriorPoint => "a primal-dual interior point on the shapes' implicit forms: distance with a certified bracket",
     }
 }
 

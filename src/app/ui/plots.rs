@@ -108,6 +108,13 @@ fn bound_names(family: Family) -> BoundNames {
             log_upper: "objective",
             log_lower: "",
         },
+        Family::InteriorPoint => BoundNames {
+            axis: "distance bounds",
+            upper: "|x − y| (upper bound)",
+            lower: "Lagrangian (lower bound)",
+            log_upper: "|x − y| − d*",
+            log_lower: "d* − lower",
+        },
         Family::TimeOfImpact => BoundNames {
             axis: "time of first contact",
             upper: "latest possible",

@@ -141,10 +141,12 @@ pub fn run<const N: usize>(
                 let weight = lambda[k] / s;
                 for a in 0..N {
                     for b in 0..N {
-                        let mut curvature = 0.0;
-                        for i in 0..3 {
-                            curvature += group.rows[i][a] * hs[i][b];
-                        }
+                        let curvature: f64 = group
+                            .rows
+                            .iter()
+                            .zip(&hs)
+                            .map(|(row, h)| row[a] * h[b])
+                            .sum();
                         g[a][b] += lambda[k] * curvature + weight * grad[a] * grad[b];
                     }
                     dual[a] += lambda[k] * grad[a];
@@ -300,9 +302,7 @@ fn cholesky_solve<const N: usize>(g: [[f64; N]; N], r: [f64; N], shift: f64) -> 
     for i in 0..N {
         for j in 0..=i {
             let mut sum = g[i][j] + if i == j { shift } else { 0.0 };
-            for k in 0..j {
-                sum -= l[i][k] * l[j][k];
-            }
+            sum -= (0..j).map(|k| l[i][k] * l[j][k]).sum::<f64>();
             if i == j {
                 if sum <= 0.0 {
                     return None;
