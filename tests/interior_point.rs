@@ -33,6 +33,7 @@ fn implicit_sample_answers_are_right_or_honest() {
         match run.summary.outcome {
             Outcome::Separated { distance } => {
                 answered += 1;
+                assert!(!truth["truth"].as_str().unwrap().starts_with("overlap"), "{label}");
                 let limit = if touching { 1e-6 } else { 1e-6 * d.max(1.0) };
                 assert!((distance - d).abs() <= limit, "{label}: {distance} vs {d}");
             }
@@ -50,6 +51,7 @@ fn implicit_sample_answers_are_right_or_honest() {
             other => panic!("{label}: {other}"),
         }
     }
-    // Tips of exponents below 2 still end at the cap (issue 12 continues).
-    assert!(answered >= 33, "{answered} of {}", file.problems.len());
+    // Two pairs still end at the cap: n = 20 against a superquadric with an n = 1 axis,
+    // where round-off stops the dual residual near 5e-9 (issue 12 continues).
+    assert!(answered >= 40, "{answered} of {}", file.problems.len());
 }

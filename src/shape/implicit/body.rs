@@ -45,6 +45,11 @@ impl Constraint {
         self.primitive.value(self.map * (x - self.origin))
     }
 
+    /// The unsmoothed value (see `primitive.rs`).
+    pub fn exact_value(&self, x: DVec3) -> f64 {
+        self.primitive.exact_value(self.map * (x - self.origin))
+    }
+
     /// Value, gradient and Hessian in the body's frame.
     pub fn eval(&self, x: DVec3) -> Eval {
         let e = self.primitive.eval(self.map * (x - self.origin));
@@ -94,11 +99,19 @@ impl ImplicitBody {
         (self.lower, self.upper)
     }
 
-    /// The largest constraint value at `x` (≤ 0 inside).
+    /// The largest constraint value at `x` as the solver sees it (smoothed; ≤ 0 inside).
     pub fn max_violation(&self, x: DVec3) -> f64 {
         self.constraints
             .iter()
             .map(|c| c.value(x))
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    /// The largest unsmoothed constraint value at `x`: `x` is in the body iff ≤ 0.
+    pub fn exact_violation(&self, x: DVec3) -> f64 {
+        self.constraints
+            .iter()
+            .map(|c| c.exact_value(x))
             .fold(f64::NEG_INFINITY, f64::max)
     }
 

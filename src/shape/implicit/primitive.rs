@@ -3,18 +3,19 @@
 //! is convex on all of R³ and of order 1 near the boundary.
 //!
 //! Terms `|v|^n` with `1 ≤ n < 2` have no second derivative at `v = 0` (seed 004's
-//! object I, where KNITRO failed): their curvature is capped at that of `|v| = V_FLOOR`,
-//! a Hessian approximation that changes how fast Newton converges, never where (the
-//! residuals use the exact gradient). `n = 1` terms and the cone's axis are smoothed by
-//! `√(v² + δ²) − δ` with `δ = SMOOTHING`, which moves the boundary by at most `δ` in
-//! the primitive's units.
+//! object I, where KNITRO failed; at `n = 1` not even a first). The solver sees them
+//! smoothed, `(v² + δ²)^{n/2} − δ^n` with `δ = SMOOTHING`: smooth, convex, and between
+//! `|v|^n − δ^n` and `|v|^n` (subadditivity of `t ↦ t^{n/2}`), so the smoothed body
+//! contains the true one and lies within a relative `~δ^n` of it. The cone's axis is
+//! smoothed the same way. Distances found on the smoothed bodies are then certified on
+//! the true ones ([`Primitive::exact_value`]): the lower bound holds as it is (a larger
+//! body is nearer), the upper bound is taken at points pulled inside the true bodies.
 
 use glam::{DMat3, DVec3};
 
-/// Where the curvature of `|v|^n`, `n < 2`, stops growing.
-const V_FLOOR: f64 = 1e-6;
-/// The smoothing of `|v|` (n = 1) and of the cone's radial distance.
-pub const SMOOTHING: f64 = 1e-12;
+/// The smoothing of `|v|^n` for `n < 2` and of the cone's radial distance (in the
+/// primitive's own units: `v = u_i / a_i` for a superquadric).
+pub const SMOOTHING: f64 = 1e-9;
 
 /// One term `|h·u + c|^n` of a hyperquadric.
 #[derive(Clone, Debug, PartialEq)]
@@ -52,24 +53,54 @@ pub struct Eval {
     pub hessian: DMat3,
 }
 
-/// `|v|^n` with its first and (capped) second derivative.
+/// `|v|^n` (smoothed for `n < 2`) with its first and second derivative.
 fn power(v: f64, n: f64) -> (f64, f64, f64) {
     if n == 2.0 {
         return (v * v, 2.0 * v, 2.0);
     }
-    if n == 1.0 {
-        let r = (v * v + SMOOTHING * SMOOTHING).sqrt();
-        let curvature = SMOOTHING * SMOOTHING / (r * r * r);
-        return (r - SMOOTHING, v / r, curvature.min(1.0 / V_FLOOR));
+    if n < 2.0 {
+        // g = q^{n/2} − δ^n, q = v² + δ²: g' = n v q^{n/2−1}, g'' = n q^{n/2−2} ((n−1) v² + δ²).
+        let d2 = SMOOTHING * SMOOTHING;
+        let q = v * v + d2;
+        let half = q.powf(0.5 * n - 1.0);
+        let value = half * q - SMOOTHING.powf(n);
+        return (value, n * v * half, n * half / q * ((n - 1.0) * v * v + d2));
     }
     let a = v.abs();
     let value = a.powf(n);
     let first = n * a.powf(n - 1.0) * v.signum();
-    let second = n * (n - 1.0) * a.max(if n < 2.0 { V_FLOOR } else { 0.0 }).powf(n - 2.0);
+    let second = n * (n - 1.0) * a.powf(n - 2.0);
     (value, first, second)
 }
 
 impl Primitive {
+    /// The value of the true, unsmoothed function (certificates use it).
+    pub fn exact_value(&self, u: DVec3) -> f64 {
+        match self {
+            Primitive::Superquadric { radii, exponents } => {
+                (0..3)
+                    .map(|i| (u[i] / radii[i]).abs().powf(exponents[i]))
+                    .sum::<f64>()
+                    - 1.0
+            }
+            Primitive::Hyperquadric { terms } => {
+                terms
+                    .iter()
+                    .map(|t| (t.normal.dot(u) + t.offset).abs().powf(t.exponent))
+                    .sum::<f64>()
+                    - 1.0
+            }
+            Primitive::ConeSide {
+                radius,
+                half_height,
+            } => {
+                let k = radius / (2.0 * half_height);
+                ((u.x * u.x + u.z * u.z).sqrt() - k * (half_height - u.y)) / radius
+            }
+            _ => self.value(u),
+        }
+    }
+
     /// The value alone (cheaper: no derivatives).
     pub fn value(&self, u: DVec3) -> f64 {
         match self {

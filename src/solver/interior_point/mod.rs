@@ -18,14 +18,15 @@ use glam::DVec3;
 
 use crate::shape::implicit::{ImplicitBody, ImplicitError};
 use crate::solver::Outcome;
-use barrier::{Control, Ending, Group, Objective};
+use barrier::{Control, Group, Objective};
 pub use record::{IpRecord, IP_CSV_HEADER};
 
 /// The interior point's own settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct IpSettings {
-    /// The certified bracket `upper − lower` on the distance must be at most
-    /// `tolerance · max(1, distance)` (the scene's units).
+    /// The bracket `upper − lower` on the distance between the smoothed bodies must be
+    /// at most `tolerance · max(1, distance)` (the scene's units), and the certified one
+    /// on the true bodies ten times that.
     pub tolerance: f64,
     pub max_iterations: usize,
 }
@@ -118,7 +119,8 @@ pub fn interior_point(body: &ImplicitBody) -> Result<DVec3, ImplicitError> {
                 .map(|i| (s.dual_residual[i] / weight).abs() * width(&s.z, i))
                 .sum();
             lower_bound = lower_bound.max(mean - slack);
-            let inside = body.max_violation(centre + scale * DVec3::new(s.z[0], s.z[1], s.z[2]));
+            let inside =
+                body.exact_violation(centre + scale * DVec3::new(s.z[0], s.z[1], s.z[2]));
             if inside < 0.0 && best.is_none_or(|(_, b)| inside < b) {
                 best = Some((s.z, inside));
             }
@@ -193,6 +195,24 @@ pub fn support(body: &ImplicitBody, inside: DVec3, dir: DVec3) -> DVec3 {
     best
 }
 
+/// `x` moved towards the interior point `inside` just far enough to lie in the true
+/// (unsmoothed) body: the points the smoothed problem finds may lie a relative 1e-9
+/// outside it.
+fn pull_inside(body: &ImplicitBody, x: DVec3, inside: DVec3) -> DVec3 {
+    if body.exact_violation(x) <= 0.0 {
+        return x;
+    }
+    let mut tau = 1e-13;
+    while tau < 1.0 {
+        let p = x + tau * (inside - x);
+        if body.exact_violation(p) <= 0.0 {
+            return p;
+        }
+        tau *= 2.0;
+    }
+    inside
+}
+
 /// The distance between `a` and `b` (both in A's frame), recording each Newton step
 /// into `trace` when given.
 pub fn distance(
@@ -248,7 +268,7 @@ pub fn distance(
     let (mut lower, mut upper) = (0.0f64, f64::INFINITY);
     let mut iterations = 0;
     let z0 = [x0.x, x0.y, x0.z, y0.x, y0.y, y0.z];
-    let (ending, z, _) = barrier::run(
+    let (_, z, _) = barrier::run(
         &objective,
         &groups,
         z0,
@@ -271,7 +291,7 @@ pub fn distance(
             let bound = (lagrangian - slack).max(0.0).sqrt() * scale;
             lower = lower.max(bound);
             let middle = 0.5 * (x + y);
-            let common = a.max_violation(middle) < 0.0 && b.max_violation(middle) < 0.0;
+            let common = a.exact_violation(middle) < 0.0 && b.exact_violation(middle) < 0.0;
             if let Some(records) = trace.as_deref_mut() {
                 records.push(IpRecord::new(s, x, y, lower, upper));
             }
@@ -280,23 +300,30 @@ pub fn distance(
                 return Control::Stop;
             }
             if upper - lower <= settings.tolerance * upper.max(1.0) {
-                verdict = Some(Outcome::Separated { distance: upper });
-                return Control::Stop;
+                // Certify on the true bodies: x and y lie in the smoothed ones.
+                let certified = (pull_inside(a, x, xa) - pull_inside(b, y, yb)).length();
+                // The smoothing moves boundaries by a relative ~1e-9: allow ten times the
+                // smoothed bracket's tolerance for it.
+                if certified - lower <= 10.0 * settings.tolerance * certified.max(1.0) {
+                    upper = certified;
+                    verdict = Some(Outcome::Separated { distance: certified });
+                    return Control::Stop;
+                }
             }
             Control::Continue
         },
     );
     let (x, y) = (point(&z, 0), point(&z, 3));
-    let outcome = match (verdict, ending) {
-        (Some(v), _) => v,
-        (None, Ending::Stalled) if upper - lower <= 1e3 * settings.tolerance * upper.max(1.0) => {
-            // Round-off ended the descent at a bracket still far below the scene's scale.
-            Outcome::Separated { distance: upper }
+    let outcome = match verdict {
+        Some(v) => v,
+        None => {
+            // The smoothed bodies' upper bound, made one for the true bodies.
+            upper = (pull_inside(a, x, xa) - pull_inside(b, y, yb)).length();
+            Outcome::IterationCap {
+                lower_bound: lower,
+                upper_bound: upper,
+            }
         }
-        _ => Outcome::IterationCap {
-            lower_bound: lower,
-            upper_bound: upper,
-        },
     };
     Ok(IpAnswer {
         outcome,
