@@ -33,7 +33,10 @@ fn implicit_sample_answers_are_right_or_honest() {
         match run.summary.outcome {
             Outcome::Separated { distance } => {
                 answered += 1;
-                assert!(!truth["truth"].as_str().unwrap().starts_with("overlap"), "{label}");
+                assert!(
+                    !truth["truth"].as_str().unwrap().starts_with("overlap"),
+                    "{label}"
+                );
                 let limit = if touching { 1e-6 } else { 1e-6 * d.max(1.0) };
                 assert!((distance - d).abs() <= limit, "{label}: {distance} vs {d}");
             }
@@ -54,4 +57,74 @@ fn implicit_sample_answers_are_right_or_honest() {
     // Two pairs still end at the cap: n = 20 against a superquadric with an n = 1 axis,
     // where round-off stops the dual residual near 5e-9 (issue 12 continues).
     assert!(answered >= 40, "{answered} of {}", file.problems.len());
+}
+
+/// Superellipsoids from octahedron-like (n = 1) to box-like (n = 20) against each
+/// other, ellipsoids and boxes, near the origin and 1e3 away: every answer equals GJK's
+/// (whose supports are exact for them), and nearly all runs answer.
+#[test]
+fn superellipsoids_from_octahedra_to_boxes_agree_with_gjk() {
+    use collidescope::minkowski::MinkowskiDifference;
+    use collidescope::pose::{Pose, RelativePose};
+    use collidescope::rng::SplitMix64;
+    use collidescope::shape::{Cuboid, Ellipsoid, Shape, Superellipsoid};
+    use collidescope::solver::{solve, Algorithm, DirectionRule};
+    use collidescope::{DQuat, DVec3};
+    let mut rng = SplitMix64::new(21);
+    let mut radii = |rng: &mut SplitMix64, base: f64| {
+        DVec3::new(
+            rng.range(base, base + 1.0),
+            rng.range(base, base + 1.0),
+            rng.range(base, base + 1.0),
+        )
+    };
+    let (mut unanswered, total) = (0, 400);
+    for trial in 0..total {
+        let n1 = [1.0, 1.1, 1.5, 2.0, 3.0, 8.0, 20.0][trial % 7];
+        let n2 = [1.0, 1.3, 2.0, 4.0, 20.0][(trial / 7) % 5];
+        let a = Shape::Superellipsoid(Superellipsoid::new(radii(&mut rng, 0.5), n1).unwrap());
+        let b = match trial % 3 {
+            0 => Shape::Superellipsoid(Superellipsoid::new(radii(&mut rng, 0.3), n2).unwrap()),
+            1 => Shape::Ellipsoid(Ellipsoid::new(radii(&mut rng, 0.3)).unwrap()),
+            _ => Shape::Cuboid(Cuboid::new(radii(&mut rng, 0.3)).unwrap()),
+        };
+        let far = DVec3::splat(if (trial / 35) % 2 == 0 { 0.0 } else { 1e3 });
+        let turn =
+            |rng: &mut SplitMix64| DQuat::from_axis_angle(rng.unit_vector(), rng.range(0.0, 3.0));
+        let pa = Pose::new(far, turn(&mut rng));
+        let offset = rng.unit_vector() * rng.range(1.0, 3.0);
+        let pb = Pose::new(far + offset, turn(&mut rng));
+        let rel = RelativePose::between(&pa, &pb);
+        let settings = SolverSettings {
+            tolerance: 1e-14,
+            max_iterations: 5000,
+            ..SolverSettings::default()
+        };
+        let gjk = solve(
+            Algorithm::Gjk(DirectionRule::Vanilla),
+            MinkowskiDifference::new(&a, &b, rel),
+            settings,
+        );
+        let truth = gjk.outcome.distance().unwrap();
+        let run = Method::InteriorPoint.run(&a, &b, rel, None, SolverSettings::default(), false);
+        match run.summary.outcome {
+            Outcome::Separated { distance } => assert!(
+                (distance - truth).abs() <= 1e-6 * truth.max(1.0),
+                "trial {trial} (n {n1}, {n2}): {distance} vs GJK {truth}"
+            ),
+            Outcome::Intersecting => assert!(truth == 0.0, "trial {trial}: GJK {truth}"),
+            Outcome::IterationCap {
+                lower_bound,
+                upper_bound,
+            } => {
+                unanswered += 1;
+                assert!(lower_bound <= truth + 1e-9 && truth <= upper_bound + 1e-9);
+            }
+            other => panic!("trial {trial}: {other}"),
+        }
+    }
+    assert!(
+        unanswered * 100 <= total,
+        "{unanswered} of {total} unanswered"
+    );
 }

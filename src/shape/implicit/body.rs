@@ -211,6 +211,23 @@ impl ImplicitBody {
                 // The apex bound is implied; it makes the box exact.
                 half_space(DVec3::Y, c.half_height()),
             ],
+            // At n = 1 the superellipsoid is an octahedron: its eight planes, exactly
+            // (no smoothed corners for Newton to crawl along).
+            Shape::Superellipsoid(s) if s.exponent() == 1.0 => {
+                let r = s.radii();
+                let normal = DVec3::ONE / r;
+                (0..8)
+                    .map(|k| {
+                        let sign = DVec3::new(
+                            if k & 1 == 0 { 1.0 } else { -1.0 },
+                            if k & 2 == 0 { 1.0 } else { -1.0 },
+                            if k & 4 == 0 { 1.0 } else { -1.0 },
+                        );
+                        let n = normal * sign;
+                        half_space(n / n.length(), 1.0 / n.length())
+                    })
+                    .collect()
+            }
             Shape::Superellipsoid(s) => vec![at_origin(Primitive::Superquadric {
                 radii: s.radii(),
                 exponents: DVec3::splat(s.exponent()),

@@ -119,8 +119,7 @@ pub fn interior_point(body: &ImplicitBody) -> Result<DVec3, ImplicitError> {
                 .map(|i| (s.dual_residual[i] / weight).abs() * width(&s.z, i))
                 .sum();
             lower_bound = lower_bound.max(mean - slack);
-            let inside =
-                body.exact_violation(centre + scale * DVec3::new(s.z[0], s.z[1], s.z[2]));
+            let inside = body.exact_violation(centre + scale * DVec3::new(s.z[0], s.z[1], s.z[2]));
             if inside < 0.0 && best.is_none_or(|(_, b)| inside < b) {
                 best = Some((s.z, inside));
             }
@@ -306,7 +305,9 @@ pub fn distance(
                 // smoothed bracket's tolerance for it.
                 if certified - lower <= 10.0 * settings.tolerance * certified.max(1.0) {
                     upper = certified;
-                    verdict = Some(Outcome::Separated { distance: certified });
+                    verdict = Some(Outcome::Separated {
+                        distance: certified,
+                    });
                     return Control::Stop;
                 }
             }
