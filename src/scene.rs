@@ -6,12 +6,16 @@
 
 use std::path::{Path, PathBuf};
 
-use glam::{DQuat, DVec3};
+use glam::{DMat3, DQuat, DVec3};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::mesh_io::{load_obj, MeshError, MeshReport};
 use crate::pose::{Pose, RelativePose};
+use crate::shape::implicit::{
+    half_space_constraints, Constraint, HyperTerm, ImplicitBody, ImplicitError, ImplicitShape,
+    Primitive,
+};
 use crate::shape::{
     Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, PointShape, Polytope, Shape, ShapeError,
     Sphere, Superellipsoid,
@@ -101,6 +105,45 @@ pub enum ShapeSpec {
         shape: Box<ShapeSpec>,
         radius: f64,
     },
+    /// `Σ |x_i / a_i|^{n_i} ≤ 1`, one exponent `n_i ≥ 1` per axis (seed 004).
+    Superquadric {
+        radii: [f64; 3],
+        exponents: [f64; 3],
+    },
+    /// `Σ_i |h_i·x + c_i|^{n_i} ≤ 1` (seed 004's nut and pyramid).
+    Hyperquadric {
+        terms: Vec<HyperTermSpec>,
+    },
+    /// `{x : n·x ≤ d}` for each `[n1, n2, n3, d]`: bounded alone, or inside an
+    /// intersection.
+    Halfspaces {
+        planes: Vec<[f64; 4]>,
+    },
+    /// The points inside every member, each placed at its pose.
+    Intersection {
+        members: Vec<MemberSpec>,
+    },
+}
+
+/// A hyperquadric's term `|normal·x + offset|^exponent`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Term", deny_unknown_fields)]
+pub struct HyperTermSpec {
+    pub normal: [f64; 3],
+    #[serde(default)]
+    pub offset: f64,
+    pub exponent: f64,
+}
+
+/// A member of an intersection: a shape at a pose in the body's frame.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Member", deny_unknown_fields)]
+pub struct MemberSpec {
+    pub shape: ShapeSpec,
+    #[serde(default)]
+    pub translation: [f64; 3],
+    #[serde(default = "no_rotation")]
+    pub rotation: RotationSpec,
 }
 
 /// A rotation as written in a scene file.
@@ -542,6 +585,7 @@ impl Scene {
         let shape = build_shape(spec, base_dir, &mut mesh_report).map_err(|e| match e {
             BuildError::Shape(e) => e.to_string(),
             BuildError::Mesh(e) => e.to_string(),
+            BuildError::Implicit(e) => e.to_string(),
         })?;
         Ok(Body {
             spec: spec.clone(),
@@ -661,6 +705,7 @@ fn build_body(
     let mut mesh_report = None;
     let shape = build_shape(&spec.shape, base_dir, &mut mesh_report).map_err(|e| match e {
         BuildError::Shape(e) => invalid(e.to_string()),
+        BuildError::Implicit(e) => invalid(e.to_string()),
         BuildError::Mesh(source) => SceneError::Mesh {
             path: path.to_path_buf(),
             body: name.to_string(),
@@ -680,6 +725,13 @@ fn build_body(
 enum BuildError {
     Shape(ShapeError),
     Mesh(MeshError),
+    Implicit(ImplicitError),
+}
+
+impl From<ImplicitError> for BuildError {
+    fn from(e: ImplicitError) -> Self {
+        BuildError::Implicit(e)
+    }
 }
 
 impl From<ShapeError> for BuildError {
@@ -727,6 +779,76 @@ fn build_shape(
         ShapeSpec::Dilated { shape, radius } => {
             let inner = build_shape(shape, base_dir, report)?;
             Shape::Dilated(Dilated::new(inner, *radius)?)
+        }
+        ShapeSpec::Superquadric { radii, exponents }
+            if exponents.iter().all(|n| *n == exponents[0]) =>
+        {
+            Shape::Superellipsoid(Superellipsoid::new(v(*radii), exponents[0])?)
+        }
+        ShapeSpec::Superquadric { .. }
+        | ShapeSpec::Hyperquadric { .. }
+        | ShapeSpec::Halfspaces { .. }
+        | ShapeSpec::Intersection { .. } => {
+            let constraints = implicit_constraints(spec, DMat3::IDENTITY, DVec3::ZERO, base_dir)?;
+            let what = match spec {
+                ShapeSpec::Superquadric { .. } => "superquadric".to_string(),
+                ShapeSpec::Hyperquadric { .. } => "hyperquadric".to_string(),
+                ShapeSpec::Halfspaces { planes } => format!("{} half-spaces", planes.len()),
+                ShapeSpec::Intersection { members } => format!("intersection of {}", members.len()),
+                _ => unreachable!("matched above"),
+            };
+            Shape::Implicit(ImplicitShape::new(ImplicitBody::new(constraints)?, what)?)
+        }
+    })
+}
+
+/// A spec's implicit constraints placed at `(rotation, translation)`.
+fn implicit_constraints(
+    spec: &ShapeSpec,
+    rotation: DMat3,
+    translation: DVec3,
+    base_dir: &Path,
+) -> Result<Vec<Constraint>, BuildError> {
+    let place = |p: Primitive| Constraint::placed(p, rotation, translation);
+    Ok(match spec {
+        ShapeSpec::Superquadric { radii, exponents } => vec![place(Primitive::Superquadric {
+            radii: DVec3::from_array(*radii),
+            exponents: DVec3::from_array(*exponents),
+        })],
+        ShapeSpec::Hyperquadric { terms } => vec![place(Primitive::Hyperquadric {
+            terms: terms
+                .iter()
+                .map(|t| HyperTerm {
+                    normal: DVec3::from_array(t.normal),
+                    offset: t.offset,
+                    exponent: t.exponent,
+                })
+                .collect(),
+        })],
+        ShapeSpec::Halfspaces { planes } => half_space_constraints(planes, rotation, translation)?,
+        ShapeSpec::Intersection { members } => {
+            let mut all = Vec::new();
+            for m in members {
+                let turn = match m.rotation {
+                    RotationSpec::EulerDegrees(d) => {
+                        Pose::from_euler_degrees(DVec3::ZERO, DVec3::from_array(d)).rotation
+                    }
+                    RotationSpec::Quaternion(q) => DQuat::from_array(q).normalize(),
+                };
+                let (r, t) = (
+                    rotation * DMat3::from_quat(turn),
+                    rotation * DVec3::from_array(m.translation) + translation,
+                );
+                all.extend(implicit_constraints(&m.shape, r, t, base_dir)?);
+            }
+            all
+        }
+        other => {
+            let shape = build_shape(other, base_dir, &mut None)?;
+            let body = ImplicitBody::of_shape(&shape)?;
+            body.moved(RelativePose::from_matrix(rotation, translation))
+                .constraints()
+                .to_vec()
         }
     })
 }

@@ -8,6 +8,7 @@ use glam::DVec3;
 
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
+use crate::shape::implicit::ImplicitShape;
 use crate::shape::{Polytope, Shape, SupportMap};
 
 /// Above this many vertex pairs the exact difference hull is too slow to follow a drag.
@@ -29,6 +30,11 @@ pub struct TriMesh {
 
 /// Unit directions at the vertices of an icosahedron subdivided `level` times.
 pub fn sphere_directions(level: u32) -> Vec<DVec3> {
+    icosphere(level).0
+}
+
+/// The subdivided icosahedron: unit vertices and outward triangles.
+pub fn icosphere(level: u32) -> (Vec<DVec3>, Vec<[u32; 3]>) {
     let t = (1.0 + 5f64.sqrt()) / 2.0;
     let mut v: Vec<DVec3> = [
         (-1.0, t, 0.0),
@@ -84,13 +90,52 @@ pub fn sphere_directions(level: u32) -> Vec<DVec3> {
         }
         faces = next;
     }
-    v
+    let triangles = faces.iter().map(|f| f.map(|i| i as u32)).collect();
+    (v, triangles)
+}
+
+/// Icosphere subdivision for ray-marched implicit bodies (2562 directions).
+const MARCH_LEVEL: u32 = 4;
+
+/// An implicit body's boundary, ray-marched from its interior point along icosphere
+/// directions with a bisection on the (unsmoothed) constraints: every vertex lies on
+/// the boundary (exact for a convex body, which is star-shaped about any interior
+/// point); creases where an intersection's members meet are drawn as feature edges.
+pub fn implicit_mesh(shape: &ImplicitShape) -> TriMesh {
+    let body = shape.body();
+    let inside = shape.interior();
+    let (lo, hi) = body.bounds();
+    let reach = (hi - lo).length() * 1.01 + 1e-300;
+    let (directions, triangles) = icosphere(MARCH_LEVEL);
+    let vertices = directions
+        .iter()
+        .map(|d| {
+            let (mut t_in, mut t_out) = (0.0, reach);
+            for _ in 0..60 {
+                let t = 0.5 * (t_in + t_out);
+                if body.exact_violation(inside + *d * t) <= 0.0 {
+                    t_in = t;
+                } else {
+                    t_out = t;
+                }
+            }
+            inside + *d * t_in
+        })
+        .collect::<Vec<_>>();
+    let edges = feature_edges(&vertices, &triangles, 45.0);
+    TriMesh {
+        vertices,
+        triangles,
+        edges,
+        sampled: true,
+    }
 }
 
 /// The mesh of a shape in its local frame.
 pub fn shape_mesh(shape: &Shape) -> TriMesh {
     match shape {
         Shape::Polytope(p) => polytope_mesh(p, false),
+        Shape::Implicit(i) => implicit_mesh(i),
         _ => {
             let points: Vec<DVec3> = sphere_directions(SAMPLE_LEVEL)
                 .into_iter()

@@ -11,7 +11,9 @@ use super::timing::{our_seconds, parry_seconds, ratio_table, seconds_per_query, 
 use crate::minkowski::MinkowskiDifference;
 use crate::parry_bridge::{parry_penetration, parry_time_of_impact};
 use crate::pose::RelativePose;
-use crate::shape::implicit::{Constraint, HyperTerm, ImplicitBody, ImplicitShape, Primitive};
+use crate::shape::implicit::{
+    half_space_constraints, Constraint, HyperTerm, ImplicitBody, ImplicitShape, Primitive,
+};
 use crate::shape::{
     Capsule, Cone, Cuboid, Cylinder, Ellipsoid, Polytope, Shape, Sphere, Superellipsoid,
 };
@@ -696,20 +698,7 @@ fn implicit_constraints(
 ) -> anyhow::Result<Vec<Constraint>> {
     let place = |p: Primitive| Constraint::placed(p, rotation, translation);
     Ok(match s {
-        ProblemShape::Halfspaces(planes) => planes
-            .iter()
-            .map(|p| {
-                let n = DVec3::new(p[0], p[1], p[2]);
-                let length = n.length();
-                if !(length > 0.0 && length.is_finite() && p[3].is_finite()) {
-                    anyhow::bail!("a half-space needs a finite, non-zero normal");
-                }
-                Ok(place(Primitive::HalfSpace {
-                    normal: n / length,
-                    offset: p[3] / length,
-                }))
-            })
-            .collect::<anyhow::Result<_>>()?,
+        ProblemShape::Halfspaces(planes) => half_space_constraints(planes, rotation, translation)?,
         ProblemShape::Superquadric { radii, exponents } => vec![place(Primitive::Superquadric {
             radii: DVec3::from_array(*radii),
             exponents: DVec3::from_array(*exponents),

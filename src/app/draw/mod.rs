@@ -7,6 +7,7 @@ mod common;
 mod epa;
 mod frank_wolfe;
 mod gjk;
+mod interior_point;
 mod lp;
 pub mod minkowski;
 pub mod shapes;
@@ -67,6 +68,7 @@ pub(super) fn plugin(app: &mut App) {
             epa::plugin,
             toi::plugin,
             lp::plugin,
+            interior_point::plugin,
         ));
 }
 

@@ -17,7 +17,7 @@ pub struct ShapeDrafts {
 }
 
 /// The kinds the editor offers (meshes come through Files).
-pub(super) const KINDS: [&str; 8] = [
+pub(super) const KINDS: [&str; 9] = [
     "sphere",
     "ellipsoid",
     "box",
@@ -25,6 +25,7 @@ pub(super) const KINDS: [&str; 8] = [
     "cylinder",
     "cone",
     "superellipsoid",
+    "superquadric",
     "point",
 ];
 
@@ -41,6 +42,10 @@ fn kind_of(spec: &ShapeSpec) -> &'static str {
         ShapeSpec::Polytope { .. } => "polytope",
         ShapeSpec::Mesh { .. } => "mesh (OBJ)",
         ShapeSpec::Dilated { .. } => "dilated",
+        ShapeSpec::Superquadric { .. } => "superquadric",
+        ShapeSpec::Hyperquadric { .. } => "hyperquadric",
+        ShapeSpec::Halfspaces { .. } => "half-spaces",
+        ShapeSpec::Intersection { .. } => "intersection",
     }
 }
 
@@ -69,6 +74,11 @@ pub fn default_spec(kind: &str) -> ShapeSpec {
         "superellipsoid" => ShapeSpec::Superellipsoid {
             radii: [0.5, 0.4, 0.3],
             exponent: 4.0,
+        },
+        // Seed 004's "diamond", half size.
+        "superquadric" => ShapeSpec::Superquadric {
+            radii: [0.5, 0.35, 0.75],
+            exponents: [4.0 / 3.0, 1.4, 15.0 / 13.0],
         },
         _ => ShapeSpec::Point,
     }
@@ -251,6 +261,21 @@ fn parameters_ui(ui: &mut egui::Ui, spec: &mut ShapeSpec) -> bool {
             false
         }
         ShapeSpec::Dilated { radius, .. } => value(ui, "dilation radius", radius),
+        ShapeSpec::Superquadric { radii, exponents } => {
+            triple(ui, "radii", radii, 0.01) | triple(ui, "exponents ≥ 1", exponents, 0.05)
+        }
+        ShapeSpec::Hyperquadric { terms } => {
+            ui.label(format!("{} terms |h·x + c|^n", terms.len()));
+            false
+        }
+        ShapeSpec::Halfspaces { planes } => {
+            ui.label(format!("{} half-spaces", planes.len()));
+            false
+        }
+        ShapeSpec::Intersection { members } => {
+            ui.label(format!("intersection of {} members (edit in the scene file)", members.len()));
+            false
+        }
     }
 }
 

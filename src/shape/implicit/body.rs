@@ -31,6 +31,35 @@ pub struct Constraint {
     pub origin: DVec3,
 }
 
+/// Half-spaces `n·x ≤ d` (`[n1, n2, n3, d]`, any normal length) placed by a rigid pose;
+/// they need not bound anything alone (an intersection's planes).
+pub fn half_space_constraints(
+    planes: &[[f64; 4]],
+    rotation: DMat3,
+    translation: DVec3,
+) -> Result<Vec<Constraint>, ImplicitError> {
+    planes
+        .iter()
+        .map(|p| {
+            let n = DVec3::new(p[0], p[1], p[2]);
+            let length = n.length();
+            if !(length > 0.0 && length.is_finite() && p[3].is_finite()) {
+                return Err(ImplicitError::Invalid(format!(
+                    "a half-space needs a finite, non-zero normal and offset, got {p:?}"
+                )));
+            }
+            Ok(Constraint::placed(
+                Primitive::HalfSpace {
+                    normal: n / length,
+                    offset: p[3] / length,
+                },
+                rotation,
+                translation,
+            ))
+        })
+        .collect()
+}
+
 impl Constraint {
     /// A primitive placed by a rigid pose (`x = R u + t`).
     pub fn placed(primitive: Primitive, rotation: DMat3, translation: DVec3) -> Self {

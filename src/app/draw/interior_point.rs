@@ -1,0 +1,89 @@
+//! The interior point in focus: the iterates x_k inside A and y_k inside B as two paths
+//! (the central path) converging to the closest points, the segment between them at
+//! the cursor's step, and at the end the witness points (or the common point).
+
+use bevy::prelude::*;
+
+use super::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_WITNESS};
+use crate::app::camera::StepBounds;
+use crate::app::ViewerSet;
+use crate::solver::catalog::Family;
+use crate::solver::trace::Trace;
+use crate::solver::Outcome;
+
+const COLOR_ON_A: Color = Color::srgb(0.10, 0.30, 0.75);
+const COLOR_ON_B: Color = Color::srgb(0.80, 0.35, 0.05);
+const COLOR_GAP: Color = Color::srgb(0.0, 0.33, 0.58);
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        draw_central_path
+            .run_if(family_in_focus(Family::InteriorPoint))
+            .in_set(DrawStep)
+            .in_set(ViewerSet::Draw),
+    );
+}
+
+fn draw_central_path(
+    view: StepView,
+    mut labels: ResMut<ViewLabels>,
+    mut step_bounds: ResMut<StepBounds>,
+    mut gizmos: Gizmos,
+) {
+    let model = &view.model;
+    let Some(run) = model.focused_run().map(|r| &r.run) else {
+        return;
+    };
+    let Trace::InteriorPoint(records) = &run.trace else {
+        return;
+    };
+    let Some(last) = records.len().checked_sub(1) else {
+        return;
+    };
+    let pose_a = model.scene.a().pose;
+    let world = |p: glam::DVec3| pose_a.transform_point(p).as_vec3();
+    let size = view.marker.0;
+    let i = view.cursor.cursor.min(last);
+    // The paths so far: x_0 … x_k in A, y_0 … y_k in B.
+    let path_a: Vec<Vec3> = records[..=i].iter().map(|r| world(r.x)).collect();
+    let path_b: Vec<Vec3> = records[..=i].iter().map(|r| world(r.y)).collect();
+    gizmos.linestrip(path_a.iter().copied(), COLOR_ON_A);
+    gizmos.linestrip(path_b.iter().copied(), COLOR_ON_B);
+    for (p, q) in path_a.iter().zip(&path_b) {
+        gizmos.sphere(Isometry3d::from_translation(*p), size * 0.6, COLOR_ON_A);
+        gizmos.sphere(Isometry3d::from_translation(*q), size * 0.6, COLOR_ON_B);
+    }
+    let (x, y) = (path_a[i], path_b[i]);
+    gizmos.sphere(Isometry3d::from_translation(x), size * 1.3, COLOR_ON_A);
+    gizmos.sphere(Isometry3d::from_translation(y), size * 1.3, COLOR_ON_B);
+    gizmos.line(x, y, COLOR_GAP);
+    labels.0.push((
+        x,
+        format!("x{}", crate::app::narration::subscript(i)),
+        COLOR_ON_A,
+    ));
+    labels.0.push((
+        y,
+        format!("y{}", crate::app::narration::subscript(i)),
+        COLOR_ON_B,
+    ));
+    if i == last {
+        let colour = COLOR_WITNESS;
+        match run.summary.outcome {
+            Outcome::Intersecting => {
+                let m = (x + y) * 0.5;
+                gizmos.sphere(Isometry3d::from_translation(m), size * 2.0, colour);
+                labels.0.push((m, "common point".into(), colour));
+            }
+            Outcome::Separated { distance } => {
+                gizmos.line(x, y, colour);
+                labels
+                    .0
+                    .push(((x + y) * 0.5, format!("d = {distance:.6}"), colour));
+            }
+            _ => {}
+        }
+    }
+    *step_bounds = StepBounds::around([x, y], view.frame.radius * 0.05);
+}
