@@ -441,7 +441,8 @@ impl Scene {
                 | Method::Toi(_)
                 | Method::Lp(_)
                 | Method::LpContainment
-                | Method::InteriorPoint => None,
+                | Method::InteriorPoint
+                | Method::InteriorPointToi => None,
             })
             .collect();
         if algorithms.is_empty() {

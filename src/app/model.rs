@@ -141,7 +141,8 @@ impl ViewerModel {
                 | Method::Toi(_)
                 | Method::Lp(_)
                 | Method::LpContainment
-                | Method::InteriorPoint => None,
+                | Method::InteriorPoint
+                | Method::InteriorPointToi => None,
             })
             .collect()
     }

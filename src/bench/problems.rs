@@ -292,6 +292,10 @@ pub fn run_problems(
                     let answer = match *method {
                         _ if fits.is_err() => not_applicable_answer(),
                         Method::InteriorPoint => interior_point_answer(a, b, b_in_a, timing),
+                        Method::InteriorPointToi => {
+                            let v = p.b_velocity.map(DVec3::from_array);
+                            interior_point_toi_answer(a, b, b_in_a, v, timing)
+                        }
                         Method::Solver(alg) => {
                             let md = MinkowskiDifference::new(a, b, b_in_a);
                             let run = solve(alg, md, settings);
@@ -384,6 +388,56 @@ fn interior_point_answer(
             })
         }),
         parry: None,
+    }
+}
+
+/// The interior point's time of impact in the time-of-impact contract (its distance at
+/// t = 0 from the interior point's distance query, not timed).
+fn interior_point_toi_answer(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    velocity: Option<DVec3>,
+    timing: bool,
+) -> AlgorithmAnswer {
+    let Some(v) = velocity else {
+        let mut answer = not_applicable_answer();
+        answer.time_of_impact = Some(None);
+        return answer;
+    };
+    let motion = crate::solver::toi::Motion {
+        velocity: v,
+        spin: DVec3::ZERO,
+    };
+    let query = || {
+        Method::InteriorPointToi
+            .run(a, b, b_in_a, Some(motion), SolverSettings::default(), false)
+            .summary
+    };
+    let run = query();
+    let time = match run.outcome {
+        Outcome::Impact { time, .. } | Outcome::Grazing { time, .. } => Some(time),
+        _ => None,
+    };
+    let initial = Method::InteriorPoint
+        .run(a, b, b_in_a, None, SolverSettings::default(), false)
+        .summary
+        .outcome
+        .distance();
+    AlgorithmAnswer {
+        iterations: run.iterations,
+        distance: initial,
+        status: run.outcome.status_name().to_string(),
+        normal: run.outcome.normal().map(|n| n.to_array()),
+        time_of_impact: Some(time),
+        pivots: None,
+        seconds_per_query: timing.then(|| {
+            seconds_per_query(|| {
+                std::hint::black_box(query());
+            })
+        }),
+        parry: None,
+        parry_toi: None,
     }
 }
 

@@ -160,7 +160,7 @@ const fn toi(
 }
 
 /// Every method, in the order panels and help texts list them.
-pub const CATALOG: [MethodInfo; 17] = [
+pub const CATALOG: [MethodInfo; 18] = [
     gjk(DirectionRule::Vanilla, "gjk", "GJK", [31, 119, 180]),
     gjk(
         DirectionRule::Nesterov,
@@ -263,6 +263,15 @@ pub const CATALOG: [MethodInfo; 17] = [
         family: Family::InteriorPoint,
         shapes: ShapeRequirement::Implicit,
         settings: SettingsKind::Barrier,
+    },
+    MethodInfo {
+        method: Method::InteriorPointToi,
+        name: "interior_point_toi",
+        label: "Interior point: time of impact",
+        colour: [86, 180, 233],
+        family: Family::InteriorPoint,
+        shapes: ShapeRequirement::Implicit,
+        settings: SettingsKind::Motion,
     },
 ];
 

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::catalog::{self, Family};
 use super::epa::{gjk_settings_for_epa, penetration, EpaSettings};
-use super::interior_point::{distance, IpSettings};
+use super::interior_point::{distance, time_of_impact, IpSettings};
 use super::lp::{LpQuestion, Simplex};
 use super::toi::{time_of_impact_moving, Motion, ToiRule, ToiSettings};
 use super::trace::Trace;
@@ -36,6 +36,8 @@ pub enum Method {
     LpContainment,
     /// Distance between implicit bodies by the primal-dual interior point (seed 004).
     InteriorPoint,
+    /// The interior point's continuous collision for a translating B (seed 004 §VII).
+    InteriorPointToi,
 }
 
 /// A finished run of any method: what every family reports, and its records.
@@ -163,6 +165,44 @@ impl Method {
                 let answer = moved(a, identity).and_then(|ia| {
                     let ib = moved(b, b_in_a)?;
                     distance(&ia, &ib, IpSettings::default(), records)
+                });
+                match answer {
+                    Ok(answer) => {
+                        summary.outcome = answer.outcome;
+                        summary.iterations = answer.iterations;
+                        summary.witness_a = Some(answer.x);
+                        summary.witness_b = Some(answer.y);
+                    }
+                    Err(why) => {
+                        summary.outcome = Outcome::Degenerate {
+                            reason: why.to_string(),
+                        }
+                    }
+                }
+                Run {
+                    method: *self,
+                    summary,
+                    trace,
+                    gjk_stage: None,
+                }
+            }
+            Method::InteriorPointToi => {
+                let Some(motion) = motion else {
+                    let why = "B has no velocity: a time of impact needs one".to_string();
+                    return Run::not_applicable(*self, why);
+                };
+                if motion.spin != glam::DVec3::ZERO {
+                    let why = "the interior point's time of impact takes translating bodies only"
+                        .to_string();
+                    return Run::not_applicable(*self, why);
+                }
+                let records = buffer.map(Trace::interior_point_mut);
+                let mut summary = RunSummary::not_applicable(String::new());
+                let identity = RelativePose::from_matrix(glam::DMat3::IDENTITY, glam::DVec3::ZERO);
+                let answer = ImplicitBody::of_shape(a).and_then(|ia| {
+                    let ib = ImplicitBody::of_shape(b)?.moved(b_in_a);
+                    let ia = ia.moved(identity);
+                    time_of_impact(&ia, &ib, motion.velocity, IpSettings::default(), records)
                 });
                 match answer {
                     Ok(answer) => {

@@ -2,7 +2,7 @@
 //! how small the barrier parameter μ has become, and the certified bracket of the
 //! distance that the step leaves.
 
-use crate::solver::interior_point::IpRecord;
+use crate::solver::interior_point::{IpRecord, IpStage};
 use crate::solver::Run;
 
 /// Says what record `index` of an interior-point run did.
@@ -26,6 +26,12 @@ pub(super) fn narrate(run: &Run, records: &[IpRecord], index: usize) -> String {
             r.upper
         )
     };
+    if r.stage == IpStage::ContactTime {
+        return format!(
+            "First contact, Newton step {}: a point inside A and inside B moved to t = {:.6}; the first contact lies in [{:.9}, {:.9}] (μ = {:.1e}).{end}",
+            r.k, r.time, r.lower, r.upper, r.mu
+        );
+    }
     if r.k == 0 {
         return format!(
             "Start: x inside A and y inside B (found by phase 1), {:.3e} apart; μ = {:.1e}.{end}",

@@ -273,7 +273,10 @@ fn parameters_ui(ui: &mut egui::Ui, spec: &mut ShapeSpec) -> bool {
             false
         }
         ShapeSpec::Intersection { members } => {
-            ui.label(format!("intersection of {} members (edit in the scene file)", members.len()));
+            ui.label(format!(
+                "intersection of {} members (edit in the scene file)",
+                members.len()
+            ));
             false
         }
     }

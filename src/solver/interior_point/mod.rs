@@ -12,6 +12,7 @@
 //! tolerances are relative to the scene and bodies far from the origin lose nothing.
 
 mod barrier;
+mod ccd;
 mod record;
 
 use glam::DVec3;
@@ -19,7 +20,8 @@ use glam::DVec3;
 use crate::shape::implicit::{ImplicitBody, ImplicitError};
 use crate::solver::Outcome;
 use barrier::{Control, Group, Objective};
-pub use record::{IpRecord, IP_CSV_HEADER};
+pub use ccd::time_of_impact;
+pub use record::{IpRecord, IpStage, IP_CSV_HEADER};
 
 /// The interior point's own settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -55,7 +57,7 @@ pub struct IpAnswer {
 }
 
 /// A centre and a length that put both bodies' boxes about the origin at unit size.
-fn frame(boxes: &[(DVec3, DVec3)]) -> (DVec3, f64) {
+pub(super) fn frame(boxes: &[(DVec3, DVec3)]) -> (DVec3, f64) {
     let (lo, hi) = boxes.iter().fold(
         (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
         |(a, b), (l, h)| (a.min(*l), b.max(*h)),
@@ -197,7 +199,7 @@ pub fn support(body: &ImplicitBody, inside: DVec3, dir: DVec3) -> DVec3 {
 /// `x` moved towards the interior point `inside` just far enough to lie in the true
 /// (unsmoothed) body: the points the smoothed problem finds may lie a relative 1e-9
 /// outside it.
-fn pull_inside(body: &ImplicitBody, x: DVec3, inside: DVec3) -> DVec3 {
+pub(super) fn pull_inside(body: &ImplicitBody, x: DVec3, inside: DVec3) -> DVec3 {
     if body.exact_violation(x) <= 0.0 {
         return x;
     }

@@ -7,10 +7,27 @@ use serde::{Deserialize, Serialize};
 
 use super::barrier::State;
 
+/// Which problem a step belongs to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IpStage {
+    /// `min ‖x − y‖²`: the distance (for a moving B, its smallest over the motion);
+    /// `lower`/`upper` bracket the distance.
+    #[default]
+    Distance,
+    /// `min t` with a common point (the first contact); `lower`/`upper` bracket `t`.
+    ContactTime,
+}
+
 /// One Newton step.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct IpRecord {
     pub k: usize,
+    #[serde(default)]
+    pub stage: IpStage,
+    /// B's time along its motion at this step (0 for a static B).
+    #[serde(default)]
+    pub time: f64,
     pub x: DVec3,
     pub y: DVec3,
     /// The barrier parameter `Σ λ_k s_k / m`.
@@ -39,6 +56,8 @@ impl IpRecord {
         let largest = s.multipliers.iter().cloned().fold(0.0f64, f64::max);
         Self {
             k: s.iteration,
+            stage: IpStage::Distance,
+            time: 0.0,
             x,
             y,
             mu: s.mu,
@@ -68,10 +87,11 @@ impl crate::solver::trace::Record for IpRecord {
     }
 
     fn event_name(&self) -> &'static str {
-        if self.k == 0 {
-            "start"
-        } else {
-            "newton_step"
+        match (self.k, self.stage) {
+            (0, IpStage::Distance) => "start",
+            (0, IpStage::ContactTime) => "contact_time_start",
+            (_, IpStage::Distance) => "newton_step",
+            (_, IpStage::ContactTime) => "contact_time_step",
         }
     }
 
