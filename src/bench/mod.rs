@@ -1,6 +1,7 @@
 //! Headless benchmarks: problem files with Coal's answers, the paper's protocol on
 //! ellipsoids and mesh hulls, timing against parry3d-f64, and pose sweeps.
 
+pub mod interior_point;
 pub mod lp_crossover;
 pub mod plot;
 pub mod problems;

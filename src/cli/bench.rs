@@ -260,3 +260,18 @@ pub fn run_lp_crossover(pairs: usize, out: Option<PathBuf>) -> anyhow::Result<()
     println!("wrote {}", out.join("lp_crossover.png").display());
     Ok(())
 }
+
+/// `bench ip`: the interior point's speed report.
+pub fn run_interior_point(queries: usize, out: Option<PathBuf>) -> anyhow::Result<()> {
+    use collidescope::bench::interior_point;
+    let out = out.unwrap_or_else(|| "bench-ip".into());
+    std::fs::create_dir_all(&out)
+        .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", out.display()))?;
+    let (rows, scaling) = interior_point::run(queries.max(1))?;
+    let table = interior_point::table(&rows, &scaling);
+    print!("{table}");
+    std::fs::write(out.join("ip.txt"), &table)?;
+    interior_point::plot(&scaling, &out.join("ip_newton_step.png"))?;
+    println!("wrote {}", out.join("ip_newton_step.png").display());
+    Ok(())
+}

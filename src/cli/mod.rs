@@ -86,6 +86,17 @@ enum BenchSuite {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// The interior point's speed: seed 004's Table I pairs, two ellipsoids against our
+    /// GJK, continuous collision against a distance query, and the time per Newton step
+    /// against the number of half-spaces (a table and ip_newton_step.png).
+    Ip {
+        /// Random poses per pair.
+        #[arg(long, default_value_t = 50)]
+        queries: usize,
+        /// Folder for ip.txt and ip_newton_step.png (default: bench-ip).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -230,6 +241,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             (None, Some(BenchSuite::Ellipsoids { args })) => bench::run_ellipsoids(args, timing),
             (None, Some(BenchSuite::Meshes { dir, args })) => bench::run_meshes(&dir, args, timing),
             (None, Some(BenchSuite::Lp { pairs, out })) => bench::run_lp_crossover(pairs, out),
+            (None, Some(BenchSuite::Ip { queries, out })) => {
+                bench::run_interior_point(queries, out)
+            }
             (Some(_), Some(_)) => anyhow::bail!(
                 "give either --problems FILE or a suite (ellipsoids, meshes), not both"
             ),

@@ -83,10 +83,15 @@ impl Constraint {
     pub fn eval(&self, x: DVec3) -> Eval {
         let e = self.primitive.eval(self.map * (x - self.origin));
         let mt = self.map.transpose();
+        let hessian = if let Primitive::HalfSpace { .. } = self.primitive {
+            e.hessian
+        } else {
+            mt * e.hessian * self.map
+        };
         Eval {
             value: e.value,
             gradient: mt * e.gradient,
-            hessian: mt * e.hessian * self.map,
+            hessian,
         }
     }
 }
@@ -97,6 +102,8 @@ pub struct ImplicitBody {
     constraints: Vec<Constraint>,
     lower: DVec3,
     upper: DVec3,
+    /// A point strictly inside, once known (queries then skip phase 1).
+    inside: Option<DVec3>,
 }
 
 impl ImplicitBody {
@@ -116,7 +123,21 @@ impl ImplicitBody {
             constraints,
             lower,
             upper,
+            inside: None,
         })
+    }
+
+    /// A point strictly inside the body, when one is known.
+    pub fn interior(&self) -> Option<DVec3> {
+        self.inside
+    }
+
+    /// Records `p` as the body's interior point if it is strictly inside (unsmoothed).
+    pub fn with_interior(mut self, p: DVec3) -> Self {
+        if self.exact_violation(p) < 0.0 {
+            self.inside = Some(p);
+        }
+        self
     }
 
     pub fn constraints(&self) -> &[Constraint] {
@@ -164,6 +185,7 @@ impl ImplicitBody {
             constraints,
             lower,
             upper,
+            inside: self.inside.map(|p| pose.transform_point(p)),
         }
     }
 
@@ -178,24 +200,33 @@ impl ImplicitBody {
         // cylinder's side is an unbounded quadric).
         let aabb = shape.local_aabb();
         let (lo, hi) = (aabb.min, aabb.max);
-        match Self::new(constraints.clone()) {
+        let body = match Self::new(constraints.clone()) {
             Ok(mut body) => {
                 body.lower = body.lower.max(lo);
                 body.upper = body.upper.min(hi);
-                Ok(body)
+                body
             }
             Err(ImplicitError::Unbounded(_)) => {
                 for c in &constraints {
                     validate(c)?;
                 }
-                Ok(Self {
+                Self {
                     constraints,
                     lower: lo,
                     upper: hi,
-                })
+                    inside: None,
+                }
             }
-            Err(other) => Err(other),
-        }
+            Err(other) => return Err(other),
+        };
+        // Every solid kind holds its centre (a polytope: its vertices' mean).
+        let centre = match shape {
+            Shape::Polytope(p) => {
+                p.vertices().iter().fold(DVec3::ZERO, |s, v| s + *v) / p.vertices().len() as f64
+            }
+            _ => DVec3::ZERO,
+        };
+        Ok(body.with_interior(centre))
     }
 
     fn constraints_of(shape: &Shape) -> Result<Vec<Constraint>, ImplicitError> {

@@ -21,9 +21,12 @@ pub struct ImplicitShape {
 impl ImplicitShape {
     /// Refuses empty bodies (phase 1 proves it) as well as unbounded ones.
     pub fn new(body: ImplicitBody, what: impl Into<String>) -> Result<Self, ImplicitError> {
-        let inside = interior_point(&body)?;
+        let inside = match body.interior() {
+            Some(p) => p,
+            None => interior_point(&body)?,
+        };
         Ok(Self {
-            body,
+            body: body.with_interior(inside),
             inside,
             what: what.into(),
         })

@@ -15,7 +15,7 @@
 
 use glam::DVec3;
 
-use crate::shape::implicit::ImplicitBody;
+use crate::shape::implicit::{outer, ImplicitBody};
 
 /// A body whose point is `shift + S z` (`S` is 3 × N, row-major as three rows), with
 /// `extra · z` added to each of its constraint values.
@@ -115,44 +115,56 @@ pub fn run<const N: usize>(
         let mut dual = objective.gradient(&z);
         let mut k = 0;
         for group in groups {
+            // Σ over the group's constraints in its 3-D point space, then mapped once:
+            // G += Sᵀ M S + cross terms with `extra` (phase 1's t), so a constraint costs
+            // O(1) whatever N.
             let x = group.point(&z);
+            let (mut curvature, mut pull, mut weights) = (glam::DMat3::ZERO, DVec3::ZERO, 0.0);
+            let (mut dual3, mut lambda_sum) = (DVec3::ZERO, 0.0);
             for c in group.body.constraints() {
                 let e = c.eval(x);
+                let s = -values[k];
+                let weight = lambda[k] / s;
+                curvature += e.hessian * lambda[k] + outer(e.gradient, e.gradient) * weight;
+                pull += e.gradient * weight;
+                weights += weight;
+                dual3 += e.gradient * lambda[k];
+                lambda_sum += lambda[k];
                 let mut grad = group.extra;
                 for (i, row) in group.rows.iter().enumerate() {
                     for j in 0..N {
                         grad[j] += e.gradient[i] * row[j];
                     }
                 }
-                // Sᵀ H S
-                let h = e.hessian;
-                let mut hs = [[0.0; N]; 3];
-                for (i, hs_row) in hs.iter_mut().enumerate() {
-                    for (r, row) in group.rows.iter().enumerate() {
-                        let hir = h.col(r)[i];
-                        if hir != 0.0 {
-                            for j in 0..N {
-                                hs_row[j] += hir * row[j];
-                            }
-                        }
-                    }
-                }
-                let s = -values[k];
-                let weight = lambda[k] / s;
-                for a in 0..N {
-                    for b in 0..N {
-                        let curvature: f64 = group
-                            .rows
-                            .iter()
-                            .zip(&hs)
-                            .map(|(row, h)| row[a] * h[b])
-                            .sum();
-                        g[a][b] += lambda[k] * curvature + weight * grad[a] * grad[b];
-                    }
-                    dual[a] += lambda[k] * grad[a];
-                }
                 gradients[k] = grad;
                 k += 1;
+            }
+            let rows = &group.rows;
+            let extra = &group.extra;
+            // Sᵀ v for a 3-vector v.
+            let lift = |v: DVec3| -> [f64; N] {
+                std::array::from_fn(|j| rows[0][j] * v.x + rows[1][j] * v.y + rows[2][j] * v.z)
+            };
+            let ms: [[f64; N]; 3] = std::array::from_fn(|i| {
+                std::array::from_fn(|j| {
+                    (0..3)
+                        .map(|r| curvature.col(r)[i] * rows[r][j])
+                        .sum::<f64>()
+                })
+            });
+            let cross = lift(pull);
+            for a in 0..N {
+                for b in 0..N {
+                    let through: f64 = (0..3).map(|i| rows[i][a] * ms[i][b]).sum();
+                    g[a][b] += through
+                        + cross[a] * extra[b]
+                        + extra[a] * cross[b]
+                        + weights * extra[a] * extra[b];
+                }
+            }
+            let d = lift(dual3);
+            for a in 0..N {
+                dual[a] += d[a] + lambda_sum * extra[a];
             }
         }
         let mu = lambda.iter().zip(&values).map(|(l, f)| -l * f).sum::<f64>() / m as f64;
@@ -210,7 +222,7 @@ pub fn run<const N: usize>(
         }
         // Primal: stay strictly inside, with a decrease of the barrier merit.
         let merit = |z: &[f64; N], values: &[f64]| {
-            objective.value(z) - target * values.iter().map(|f| (-f).ln()).sum::<f64>()
+            objective.value(z) - target * log_sum(values)
         };
         let slope: f64 = {
             let mut grad_merit = objective.gradient(&z);
@@ -253,6 +265,20 @@ pub fn run<const N: usize>(
         step = alpha;
     }
     (ending, z, lambda)
+}
+
+/// `Σ ln(−f_k)` with one logarithm per run of products (a logarithm costs as much as
+/// the rest of a half-space's step).
+fn log_sum(values: &[f64]) -> f64 {
+    let (mut sum, mut product) = (0.0, 1.0f64);
+    for f in values {
+        product *= -f;
+        if !(1e-150..=1e150).contains(&product) {
+            sum += product.ln();
+            product = 1.0;
+        }
+    }
+    sum + product.ln()
 }
 
 /// Every constraint's value at `z`, in group order.

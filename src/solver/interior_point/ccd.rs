@@ -47,7 +47,11 @@ pub fn time_of_impact(
     settings: IpSettings,
     mut trace: Option<&mut Vec<IpRecord>>,
 ) -> Result<IpToiAnswer, ImplicitError> {
-    let (xa, yb) = (interior_point(a)?, interior_point(b)?);
+    let inside = |body: &ImplicitBody| match body.interior() {
+        Some(p) => Ok(p),
+        None => interior_point(body),
+    };
+    let (xa, yb) = (inside(a)?, inside(b)?);
     let (lo_b, hi_b) = b.bounds();
     let swept = (lo_b.min(lo_b + velocity), hi_b.max(hi_b + velocity));
     let (centre, scale) = frame(&[a.bounds(), swept]);

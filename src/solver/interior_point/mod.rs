@@ -222,7 +222,11 @@ pub fn distance(
     settings: IpSettings,
     mut trace: Option<&mut Vec<IpRecord>>,
 ) -> Result<IpAnswer, ImplicitError> {
-    let (xa, yb) = (interior_point(a)?, interior_point(b)?);
+    let inside = |body: &ImplicitBody| match body.interior() {
+        Some(p) => Ok(p),
+        None => interior_point(body),
+    };
+    let (xa, yb) = (inside(a)?, inside(b)?);
     let (centre, scale) = frame(&[a.bounds(), b.bounds()]);
     let local = |p: DVec3| (p - centre) / scale;
     let (x0, y0) = (local(xa), local(yb));
