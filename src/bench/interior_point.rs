@@ -16,7 +16,7 @@ use crate::rng::SplitMix64;
 use crate::scene::Scene;
 use crate::shape::implicit::{half_space_constraints, ImplicitBody};
 use crate::shape::{Ellipsoid, Shape, Sphere};
-use crate::solver::interior_point::{distance, time_of_impact, IpSettings};
+use crate::solver::interior_point::{distance, distance_warm, time_of_impact, IpSettings};
 use crate::solver::{solve, Algorithm, DirectionRule, Outcome, SolverSettings};
 
 /// Table I's pairs (seed 004), as indices into its six objects I … VI.
@@ -127,6 +127,54 @@ fn time_pairs(
     }
 }
 
+fn time_warm(
+    a: &ImplicitBody,
+    b: &ImplicitBody,
+    queries: usize,
+    rng: &mut SplitMix64,
+    (i, j): (usize, usize),
+) -> IpRow {
+    let (mut warm, mut cold, mut steps, mut unanswered) = (0.0, 0.0, 0.0, 0);
+    for _ in 0..queries {
+        let reach = rng.range(1.0, 1.6);
+        let pose = random_pose(rng, a, b, reach);
+        let (lo, hi) = b.bounds();
+        let nudge = RelativePose::from_matrix(
+            DMat3::from_axis_angle(rng.unit_vector(), 0.5f64.to_radians()) * pose.rotation,
+            pose.translation + rng.unit_vector() * 0.01 * (hi - lo).length(),
+        );
+        let first = distance(a, &b.moved(pose), IpSettings::default(), None);
+        let Ok(first) = first else {
+            unanswered += 1;
+            continue;
+        };
+        let previous = (first.x, first.y);
+        let moved = b.moved(nudge);
+        match distance_warm(a, &moved, previous, IpSettings::default(), None) {
+            Ok(r) if answered(&r.outcome) => steps += r.iterations as f64,
+            _ => unanswered += 1,
+        }
+        warm += seconds_per_query(|| {
+            let moved = b.moved(nudge);
+            std::hint::black_box(
+                distance_warm(a, &moved, previous, IpSettings::default(), None).ok(),
+            );
+        });
+        cold += seconds_per_query(|| {
+            let moved = b.moved(nudge);
+            std::hint::black_box(distance(a, &moved, IpSettings::default(), None).ok());
+        });
+    }
+    let n = queries as f64;
+    IpRow {
+        case: format!("warm start: {} – {} (peer: cold)", ROMAN[i], ROMAN[j]),
+        micros: warm / n * 1e6,
+        newton_steps: steps / (queries - unanswered).max(1) as f64,
+        unanswered,
+        peer_micros: Some(cold / n * 1e6),
+    }
+}
+
 /// Every row of the report.
 pub fn run(queries: usize) -> anyhow::Result<(Vec<IpRow>, Vec<IpRow>)> {
     let mut rng = SplitMix64::new(2007);
@@ -155,6 +203,17 @@ pub fn run(queries: usize) -> anyhow::Result<(Vec<IpRow>, Vec<IpRow>)> {
         &mut rng,
         Some((&ea, &eb)),
     ));
+    // Warm starts: the pose moves a little (1 % of the size, half a degree) after each
+    // query; the previous points seed the next (peer: the same queries cold).
+    for (i, j) in [(0, 1), (2, 3)] {
+        rows.push(time_warm(
+            &objects[i],
+            &objects[j],
+            queries,
+            &mut rng,
+            (i, j),
+        ));
+    }
     // Continuous collision against the distance query on Table I's pairs.
     for (i, j) in [(0, 2), (1, 2)] {
         let (a, b) = (&objects[i], &objects[j]);

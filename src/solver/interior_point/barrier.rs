@@ -221,9 +221,7 @@ pub fn run<const N: usize>(
             }
         }
         // Primal: stay strictly inside, with a decrease of the barrier merit.
-        let merit = |z: &[f64; N], values: &[f64]| {
-            objective.value(z) - target * log_sum(values)
-        };
+        let merit = |z: &[f64; N], values: &[f64]| objective.value(z) - target * log_sum(values);
         let slope: f64 = {
             let mut grad_merit = objective.gradient(&z);
             for (grad, f) in gradients.iter().zip(&values) {

@@ -155,3 +155,41 @@ fn an_empty_intersection_is_refused() {
     let p = interior_point(&lens).unwrap();
     assert!(lens.max_violation(p) < 0.0);
 }
+
+#[test]
+fn a_warm_start_gives_the_cold_answer_in_fewer_steps() {
+    let a = ImplicitBody::of_shape(&Shape::Ellipsoid(
+        Ellipsoid::new(DVec3::new(1.0, 0.6, 0.8)).unwrap(),
+    ))
+    .unwrap();
+    let s = Shape::Superellipsoid(Superellipsoid::new(DVec3::new(0.6, 0.8, 0.5), 1.5).unwrap());
+    let mut rng = SplitMix64::new(12);
+    let (mut warm_steps, mut cold_steps) = (0, 0);
+    for _ in 0..30 {
+        let pose = RelativePose::from_matrix(
+            DMat3::from_axis_angle(rng.unit_vector(), rng.range(0.0, 3.0)),
+            rng.unit_vector() * rng.range(1.8, 2.5),
+        );
+        let first = ip(&a, &body(&s, pose));
+        let nudged = RelativePose::from_matrix(
+            DMat3::from_axis_angle(rng.unit_vector(), 0.01) * pose.rotation,
+            pose.translation + rng.unit_vector() * 0.01,
+        );
+        let b = body(&s, nudged);
+        let cold = ip(&a, &b);
+        let warm = distance_warm(&a, &b, (first.x, first.y), IpSettings::default(), None).unwrap();
+        match (cold.outcome, warm.outcome) {
+            (Outcome::Separated { distance: c }, Outcome::Separated { distance: w }) => {
+                assert!((c - w).abs() <= 1e-7, "{c} vs {w}")
+            }
+            (Outcome::Intersecting, Outcome::Intersecting) => {}
+            (c, w) => panic!("cold {c}, warm {w}"),
+        }
+        warm_steps += warm.iterations;
+        cold_steps += cold.iterations;
+    }
+    assert!(
+        warm_steps < cold_steps,
+        "warm {warm_steps}, cold {cold_steps}"
+    );
+}
