@@ -166,3 +166,127 @@ fn toi_sample_times_of_impact_match_the_truth() {
         }
     }
 }
+
+/// A lens (two balls' intersection) against a sphere: the distance from the sphere's
+/// centre to the lens by Dykstra's alternating projections (an independent oracle),
+/// minus the radius.
+#[test]
+fn lenses_match_dykstras_projection() {
+    use collidescope::pose::RelativePose;
+    use collidescope::rng::SplitMix64;
+    use collidescope::shape::implicit::{Constraint, ImplicitBody, Primitive};
+    use collidescope::shape::{Shape, Sphere};
+    use collidescope::solver::interior_point::{distance, IpSettings};
+    use collidescope::{DMat3, DVec3};
+    let ball = |c: DVec3, r: f64| {
+        Constraint::placed(
+            Primitive::Quadric {
+                q: DMat3::IDENTITY / (r * r),
+                b: DVec3::ZERO,
+                c: -1.0,
+            },
+            DMat3::IDENTITY,
+            c,
+        )
+    };
+    let project = |x: DVec3, c: DVec3, r: f64| {
+        let d = x - c;
+        if d.length() <= r {
+            x
+        } else {
+            c + d * (r / d.length())
+        }
+    };
+    let mut rng = SplitMix64::new(8);
+    for _ in 0..60 {
+        let (r1, r2, sep) = (1.0, rng.range(0.8, 1.2), rng.range(0.5, 1.7));
+        let (c1, c2) = (DVec3::ZERO, DVec3::X * sep);
+        let lens = ImplicitBody::new(vec![ball(c1, r1), ball(c2, r2)]).unwrap();
+        let p = DVec3::X * sep * 0.5 + rng.unit_vector() * rng.range(1.0, 3.0);
+        let radius = rng.range(0.1, 0.4);
+        let (mut x, mut u, mut v) = (p, DVec3::ZERO, DVec3::ZERO);
+        for _ in 0..100_000 {
+            let y = project(x + u, c1, r1);
+            u = x + u - y;
+            let next = project(y + v, c2, r2);
+            v = y + v - next;
+            let moved = (next - x).length();
+            x = next;
+            if moved < 1e-17 {
+                break;
+            }
+        }
+        let truth = ((p - x).length() - radius).max(0.0);
+        let sphere = ImplicitBody::of_shape(&Shape::Sphere(Sphere::new(radius).unwrap()))
+            .unwrap()
+            .moved(RelativePose::from_matrix(DMat3::IDENTITY, p));
+        match distance(&lens, &sphere, IpSettings::default(), None)
+            .unwrap()
+            .outcome
+        {
+            Outcome::Separated { distance } => {
+                assert!((distance - truth).abs() <= 1e-7, "{distance} vs {truth}")
+            }
+            Outcome::Intersecting => assert!(truth < 1e-9, "intersecting, truth {truth}"),
+            other => panic!("{other}, truth {truth}"),
+        }
+    }
+}
+
+/// A body a million times smaller than the other, and a pair a million units from the
+/// origin: each body is solved at its own scale.
+#[test]
+fn tiny_against_huge_and_far_from_the_origin_agree_with_gjk() {
+    use collidescope::minkowski::MinkowskiDifference;
+    use collidescope::pose::{Pose, RelativePose};
+    use collidescope::rng::SplitMix64;
+    use collidescope::shape::{Ellipsoid, Shape, Superellipsoid};
+    use collidescope::solver::{solve, Algorithm, DirectionRule};
+    use collidescope::{DQuat, DVec3};
+    let mut rng = SplitMix64::new(31);
+    let cases = [
+        (
+            Shape::Ellipsoid(Ellipsoid::new(DVec3::new(1e-3, 2e-3, 1.5e-3)).unwrap()),
+            Shape::Superellipsoid(Superellipsoid::new(DVec3::new(1e3, 800.0, 600.0), 4.0).unwrap()),
+            0.0,
+            1000.0,
+        ),
+        (
+            Shape::Ellipsoid(Ellipsoid::new(DVec3::new(1.0, 0.5, 0.7)).unwrap()),
+            Shape::Superellipsoid(Superellipsoid::new(DVec3::new(0.6, 0.8, 0.5), 3.0).unwrap()),
+            1e6,
+            1.0,
+        ),
+    ];
+    for (a, b, far, reach) in &cases {
+        for _ in 0..40 {
+            let turn = |rng: &mut SplitMix64| {
+                DQuat::from_axis_angle(rng.unit_vector(), rng.range(0.0, 3.0))
+            };
+            let pa = Pose::new(DVec3::splat(*far), turn(&mut rng));
+            let offset = rng.unit_vector() * reach * rng.range(1.05, 2.5);
+            let pb = Pose::new(DVec3::splat(*far) + offset, turn(&mut rng));
+            let rel = RelativePose::between(&pa, &pb);
+            let settings = SolverSettings {
+                tolerance: 1e-14,
+                max_iterations: 5000,
+                ..SolverSettings::default()
+            };
+            let gjk = solve(
+                Algorithm::Gjk(DirectionRule::Vanilla),
+                MinkowskiDifference::new(a, b, rel),
+                settings,
+            );
+            let truth = gjk.outcome.distance().unwrap();
+            let run = Method::InteriorPoint.run(a, b, rel, None, SolverSettings::default(), false);
+            match run.summary.outcome {
+                Outcome::Separated { distance } => assert!(
+                    (distance - truth).abs() <= 1e-6 * truth.max(1.0),
+                    "{distance} vs GJK {truth}"
+                ),
+                Outcome::Intersecting => assert_eq!(truth, 0.0),
+                other => panic!("{other} (GJK {truth})"),
+            }
+        }
+    }
+}

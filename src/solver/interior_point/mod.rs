@@ -251,8 +251,11 @@ fn distance_from(
         None => interior_point(body),
     };
     let (xa, yb) = (inside(a)?, inside(b)?);
-    let (centre, scale) = frame(&[a.bounds(), b.bounds()]);
-    let local = |p: DVec3| (p - centre) / scale;
+    // Each body in its own frame at its own size (a tiny body beside a huge one keeps
+    // its constraints of order 1); the objective at the pair's common scale.
+    let (centre_a, scale_a) = frame(&[a.bounds()]);
+    let (centre_b, scale_b) = frame(&[b.bounds()]);
+    let (_, scale) = frame(&[a.bounds(), b.bounds()]);
     // A warm start's points, pulled inside; the cold start's interior points otherwise.
     let start = |body: &ImplicitBody, p: Option<DVec3>, deep: DVec3| match p {
         Some(p) => {
@@ -268,45 +271,56 @@ fn distance_from(
     let (xs, warm_a) = start(a, previous.map(|p| p.0), xa);
     let (ys, warm_b) = start(b, previous.map(|p| p.1), yb);
     let mu0 = if warm_a && warm_b { 1e-4 } else { 1e-2 };
-    let (x0, y0) = (local(xs), local(ys));
+    let (x0, y0) = ((xs - centre_a) / scale_a, (ys - centre_b) / scale_b);
+    // (x − y) / S = e + M z with M = [L_A I, −L_B I] / S, e = (c_A − c_B) / S;
+    // f₀ = ‖e + M z‖² = ½ zᵀ(2 MᵀM) z + (2 Mᵀe)·z + ‖e‖².
+    let (ma, mb) = (scale_a / scale, scale_b / scale);
+    let e = (centre_a - centre_b) / scale;
     let mut q = [[0.0; 6]; 6];
+    let mut p = [0.0; 6];
     for i in 0..3 {
-        q[i][i] = 2.0;
-        q[i + 3][i + 3] = 2.0;
-        q[i][i + 3] = -2.0;
-        q[i + 3][i] = -2.0;
+        q[i][i] = 2.0 * ma * ma;
+        q[i + 3][i + 3] = 2.0 * mb * mb;
+        q[i][i + 3] = -2.0 * ma * mb;
+        q[i + 3][i] = -2.0 * ma * mb;
+        p[i] = 2.0 * ma * e[i];
+        p[i + 3] = -2.0 * mb * e[i];
     }
-    let objective = Objective { q, p: [0.0; 6] };
+    let objective = Objective { q, p };
     let mut rows_a = [[0.0; 6]; 3];
     let mut rows_b = [[0.0; 6]; 3];
     for i in 0..3 {
-        rows_a[i][i] = scale;
-        rows_b[i][i + 3] = scale;
+        rows_a[i][i] = scale_a;
+        rows_b[i][i + 3] = scale_b;
     }
     let groups = [
         Group {
             body: a,
-            shift: centre,
+            shift: centre_a,
             rows: rows_a,
             extra: [0.0; 6],
         },
         Group {
             body: b,
-            shift: centre,
+            shift: centre_b,
             rows: rows_b,
             extra: [0.0; 6],
         },
     ];
-    // Per variable, the farthest the box lets a point be from the iterate (scaled).
-    let boxes = [a.bounds(), b.bounds()];
+    // Per variable, the farthest the box lets a point be from the iterate (its units).
+    let frames = [
+        (a.bounds(), centre_a, scale_a),
+        (b.bounds(), centre_b, scale_b),
+    ];
     let width = |z: &[f64; 6], v: usize| {
-        let (lo, hi) = boxes[v / 3];
+        let ((lo, hi), c, l) = frames[v / 3];
         let i = v % 3;
-        let p = centre[i] + scale * z[v];
-        (p - lo[i]).abs().max((hi[i] - p).abs()) / scale
+        let p = c[i] + l * z[v];
+        (p - lo[i]).abs().max((hi[i] - p).abs()) / l
     };
     let point = |z: &[f64; 6], offset: usize| {
-        centre + scale * DVec3::new(z[offset], z[offset + 1], z[offset + 2])
+        let (_, c, l) = frames[offset / 3];
+        c + l * DVec3::new(z[offset], z[offset + 1], z[offset + 2])
     };
     let mut verdict: Option<Outcome> = None;
     let (mut lower, mut upper) = (0.0f64, f64::INFINITY);
@@ -315,8 +329,8 @@ fn distance_from(
     let (_, z, _) = barrier::run(&objective, &groups, z0, mu0, settings.max_iterations, |s| {
         iterations = s.iteration;
         let (x, y) = (point(&s.z, 0), point(&s.z, 3));
-        let gap_scaled = DVec3::new(s.z[0] - s.z[3], s.z[1] - s.z[4], s.z[2] - s.z[5]);
-        upper = upper.min(gap_scaled.length() * scale);
+        let gap_scaled = (x - y) / scale;
+        upper = upper.min((x - y).length());
         let lagrangian = gap_scaled.length_squared()
             + s.multipliers
                 .iter()
