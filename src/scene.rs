@@ -870,6 +870,39 @@ Scene(
 "#;
 
     #[test]
+    fn implicit_kinds_load_and_bad_ones_say_why() {
+        let scene_with = |shape: &str| {
+            format!(
+                r#"Scene(version: 2, name: "implicit", bodies: [Body(shape: {shape}), Body(shape: Sphere(radius: 0.5), translation: (3.0, 0.0, 0.0))], algorithms: ["interior_point"], settings: Settings(tolerance: 1e-8, criterion: DualityGap, kind: Absolute, max_iterations: 100, initial_guess: CentreDifference))"#
+            )
+        };
+        let ok = scene_with(
+            "Intersection(members: [Member(shape: Superquadric(radii: (2.0, 1.0, 1.7), exponents: (2.1, 2.2, 2.4))), Member(shape: Halfspaces(planes: [(0.0, 0.0, -1.0, -0.4)]))])",
+        );
+        let scene = Scene::parse(Path::new("mouse.ron"), &ok).unwrap();
+        assert_eq!(scene.a().shape.kind_name(), "implicit");
+        for (shape, why) in [
+            (
+                "Superquadric(radii: (1.0, 1.0, 1.0), exponents: (0.5, 2.0, 2.0))",
+                "exponents must be ≥ 1",
+            ),
+            (
+                "Intersection(members: [Member(shape: Sphere(radius: 1.0)), Member(shape: Sphere(radius: 1.0), translation: (2.5, 0.0, 0.0))])",
+                "empty",
+            ),
+            ("Halfspaces(planes: [(1.0, 0.0, 0.0, 1.0)])", "unbounded"),
+            (
+                "Hyperquadric(terms: [Term(normal: (1.0, 0.0, 0.0), exponent: 2.0)])",
+                "unbounded",
+            ),
+        ] {
+            let err = Scene::parse(Path::new("bad.ron"), &scene_with(shape)).unwrap_err();
+            let message = err.to_string();
+            assert!(message.starts_with("bad.ron") && message.contains(why), "{message}");
+        }
+    }
+
+    #[test]
     fn parses_and_round_trips() {
         let scene = Scene::parse(Path::new("mem.ron"), SCENE).unwrap();
         assert_eq!(scene.algorithms.len(), 2);
