@@ -98,7 +98,7 @@ fn place_handle(
     let Ok((mut transform, mut visibility)) = handle.single_mut() else {
         return;
     };
-    let shift = world_shift(&model).filter(|_| model.focused_family() == Family::TimeOfImpact);
+    let shift = world_shift(&model).filter(|_| motion_in_focus(&model));
     let Some(shift) = shift else {
         *visibility = Visibility::Hidden;
         return;
@@ -106,6 +106,13 @@ fn place_handle(
     let tip = model.scene.b().pose.translation.as_vec3() + shift;
     *transform = Transform::from_translation(tip).with_scale(Vec3::splat(marker.0 * 1.5));
     *visibility = Visibility::Inherited;
+}
+
+/// Whether the method in focus answers about B's motion (the time-of-impact family, or
+/// the interior point's time of impact): B's path, sweep and ghost are drawn.
+fn motion_in_focus(model: &ViewerModel) -> bool {
+    model.focused_family() == Family::TimeOfImpact
+        || model.focus() == crate::solver::Method::InteriorPointToi
 }
 
 /// B's motion in the world: its translation over t ∈ [0, 1] (A's relative motion
@@ -138,9 +145,17 @@ fn ghost_time(model: &ViewerModel, cursor: usize, preview: ToiPreview) -> Option
     if preview.0.is_some() {
         return preview.0;
     }
-    let records = toi_records(model)?;
-    let r = records.get(cursor.min(records.len().checked_sub(1)?))?;
-    r.time.is_finite().then_some(r.time.clamp(0.0, 1.0))
+    let time = match &model.focused_run()?.run.trace {
+        Trace::TimeOfImpact(records) => {
+            records.get(cursor.min(records.len().checked_sub(1)?))?.time
+        }
+        // The interior point's time variable at this Newton step.
+        Trace::InteriorPoint(records) => {
+            records.get(cursor.min(records.len().checked_sub(1)?))?.time
+        }
+        _ => return None,
+    };
+    time.is_finite().then_some(time.clamp(0.0, 1.0))
 }
 
 fn update_meshes(
@@ -151,8 +166,7 @@ fn update_meshes(
     mut meshes: ResMut<Assets<Mesh>>,
     mut built: Local<Option<u64>>,
 ) {
-    let in_focus = model.focused_family() == Family::TimeOfImpact;
-    let shift = world_shift(&model).filter(|_| in_focus);
+    let shift = world_shift(&model).filter(|_| motion_in_focus(&model));
     let rebuild = *built != Some(model.revision);
     *built = Some(model.revision);
     let pose_b = model.scene.b().pose;

@@ -28,8 +28,14 @@ pub(super) fn narrate(run: &Run, records: &[IpRecord], index: usize) -> String {
     };
     if r.stage == IpStage::ContactTime {
         return format!(
-            "First contact, Newton step {}: a point inside A and inside B moved to t = {:.6}; the first contact lies in [{:.9}, {:.9}] (μ = {:.1e}).{end}",
+            "First contact, step {}: a point inside A and inside B at t = {:.6} (B's ghost); the first contact lies in [{:.9}, {:.9}] (μ = {:.1e}).{end}",
             r.k, r.time, r.lower, r.upper, r.mu
+        );
+    }
+    if r.time > 0.0 {
+        return format!(
+            "Newton step {}: x in A and y in B at t = {:.6} of B's motion (its ghost), {:.3e} apart; μ = {:.1e}; {bracket}.{end}",
+            r.k, r.time, r.upper, r.mu
         );
     }
     if r.k == 0 {

@@ -63,6 +63,9 @@ pub fn plots_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: usize, bounds_lo
                 } else if model.focused_family() == Family::Lp {
                     ui.radio_value(bounds_log, true, "log: phase-1 objective");
                     ui.radio_value(bounds_log, false, "linear: phase-1 objective");
+                } else if model.focused_family() == Family::InteriorPoint {
+                    ui.radio_value(bounds_log, true, "log: μ, dual residual, bracket");
+                    ui.radio_value(bounds_log, false, "linear: the certified bracket");
                 } else if model.focused_family() == Family::TimeOfImpact {
                     ui.radio_value(bounds_log, true, "distance against t, probes marked");
                     ui.radio_value(bounds_log, false, "the first contact's bracket");
@@ -135,6 +138,10 @@ fn bounds_plot_ui(ui: &mut egui::Ui, model: &ViewerModel, current_k: f64, height
     if let (true, Trace::TimeOfImpact(records)) = (log, &focused.run.trace) {
         return motion_plot_ui(ui, model, records, method_color(focused.run.method), height);
     }
+    if let (true, Trace::InteriorPoint(records)) = (log, &focused.run.trace) {
+        let color = method_color(focused.run.method);
+        return barrier_plot_ui(ui, records, color, current_k, height);
+    }
     let trace = &focused.run.trace;
     let color = method_color(focused.run.method);
     let names = bound_names(trace.family());
@@ -199,6 +206,46 @@ fn bounds_plot_ui(ui: &mut egui::Ui, model: &ViewerModel, current_k: f64, height
         }
         plot.vline(VLine::new("current step", current_k).color(egui::Color32::DARK_GRAY));
     });
+}
+
+/// An interior point in focus, per Newton step on a log scale: the barrier parameter μ,
+/// the dual residual's norm and the width of the certified bracket.
+fn barrier_plot_ui(
+    ui: &mut egui::Ui,
+    records: &[crate::solver::interior_point::IpRecord],
+    color: egui::Color32,
+    current_k: f64,
+    height: f32,
+) {
+    let line = |f: &dyn Fn(&crate::solver::interior_point::IpRecord) -> f64| -> PlotPoints {
+        records
+            .iter()
+            .map(|r| [r.k as f64, f(r)])
+            .filter(|p| p[1].is_finite())
+            .map(|[k, v]| [k, log10_floor(v)])
+            .collect()
+    };
+    Plot::new("barrier")
+        .height(height)
+        .legend(Legend::default().text_style(egui::TextStyle::Body))
+        .x_axis_label("Newton step k")
+        .y_axis_label("log₁₀")
+        .y_axis_formatter(|mark, _| format!("1e{:.0}", mark.value))
+        .show(ui, |plot| {
+            plot.line(Line::new("μ", line(&|r| r.mu)).color(color).width(2.5));
+            plot.line(
+                Line::new("dual residual", line(&|r| r.dual_residual))
+                    .color(color.gamma_multiply(0.6))
+                    .width(2.0)
+                    .style(egui_plot::LineStyle::dashed_loose()),
+            );
+            plot.line(
+                Line::new("bracket upper − lower", line(&|r| r.upper - r.lower))
+                    .color(egui::Color32::from_rgb(0, 158, 115))
+                    .width(2.0),
+            );
+            plot.vline(VLine::new("current step", current_k).color(egui::Color32::DARK_GRAY));
+        });
 }
 
 /// A time of impact in focus: the signed distance against t over B's motion, and the

@@ -268,6 +268,7 @@ pub fn time_of_impact(
             t_low = t_low.max(lagrangian - slack).min(t_high);
             if let Some(records) = trace.as_deref_mut() {
                 let mut r = IpRecord::new(s, x, x, t_low, t_high);
+                r.k = stage_one + 1 + s.iteration;
                 r.stage = IpStage::ContactTime;
                 r.time = t;
                 records.push(r);
