@@ -1,4 +1,4 @@
-//! The interior point (issue 12, in progress) on the problem file of implicit shapes:
+//! The interior point (issue 12) on the problem files of implicit shapes and motions:
 //! every distance it reports is within 1e-6·max(1, d) of the truth, and every run it
 //! cannot finish says so with a bracket that holds the truth.
 
@@ -54,9 +54,7 @@ fn implicit_sample_answers_are_right_or_honest() {
             other => panic!("{label}: {other}"),
         }
     }
-    // Two pairs still end at the cap: n = 20 against a superquadric with an n = 1 axis,
-    // where round-off stops the dual residual near 5e-9 (issue 12 continues).
-    assert!(answered >= 40, "{answered} of {}", file.problems.len());
+    assert_eq!(answered, file.problems.len());
 }
 
 /// Superellipsoids from octahedron-like (n = 1) to box-like (n = 20) against each

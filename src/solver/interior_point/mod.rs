@@ -30,13 +30,22 @@ pub struct IpSettings {
     /// at most `tolerance · max(1, distance)` (the scene's units), and the certified one
     /// on the true bodies ten times that.
     pub tolerance: f64,
+    /// When round-off stops the bracket from narrowing (no progress in
+    /// `STALL_STEPS` steps), a bracket within `acceptable · max(1, d)` is still an
+    /// answer (the problem files' accuracy); a wider one ends the run at once.
+    pub acceptable: f64,
     pub max_iterations: usize,
 }
+
+/// Steps without the bracket narrowing by a thousandth, with μ at round-off level,
+/// before a run counts as stalled.
+const STALL_STEPS: usize = 6;
 
 impl Default for IpSettings {
     fn default() -> Self {
         Self {
             tolerance: 1e-8,
+            acceptable: 1e-6,
             max_iterations: 200,
         }
     }
@@ -325,6 +334,7 @@ fn distance_from(
     let mut verdict: Option<Outcome> = None;
     let (mut lower, mut upper) = (0.0f64, f64::INFINITY);
     let mut iterations = 0;
+    let (mut best_width, mut since_progress) = (f64::INFINITY, 0);
     let z0 = [x0.x, x0.y, x0.z, y0.x, y0.y, y0.z];
     let (_, z, _) = barrier::run(&objective, &groups, z0, mu0, settings.max_iterations, |s| {
         iterations = s.iteration;
@@ -349,6 +359,29 @@ fn distance_from(
         }
         if common {
             verdict = Some(Outcome::Intersecting);
+            return Control::Stop;
+        }
+        let width = upper - lower;
+        if width < best_width * (1.0 - 1e-3) {
+            (best_width, since_progress) = (width, 0);
+        } else {
+            since_progress += 1;
+        }
+        // Only near the end (μ at round-off level, or a bracket already narrow) is no
+        // progress a stall; earlier plateaus are the path turning a corner.
+        let near_end = s.mu < 1e-12 || width <= 1e-4 * upper.max(1.0);
+        let stalled = since_progress >= STALL_STEPS && near_end;
+        if stalled && width <= settings.acceptable * upper.max(1.0) {
+            let certified = (pull_inside(a, x, xa) - pull_inside(b, y, yb)).length();
+            if certified - lower <= settings.acceptable * certified.max(1.0) {
+                upper = certified;
+                verdict = Some(Outcome::Separated {
+                    distance: certified,
+                });
+            }
+            return Control::Stop;
+        }
+        if stalled {
             return Control::Stop;
         }
         if upper - lower <= settings.tolerance * upper.max(1.0) {
