@@ -66,11 +66,24 @@ fn power(v: f64, n: f64) -> (f64, f64, f64) {
         let value = half * q - SMOOTHING.powf(n);
         return (value, n * v * half, n * half / q * ((n - 1.0) * v * v + d2));
     }
+    // One power for all three: p = |v|^{n−2}.
     let a = v.abs();
-    let value = a.powf(n);
-    let first = n * a.powf(n - 1.0) * v.signum();
-    let second = n * (n - 1.0) * a.powf(n - 2.0);
-    (value, first, second)
+    if a == 0.0 {
+        return (0.0, 0.0, 0.0);
+    }
+    let p = a.powf(n - 2.0);
+    (p * a * a, n * p * v, n * (n - 1.0) * p)
+}
+
+/// `|v|^n` as `power` smooths it, without derivatives (one power).
+fn power_value(v: f64, n: f64) -> f64 {
+    if n == 2.0 {
+        v * v
+    } else if n < 2.0 {
+        (v * v + SMOOTHING * SMOOTHING).powf(0.5 * n) - SMOOTHING.powf(n)
+    } else {
+        v.abs().powf(n)
+    }
 }
 
 impl Primitive {
@@ -106,6 +119,19 @@ impl Primitive {
         match self {
             Primitive::HalfSpace { normal, offset } => normal.dot(u) - offset,
             Primitive::Quadric { q, b, c } => u.dot(*q * u) + b.dot(u) + c,
+            Primitive::Superquadric { radii, exponents } => {
+                (0..3)
+                    .map(|i| power_value(u[i] / radii[i], exponents[i]))
+                    .sum::<f64>()
+                    - 1.0
+            }
+            Primitive::Hyperquadric { terms } => {
+                terms
+                    .iter()
+                    .map(|t| power_value(t.normal.dot(u) + t.offset, t.exponent))
+                    .sum::<f64>()
+                    - 1.0
+            }
             _ => self.eval(u).value,
         }
     }

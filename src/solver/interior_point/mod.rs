@@ -352,8 +352,11 @@ fn distance_from(
             .sum();
         let bound = (lagrangian - slack).max(0.0).sqrt() * scale;
         lower = lower.max(bound);
+        // A common point is only worth checking once x and y are close.
         let middle = 0.5 * (x + y);
-        let common = a.exact_violation(middle) < 0.0 && b.exact_violation(middle) < 0.0;
+        let common = (x - y).length() < 0.1 * scale
+            && a.exact_violation(middle) < 0.0
+            && b.exact_violation(middle) < 0.0;
         if let Some(records) = trace.as_deref_mut() {
             records.push(IpRecord::new(s, x, y, lower, upper));
         }
