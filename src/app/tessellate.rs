@@ -100,29 +100,80 @@ const MARCH_LEVEL: u32 = 4;
 /// An implicit body's boundary, ray-marched from its interior point along icosphere
 /// directions with a bisection on the (unsmoothed) constraints: every vertex lies on
 /// the boundary (exact for a convex body, which is star-shaped about any interior
-/// point); creases where an intersection's members meet are drawn as feature edges.
+/// point). Where an intersection's members meet, the crease is found on every mesh edge
+/// whose ends lie on different constraints and drawn as a line through those points.
 pub fn implicit_mesh(shape: &ImplicitShape) -> TriMesh {
     let body = shape.body();
     let inside = shape.interior();
     let (lo, hi) = body.bounds();
     let reach = (hi - lo).length() * 1.01 + 1e-300;
+    let boundary = |d: DVec3| {
+        let (mut t_in, mut t_out) = (0.0, reach);
+        for _ in 0..60 {
+            let t = 0.5 * (t_in + t_out);
+            if body.exact_violation(inside + d * t) <= 0.0 {
+                t_in = t;
+            } else {
+                t_out = t;
+            }
+        }
+        inside + d * t_in
+    };
+    // The constraint that holds a boundary point (the largest value there).
+    let active = |p: DVec3| {
+        body.constraints()
+            .iter()
+            .enumerate()
+            .map(|(k, c)| (k, c.exact_value(p)))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map_or(0, |(k, _)| k)
+    };
     let (directions, triangles) = icosphere(MARCH_LEVEL);
-    let vertices = directions
-        .iter()
-        .map(|d| {
-            let (mut t_in, mut t_out) = (0.0, reach);
-            for _ in 0..60 {
-                let t = 0.5 * (t_in + t_out);
-                if body.exact_violation(inside + *d * t) <= 0.0 {
-                    t_in = t;
+    let mut vertices: Vec<DVec3> = directions.iter().map(|d| boundary(*d)).collect();
+    let holds: Vec<usize> = vertices.iter().map(|p| active(*p)).collect();
+    let mut edges = Vec::new();
+    if body.constraints().len() > 1 {
+        let mut crease_at: HashMap<(u32, u32), u32> = HashMap::new();
+        let mut crease = |i: u32, j: u32, vertices: &mut Vec<DVec3>| -> Option<u32> {
+            let (ki, kj) = (holds[i as usize], holds[j as usize]);
+            if ki == kj {
+                return None;
+            }
+            let key = (i.min(j), i.max(j));
+            if let Some(v) = crease_at.get(&key) {
+                return Some(*v);
+            }
+            // Along the arc from d_i to d_j, where the two constraints are equal.
+            let (di, dj) = (directions[i as usize], directions[j as usize]);
+            let gap = |s: f64| {
+                let p = boundary((di * (1.0 - s) + dj * s).normalize());
+                let (ci, cj) = (&body.constraints()[ki], &body.constraints()[kj]);
+                (ci.exact_value(p) - cj.exact_value(p), p)
+            };
+            let (mut s0, mut s1) = (0.0, 1.0);
+            for _ in 0..30 {
+                let m = 0.5 * (s0 + s1);
+                if gap(m).0 >= 0.0 {
+                    s0 = m;
                 } else {
-                    t_out = t;
+                    s1 = m;
                 }
             }
-            inside + *d * t_in
-        })
-        .collect::<Vec<_>>();
-    let edges = feature_edges(&vertices, &triangles, 45.0);
+            vertices.push(gap(0.5 * (s0 + s1)).1);
+            let v = (vertices.len() - 1) as u32;
+            crease_at.insert(key, v);
+            Some(v)
+        };
+        for t in &triangles {
+            let points: Vec<u32> = [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])]
+                .into_iter()
+                .filter_map(|(i, j)| crease(i, j, &mut vertices))
+                .collect();
+            if points.len() >= 2 {
+                edges.push([points[0], points[1]]);
+            }
+        }
+    }
     TriMesh {
         vertices,
         triangles,
@@ -248,6 +299,40 @@ mod tests {
     use super::*;
     use crate::pose::Pose;
     use crate::shape::{Cuboid, Ellipsoid};
+
+    #[test]
+    fn a_lens_is_ray_marched_onto_its_boundary_with_its_crease() {
+        use crate::shape::implicit::{Constraint, ImplicitBody, ImplicitShape, Primitive};
+        use glam::DMat3;
+        let ball = |x: f64| {
+            Constraint::placed(
+                Primitive::Quadric {
+                    q: DMat3::IDENTITY,
+                    b: DVec3::ZERO,
+                    c: -1.0,
+                },
+                DMat3::IDENTITY,
+                DVec3::new(x, 0.0, 0.0),
+            )
+        };
+        let lens = ImplicitBody::new(vec![ball(0.0), ball(1.2)]).unwrap();
+        let shape = ImplicitShape::new(lens, "lens").unwrap();
+        let mesh = implicit_mesh(&shape);
+        let body = shape.body();
+        for p in &mesh.vertices {
+            assert!(body.exact_violation(*p).abs() < 1e-9, "{p}");
+        }
+        // The crease is the circle x = 0.6, radius 0.8: every crease point on both spheres.
+        assert!(mesh.edges.len() > 20);
+        for [i, j] in &mesh.edges {
+            for p in [mesh.vertices[*i as usize], mesh.vertices[*j as usize]] {
+                assert!(
+                    (p.x - 0.6).abs() < 1e-6 && (p.y.hypot(p.z) - 0.8).abs() < 1e-6,
+                    "{p}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn icosphere_has_the_expected_counts() {
