@@ -633,7 +633,8 @@ impl std::fmt::Display for MeanTable {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{:<28}", "mean iterations at distance")?;
         for d in &self.distances {
-            write!(f, "{:>9}", format!("{d}"))?;
+            // Compact, so that long decimals keep their columns apart.
+            write!(f, " {:>8}", format!("{d:.1e}"))?;
         }
         writeln!(f)?;
         for (name, ours, coal) in &self.rows {
