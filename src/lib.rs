@@ -8,6 +8,7 @@ pub mod minkowski;
 pub mod parry_bridge;
 pub mod pose;
 pub mod rng;
+pub mod robot;
 pub mod scene;
 pub mod shape;
 pub mod solver;

@@ -2,6 +2,7 @@
 
 mod bench;
 mod mesh;
+mod robot;
 mod solve;
 mod solve_table;
 mod sweep;
@@ -192,6 +193,33 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Robot self-collision (seed 002): every link pair of a URDF, minus the SRDF's
+    /// disabled pairs, at given or random configurations.
+    Robot {
+        urdf: PathBuf,
+        /// SRDF whose disable_collisions pairs are skipped.
+        #[arg(long)]
+        srdf: Option<PathBuf>,
+        /// Where package:// mesh paths are resolved (default: each folder above the URDF).
+        #[arg(long)]
+        package_root: Option<PathBuf>,
+        /// CONFIGS.json: {"joints": [names], "configs": [[values], ...]}.
+        #[arg(long, conflicts_with = "random")]
+        configs: Option<PathBuf>,
+        /// N random configurations within the joints' limits.
+        #[arg(long)]
+        random: Option<usize>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The GJK-family method (default gjk).
+        #[arg(value_parser = solver_names(), long = "algorithm")]
+        algorithm: Option<Algorithm>,
+        /// Also report time percentiles and the split into kinematics and pairs.
+        #[arg(long)]
+        timing: bool,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Parses `WIDTHxHEIGHT`.
@@ -252,6 +280,27 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             ),
         },
         Some(Command::Mesh { file, json }) => mesh::run(&file, json),
+        Some(Command::Robot {
+            urdf,
+            srdf,
+            package_root,
+            configs,
+            random,
+            seed,
+            algorithm,
+            timing,
+            json,
+        }) => robot::run(robot::RobotArgs {
+            urdf,
+            srdf,
+            package_root,
+            configs,
+            random,
+            seed,
+            algorithm: algorithm.unwrap_or(Algorithm::ALL[0]),
+            timing,
+            json,
+        }),
         Some(Command::Sweep {
             a,
             b,

@@ -1,0 +1,207 @@
+//! `collidescope robot`: load a URDF (and SRDF), check every pair at each configuration,
+//! print the contract's JSON or a table.
+
+use std::path::PathBuf;
+
+use collidescope::rng::SplitMix64;
+use collidescope::robot::{
+    checked_pairs, read_disabled_pairs, JointKind, RobotModel, SelfCollision,
+};
+use collidescope::solver::Algorithm;
+use serde::Deserialize;
+use serde_json::json;
+
+pub struct RobotArgs {
+    pub urdf: PathBuf,
+    pub srdf: Option<PathBuf>,
+    pub package_root: Option<PathBuf>,
+    pub configs: Option<PathBuf>,
+    pub random: Option<usize>,
+    pub seed: u64,
+    pub algorithm: Algorithm,
+    pub timing: bool,
+    pub json: bool,
+}
+
+#[derive(Deserialize)]
+struct ConfigsFile {
+    joints: Vec<String>,
+    configs: Vec<Vec<f64>>,
+}
+
+pub fn run(args: RobotArgs) -> anyhow::Result<()> {
+    let model =
+        RobotModel::load(&args.urdf, args.package_root.as_deref()).map_err(anyhow::Error::msg)?;
+    for w in &model.warnings {
+        eprintln!("warning: {w}");
+    }
+    let disabled = match &args.srdf {
+        Some(path) => {
+            let known = |name: &str| model.link_names.iter().any(|l| l == name);
+            let (pairs, warnings) = read_disabled_pairs(path, known).map_err(anyhow::Error::msg)?;
+            for w in warnings {
+                eprintln!("warning: {w}");
+            }
+            pairs
+        }
+        None => Vec::new(),
+    };
+    let configs = configurations(&model, &args)?;
+    let pairs = checked_pairs(&model, &disabled);
+    let mut checker = SelfCollision::new(&model, pairs.clone(), args.algorithm);
+    let answers: Vec<_> = configs.iter().map(|q| checker.check(q)).collect();
+    let links: Vec<&str> = model.shapes.iter().map(|s| s.name.as_str()).collect();
+    if args.json {
+        let results: Vec<_> = answers
+            .iter()
+            .enumerate()
+            .map(|(c, a)| {
+                json!({
+                    "config": c,
+                    "distances": a.pairs.iter().map(|p| p.distance).collect::<Vec<_>>(),
+                    "colliding": a.pairs.iter().enumerate().filter(|(_, p)| p.colliding).map(|(k, _)| k).collect::<Vec<_>>(),
+                    "seconds": a.seconds,
+                })
+            })
+            .collect();
+        let out = json!({
+            "links": links,
+            "pairs": pairs.iter().map(|(i, j)| [i, j]).collect::<Vec<_>>(),
+            "results": results,
+        });
+        println!("{}", serde_json::to_string(&out)?);
+        return Ok(());
+    }
+    println!(
+        "{}: {} links with collision geometry, {} pairs checked ({} disabled by the SRDF), {} configurations, {}",
+        model.name,
+        links.len(),
+        pairs.len(),
+        disabled.len(),
+        configs.len(),
+        args.algorithm
+    );
+    let name = |k: usize| format!("{}–{}", links[pairs[k].0], links[pairs[k].1]);
+    for (c, a) in answers.iter().enumerate() {
+        let colliding: Vec<String> = a
+            .pairs
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.colliding)
+            .map(|(k, _)| name(k))
+            .collect();
+        let nearest = a
+            .pairs
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !p.colliding)
+            .min_by(|x, y| x.1.distance.total_cmp(&y.1.distance));
+        let nearest = nearest.map_or("—".to_string(), |(k, p)| {
+            format!("{} at {:.6}", name(k), p.distance)
+        });
+        println!(
+            "config {c:>4}: colliding [{}]; nearest apart: {nearest}",
+            colliding.join(", ")
+        );
+    }
+    let mut seconds: Vec<f64> = answers.iter().map(|a| a.seconds).collect();
+    seconds.sort_by(f64::total_cmp);
+    let pct = |p: f64| seconds[((seconds.len() - 1) as f64 * p).round() as usize] * 1e6;
+    if !seconds.is_empty() {
+        println!(
+            "time per configuration (µs): median {:.1}, p90 {:.1}, max {:.1}",
+            pct(0.5),
+            pct(0.9),
+            pct(1.0)
+        );
+    }
+    if args.timing && !answers.is_empty() {
+        let n = answers.len() as f64;
+        let fk: f64 = answers.iter().map(|a| a.kinematics_seconds).sum::<f64>() / n * 1e6;
+        let total: f64 = answers.iter().map(|a| a.seconds).sum::<f64>() / n * 1e6;
+        println!("mean per configuration: {total:.1} µs, of which kinematics and poses {fk:.1} µs, pairs {:.1} µs", total - fk);
+    }
+    println!("{:<44} {:>10} {:>12}", "pair", "mean iter.", "mean µs");
+    let mut slowest = (0, 0.0);
+    for k in 0..pairs.len() {
+        let iters = answers
+            .iter()
+            .map(|a| a.pairs[k].iterations as f64)
+            .sum::<f64>()
+            / answers.len().max(1) as f64;
+        let micros = answers.iter().map(|a| a.pairs[k].seconds).sum::<f64>()
+            / answers.len().max(1) as f64
+            * 1e6;
+        if micros > slowest.1 {
+            slowest = (k, micros);
+        }
+        println!("{:<44} {iters:>10.1} {micros:>12.2}", name(k));
+    }
+    if !pairs.is_empty() {
+        println!("slowest pair: {} ({:.2} µs)", name(slowest.0), slowest.1);
+    }
+    Ok(())
+}
+
+/// The configurations: from CONFIGS.json (joints not listed stay at 0) or random within
+/// the limits (continuous joints in [−π, π]).
+fn configurations(model: &RobotModel, args: &RobotArgs) -> anyhow::Result<Vec<Vec<f64>>> {
+    let actuated = model.actuated_names();
+    if let Some(path) = &args.configs {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
+        let file: ConfigsFile = serde_json::from_str(&text)
+            .map_err(|e| anyhow::anyhow!("{}: not a CONFIGS.json: {e}", path.display()))?;
+        let slots: Vec<Option<usize>> = file
+            .joints
+            .iter()
+            .map(|name| actuated.iter().position(|a| a == name))
+            .collect();
+        for (name, slot) in file.joints.iter().zip(&slots) {
+            if slot.is_none() {
+                anyhow::bail!(
+                    "{}: joint {name} is not an actuated joint of the URDF",
+                    path.display()
+                );
+            }
+        }
+        return file
+            .configs
+            .iter()
+            .enumerate()
+            .map(|(c, values)| {
+                if values.len() != file.joints.len() || values.iter().any(|v| !v.is_finite()) {
+                    anyhow::bail!(
+                        "{}: configuration {c} needs {} finite values",
+                        path.display(),
+                        file.joints.len()
+                    );
+                }
+                let mut q = vec![0.0; actuated.len()];
+                for (slot, v) in slots.iter().zip(values) {
+                    q[slot.expect("checked above")] = *v;
+                }
+                Ok(q)
+            })
+            .collect();
+    }
+    let n = args.random.unwrap_or(1);
+    let mut rng = SplitMix64::new(args.seed);
+    Ok((0..n)
+        .map(|_| {
+            model
+                .actuated
+                .iter()
+                .map(|&j| {
+                    let joint = &model.joints[j];
+                    let (lo, hi) = match (joint.kind, joint.limits) {
+                        (JointKind::Continuous, _) => (-std::f64::consts::PI, std::f64::consts::PI),
+                        (_, Some((lo, hi))) if lo < hi => (lo, hi),
+                        _ => (0.0, 0.0),
+                    };
+                    rng.range(lo, hi)
+                })
+                .collect()
+        })
+        .collect())
+}

@@ -1,0 +1,121 @@
+//! Self-collision checking: the pairs to test (every pair of link shapes minus the
+//! SRDF's disabled ones), and per configuration every pair's distance by a GJK-family
+//! method, warm-started from the previous configuration's separating direction.
+
+use std::time::Instant;
+
+use glam::DVec3;
+
+use super::kinematics::link_poses;
+use super::model::RobotModel;
+use super::srdf::DisabledPair;
+use crate::minkowski::MinkowskiDifference;
+use crate::pose::{Pose, RelativePose};
+use crate::solver::{solve, Algorithm, InitialGuess, Outcome, SolverSettings};
+
+/// Every pair `(i, j)`, `i < j`, of link shapes (indices into `model.shapes`) that no
+/// disabled entry names.
+pub fn checked_pairs(model: &RobotModel, disabled: &[DisabledPair]) -> Vec<(usize, usize)> {
+    let names: Vec<&str> = model.shapes.iter().map(|s| s.name.as_str()).collect();
+    let off = |a: &str, b: &str| {
+        disabled
+            .iter()
+            .any(|d| (d.link1 == a && d.link2 == b) || (d.link1 == b && d.link2 == a))
+    };
+    let mut pairs = Vec::new();
+    for i in 0..names.len() {
+        for j in i + 1..names.len() {
+            if !off(names[i], names[j]) {
+                pairs.push((i, j));
+            }
+        }
+    }
+    pairs
+}
+
+/// One pair's answer at one configuration.
+#[derive(Clone, Copy, Debug)]
+pub struct PairAnswer {
+    /// ≥ 0; 0 when the shapes intersect; for a run that hit its cap, its upper bound.
+    pub distance: f64,
+    pub colliding: bool,
+    pub iterations: usize,
+    pub seconds: f64,
+}
+
+/// The checker: the model, its pairs, the method, and each pair's last direction.
+pub struct SelfCollision<'m> {
+    pub model: &'m RobotModel,
+    pub pairs: Vec<(usize, usize)>,
+    pub algorithm: Algorithm,
+    pub settings: SolverSettings,
+    warm: Vec<Option<DVec3>>,
+}
+
+/// One configuration's answers, with the time of the whole check.
+pub struct ConfigAnswer {
+    pub pairs: Vec<PairAnswer>,
+    pub seconds: f64,
+    /// Of that: forward kinematics and the shapes' world poses.
+    pub kinematics_seconds: f64,
+}
+
+impl<'m> SelfCollision<'m> {
+    pub fn new(model: &'m RobotModel, pairs: Vec<(usize, usize)>, algorithm: Algorithm) -> Self {
+        let warm = vec![None; pairs.len()];
+        Self {
+            model,
+            pairs,
+            algorithm,
+            settings: SolverSettings::default(),
+            warm,
+        }
+    }
+
+    /// Every pair's distance at configuration `q` (actuated joints, in order).
+    pub fn check(&mut self, q: &[f64]) -> ConfigAnswer {
+        let start = Instant::now();
+        let links = link_poses(self.model, q);
+        let poses: Vec<Pose> = self
+            .model
+            .shapes
+            .iter()
+            .map(|s| links[s.link].then_local(&s.offset))
+            .collect();
+        let kinematics_seconds = start.elapsed().as_secs_f64();
+        let mut answers = Vec::with_capacity(self.pairs.len());
+        for (k, &(i, j)) in self.pairs.iter().enumerate() {
+            let pair_start = Instant::now();
+            let (a, b) = (&self.model.shapes[i], &self.model.shapes[j]);
+            let rel = RelativePose::between(&poses[i], &poses[j]);
+            let mut settings = self.settings;
+            if let Some(d) = self.warm[k] {
+                settings.initial_guess = InitialGuess::Direction(d);
+            }
+            let md = MinkowskiDifference::new(&a.shape, &b.shape, rel);
+            let run = solve(self.algorithm, md, settings);
+            let (distance, colliding) = match run.outcome {
+                Outcome::Intersecting | Outcome::Penetrating { .. } | Outcome::Touching { .. } => {
+                    (0.0, true)
+                }
+                Outcome::IterationCap { upper_bound, .. } => (upper_bound, false),
+                ref other => (other.distance().unwrap_or(f64::NAN), false),
+            };
+            if let (Some(wa), Some(wb)) = (run.witness_a, run.witness_b) {
+                let d = wa - wb;
+                self.warm[k] = (d.length() > 0.0).then_some(d);
+            }
+            answers.push(PairAnswer {
+                distance,
+                colliding,
+                iterations: run.iterations,
+                seconds: pair_start.elapsed().as_secs_f64(),
+            });
+        }
+        ConfigAnswer {
+            pairs: answers,
+            seconds: start.elapsed().as_secs_f64(),
+            kinematics_seconds,
+        }
+    }
+}

@@ -1,0 +1,43 @@
+//! Forward kinematics: every link's pose for a configuration (the actuated joints'
+//! values; mimic joints follow their leaders), parents before children.
+
+use glam::DQuat;
+
+use super::model::{JointKind, RobotModel};
+use crate::pose::Pose;
+
+/// Each joint's value: actuated joints from `q` (in `model.actuated` order), mimic
+/// joints from their leader, fixed joints 0.
+pub fn joint_values(model: &RobotModel, q: &[f64]) -> Vec<f64> {
+    let mut values = vec![0.0; model.joints.len()];
+    for (k, &j) in model.actuated.iter().enumerate() {
+        values[j] = q.get(k).copied().unwrap_or(0.0);
+    }
+    for (j, joint) in model.joints.iter().enumerate() {
+        if let Some((leader, multiplier, offset)) = joint.mimic {
+            values[j] = multiplier * values[leader] + offset;
+        }
+    }
+    values
+}
+
+/// Every link's pose in the root's frame.
+pub fn link_poses(model: &RobotModel, q: &[f64]) -> Vec<Pose> {
+    let values = joint_values(model, q);
+    let mut poses = vec![Pose::IDENTITY; model.link_names.len()];
+    for &j in &model.order {
+        let joint = &model.joints[j];
+        let motion = match joint.kind {
+            JointKind::Fixed => Pose::IDENTITY,
+            JointKind::Revolute | JointKind::Continuous => Pose::new(
+                glam::DVec3::ZERO,
+                DQuat::from_axis_angle(joint.axis, values[j]),
+            ),
+            JointKind::Prismatic => Pose::from_translation(joint.axis * values[j]),
+        };
+        poses[joint.child] = poses[joint.parent]
+            .then_local(&joint.origin)
+            .then_local(&motion);
+    }
+    poses
+}

@@ -1,0 +1,13 @@
+//! Robot self-collision from URDF (seed 002, issue 13): the loader (`model.rs`, with
+//! STL in `stl.rs`), forward kinematics, the SRDF's disabled pairs, and the all-pairs
+//! check with any GJK-family method.
+
+pub mod check;
+pub mod kinematics;
+pub mod model;
+pub mod srdf;
+mod stl;
+
+pub use check::{checked_pairs, ConfigAnswer, PairAnswer, SelfCollision};
+pub use model::{JointKind, LinkShape, RobotJoint, RobotModel};
+pub use srdf::{read_disabled_pairs, DisabledPair};

@@ -1,0 +1,361 @@
+//! A robot from its URDF: the link tree, its joints (revolute, continuous, prismatic,
+//! fixed; mimic joints following their leader), and one convex shape per link with
+//! collision geometry: a lone box, cylinder or sphere keeps the primitive; anything
+//! else is the hull of every collision vertex (boxes' corners, meshes' vertices after
+//! the mesh `scale`, which may be negative), each element's `<origin>` applied.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use glam::{DQuat, DVec3, EulerRot};
+
+use super::stl::read_stl_points;
+use crate::pose::Pose;
+use crate::shape::{Capsule, Cuboid, Cylinder, Polytope, Shape, Sphere};
+
+/// A joint's motion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JointKind {
+    Fixed,
+    Revolute,
+    Continuous,
+    Prismatic,
+}
+
+/// A joint of the tree.
+#[derive(Clone, Debug)]
+pub struct RobotJoint {
+    pub name: String,
+    pub kind: JointKind,
+    pub parent: usize,
+    pub child: usize,
+    /// The child frame in the parent's at q = 0.
+    pub origin: Pose,
+    pub axis: DVec3,
+    /// `(lower, upper)` for revolute and prismatic joints.
+    pub limits: Option<(f64, f64)>,
+    /// `(leader joint, multiplier, offset)`: q = multiplier · q_leader + offset.
+    pub mimic: Option<(usize, f64, f64)>,
+}
+
+/// A link with collision geometry and its convex shape.
+#[derive(Clone, Debug)]
+pub struct LinkShape {
+    /// Index into [`RobotModel::link_names`].
+    pub link: usize,
+    pub name: String,
+    pub shape: Shape,
+    /// The shape's frame in the link's.
+    pub offset: Pose,
+}
+
+/// A loaded robot.
+#[derive(Clone, Debug)]
+pub struct RobotModel {
+    pub name: String,
+    /// Every URDF link, in file order.
+    pub link_names: Vec<String>,
+    pub joints: Vec<RobotJoint>,
+    /// The joints in an order where every parent comes first.
+    pub order: Vec<usize>,
+    pub root: usize,
+    /// Links with collision geometry, in URDF order.
+    pub shapes: Vec<LinkShape>,
+    /// The joints a configuration sets: movable, not mimic, URDF order.
+    pub actuated: Vec<usize>,
+    /// Things the loader let pass (floating or planar joints held at 0, ...).
+    pub warnings: Vec<String>,
+}
+
+/// `xyz` and fixed-axis `rpy` (roll about x, then pitch about y, then yaw about z).
+fn pose_of(p: &urdf_rs::Pose) -> Pose {
+    let [r, pi, y] = p.rpy.0;
+    Pose::new(
+        DVec3::from_array(p.xyz.0),
+        DQuat::from_euler(EulerRot::ZYX, y, pi, r),
+    )
+}
+
+/// Resolves a mesh file name: `package://pkg/a/b.stl` by the longest suffix of
+/// `pkg/a/b.stl` that exists under the package root (by default each folder above the
+/// URDF, nearest first); `file://` and plain paths relative to the URDF's folder.
+pub fn resolve_mesh(name: &str, urdf: &Path, package_root: Option<&Path>) -> Option<PathBuf> {
+    let base = urdf.parent().unwrap_or(Path::new("."));
+    if let Some(rest) = name.strip_prefix("package://") {
+        let parts: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
+        let roots: Vec<PathBuf> = match package_root {
+            Some(root) => vec![root.to_path_buf()],
+            None => base.ancestors().map(Path::to_path_buf).collect(),
+        };
+        for root in roots {
+            for skip in 0..parts.len() {
+                let candidate = parts[skip..].iter().fold(root.clone(), |p, s| p.join(s));
+                if candidate.is_file() {
+                    return Some(candidate);
+                }
+            }
+        }
+        return None;
+    }
+    let path = Path::new(name.strip_prefix("file://").unwrap_or(name));
+    let full = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        base.join(path)
+    };
+    full.is_file().then_some(full)
+}
+
+impl RobotModel {
+    /// Loads `urdf`, meshes resolved against `package_root` (see [`resolve_mesh`]).
+    pub fn load(urdf: &Path, package_root: Option<&Path>) -> Result<Self, String> {
+        let file = urdf.display();
+        let text =
+            std::fs::read_to_string(urdf).map_err(|e| format!("{file}: cannot read: {e}"))?;
+        let robot = urdf_rs::read_from_string(&text).map_err(|e| format!("{file}: {e}"))?;
+        let mut warnings = Vec::new();
+        let link_names: Vec<String> = robot.links.iter().map(|l| l.name.clone()).collect();
+        let index: HashMap<&str, usize> = link_names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.as_str(), i))
+            .collect();
+        if index.len() != link_names.len() {
+            return Err(format!("{file}: two links share a name"));
+        }
+        let link_of = |name: &str, joint: &str| {
+            index.get(name).copied().ok_or_else(|| {
+                format!("{file}: joint {joint} names the link {name}, which does not exist")
+            })
+        };
+        let mut joints = Vec::new();
+        for j in &robot.joints {
+            let kind = match &j.joint_type {
+                urdf_rs::JointType::Fixed => JointKind::Fixed,
+                urdf_rs::JointType::Revolute => JointKind::Revolute,
+                urdf_rs::JointType::Continuous => JointKind::Continuous,
+                urdf_rs::JointType::Prismatic => JointKind::Prismatic,
+                other => {
+                    warnings.push(format!(
+                        "joint {}: type {other:?} is held at its zero pose",
+                        j.name
+                    ));
+                    JointKind::Fixed
+                }
+            };
+            let axis = DVec3::from_array(j.axis.xyz.0);
+            if kind != JointKind::Fixed && !(axis.is_finite() && axis.length() > 0.0) {
+                return Err(format!(
+                    "{file}: joint {}: the axis {axis} is not a direction",
+                    j.name
+                ));
+            }
+            let limits = matches!(kind, JointKind::Revolute | JointKind::Prismatic)
+                .then_some((j.limit.lower, j.limit.upper));
+            joints.push(RobotJoint {
+                name: j.name.clone(),
+                kind,
+                parent: link_of(&j.parent.link, &j.name)?,
+                child: link_of(&j.child.link, &j.name)?,
+                origin: pose_of(&j.origin),
+                axis: axis.normalize_or_zero(),
+                limits,
+                mimic: None,
+            });
+        }
+        let joint_index: HashMap<String, usize> = joints
+            .iter()
+            .enumerate()
+            .map(|(i, j)| (j.name.clone(), i))
+            .collect();
+        for (i, j) in robot.joints.iter().enumerate() {
+            if let Some(m) = &j.mimic {
+                let leader = *joint_index.get(&m.joint).ok_or_else(|| {
+                    format!(
+                        "{file}: joint {} mimics {}, which does not exist",
+                        j.name, m.joint
+                    )
+                })?;
+                joints[i].mimic =
+                    Some((leader, m.multiplier.unwrap_or(1.0), m.offset.unwrap_or(0.0)));
+            }
+        }
+        let (root, order) =
+            tree_order(&joints, link_names.len()).map_err(|e| format!("{file}: {e}"))?;
+        let actuated = (0..joints.len())
+            .filter(|&i| joints[i].kind != JointKind::Fixed && joints[i].mimic.is_none())
+            .collect();
+        let mut shapes = Vec::new();
+        for (i, link) in robot.links.iter().enumerate() {
+            if link.collision.is_empty() {
+                continue;
+            }
+            let (shape, offset) = link_shape(link, urdf, package_root)
+                .map_err(|e| format!("{file}: link {}: {e}", link.name))?;
+            shapes.push(LinkShape {
+                link: i,
+                name: link.name.clone(),
+                shape,
+                offset,
+            });
+        }
+        Ok(Self {
+            name: robot.name,
+            link_names,
+            joints,
+            order,
+            root,
+            shapes,
+            actuated,
+            warnings,
+        })
+    }
+
+    /// The actuated joints' names, in order.
+    pub fn actuated_names(&self) -> Vec<String> {
+        self.actuated
+            .iter()
+            .map(|&j| self.joints[j].name.clone())
+            .collect()
+    }
+}
+
+/// The root link and the joints in parent-first order; a link with two parents, or no
+/// root, is an error.
+fn tree_order(joints: &[RobotJoint], links: usize) -> Result<(usize, Vec<usize>), String> {
+    let mut parent_of: Vec<Option<usize>> = vec![None; links];
+    for (i, j) in joints.iter().enumerate() {
+        if let Some(other) = parent_of[j.child] {
+            return Err(format!(
+                "link {} is the child of two joints ({} and {}): a joint cycle",
+                j.child, joints[other].name, j.name
+            ));
+        }
+        parent_of[j.child] = Some(i);
+    }
+    let roots: Vec<usize> = (0..links).filter(|&l| parent_of[l].is_none()).collect();
+    let &[root] = roots.as_slice() else {
+        return Err(if roots.is_empty() {
+            "every link has a parent: the joints form a cycle".into()
+        } else {
+            format!(
+                "{} links have no parent (the tree must have one root)",
+                roots.len()
+            )
+        });
+    };
+    let mut order = Vec::with_capacity(joints.len());
+    let mut frontier = vec![root];
+    while let Some(link) = frontier.pop() {
+        for (i, j) in joints.iter().enumerate() {
+            if j.parent == link {
+                order.push(i);
+                frontier.push(j.child);
+            }
+        }
+    }
+    if order.len() != joints.len() {
+        return Err("some joints are not reachable from the root: a joint cycle".into());
+    }
+    Ok((root, order))
+}
+
+/// A link's convex shape and its frame in the link's.
+fn link_shape(
+    link: &urdf_rs::Link,
+    urdf: &Path,
+    root: Option<&Path>,
+) -> Result<(Shape, Pose), String> {
+    // URDF cylinders and capsules stand along z, ours along y.
+    let z_up = Pose::new(
+        DVec3::ZERO,
+        DQuat::from_rotation_x(std::f64::consts::FRAC_PI_2),
+    );
+    if let [only] = link.collision.as_slice() {
+        let origin = pose_of(&only.origin);
+        let kept = match &only.geometry {
+            urdf_rs::Geometry::Box { size } => Some((
+                Shape::Cuboid(
+                    Cuboid::new(DVec3::from_array(size.0) * 0.5).map_err(|e| e.to_string())?,
+                ),
+                origin,
+            )),
+            urdf_rs::Geometry::Sphere { radius } => Some((
+                Shape::Sphere(Sphere::new(*radius).map_err(|e| e.to_string())?),
+                origin,
+            )),
+            urdf_rs::Geometry::Cylinder { radius, length } => Some((
+                Shape::Cylinder(Cylinder::new(*radius, length * 0.5).map_err(|e| e.to_string())?),
+                origin.then_local(&z_up),
+            )),
+            urdf_rs::Geometry::Capsule { radius, length } => Some((
+                Shape::Capsule(Capsule::new(*radius, length * 0.5).map_err(|e| e.to_string())?),
+                origin.then_local(&z_up),
+            )),
+            urdf_rs::Geometry::Mesh { .. } => None,
+        };
+        if let Some(kept) = kept {
+            return Ok(kept);
+        }
+    }
+    let mut points = Vec::new();
+    for (k, c) in link.collision.iter().enumerate() {
+        let origin = pose_of(&c.origin);
+        let element = c.name.clone().unwrap_or_else(|| format!("collision {k}"));
+        let local: Vec<DVec3> = match &c.geometry {
+            urdf_rs::Geometry::Box { size } => {
+                let h = DVec3::from_array(size.0) * 0.5;
+                (0..8)
+                    .map(|i| {
+                        DVec3::new(
+                            if i & 1 == 0 { -h.x } else { h.x },
+                            if i & 2 == 0 { -h.y } else { h.y },
+                            if i & 4 == 0 { -h.z } else { h.z },
+                        )
+                    })
+                    .collect()
+            }
+            urdf_rs::Geometry::Mesh { filename, scale } => {
+                let path = resolve_mesh(filename, urdf, root)
+                    .ok_or_else(|| format!("{element}: the mesh {filename} was not found"))?;
+                let scale = scale.as_ref().map_or(DVec3::ONE, |s| DVec3::from_array(s.0));
+                mesh_points(&path)
+                    .map_err(|e| format!("{element}: {e}"))?
+                    .into_iter()
+                    .map(|p| p * scale)
+                    .collect()
+            }
+            other => {
+                return Err(format!(
+                    "{element}: a {} beside other elements (the hull of a union with curved parts is not supported yet)",
+                    match other {
+                        urdf_rs::Geometry::Sphere { .. } => "sphere",
+                        urdf_rs::Geometry::Cylinder { .. } => "cylinder",
+                        _ => "capsule",
+                    }
+                ))
+            }
+        };
+        points.extend(local.into_iter().map(|p| origin.transform_point(p)));
+    }
+    let polytope = Polytope::from_points(&points).map_err(|e| e.to_string())?;
+    Ok((Shape::Polytope(polytope), Pose::IDENTITY))
+}
+
+/// A mesh file's vertices: STL (both encodings) or OBJ.
+fn mesh_points(path: &Path) -> Result<Vec<DVec3>, String> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some("stl") => read_stl_points(path),
+        Some("obj") => crate::mesh_io::load_obj(path)
+            .map(|m| m.polytope.vertices().to_vec())
+            .map_err(|e| e.to_string()),
+        _ => Err(format!(
+            "{}: only STL and OBJ meshes are read",
+            path.display()
+        )),
+    }
+}

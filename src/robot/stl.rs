@@ -1,0 +1,102 @@
+//! STL meshes in both encodings. A binary file may begin with the word "solid" (many
+//! exporters write it into the 80-byte header), so the encoding is decided by the
+//! binary layout first: `84 + 50 · count` bytes with the count at bytes 80..84. ASCII
+//! files are read with `stl_io`.
+
+use std::io::Cursor;
+use std::path::Path;
+
+use glam::DVec3;
+
+/// The vertices of an STL file (duplicates kept: the hull does not mind).
+pub fn read_stl_points(path: &Path) -> Result<Vec<DVec3>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let points = if is_binary(&bytes) {
+        binary_points(&bytes)
+    } else {
+        let mesh = stl_io::read_stl(&mut Cursor::new(&bytes))
+            .map_err(|e| format!("{}: not a readable STL file: {e}", path.display()))?;
+        mesh.vertices
+            .iter()
+            .map(|v| DVec3::new(f64::from(v[0]), f64::from(v[1]), f64::from(v[2])))
+            .collect()
+    };
+    if points.is_empty() {
+        return Err(format!("{}: the mesh has no triangles", path.display()));
+    }
+    if let Some(bad) = points.iter().find(|p| !p.is_finite()) {
+        return Err(format!(
+            "{}: a vertex is not finite ({bad})",
+            path.display()
+        ));
+    }
+    Ok(points)
+}
+
+fn is_binary(bytes: &[u8]) -> bool {
+    if bytes.len() < 84 {
+        return false;
+    }
+    let count = u32::from_le_bytes([bytes[80], bytes[81], bytes[82], bytes[83]]) as usize;
+    bytes.len() == 84 + 50 * count
+}
+
+fn binary_points(bytes: &[u8]) -> Vec<DVec3> {
+    let f =
+        |at: usize| f32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    bytes[84..]
+        .chunks_exact(50)
+        .flat_map(|record| {
+            let base = record.as_ptr() as usize - bytes.as_ptr() as usize;
+            (0..3).map(move |v| {
+                let at = base + 12 + 12 * v;
+                DVec3::new(f64::from(f(at)), f64::from(f(at + 4)), f64::from(f(at + 8)))
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn binary(header: &[u8], triangles: &[[[f32; 3]; 3]]) -> Vec<u8> {
+        let mut out = vec![0u8; 80];
+        out[..header.len()].copy_from_slice(header);
+        out.extend((triangles.len() as u32).to_le_bytes());
+        for t in triangles {
+            out.extend([0u8; 12]);
+            for v in t {
+                for c in v {
+                    out.extend(c.to_le_bytes());
+                }
+            }
+            out.extend([0u8; 2]);
+        }
+        out
+    }
+
+    #[test]
+    fn binary_files_that_begin_with_solid_and_ascii_files_both_read() {
+        let dir = std::env::temp_dir().join(format!("collidescope-stl-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let tri = [[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.5]]];
+        let path = dir.join("solid_header.stl");
+        std::fs::write(&path, binary(b"solid exported by a CAD tool", &tri)).unwrap();
+        let points = read_stl_points(&path).unwrap();
+        assert_eq!(points.len(), 3);
+        assert_eq!(points[2], DVec3::new(0.0, 1.0, 0.5));
+        let ascii = "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 2 0 0\nvertex 0 3 1\nendloop\nendfacet\nendsolid t\n";
+        let path = dir.join("ascii.stl");
+        std::fs::write(&path, ascii).unwrap();
+        let points = read_stl_points(&path).unwrap();
+        assert!(points.contains(&DVec3::new(0.0, 3.0, 1.0)));
+        let path = dir.join("empty.stl");
+        std::fs::write(&path, binary(b"", &[])).unwrap();
+        let why = read_stl_points(&path).unwrap_err();
+        assert!(
+            why.contains("empty.stl") && why.contains("no triangles"),
+            "{why}"
+        );
+    }
+}
