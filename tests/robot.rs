@@ -1,0 +1,266 @@
+//! Robot self-collision (issue 13): the sample robots against their certified expected
+//! distances, and the loader on small URDFs written here (primitives, mimic joints,
+//! mirrored meshes, bad input).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use collidescope::robot::{checked_pairs, read_disabled_pairs, RobotModel, SelfCollision};
+use collidescope::solver::Algorithm;
+
+/// Runs a sample file and holds it to its README's rule.
+fn check_sample(name: &str) {
+    let Some(dir) = common::shared_data("robots/configs") else {
+        return;
+    };
+    let path = dir.join(name);
+    let expected: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let urdf = dir.join(expected["urdf"].as_str().unwrap());
+    let model = RobotModel::load(&urdf, None).unwrap();
+    let disabled = match expected["srdf"].as_str() {
+        Some(srdf) => {
+            let known = |n: &str| model.link_names.iter().any(|l| l == n);
+            read_disabled_pairs(&dir.join(srdf), known).unwrap().0
+        }
+        None => Vec::new(),
+    };
+    let links: Vec<&str> = model.shapes.iter().map(|s| s.name.as_str()).collect();
+    let expected_links: Vec<&str> = expected["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(links, expected_links);
+    let pairs = checked_pairs(&model, &disabled);
+    let expected_pairs: Vec<(usize, usize)> = expected["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p[0].as_u64().unwrap() as usize,
+                p[1].as_u64().unwrap() as usize,
+            )
+        })
+        .collect();
+    assert_eq!(pairs, expected_pairs);
+    // The joints named in the file, in order, map to the actuated joints.
+    let actuated = model.actuated_names();
+    let joints: Vec<usize> = expected["joints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| {
+            actuated
+                .iter()
+                .position(|a| a == j.as_str().unwrap())
+                .unwrap()
+        })
+        .collect();
+    let mut checker = SelfCollision::new(&model, pairs, Algorithm::ALL[0]);
+    for (c, values) in expected["configs"].as_array().unwrap().iter().enumerate() {
+        let mut q = vec![0.0; actuated.len()];
+        for (slot, v) in joints.iter().zip(values.as_array().unwrap()) {
+            q[*slot] = v.as_f64().unwrap();
+        }
+        let answer = checker.check(&q);
+        let result = &expected["results"][c];
+        let colliding: Vec<u64> = result["colliding"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect();
+        for (k, pair) in answer.pairs.iter().enumerate() {
+            let d = result["distances"][k].as_f64().unwrap();
+            let bound = 1e-6 * d.max(1.0) + 1e-9;
+            assert!(
+                (pair.distance - d).abs() <= bound,
+                "{name} config {c} pair {k}: {} vs {d}",
+                pair.distance
+            );
+            // No wrong verdict: far apart must not collide, deep overlap must.
+            if d > bound {
+                assert!(!pair.colliding, "{name} config {c} pair {k} apart by {d}");
+            }
+            if colliding.contains(&(k as u64)) {
+                let depth = result["depths"]
+                    .as_object()
+                    .and_then(|m| m.get(&k.to_string()))
+                    .and_then(|v| v.as_f64())
+                    .unwrap_or(0.0);
+                if depth > bound {
+                    assert!(
+                        pair.colliding,
+                        "{name} config {c} pair {k} overlaps by {depth}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn panda_distances_match_the_certified_ones() {
+    check_sample("panda_sample.json");
+}
+
+#[test]
+fn panda_with_its_srdf_checks_only_the_enabled_pairs() {
+    check_sample("panda_srdf_sample.json");
+}
+
+#[test]
+fn ur5_distances_match_the_certified_ones() {
+    check_sample("ur5_sample.json");
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("collidescope-robot-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A binary STL of a unit tetrahedron with one corner at (1, 0, 0).
+fn tetrahedron_stl() -> Vec<u8> {
+    let corners = [
+        [0.0f32, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.0, 0.0, 1.0],
+    ];
+    let faces = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]];
+    let mut out = vec![0u8; 80];
+    out[..5].copy_from_slice(b"solid");
+    out.extend((faces.len() as u32).to_le_bytes());
+    for f in faces {
+        out.extend([0u8; 12]);
+        for v in f {
+            for c in corners[v] {
+                out.extend(c.to_le_bytes());
+            }
+        }
+        out.extend([0u8; 2]);
+    }
+    out
+}
+
+#[test]
+fn primitives_mimic_joints_and_mirrored_meshes_follow_the_urdf_rules() {
+    let dir = temp_dir("rules");
+    std::fs::create_dir_all(dir.join("pkg/meshes")).unwrap();
+    std::fs::write(dir.join("pkg/meshes/tet.stl"), tetrahedron_stl()).unwrap();
+    // base: a sphere r 0.1 at the origin; arm: a sphere r 0.1 at x = 1 after a prismatic
+    // joint along x; twin mimics the arm's joint ×2 + 0.5 and carries the tetrahedron
+    // mirrored by scale (-1, 1, 1) (its corner at x = −1 in its frame).
+    let urdf = write(
+        &dir,
+        "robot.urdf",
+        r#"<robot name="t">
+  <link name="base"><collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+  <link name="arm"><collision><origin xyz="1 0 0"/><geometry><sphere radius="0.1"/></geometry></collision></link>
+  <link name="twin"><collision><geometry><mesh filename="package://pkg/meshes/tet.stl" scale="-1 1 1"/></geometry></collision></link>
+  <link name="empty"/>
+  <joint name="slide" type="prismatic"><parent link="base"/><child link="arm"/><axis xyz="1 0 0"/><limit lower="0" upper="2" effort="1" velocity="1"/></joint>
+  <joint name="follow" type="prismatic"><parent link="base"/><child link="twin"/><axis xyz="1 0 0"/><origin xyz="4 0 0"/><limit lower="0" upper="5" effort="1" velocity="1"/><mimic joint="slide" multiplier="2" offset="0.5"/></joint>
+  <joint name="hold" type="fixed"><parent link="arm"/><child link="empty"/></joint>
+</robot>"#,
+    );
+    let model = RobotModel::load(&urdf, None).unwrap();
+    assert_eq!(model.actuated_names(), vec!["slide".to_string()]);
+    let names: Vec<&str> = model.shapes.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["base", "arm", "twin"]);
+    let pairs = checked_pairs(&model, &[]);
+    let mut checker = SelfCollision::new(&model, pairs, Algorithm::ALL[0]);
+    // The default GJK test (r − α ≤ 1e-6, absolute) guarantees 1e-6.
+    for q in [0.0, 0.3, 1.0] {
+        let answer = checker.check(&[q]);
+        // base–arm: centres 1 + q apart.
+        assert!((answer.pairs[0].distance - (0.8 + q)).abs() < 1e-6);
+        // base–twin: the mirrored corner at x = 4 + 2q + 0.5 − 1.
+        let corner = 3.5 + 2.0 * q;
+        assert!(
+            (answer.pairs[1].distance - (corner - 0.1)).abs() < 1e-6,
+            "{q}: {:?}",
+            answer.pairs[1]
+        );
+        // arm–twin: from the arm's sphere at x = 1 + q.
+        assert!((answer.pairs[2].distance - (corner - (1.0 + q) - 0.1)).abs() < 1e-6);
+    }
+}
+
+#[test]
+fn bad_robots_are_refused_naming_the_file_and_the_element() {
+    let dir = temp_dir("bad");
+    let robot = |joints: &str, collision: &str| {
+        format!(
+            r#"<robot name="bad">
+  <link name="a"><collision><geometry>{collision}</geometry></collision></link>
+  <link name="b"><collision><geometry><box size="1 1 1"/></geometry></collision></link>
+  {joints}
+</robot>"#
+        )
+    };
+    let fixed = r#"<joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>"#;
+    let cases = [
+        (
+            "missing_mesh.urdf",
+            robot(fixed, r#"<mesh filename="package://nowhere/gone.stl"/>"#),
+            "gone.stl",
+        ),
+        (
+            "cycle.urdf",
+            robot(
+                r#"<joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>
+  <joint name="j2" type="fixed"><parent link="b"/><child link="a"/></joint>"#,
+                r#"<box size="1 1 1"/>"#,
+            ),
+            "cycle",
+        ),
+        (
+            "unknown_type.urdf",
+            robot(
+                r#"<joint name="j" type="hinge"><parent link="a"/><child link="b"/></joint>"#,
+                r#"<box size="1 1 1"/>"#,
+            ),
+            "unknown_type.urdf",
+        ),
+        (
+            "missing_link.urdf",
+            robot(
+                r#"<joint name="j" type="fixed"><parent link="a"/><child link="c"/></joint>"#,
+                r#"<box size="1 1 1"/>"#,
+            ),
+            "link c",
+        ),
+    ];
+    for (file, text, why) in cases {
+        let path = write(&dir, file, &text);
+        let err = RobotModel::load(&path, None).unwrap_err();
+        assert!(err.contains(file) && err.contains(why), "{file}: {err}");
+    }
+    // An empty mesh names its file.
+    std::fs::write(dir.join("empty.stl"), {
+        let mut b = vec![0u8; 80];
+        b.extend(0u32.to_le_bytes());
+        b
+    })
+    .unwrap();
+    let path = write(
+        &dir,
+        "empty_mesh.urdf",
+        &robot(fixed, r#"<mesh filename="empty.stl"/>"#),
+    );
+    let err = RobotModel::load(&path, None).unwrap_err();
+    assert!(err.contains("empty.stl") && err.contains("link a"), "{err}");
+}
