@@ -90,7 +90,8 @@ pub fn parry_native_distance(a: &Shape, b: &Shape, b_in_a: &RelativePose) -> Opt
         .map(|d| d.distance)
 }
 
-fn native(shape: &Shape) -> Option<Box<dyn parry3d_f64::shape::Shape>> {
+/// Parry's native shape for ours (built once and reused by callers that time parry).
+pub fn native(shape: &Shape) -> Option<Box<dyn parry3d_f64::shape::Shape>> {
     use parry3d_f64::shape as ps;
     Some(match shape {
         Shape::Sphere(s) => Box::new(ps::Ball::new(s.radius())),

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use collidescope::rng::SplitMix64;
 use collidescope::robot::{
-    checked_pairs, read_disabled_pairs, JointKind, RobotModel, SelfCollision,
+    checked_pairs, parry_check, read_disabled_pairs, JointKind, RobotModel, SelfCollision,
 };
 use collidescope::solver::Algorithm;
 use serde::Deserialize;
@@ -120,6 +120,22 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
         let fk: f64 = answers.iter().map(|a| a.kinematics_seconds).sum::<f64>() / n * 1e6;
         let total: f64 = answers.iter().map(|a| a.seconds).sum::<f64>() / n * 1e6;
         println!("mean per configuration: {total:.1} µs, of which kinematics and poses {fk:.1} µs, pairs {:.1} µs", total - fk);
+        // The same pairs and poses through parry3d-f64 (its native shapes, built once).
+        match parry_check(&model, &pairs, &configs) {
+            Some((parry_seconds, parry)) => {
+                let worst = answers
+                    .iter()
+                    .zip(&parry)
+                    .flat_map(|(a, p)| a.pairs.iter().zip(p).map(|(x, y)| (x.distance - y).abs()))
+                    .fold(0.0f64, f64::max);
+                println!(
+                    "parry3d-f64 on the same pairs: {:.1} µs per configuration; ours / parry = {:.2}; largest difference in distance {worst:.1e}",
+                    parry_seconds * 1e6,
+                    total / (parry_seconds * 1e6)
+                );
+            }
+            None => println!("parry3d-f64: not every link shape has a parry counterpart"),
+        }
     }
     println!("{:<44} {:>10} {:>12}", "pair", "mean iter.", "mean µs");
     let mut slowest = (0, 0.0);

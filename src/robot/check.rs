@@ -119,3 +119,47 @@ impl<'m> SelfCollision<'m> {
         }
     }
 }
+
+/// parry3d-f64 on the same pairs and poses (its native shapes built once): seconds per
+/// configuration and its distances, for `--timing` and the benchmark's ratio.
+pub fn parry_check(
+    model: &RobotModel,
+    pairs: &[(usize, usize)],
+    configs: &[Vec<f64>],
+) -> Option<(f64, Vec<Vec<f64>>)> {
+    use crate::parry_bridge::{native, parry_pose};
+    let shapes: Vec<_> = model
+        .shapes
+        .iter()
+        .map(|s| native(&s.shape))
+        .collect::<Option<Vec<_>>>()?;
+    let identity = parry3d_f64::math::Pose::IDENTITY;
+    let start = Instant::now();
+    let mut all = Vec::with_capacity(configs.len());
+    for q in configs {
+        let links = link_poses(model, q);
+        let poses: Vec<Pose> = model
+            .shapes
+            .iter()
+            .map(|s| links[s.link].then_local(&s.offset))
+            .collect();
+        let distances = pairs
+            .iter()
+            .map(|&(i, j)| {
+                let rel = parry_pose(&RelativePose::between(&poses[i], &poses[j]));
+                parry3d_f64::query::distance(
+                    &identity,
+                    shapes[i].as_ref(),
+                    &rel,
+                    shapes[j].as_ref(),
+                )
+                .map_or(f64::NAN, |d| d.distance)
+            })
+            .collect();
+        all.push(distances);
+    }
+    Some((
+        start.elapsed().as_secs_f64() / configs.len().max(1) as f64,
+        all,
+    ))
+}

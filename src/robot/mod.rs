@@ -8,6 +8,6 @@ pub mod model;
 pub mod srdf;
 mod stl;
 
-pub use check::{checked_pairs, ConfigAnswer, PairAnswer, SelfCollision};
+pub use check::{checked_pairs, parry_check, ConfigAnswer, PairAnswer, SelfCollision};
 pub use model::{JointKind, LinkShape, RobotJoint, RobotModel};
 pub use srdf::{read_disabled_pairs, DisabledPair};
