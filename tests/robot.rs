@@ -264,3 +264,34 @@ fn bad_robots_are_refused_naming_the_file_and_the_element() {
     let err = RobotModel::load(&path, None).unwrap_err();
     assert!(err.contains("empty.stl") && err.contains("link a"), "{err}");
 }
+
+/// Without an SRDF, MoveIt's rules: adjacent links, pairs colliding at the default
+/// pose and pairs colliding in nearly every random pose are disabled; what remains is
+/// not in collision at the default pose, and the matrix round-trips through its SRDF.
+#[test]
+fn a_computed_collision_matrix_leaves_a_robot_free_at_rest() {
+    use collidescope::robot::acm::default_configuration;
+    use collidescope::robot::{compute_acm, srdf_text, AcmRule};
+    for urdf in ["panda_description/urdf/panda.urdf", "ur_description/urdf/ur5_robot.urdf"] {
+        let Some(dir) = common::shared_data("robots") else {
+            return;
+        };
+        let model = RobotModel::load(&dir.join(urdf), None).unwrap();
+        let acm = compute_acm(&model, 200, 0.95, 3);
+        // Every joint between two links with geometry makes an adjacent pair.
+        let adjacent = acm.iter().filter(|(_, r)| *r == AcmRule::Adjacent).count();
+        assert!(adjacent >= model.shapes.len() - 2, "{urdf}: {adjacent} adjacent");
+        let disabled: Vec<_> = acm.iter().map(|(p, _)| p.clone()).collect();
+        let pairs = checked_pairs(&model, &disabled);
+        let mut checker = SelfCollision::new(&model, pairs.clone(), Algorithm::ALL[0]);
+        let rest = checker.check(&default_configuration(&model));
+        assert!(rest.pairs.iter().all(|p| !p.colliding), "{urdf}: colliding at rest");
+        // The SRDF written reads back as the same pairs.
+        let out = temp_dir("acm").join("computed.srdf");
+        std::fs::write(&out, srdf_text(&model.name, &acm)).unwrap();
+        let known = |n: &str| model.link_names.iter().any(|l| l == n);
+        let (read, warnings) = read_disabled_pairs(&out, known).unwrap();
+        assert!(warnings.is_empty());
+        assert_eq!(checked_pairs(&model, &read), pairs);
+    }
+}

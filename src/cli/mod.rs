@@ -200,6 +200,14 @@ enum Command {
         /// SRDF whose disable_collisions pairs are skipped.
         #[arg(long)]
         srdf: Option<PathBuf>,
+        /// Without an SRDF: compute the allowed-collision matrix as MoveIt's setup
+        /// assistant does (adjacent, colliding at the default pose, colliding in nearly
+        /// every random pose), write it to this SRDF, and check the remaining pairs.
+        #[arg(long, conflicts_with = "srdf")]
+        write_srdf: Option<PathBuf>,
+        /// Random configurations the matrix samples.
+        #[arg(long, default_value_t = 1000)]
+        acm_trials: usize,
         /// Where package:// mesh paths are resolved (default: each folder above the URDF).
         #[arg(long)]
         package_root: Option<PathBuf>,
@@ -283,6 +291,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Robot {
             urdf,
             srdf,
+            write_srdf,
+            acm_trials,
             package_root,
             configs,
             random,
@@ -293,6 +303,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }) => robot::run(robot::RobotArgs {
             urdf,
             srdf,
+            write_srdf,
+            acm_trials,
             package_root,
             configs,
             random,

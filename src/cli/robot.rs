@@ -4,8 +4,10 @@
 use std::path::PathBuf;
 
 use collidescope::rng::SplitMix64;
+use collidescope::robot::acm::random_configuration;
 use collidescope::robot::{
-    checked_pairs, parry_check, read_disabled_pairs, JointKind, RobotModel, SelfCollision,
+    checked_pairs, compute_acm, parry_check, read_disabled_pairs, srdf_text, RobotModel,
+    SelfCollision,
 };
 use collidescope::solver::Algorithm;
 use serde::Deserialize;
@@ -14,6 +16,8 @@ use serde_json::json;
 pub struct RobotArgs {
     pub urdf: PathBuf,
     pub srdf: Option<PathBuf>,
+    pub write_srdf: Option<PathBuf>,
+    pub acm_trials: usize,
     pub package_root: Option<PathBuf>,
     pub configs: Option<PathBuf>,
     pub random: Option<usize>,
@@ -44,7 +48,23 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
             }
             pairs
         }
-        None => Vec::new(),
+        None => match &args.write_srdf {
+            Some(out) => {
+                let acm = compute_acm(&model, args.acm_trials, 0.95, args.seed);
+                std::fs::write(out, srdf_text(&model.name, &acm))
+                    .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", out.display()))?;
+                eprintln!(
+                    "allowed-collision matrix ({} random configurations) written to {}:",
+                    args.acm_trials,
+                    out.display()
+                );
+                for (pair, rule) in &acm {
+                    eprintln!("  {:<24} {:<24} {}", pair.link1, pair.link2, rule.name());
+                }
+                acm.into_iter().map(|(pair, _)| pair).collect()
+            }
+            None => Vec::new(),
+        },
     };
     let configs = configurations(&model, &args)?;
     let pairs = checked_pairs(&model, &disabled);
@@ -204,20 +224,6 @@ fn configurations(model: &RobotModel, args: &RobotArgs) -> anyhow::Result<Vec<Ve
     let n = args.random.unwrap_or(1);
     let mut rng = SplitMix64::new(args.seed);
     Ok((0..n)
-        .map(|_| {
-            model
-                .actuated
-                .iter()
-                .map(|&j| {
-                    let joint = &model.joints[j];
-                    let (lo, hi) = match (joint.kind, joint.limits) {
-                        (JointKind::Continuous, _) => (-std::f64::consts::PI, std::f64::consts::PI),
-                        (_, Some((lo, hi))) if lo < hi => (lo, hi),
-                        _ => (0.0, 0.0),
-                    };
-                    rng.range(lo, hi)
-                })
-                .collect()
-        })
+        .map(|_| random_configuration(&model, &mut rng))
         .collect())
 }

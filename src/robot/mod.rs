@@ -2,12 +2,14 @@
 //! STL in `stl.rs`), forward kinematics, the SRDF's disabled pairs, and the all-pairs
 //! check with any GJK-family method.
 
+pub mod acm;
 pub mod check;
 pub mod kinematics;
 pub mod model;
 pub mod srdf;
 mod stl;
 
+pub use acm::{compute_acm, srdf_text, AcmRule};
 pub use check::{checked_pairs, parry_check, ConfigAnswer, PairAnswer, SelfCollision};
 pub use model::{JointKind, LinkShape, RobotJoint, RobotModel};
 pub use srdf::{read_disabled_pairs, DisabledPair};
