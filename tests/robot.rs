@@ -272,7 +272,10 @@ fn bad_robots_are_refused_naming_the_file_and_the_element() {
 fn a_computed_collision_matrix_leaves_a_robot_free_at_rest() {
     use collidescope::robot::acm::default_configuration;
     use collidescope::robot::{compute_acm, srdf_text, AcmRule};
-    for urdf in ["panda_description/urdf/panda.urdf", "ur_description/urdf/ur5_robot.urdf"] {
+    for urdf in [
+        "panda_description/urdf/panda.urdf",
+        "ur_description/urdf/ur5_robot.urdf",
+    ] {
         let Some(dir) = common::shared_data("robots") else {
             return;
         };
@@ -280,12 +283,18 @@ fn a_computed_collision_matrix_leaves_a_robot_free_at_rest() {
         let acm = compute_acm(&model, 200, 0.95, 3);
         // Every joint between two links with geometry makes an adjacent pair.
         let adjacent = acm.iter().filter(|(_, r)| *r == AcmRule::Adjacent).count();
-        assert!(adjacent >= model.shapes.len() - 2, "{urdf}: {adjacent} adjacent");
+        assert!(
+            adjacent >= model.shapes.len() - 2,
+            "{urdf}: {adjacent} adjacent"
+        );
         let disabled: Vec<_> = acm.iter().map(|(p, _)| p.clone()).collect();
         let pairs = checked_pairs(&model, &disabled);
         let mut checker = SelfCollision::new(&model, pairs.clone(), Algorithm::ALL[0]);
         let rest = checker.check(&default_configuration(&model));
-        assert!(rest.pairs.iter().all(|p| !p.colliding), "{urdf}: colliding at rest");
+        assert!(
+            rest.pairs.iter().all(|p| !p.colliding),
+            "{urdf}: colliding at rest"
+        );
         // The SRDF written reads back as the same pairs.
         let out = temp_dir("acm").join("computed.srdf");
         std::fs::write(&out, srdf_text(&model.name, &acm)).unwrap();
@@ -294,4 +303,40 @@ fn a_computed_collision_matrix_leaves_a_robot_free_at_rest() {
         assert!(warnings.is_empty());
         assert_eq!(checked_pairs(&model, &read), pairs);
     }
+}
+
+/// "Is anything colliding?" agrees with the full distance check, configuration by
+/// configuration (pairs within 1e-6 of touching aside).
+#[test]
+fn the_boolean_check_agrees_with_the_distances() {
+    let Some(dir) = common::shared_data("robots") else {
+        return;
+    };
+    let model = RobotModel::load(&dir.join("panda_description/urdf/panda.urdf"), None).unwrap();
+    let known = |n: &str| model.link_names.iter().any(|l| l == n);
+    let srdf = dir.join("panda_description/srdf/panda.srdf");
+    let disabled = read_disabled_pairs(&srdf, known).unwrap().0;
+    let pairs = checked_pairs(&model, &disabled);
+    let mut distances = SelfCollision::new(&model, pairs.clone(), Algorithm::ALL[0]);
+    let mut boolean = SelfCollision::new(&model, pairs, Algorithm::ALL[0]);
+    let mut rng = collidescope::rng::SplitMix64::new(4);
+    let (mut hits, mut misses) = (0, 0);
+    for _ in 0..300 {
+        let q = collidescope::robot::acm::random_configuration(&model, &mut rng);
+        let full = distances.check(&q);
+        let (first, _) = boolean.first_collision(&q);
+        let near = full.pairs.iter().any(|p| p.distance > 0.0 && p.distance < 1e-6);
+        if near {
+            continue;
+        }
+        let any = full.pairs.iter().any(|p| p.colliding);
+        assert_eq!(first.is_some(), any);
+        if let Some(k) = first {
+            assert!(full.pairs[k].colliding);
+            hits += 1;
+        } else {
+            misses += 1;
+        }
+    }
+    assert!(hits > 10 && misses > 10, "{hits} / {misses}");
 }

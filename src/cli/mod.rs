@@ -225,6 +225,10 @@ enum Command {
         /// Also report time percentiles and the split into kinematics and pairs.
         #[arg(long)]
         timing: bool,
+        /// Only "is anything colliding?": Boolean GJK, stopping at the first colliding
+        /// pair.
+        #[arg(long, conflicts_with = "json")]
+        any: bool,
         #[arg(long)]
         json: bool,
     },
@@ -299,6 +303,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             seed,
             algorithm,
             timing,
+            any,
             json,
         }) => robot::run(robot::RobotArgs {
             urdf,
@@ -311,6 +316,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             seed,
             algorithm: algorithm.unwrap_or(Algorithm::ALL[0]),
             timing,
+            any,
             json,
         }),
         Some(Command::Sweep {

@@ -24,6 +24,7 @@ pub struct RobotArgs {
     pub seed: u64,
     pub algorithm: Algorithm,
     pub timing: bool,
+    pub any: bool,
     pub json: bool,
 }
 
@@ -69,8 +70,25 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
     let configs = configurations(&model, &args)?;
     let pairs = checked_pairs(&model, &disabled);
     let mut checker = SelfCollision::new(&model, pairs.clone(), args.algorithm);
-    let answers: Vec<_> = configs.iter().map(|q| checker.check(q)).collect();
     let links: Vec<&str> = model.shapes.iter().map(|s| s.name.as_str()).collect();
+    if args.any {
+        let mut seconds = Vec::new();
+        for (c, q) in configs.iter().enumerate() {
+            let (hit, t) = checker.first_collision(q);
+            seconds.push(t);
+            let said = hit.map_or("nothing collides".to_string(), |k| {
+                format!("{}–{} collide", links[pairs[k].0], links[pairs[k].1])
+            });
+            println!("config {c:>4}: {said}");
+        }
+        let mean = seconds.iter().sum::<f64>() / seconds.len().max(1) as f64;
+        println!(
+            "Boolean check: {:.1} µs per configuration on average",
+            mean * 1e6
+        );
+        return Ok(());
+    }
+    let answers: Vec<_> = configs.iter().map(|q| checker.check(q)).collect();
     if args.json {
         let results: Vec<_> = answers
             .iter()

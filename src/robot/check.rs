@@ -120,6 +120,41 @@ impl<'m> SelfCollision<'m> {
     }
 }
 
+impl SelfCollision<'_> {
+    /// "Is anything colliding?": GJK in Boolean mode (it stops at the first separating
+    /// plane) pair by pair, returning the first colliding pair (an index into `pairs`)
+    /// as soon as one is found, and the time taken.
+    pub fn first_collision(&mut self, q: &[f64]) -> (Option<usize>, f64) {
+        let start = Instant::now();
+        let links = link_poses(self.model, q);
+        let poses: Vec<Pose> = self
+            .model
+            .shapes
+            .iter()
+            .map(|s| links[s.link].then_local(&s.offset))
+            .collect();
+        let mut settings = self.settings;
+        settings.mode = crate::solver::QueryMode::Boolean { bound: 0.0 };
+        for (k, &(i, j)) in self.pairs.iter().enumerate() {
+            let (a, b) = (&self.model.shapes[i], &self.model.shapes[j]);
+            let rel = RelativePose::between(&poses[i], &poses[j]);
+            let mut pair_settings = settings;
+            if let Some(d) = self.warm[k] {
+                pair_settings.initial_guess = InitialGuess::Direction(d);
+            }
+            let md = MinkowskiDifference::new(&a.shape, &b.shape, rel);
+            let run = solve(self.algorithm, md, pair_settings);
+            if matches!(
+                run.outcome,
+                Outcome::Intersecting | Outcome::Penetrating { .. } | Outcome::Touching { .. }
+            ) {
+                return (Some(k), start.elapsed().as_secs_f64());
+            }
+        }
+        (None, start.elapsed().as_secs_f64())
+    }
+}
+
 /// parry3d-f64 on the same pairs and poses (its native shapes built once): seconds per
 /// configuration and its distances, for `--timing` and the benchmark's ratio.
 pub fn parry_check(
