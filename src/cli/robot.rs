@@ -242,6 +242,6 @@ fn configurations(model: &RobotModel, args: &RobotArgs) -> anyhow::Result<Vec<Ve
     let n = args.random.unwrap_or(1);
     let mut rng = SplitMix64::new(args.seed);
     Ok((0..n)
-        .map(|_| random_configuration(&model, &mut rng))
+        .map(|_| random_configuration(model, &mut rng))
         .collect())
 }
