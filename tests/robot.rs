@@ -325,7 +325,10 @@ fn the_boolean_check_agrees_with_the_distances() {
         let q = collidescope::robot::acm::random_configuration(&model, &mut rng);
         let full = distances.check(&q);
         let (first, _) = boolean.first_collision(&q);
-        let near = full.pairs.iter().any(|p| p.distance > 0.0 && p.distance < 1e-6);
+        let near = full
+            .pairs
+            .iter()
+            .any(|p| p.distance > 0.0 && p.distance < 1e-6);
         if near {
             continue;
         }
@@ -339,4 +342,30 @@ fn the_boolean_check_agrees_with_the_distances() {
         }
     }
     assert!(hits > 10 && misses > 10, "{hits} / {misses}");
+}
+
+/// A link of a box and a sphere is the hull of their union: between the two parts its
+/// top is the tangent plane y = 0.1, which neither part reaches alone there.
+#[test]
+fn several_elements_with_curved_parts_make_the_hull_of_their_union() {
+    let dir = temp_dir("union");
+    let urdf = write(
+        &dir,
+        "union.urdf",
+        r#"<robot name="u">
+  <link name="combo">
+    <collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision>
+    <collision><origin xyz="1 0 0"/><geometry><sphere radius="0.1"/></geometry></collision>
+  </link>
+  <link name="probe"><collision><origin xyz="0.5 0 0"/><geometry><sphere radius="0.05"/></geometry></collision></link>
+  <joint name="lift" type="prismatic"><parent link="combo"/><child link="probe"/><axis xyz="0 1 0"/><limit lower="0" upper="2" effort="1" velocity="1"/></joint>
+</robot>"#,
+    );
+    let model = RobotModel::load(&urdf, None).unwrap();
+    assert_eq!(model.shapes[0].shape.kind_name(), "union");
+    let mut checker = SelfCollision::new(&model, checked_pairs(&model, &[]), Algorithm::ALL[0]);
+    for y in [0.3, 0.6, 1.2] {
+        let d = checker.check(&[y]).pairs[0].distance;
+        assert!((d - (y - 0.15)).abs() < 1e-6, "{y}: {d}");
+    }
 }

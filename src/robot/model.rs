@@ -2,7 +2,10 @@
 //! fixed; mimic joints following their leader), and one convex shape per link with
 //! collision geometry: a lone box, cylinder or sphere keeps the primitive; anything
 //! else is the hull of every collision vertex (boxes' corners, meshes' vertices after
-//! the mesh `scale`, which may be negative), each element's `<origin>` applied.
+//! the mesh `scale`, which may be negative), each element's `<origin>` applied, and
+//! when spheres, cylinders or capsules are among several elements, the hull of the
+//! union of that polytope and those parts (`UnionHull`: its support is the largest of
+//! the parts').
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -11,7 +14,7 @@ use glam::{DQuat, DVec3, EulerRot};
 
 use super::stl::read_stl_points;
 use crate::pose::Pose;
-use crate::shape::{Capsule, Cuboid, Cylinder, Polytope, Shape, Sphere};
+use crate::shape::{Capsule, Cuboid, Cylinder, Polytope, Shape, Sphere, UnionHull};
 
 /// A joint's motion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -298,10 +301,13 @@ fn link_shape(
             return Ok(kept);
         }
     }
+    // Boxes and meshes give points; curved parts stay whole, placed in the link.
     let mut points = Vec::new();
+    let mut curved: Vec<(Shape, Pose)> = Vec::new();
     for (k, c) in link.collision.iter().enumerate() {
         let origin = pose_of(&c.origin);
         let element = c.name.clone().unwrap_or_else(|| format!("collision {k}"));
+        let bad = |e: crate::shape::ShapeError| format!("{element}: {e}");
         let local: Vec<DVec3> = match &c.geometry {
             urdf_rs::Geometry::Box { size } => {
                 let h = DVec3::from_array(size.0) * 0.5;
@@ -318,28 +324,46 @@ fn link_shape(
             urdf_rs::Geometry::Mesh { filename, scale } => {
                 let path = resolve_mesh(filename, urdf, root)
                     .ok_or_else(|| format!("{element}: the mesh {filename} was not found"))?;
-                let scale = scale.as_ref().map_or(DVec3::ONE, |s| DVec3::from_array(s.0));
+                let scale = scale
+                    .as_ref()
+                    .map_or(DVec3::ONE, |s| DVec3::from_array(s.0));
                 mesh_points(&path)
                     .map_err(|e| format!("{element}: {e}"))?
                     .into_iter()
                     .map(|p| p * scale)
                     .collect()
             }
-            other => {
-                return Err(format!(
-                    "{element}: a {} beside other elements (the hull of a union with curved parts is not supported yet)",
-                    match other {
-                        urdf_rs::Geometry::Sphere { .. } => "sphere",
-                        urdf_rs::Geometry::Cylinder { .. } => "cylinder",
-                        _ => "capsule",
-                    }
-                ))
+            urdf_rs::Geometry::Sphere { radius } => {
+                curved.push((Shape::Sphere(Sphere::new(*radius).map_err(bad)?), origin));
+                Vec::new()
+            }
+            urdf_rs::Geometry::Cylinder { radius, length } => {
+                let shape = Cylinder::new(*radius, length * 0.5).map_err(bad)?;
+                curved.push((Shape::Cylinder(shape), origin.then_local(&z_up)));
+                Vec::new()
+            }
+            urdf_rs::Geometry::Capsule { radius, length } => {
+                let shape = Capsule::new(*radius, length * 0.5).map_err(bad)?;
+                curved.push((Shape::Capsule(shape), origin.then_local(&z_up)));
+                Vec::new()
             }
         };
         points.extend(local.into_iter().map(|p| origin.transform_point(p)));
     }
-    let polytope = Polytope::from_points(&points).map_err(|e| e.to_string())?;
-    Ok((Shape::Polytope(polytope), Pose::IDENTITY))
+    let hull = (!points.is_empty())
+        .then(|| Polytope::from_points(&points).map_err(|e| e.to_string()))
+        .transpose()?;
+    if curved.is_empty() {
+        let hull = hull.ok_or("no collision element has points")?;
+        return Ok((Shape::Polytope(hull), Pose::IDENTITY));
+    }
+    // The hull of the union: its support is the largest of the parts' supports.
+    let mut parts = curved;
+    if let Some(hull) = hull {
+        parts.insert(0, (Shape::Polytope(hull), Pose::IDENTITY));
+    }
+    let union = UnionHull::new(parts).ok_or("no collision element")?;
+    Ok((Shape::Union(union), Pose::IDENTITY))
 }
 
 /// A mesh file's vertices: STL (both encodings) or OBJ.

@@ -5,7 +5,7 @@ use glam::DVec3;
 use super::implicit::ImplicitShape;
 use super::{
     Aabb, Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, HullSource, PointShape, Polytope,
-    Sphere, Superellipsoid, SupportCache, SupportMap,
+    Sphere, Superellipsoid, SupportCache, SupportMap, UnionHull,
 };
 
 /// Every shape kind of the core, behind one type so scenes, solvers and the viewer can
@@ -24,6 +24,8 @@ pub enum Shape {
     Dilated(Dilated),
     /// Superquadrics with unequal exponents, hyperquadrics, intersections.
     Implicit(ImplicitShape),
+    /// The hull of several shapes at their poses (a robot link's collision elements).
+    Union(UnionHull),
 }
 
 macro_rules! dispatch {
@@ -40,6 +42,7 @@ macro_rules! dispatch {
             Shape::Polytope($s) => $body,
             Shape::Dilated($s) => $body,
             Shape::Implicit($s) => $body,
+            Shape::Union($s) => $body,
         }
     };
 }
@@ -59,6 +62,7 @@ impl Shape {
             Shape::Polytope(_) => "polytope",
             Shape::Dilated(_) => "dilated",
             Shape::Implicit(_) => "implicit",
+            Shape::Union(_) => "union",
         }
     }
 
@@ -117,6 +121,7 @@ impl Shape {
             ),
             Shape::Dilated(d) => format!("dilated {}", d.inner().describe()),
             Shape::Implicit(i) => format!("implicit: {}", i.what()),
+            Shape::Union(u) => format!("hull of a union of {} parts", u.parts().len()),
             other => other.kind_name().to_string(),
         }
     }

@@ -20,6 +20,7 @@ mod polytope;
 mod sphere;
 mod superellipsoid;
 mod support_map;
+mod union;
 
 pub use any::Shape;
 pub use capsule::Capsule;
@@ -36,3 +37,4 @@ pub use polytope::{AffineDimension, Polytope, SupportStrategy, MAX_COORDINATE};
 pub use sphere::Sphere;
 pub use superellipsoid::Superellipsoid;
 pub use support_map::{Aabb, SupportCache, SupportMap};
+pub use union::UnionHull;

@@ -303,6 +303,11 @@ impl ImplicitBody {
             }
             Shape::Implicit(i) => return Ok(i.body().constraints().to_vec()),
             Shape::Point(_) => return Err(ImplicitError::NoInterior("point".into())),
+            Shape::Union(_) => {
+                return Err(ImplicitError::NoInterior(
+                    "hull of a union (no implicit form here)".into(),
+                ))
+            }
             Shape::Dilated(_) => {
                 return Err(ImplicitError::NoInterior(
                     "rounded shape (no implicit form here)".into(),
