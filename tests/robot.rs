@@ -369,3 +369,42 @@ fn several_elements_with_curved_parts_make_the_hull_of_their_union() {
         assert!((d - (y - 0.15)).abs() < 1e-6, "{y}: {d}");
     }
 }
+
+/// A mimic of a mimic (declared before its leader) follows the chain, and a package
+/// root given on the command line is where package:// paths are looked up.
+#[test]
+fn mimic_chains_and_an_explicit_package_root() {
+    let dir = temp_dir("chain");
+    let root = dir.join("share");
+    std::fs::create_dir_all(root.join("my_pkg/meshes")).unwrap();
+    std::fs::write(root.join("my_pkg/meshes/tet.stl"), tetrahedron_stl()).unwrap();
+    let urdf_dir = dir.join("elsewhere/urdf");
+    std::fs::create_dir_all(&urdf_dir).unwrap();
+    let urdf = write(
+        &urdf_dir,
+        "chain.urdf",
+        r#"<robot name="c">
+  <link name="base"><collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+  <link name="a"/>
+  <link name="b"><collision><geometry><mesh filename="package://my_pkg/meshes/tet.stl"/></geometry></collision></link>
+  <joint name="second" type="prismatic"><parent link="a"/><child link="b"/><axis xyz="1 0 0"/><limit lower="-9" upper="9" effort="1" velocity="1"/><mimic joint="first" multiplier="3"/></joint>
+  <joint name="first" type="prismatic"><parent link="base"/><child link="a"/><axis xyz="1 0 0"/><limit lower="-9" upper="9" effort="1" velocity="1"/><mimic joint="drive" multiplier="2" offset="1"/></joint>
+  <link name="c"/>
+  <joint name="drive" type="prismatic"><parent link="base"/><child link="c"/><axis xyz="0 0 1"/><limit lower="0" upper="1" effort="1" velocity="1"/></joint>
+</robot>"#,
+    );
+    // Not found by the folders above the URDF, found under the given root.
+    assert!(RobotModel::load(&urdf, None)
+        .unwrap_err()
+        .contains("tet.stl"));
+    let model = RobotModel::load(&urdf, Some(&root)).unwrap();
+    assert_eq!(model.actuated_names(), vec!["drive".to_string()]);
+    let poses = collidescope::robot::kinematics::link_poses(&model, &[0.5]);
+    // first = 2·0.5 + 1 = 2; second = 3·first = 6: b at x = 8.
+    let b = model.link_names.iter().position(|n| n == "b").unwrap();
+    assert!(
+        (poses[b].translation.x - 8.0).abs() < 1e-12,
+        "{}",
+        poses[b].translation
+    );
+}

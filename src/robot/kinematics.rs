@@ -13,12 +13,21 @@ pub fn joint_values(model: &RobotModel, q: &[f64]) -> Vec<f64> {
     for (k, &j) in model.actuated.iter().enumerate() {
         values[j] = q.get(k).copied().unwrap_or(0.0);
     }
-    for (j, joint) in model.joints.iter().enumerate() {
-        if let Some((leader, multiplier, offset)) = joint.mimic {
-            values[j] = multiplier * values[leader] + offset;
-        }
+    for j in 0..model.joints.len() {
+        values[j] = mimic_value(model, &values, j, 0);
     }
     values
+}
+
+/// A joint's value following its mimic chain (a mimic of a mimic, in any file order);
+/// a chain longer than the joints is a loop and stops there.
+fn mimic_value(model: &RobotModel, values: &[f64], j: usize, depth: usize) -> f64 {
+    match model.joints[j].mimic {
+        Some((leader, multiplier, offset)) if depth <= model.joints.len() => {
+            multiplier * mimic_value(model, values, leader, depth + 1) + offset
+        }
+        _ => values[j],
+    }
 }
 
 /// Every link's pose in the root's frame.
