@@ -18,7 +18,7 @@ use crate::shape::implicit::{
 };
 use crate::shape::{
     Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, PointShape, Polytope, Shape, ShapeError,
-    Sphere, Superellipsoid,
+    Sphere, Superellipsoid, UnionHull,
 };
 use crate::solver::toi::Motion;
 use crate::solver::{
@@ -121,6 +121,10 @@ pub enum ShapeSpec {
     },
     /// The points inside every member, each placed at its pose.
     Intersection {
+        members: Vec<MemberSpec>,
+    },
+    /// The convex hull of the union of the members (a robot link's collision elements).
+    UnionHull {
         members: Vec<MemberSpec>,
     },
 }
@@ -781,6 +785,20 @@ fn build_shape(
             let inner = build_shape(shape, base_dir, report)?;
             Shape::Dilated(Dilated::new(inner, *radius)?)
         }
+        ShapeSpec::UnionHull { members } => {
+            let parts = members
+                .iter()
+                .map(|m| {
+                    let shape = build_shape(&m.shape, base_dir, report)?;
+                    let pose = Pose::new(DVec3::from_array(m.translation), member_turn(m.rotation));
+                    Ok((shape, pose))
+                })
+                .collect::<Result<Vec<_>, BuildError>>()?;
+            let union = UnionHull::new(parts).ok_or_else(|| {
+                BuildError::Implicit(ImplicitError::Invalid("a union needs a member".into()))
+            })?;
+            Shape::Union(union)
+        }
         ShapeSpec::Superquadric { radii, exponents }
             if exponents.iter().all(|n| *n == exponents[0]) =>
         {
@@ -801,6 +819,16 @@ fn build_shape(
             Shape::Implicit(ImplicitShape::new(ImplicitBody::new(constraints)?, what)?)
         }
     })
+}
+
+/// A member's rotation.
+fn member_turn(rotation: RotationSpec) -> DQuat {
+    match rotation {
+        RotationSpec::EulerDegrees(d) => {
+            Pose::from_euler_degrees(DVec3::ZERO, DVec3::from_array(d)).rotation
+        }
+        RotationSpec::Quaternion(q) => DQuat::from_array(q).normalize(),
+    }
 }
 
 /// A spec's implicit constraints placed at `(rotation, translation)`.
@@ -830,12 +858,7 @@ fn implicit_constraints(
         ShapeSpec::Intersection { members } => {
             let mut all = Vec::new();
             for m in members {
-                let turn = match m.rotation {
-                    RotationSpec::EulerDegrees(d) => {
-                        Pose::from_euler_degrees(DVec3::ZERO, DVec3::from_array(d)).rotation
-                    }
-                    RotationSpec::Quaternion(q) => DQuat::from_array(q).normalize(),
-                };
+                let turn = member_turn(m.rotation);
                 let (r, t) = (
                     rotation * DMat3::from_quat(turn),
                     rotation * DVec3::from_array(m.translation) + translation,

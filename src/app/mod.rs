@@ -15,6 +15,7 @@ pub mod model;
 pub mod narration;
 mod playback;
 pub mod playback_state;
+pub mod robot;
 mod screenshot;
 pub mod tessellate;
 mod ui;
@@ -34,6 +35,8 @@ use playback_state::Playback;
 #[derive(Clone, Debug, Default)]
 pub struct ViewerOptions {
     pub scene: Option<PathBuf>,
+    /// With a URDF as the scene: the SRDF whose disabled pairs robot mode skips.
+    pub srdf: Option<PathBuf>,
     /// Scripted mode: render, save this PNG and exit.
     pub screenshot: Option<PathBuf>,
     pub iteration: Option<usize>,
@@ -136,7 +139,19 @@ pub enum ViewerMode {
 
 /// Loads the scene (or the default one) and runs the viewer until its window closes.
 pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
+    let is_urdf = options.scene.as_ref().is_some_and(|p| {
+        p.extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("urdf"))
+    });
+    let mut robot = robot::RobotSession::default();
     let scene = match &options.scene {
+        Some(path) if is_urdf => {
+            let state = robot::RobotState::load(path, options.srdf.as_deref())
+                .map_err(anyhow::Error::msg)?;
+            let scene = state.scene(path.parent().unwrap_or(std::path::Path::new(".")));
+            robot.0 = Some(state);
+            scene
+        }
         Some(path) => Scene::load(path)?,
         None => Scene::parse(
             std::path::Path::new("scenes/ellipsoids_close.ron"),
@@ -171,6 +186,7 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
     .add_plugins(EguiPlugin::default())
     .insert_resource(ClearColor(Color::srgb(0.93, 0.94, 0.96)))
     .insert_resource(Model(model))
+    .insert_resource(robot)
     .insert_resource(PlaybackCursor(playback))
     .init_resource::<StatusLine>()
     .init_resource::<Layers>()

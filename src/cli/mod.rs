@@ -146,8 +146,11 @@ enum Command {
     /// Open the viewer on a scene (no subcommand: the default scene).
     #[cfg(feature = "app")]
     View {
-        /// Scene file (RON).
+        /// Scene file (RON), or a URDF for robot mode.
         scene: Option<PathBuf>,
+        /// With a URDF: the SRDF whose disable_collisions pairs robot mode skips.
+        #[arg(long)]
+        srdf: Option<PathBuf>,
         /// Scripted mode: render, write this PNG with Bevy's screenshot API and exit.
         #[arg(long)]
         screenshot: Option<PathBuf>,
@@ -341,6 +344,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         #[cfg(feature = "app")]
         Some(Command::View {
             scene,
+            srdf,
             screenshot,
             iteration,
             focus,
@@ -349,6 +353,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             diagnose,
         }) => collidescope::app::run_viewer(collidescope::app::ViewerOptions {
             scene,
+            srdf,
             screenshot,
             iteration,
             focus,

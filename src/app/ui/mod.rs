@@ -63,6 +63,7 @@ pub struct PanelState<'w> {
     diagnosis: ResMut<'w, Diagnosis>,
     preview: ResMut<'w, ToiPreview>,
     orbit: Res<'w, OrbitCamera>,
+    robot: ResMut<'w, crate::app::robot::RobotSession>,
 }
 
 /// What the panels ask other plugins to do.
@@ -150,6 +151,10 @@ fn viewer_ui(
         .default_size(330.0)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
+                if let Some(robot) = state.robot.0.as_mut() {
+                    crate::app::robot::robot_panel_ui(ui, robot, &state.model, &mut state.commands);
+                    ui.separator();
+                }
                 shape_panel::scene_panel_ui(
                     ui,
                     &state.model,

@@ -46,6 +46,7 @@ fn kind_of(spec: &ShapeSpec) -> &'static str {
         ShapeSpec::Hyperquadric { .. } => "hyperquadric",
         ShapeSpec::Halfspaces { .. } => "half-spaces",
         ShapeSpec::Intersection { .. } => "intersection",
+        ShapeSpec::UnionHull { .. } => "hull of a union",
     }
 }
 
@@ -277,6 +278,10 @@ fn parameters_ui(ui: &mut egui::Ui, spec: &mut ShapeSpec) -> bool {
                 "intersection of {} members (edit in the scene file)",
                 members.len()
             ));
+            false
+        }
+        ShapeSpec::UnionHull { members } => {
+            ui.label(format!("hull of a union of {} members", members.len()));
             false
         }
     }

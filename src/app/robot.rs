@@ -1,0 +1,216 @@
+//! Robot mode: a URDF loaded as a scene of its link shapes (`robot::scene`), joint
+//! sliders within the limits, a random configuration, and every checked pair's distance
+//! sorted nearest first (colliding red, near amber); a pair clicked is put in focus,
+//! which opens it in the two-shape debugger (Minkowski difference, steps, plots).
+
+use std::path::Path;
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+use super::command::{PendingCommands, ViewerCommand};
+use super::model::{BodyId, ViewerModel};
+use crate::rng::SplitMix64;
+use crate::robot::acm::{default_configuration, random_configuration};
+use crate::robot::scene::{robot_scene, shape_poses};
+use crate::robot::{
+    checked_pairs, read_disabled_pairs, ConfigAnswer, DisabledPair, JointKind, RobotModel,
+    SelfCollision,
+};
+use crate::scene::Scene;
+
+/// The robot being shown, when the viewer opened a URDF.
+#[derive(Resource, Default)]
+pub struct RobotSession(pub Option<RobotState>);
+
+/// A loaded robot, its configuration and the last check.
+pub struct RobotState {
+    pub model: RobotModel,
+    pub disabled: Vec<DisabledPair>,
+    pub pairs: Vec<(usize, usize)>,
+    pub q: Vec<f64>,
+    pub answer: ConfigAnswer,
+    rng: SplitMix64,
+}
+
+impl RobotState {
+    /// Loads the URDF (and SRDF) and checks the zero configuration.
+    pub fn load(urdf: &Path, srdf: Option<&Path>) -> Result<Self, String> {
+        let model = RobotModel::load(urdf, None)?;
+        let disabled = match srdf {
+            Some(path) => {
+                let known = |n: &str| model.link_names.iter().any(|l| l == n);
+                read_disabled_pairs(path, known)?.0
+            }
+            None => Vec::new(),
+        };
+        let pairs = checked_pairs(&model, &disabled);
+        // Every joint at 0, clamped into its limits (the Panda's joint 4 excludes 0).
+        let q = default_configuration(&model);
+        let answer =
+            SelfCollision::new(&model, pairs.clone(), crate::solver::Algorithm::ALL[0]).check(&q);
+        Ok(Self {
+            model,
+            disabled,
+            pairs,
+            q,
+            answer,
+            rng: SplitMix64::new(1),
+        })
+    }
+
+    /// The robot at its configuration as a scene.
+    pub fn scene(&self, dir: &Path) -> Scene {
+        robot_scene(&self.model, &self.pairs, &self.q, dir)
+    }
+
+    /// Moves to `q`: the bodies' new poses as commands, and a new check.
+    fn move_to(&mut self, q: Vec<f64>, commands: &mut PendingCommands) {
+        self.q = q;
+        for (b, pose) in shape_poses(&self.model, &self.q).into_iter().enumerate() {
+            commands.push(ViewerCommand::SetPose(BodyId(b), pose));
+        }
+        self.answer = SelfCollision::new(
+            &self.model,
+            self.pairs.clone(),
+            crate::solver::Algorithm::ALL[0],
+        )
+        .check(&self.q);
+    }
+}
+
+const RED: egui::Color32 = egui::Color32::from_rgb(200, 40, 40);
+const AMBER: egui::Color32 = egui::Color32::from_rgb(200, 130, 0);
+
+/// The robot panel: joints, then the pairs nearest first.
+pub fn robot_panel_ui(
+    ui: &mut egui::Ui,
+    state: &mut RobotState,
+    model: &ViewerModel,
+    commands: &mut PendingCommands,
+) {
+    ui.heading(format!("Robot {}", state.model.name));
+    ui.label(format!(
+        "{} links with collision geometry, {} pairs checked, {} disabled by the SRDF",
+        state.model.shapes.len(),
+        state.pairs.len(),
+        state.disabled.len()
+    ));
+    let mut q = state.q.clone();
+    let mut changed = false;
+    for (k, &j) in state.model.actuated.iter().enumerate() {
+        let joint = &state.model.joints[j];
+        let (lo, hi) = match (joint.kind, joint.limits) {
+            (JointKind::Continuous, _) => (-std::f64::consts::PI, std::f64::consts::PI),
+            (_, Some((lo, hi))) => (lo, hi),
+            _ => (-1.0, 1.0),
+        };
+        changed |= ui
+            .add(egui::Slider::new(&mut q[k], lo..=hi).text(&joint.name))
+            .changed();
+    }
+    if ui.button("random configuration").clicked() {
+        q = random_configuration(&state.model, &mut state.rng);
+        changed = true;
+    }
+    if changed {
+        state.move_to(q, commands);
+    }
+    ui.separator();
+    let seconds = state.answer.seconds * 1e6;
+    ui.strong(format!("Pairs, nearest first ({seconds:.0} µs for all)"));
+    let names: Vec<&str> = state.model.shapes.iter().map(|s| s.name.as_str()).collect();
+    let mut order: Vec<usize> = (0..state.pairs.len()).collect();
+    order.sort_by(|a, b| {
+        state.answer.pairs[*a]
+            .distance
+            .total_cmp(&state.answer.pairs[*b].distance)
+    });
+    let size = model
+        .scene
+        .bodies
+        .iter()
+        .map(|b| b.shape.local_aabb())
+        .fold(0.0f64, |m, a| m.max((a.max - a.min).length()));
+    let focused = model.scene.pairs.first().copied();
+    egui::Grid::new("robot-pairs").striped(true).show(ui, |ui| {
+        ui.label("pair");
+        ui.label("distance");
+        ui.label("iter.");
+        ui.label("µs");
+        ui.end_row();
+        for k in order {
+            let (i, j) = state.pairs[k];
+            let a = &state.answer.pairs[k];
+            let colour = if a.colliding {
+                RED
+            } else if a.distance < 0.02 * size {
+                AMBER
+            } else {
+                ui.visuals().text_color()
+            };
+            let label = format!("{} – {}", names[i], names[j]);
+            let text = egui::RichText::new(label).color(colour);
+            let selected = focused == Some((i, j));
+            if ui.selectable_label(selected, text).clicked() {
+                if let Some(p) = model.scene.pairs.iter().position(|p| *p == (i, j)) {
+                    commands.push(ViewerCommand::FocusPair(p));
+                }
+            }
+            let distance = if a.colliding {
+                "colliding".to_string()
+            } else {
+                format!("{:.6}", a.distance)
+            };
+            ui.label(egui::RichText::new(distance).color(colour));
+            ui.label(a.iterations.to_string());
+            ui.label(format!("{:.1}", a.seconds * 1e6));
+            ui.end_row();
+        }
+    });
+    if !state.disabled.is_empty() {
+        egui::CollapsingHeader::new(format!(
+            "{} pairs disabled by the SRDF",
+            state.disabled.len()
+        ))
+        .show(ui, |ui| {
+            for d in &state.disabled {
+                ui.label(format!("{} – {} ({})", d.link1, d.link2, d.reason));
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_urdf_becomes_a_scene_of_its_links_and_moves_with_its_joints() {
+        let dir =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/robots/panda_description");
+        if !dir.exists() {
+            eprintln!("skipped: {} is absent", dir.display());
+            return;
+        }
+        let mut state = RobotState::load(
+            &dir.join("urdf/panda.urdf"),
+            Some(&dir.join("srdf/panda.srdf")),
+        )
+        .unwrap();
+        let scene = state.scene(&dir);
+        assert_eq!((scene.bodies.len(), scene.pairs.len()), (11, 20));
+        // The default configuration respects every limit.
+        for (k, &j) in state.model.actuated.iter().enumerate() {
+            if let Some((lo, hi)) = state.model.joints[j].limits {
+                assert!(lo <= state.q[k] && state.q[k] <= hi);
+            }
+        }
+        let mut commands = PendingCommands::default();
+        let mut q = state.q.clone();
+        q[0] = 0.5;
+        state.move_to(q, &mut commands);
+        assert_eq!(commands.0.len(), 11);
+        assert_eq!(state.answer.pairs.len(), 20);
+    }
+}

@@ -1,0 +1,94 @@
+//! A robot at a configuration as a version-2 scene: one body per link shape at its
+//! world pose, the checked pairs as the scene's pairs. The viewer's robot mode shows it,
+//! and any pair opens in the two-shape debugger as the pair in focus.
+
+use std::path::Path;
+
+use glam::DVec3;
+
+use super::kinematics::link_poses;
+use super::model::RobotModel;
+use crate::pose::Pose;
+use crate::scene::{Body, Dimension, MemberSpec, RotationSpec, Scene, ShapeSpec};
+use crate::shape::Shape;
+use crate::solver::{Algorithm, Method, SolverSettings};
+
+/// Each link shape's world pose at configuration `q`.
+pub fn shape_poses(model: &RobotModel, q: &[f64]) -> Vec<Pose> {
+    let links = link_poses(model, q);
+    model
+        .shapes
+        .iter()
+        .map(|s| links[s.link].then_local(&s.offset))
+        .collect()
+}
+
+/// The scene-file description of a link shape (exact: hull vertices, primitives, or the
+/// members of a union).
+pub fn shape_spec(shape: &Shape) -> ShapeSpec {
+    let arr = |v: DVec3| v.to_array();
+    match shape {
+        Shape::Sphere(s) => ShapeSpec::Sphere { radius: s.radius() },
+        Shape::Cuboid(c) => ShapeSpec::Box {
+            half_extents: arr(c.half_extents()),
+        },
+        Shape::Cylinder(c) => ShapeSpec::Cylinder {
+            radius: c.radius(),
+            half_height: c.half_height(),
+        },
+        Shape::Capsule(c) => ShapeSpec::Capsule {
+            radius: c.radius(),
+            half_height: c.half_height(),
+        },
+        Shape::Union(u) => ShapeSpec::UnionHull {
+            members: u
+                .parts()
+                .iter()
+                .map(|(part, pose)| MemberSpec {
+                    shape: shape_spec(part),
+                    translation: arr(pose.translation),
+                    rotation: RotationSpec::Quaternion(pose.rotation.to_array()),
+                })
+                .collect(),
+        },
+        other => ShapeSpec::Polytope {
+            points: other
+                .vertex_points()
+                .unwrap_or_default()
+                .into_iter()
+                .map(arr)
+                .collect(),
+        },
+    }
+}
+
+/// The robot at `q` as a scene whose pairs are `pairs` (indices into `model.shapes`).
+pub fn robot_scene(model: &RobotModel, pairs: &[(usize, usize)], q: &[f64], dir: &Path) -> Scene {
+    let poses = shape_poses(model, q);
+    let bodies = model
+        .shapes
+        .iter()
+        .zip(poses)
+        .map(|(s, pose)| Body {
+            spec: shape_spec(&s.shape),
+            shape: s.shape.clone(),
+            pose,
+            mesh_report: None,
+            velocity: None,
+            spin: None,
+        })
+        .collect();
+    let gjk = Algorithm::ALL[0];
+    Scene {
+        name: format!("robot {}", model.name),
+        notes: "Robot mode: move the joints, pick a pair to open it in the debugger.".into(),
+        dimension: Dimension::Spatial,
+        bodies,
+        pairs: pairs.to_vec(),
+        lesson: Vec::new(),
+        algorithms: vec![gjk],
+        methods: vec![Method::Solver(gjk)],
+        settings: SolverSettings::default(),
+        base_dir: dir.to_path_buf(),
+    }
+}
