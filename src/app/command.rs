@@ -19,6 +19,9 @@ pub enum ViewerCommand {
     SetVelocity(BodyId, Option<glam::DVec3>),
     /// Puts pair `k` of the scene in focus.
     FocusPair(usize),
+    /// Replaces the scene's pairs (robot mode's enabled pairs), keeping the focused one
+    /// first when it is still there.
+    SetPairs(Vec<(usize, usize)>),
     SetEnabled(Method, bool),
     SetFocus(Method),
     SetSettings(SolverSettings),
@@ -38,6 +41,7 @@ impl ViewerCommand {
                 model.set_focus_pair(k);
                 Ok(())
             }
+            ViewerCommand::SetPairs(pairs) => model.set_pairs(pairs),
             ViewerCommand::SetEnabled(method, on) => {
                 model.set_enabled(method, on);
                 Ok(())

@@ -204,6 +204,7 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
         draw::plugin,
         files::plugin,
         ui::plugin,
+        robot::plugin,
     ));
     if let Some(path) = options.screenshot {
         app.add_plugins(screenshot::ScriptedScreenshot {

@@ -293,6 +293,26 @@ impl ViewerModel {
         self.mark_stale();
     }
 
+    /// Replaces the pairs to check; the pair in focus stays first if it is among them.
+    /// Refused when empty or when a pair names a body twice or one that does not exist.
+    pub fn set_pairs(&mut self, mut pairs: Vec<(usize, usize)>) -> Result<(), String> {
+        let n = self.scene.bodies.len();
+        if pairs.is_empty() || pairs.iter().any(|&(i, j)| i == j || i >= n || j >= n) {
+            return Err("a scene needs at least one pair of two different bodies".into());
+        }
+        if let Some(k) = pairs
+            .iter()
+            .position(|p| Some(*p) == self.scene.pairs.first().copied())
+        {
+            let focused = pairs.remove(k);
+            pairs.insert(0, focused);
+        }
+        self.scene.pairs = pairs;
+        self.shape_revision += 1;
+        self.mark_stale();
+        Ok(())
+    }
+
     /// Puts pair `k` of the scene in focus (its bodies become A and B).
     pub fn set_focus_pair(&mut self, k: usize) {
         if k == 0 || k >= self.scene.pairs.len() {

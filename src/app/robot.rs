@@ -27,10 +27,15 @@ pub struct RobotSession(pub Option<RobotState>);
 pub struct RobotState {
     pub model: RobotModel,
     pub disabled: Vec<DisabledPair>,
+    /// Which disabled pairs the user turned back on.
+    pub enabled_anyway: Vec<bool>,
     pub pairs: Vec<(usize, usize)>,
     pub q: Vec<f64>,
     pub answer: ConfigAnswer,
     rng: SplitMix64,
+    /// Play mode: moving from `from` to `to` (random configurations), at `t` ∈ [0, 1].
+    pub playing: bool,
+    path: (Vec<f64>, Vec<f64>, f64),
 }
 
 impl RobotState {
@@ -50,12 +55,15 @@ impl RobotState {
         let answer =
             SelfCollision::new(&model, pairs.clone(), crate::solver::Algorithm::ALL[0]).check(&q);
         Ok(Self {
+            enabled_anyway: vec![false; disabled.len()],
             model,
             disabled,
             pairs,
+            path: (q.clone(), q.clone(), 1.0),
             q,
             answer,
             rng: SplitMix64::new(1),
+            playing: false,
         })
     }
 
@@ -77,6 +85,72 @@ impl RobotState {
         )
         .check(&self.q);
     }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (
+            play_path.in_set(super::ViewerSet::Input),
+            draw_nearest.in_set(super::ViewerSet::Draw),
+        ),
+    );
+}
+
+/// Play mode: a smooth path through random configurations (smoothstep between them,
+/// one every two seconds).
+fn play_path(
+    time: Res<Time>,
+    mut session: ResMut<RobotSession>,
+    mut commands: ResMut<PendingCommands>,
+) {
+    let Some(state) = session.0.as_mut() else {
+        return;
+    };
+    if !state.playing {
+        return;
+    }
+    let (from, to, t) = &mut state.path;
+    *t += time.delta_secs_f64() / 2.0;
+    if *t >= 1.0 {
+        *from = to.clone();
+        *to = random_configuration(&state.model, &mut state.rng);
+        *t = 0.0;
+    }
+    let s = *t * *t * (3.0 - 2.0 * *t);
+    let q: Vec<f64> = from
+        .iter()
+        .zip(to.iter())
+        .map(|(a, b)| a + (b - a) * s)
+        .collect();
+    state.move_to(q, &mut commands);
+}
+
+/// The nearest pair apart: its witness segment and distance, in amber.
+fn draw_nearest(
+    session: Res<RobotSession>,
+    mut labels: ResMut<super::draw::ViewLabels>,
+    mut gizmos: Gizmos,
+) {
+    let Some(state) = session.0.as_ref() else {
+        return;
+    };
+    let nearest = state
+        .answer
+        .pairs
+        .iter()
+        .filter(|p| !p.colliding)
+        .min_by(|a, b| a.distance.total_cmp(&b.distance));
+    let Some((a, b)) = nearest.and_then(|p| p.witnesses) else {
+        return;
+    };
+    let colour = Color::srgb(0.85, 0.55, 0.0);
+    let (a, b) = (a.as_vec3(), b.as_vec3());
+    gizmos.line(a, b, colour);
+    let d = nearest.map_or(0.0, |p| p.distance);
+    labels
+        .0
+        .push(((a + b) * 0.5, format!("nearest pair: {d:.4}"), colour));
 }
 
 const RED: egui::Color32 = egui::Color32::from_rgb(200, 40, 40);
@@ -109,10 +183,21 @@ pub fn robot_panel_ui(
             .add(egui::Slider::new(&mut q[k], lo..=hi).text(&joint.name))
             .changed();
     }
-    if ui.button("random configuration").clicked() {
-        q = random_configuration(&state.model, &mut state.rng);
-        changed = true;
-    }
+    ui.horizontal(|ui| {
+        if ui.button("random configuration").clicked() {
+            q = random_configuration(&state.model, &mut state.rng);
+            changed = true;
+        }
+        let play = if state.playing {
+            "pause"
+        } else {
+            "play a random path"
+        };
+        if ui.button(play).clicked() {
+            state.playing = !state.playing;
+            state.path = (state.q.clone(), state.q.clone(), 1.0);
+        }
+    });
     if changed {
         state.move_to(q, commands);
     }

@@ -41,6 +41,8 @@ pub struct PairAnswer {
     pub colliding: bool,
     pub iterations: usize,
     pub seconds: f64,
+    /// The witness points on the two links (world frame), when the run has them.
+    pub witnesses: Option<(DVec3, DVec3)>,
 }
 
 /// The checker: the model, its pairs, the method, and each pair's last direction.
@@ -101,15 +103,19 @@ impl<'m> SelfCollision<'m> {
                 Outcome::IterationCap { upper_bound, .. } => (upper_bound, false),
                 ref other => (other.distance().unwrap_or(f64::NAN), false),
             };
+            let mut witnesses = None;
             if let (Some(wa), Some(wb)) = (run.witness_a, run.witness_b) {
                 let d = wa - wb;
                 self.warm[k] = (d.length() > 0.0).then_some(d);
+                // A's frame to the world: the witnesses of both links.
+                witnesses = Some((poses[i].transform_point(wa), poses[i].transform_point(wb)));
             }
             answers.push(PairAnswer {
                 distance,
                 colliding,
                 iterations: run.iterations,
                 seconds: pair_start.elapsed().as_secs_f64(),
+                witnesses,
             });
         }
         ConfigAnswer {
