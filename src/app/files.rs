@@ -10,6 +10,7 @@ use bevy::tasks::{block_on, futures_lite::future, AsyncComputeTaskPool, Task};
 
 use super::camera::CameraRequest;
 use super::model::{Side, ViewerModel};
+use super::robot::{RobotSession, RobotState};
 use super::{Model, PlaybackCursor, StatusLine, ViewerSet};
 
 /// Something to do with a file.
@@ -17,6 +18,8 @@ use super::{Model, PlaybackCursor, StatusLine, ViewerSet};
 pub enum FileAction {
     OpenObj(Side),
     OpenScene,
+    /// A URDF in robot mode (its SRDF found beside it, or in ../srdf/, by its name).
+    OpenRobot,
     SaveScene,
     ExportCsv,
     ExportJson,
@@ -38,6 +41,7 @@ impl FileAction {
         match self {
             FileAction::OpenObj(_) => ("Wavefront OBJ", "obj"),
             FileAction::OpenScene | FileAction::SaveScene => ("Collidescope scene", "ron"),
+            FileAction::OpenRobot => ("URDF", "urdf"),
             FileAction::ExportCsv => ("CSV", "csv"),
             FileAction::ExportJson => ("JSON", "json"),
             FileAction::Screenshot => ("PNG", "png"),
@@ -76,11 +80,23 @@ pub(super) fn plugin(app: &mut App) {
 }
 
 /// What a file action changed, for the caller to follow up.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum Performed {
     Message(String),
     SceneReplaced(String),
+    /// A robot opened: its state for robot mode, and the message.
+    RobotOpened(Box<RobotState>, String),
     Screenshot(PathBuf),
+}
+
+/// The SRDF that goes with a URDF: `name.srdf` beside it or in `../srdf/`.
+fn srdf_beside(urdf: &Path) -> Option<PathBuf> {
+    let stem = urdf.file_stem()?;
+    let dir = urdf.parent()?;
+    let name = Path::new(stem).with_extension("srdf");
+    [dir.join(&name), dir.join("../srdf").join(&name)]
+        .into_iter()
+        .find(|p| p.is_file())
 }
 
 /// Does `action` on `path`. The one entry point for dialogs, drops and typed paths.
@@ -116,6 +132,15 @@ pub fn perform(
                 path.display()
             )))
         }
+        FileAction::OpenRobot => {
+            let srdf = srdf_beside(path);
+            let state = RobotState::load(path, srdf.as_deref())?;
+            let dir = path.parent().unwrap_or(Path::new("."));
+            model.replace_scene(state.scene(dir));
+            let with = srdf.map_or(String::new(), |s| format!(" with {}", s.display()));
+            let message = format!("robot {} loaded{with}", path.display());
+            Ok(Performed::RobotOpened(Box::new(state), message))
+        }
         FileAction::SaveScene => {
             model.save_scene(path)?;
             Ok(Performed::Message(format!(
@@ -145,6 +170,7 @@ fn perform_and_report(
     action: FileAction,
     path: &Path,
     model: &mut Model,
+    robot: &mut RobotSession,
     status: &mut StatusLine,
     cursor: &mut PlaybackCursor,
     commands: &mut Commands,
@@ -153,6 +179,13 @@ fn perform_and_report(
     match perform(action, path, &mut model.0) {
         Ok(Performed::Message(m)) => status.info(m),
         Ok(Performed::SceneReplaced(m)) => {
+            robot.0 = None;
+            cursor.cursor = 0;
+            camera.write(CameraRequest::FrameAll);
+            status.info(m);
+        }
+        Ok(Performed::RobotOpened(state, m)) => {
+            robot.0 = Some(*state);
             cursor.cursor = 0;
             camera.write(CameraRequest::FrameAll);
             status.info(m);
@@ -170,6 +203,7 @@ fn perform_and_report(
 fn perform_requests(
     mut requests: MessageReader<FileRequest>,
     mut model: ResMut<Model>,
+    mut robot: ResMut<RobotSession>,
     mut status: ResMut<StatusLine>,
     mut cursor: ResMut<PlaybackCursor>,
     mut commands: Commands,
@@ -181,6 +215,7 @@ fn perform_requests(
                 request.action,
                 path,
                 &mut model,
+                &mut robot,
                 &mut status,
                 &mut cursor,
                 &mut commands,
@@ -221,6 +256,7 @@ fn open_dialogs(
 fn finish_dialogs(
     mut pending: ResMut<PendingDialog>,
     mut model: ResMut<Model>,
+    mut robot: ResMut<RobotSession>,
     mut status: ResMut<StatusLine>,
     mut cursor: ResMut<PlaybackCursor>,
     mut commands: Commands,
@@ -235,7 +271,7 @@ fn finish_dialogs(
     let action = *action;
     pending.0 = None;
     match result {
-        Some(path) => perform_and_report(action, &path, &mut model, &mut status, &mut cursor, &mut commands, &mut camera),
+        Some(path) => perform_and_report(action, &path, &mut model, &mut robot, &mut status, &mut cursor, &mut commands, &mut camera),
         None => status.info("no file chosen (without a desktop portal no dialog can open: type a path in the Files panel)"),
     }
 }
@@ -244,6 +280,7 @@ fn dropped_files(
     mut drops: MessageReader<FileDragAndDrop>,
     target: Res<DropTarget>,
     mut model: ResMut<Model>,
+    mut robot: ResMut<RobotSession>,
     mut status: ResMut<StatusLine>,
     mut cursor: ResMut<PlaybackCursor>,
     mut commands: Commands,
@@ -253,12 +290,14 @@ fn dropped_files(
         if let FileDragAndDrop::DroppedFile { path_buf, .. } = drop {
             let action = match path_buf.extension().and_then(|e| e.to_str()) {
                 Some("ron") => FileAction::OpenScene,
+                Some("urdf") => FileAction::OpenRobot,
                 _ => FileAction::OpenObj(target.0),
             };
             perform_and_report(
                 action,
                 path_buf,
                 &mut model,
+                &mut robot,
                 &mut status,
                 &mut cursor,
                 &mut commands,
@@ -272,6 +311,42 @@ fn dropped_files(
 mod tests {
     use super::*;
     use crate::scene::Scene;
+
+    #[test]
+    fn a_urdf_opens_in_robot_mode_with_its_srdf_and_a_bad_one_changes_nothing() {
+        let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/boxes_face_to_face.ron");
+        let mut model = ViewerModel::new(Scene::load(&scene).unwrap());
+        let before = model.scene.to_file();
+        let dir =
+            std::env::temp_dir().join(format!("collidescope-files-urdf-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("bad.urdf");
+        std::fs::write(
+            &bad,
+            "<robot name='x'><link name='a'/><joint name='j' type='hinge'/></robot>",
+        )
+        .unwrap();
+        let err = perform(FileAction::OpenRobot, &bad, &mut model).unwrap_err();
+        assert!(err.contains("bad.urdf"), "{err}");
+        assert_eq!(model.scene.to_file(), before);
+        let panda = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/data/robots/panda_description/urdf/panda.urdf");
+        if !panda.exists() {
+            eprintln!("skipped: {} is absent", panda.display());
+            return;
+        }
+        match perform(FileAction::OpenRobot, &panda, &mut model).unwrap() {
+            Performed::RobotOpened(state, message) => {
+                assert!(message.contains("panda.srdf"), "{message}");
+                assert_eq!(state.pairs.len(), 20);
+                assert_eq!(
+                    (model.scene.bodies.len(), model.scene.pairs.len()),
+                    (11, 20)
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 
     #[test]
     fn failures_leave_the_scene_and_say_why() {

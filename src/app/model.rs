@@ -387,12 +387,17 @@ impl ViewerModel {
     /// Replaces the whole scene by a scene file. On error the scene is unchanged.
     pub fn load_scene(&mut self, path: &Path) -> Result<(), String> {
         let scene = Scene::load(path).map_err(|e| e.to_string())?;
+        self.replace_scene(scene);
+        Ok(())
+    }
+
+    /// Replaces the whole scene (a robot opened in robot mode, a loaded file).
+    pub fn replace_scene(&mut self, scene: Scene) {
         // Counters keep growing so that everything drawn from the old scene is rebuilt.
         let (revision, shape_revision) = (self.revision, self.shape_revision);
         *self = ViewerModel::new(scene);
         self.revision = revision + 1;
         self.shape_revision = shape_revision + 1;
-        Ok(())
     }
 
     pub fn save_scene(&self, path: &Path) -> Result<(), String> {

@@ -299,3 +299,13 @@ mod tests {
         assert_eq!(state.answer.pairs.len(), 20);
     }
 }
+
+impl std::fmt::Debug for RobotState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RobotState")
+            .field("robot", &self.model.name)
+            .field("pairs", &self.pairs.len())
+            .field("q", &self.q)
+            .finish()
+    }
+}

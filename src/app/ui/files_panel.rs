@@ -35,6 +35,7 @@ pub fn files_panel_ui(
         ("Open OBJ as A", FileAction::OpenObj(Side::A)),
         ("Open OBJ as B", FileAction::OpenObj(Side::B)),
         ("Open scene", FileAction::OpenScene),
+        ("Open URDF (robot)", FileAction::OpenRobot),
         ("Save scene", FileAction::SaveScene),
         ("Export run CSV", FileAction::ExportCsv),
         ("Export run JSON", FileAction::ExportJson),
