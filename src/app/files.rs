@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{save_to_disk, Screenshot};
 use bevy::tasks::{block_on, futures_lite::future, AsyncComputeTaskPool, Task};
@@ -166,61 +167,49 @@ pub fn perform(
     }
 }
 
-fn perform_and_report(
-    action: FileAction,
-    path: &Path,
-    model: &mut Model,
-    robot: &mut RobotSession,
-    status: &mut StatusLine,
-    cursor: &mut PlaybackCursor,
-    commands: &mut Commands,
-    camera: &mut MessageWriter<CameraRequest>,
-) {
-    match perform(action, path, &mut model.0) {
-        Ok(Performed::Message(m)) => status.info(m),
+/// What performing a file action may touch.
+#[derive(SystemParam)]
+struct FileEffects<'w, 's> {
+    model: ResMut<'w, Model>,
+    robot: ResMut<'w, RobotSession>,
+    status: ResMut<'w, StatusLine>,
+    cursor: ResMut<'w, PlaybackCursor>,
+    commands: Commands<'w, 's>,
+    camera: MessageWriter<'w, CameraRequest>,
+}
+
+fn perform_and_report(action: FileAction, path: &Path, effects: &mut FileEffects) {
+    match perform(action, path, &mut effects.model.0) {
+        Ok(Performed::Message(m)) => effects.status.info(m),
         Ok(Performed::SceneReplaced(m)) => {
-            robot.0 = None;
-            cursor.cursor = 0;
-            camera.write(CameraRequest::FrameAll);
-            status.info(m);
+            effects.robot.0 = None;
+            effects.cursor.cursor = 0;
+            effects.camera.write(CameraRequest::FrameAll);
+            effects.status.info(m);
         }
         Ok(Performed::RobotOpened(state, m)) => {
-            robot.0 = Some(*state);
-            cursor.cursor = 0;
-            camera.write(CameraRequest::FrameAll);
-            status.info(m);
+            effects.robot.0 = Some(*state);
+            effects.cursor.cursor = 0;
+            effects.camera.write(CameraRequest::FrameAll);
+            effects.status.info(m);
         }
         Ok(Performed::Screenshot(p)) => {
-            commands
+            effects
+                .commands
                 .spawn(Screenshot::primary_window())
                 .observe(save_to_disk(p.clone()));
-            status.info(format!("screenshot saved to {}", p.display()));
+            effects
+                .status
+                .info(format!("screenshot saved to {}", p.display()));
         }
-        Err(e) => status.error(e),
+        Err(e) => effects.status.error(e),
     }
 }
 
-fn perform_requests(
-    mut requests: MessageReader<FileRequest>,
-    mut model: ResMut<Model>,
-    mut robot: ResMut<RobotSession>,
-    mut status: ResMut<StatusLine>,
-    mut cursor: ResMut<PlaybackCursor>,
-    mut commands: Commands,
-    mut camera: MessageWriter<CameraRequest>,
-) {
+fn perform_requests(mut requests: MessageReader<FileRequest>, mut effects: FileEffects) {
     for request in requests.read() {
         if let Some(path) = &request.path {
-            perform_and_report(
-                request.action,
-                path,
-                &mut model,
-                &mut robot,
-                &mut status,
-                &mut cursor,
-                &mut commands,
-                &mut camera,
-            );
+            perform_and_report(request.action, path, &mut effects);
         }
     }
 }
@@ -253,15 +242,7 @@ fn open_dialogs(
     }
 }
 
-fn finish_dialogs(
-    mut pending: ResMut<PendingDialog>,
-    mut model: ResMut<Model>,
-    mut robot: ResMut<RobotSession>,
-    mut status: ResMut<StatusLine>,
-    mut cursor: ResMut<PlaybackCursor>,
-    mut commands: Commands,
-    mut camera: MessageWriter<CameraRequest>,
-) {
+fn finish_dialogs(mut pending: ResMut<PendingDialog>, mut effects: FileEffects) {
     let Some((action, task)) = pending.0.as_mut() else {
         return;
     };
@@ -271,20 +252,15 @@ fn finish_dialogs(
     let action = *action;
     pending.0 = None;
     match result {
-        Some(path) => perform_and_report(action, &path, &mut model, &mut robot, &mut status, &mut cursor, &mut commands, &mut camera),
-        None => status.info("no file chosen (without a desktop portal no dialog can open: type a path in the Files panel)"),
+        Some(path) => perform_and_report(action, &path, &mut effects),
+        None => effects.status.info("no file chosen (without a desktop portal no dialog can open: type a path in the Files panel)"),
     }
 }
 
 fn dropped_files(
     mut drops: MessageReader<FileDragAndDrop>,
     target: Res<DropTarget>,
-    mut model: ResMut<Model>,
-    mut robot: ResMut<RobotSession>,
-    mut status: ResMut<StatusLine>,
-    mut cursor: ResMut<PlaybackCursor>,
-    mut commands: Commands,
-    mut camera: MessageWriter<CameraRequest>,
+    mut effects: FileEffects,
 ) {
     for drop in drops.read() {
         if let FileDragAndDrop::DroppedFile { path_buf, .. } = drop {
@@ -293,16 +269,7 @@ fn dropped_files(
                 Some("urdf") => FileAction::OpenRobot,
                 _ => FileAction::OpenObj(target.0),
             };
-            perform_and_report(
-                action,
-                path_buf,
-                &mut model,
-                &mut robot,
-                &mut status,
-                &mut cursor,
-                &mut commands,
-                &mut camera,
-            );
+            perform_and_report(action, path_buf, &mut effects);
         }
     }
 }

@@ -266,6 +266,16 @@ pub fn robot_panel_ui(
     }
 }
 
+impl std::fmt::Debug for RobotState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RobotState")
+            .field("robot", &self.model.name)
+            .field("pairs", &self.pairs.len())
+            .field("q", &self.q)
+            .finish()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,15 +307,5 @@ mod tests {
         state.move_to(q, &mut commands);
         assert_eq!(commands.0.len(), 11);
         assert_eq!(state.answer.pairs.len(), 20);
-    }
-}
-
-impl std::fmt::Debug for RobotState {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RobotState")
-            .field("robot", &self.model.name)
-            .field("pairs", &self.pairs.len())
-            .field("q", &self.q)
-            .finish()
     }
 }
