@@ -1,6 +1,8 @@
 //! Self-collision checking: the pairs to test (every pair of link shapes minus the
 //! SRDF's disabled ones), and per configuration every pair's distance by a GJK-family
-//! method, warm-started from the previous configuration's separating direction.
+//! method, warm-started from the previous configuration's separating direction when
+//! the joints moved little (along a path; after a random jump the shapes' centres are
+//! the better first guess).
 
 use std::time::Instant;
 
@@ -52,7 +54,13 @@ pub struct SelfCollision<'m> {
     pub algorithm: Algorithm,
     pub settings: SolverSettings,
     warm: Vec<Option<DVec3>>,
+    /// The configuration the warm directions belong to.
+    last_q: Option<Vec<f64>>,
 }
+
+/// Joint steps (radians or metres) below which the previous configuration's directions
+/// are better first guesses than the shapes' centres; random jumps are not.
+const WARM_STEP: f64 = 0.2;
 
 /// One configuration's answers, with the time of the whole check.
 pub struct ConfigAnswer {
@@ -71,12 +79,23 @@ impl<'m> SelfCollision<'m> {
             algorithm,
             settings: SolverSettings::default(),
             warm,
+            last_q: None,
         }
+    }
+
+    /// Whether `q` is near enough the last configuration for its warm directions.
+    fn near_last(&mut self, q: &[f64]) -> bool {
+        let near = self.last_q.as_ref().is_some_and(|p| {
+            p.len() == q.len() && p.iter().zip(q).all(|(a, b)| (a - b).abs() < WARM_STEP)
+        });
+        self.last_q = Some(q.to_vec());
+        near
     }
 
     /// Every pair's distance at configuration `q` (actuated joints, in order).
     pub fn check(&mut self, q: &[f64]) -> ConfigAnswer {
         let start = Instant::now();
+        let warm = self.near_last(q);
         let links = link_poses(self.model, q);
         let poses: Vec<Pose> = self
             .model
@@ -91,7 +110,7 @@ impl<'m> SelfCollision<'m> {
             let (a, b) = (&self.model.shapes[i], &self.model.shapes[j]);
             let rel = RelativePose::between(&poses[i], &poses[j]);
             let mut settings = self.settings;
-            if let Some(d) = self.warm[k] {
+            if let Some(d) = self.warm[k].filter(|_| warm) {
                 settings.initial_guess = InitialGuess::Direction(d);
             }
             let md = MinkowskiDifference::new(&a.shape, &b.shape, rel);
@@ -132,6 +151,7 @@ impl SelfCollision<'_> {
     /// as soon as one is found, and the time taken.
     pub fn first_collision(&mut self, q: &[f64]) -> (Option<usize>, f64) {
         let start = Instant::now();
+        let warm = self.near_last(q);
         let links = link_poses(self.model, q);
         let poses: Vec<Pose> = self
             .model
@@ -145,7 +165,7 @@ impl SelfCollision<'_> {
             let (a, b) = (&self.model.shapes[i], &self.model.shapes[j]);
             let rel = RelativePose::between(&poses[i], &poses[j]);
             let mut pair_settings = settings;
-            if let Some(d) = self.warm[k] {
+            if let Some(d) = self.warm[k].filter(|_| warm) {
                 pair_settings.initial_guess = InitialGuess::Direction(d);
             }
             let md = MinkowskiDifference::new(&a.shape, &b.shape, rel);
