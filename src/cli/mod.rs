@@ -87,6 +87,16 @@ enum BenchSuite {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Robot self-collision speed: every pair per random configuration against
+    /// parry3d-f64 on the same pairs, the Boolean check, and the time split.
+    Robot {
+        urdf: PathBuf,
+        #[arg(long)]
+        srdf: Option<PathBuf>,
+        /// Random configurations.
+        #[arg(long, default_value_t = 2000)]
+        configs: usize,
+    },
     /// The interior point's speed: seed 004's Table I pairs, two ellipsoids against our
     /// GJK, continuous collision against a distance query, and the time per Newton step
     /// against the number of half-spaces (a table and ip_newton_step.png).
@@ -287,6 +297,14 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             (None, Some(BenchSuite::Ip { queries, out })) => {
                 bench::run_interior_point(queries, out)
             }
+            (
+                None,
+                Some(BenchSuite::Robot {
+                    urdf,
+                    srdf,
+                    configs,
+                }),
+            ) => robot::bench(&urdf, srdf.as_deref(), configs),
             (Some(_), Some(_)) => anyhow::bail!(
                 "give either --problems FILE or a suite (ellipsoids, meshes), not both"
             ),

@@ -245,3 +245,63 @@ fn configurations(model: &RobotModel, args: &RobotArgs) -> anyhow::Result<Vec<Ve
         .map(|_| random_configuration(model, &mut rng))
         .collect())
 }
+
+/// `bench robot`: per random configuration, every pair's distance (ours, split into
+/// kinematics with poses and pairs) against parry3d-f64 on the same pairs and poses, and
+/// the Boolean "anything colliding?" check.
+pub fn bench(
+    urdf: &std::path::Path,
+    srdf: Option<&std::path::Path>,
+    n: usize,
+) -> anyhow::Result<()> {
+    let model = RobotModel::load(urdf, None).map_err(anyhow::Error::msg)?;
+    let disabled = match srdf {
+        Some(path) => {
+            let known = |name: &str| model.link_names.iter().any(|l| l == name);
+            read_disabled_pairs(path, known)
+                .map_err(anyhow::Error::msg)?
+                .0
+        }
+        None => Vec::new(),
+    };
+    let pairs = checked_pairs(&model, &disabled);
+    let mut rng = SplitMix64::new(7);
+    let configs: Vec<Vec<f64>> = (0..n.max(1))
+        .map(|_| random_configuration(&model, &mut rng))
+        .collect();
+    let mut checker = SelfCollision::new(&model, pairs.clone(), Algorithm::ALL[0]);
+    let answers: Vec<_> = configs.iter().map(|q| checker.check(q)).collect();
+    let count = answers.len() as f64;
+    let total = answers.iter().map(|a| a.seconds).sum::<f64>() / count * 1e6;
+    let kinematics = answers.iter().map(|a| a.kinematics_seconds).sum::<f64>() / count * 1e6;
+    let mut boolean = SelfCollision::new(&model, pairs.clone(), Algorithm::ALL[0]);
+    let any = configs
+        .iter()
+        .map(|q| boolean.first_collision(q).1)
+        .sum::<f64>()
+        / count
+        * 1e6;
+    println!(
+        "{}: {} pairs, {} random configurations, one thread",
+        model.name,
+        pairs.len(),
+        configs.len()
+    );
+    println!("distance, all pairs      {total:>9.1} µs / configuration");
+    println!("  kinematics and poses   {kinematics:>9.1} µs");
+    println!(
+        "  pairs (GJK)            {:>9.1} µs ({:.2} µs per pair)",
+        total - kinematics,
+        (total - kinematics) / pairs.len().max(1) as f64
+    );
+    match parry_check(&model, &pairs, &configs) {
+        Some((seconds, _)) => println!(
+            "parry3d-f64, same pairs  {:>9.1} µs / configuration (ours / parry = {:.2})",
+            seconds * 1e6,
+            total / (seconds * 1e6)
+        ),
+        None => println!("parry3d-f64: not every link shape has a parry counterpart"),
+    }
+    println!("anything colliding?      {any:>9.1} µs / configuration (Boolean, first hit)");
+    Ok(())
+}
