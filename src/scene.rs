@@ -129,7 +129,7 @@ pub enum ShapeSpec {
     },
 }
 
-/// A hyperquadric's term `|normal·x + offset|^exponent`.
+/// A hyperquadric's term `|normal·x + offset|^exponent` (scene and problem files).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "Term", deny_unknown_fields)]
 pub struct HyperTermSpec {
@@ -137,6 +137,22 @@ pub struct HyperTermSpec {
     #[serde(default)]
     pub offset: f64,
     pub exponent: f64,
+}
+
+impl HyperTermSpec {
+    /// The hyperquadric primitive of `terms`.
+    pub fn primitive(terms: &[HyperTermSpec]) -> Primitive {
+        Primitive::Hyperquadric {
+            terms: terms
+                .iter()
+                .map(|t| HyperTerm {
+                    normal: DVec3::from_array(t.normal),
+                    offset: t.offset,
+                    exponent: t.exponent,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// A member of an intersection: a shape at a pose in the body's frame.
@@ -840,20 +856,10 @@ fn implicit_constraints(
 ) -> Result<Vec<Constraint>, BuildError> {
     let place = |p: Primitive| Constraint::placed(p, rotation, translation);
     Ok(match spec {
-        ShapeSpec::Superquadric { radii, exponents } => vec![place(Primitive::Superquadric {
-            radii: DVec3::from_array(*radii),
-            exponents: DVec3::from_array(*exponents),
-        })],
-        ShapeSpec::Hyperquadric { terms } => vec![place(Primitive::Hyperquadric {
-            terms: terms
-                .iter()
-                .map(|t| HyperTerm {
-                    normal: DVec3::from_array(t.normal),
-                    offset: t.offset,
-                    exponent: t.exponent,
-                })
-                .collect(),
-        })],
+        ShapeSpec::Superquadric { radii, exponents } => {
+            vec![place(Primitive::superquadric(*radii, *exponents))]
+        }
+        ShapeSpec::Hyperquadric { terms } => vec![place(HyperTermSpec::primitive(terms))],
         ShapeSpec::Halfspaces { planes } => half_space_constraints(planes, rotation, translation)?,
         ShapeSpec::Intersection { members } => {
             let mut all = Vec::new();

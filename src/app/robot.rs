@@ -12,9 +12,10 @@ use super::command::{PendingCommands, ViewerCommand};
 use super::model::{BodyId, ViewerModel};
 use crate::rng::SplitMix64;
 use crate::robot::acm::{default_configuration, random_configuration};
-use crate::robot::scene::{robot_scene, shape_poses};
+use crate::robot::kinematics::shape_poses;
+use crate::robot::scene::robot_scene;
 use crate::robot::{
-    checked_pairs, read_disabled_pairs, ConfigAnswer, DisabledPair, JointKind, RobotModel,
+    checked_pairs, disabled_pairs_for, ConfigAnswer, DisabledPair, JointKind, RobotModel,
     SelfCollision,
 };
 use crate::scene::Scene;
@@ -43,10 +44,7 @@ impl RobotState {
     pub fn load(urdf: &Path, srdf: Option<&Path>) -> Result<Self, String> {
         let model = RobotModel::load(urdf, None)?;
         let disabled = match srdf {
-            Some(path) => {
-                let known = |n: &str| model.link_names.iter().any(|l| l == n);
-                read_disabled_pairs(path, known)?.0
-            }
+            Some(path) => disabled_pairs_for(&model, path)?.0,
             None => Vec::new(),
         };
         let pairs = checked_pairs(&model, &disabled);

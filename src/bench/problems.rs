@@ -11,8 +11,9 @@ use super::timing::{our_seconds, parry_seconds, ratio_table, seconds_per_query, 
 use crate::minkowski::MinkowskiDifference;
 use crate::parry_bridge::{parry_penetration, parry_time_of_impact};
 use crate::pose::RelativePose;
+use crate::scene::HyperTermSpec;
 use crate::shape::implicit::{
-    half_space_constraints, Constraint, HyperTerm, ImplicitBody, ImplicitShape, Primitive,
+    half_space_constraints, Constraint, ImplicitBody, ImplicitShape, Primitive,
 };
 use crate::shape::{
     Capsule, Cone, Cuboid, Cylinder, Ellipsoid, Polytope, Shape, Sphere, Superellipsoid,
@@ -77,17 +78,10 @@ pub enum ProblemShape {
     },
     /// `Σ_i |h_i·x + c_i|^{n_i} ≤ 1`.
     Hyperquadric {
-        terms: Vec<ProblemHyperTerm>,
+        terms: Vec<HyperTermSpec>,
     },
     /// The points inside every listed shape, each placed at its pose.
     Intersection(Vec<PlacedShape>),
-}
-
-#[derive(Debug, Deserialize)]
-pub struct ProblemHyperTerm {
-    pub normal: [f64; 3],
-    pub offset: f64,
-    pub exponent: f64,
 }
 
 /// A member of an intersection: a shape at a pose (rotation row-major).
@@ -754,20 +748,10 @@ fn implicit_constraints(
     let place = |p: Primitive| Constraint::placed(p, rotation, translation);
     Ok(match s {
         ProblemShape::Halfspaces(planes) => half_space_constraints(planes, rotation, translation)?,
-        ProblemShape::Superquadric { radii, exponents } => vec![place(Primitive::Superquadric {
-            radii: DVec3::from_array(*radii),
-            exponents: DVec3::from_array(*exponents),
-        })],
-        ProblemShape::Hyperquadric { terms } => vec![place(Primitive::Hyperquadric {
-            terms: terms
-                .iter()
-                .map(|t| HyperTerm {
-                    normal: DVec3::from_array(t.normal),
-                    offset: t.offset,
-                    exponent: t.exponent,
-                })
-                .collect(),
-        })],
+        ProblemShape::Superquadric { radii, exponents } => {
+            vec![place(Primitive::superquadric(*radii, *exponents))]
+        }
+        ProblemShape::Hyperquadric { terms } => vec![place(HyperTermSpec::primitive(terms))],
         other => {
             let body = ImplicitBody::of_shape(&build_shape(other)?)?;
             let pose = RelativePose::from_matrix(rotation, translation);

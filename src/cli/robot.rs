@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use collidescope::rng::SplitMix64;
 use collidescope::robot::acm::random_configuration;
 use collidescope::robot::{
-    checked_pairs, compute_acm, parry_check, read_disabled_pairs, srdf_text, RobotModel,
+    checked_pairs, compute_acm, disabled_pairs_for, parry_check, srdf_text, RobotModel,
     SelfCollision,
 };
 use collidescope::solver::Algorithm;
@@ -42,8 +42,7 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
     }
     let disabled = match &args.srdf {
         Some(path) => {
-            let known = |name: &str| model.link_names.iter().any(|l| l == name);
-            let (pairs, warnings) = read_disabled_pairs(path, known).map_err(anyhow::Error::msg)?;
+            let (pairs, warnings) = disabled_pairs_for(&model, path).map_err(anyhow::Error::msg)?;
             for w in warnings {
                 eprintln!("warning: {w}");
             }
@@ -257,8 +256,7 @@ pub fn bench(
     let model = RobotModel::load(urdf, None).map_err(anyhow::Error::msg)?;
     let disabled = match srdf {
         Some(path) => {
-            let known = |name: &str| model.link_names.iter().any(|l| l == name);
-            read_disabled_pairs(path, known)
+            disabled_pairs_for(&model, path)
                 .map_err(anyhow::Error::msg)?
                 .0
         }

@@ -8,11 +8,11 @@ use std::time::Instant;
 
 use glam::DVec3;
 
-use super::kinematics::link_poses;
+use super::kinematics::shape_poses;
 use super::model::RobotModel;
 use super::srdf::DisabledPair;
 use crate::minkowski::MinkowskiDifference;
-use crate::pose::{Pose, RelativePose};
+use crate::pose::RelativePose;
 use crate::solver::{solve, Algorithm, InitialGuess, Outcome, SolverSettings};
 
 /// Every pair `(i, j)`, `i < j`, of link shapes (indices into `model.shapes`) that no
@@ -96,13 +96,7 @@ impl<'m> SelfCollision<'m> {
     pub fn check(&mut self, q: &[f64]) -> ConfigAnswer {
         let start = Instant::now();
         let warm = self.near_last(q);
-        let links = link_poses(self.model, q);
-        let poses: Vec<Pose> = self
-            .model
-            .shapes
-            .iter()
-            .map(|s| links[s.link].then_local(&s.offset))
-            .collect();
+        let poses = shape_poses(self.model, q);
         let kinematics_seconds = start.elapsed().as_secs_f64();
         let mut answers = Vec::with_capacity(self.pairs.len());
         for (k, &(i, j)) in self.pairs.iter().enumerate() {
@@ -152,13 +146,7 @@ impl SelfCollision<'_> {
     pub fn first_collision(&mut self, q: &[f64]) -> (Option<usize>, f64) {
         let start = Instant::now();
         let warm = self.near_last(q);
-        let links = link_poses(self.model, q);
-        let poses: Vec<Pose> = self
-            .model
-            .shapes
-            .iter()
-            .map(|s| links[s.link].then_local(&s.offset))
-            .collect();
+        let poses = shape_poses(self.model, q);
         let mut settings = self.settings;
         settings.mode = crate::solver::QueryMode::Boolean { bound: 0.0 };
         for (k, &(i, j)) in self.pairs.iter().enumerate() {
@@ -198,12 +186,7 @@ pub fn parry_check(
     let start = Instant::now();
     let mut all = Vec::with_capacity(configs.len());
     for q in configs {
-        let links = link_poses(model, q);
-        let poses: Vec<Pose> = model
-            .shapes
-            .iter()
-            .map(|s| links[s.link].then_local(&s.offset))
-            .collect();
+        let poses = shape_poses(model, q);
         let distances = pairs
             .iter()
             .map(|&(i, j)| {

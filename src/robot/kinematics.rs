@@ -50,3 +50,13 @@ pub fn link_poses(model: &RobotModel, q: &[f64]) -> Vec<Pose> {
     }
     poses
 }
+
+/// Each link shape's world pose (its link's pose, then the shape's offset in the link).
+pub fn shape_poses(model: &RobotModel, q: &[f64]) -> Vec<Pose> {
+    let links = link_poses(model, q);
+    model
+        .shapes
+        .iter()
+        .map(|s| links[s.link].then_local(&s.offset))
+        .collect()
+}

@@ -13,4 +13,4 @@ mod stl;
 pub use acm::{compute_acm, srdf_text, AcmRule};
 pub use check::{checked_pairs, parry_check, ConfigAnswer, PairAnswer, SelfCollision};
 pub use model::{JointKind, LinkShape, RobotJoint, RobotModel};
-pub use srdf::{read_disabled_pairs, DisabledPair};
+pub use srdf::{disabled_pairs_for, read_disabled_pairs, DisabledPair};

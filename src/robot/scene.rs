@@ -6,22 +6,11 @@ use std::path::Path;
 
 use glam::DVec3;
 
-use super::kinematics::link_poses;
+use super::kinematics::shape_poses;
 use super::model::RobotModel;
-use crate::pose::Pose;
 use crate::scene::{Body, Dimension, MemberSpec, RotationSpec, Scene, ShapeSpec};
 use crate::shape::Shape;
 use crate::solver::{Algorithm, Method, SolverSettings};
-
-/// Each link shape's world pose at configuration `q`.
-pub fn shape_poses(model: &RobotModel, q: &[f64]) -> Vec<Pose> {
-    let links = link_poses(model, q);
-    model
-        .shapes
-        .iter()
-        .map(|s| links[s.link].then_local(&s.offset))
-        .collect()
-}
 
 /// The scene-file description of a link shape (exact: hull vertices, primitives, or the
 /// members of a union).

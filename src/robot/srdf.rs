@@ -46,3 +46,12 @@ pub fn read_disabled_pairs(
     }
     Ok((pairs, warnings))
 }
+
+/// The disabled pairs of `path` for `model` (names checked against its links), with the
+/// warnings for entries it skipped.
+pub fn disabled_pairs_for(
+    model: &super::RobotModel,
+    path: &Path,
+) -> Result<(Vec<DisabledPair>, Vec<String>), String> {
+    read_disabled_pairs(path, |name| model.link_names.iter().any(|l| l == name))
+}

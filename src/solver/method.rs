@@ -157,59 +157,43 @@ impl Method {
                     gjk_stage: None,
                 }
             }
-            Method::InteriorPoint => {
-                let records = buffer.map(Trace::interior_point_mut);
-                let mut summary = RunSummary::not_applicable(String::new());
-                let moved = |s: &Shape, pose| ImplicitBody::of_shape(s).map(|b| b.moved(pose));
-                let identity = RelativePose::from_matrix(glam::DMat3::IDENTITY, glam::DVec3::ZERO);
-                let answer = moved(a, identity).and_then(|ia| {
-                    let ib = moved(b, b_in_a)?;
-                    distance(&ia, &ib, IpSettings::default(), records)
-                });
-                match answer {
-                    Ok(answer) => {
-                        summary.outcome = answer.outcome;
-                        summary.iterations = answer.iterations;
-                        summary.witness_a = Some(answer.x);
-                        summary.witness_b = Some(answer.y);
+            Method::InteriorPoint | Method::InteriorPointToi => {
+                // The time of impact needs a translating B; the distance ignores motion.
+                let velocity = match (*self, motion) {
+                    (Method::InteriorPoint, _) => None,
+                    (_, None) => {
+                        let why = "B has no velocity: a time of impact needs one".to_string();
+                        return Run::not_applicable(*self, why);
                     }
-                    Err(why) => {
-                        summary.outcome = Outcome::Degenerate {
-                            reason: why.to_string(),
-                        }
+                    (_, Some(m)) if m.spin != glam::DVec3::ZERO => {
+                        let why =
+                            "the interior point's time of impact takes translating bodies only";
+                        return Run::not_applicable(*self, why.to_string());
                     }
-                }
-                Run {
-                    method: *self,
-                    summary,
-                    trace,
-                    gjk_stage: None,
-                }
-            }
-            Method::InteriorPointToi => {
-                let Some(motion) = motion else {
-                    let why = "B has no velocity: a time of impact needs one".to_string();
-                    return Run::not_applicable(*self, why);
+                    (_, Some(m)) => Some(m.velocity),
                 };
-                if motion.spin != glam::DVec3::ZERO {
-                    let why = "the interior point's time of impact takes translating bodies only"
-                        .to_string();
-                    return Run::not_applicable(*self, why);
-                }
                 let records = buffer.map(Trace::interior_point_mut);
-                let mut summary = RunSummary::not_applicable(String::new());
-                let identity = RelativePose::from_matrix(glam::DMat3::IDENTITY, glam::DVec3::ZERO);
+                let settings = IpSettings::default();
                 let answer = ImplicitBody::of_shape(a).and_then(|ia| {
                     let ib = ImplicitBody::of_shape(b)?.moved(b_in_a);
-                    let ia = ia.moved(identity);
-                    time_of_impact(&ia, &ib, motion.velocity, IpSettings::default(), records)
+                    Ok(match velocity {
+                        None => {
+                            let r = distance(&ia, &ib, settings, records)?;
+                            (r.outcome, r.iterations, r.x, r.y)
+                        }
+                        Some(v) => {
+                            let r = time_of_impact(&ia, &ib, v, settings, records)?;
+                            (r.outcome, r.iterations, r.x, r.y)
+                        }
+                    })
                 });
+                let mut summary = RunSummary::not_applicable(String::new());
                 match answer {
-                    Ok(answer) => {
-                        summary.outcome = answer.outcome;
-                        summary.iterations = answer.iterations;
-                        summary.witness_a = Some(answer.x);
-                        summary.witness_b = Some(answer.y);
+                    Ok((outcome, iterations, x, y)) => {
+                        summary.outcome = outcome;
+                        summary.iterations = iterations;
+                        summary.witness_a = Some(x);
+                        summary.witness_b = Some(y);
                     }
                     Err(why) => {
                         summary.outcome = Outcome::Degenerate {

@@ -87,6 +87,14 @@ fn power_value(v: f64, n: f64) -> f64 {
 }
 
 impl Primitive {
+    /// `Σ |u_i / a_i|^{n_i} ≤ 1` from the files' arrays.
+    pub fn superquadric(radii: [f64; 3], exponents: [f64; 3]) -> Self {
+        Primitive::Superquadric {
+            radii: DVec3::from_array(radii),
+            exponents: DVec3::from_array(exponents),
+        }
+    }
+
     /// The value of the true, unsmoothed function (certificates use it).
     pub fn exact_value(&self, u: DVec3) -> f64 {
         match self {

@@ -7,7 +7,7 @@ use glam::DVec3;
 
 use super::{ImplicitBody, ImplicitError};
 use crate::shape::SupportMap;
-use crate::solver::interior_point::{interior_point, support};
+use crate::solver::interior_point::{interior_of, support};
 
 /// A body with a strictly interior point found once, at construction.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,10 +21,7 @@ pub struct ImplicitShape {
 impl ImplicitShape {
     /// Refuses empty bodies (phase 1 proves it) as well as unbounded ones.
     pub fn new(body: ImplicitBody, what: impl Into<String>) -> Result<Self, ImplicitError> {
-        let inside = match body.interior() {
-            Some(p) => p,
-            None => interior_point(&body)?,
-        };
+        let inside = interior_of(&body)?;
         Ok(Self {
             body: body.with_interior(inside),
             inside,

@@ -78,19 +78,9 @@ pub enum Control {
     Stop,
 }
 
-/// How the loop ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ending {
-    /// The caller's test stopped it.
-    Stopped,
-    /// The iteration cap.
-    Cap,
-    /// No step could be taken (the Newton direction gave no decrease).
-    Stalled,
-}
-
 /// Runs the method from the strictly feasible `z0`; `watch` sees the start and every
-/// step. Returns the ending, the last state's `z` and multipliers.
+/// step, and ends it (else the iteration cap, or a step that cannot be taken, does).
+/// Returns the last iterate.
 pub fn run<const N: usize>(
     objective: &Objective<N>,
     groups: &[Group<'_, N>],
@@ -98,7 +88,7 @@ pub fn run<const N: usize>(
     mu0: f64,
     max_iterations: usize,
     mut watch: impl FnMut(&State<N>) -> Control,
-) -> (Ending, [f64; N], Vec<f64>) {
+) -> [f64; N] {
     let m: usize = groups.iter().map(|g| g.body.constraints().len()).sum();
     let mut z = z0;
     let mut values = constraint_values(groups, &z);
@@ -107,7 +97,6 @@ pub fn run<const N: usize>(
     // The barrier parameter: held until the barrier problem is solved to κ_ε μ, then cut
     // superlinearly (IPOPT's monotone mode).
     let mut target = mu0;
-    let mut ending = Ending::Cap;
     let mut gradients = vec![[0.0; N]; m];
     for iteration in 0..=max_iterations {
         // Derivatives at z: G, the gradients, the dual residual.
@@ -178,7 +167,6 @@ pub fn run<const N: usize>(
             step,
         };
         if let Control::Stop = watch(&state) {
-            ending = Ending::Stopped;
             break;
         }
         if iteration == max_iterations {
@@ -203,7 +191,6 @@ pub fn run<const N: usize>(
             *r = -*r;
         }
         let Some(dz) = solve_spd(g, rhs) else {
-            ending = Ending::Stalled;
             break;
         };
         // Δλ_k = (μ − λ_k s_k + λ_k ∇F_k·Δz) / s_k
@@ -248,7 +235,6 @@ pub fn run<const N: usize>(
             alpha *= 0.5;
         }
         let Some((trial, trial_values)) = accepted else {
-            ending = Ending::Stalled;
             break;
         };
         z = trial;
@@ -262,7 +248,7 @@ pub fn run<const N: usize>(
         }
         step = alpha;
     }
-    (ending, z, lambda)
+    z
 }
 
 /// `Σ ln(−f_k)` with one logarithm per run of products (a logarithm costs as much as

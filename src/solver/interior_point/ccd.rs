@@ -10,7 +10,7 @@ use glam::DVec3;
 
 use super::barrier::{self, Control, Group, Objective};
 use super::record::{IpRecord, IpStage};
-use super::{frame, interior_point, pull_inside, IpSettings};
+use super::{frame, interior_of, pull_inside, IpSettings};
 use crate::pose::RelativePose;
 use crate::shape::implicit::{ImplicitBody, ImplicitError};
 use crate::shape::{Cuboid, Shape};
@@ -47,11 +47,7 @@ pub fn time_of_impact(
     settings: IpSettings,
     mut trace: Option<&mut Vec<IpRecord>>,
 ) -> Result<IpToiAnswer, ImplicitError> {
-    let inside = |body: &ImplicitBody| match body.interior() {
-        Some(p) => Ok(p),
-        None => interior_point(body),
-    };
-    let (xa, yb) = (inside(a)?, inside(b)?);
+    let (xa, yb) = (interior_of(a)?, interior_of(b)?);
     let (lo_b, hi_b) = b.bounds();
     let swept = (lo_b.min(lo_b + velocity), hi_b.max(hi_b + velocity));
     let (centre, scale) = frame(&[a.bounds(), swept]);

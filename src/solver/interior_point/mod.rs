@@ -109,7 +109,7 @@ pub fn interior_point(body: &ImplicitBody) -> Result<DVec3, ImplicitError> {
     };
     let mut lower_bound = f64::NEG_INFINITY;
     let mut best: Option<([f64; 4], f64)> = None;
-    let (_, z, _) = barrier::run(
+    barrier::run(
         &objective,
         std::slice::from_ref(&group),
         [0.0, 0.0, 0.0, t0],
@@ -141,7 +141,6 @@ pub fn interior_point(body: &ImplicitBody) -> Result<DVec3, ImplicitError> {
             }
         },
     );
-    let _ = z;
     match best {
         Some((z, _)) if lower_bound <= 0.0 => Ok(centre + scale * DVec3::new(z[0], z[1], z[2])),
         _ if lower_bound > 0.0 => Err(ImplicitError::Empty(lower_bound)),
@@ -223,6 +222,14 @@ pub(super) fn pull_inside(body: &ImplicitBody, x: DVec3, inside: DVec3) -> DVec3
     inside
 }
 
+/// The body's known interior point, or phase 1's.
+pub fn interior_of(body: &ImplicitBody) -> Result<DVec3, ImplicitError> {
+    match body.interior() {
+        Some(p) => Ok(p),
+        None => interior_point(body),
+    }
+}
+
 /// The distance between `a` and `b` (both in A's frame), recording each Newton step
 /// into `trace` when given.
 pub fn distance(
@@ -255,11 +262,7 @@ fn distance_from(
     settings: IpSettings,
     mut trace: Option<&mut Vec<IpRecord>>,
 ) -> Result<IpAnswer, ImplicitError> {
-    let inside = |body: &ImplicitBody| match body.interior() {
-        Some(p) => Ok(p),
-        None => interior_point(body),
-    };
-    let (xa, yb) = (inside(a)?, inside(b)?);
+    let (xa, yb) = (interior_of(a)?, interior_of(b)?);
     // Each body in its own frame at its own size (a tiny body beside a huge one keeps
     // its constraints of order 1); the objective at the pair's common scale.
     let (centre_a, scale_a) = frame(&[a.bounds()]);
@@ -336,7 +339,7 @@ fn distance_from(
     let mut iterations = 0;
     let (mut best_width, mut since_progress) = (f64::INFINITY, 0);
     let z0 = [x0.x, x0.y, x0.z, y0.x, y0.y, y0.z];
-    let (_, z, _) = barrier::run(&objective, &groups, z0, mu0, settings.max_iterations, |s| {
+    let z = barrier::run(&objective, &groups, z0, mu0, settings.max_iterations, |s| {
         iterations = s.iteration;
         let (x, y) = (point(&s.z, 0), point(&s.z, 3));
         let gap_scaled = (x - y) / scale;
