@@ -22,6 +22,10 @@ pub struct SupportStats {
     pub calls: u64,
     pub vertex_visits_a: u64,
     pub vertex_visits_b: u64,
+    /// The last support vertices found on A and B (polytopes): where the next query of
+    /// the same pair starts hill climbing.
+    #[serde(skip)]
+    pub last_vertices: (usize, usize),
 }
 
 /// `A ⊖ B` with B placed by `b_in_a`; keeps the warm starts and counters of one query.
@@ -57,6 +61,14 @@ impl<'s> MinkowskiDifference<'s> {
     /// sweep : 0)` of seed 001 §4, the segment's end that lies further along `d`.
     pub fn swept(mut self, sweep: DVec3) -> Self {
         self.sweep = sweep;
+        self
+    }
+
+    /// Hill climbing on A and B starts at these vertices (a previous query's
+    /// [`SupportStats::last_vertices`]: the same pair at a nearby pose).
+    pub fn starting_at(mut self, (vertex_a, vertex_b): (usize, usize)) -> Self {
+        self.cache_a.last_vertex = vertex_a;
+        self.cache_b.last_vertex = vertex_b;
         self
     }
 
@@ -106,6 +118,7 @@ impl<'s> MinkowskiDifference<'s> {
             calls: self.calls,
             vertex_visits_a: self.cache_a.vertex_visits,
             vertex_visits_b: self.cache_b.vertex_visits,
+            last_vertices: (self.cache_a.last_vertex, self.cache_b.last_vertex),
         }
     }
 }

@@ -60,13 +60,13 @@ fn check_sample(name: &str) {
                 .unwrap()
         })
         .collect();
-    let mut checker = SelfCollision::new(&model, pairs, Algorithm::ALL[0]);
+    let mut checker = SelfCollision::new(pairs, Algorithm::ALL[0]);
     for (c, values) in expected["configs"].as_array().unwrap().iter().enumerate() {
         let mut q = vec![0.0; actuated.len()];
         for (slot, v) in joints.iter().zip(values.as_array().unwrap()) {
             q[*slot] = v.as_f64().unwrap();
         }
-        let answer = checker.check(&q);
+        let answer = checker.check(&model, &q);
         let result = &expected["results"][c];
         let colliding: Vec<u64> = result["colliding"]
             .as_array()
@@ -181,10 +181,10 @@ fn primitives_mimic_joints_and_mirrored_meshes_follow_the_urdf_rules() {
     let names: Vec<&str> = model.shapes.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["base", "arm", "twin"]);
     let pairs = checked_pairs(&model, &[]);
-    let mut checker = SelfCollision::new(&model, pairs, Algorithm::ALL[0]);
+    let mut checker = SelfCollision::new(pairs, Algorithm::ALL[0]);
     // The default GJK test (r − α ≤ 1e-6, absolute) guarantees 1e-6.
     for q in [0.0, 0.3, 1.0] {
-        let answer = checker.check(&[q]);
+        let answer = checker.check(&model, &[q]);
         // base–arm: centres 1 + q apart.
         assert!((answer.pairs[0].distance - (0.8 + q)).abs() < 1e-6);
         // base–twin: the mirrored corner at x = 4 + 2q + 0.5 − 1.
@@ -289,8 +289,8 @@ fn a_computed_collision_matrix_leaves_a_robot_free_at_rest() {
         );
         let disabled: Vec<_> = acm.iter().map(|(p, _)| p.clone()).collect();
         let pairs = checked_pairs(&model, &disabled);
-        let mut checker = SelfCollision::new(&model, pairs.clone(), Algorithm::ALL[0]);
-        let rest = checker.check(&default_configuration(&model));
+        let mut checker = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
+        let rest = checker.check(&model, &default_configuration(&model));
         assert!(
             rest.pairs.iter().all(|p| !p.colliding),
             "{urdf}: colliding at rest"
@@ -317,14 +317,14 @@ fn the_boolean_check_agrees_with_the_distances() {
     let srdf = dir.join("panda_description/srdf/panda.srdf");
     let disabled = read_disabled_pairs(&srdf, known).unwrap().0;
     let pairs = checked_pairs(&model, &disabled);
-    let mut distances = SelfCollision::new(&model, pairs.clone(), Algorithm::ALL[0]);
-    let mut boolean = SelfCollision::new(&model, pairs, Algorithm::ALL[0]);
+    let mut distances = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
+    let mut boolean = SelfCollision::new(pairs, Algorithm::ALL[0]);
     let mut rng = collidescope::rng::SplitMix64::new(4);
     let (mut hits, mut misses) = (0, 0);
     for _ in 0..300 {
         let q = collidescope::robot::acm::random_configuration(&model, &mut rng);
-        let full = distances.check(&q);
-        let (first, _) = boolean.first_collision(&q);
+        let full = distances.check(&model, &q);
+        let (first, _) = boolean.first_collision(&model, &q);
         let near = full
             .pairs
             .iter()
@@ -363,9 +363,9 @@ fn several_elements_with_curved_parts_make_the_hull_of_their_union() {
     );
     let model = RobotModel::load(&urdf, None).unwrap();
     assert_eq!(model.shapes[0].shape.kind_name(), "union");
-    let mut checker = SelfCollision::new(&model, checked_pairs(&model, &[]), Algorithm::ALL[0]);
+    let mut checker = SelfCollision::new(checked_pairs(&model, &[]), Algorithm::ALL[0]);
     for y in [0.3, 0.6, 1.2] {
-        let d = checker.check(&[y]).pairs[0].distance;
+        let d = checker.check(&model, &[y]).pairs[0].distance;
         assert!((d - (y - 0.15)).abs() < 1e-6, "{y}: {d}");
     }
 }

@@ -13,12 +13,14 @@ use super::model::{BodyId, ViewerModel};
 use crate::rng::SplitMix64;
 use crate::robot::acm::{default_configuration, random_configuration};
 use crate::robot::kinematics::shape_poses;
+use crate::robot::path::SmoothPath;
 use crate::robot::scene::robot_scene;
 use crate::robot::{
     checked_pairs, disabled_pairs_for, ConfigAnswer, DisabledPair, JointKind, RobotModel,
     SelfCollision,
 };
 use crate::scene::Scene;
+use crate::solver::Algorithm;
 
 /// The robot being shown, when the viewer opened a URDF.
 #[derive(Resource, Default)]
@@ -33,10 +35,12 @@ pub struct RobotState {
     pub pairs: Vec<(usize, usize)>,
     pub q: Vec<f64>,
     pub answer: ConfigAnswer,
+    /// Kept between moves: along a path each pair starts from its last query.
+    checker: SelfCollision,
     rng: SplitMix64,
-    /// Play mode: moving from `from` to `to` (random configurations), at `t` ∈ [0, 1].
+    /// Play mode: moving along a smooth random path.
     pub playing: bool,
-    path: (Vec<f64>, Vec<f64>, f64),
+    path: SmoothPath,
 }
 
 impl RobotState {
@@ -50,19 +54,41 @@ impl RobotState {
         let pairs = checked_pairs(&model, &disabled);
         // Every joint at 0, clamped into its limits (the Panda's joint 4 excludes 0).
         let q = default_configuration(&model);
-        let answer =
-            SelfCollision::new(&model, pairs.clone(), crate::solver::Algorithm::ALL[0]).check(&q);
+        let mut checker = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
+        let answer = checker.check(&model, &q);
         Ok(Self {
             enabled_anyway: vec![false; disabled.len()],
+            path: SmoothPath::new(&model, q.clone(), 2),
             model,
             disabled,
             pairs,
-            path: (q.clone(), q.clone(), 1.0),
             q,
             answer,
+            checker,
             rng: SplitMix64::new(1),
             playing: false,
         })
+    }
+
+    /// The checked pairs: the SRDF's enabled ones and the disabled ones the user turned
+    /// back on, in index order (the scene's order).
+    fn pairs_in_use(&self) -> Vec<(usize, usize)> {
+        let anyway: Vec<DisabledPair> = self
+            .disabled
+            .iter()
+            .zip(&self.enabled_anyway)
+            .filter(|(_, on)| !**on)
+            .map(|(d, _)| d.clone())
+            .collect();
+        checked_pairs(&self.model, &anyway)
+    }
+
+    /// A disabled pair turned on or off: new pairs for the check and the scene.
+    fn repair(&mut self, commands: &mut PendingCommands) {
+        self.pairs = self.pairs_in_use();
+        self.checker = SelfCollision::new(self.pairs.clone(), Algorithm::ALL[0]);
+        self.answer = self.checker.check(&self.model, &self.q);
+        commands.push(ViewerCommand::SetPairs(self.pairs.clone()));
     }
 
     /// The robot at its configuration as a scene.
@@ -76,12 +102,7 @@ impl RobotState {
         for (b, pose) in shape_poses(&self.model, &self.q).into_iter().enumerate() {
             commands.push(ViewerCommand::SetPose(BodyId(b), pose));
         }
-        self.answer = SelfCollision::new(
-            &self.model,
-            self.pairs.clone(),
-            crate::solver::Algorithm::ALL[0],
-        )
-        .check(&self.q);
+        self.answer = self.checker.check(&self.model, &self.q);
     }
 }
 
@@ -108,19 +129,9 @@ fn play_path(
     if !state.playing {
         return;
     }
-    let (from, to, t) = &mut state.path;
-    *t += time.delta_secs_f64() / 2.0;
-    if *t >= 1.0 {
-        *from = to.clone();
-        *to = random_configuration(&state.model, &mut state.rng);
-        *t = 0.0;
-    }
-    let s = *t * *t * (3.0 - 2.0 * *t);
-    let q: Vec<f64> = from
-        .iter()
-        .zip(to.iter())
-        .map(|(a, b)| a + (b - a) * s)
-        .collect();
+    let q = state
+        .path
+        .advance(&state.model, time.delta_secs_f64() / 2.0);
     state.move_to(q, &mut commands);
 }
 
@@ -193,7 +204,8 @@ pub fn robot_panel_ui(
         };
         if ui.button(play).clicked() {
             state.playing = !state.playing;
-            state.path = (state.q.clone(), state.q.clone(), 1.0);
+            let seed = state.rng.next_u64();
+            state.path = SmoothPath::new(&state.model, state.q.clone(), seed);
         }
     });
     if changed {
@@ -257,8 +269,14 @@ pub fn robot_panel_ui(
             state.disabled.len()
         ))
         .show(ui, |ui| {
-            for d in &state.disabled {
-                ui.label(format!("{} – {} ({})", d.link1, d.link2, d.reason));
+            ui.label("Tick a pair to check it anyway.");
+            let mut toggled = false;
+            for (d, on) in state.disabled.iter().zip(state.enabled_anyway.iter_mut()) {
+                let text = format!("{} – {} ({})", d.link1, d.link2, d.reason);
+                toggled |= ui.checkbox(on, text).changed();
+            }
+            if toggled {
+                state.repair(commands);
             }
         });
     }

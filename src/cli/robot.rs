@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use collidescope::rng::SplitMix64;
 use collidescope::robot::acm::random_configuration;
+use collidescope::robot::path::SmoothPath;
 use collidescope::robot::{
     checked_pairs, compute_acm, disabled_pairs_for, parry_check, srdf_text, RobotModel,
     SelfCollision,
@@ -68,12 +69,12 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
     };
     let configs = configurations(&model, &args)?;
     let pairs = checked_pairs(&model, &disabled);
-    let mut checker = SelfCollision::new(&model, pairs.clone(), args.algorithm);
+    let mut checker = SelfCollision::new(pairs.clone(), args.algorithm);
     let links: Vec<&str> = model.shapes.iter().map(|s| s.name.as_str()).collect();
     if args.any {
         let mut seconds = Vec::new();
         for (c, q) in configs.iter().enumerate() {
-            let (hit, t) = checker.first_collision(q);
+            let (hit, t) = checker.first_collision(&model, q);
             seconds.push(t);
             let said = hit.map_or("nothing collides".to_string(), |k| {
                 format!("{}–{} collide", links[pairs[k].0], links[pairs[k].1])
@@ -87,7 +88,7 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
         );
         return Ok(());
     }
-    let answers: Vec<_> = configs.iter().map(|q| checker.check(q)).collect();
+    let answers: Vec<_> = configs.iter().map(|q| checker.check(&model, q)).collect();
     if args.json {
         let results: Vec<_> = answers
             .iter()
@@ -267,39 +268,57 @@ pub fn bench(
     let configs: Vec<Vec<f64>> = (0..n.max(1))
         .map(|_| random_configuration(&model, &mut rng))
         .collect();
-    let mut checker = SelfCollision::new(&model, pairs.clone(), Algorithm::ALL[0]);
-    let answers: Vec<_> = configs.iter().map(|q| checker.check(q)).collect();
-    let count = answers.len() as f64;
-    let total = answers.iter().map(|a| a.seconds).sum::<f64>() / count * 1e6;
-    let kinematics = answers.iter().map(|a| a.kinematics_seconds).sum::<f64>() / count * 1e6;
-    let mut boolean = SelfCollision::new(&model, pairs.clone(), Algorithm::ALL[0]);
-    let any = configs
-        .iter()
-        .map(|q| boolean.first_collision(q).1)
-        .sum::<f64>()
-        / count
-        * 1e6;
     println!(
-        "{}: {} pairs, {} random configurations, one thread",
+        "{}: {} pairs, {} configurations per row, one thread",
         model.name,
         pairs.len(),
         configs.len()
     );
-    println!("distance, all pairs      {total:>9.1} µs / configuration");
-    println!("  kinematics and poses   {kinematics:>9.1} µs");
+    println!("random configurations (every pair from its shapes' centres):");
+    bench_configs(&model, &pairs, &configs);
+    let path = SmoothPath::sample(&model, configs.len(), PATH_RESOLUTION, 7);
+    println!("along a smooth path, joints moving ≤ {PATH_RESOLUTION} rad per step (warm starts):");
+    bench_configs(&model, &pairs, &path);
+    Ok(())
+}
+
+/// The joint resolution of the benchmark's path (a dense motion check's).
+const PATH_RESOLUTION: f64 = 0.02;
+
+/// One row group of `bench robot`: ours split into kinematics and pairs, parry3d-f64 on
+/// the same pairs and poses, and the Boolean check.
+fn bench_configs(model: &RobotModel, pairs: &[(usize, usize)], configs: &[Vec<f64>]) {
+    let mut checker = SelfCollision::new(pairs.to_vec(), Algorithm::ALL[0]);
+    let answers: Vec<_> = configs.iter().map(|q| checker.check(model, q)).collect();
+    let count = answers.len() as f64;
+    let total = answers.iter().map(|a| a.seconds).sum::<f64>() / count * 1e6;
+    let kinematics = answers.iter().map(|a| a.kinematics_seconds).sum::<f64>() / count * 1e6;
+    let iterations = answers
+        .iter()
+        .flat_map(|a| a.pairs.iter().map(|p| p.iterations))
+        .sum::<usize>() as f64
+        / (count * pairs.len().max(1) as f64);
+    let mut boolean = SelfCollision::new(pairs.to_vec(), Algorithm::ALL[0]);
+    let any = configs
+        .iter()
+        .map(|q| boolean.first_collision(model, q).1)
+        .sum::<f64>()
+        / count
+        * 1e6;
+    println!("  distance, all pairs    {total:>9.1} µs / configuration");
+    println!("    kinematics and poses {kinematics:>9.1} µs");
     println!(
-        "  pairs (GJK)            {:>9.1} µs ({:.2} µs per pair)",
+        "    pairs (GJK)          {:>9.1} µs ({:.2} µs, {iterations:.1} iterations per pair)",
         total - kinematics,
         (total - kinematics) / pairs.len().max(1) as f64
     );
-    match parry_check(&model, &pairs, &configs) {
+    match parry_check(model, pairs, configs) {
         Some((seconds, _)) => println!(
-            "parry3d-f64, same pairs  {:>9.1} µs / configuration (ours / parry = {:.2})",
+            "  parry3d-f64, same pairs{:>9.1} µs / configuration (ours / parry = {:.2})",
             seconds * 1e6,
             total / (seconds * 1e6)
         ),
-        None => println!("parry3d-f64: not every link shape has a parry counterpart"),
+        None => println!("  parry3d-f64: not every link shape has a parry counterpart"),
     }
-    println!("anything colliding?      {any:>9.1} µs / configuration (Boolean, first hit)");
-    Ok(())
+    println!("  anything colliding?    {any:>9.1} µs / configuration (Boolean, first hit)");
 }

@@ -89,8 +89,8 @@ pub fn compute_acm(
             }
         }
     }
-    let mut checker = SelfCollision::new(model, pairs.clone(), Algorithm::ALL[0]);
-    let at_default = checker.check(&default_configuration(model));
+    let mut checker = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
+    let at_default = checker.check(model, &default_configuration(model));
     for (k, answer) in at_default.pairs.iter().enumerate() {
         if rules[k].is_none() && answer.colliding {
             rules[k] = Some(AcmRule::Default);
@@ -99,7 +99,7 @@ pub fn compute_acm(
     let mut rng = SplitMix64::new(seed);
     let mut hits = vec![0usize; pairs.len()];
     for _ in 0..trials {
-        let answer = checker.check(&random_configuration(model, &mut rng));
+        let answer = checker.check(model, &random_configuration(model, &mut rng));
         for (k, a) in answer.pairs.iter().enumerate() {
             hits[k] += usize::from(a.colliding);
         }

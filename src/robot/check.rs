@@ -47,13 +47,16 @@ pub struct PairAnswer {
     pub witnesses: Option<(DVec3, DVec3)>,
 }
 
-/// The checker: the model, its pairs, the method, and each pair's last direction.
-pub struct SelfCollision<'m> {
-    pub model: &'m RobotModel,
+/// The checker: the pairs of one model, the method, and what each pair's last query
+/// leaves for the next (its separating direction, its hill-climbing starts). It does
+/// not hold the model, so a viewer can keep both and check along a path.
+pub struct SelfCollision {
     pub pairs: Vec<(usize, usize)>,
     pub algorithm: Algorithm,
     pub settings: SolverSettings,
     warm: Vec<Option<DVec3>>,
+    /// Each pair's last support vertices on its two hulls: hill climbing starts there.
+    climb_starts: Vec<(usize, usize)>,
     /// The configuration the warm directions belong to.
     last_q: Option<Vec<f64>>,
 }
@@ -70,11 +73,11 @@ pub struct ConfigAnswer {
     pub kinematics_seconds: f64,
 }
 
-impl<'m> SelfCollision<'m> {
-    pub fn new(model: &'m RobotModel, pairs: Vec<(usize, usize)>, algorithm: Algorithm) -> Self {
+impl SelfCollision {
+    pub fn new(pairs: Vec<(usize, usize)>, algorithm: Algorithm) -> Self {
         let warm = vec![None; pairs.len()];
         Self {
-            model,
+            climb_starts: vec![(0, 0); pairs.len()],
             pairs,
             algorithm,
             settings: SolverSettings::default(),
@@ -93,22 +96,24 @@ impl<'m> SelfCollision<'m> {
     }
 
     /// Every pair's distance at configuration `q` (actuated joints, in order).
-    pub fn check(&mut self, q: &[f64]) -> ConfigAnswer {
+    pub fn check(&mut self, model: &RobotModel, q: &[f64]) -> ConfigAnswer {
         let start = Instant::now();
         let warm = self.near_last(q);
-        let poses = shape_poses(self.model, q);
+        let poses = shape_poses(model, q);
         let kinematics_seconds = start.elapsed().as_secs_f64();
         let mut answers = Vec::with_capacity(self.pairs.len());
         for (k, &(i, j)) in self.pairs.iter().enumerate() {
             let pair_start = Instant::now();
-            let (a, b) = (&self.model.shapes[i], &self.model.shapes[j]);
+            let (a, b) = (&model.shapes[i], &model.shapes[j]);
             let rel = RelativePose::between(&poses[i], &poses[j]);
             let mut settings = self.settings;
             if let Some(d) = self.warm[k].filter(|_| warm) {
                 settings.initial_guess = InitialGuess::Direction(d);
             }
-            let md = MinkowskiDifference::new(&a.shape, &b.shape, rel);
+            let md =
+                MinkowskiDifference::new(&a.shape, &b.shape, rel).starting_at(self.climb_starts[k]);
             let run = solve(self.algorithm, md, settings);
+            self.climb_starts[k] = run.stats.last_vertices;
             let (distance, colliding) = match run.outcome {
                 Outcome::Intersecting | Outcome::Penetrating { .. } | Outcome::Touching { .. } => {
                     (0.0, true)
@@ -139,25 +144,27 @@ impl<'m> SelfCollision<'m> {
     }
 }
 
-impl SelfCollision<'_> {
+impl SelfCollision {
     /// "Is anything colliding?": GJK in Boolean mode (it stops at the first separating
     /// plane) pair by pair, returning the first colliding pair (an index into `pairs`)
     /// as soon as one is found, and the time taken.
-    pub fn first_collision(&mut self, q: &[f64]) -> (Option<usize>, f64) {
+    pub fn first_collision(&mut self, model: &RobotModel, q: &[f64]) -> (Option<usize>, f64) {
         let start = Instant::now();
         let warm = self.near_last(q);
-        let poses = shape_poses(self.model, q);
+        let poses = shape_poses(model, q);
         let mut settings = self.settings;
         settings.mode = crate::solver::QueryMode::Boolean { bound: 0.0 };
         for (k, &(i, j)) in self.pairs.iter().enumerate() {
-            let (a, b) = (&self.model.shapes[i], &self.model.shapes[j]);
+            let (a, b) = (&model.shapes[i], &model.shapes[j]);
             let rel = RelativePose::between(&poses[i], &poses[j]);
             let mut pair_settings = settings;
             if let Some(d) = self.warm[k].filter(|_| warm) {
                 pair_settings.initial_guess = InitialGuess::Direction(d);
             }
-            let md = MinkowskiDifference::new(&a.shape, &b.shape, rel);
+            let md =
+                MinkowskiDifference::new(&a.shape, &b.shape, rel).starting_at(self.climb_starts[k]);
             let run = solve(self.algorithm, md, pair_settings);
+            self.climb_starts[k] = run.stats.last_vertices;
             if matches!(
                 run.outcome,
                 Outcome::Intersecting | Outcome::Penetrating { .. } | Outcome::Touching { .. }

@@ -6,6 +6,7 @@ pub mod acm;
 pub mod check;
 pub mod kinematics;
 pub mod model;
+pub mod path;
 pub mod scene;
 pub mod srdf;
 mod stl;

@@ -47,6 +47,8 @@ pub struct Polytope {
     strategy: SupportStrategy,
     /// Which builder's hull passed the check, or why support scans the points.
     hull_source: HullSource,
+    /// Centre of the vertices' bounding box, computed once (every query's first guess).
+    centre: DVec3,
 }
 
 /// Largest coordinate magnitude accepted. The simplex projection forms fourth powers of
@@ -107,6 +109,10 @@ impl Polytope {
             adjacent.extend_from_slice(list);
             offsets.push(adjacent.len() as u32);
         }
+        let (min, max) = vertices.iter().fold(
+            (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+            |(lo, hi), v| (lo.min(*v), hi.max(*v)),
+        );
         Self {
             vertices,
             faces,
@@ -115,6 +121,7 @@ impl Polytope {
             dimension,
             strategy: SupportStrategy::Auto,
             hull_source,
+            centre: (min + max) * 0.5,
         }
     }
 
@@ -302,20 +309,21 @@ impl Polytope {
         let mut value = self.vertices[current].dot(dir);
         let mut visits = 1u64;
         loop {
-            let mut next = None;
-            let mut tied = false;
-            for &n in self.neighbours(current) {
-                visits += 1;
+            // Branch-free selection of the best neighbour: which one wins is data, not
+            // a predictable branch (this loop is most of a robot check's time).
+            let neighbours = self.neighbours(current);
+            visits += neighbours.len() as u64;
+            let (mut best, mut best_value, mut tied) = (current, value, false);
+            for &n in neighbours {
                 let d = self.vertices[n as usize].dot(dir);
-                if d > value {
-                    value = d;
-                    next = Some(n as usize);
-                } else if d == value {
-                    tied = true;
-                }
+                let higher = d > best_value;
+                best = if higher { n as usize } else { best };
+                best_value = if higher { d } else { best_value };
+                tied |= d == value;
             }
-            if let Some(n) = next {
-                current = n;
+            if best != current {
+                current = best;
+                value = best_value;
                 continue;
             }
             if !tied {
@@ -360,11 +368,7 @@ impl Polytope {
 
     /// Centre of the vertices' bounding box.
     pub fn local_centre(&self) -> DVec3 {
-        let (min, max) = self.vertices.iter().fold(
-            (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
-            |(lo, hi), v| (lo.min(*v), hi.max(*v)),
-        );
-        (min + max) * 0.5
+        self.centre
     }
 }
 

@@ -178,6 +178,23 @@ impl<'s> Gjk<'s> {
                 .map(|v| v.point.w.length())
                 .fold(f64::INFINITY, f64::min),
         };
+        let guarantee = distance_guarantee(
+            self.settings.criterion,
+            self.settings.kind,
+            self.settings.tolerance,
+            upper,
+        );
+        // The loop's best plane (α, from exact supports) is a lower bound already; it
+        // nearly always closes the bracket, which saves the fresh support.
+        if upper - self.alpha.clamp(0.0, upper) <= guarantee {
+            return self.finish(
+                out,
+                Outcome::Separated { distance: upper },
+                event,
+                measured,
+                false,
+            );
+        }
         let s = self.md.support_uncounted(-self.x).w;
         let lower = self.alpha.max(self.x.dot(s) / self.r).clamp(0.0, upper);
         let settings = &self.settings;
@@ -189,8 +206,6 @@ impl<'s> Gjk<'s> {
                 settings.tolerance,
                 self.r,
             );
-        let guarantee =
-            distance_guarantee(settings.criterion, settings.kind, settings.tolerance, upper);
         if passes || upper - lower <= guarantee {
             return self.finish(
                 out,

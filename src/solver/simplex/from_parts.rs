@@ -18,7 +18,9 @@ use super::{Simplex, SimplexVertex};
 /// [`nearest_in_affine_hull`], its weights clamped to the face (round-off can push an
 /// interior point's weights a hair below zero on a thin face) and the point rebuilt from
 /// them; the nearest wins. Every candidate is a point of the simplex, so the answer is
-/// one whatever round-off did, and the loop's region tests play no part.
+/// one whatever round-off did, and the loop's region tests play no part. The whole
+/// simplex comes first: when its nearest point has no negative weight it is the
+/// answer (the nearest point of the affine hull, inside), and the faces are skipped.
 pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
     let vertices = simplex.vertices();
     if vertices.is_empty() || vertices.len() > 3 {
@@ -30,19 +32,26 @@ pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
         (p.a - base.a) - (p.b - base.b)
     };
     let mut best: Option<(DVec3, [f64; 4])> = None;
-    for mask in 1u8..(1 << vertices.len()) {
-        let chosen: Vec<usize> = (0..vertices.len())
-            .filter(|i| mask & (1 << i) != 0)
-            .collect();
-        let face = Simplex::from_slice(
-            &chosen
-                .iter()
-                .map(|&i| vertices[i])
-                .collect::<Vec<SimplexVertex>>(),
-        );
-        let Some((_, local)) = nearest_in_affine_hull(&face) else {
+    let whole = (1u8 << vertices.len()) - 1;
+    // The whole simplex first, then every face in storage order (ties keep the first).
+    for mask in std::iter::once(whole).chain(1..whole) {
+        // The face's vertices and their indices, without allocating (this runs at the
+        // end of every query).
+        let mut chosen = [0usize; 3];
+        let mut face = [vertices[0]; 3];
+        let mut count = 0;
+        for (i, v) in vertices.iter().enumerate() {
+            if mask & (1 << i) != 0 {
+                chosen[count] = i;
+                face[count] = *v;
+                count += 1;
+            }
+        }
+        let chosen = &chosen[..count];
+        let Some((_, local)) = nearest_in_affine_hull(&face[..count]) else {
             continue;
         };
+        let inside = mask == whole && local[..count].iter().all(|w| *w >= 0.0);
         let mut weights = [0.0; 4];
         for (k, &i) in chosen.iter().enumerate() {
             weights[i] = local[k].max(0.0);
@@ -56,6 +65,9 @@ pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
             + (1..vertices.len())
                 .map(|i| offset(i) * weights[i])
                 .sum::<DVec3>();
+        if inside {
+            return Some((x, weights));
+        }
         if best.is_some_and(|(b, _)| b.length_squared() <= x.length_squared()) {
             continue;
         }
@@ -67,8 +79,7 @@ pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
 /// The nearest point of the affine hull of `simplex` (1 to 3 vertices) to the origin and
 /// its barycentric weights in storage order. `None` for a degenerate simplex or a
 /// tetrahedron (the origin is inside; there is no distance to refine).
-fn nearest_in_affine_hull(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
-    let v = simplex.vertices();
+fn nearest_in_affine_hull(v: &[SimplexVertex]) -> Option<(DVec3, [f64; 4])> {
     let difference =
         |i: usize, j: usize| (v[i].point.a - v[j].point.a) - (v[i].point.b - v[j].point.b);
     let (x, weights) = match v.len() {
