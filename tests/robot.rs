@@ -344,6 +344,60 @@ fn the_boolean_check_agrees_with_the_distances() {
     assert!(hits > 10 && misses > 10, "{hits} / {misses}");
 }
 
+/// Along a smooth path every pair starts from its last query (direction, hill-climbing
+/// vertices, simplex): the answers must be the cold ones (a fresh checker per
+/// configuration) to the tolerance, and the verdicts parry3d-f64's on the same hulls.
+#[test]
+fn warm_starts_along_a_path_answer_as_cold_checks_and_parry_do() {
+    let Some(dir) = common::shared_data("robots") else {
+        return;
+    };
+    for urdf in [
+        "panda_description/urdf/panda.urdf",
+        "ur_description/urdf/ur5_robot.urdf",
+    ] {
+        let model = RobotModel::load(&dir.join(urdf), None).unwrap();
+        let pairs = checked_pairs(&model, &[]);
+        let path = collidescope::robot::path::SmoothPath::sample(&model, 400, 0.02, 11);
+        let (_, parry) = collidescope::robot::parry_check(&model, &pairs, &path).unwrap();
+        let mut warm = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
+        let mut boolean = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
+        let (mut colliding, mut apart) = (0, 0);
+        for (c, q) in path.iter().enumerate() {
+            let answer = warm.check(&model, q);
+            let cold = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]).check(&model, q);
+            for (k, (w, f)) in answer.pairs.iter().zip(&cold.pairs).enumerate() {
+                let bound = 1e-6 * f.distance.max(1.0);
+                assert!(
+                    (w.distance - f.distance).abs() <= bound,
+                    "{urdf} step {c} pair {k}: warm {} cold {}",
+                    w.distance,
+                    f.distance
+                );
+                let p = parry[c][k];
+                if p > 1e-6 {
+                    assert!(!w.colliding, "{urdf} step {c} pair {k}: parry {p}");
+                    assert!((w.distance - p).abs() <= 1e-6 * p.max(1.0));
+                    apart += 1;
+                } else if w.distance > 1e-6 {
+                    panic!("{urdf} step {c} pair {k}: parry {p}, ours {}", w.distance);
+                } else {
+                    colliding += usize::from(w.colliding);
+                }
+            }
+            let any = answer.pairs.iter().any(|p| p.colliding);
+            let near = answer
+                .pairs
+                .iter()
+                .any(|p| p.distance > 0.0 && p.distance < 1e-6);
+            if !near {
+                assert_eq!(boolean.first_collision(&model, q).0.is_some(), any);
+            }
+        }
+        assert!(colliding > 100 && apart > 1000, "{colliding} / {apart}");
+    }
+}
+
 /// A link of a box and a sphere is the hull of their union: between the two parts its
 /// top is the tangent plane y = 0.1, which neither part reaches alone there.
 #[test]

@@ -11,9 +11,11 @@ use glam::DVec3;
 use super::kinematics::shape_poses;
 use super::model::RobotModel;
 use super::srdf::DisabledPair;
-use crate::minkowski::MinkowskiDifference;
+use crate::minkowski::{CsoPoint, MinkowskiDifference};
 use crate::pose::RelativePose;
-use crate::solver::{solve, Algorithm, InitialGuess, Outcome, SolverSettings};
+use crate::solver::{
+    solve, Algorithm, Gjk, InitialGuess, Outcome, RunSummary, Solver, SolverSettings,
+};
 
 /// Every pair `(i, j)`, `i < j`, of link shapes (indices into `model.shapes`) that no
 /// disabled entry names.
@@ -47,16 +49,53 @@ pub struct PairAnswer {
     pub witnesses: Option<(DVec3, DVec3)>,
 }
 
+/// What one pair's last query leaves for the next at a nearby configuration.
+#[derive(Clone, Copy, Debug, Default)]
+struct PairWarmStart {
+    /// The last separating direction (A's frame), when the pair was apart.
+    direction: Option<DVec3>,
+    /// The last support vertices on the two hulls: hill climbing starts there (kept
+    /// across random jumps too: a link sees its neighbours from similar sides).
+    climb_starts: (usize, usize),
+    /// The last simplex as points of the two links, each in its own link's frame (A's
+    /// point in A's, B's in B's): re-placed at the new pose they are points of the new
+    /// Minkowski difference.
+    simplex: [(DVec3, DVec3); 4],
+    simplex_len: usize,
+}
+
+impl PairWarmStart {
+    /// The stored simplex at relative pose `rel`, or nothing.
+    fn simplex_at(&self, rel: &RelativePose) -> Vec<CsoPoint> {
+        self.simplex[..self.simplex_len]
+            .iter()
+            .map(|&(a, b_local)| {
+                let b = rel.transform_point(b_local);
+                CsoPoint { w: a - b, a, b }
+            })
+            .collect()
+    }
+
+    /// Keeps the run's final simplex (its B points taken back to B's frame).
+    fn keep(&mut self, run: &RunSummary, rel: &RelativePose) {
+        let vertices = run.simplex.vertices();
+        self.simplex_len = vertices.len().min(4);
+        for (slot, v) in self.simplex.iter_mut().zip(vertices) {
+            let b_local = rel.inverse_rotate(v.point.b - rel.translation);
+            *slot = (v.point.a, b_local);
+        }
+        self.climb_starts = run.stats.last_vertices;
+    }
+}
+
 /// The checker: the pairs of one model, the method, and what each pair's last query
-/// leaves for the next (its separating direction, its hill-climbing starts). It does
-/// not hold the model, so a viewer can keep both and check along a path.
+/// leaves for the next (direction, hill-climbing starts, simplex). It does not hold
+/// the model, so a viewer can keep both and check along a path.
 pub struct SelfCollision {
     pub pairs: Vec<(usize, usize)>,
     pub algorithm: Algorithm,
     pub settings: SolverSettings,
-    warm: Vec<Option<DVec3>>,
-    /// Each pair's last support vertices on its two hulls: hill climbing starts there.
-    climb_starts: Vec<(usize, usize)>,
+    warm: Vec<PairWarmStart>,
     /// The configuration the warm directions belong to.
     last_q: Option<Vec<f64>>,
 }
@@ -69,15 +108,22 @@ const WARM_STEP: f64 = 0.2;
 pub struct ConfigAnswer {
     pub pairs: Vec<PairAnswer>,
     pub seconds: f64,
-    /// Of that: forward kinematics and the shapes' world poses.
+    /// Of that: forward kinematics and the shapes' world poses,
     pub kinematics_seconds: f64,
+    /// and each pair's relative pose (the rest is the GJK runs).
+    transforms_seconds: f64,
+}
+
+impl ConfigAnswer {
+    pub fn transforms_seconds(&self) -> f64 {
+        self.transforms_seconds
+    }
 }
 
 impl SelfCollision {
     pub fn new(pairs: Vec<(usize, usize)>, algorithm: Algorithm) -> Self {
-        let warm = vec![None; pairs.len()];
+        let warm = vec![PairWarmStart::default(); pairs.len()];
         Self {
-            climb_starts: vec![(0, 0); pairs.len()],
             pairs,
             algorithm,
             settings: SolverSettings::default(),
@@ -101,30 +147,24 @@ impl SelfCollision {
         let warm = self.near_last(q);
         let poses = shape_poses(model, q);
         let kinematics_seconds = start.elapsed().as_secs_f64();
+        let relative: Vec<RelativePose> = self
+            .pairs
+            .iter()
+            .map(|&(i, j)| RelativePose::between(&poses[i], &poses[j]))
+            .collect();
+        let transforms_seconds = start.elapsed().as_secs_f64() - kinematics_seconds;
         let mut answers = Vec::with_capacity(self.pairs.len());
-        for (k, &(i, j)) in self.pairs.iter().enumerate() {
+        for k in 0..self.pairs.len() {
+            let i = self.pairs[k].0;
             let pair_start = Instant::now();
-            let (a, b) = (&model.shapes[i], &model.shapes[j]);
-            let rel = RelativePose::between(&poses[i], &poses[j]);
-            let mut settings = self.settings;
-            if let Some(d) = self.warm[k].filter(|_| warm) {
-                settings.initial_guess = InitialGuess::Direction(d);
-            }
-            let md =
-                MinkowskiDifference::new(&a.shape, &b.shape, rel).starting_at(self.climb_starts[k]);
-            let run = solve(self.algorithm, md, settings);
-            self.climb_starts[k] = run.stats.last_vertices;
+            let run = self.run_pair(model, k, &relative[k], warm, self.settings);
             let (distance, colliding) = match run.outcome {
-                Outcome::Intersecting | Outcome::Penetrating { .. } | Outcome::Touching { .. } => {
-                    (0.0, true)
-                }
+                ref hit if colliding(hit) => (0.0, true),
                 Outcome::IterationCap { upper_bound, .. } => (upper_bound, false),
                 ref other => (other.distance().unwrap_or(f64::NAN), false),
             };
             let mut witnesses = None;
             if let (Some(wa), Some(wb)) = (run.witness_a, run.witness_b) {
-                let d = wa - wb;
-                self.warm[k] = (d.length() > 0.0).then_some(d);
                 // A's frame to the world: the witnesses of both links.
                 witnesses = Some((poses[i].transform_point(wa), poses[i].transform_point(wb)));
             }
@@ -140,7 +180,44 @@ impl SelfCollision {
             pairs: answers,
             seconds: start.elapsed().as_secs_f64(),
             kinematics_seconds,
+            transforms_seconds,
         }
+    }
+
+    /// One pair's run at relative pose `rel`, warm-started from its last query (its
+    /// simplex and direction only when `near`), and what it leaves for the next.
+    fn run_pair(
+        &mut self,
+        model: &RobotModel,
+        k: usize,
+        rel: &RelativePose,
+        near: bool,
+        mut settings: SolverSettings,
+    ) -> RunSummary {
+        let (i, j) = self.pairs[k];
+        let warm = &mut self.warm[k];
+        if let Some(d) = warm.direction.filter(|_| near) {
+            settings.initial_guess = InitialGuess::Direction(d);
+        }
+        let (a, b) = (&model.shapes[i].shape, &model.shapes[j].shape);
+        let md = MinkowskiDifference::new(a, b, *rel).starting_at(warm.climb_starts);
+        let run = match self.algorithm {
+            Algorithm::Gjk(rule) if near => {
+                let simplex = warm.simplex_at(rel);
+                Gjk::new(md, rule, settings)
+                    .warm_simplex(&simplex)
+                    .run(None)
+            }
+            algorithm => solve(algorithm, md, settings),
+        };
+        warm.keep(&run, rel);
+        // A Boolean run that stopped at a separating plane keeps the direction it had.
+        match (run.witness_a, run.witness_b) {
+            (Some(wa), Some(wb)) => warm.direction = Some(wa - wb).filter(|d| d.length() > 0.0),
+            _ if colliding(&run.outcome) => warm.direction = None,
+            _ => {}
+        }
+        run
     }
 }
 
@@ -154,26 +231,24 @@ impl SelfCollision {
         let poses = shape_poses(model, q);
         let mut settings = self.settings;
         settings.mode = crate::solver::QueryMode::Boolean { bound: 0.0 };
-        for (k, &(i, j)) in self.pairs.iter().enumerate() {
-            let (a, b) = (&model.shapes[i], &model.shapes[j]);
+        for k in 0..self.pairs.len() {
+            let (i, j) = self.pairs[k];
             let rel = RelativePose::between(&poses[i], &poses[j]);
-            let mut pair_settings = settings;
-            if let Some(d) = self.warm[k].filter(|_| warm) {
-                pair_settings.initial_guess = InitialGuess::Direction(d);
-            }
-            let md =
-                MinkowskiDifference::new(&a.shape, &b.shape, rel).starting_at(self.climb_starts[k]);
-            let run = solve(self.algorithm, md, pair_settings);
-            self.climb_starts[k] = run.stats.last_vertices;
-            if matches!(
-                run.outcome,
-                Outcome::Intersecting | Outcome::Penetrating { .. } | Outcome::Touching { .. }
-            ) {
+            let run = self.run_pair(model, k, &rel, warm, settings);
+            if colliding(&run.outcome) {
                 return (Some(k), start.elapsed().as_secs_f64());
             }
         }
         (None, start.elapsed().as_secs_f64())
     }
+}
+
+/// Whether a run found the hulls overlapping or touching.
+fn colliding(outcome: &Outcome) -> bool {
+    matches!(
+        outcome,
+        Outcome::Intersecting | Outcome::Penetrating { .. } | Outcome::Touching { .. }
+    )
 }
 
 /// parry3d-f64 on the same pairs and poses (its native shapes built once): seconds per

@@ -16,7 +16,7 @@ use super::simplex::{
 };
 use super::trace::Trace;
 use super::{initial_direction, witness_points, Solver};
-use crate::minkowski::MinkowskiDifference;
+use crate::minkowski::{CsoPoint, MinkowskiDifference};
 
 mod record;
 
@@ -61,6 +61,9 @@ pub struct Gjk<'s> {
     /// Set once round-off has stopped the loop early: from then on the simplex is
     /// projected from the shapes' points, every face tried.
     precise: bool,
+    /// The iterate is a point of `A ⊖ B` from the start (a warm simplex's projection),
+    /// so the convergence test may end the run at the first step.
+    starts_in_difference: bool,
     outcome: Option<Outcome>,
 }
 
@@ -96,8 +99,41 @@ impl<'s> Gjk<'s> {
             momentum_stopped_at: None,
             final_weights: None,
             precise: false,
+            starts_in_difference: false,
             outcome: None,
         }
+    }
+
+    /// Starts from a previous query's simplex, its points re-evaluated at the new pose
+    /// (Box2D's simplex cache): points of `A ⊖ B`, not supports, so the run goes on from
+    /// their nearest point (exact signs, every face tried). Along a smooth path the
+    /// answer is often one support away; an enclosing tetrahedron ends the run at once.
+    /// An unusable simplex (empty, more than four points, not finite, degenerate) is
+    /// ignored.
+    pub fn warm_simplex(mut self, points: &[CsoPoint]) -> Self {
+        if points.is_empty() || points.len() > 4 || points.iter().any(|p| !p.w.is_finite()) {
+            return self;
+        }
+        let mut simplex = Simplex::new();
+        for (k, p) in points.iter().enumerate() {
+            simplex.push(SimplexVertex {
+                id: k as u32 + 1,
+                point: *p,
+            });
+        }
+        self.simplex = simplex;
+        let (x, _) = self.project_precisely();
+        if !x.is_finite() {
+            self.simplex = Simplex::new();
+            return self;
+        }
+        self.x = x;
+        self.r = x.length();
+        self.next_id = points.len() as u32 + 1;
+        self.previous_direction = x;
+        self.previous_support = x;
+        self.starts_in_difference = true;
+        self
     }
 
     /// The simplex the run ended on, with each vertex's parts on A and B: EPA starts
@@ -388,7 +424,7 @@ impl Gjk<'_> {
             measured
                 .criteria
                 .passes(self.settings.criterion, self.settings.kind, eps, self.r);
-        if self.k >= 1 && passed {
+        if (self.k >= 1 || self.starts_in_difference) && passed {
             if momentum {
                 self.stop_momentum(&mut out, MomentumStop::ConvergenceTest, measured);
                 return None;
