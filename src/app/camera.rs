@@ -121,7 +121,8 @@ pub(super) fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                orbit_with_mouse.run_if(not(egui_wants_any_pointer_input)),
+                orbit_with_mouse
+                    .run_if(not(egui_wants_any_pointer_input).and_then(pointer_in_view)),
                 frame_all_when_drawn,
                 answer_camera_requests,
                 apply_orbit,
@@ -175,6 +176,26 @@ fn spawn_camera_and_lights(mut commands: Commands, mut egui_settings: ResMut<Egu
         brightness: 600.0,
         ..default()
     });
+}
+
+/// Whether the cursor is over the 3-D view. The panels live in a background-layer `Ui`,
+/// which egui does not count as "over egui", so a wheel over a panel would otherwise
+/// zoom the view while it scrolls the panel.
+fn pointer_in_view(windows: Query<&Window>, cameras: Query<&Camera, With<Camera3d>>) -> bool {
+    let Some(cursor) = windows
+        .iter()
+        .next()
+        .and_then(Window::physical_cursor_position)
+    else {
+        return false;
+    };
+    let Ok(camera) = cameras.single() else {
+        return false;
+    };
+    camera.viewport.as_ref().is_none_or(|v| {
+        let (min, size) = (v.physical_position.as_vec2(), v.physical_size.as_vec2());
+        cursor.cmpge(min).all() && cursor.cmplt(min + size).all()
+    })
 }
 
 fn orbit_with_mouse(

@@ -154,10 +154,10 @@ impl SelfCollision {
             .collect();
         let transforms_seconds = start.elapsed().as_secs_f64() - kinematics_seconds;
         let mut answers = Vec::with_capacity(self.pairs.len());
-        for k in 0..self.pairs.len() {
+        for (k, rel) in relative.iter().enumerate() {
             let i = self.pairs[k].0;
             let pair_start = Instant::now();
-            let run = self.run_pair(model, k, &relative[k], warm, self.settings);
+            let run = self.run_pair(model, k, rel, warm, self.settings);
             let (distance, colliding) = match run.outcome {
                 ref hit if colliding(hit) => (0.0, true),
                 Outcome::IterationCap { upper_bound, .. } => (upper_bound, false),
