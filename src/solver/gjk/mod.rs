@@ -187,8 +187,9 @@ impl<'s> Gjk<'s> {
     /// nearest point is recomputed from the shapes' points ([`nearest_in_simplex`]:
     /// the loop's CSO points carry round-off that a long thin face turns into a tilt,
     /// and short segments into a shift), which makes it a point of `A ⊖ B`: an upper
-    /// bound. A fresh support there (not counted, like the record's FW gap) gives a
-    /// separating plane: a lower bound. `Separated` when the run's criterion passes at
+    /// bound. The loop's best plane α is a lower bound (its supports are exact); when
+    /// it does not close the bracket, a fresh support at the recomputed point (not
+    /// counted, like the record's FW gap) gives a better separating plane. `Separated` when the run's criterion passes at
     /// the recomputed point or the bounds are as close as the criterion guarantees;
     /// otherwise `Stalled`, with both bounds. The loop itself keeps Coal's arithmetic,
     /// so iteration counts stay Coal's.
