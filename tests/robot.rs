@@ -199,6 +199,75 @@ fn primitives_mimic_joints_and_mirrored_meshes_follow_the_urdf_rules() {
     }
 }
 
+/// A COLLADA tetrahedron in millimetres (`<unit meter="0.001">`) in a child node
+/// translated 1000 mm along x under a parent rotated 90° about z: parent first, the
+/// translation turns to +y, so in the link its corners are (0, 1, 0), (−1, 1, 0),
+/// (0, 2, 0) and (0, 1, 1). (Composed child first, or unscaled, it would not be.)
+fn tetrahedron_dae() -> String {
+    r##"<?xml version="1.0" encoding="utf-8"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+  <asset><unit name="millimeter" meter="0.001"/><up_axis>Z_UP</up_axis></asset>
+  <library_geometries>
+    <geometry id="tet" name="tet"><mesh>
+      <source id="tet-pos"><float_array id="tet-pos-array" count="12">0 0 0 1000 0 0 0 1000 0 0 0 1000</float_array>
+        <technique_common><accessor source="#tet-pos-array" count="4" stride="3">
+          <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
+        </accessor></technique_common></source>
+      <vertices id="tet-vtx"><input semantic="POSITION" source="#tet-pos"/></vertices>
+      <triangles count="4"><input semantic="VERTEX" source="#tet-vtx" offset="0"/><p>0 2 1 0 1 3 0 3 2 1 2 3</p></triangles>
+    </mesh></geometry>
+  </library_geometries>
+  <library_visual_scenes>
+    <visual_scene id="scene"><node id="p"><rotate>0 0 1 90</rotate><node id="n"><translate>1000 0 0</translate><instance_geometry url="#tet"/></node></node></visual_scene>
+  </library_visual_scenes>
+  <scene><instance_visual_scene url="#scene"/></scene>
+</COLLADA>"##
+        .to_string()
+}
+
+/// What ROS's own parser and MoveIt accept, we accept: COLLADA collision meshes, a
+/// `<texture/>` naming no file, a mimic of a joint that does not exist (a warning; the
+/// joint moves on its own). A robot without links is refused by name.
+#[test]
+fn collada_meshes_and_what_ros_tolerates_load() {
+    let dir = temp_dir("ros");
+    std::fs::write(dir.join("tet.dae"), tetrahedron_dae()).unwrap();
+    let urdf = write(
+        &dir,
+        "robot.urdf",
+        r#"<robot name="r">
+  <material name="skin"><color rgba="1 1 1 1"/><texture/></material>
+  <link name="base"><collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+  <link name="tip">
+    <visual><geometry><sphere radius="0.1"/></geometry><material name="skin"><texture/></material></visual>
+    <collision><geometry><mesh filename="tet.dae"/></geometry></collision>
+  </link>
+  <joint name="lift" type="prismatic"><parent link="base"/><child link="tip"/><axis xyz="0 0 1"/><origin xyz="0 0 1"/><limit lower="0" upper="1" effort="1" velocity="1"/><mimic joint="nowhere"/></joint>
+</robot>"#,
+    );
+    let model = RobotModel::load(&urdf, None).unwrap();
+    assert!(
+        model.warnings.iter().any(|w| w.contains("nowhere")),
+        "{:?}",
+        model.warnings
+    );
+    assert_eq!(model.actuated_names(), vec!["lift".to_string()]);
+    let mut checker = SelfCollision::new(checked_pairs(&model, &[]), Algorithm::ALL[0]);
+    for q in [0.0, 0.5] {
+        // The tetrahedron's face z = 0 at height 1 + q, its nearest point to the
+        // sphere's centre (0, 0, 0) is its corner (0, 1, 1 + q).
+        let d = checker.check(&model, &[q]).pairs[0].distance;
+        let exact = (1.0 + (1.0 + q) * (1.0 + q)).sqrt() - 0.1;
+        assert!((d - exact).abs() < 1e-6, "{q}: {d} vs {exact}");
+    }
+    let empty = write(&dir, "empty.urdf", r#"<robot name="nothing"></robot>"#);
+    let error = RobotModel::load(&empty, None).unwrap_err();
+    assert!(
+        error.contains("empty.urdf") && error.contains("no links"),
+        "{error}"
+    );
+}
+
 #[test]
 fn bad_robots_are_refused_naming_the_file_and_the_element() {
     let dir = temp_dir("bad");

@@ -4,6 +4,7 @@
 
 pub mod acm;
 pub mod check;
+mod collada;
 pub mod kinematics;
 pub mod model;
 pub mod path;

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use glam::{DQuat, DVec3, EulerRot};
 
+use super::collada::read_collada_points;
 use super::stl::read_stl_points;
 use crate::pose::Pose;
 use crate::shape::{Capsule, Cuboid, Cylinder, Polytope, Shape, Sphere, UnionHull};
@@ -109,13 +110,39 @@ pub fn resolve_mesh(name: &str, urdf: &Path, package_root: Option<&Path>) -> Opt
     full.is_file().then_some(full)
 }
 
+/// The URDF text without `<texture/>` elements that name no file: ROS's parser
+/// (urdfdom) accepts them (iCub's and Romeo's URDFs have them), urdf-rs does not, and
+/// materials play no part in collision.
+fn without_empty_textures(text: &str) -> std::borrow::Cow<'_, str> {
+    let Ok(doc) = roxmltree::Document::parse(text) else {
+        return text.into();
+    };
+    let empty: Vec<std::ops::Range<usize>> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("texture") && n.attribute("filename").is_none())
+        .map(|n| n.range())
+        .collect();
+    if empty.is_empty() {
+        return text.into();
+    }
+    let mut kept = String::with_capacity(text.len());
+    let mut at = 0;
+    for range in empty {
+        kept.push_str(&text[at..range.start]);
+        at = range.end;
+    }
+    kept.push_str(&text[at..]);
+    kept.into()
+}
+
 impl RobotModel {
     /// Loads `urdf`, meshes resolved against `package_root` (see [`resolve_mesh`]).
     pub fn load(urdf: &Path, package_root: Option<&Path>) -> Result<Self, String> {
         let file = urdf.display();
         let text =
             std::fs::read_to_string(urdf).map_err(|e| format!("{file}: cannot read: {e}"))?;
-        let robot = urdf_rs::read_from_string(&text).map_err(|e| format!("{file}: {e}"))?;
+        let robot = urdf_rs::read_from_string(&without_empty_textures(&text))
+            .map_err(|e| format!("{file}: {e}"))?;
         let mut warnings = Vec::new();
         let link_names: Vec<String> = robot.links.iter().map(|l| l.name.clone()).collect();
         let index: HashMap<&str, usize> = link_names
@@ -173,12 +200,14 @@ impl RobotModel {
             .collect();
         for (i, j) in robot.joints.iter().enumerate() {
             if let Some(m) = &j.mimic {
-                let leader = *joint_index.get(&m.joint).ok_or_else(|| {
-                    format!(
-                        "{file}: joint {} mimics {}, which does not exist",
+                // MoveIt reports such a mimic and moves the joint on its own.
+                let Some(&leader) = joint_index.get(&m.joint) else {
+                    warnings.push(format!(
+                        "joint {} mimics {}, which does not exist: it moves on its own",
                         j.name, m.joint
-                    )
-                })?;
+                    ));
+                    continue;
+                };
                 joints[i].mimic =
                     Some((leader, m.multiplier.unwrap_or(1.0), m.offset.unwrap_or(0.0)));
             }
@@ -235,6 +264,9 @@ fn tree_order(joints: &[RobotJoint], links: usize) -> Result<(usize, Vec<usize>)
             ));
         }
         parent_of[j.child] = Some(i);
+    }
+    if links == 0 {
+        return Err("the robot declares no links".into());
     }
     let roots: Vec<usize> = (0..links).filter(|&l| parent_of[l].is_none()).collect();
     let &[root] = roots.as_slice() else {
@@ -366,7 +398,7 @@ fn link_shape(
     Ok((Shape::Union(union), Pose::IDENTITY))
 }
 
-/// A mesh file's vertices: STL (both encodings) or OBJ.
+/// A mesh file's vertices: STL (both encodings), OBJ or COLLADA.
 fn mesh_points(path: &Path) -> Result<Vec<DVec3>, String> {
     let ext = path
         .extension()
@@ -377,8 +409,9 @@ fn mesh_points(path: &Path) -> Result<Vec<DVec3>, String> {
         Some("obj") => crate::mesh_io::load_obj(path)
             .map(|m| m.polytope.vertices().to_vec())
             .map_err(|e| e.to_string()),
+        Some("dae") => read_collada_points(path),
         _ => Err(format!(
-            "{}: only STL and OBJ meshes are read",
+            "{}: only STL, OBJ and COLLADA (.dae) meshes are read",
             path.display()
         )),
     }

@@ -1,0 +1,208 @@
+//! COLLADA (`.dae`) collision meshes: the points of every instanced geometry, placed by
+//! its node's transforms (parent first: `<matrix>`, `<translate>`, `<rotate>`,
+//! `<scale>` in document order) and scaled by the asset's `<unit meter>`, in f64. The
+//! document's `up_axis` is ignored, as ROS's mesh loaders do. Only the points matter to
+//! a convex hull, so the primitives' index lists are not read: every point of a
+//! geometry's POSITION source is one of its vertices.
+//!
+//! Written here rather than taken from `mesh-loader`, whose 0.1 line composes nested
+//! node transforms child-first (a child's translation is not rotated by its parent's
+//! rotation, nor scaled by the unit), and reads coordinates as f32.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use glam::{DMat4, DQuat, DVec3};
+use roxmltree::{Document, Node};
+
+/// The points of a COLLADA file, in metres.
+pub fn read_collada_points(path: &Path) -> Result<Vec<DVec3>, String> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
+    let doc =
+        Document::parse(&text).map_err(|e| format!("{name}: not a readable COLLADA file: {e}"))?;
+    let points = document_points(&doc).map_err(|e| format!("{name}: {e}"))?;
+    if points.is_empty() {
+        return Err(format!("{name}: the mesh has no vertices"));
+    }
+    if let Some(bad) = points.iter().find(|p| !p.is_finite()) {
+        return Err(format!("{name}: a vertex is not finite ({bad})"));
+    }
+    Ok(points)
+}
+
+fn document_points(doc: &Document<'_>) -> Result<Vec<DVec3>, String> {
+    let root = doc.root_element();
+    if !root.has_tag_name("COLLADA") {
+        return Err("not a COLLADA document (its root is not <COLLADA>)".into());
+    }
+    let unit = child(root, "asset")
+        .and_then(|a| child(a, "unit"))
+        .and_then(|u| u.attribute("meter"))
+        .map(|m| m.trim().parse::<f64>())
+        .transpose()
+        .map_err(|e| format!("<unit meter> is not a number: {e}"))?
+        .unwrap_or(1.0);
+    let mut geometries = HashMap::new();
+    for geometry in root.descendants().filter(|n| n.has_tag_name("geometry")) {
+        if let Some(id) = geometry.attribute("id") {
+            geometries.insert(id, geometry_points(geometry)?);
+        }
+    }
+    let scene = child(root, "scene")
+        .and_then(|s| child(s, "instance_visual_scene"))
+        .and_then(|i| i.attribute("url"))
+        .and_then(|url| by_id(doc, url));
+    let mut points = Vec::new();
+    match scene {
+        Some(scene) => {
+            for node in scene.children().filter(|n| n.has_tag_name("node")) {
+                place_node(doc, node, DMat4::IDENTITY, &geometries, &mut points, 0)?;
+            }
+        }
+        // No scene: the geometries as they are.
+        None => points.extend(geometries.values().flatten().copied()),
+    }
+    Ok(points.into_iter().map(|p| p * unit).collect())
+}
+
+/// A node's geometries under `parent · (its own transforms)`, then its children.
+fn place_node(
+    doc: &Document<'_>,
+    node: Node<'_, '_>,
+    parent: DMat4,
+    geometries: &HashMap<&str, Vec<DVec3>>,
+    out: &mut Vec<DVec3>,
+    depth: usize,
+) -> Result<(), String> {
+    if depth > 64 {
+        return Err("nodes nested more than 64 deep (a cycle of <instance_node>?)".into());
+    }
+    let mut transform = parent;
+    for element in node.children().filter(Node::is_element) {
+        let values = || numbers(element);
+        let local = match element.tag_name().name() {
+            "matrix" => {
+                let m = values()?;
+                let m: [f64; 16] = m
+                    .try_into()
+                    .map_err(|_| "<matrix> needs 16 numbers".to_string())?;
+                // COLLADA writes the matrix row by row.
+                DMat4::from_cols_array(&m).transpose()
+            }
+            "translate" => DMat4::from_translation(vector(&values()?, "translate")?),
+            "scale" => DMat4::from_scale(vector(&values()?, "scale")?),
+            "rotate" => {
+                let v = values()?;
+                let [x, y, z, degrees] = v[..] else {
+                    return Err("<rotate> needs 4 numbers".into());
+                };
+                let axis = DVec3::new(x, y, z);
+                if axis.length() == 0.0 {
+                    DMat4::IDENTITY
+                } else {
+                    DMat4::from_quat(DQuat::from_axis_angle(
+                        axis.normalize(),
+                        degrees.to_radians(),
+                    ))
+                }
+            }
+            "lookat" | "skew" => {
+                return Err(format!(
+                    "<{}> transforms are not supported",
+                    element.tag_name().name()
+                ))
+            }
+            _ => continue,
+        };
+        transform *= local;
+    }
+    for element in node.children().filter(Node::is_element) {
+        match element.tag_name().name() {
+            "instance_geometry" => {
+                let url = element.attribute("url").unwrap_or("");
+                let points = geometries
+                    .get(url.trim_start_matches('#'))
+                    .ok_or_else(|| format!("<instance_geometry> names {url}, which is absent"))?;
+                out.extend(points.iter().map(|p| transform.transform_point3(*p)));
+            }
+            "instance_node" => {
+                let url = element.attribute("url").unwrap_or("");
+                let target = by_id(doc, url)
+                    .ok_or_else(|| format!("<instance_node> names {url}, which is absent"))?;
+                place_node(doc, target, transform, geometries, out, depth + 1)?;
+            }
+            "node" => place_node(doc, element, transform, geometries, out, depth + 1)?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The points of a geometry's mesh: its `<vertices>` POSITION source.
+fn geometry_points(geometry: Node<'_, '_>) -> Result<Vec<DVec3>, String> {
+    let id = geometry.attribute("id").unwrap_or("?");
+    let Some(mesh) = child(geometry, "mesh").or_else(|| child(geometry, "convex_mesh")) else {
+        return Ok(Vec::new()); // splines and the like: no mesh points
+    };
+    let position = child(mesh, "vertices")
+        .and_then(|v| {
+            v.children()
+                .find(|i| i.has_tag_name("input") && i.attribute("semantic") == Some("POSITION"))
+        })
+        .and_then(|i| i.attribute("source"))
+        .ok_or_else(|| format!("geometry {id}: no POSITION input in <vertices>"))?;
+    let source = mesh
+        .children()
+        .find(|s| s.has_tag_name("source") && s.attribute("id") == Some(&position[1..]))
+        .ok_or_else(|| format!("geometry {id}: its POSITION source {position} is absent"))?;
+    let array = child(source, "float_array")
+        .ok_or_else(|| format!("geometry {id}: source {position} has no <float_array>"))?;
+    let values = numbers(array).map_err(|e| format!("geometry {id}: {e}"))?;
+    let accessor = child(source, "technique_common").and_then(|t| child(t, "accessor"));
+    let attr = |name: &str, default: usize| {
+        accessor
+            .and_then(|a| a.attribute(name))
+            .and_then(|v| v.parse::<usize>().ok())
+            .unwrap_or(default)
+    };
+    let stride = attr("stride", 3).max(3);
+    let offset = attr("offset", 0);
+    let count = attr("count", values.len().saturating_sub(offset) / stride);
+    (0..count)
+        .map(|k| {
+            let at = offset + k * stride;
+            values
+                .get(at..at + 3)
+                .map(|c| DVec3::new(c[0], c[1], c[2]))
+                .ok_or_else(|| format!("geometry {id}: its accessor reads past the array"))
+        })
+        .collect()
+}
+
+fn child<'a, 'i>(node: Node<'a, 'i>, name: &str) -> Option<Node<'a, 'i>> {
+    node.children().find(|n| n.has_tag_name(name))
+}
+
+fn by_id<'a, 'i>(doc: &'a Document<'i>, url: &str) -> Option<Node<'a, 'i>> {
+    let id = url.strip_prefix('#')?;
+    doc.descendants().find(|n| n.attribute("id") == Some(id))
+}
+
+fn numbers(node: Node<'_, '_>) -> Result<Vec<f64>, String> {
+    node.text()
+        .unwrap_or("")
+        .split_ascii_whitespace()
+        .map(|t| {
+            t.parse::<f64>()
+                .map_err(|_| format!("<{}> holds '{t}', not a number", node.tag_name().name()))
+        })
+        .collect()
+}
+
+fn vector(values: &[f64], element: &str) -> Result<DVec3, String> {
+    match values {
+        [x, y, z] => Ok(DVec3::new(*x, *y, *z)),
+        _ => Err(format!("<{element}> needs 3 numbers")),
+    }
+}
