@@ -127,6 +127,42 @@ pub enum ShapeSpec {
     UnionHull {
         members: Vec<MemberSpec>,
     },
+    /// Planar scenes: the convex hull of points of the xy-plane.
+    Polygon {
+        points: Vec<[f64; 2]>,
+    },
+    /// Planar scenes: a disc in the xy-plane.
+    Circle {
+        radius: f64,
+    },
+    /// Planar scenes: an ellipse with semi-axes along x and y.
+    Ellipse {
+        radii: [f64; 2],
+    },
+    /// Planar scenes: a stadium (2-D capsule), its segment along y.
+    Stadium {
+        radius: f64,
+        half_length: f64,
+    },
+    /// Planar scenes: a rectangle.
+    Rectangle {
+        half_extents: [f64; 2],
+    },
+}
+
+impl ShapeSpec {
+    /// The kinds of the planar mode (shapes of the xy-plane).
+    pub fn is_planar(&self) -> bool {
+        matches!(
+            self,
+            ShapeSpec::Polygon { .. }
+                | ShapeSpec::Circle { .. }
+                | ShapeSpec::Ellipse { .. }
+                | ShapeSpec::Stadium { .. }
+                | ShapeSpec::Rectangle { .. }
+                | ShapeSpec::Point
+        )
+    }
 }
 
 /// A hyperquadric's term `|normal·x + offset|^exponent` (scene and problem files).
@@ -240,19 +276,60 @@ pub enum Dimension {
 pub struct LessonStep {
     /// The paragraph shown (Markdown-light).
     pub text: String,
-    /// The algorithm in focus (a name as on the command line); unchanged when absent.
+    /// The algorithm in focus (a name as on the command line); unchanged when absent
+    /// (every field below likewise, but `frame` and `expect`).
     #[serde(default)]
     pub algorithm: Option<String>,
+    /// The pair in focus (an index into the scene's pairs); unchanged when absent.
+    #[serde(default)]
+    pub pair: Option<usize>,
     /// The record under the cursor, from 0; unchanged when absent.
     #[serde(default)]
     pub cursor: Option<usize>,
-    /// The layers shown by name (`shapes`, `difference`, `simplex`, ...); all when absent.
+    /// The layers shown by name (`shapes`, `difference`, `simplex`, ...); as the step
+    /// before when absent (all, for a first step).
     #[serde(default)]
     pub layers: Option<Vec<String>>,
     /// Camera as (eye, target), world coordinates; unchanged when absent.
     #[serde(default)]
     pub camera: Option<([f64; 3], [f64; 3])>,
+    /// Or: frame the whole scene or the current step (after `camera`).
+    #[serde(default)]
+    pub frame: Option<LessonFrame>,
+    /// What the step shows, as written when the lesson was checked: a solver change
+    /// that changes it fails the lesson test, so the text is revised on purpose.
+    #[serde(default)]
+    pub expect: Option<StepExpectation>,
 }
+
+/// A lesson step's camera framing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LessonFrame {
+    All,
+    Step,
+}
+
+/// The focused run's iteration count and the viewer's narration at the step's cursor.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Expect", deny_unknown_fields)]
+pub struct StepExpectation {
+    pub iterations: usize,
+    pub narration: String,
+}
+
+/// The layer names a lesson step may show (the viewer's "Show" toggles).
+pub const LAYER_NAMES: [&str; 10] = [
+    "shapes",
+    "difference",
+    "simplex",
+    "labels",
+    "support",
+    "parts",
+    "iterate",
+    "witness",
+    "fw_path",
+    "in_place",
+];
 
 /// The file's top level (version 2).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -488,6 +565,32 @@ impl Scene {
             .enumerate()
             .map(|(i, spec)| build_body(spec, &body_name(i), path, &base_dir))
             .collect::<Result<Vec<_>, _>>()?;
+        check_dimension(file.dimension, &bodies, &methods).map_err(invalid)?;
+        for (k, step) in file.lesson.iter().enumerate() {
+            let at = |m: String| invalid(format!("lesson step {}: {m}", k + 1));
+            if let Some(name) = &step.algorithm {
+                let method = name.parse::<Method>().map_err(at)?;
+                if !methods.contains(&method) {
+                    return Err(at(format!(
+                        "algorithm {name} is not among the scene's algorithms"
+                    )));
+                }
+            }
+            if let Some(p) = step.pair.filter(|p| *p >= pairs.len()) {
+                return Err(at(format!(
+                    "pair {p} does not exist (the scene has {} pairs)",
+                    pairs.len()
+                )));
+            }
+            for layer in step.layers.iter().flatten() {
+                if !LAYER_NAMES.contains(&layer.as_str()) {
+                    return Err(at(format!(
+                        "unknown layer '{layer}' (known: {})",
+                        LAYER_NAMES.join(", ")
+                    )));
+                }
+            }
+        }
         Ok(Scene {
             name: file.name,
             notes: file.notes,
@@ -677,6 +780,55 @@ fn body_name(index: usize) -> String {
     }
 }
 
+/// A planar scene holds planar shapes in the xy-plane, turned about z only, and runs
+/// the GJK family and Frank-Wolfe (the methods that work on the flat `A ⊖ B`); a
+/// spatial scene holds no planar kinds.
+fn check_dimension(
+    dimension: Dimension,
+    bodies: &[Body],
+    methods: &[Method],
+) -> Result<(), String> {
+    for (i, body) in bodies.iter().enumerate() {
+        let name = body_name(i);
+        match dimension {
+            Dimension::Spatial if body.spec.is_planar() && body.spec != ShapeSpec::Point => {
+                return Err(format!(
+                    "shape {name}: a planar kind needs `dimension: Planar`"
+                ));
+            }
+            Dimension::Spatial => {}
+            Dimension::Planar => {
+                if !body.spec.is_planar() {
+                    return Err(format!(
+                        "shape {name}: a planar scene takes polygons, circles, ellipses, stadiums, rectangles and points"
+                    ));
+                }
+                let q = body.pose.rotation;
+                if body.pose.translation.z != 0.0 || q.x.abs() > 1e-12 || q.y.abs() > 1e-12 {
+                    return Err(format!(
+                        "shape {name}: a planar scene's shapes lie in the xy-plane (z = 0, turned about z only)"
+                    ));
+                }
+                let moves_off = [body.velocity, body.spin]
+                    .iter()
+                    .flatten()
+                    .any(|v| v.z != 0.0);
+                if moves_off {
+                    return Err(format!("shape {name}: a planar motion stays in the plane"));
+                }
+            }
+        }
+    }
+    if dimension == Dimension::Planar {
+        if let Some(m) = methods.iter().find(|m| !matches!(m, Method::Solver(_))) {
+            return Err(format!(
+                "algorithms: {m} does not run in a planar scene (the GJK family and Frank-Wolfe do)"
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn build_body(
     spec: &BodySpec,
     name: &str,
@@ -800,6 +952,27 @@ fn build_shape(
         ShapeSpec::Dilated { shape, radius } => {
             let inner = build_shape(shape, base_dir, report)?;
             Shape::Dilated(Dilated::new(inner, *radius)?)
+        }
+        // The planar kinds are the 3-D shapes whose support along any direction of the
+        // xy-plane lies in that plane: GJK on them never leaves it.
+        ShapeSpec::Polygon { points } => {
+            let points: Vec<DVec3> = points.iter().map(|p| DVec3::new(p[0], p[1], 0.0)).collect();
+            Shape::Polytope(Polytope::from_points(&points)?)
+        }
+        ShapeSpec::Circle { radius } => Shape::Sphere(Sphere::new(*radius)?),
+        ShapeSpec::Ellipse { radii: [a, b] } => {
+            Shape::Ellipsoid(Ellipsoid::new(DVec3::new(*a, *b, a.min(*b)))?)
+        }
+        ShapeSpec::Stadium {
+            radius,
+            half_length,
+        } => Shape::Capsule(Capsule::new(*radius, *half_length)?),
+        ShapeSpec::Rectangle {
+            half_extents: [x, y],
+        } => {
+            let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+                .map(|(sx, sy)| DVec3::new(sx * x, sy * y, 0.0));
+            Shape::Polytope(Polytope::from_points(&corners)?)
         }
         ShapeSpec::UnionHull { members } => {
             let parts = members

@@ -4,7 +4,7 @@
 use std::f32::consts::FRAC_PI_2;
 
 use bevy::camera::visibility::RenderLayers;
-use bevy::camera::CameraOutputMode;
+use bevy::camera::{CameraOutputMode, ScalingMode};
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
 use bevy::render::render_resource::BlendState;
@@ -203,17 +203,25 @@ fn orbit_with_mouse(
     motion: Res<AccumulatedMouseMotion>,
     scroll: Res<AccumulatedMouseScroll>,
     dragging_shape: Res<ShapeDragActive>,
+    model: Res<super::Model>,
     mut orbit: ResMut<OrbitCamera>,
 ) {
     let delta = motion.delta;
-    if buttons.pressed(MouseButton::Left) && !dragging_shape.0 {
+    // A planar scene is seen from above only: the left button drags shapes, not the view.
+    let planar = model.scene.dimension == crate::scene::Dimension::Planar;
+    if buttons.pressed(MouseButton::Left) && !dragging_shape.0 && !planar {
         orbit.yaw -= delta.x * 0.008;
         orbit.pitch = (orbit.pitch + delta.y * 0.008).clamp(-FRAC_PI_2 + 0.01, FRAC_PI_2 - 0.01);
     }
     if buttons.pressed(MouseButton::Right) || buttons.pressed(MouseButton::Middle) {
-        let t = orbit.transform();
+        let (right, up) = if planar {
+            (Vec3::X, Vec3::Y)
+        } else {
+            let t = orbit.transform();
+            (*t.right(), *t.up())
+        };
         let scale = orbit.distance * 0.0015;
-        orbit.focus += (-t.right() * delta.x + t.up() * delta.y) * scale;
+        orbit.focus += (-right * delta.x + up * delta.y) * scale;
     }
     let lines = match scroll.unit {
         MouseScrollUnit::Line => scroll.delta.y,
@@ -256,13 +264,47 @@ fn answer_camera_requests(
 
 fn apply_orbit(
     orbit: Res<OrbitCamera>,
-    mut cameras: Query<&mut Transform, With<Camera3d>>,
+    model: Res<super::Model>,
+    mut cameras: Query<(&mut Transform, &mut Projection), With<Camera3d>>,
     mut marker: ResMut<MarkerScale>,
 ) {
-    if orbit.is_changed() {
-        marker.0 = orbit.distance * 0.007;
-        for mut t in &mut cameras {
+    let planar = model.scene.dimension == crate::scene::Dimension::Planar;
+    if !(orbit.is_changed() || model.is_changed()) {
+        return;
+    }
+    marker.0 = orbit.distance * 0.007;
+    for (mut t, mut projection) in &mut cameras {
+        if planar {
+            // Planar mode: orthographic, looking down −z with y up; the orbit distance
+            // sets the height of the view as the perspective one would frame it.
+            *t = Transform::from_translation(orbit.focus + Vec3::Z * orbit.distance)
+                .looking_at(orbit.focus, Vec3::Y);
+            let height = 2.0 * orbit.distance * (FOV * 0.5).tan();
+            match projection.as_mut() {
+                Projection::Orthographic(o) => {
+                    o.scaling_mode = ScalingMode::FixedVertical {
+                        viewport_height: height,
+                    }
+                }
+                _ => {
+                    *projection = Projection::Orthographic(OrthographicProjection {
+                        scaling_mode: ScalingMode::FixedVertical {
+                            viewport_height: height,
+                        },
+                        near: -1.0e4,
+                        far: 1.0e4,
+                        ..OrthographicProjection::default_3d()
+                    })
+                }
+            }
+        } else {
             *t = orbit.transform();
+            if !matches!(projection.as_ref(), Projection::Perspective(_)) {
+                *projection = Projection::Perspective(PerspectiveProjection {
+                    fov: FOV,
+                    ..default()
+                });
+            }
         }
     }
 }

@@ -11,6 +11,7 @@ mod diagnose;
 mod drag;
 mod draw;
 mod files;
+pub mod lesson;
 pub mod model;
 pub mod narration;
 mod playback;
@@ -46,6 +47,8 @@ pub struct ViewerOptions {
     pub close_up: bool,
     /// Scripted mode: run the Diagnose sweep and heat map before capturing.
     pub diagnose: bool,
+    /// The lesson step to open at (from 1), when the scene has a lesson.
+    pub lesson_step: Option<usize>,
 }
 
 /// The default scene when none is given: shipped with the binary.
@@ -188,6 +191,9 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
     .insert_resource(Model(model))
     .insert_resource(robot)
     .insert_resource(PlaybackCursor(playback))
+    .insert_resource(lesson::LessonPlayer::starting_at(
+        options.lesson_step.unwrap_or(1).saturating_sub(1),
+    ))
     .init_resource::<StatusLine>()
     .init_resource::<Layers>()
     .init_state::<ViewerMode>()
@@ -205,6 +211,7 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
         files::plugin,
         ui::plugin,
         robot::plugin,
+        lesson::plugin,
     ));
     if let Some(path) = options.screenshot {
         app.add_plugins(screenshot::ScriptedScreenshot {

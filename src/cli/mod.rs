@@ -1,6 +1,8 @@
 //! Command-line interface: argument definitions and dispatch to one module per command.
 
 mod bench;
+#[cfg(feature = "app")]
+mod lesson;
 mod mesh;
 mod robot;
 mod solve;
@@ -179,6 +181,18 @@ enum Command {
         /// Scripted mode: run the Diagnose panel's sweep and heat map, then capture.
         #[arg(long)]
         diagnose: bool,
+        /// For a lesson: the step to open at (from 1).
+        #[arg(long)]
+        lesson_step: Option<usize>,
+    },
+    /// Print a lesson's steps as the viewer's lesson player shows them (focused method,
+    /// cursor, iterations, narration), each checked against the step's `expect`; exits
+    /// with an error when one differs. The printed `expect` lines are what to paste
+    /// after a deliberate change.
+    #[cfg(feature = "app")]
+    Lesson {
+        /// Scene file (RON) with lesson steps.
+        scene: PathBuf,
     },
     /// Find the slow poses of two meshes: sample relative poses at signed distances in a
     /// band, run the algorithms, report the distributions, write the worst as scenes.
@@ -369,6 +383,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             size,
             close_up,
             diagnose,
+            lesson_step,
         }) => collidescope::app::run_viewer(collidescope::app::ViewerOptions {
             scene,
             srdf,
@@ -378,7 +393,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             size,
             close_up,
             diagnose,
+            lesson_step,
         }),
+        #[cfg(feature = "app")]
+        Some(Command::Lesson { scene }) => lesson::print_lesson(&scene),
         #[cfg(feature = "app")]
         None => collidescope::app::run_viewer(collidescope::app::ViewerOptions::default()),
         #[cfg(not(feature = "app"))]

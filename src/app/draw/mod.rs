@@ -10,6 +10,7 @@ mod gjk;
 mod interior_point;
 mod lp;
 pub mod minkowski;
+mod planar;
 pub mod shapes;
 pub mod toi;
 
@@ -69,6 +70,7 @@ pub(super) fn plugin(app: &mut App) {
             toi::plugin,
             lp::plugin,
             interior_point::plugin,
+            planar::plugin,
         ));
 }
 

@@ -64,6 +64,7 @@ pub struct PanelState<'w> {
     preview: ResMut<'w, ToiPreview>,
     orbit: Res<'w, OrbitCamera>,
     robot: ResMut<'w, crate::app::robot::RobotSession>,
+    lesson: ResMut<'w, crate::app::lesson::LessonPlayer>,
 }
 
 /// What the panels ask other plugins to do.
@@ -146,11 +147,25 @@ fn viewer_ui(
                 &mut state.text.bounds_log,
             );
         });
+    if crate::app::lesson::has_lesson(&state.lesson) {
+        egui::Panel::bottom("lesson-text")
+            .resizable(true)
+            .default_size(120.0)
+            .show(&mut root, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    crate::app::lesson::lesson_text_ui(ui, &state.lesson, 22.0);
+                });
+            });
+    }
     egui::Panel::left("scene-panel")
         .resizable(true)
         .default_size(330.0)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
+                if crate::app::lesson::has_lesson(&state.lesson) {
+                    crate::app::lesson::lesson_panel_ui(ui, &mut state.lesson);
+                    ui.separator();
+                }
                 if let Some(robot) = state.robot.0.as_mut() {
                     crate::app::robot::robot_panel_ui(ui, robot, &state.model, &mut state.commands);
                     ui.separator();

@@ -29,8 +29,23 @@ pub(super) const KINDS: [&str; 9] = [
     "point",
 ];
 
+/// The kinds the editor offers in a planar scene.
+pub(super) const PLANAR_KINDS: [&str; 6] = [
+    "polygon",
+    "circle",
+    "ellipse",
+    "stadium",
+    "rectangle",
+    "point",
+];
+
 fn kind_of(spec: &ShapeSpec) -> &'static str {
     match spec {
+        ShapeSpec::Polygon { .. } => "polygon",
+        ShapeSpec::Circle { .. } => "circle",
+        ShapeSpec::Ellipse { .. } => "ellipse",
+        ShapeSpec::Stadium { .. } => "stadium",
+        ShapeSpec::Rectangle { .. } => "rectangle",
         ShapeSpec::Point => "point",
         ShapeSpec::Sphere { .. } => "sphere",
         ShapeSpec::Ellipsoid { .. } => "ellipsoid",
@@ -80,6 +95,18 @@ pub fn default_spec(kind: &str) -> ShapeSpec {
         "superquadric" => ShapeSpec::Superquadric {
             radii: [0.5, 0.35, 0.75],
             exponents: [4.0 / 3.0, 1.4, 15.0 / 13.0],
+        },
+        "polygon" => ShapeSpec::Polygon {
+            points: vec![[-0.5, -0.3], [0.4, -0.4], [0.5, 0.2], [-0.1, 0.5]],
+        },
+        "circle" => ShapeSpec::Circle { radius: 0.4 },
+        "ellipse" => ShapeSpec::Ellipse { radii: [0.6, 0.35] },
+        "stadium" => ShapeSpec::Stadium {
+            radius: 0.25,
+            half_length: 0.4,
+        },
+        "rectangle" => ShapeSpec::Rectangle {
+            half_extents: [0.5, 0.3],
         },
         _ => ShapeSpec::Point,
     }
@@ -151,7 +178,12 @@ fn body_ui(
     egui::ComboBox::from_id_salt(("kind", side.label()))
         .selected_text(kind_of(spec))
         .show_ui(ui, |ui| {
-            for kind in KINDS {
+            let kinds: &[&str] = if model.scene.dimension == crate::scene::Dimension::Planar {
+                &PLANAR_KINDS
+            } else {
+                &KINDS
+            };
+            for &kind in kinds {
                 if ui.selectable_label(kind_of(spec) == kind, kind).clicked()
                     && kind_of(spec) != kind
                 {
@@ -231,9 +263,34 @@ fn triple(ui: &mut egui::Ui, label: &str, v: &mut [f64; 3], speed: f64) -> bool 
     .inner
 }
 
+fn double(ui: &mut egui::Ui, label: &str, v: &mut [f64; 2]) -> bool {
+    ui.horizontal(|ui| {
+        ui.label(label);
+        let mut changed = false;
+        for x in v.iter_mut() {
+            changed |= ui
+                .add(egui::DragValue::new(x).speed(0.01).max_decimals(4))
+                .changed();
+        }
+        changed
+    })
+    .inner
+}
+
 /// Parameter fields of a spec; true when one changed.
 fn parameters_ui(ui: &mut egui::Ui, spec: &mut ShapeSpec) -> bool {
     match spec {
+        ShapeSpec::Polygon { points } => {
+            ui.label(format!("{} points (edit in the scene file)", points.len()));
+            false
+        }
+        ShapeSpec::Circle { radius } => value(ui, "radius", radius),
+        ShapeSpec::Ellipse { radii } => double(ui, "radii", radii),
+        ShapeSpec::Stadium {
+            radius,
+            half_length,
+        } => value(ui, "radius", radius) | value(ui, "half length", half_length),
+        ShapeSpec::Rectangle { half_extents } => double(ui, "half extents", half_extents),
         ShapeSpec::Point => false,
         ShapeSpec::Sphere { radius } => value(ui, "radius", radius),
         ShapeSpec::Ellipsoid { radii } => triple(ui, "radii", radii, 0.01),

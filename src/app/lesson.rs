@@ -1,0 +1,370 @@
+//! The lesson player: a scene's lesson steps one at a time (PageDown / PageUp, which
+//! presenter remotes send, or the step list). Each step puts its algorithm in focus,
+//! moves the cursor, shows its layers, places the camera, and its paragraph is shown
+//! large under the 3-D view.
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+use bevy_egui::input::egui_wants_any_keyboard_input;
+
+use super::camera::{CameraRequest, OrbitCamera};
+use super::command::{PendingCommands, ViewerCommand};
+use super::{DifferencePlacement, Layers, Model, PlaybackCursor, ViewerSet};
+use crate::scene::{LessonFrame, LessonStep};
+use crate::solver::Method;
+
+/// Which step of the scene's lesson is shown.
+#[derive(Resource, Default)]
+pub struct LessonPlayer {
+    pub step: usize,
+    /// Set when the step must be (re)applied.
+    requested: bool,
+    /// The lesson the step belongs to: another scene's lesson starts at its first step.
+    lesson: Vec<LessonStep>,
+    /// The scene's pairs in the file's order (focusing one moves it first in the model;
+    /// steps name pairs by this order).
+    pairs: Vec<(usize, usize)>,
+    /// Applied once the focused run exists (after the Solve stage).
+    pending: Option<(Option<usize>, Option<LessonFrame>)>,
+    /// The step the first lesson opens at (`view --lesson-step`), from 0.
+    start: Option<usize>,
+}
+
+impl LessonPlayer {
+    /// A player whose first lesson opens at step `k` (from 0).
+    pub fn starting_at(k: usize) -> Self {
+        Self {
+            start: Some(k),
+            ..Self::default()
+        }
+    }
+
+    /// Asks for step `k` (clamped to the lesson).
+    pub fn go_to(&mut self, k: usize) {
+        self.step = k.min(self.lesson.len().saturating_sub(1));
+        self.requested = true;
+    }
+
+    pub fn next(&mut self) {
+        self.go_to(self.step + 1);
+    }
+
+    pub fn previous(&mut self) {
+        self.go_to(self.step.saturating_sub(1));
+    }
+}
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<LessonPlayer>()
+        .add_systems(
+            Update,
+            (
+                lesson_keys.run_if(not(egui_wants_any_keyboard_input)),
+                apply_lesson_step,
+            )
+                .chain()
+                .in_set(ViewerSet::Input),
+        )
+        .add_systems(Update, finish_lesson_step.in_set(ViewerSet::Draw));
+}
+
+fn lesson_keys(keys: Res<ButtonInput<KeyCode>>, mut player: ResMut<LessonPlayer>) {
+    if player.lesson.is_empty() {
+        return;
+    }
+    if keys.just_pressed(KeyCode::PageDown) {
+        player.next();
+    }
+    if keys.just_pressed(KeyCode::PageUp) {
+        player.previous();
+    }
+}
+
+fn apply_lesson_step(
+    model: Res<Model>,
+    mut player: ResMut<LessonPlayer>,
+    mut commands: ResMut<PendingCommands>,
+    mut layers: ResMut<Layers>,
+    mut orbit: ResMut<OrbitCamera>,
+) {
+    if model.scene.lesson != player.lesson {
+        player.lesson = model.scene.lesson.clone();
+        player.pairs = model.scene.pairs.clone();
+        let start = player.start.take().unwrap_or(0);
+        player.step = start.min(player.lesson.len().saturating_sub(1));
+        player.requested = !player.lesson.is_empty();
+    }
+    if !player.requested {
+        return;
+    }
+    player.requested = false;
+    if player.lesson.is_empty() {
+        return;
+    }
+    let step = effective_step(&player.lesson, player.step);
+    if let Some(k) = step
+        .pair
+        .and_then(|k| pair_position(&model.scene.pairs, &player.pairs, k))
+    {
+        commands.push(ViewerCommand::FocusPair(k));
+    }
+    if let Some(method) = step
+        .algorithm
+        .as_deref()
+        .and_then(|n| n.parse::<Method>().ok())
+    {
+        commands.push(ViewerCommand::SetEnabled(method, true));
+        commands.push(ViewerCommand::SetFocus(method));
+    }
+    match &step.layers {
+        Some(names) => show_only(&mut layers, names),
+        None => *layers = Layers::default(),
+    }
+    if let Some((eye, target)) = step.camera {
+        let (eye, target) = (
+            Vec3::from_array(eye.map(|v| v as f32)),
+            Vec3::from_array(target.map(|v| v as f32)),
+        );
+        look_from(&mut orbit, eye, target);
+    }
+    player.pending = Some((step.cursor, step.frame));
+}
+
+/// The cursor and framing, once the step's run has been solved.
+fn finish_lesson_step(
+    model: Res<Model>,
+    mut player: ResMut<LessonPlayer>,
+    mut cursor: ResMut<PlaybackCursor>,
+    mut camera: MessageWriter<CameraRequest>,
+) {
+    if model.is_stale() {
+        return;
+    }
+    let Some((at, frame)) = player.pending.take() else {
+        return;
+    };
+    if let Some(k) = at {
+        cursor.cursor = k.min(model.step_count().saturating_sub(1));
+        cursor.playing = false;
+    }
+    match frame {
+        Some(LessonFrame::All) => {
+            camera.write(CameraRequest::FrameAll);
+        }
+        Some(LessonFrame::Step) => {
+            camera.write(CameraRequest::FrameStep);
+        }
+        None => {}
+    }
+}
+
+/// Step `k` as it shows after steps 0..=k: what a step leaves out (algorithm, pair,
+/// cursor, layers, camera) is what the steps before it set, so jumping to a step shows
+/// what stepping to it does. Framing is the step's own.
+pub fn effective_step(lesson: &[LessonStep], k: usize) -> LessonStep {
+    let k = k.min(lesson.len().saturating_sub(1));
+    let mut step = lesson[k].clone();
+    for earlier in lesson[..k].iter().rev() {
+        step.algorithm = step.algorithm.or_else(|| earlier.algorithm.clone());
+        step.pair = step.pair.or(earlier.pair);
+        step.cursor = step.cursor.or(earlier.cursor);
+        step.layers = step.layers.or_else(|| earlier.layers.clone());
+        step.camera = step.camera.or(earlier.camera);
+    }
+    step
+}
+
+/// Where the file's pair `k` is now among the model's pairs.
+fn pair_position(now: &[(usize, usize)], file: &[(usize, usize)], k: usize) -> Option<usize> {
+    let pair = file.get(k)?;
+    now.iter().position(|p| p == pair)
+}
+
+/// Shows exactly the named layers (names as in [`crate::scene::LAYER_NAMES`]).
+pub fn show_only(layers: &mut Layers, names: &[String]) {
+    let on = |name: &str| names.iter().any(|n| n == name);
+    *layers = Layers {
+        shapes: on("shapes"),
+        difference: on("difference"),
+        placement: if on("in_place") {
+            DifferencePlacement::InPlace
+        } else {
+            DifferencePlacement::SideView
+        },
+        simplex: on("simplex"),
+        labels: on("labels"),
+        support_direction: on("support"),
+        support_parts: on("parts"),
+        iterate: on("iterate"),
+        witness: on("witness"),
+        frank_wolfe_path: on("fw_path"),
+    };
+}
+
+/// Places the orbit camera at `eye`, looking at `target`.
+fn look_from(orbit: &mut OrbitCamera, eye: Vec3, target: Vec3) {
+    let d = eye - target;
+    let distance = d.length();
+    if !(distance > 0.0 && distance.is_finite()) {
+        return;
+    }
+    let d = d / distance;
+    orbit.focus = target;
+    orbit.distance = distance;
+    orbit.pitch = d.y.clamp(-1.0, 1.0).asin();
+    orbit.yaw = d.x.atan2(d.z);
+}
+
+/// The lesson's step list and buttons (in the left panel).
+pub fn lesson_panel_ui(ui: &mut egui::Ui, player: &mut LessonPlayer) {
+    let count = player.lesson.len();
+    if count == 0 {
+        return;
+    }
+    ui.heading(format!("Lesson · step {} of {count}", player.step + 1));
+    ui.horizontal(|ui| {
+        if ui.button("◀ previous").on_hover_text("PageUp").clicked() {
+            player.previous();
+        }
+        if ui.button("next ▶").on_hover_text("PageDown").clicked() {
+            player.next();
+        }
+    });
+    let mut chosen = None;
+    for (k, step) in player.lesson.iter().enumerate() {
+        let title = first_words(&step.text, 7);
+        if ui
+            .selectable_label(k == player.step, format!("{}. {title}", k + 1))
+            .clicked()
+        {
+            chosen = Some(k);
+        }
+    }
+    if let Some(k) = chosen {
+        player.go_to(k);
+    }
+}
+
+/// The current step's paragraph, large (in its own panel under the 3-D view).
+pub fn lesson_text_ui(ui: &mut egui::Ui, player: &LessonPlayer, size: f32) {
+    let Some(step) = player.lesson.get(player.step) else {
+        return;
+    };
+    let visuals = ui.visuals();
+    let job = markdown_light(
+        &step.text,
+        size,
+        visuals.text_color(),
+        visuals.strong_text_color(),
+    );
+    ui.add(egui::Label::new(job).wrap());
+}
+
+/// What one step shows, computed as the player does: the focused method, its
+/// iteration count, the record under the cursor and the viewer's narration of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepTranscript {
+    pub method: Method,
+    pub cursor: usize,
+    pub iterations: usize,
+    pub narration: String,
+}
+
+/// Every step of `scene`'s lesson as the player shows it (no window needed): the
+/// lesson test holds each to the step's `expect`, and `collidescope lesson` prints it.
+pub fn transcript(scene: crate::scene::Scene) -> Vec<StepTranscript> {
+    let lesson = scene.lesson.clone();
+    let pairs = scene.pairs.clone();
+    let mut model = super::model::ViewerModel::new(scene);
+    let mut cursor = 0;
+    (0..lesson.len())
+        .map(|k| effective_step(&lesson, k))
+        .map(|step| {
+            if let Some(k) = step
+                .pair
+                .and_then(|k| pair_position(&model.scene.pairs, &pairs, k))
+            {
+                model.set_focus_pair(k);
+            }
+            if let Some(method) = step.algorithm.as_deref().and_then(|n| n.parse().ok()) {
+                model.set_enabled(method, true);
+                model.set_focus(method);
+            }
+            model.solve();
+            if let Some(k) = step.cursor {
+                cursor = k;
+            }
+            cursor = cursor.min(model.step_count().saturating_sub(1));
+            let run = model.focused_run().map(|r| &r.run);
+            StepTranscript {
+                method: model.focus(),
+                cursor,
+                iterations: run.map_or(0, |r| r.summary.iterations),
+                narration: run.map_or_else(String::new, |r| super::narration::narrate(r, cursor)),
+            }
+        })
+        .collect()
+}
+
+/// The lesson steps of the scene, when it has any.
+pub fn has_lesson(player: &LessonPlayer) -> bool {
+    !player.lesson.is_empty()
+}
+
+/// The text's first `n` words, without markup, for the step list.
+fn first_words(text: &str, n: usize) -> String {
+    let words: Vec<&str> = text.split_whitespace().take(n + 1).collect();
+    let mut title = words[..words.len().min(n)].join(" ").replace("**", "");
+    if words.len() > n {
+        title.push('…');
+    }
+    title
+}
+
+/// Markdown-light: `**bold**` spans in the strong colour (and a touch larger), the
+/// rest as written (formulas are plain Unicode); blank lines separate paragraphs.
+pub fn markdown_light(
+    text: &str,
+    size: f32,
+    color: egui::Color32,
+    strong: egui::Color32,
+) -> egui::text::LayoutJob {
+    let mut job = egui::text::LayoutJob::default();
+    for (k, span) in text.split("**").enumerate() {
+        let bold = k % 2 == 1;
+        let format = egui::TextFormat {
+            font_id: egui::FontId::proportional(if bold { size * 1.05 } else { size }),
+            color: if bold { strong } else { color },
+            ..Default::default()
+        };
+        job.append(span, 0.0, format);
+    }
+    job
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bold_spans_alternate_and_titles_are_short() {
+        let job = markdown_light("a **b** c", 20.0, egui::Color32::GRAY, egui::Color32::WHITE);
+        let texts: Vec<&str> = job
+            .sections
+            .iter()
+            .map(|s| &job.text[s.byte_range.clone()])
+            .collect();
+        assert_eq!(texts, ["a ", "b", " c"]);
+        assert_eq!(job.sections[1].format.color, egui::Color32::WHITE);
+        assert_eq!(first_words("one **two** three four", 2), "one two…");
+    }
+
+    #[test]
+    fn the_camera_looks_from_the_eye_at_the_target() {
+        let mut orbit = OrbitCamera::default();
+        let (eye, target) = (Vec3::new(1.0, 2.0, 3.0), Vec3::new(0.5, -1.0, 0.0));
+        look_from(&mut orbit, eye, target);
+        let t = orbit.transform();
+        assert!((t.translation - eye).length() < 1e-4, "{:?}", t.translation);
+    }
+}
