@@ -16,6 +16,7 @@ pub mod model;
 pub mod narration;
 mod playback;
 pub mod playback_state;
+pub mod presentation;
 pub mod robot;
 mod screenshot;
 pub mod tessellate;
@@ -49,6 +50,8 @@ pub struct ViewerOptions {
     pub diagnose: bool,
     /// The lesson step to open at (from 1), when the scene has a lesson.
     pub lesson_step: Option<usize>,
+    /// Start in the projector theme.
+    pub projector: bool,
 }
 
 /// The default scene when none is given: shipped with the binary.
@@ -191,6 +194,11 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
     .insert_resource(Model(model))
     .insert_resource(robot)
     .insert_resource(PlaybackCursor(playback))
+    .insert_resource({
+        let mut p = presentation::Presentation::default();
+        p.set_projector(options.projector);
+        p
+    })
     .insert_resource(lesson::LessonPlayer::starting_at(
         options.lesson_step.unwrap_or(1).saturating_sub(1),
     ))
@@ -212,6 +220,7 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
         ui::plugin,
         robot::plugin,
         lesson::plugin,
+        presentation::plugin,
     ));
     if let Some(path) = options.screenshot {
         app.add_plugins(screenshot::ScriptedScreenshot {

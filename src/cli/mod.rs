@@ -184,6 +184,9 @@ enum Command {
         /// For a lesson: the step to open at (from 1).
         #[arg(long)]
         lesson_step: Option<usize>,
+        /// Start in the projector theme (F5 toggles it in the viewer).
+        #[arg(long)]
+        projector: bool,
     },
     /// Print a lesson's steps as the viewer's lesson player shows them (focused method,
     /// cursor, iterations, narration), each checked against the step's `expect`; exits
@@ -384,6 +387,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             close_up,
             diagnose,
             lesson_step,
+            projector,
         }) => collidescope::app::run_viewer(collidescope::app::ViewerOptions {
             scene,
             srdf,
@@ -394,6 +398,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             close_up,
             diagnose,
             lesson_step,
+            projector,
         }),
         #[cfg(feature = "app")]
         Some(Command::Lesson { scene }) => lesson::print_lesson(&scene),

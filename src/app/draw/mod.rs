@@ -22,10 +22,12 @@ use super::{Layers, Model, PlaybackCursor, ViewerSet};
 use crate::solver::catalog::Family;
 use minkowski::DifferenceFrame;
 
-pub const COLOR_SIMPLEX: Color = Color::srgb(0.55, 0.1, 0.6);
-pub const COLOR_SUPPORT: Color = Color::srgb(0.85, 0.1, 0.1);
-pub const COLOR_ITERATE: Color = Color::srgb(0.05, 0.05, 0.05);
-pub const COLOR_WITNESS: Color = Color::srgb(0.0, 0.55, 0.25);
+// Layer colours from Okabe & Ito's colour-blind-safe palette (reddish purple,
+// vermillion, black, bluish green).
+pub const COLOR_SIMPLEX: Color = Color::srgb(0.80, 0.475, 0.655);
+pub const COLOR_SUPPORT: Color = Color::srgb(0.835, 0.369, 0.0);
+pub const COLOR_ITERATE: Color = Color::srgb(0.0, 0.0, 0.0);
+pub const COLOR_WITNESS: Color = Color::srgb(0.0, 0.62, 0.45);
 
 /// Text labels in the 3-D view for this frame (drawn by the UI over the viewport).
 #[derive(Resource, Default)]

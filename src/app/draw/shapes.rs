@@ -12,8 +12,9 @@ use crate::app::tessellate::{shape_mesh, TriMesh};
 use crate::app::{Layers, Model, ViewerSet};
 use crate::pose::Pose;
 
-pub const COLOR_A: Color = Color::srgb(0.20, 0.45, 0.85);
-pub const COLOR_B: Color = Color::srgb(0.90, 0.45, 0.15);
+// Okabe–Ito blue and orange: told apart with any colour vision.
+pub const COLOR_A: Color = Color::srgb(0.0, 0.447, 0.698);
+pub const COLOR_B: Color = Color::srgb(0.902, 0.624, 0.0);
 
 /// The drawable edges of a shape in its local frame, and its local bounding-box corners.
 #[derive(Component, Default)]

@@ -67,7 +67,7 @@ pub(super) fn narrate(run: &Run, records: &[ToiRecord], index: usize) -> String 
             run.summary.outcome
         ),
         ToiEvent::NoContact => format!(
-            "Step {step}: no contact in t ∈ [0, 1]; closest approach {d:.6e}. Result: {}.",
+            "Step {step}: no contact for t in [0, 1]; closest approach {d:.6e}. Result: {}.",
             run.summary.outcome
         ),
     }

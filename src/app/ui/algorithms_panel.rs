@@ -7,9 +7,15 @@ use crate::app::model::ViewerModel;
 use crate::solver::catalog::{self, Family, SettingsKind};
 use crate::solver::{Criterion, CriterionKind, InitialGuess, Method, Outcome};
 
-/// The method's colour in panels and plots (the catalog's).
+/// The method's colour in panels and plots: the catalog's, or the projector theme's
+/// Okabe–Ito colour by catalog order.
 pub fn method_color(m: Method) -> egui::Color32 {
-    let [r, g, b] = catalog::info(m).colour;
+    let index = catalog::CATALOG
+        .iter()
+        .position(|row| row.method == m)
+        .unwrap_or(0);
+    let [r, g, b] =
+        crate::app::presentation::projector_colour(index).unwrap_or(catalog::info(m).colour);
     egui::Color32::from_rgb(r, g, b)
 }
 

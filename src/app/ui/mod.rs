@@ -65,6 +65,7 @@ pub struct PanelState<'w> {
     orbit: Res<'w, OrbitCamera>,
     robot: ResMut<'w, crate::app::robot::RobotSession>,
     lesson: ResMut<'w, crate::app::lesson::LessonPlayer>,
+    presentation: ResMut<'w, crate::app::presentation::Presentation>,
 }
 
 /// What the panels ask other plugins to do.
@@ -89,9 +90,13 @@ fn hull_paths(model: &Model) -> String {
         .join(" · ")
 }
 
+/// The panels' system (the theme is applied before it).
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ViewerUi;
+
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<UiText>()
-        .add_systems(EguiPrimaryContextPass, viewer_ui);
+        .add_systems(EguiPrimaryContextPass, viewer_ui.in_set(ViewerUi));
 }
 
 fn viewer_ui(
@@ -101,14 +106,8 @@ fn viewer_ui(
     labels: Res<ViewLabels>,
     mut camera: Query<(&mut Camera, &GlobalTransform), With<Camera3d>>,
     window: Query<&Window>,
-    mut styled: Local<bool>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
-    if !*styled {
-        *styled = true;
-        // Readable on a projector.
-        ctx.set_zoom_factor(1.1);
-    }
     let mut root = egui::Ui::new(
         ctx.clone(),
         "viewer-root".into(),
@@ -116,6 +115,25 @@ fn viewer_ui(
             .layer_id(egui::LayerId::background())
             .max_rect(ctx.viewport_rect()),
     );
+    if state.presentation.panels_hidden {
+        // Only the 3-D view and the narration (F4 brings the panels back).
+        egui::Panel::bottom("narration-only").show(&mut root, |ui| {
+            if crate::app::lesson::has_lesson(&state.lesson) {
+                crate::app::lesson::lesson_text_ui(ui, &state.lesson, 22.0);
+            } else {
+                playback_panel::narration_ui(ui, &state.model, &state.cursor);
+            }
+        });
+        place_viewport(
+            ctx,
+            &root,
+            &mut camera,
+            &window,
+            &labels,
+            state.layers.labels,
+        );
+        return Ok(());
+    }
     egui::Panel::top("top-bar").show(&mut root, |ui| {
         top_bar::top_bar_ui(
             ui,
@@ -125,6 +143,9 @@ fn viewer_ui(
             &hull_paths(&state.model),
             &mut requests.camera,
         );
+        ui.horizontal(|ui| {
+            crate::app::presentation::presentation_ui(ui, &mut state.presentation);
+        });
     });
     egui::Panel::bottom("playback-panel")
         .resizable(true)
@@ -222,6 +243,26 @@ fn viewer_ui(
                 }
             });
         });
+    place_viewport(
+        ctx,
+        &root,
+        &mut camera,
+        &window,
+        &labels,
+        state.layers.labels,
+    );
+    Ok(())
+}
+
+/// The 3-D camera draws in what the panels left, with its labels.
+fn place_viewport(
+    ctx: &egui::Context,
+    root: &egui::Ui,
+    camera: &mut Query<(&mut Camera, &GlobalTransform), With<Camera3d>>,
+    window: &Query<&Window>,
+    labels: &ViewLabels,
+    show_labels: bool,
+) {
     let view = root.available_rect_before_wrap();
     let zoom = ctx.zoom_factor();
     let scale = window.iter().next().map_or(1.0, |w| w.scale_factor()) * zoom;
@@ -236,11 +277,10 @@ fn viewer_ui(
             physical_size: size,
             ..default()
         });
-        if state.layers.labels {
-            draw_labels(ctx, &cam, transform, &labels, view, zoom);
+        if show_labels {
+            draw_labels(ctx, &cam, transform, labels, view, zoom);
         }
     }
-    Ok(())
 }
 
 /// The path field if it names a scene file, else `slow-case.ron`.

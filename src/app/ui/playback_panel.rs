@@ -29,7 +29,11 @@ pub fn playback_panel_ui(
         if ui.button("⏮").on_hover_text("first (Home)").clicked() {
             send(PlaybackCommand::First);
         }
-        if ui.button("◀").on_hover_text("step back (←)").clicked() {
+        if ui
+            .button("◀")
+            .on_hover_text("step back (Left arrow)")
+            .clicked()
+        {
             send(PlaybackCommand::StepBack);
         }
         let play = if cursor.playing {
@@ -40,7 +44,11 @@ pub fn playback_panel_ui(
         if ui.button(play).on_hover_text("Space").clicked() {
             send(PlaybackCommand::TogglePlay);
         }
-        if ui.button("▶|").on_hover_text("step forward (->)").clicked() {
+        if ui
+            .button("▶|")
+            .on_hover_text("step forward (Right arrow)")
+            .clicked()
+        {
             send(PlaybackCommand::StepForward);
         }
         if ui.button("⏭").on_hover_text("last (End)").clicked() {
@@ -60,6 +68,16 @@ pub fn playback_panel_ui(
         );
     });
     ui.label(egui::RichText::new(narration).size(17.0));
+}
+
+/// The narration of the step under the cursor alone, large (panels hidden).
+pub fn narration_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: &Playback) {
+    let Some(run) = model.focused_run() else {
+        return;
+    };
+    let index = cursor.cursor.min(model.step_count().saturating_sub(1));
+    let text = format!("{}: {}", run.run.method.label(), narrate(&run.run, index));
+    ui.label(egui::RichText::new(text).size(22.0));
 }
 
 /// With a time of impact in focus: a slider that moves B's ghost along its path (off:
