@@ -25,6 +25,8 @@ pub enum FileAction {
     ExportCsv,
     ExportJson,
     Screenshot,
+    /// Every step of the focused run (or of the lesson) as a GIF or numbered PNGs.
+    Animation,
 }
 
 impl FileAction {
@@ -35,6 +37,7 @@ impl FileAction {
                 | FileAction::ExportCsv
                 | FileAction::ExportJson
                 | FileAction::Screenshot
+                | FileAction::Animation
         )
     }
 
@@ -46,6 +49,7 @@ impl FileAction {
             FileAction::ExportCsv => ("CSV", "csv"),
             FileAction::ExportJson => ("JSON", "json"),
             FileAction::Screenshot => ("PNG", "png"),
+            FileAction::Animation => ("animated GIF", "gif"),
         }
     }
 }
@@ -88,6 +92,7 @@ pub enum Performed {
     /// A robot opened: its state for robot mode, and the message.
     RobotOpened(Box<RobotState>, String),
     Screenshot(PathBuf),
+    Animation(PathBuf),
 }
 
 /// The SRDF that goes with a URDF: `name.srdf` beside it or in `../srdf/`.
@@ -164,6 +169,7 @@ pub fn perform(
             )))
         }
         FileAction::Screenshot => Ok(Performed::Screenshot(path.to_path_buf())),
+        FileAction::Animation => Ok(Performed::Animation(path.to_path_buf())),
     }
 }
 
@@ -201,6 +207,19 @@ fn perform_and_report(action: FileAction, path: &Path, effects: &mut FileEffects
             effects
                 .status
                 .info(format!("screenshot saved to {}", p.display()));
+        }
+        Ok(Performed::Animation(p)) => {
+            let walk = if effects.model.scene.lesson.is_empty() {
+                super::animate::Walk::Steps
+            } else {
+                super::animate::Walk::Lesson
+            };
+            effects
+                .commands
+                .insert_resource(super::animate::AnimationJob::new(p.clone(), walk, false));
+            effects
+                .status
+                .info(format!("capturing an animation to {}", p.display()));
         }
         Err(e) => effects.status.error(e),
     }

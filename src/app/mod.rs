@@ -5,6 +5,7 @@
 //! (model, commands, playback, narration, tessellation) is plain Rust and tested
 //! without one.
 
+pub mod animate;
 mod camera;
 pub mod command;
 mod diagnose;
@@ -52,6 +53,8 @@ pub struct ViewerOptions {
     pub lesson_step: Option<usize>,
     /// Start in the projector theme.
     pub projector: bool,
+    /// Scripted mode: capture every step as an animation to this file, then exit.
+    pub animate: Option<(PathBuf, animate::Walk)>,
 }
 
 /// The default scene when none is given: shipped with the binary.
@@ -197,6 +200,8 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
     .insert_resource({
         let mut p = presentation::Presentation::default();
         p.set_projector(options.projector);
+        // An animation for slides shows the 3-D view and the narration only.
+        p.panels_hidden = options.animate.is_some();
         p
     })
     .insert_resource(lesson::LessonPlayer::starting_at(
@@ -221,7 +226,11 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
         robot::plugin,
         lesson::plugin,
         presentation::plugin,
+        animate::plugin,
     ));
+    if let Some((out, walk)) = options.animate {
+        app.insert_resource(animate::AnimationJob::new(out, walk, true));
+    }
     if let Some(path) = options.screenshot {
         app.add_plugins(screenshot::ScriptedScreenshot {
             path,

@@ -3,8 +3,13 @@
 
 use std::path::Path;
 
+use std::path::PathBuf;
+
+use collidescope::app::animate::Walk;
 use collidescope::app::lesson::transcript;
+use collidescope::app::{run_viewer, ViewerOptions};
 use collidescope::scene::Scene;
+use collidescope::solver::Method;
 
 pub fn print_lesson(path: &Path) -> anyhow::Result<()> {
     let scene = Scene::load(path)?;
@@ -44,4 +49,60 @@ pub fn print_lesson(path: &Path) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// `collidescope animate`: the viewer captures every step, writes the file and exits.
+/// Without a display it runs itself under `xvfb-run` (when installed).
+pub fn animate(
+    scene: &Path,
+    out: PathBuf,
+    algorithm: Option<Method>,
+    size: Option<(u32, u32)>,
+    steps: bool,
+    projector: bool,
+) -> anyhow::Result<()> {
+    let loaded = Scene::load(scene)?;
+    let (width, height) = size.unwrap_or((1280, 720));
+    if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none() {
+        return rerun_under_xvfb(width, height);
+    }
+    let walk = if loaded.lesson.is_empty() || steps || algorithm.is_some() {
+        Walk::Steps
+    } else {
+        Walk::Lesson
+    };
+    run_viewer(ViewerOptions {
+        scene: Some(scene.to_path_buf()),
+        focus: algorithm,
+        size: Some((width, height)),
+        projector,
+        animate: Some((out, walk)),
+        ..ViewerOptions::default()
+    })
+}
+
+/// The same command on a virtual display, for machines without one.
+fn rerun_under_xvfb(width: u32, height: u32) -> anyhow::Result<()> {
+    let me = std::env::current_exe()?;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let screen = format!(
+        "-screen 0 {}x{}x24",
+        width.max(640) + 64,
+        height.max(480) + 64
+    );
+    let status = std::process::Command::new("xvfb-run")
+        .args(["-a", "-s", &screen])
+        .arg(me)
+        .args(args)
+        .status()
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "no display (DISPLAY is not set) and xvfb-run could not start ({e}); install xvfb or run on a desktop"
+            )
+        })?;
+    if status.success() {
+        Ok(())
+    } else {
+        anyhow::bail!("animation failed under xvfb-run ({status})")
+    }
 }

@@ -188,6 +188,29 @@ enum Command {
         #[arg(long)]
         projector: bool,
     },
+    /// Capture every step of the focused run (or, for a scene with a lesson, every lesson
+    /// step) as an animated GIF, or numbered PNGs when OUT ends in .png. Needs a display;
+    /// without one it runs itself under xvfb-run when that is installed.
+    #[cfg(feature = "app")]
+    Animate {
+        /// Scene file (RON).
+        scene: PathBuf,
+        /// Output: run.gif, or run.png for run_000.png, run_001.png, ...
+        #[arg(long)]
+        out: PathBuf,
+        /// Algorithm in focus (a solver, or epa).
+        #[arg(value_parser = method_names(), long)]
+        algorithm: Option<Method>,
+        /// Frame size, e.g. 1280x720.
+        #[arg(long, value_parser = parse_size)]
+        size: Option<(u32, u32)>,
+        /// For a scene with a lesson: animate the run's steps instead of the lesson's.
+        #[arg(long)]
+        steps: bool,
+        /// In the projector theme.
+        #[arg(long)]
+        projector: bool,
+    },
     /// Print a lesson's steps as the viewer's lesson player shows them (focused method,
     /// cursor, iterations, narration), each checked against the step's `expect`; exits
     /// with an error when one differs. The printed `expect` lines are what to paste
@@ -399,9 +422,19 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             diagnose,
             lesson_step,
             projector,
+            animate: None,
         }),
         #[cfg(feature = "app")]
         Some(Command::Lesson { scene }) => lesson::print_lesson(&scene),
+        #[cfg(feature = "app")]
+        Some(Command::Animate {
+            scene,
+            out,
+            algorithm,
+            size,
+            steps,
+            projector,
+        }) => lesson::animate(&scene, out, algorithm, size, steps, projector),
         #[cfg(feature = "app")]
         None => collidescope::app::run_viewer(collidescope::app::ViewerOptions::default()),
         #[cfg(not(feature = "app"))]

@@ -40,6 +40,7 @@ pub fn files_panel_ui(
         ("Export run CSV", FileAction::ExportCsv),
         ("Export run JSON", FileAction::ExportJson),
         ("Screenshot PNG", FileAction::Screenshot),
+        ("Animation GIF", FileAction::Animation),
     ] {
         ui.horizontal(|ui| {
             if ui

@@ -106,6 +106,7 @@ fn viewer_ui(
     labels: Res<ViewLabels>,
     mut camera: Query<(&mut Camera, &GlobalTransform), With<Camera3d>>,
     window: Query<&Window>,
+    animation: Option<Res<crate::app::animate::AnimationJob>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = egui::Ui::new(
@@ -145,6 +146,15 @@ fn viewer_ui(
         );
         ui.horizontal(|ui| {
             crate::app::presentation::presentation_ui(ui, &mut state.presentation);
+            if let Some(job) = &animation {
+                let (done, total) = job.progress();
+                let fraction = done as f32 / total.max(1) as f32;
+                ui.add(
+                    egui::ProgressBar::new(fraction)
+                        .desired_width(220.0)
+                        .text(format!("animation: frame {done} of {total}")),
+                );
+            }
         });
     });
     egui::Panel::bottom("playback-panel")
