@@ -1126,8 +1126,8 @@ Scene(
     name: "three",
     dimension: Planar,
     bodies: [
-        Body(shape: Sphere(radius: 0.5)),
-        Body(shape: Box(half_extents: (0.5, 0.5, 0.5)), translation: (2.0, 0.0, 0.0)),
+        Body(shape: Circle(radius: 0.5)),
+        Body(shape: Rectangle(half_extents: (0.5, 0.5)), translation: (2.0, 0.0, 0.0)),
         Body(shape: Point, translation: (0.0, 3.0, 0.0)),
     ],
     pairs: [(1, 2), (0, 1)],
@@ -1138,8 +1138,8 @@ Scene(
         let scene = Scene::parse(Path::new("v2.ron"), text).unwrap();
         assert_eq!(scene.dimension, Dimension::Planar);
         assert_eq!(scene.bodies.len(), 3);
-        // The first pair is in focus: the box (A) against the point (B); the box's
-        // nearest point to (0, 3, 0) is on its edge at (1.5, 0.5).
+        // The first pair is in focus: the square (A) against the point (B); its
+        // nearest point to (0, 3, 0) is its corner (1.5, 0.5).
         let d = scene
             .run(Algorithm::ALL[0])
             .summary
@@ -1168,7 +1168,7 @@ Scene(
             .to_string();
         assert!(err.contains("pairs") && err.contains("(1, 1)"), "{err}");
         let one = text.replace("        Body(shape: Point, translation: (0.0, 3.0, 0.0)),\n", "")
-            .replace("        Body(shape: Box(half_extents: (0.5, 0.5, 0.5)), translation: (2.0, 0.0, 0.0)),\n", "")
+            .replace("        Body(shape: Rectangle(half_extents: (0.5, 0.5)), translation: (2.0, 0.0, 0.0)),\n", "")
             .replace("    pairs: [(1, 2), (0, 1)],\n", "");
         let err = Scene::parse(Path::new("one.ron"), &one)
             .unwrap_err()

@@ -352,7 +352,7 @@ mod tests {
         let texts: Vec<&str> = job
             .sections
             .iter()
-            .map(|s| &job.text[s.byte_range.clone()])
+            .map(|s| &job.text[s.byte_range.start.0..s.byte_range.end.0])
             .collect();
         assert_eq!(texts, ["a ", "b", " c"]);
         assert_eq!(job.sections[1].format.color, egui::Color32::WHITE);
