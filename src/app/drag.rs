@@ -32,6 +32,17 @@ fn metres_per_pixel(camera: &Transform, point: glam::DVec3, window_height: f64) 
     2.0 * depth * (std::f64::consts::FRAC_PI_8).tan() / window_height
 }
 
+/// Where the camera is: the orbit's, or in a planar scene straight above the focus
+/// looking down z (right = x, up = y), at the orbit's distance.
+fn view_of(orbit: &OrbitCamera, planar: bool) -> Transform {
+    if planar {
+        Transform::from_translation(orbit.focus + Vec3::Z * orbit.distance)
+            .looking_at(orbit.focus, Vec3::Y)
+    } else {
+        orbit.transform()
+    }
+}
+
 /// Dragging the velocity handle moves the motion's end on the plane facing the camera.
 fn drag_velocity_handle(
     event: On<Pointer<Drag>>,
@@ -57,7 +68,8 @@ fn drag_velocity_handle(
         })
         .or(body.velocity)
         .unwrap_or_default();
-    let camera = orbit.transform();
+    let planar = model.scene.dimension == crate::scene::Dimension::Planar;
+    let camera = view_of(&orbit, planar);
     let (right, up) = (camera.right().as_dvec3(), camera.up().as_dvec3());
     let height = windows.iter().next().map_or(800.0, |w| w.height() as f64);
     let tip = body.pose.translation + velocity;
@@ -98,7 +110,8 @@ fn drag_shape(
     if event.button != PointerButton::Primary {
         return;
     }
-    let camera = orbit.transform();
+    let planar = model.scene.dimension == crate::scene::Dimension::Planar;
+    let camera = view_of(&orbit, planar);
     let (right, up) = (camera.right().as_dvec3(), camera.up().as_dvec3());
     let delta = event.delta.as_dvec2();
     let id = model.side(body.0);
@@ -113,7 +126,11 @@ fn drag_shape(
         })
         .unwrap_or(model.body(id).pose);
     let rotating = keys.pressed(KeyCode::ShiftLeft) || keys.pressed(KeyCode::ShiftRight);
-    if rotating {
+    if rotating && planar {
+        // A planar shape turns about z only.
+        let spin = DQuat::from_rotation_z(-delta.x * 0.01);
+        pose.rotation = (spin * pose.rotation).normalize();
+    } else if rotating {
         let spin = DQuat::from_axis_angle(up, delta.x * 0.01)
             * DQuat::from_axis_angle(right, delta.y * 0.01);
         pose.rotation = (spin * pose.rotation).normalize();

@@ -324,12 +324,16 @@ impl ViewerModel {
         self.mark_stale();
     }
 
-    /// Moves a body; NaN or infinite poses are refused.
+    /// Moves a body; NaN or infinite poses are refused; in a planar scene the pose is
+    /// kept in the xy-plane (z = 0, its turn about z only).
     pub fn set_pose(&mut self, id: BodyId, pose: Pose) -> Result<(), String> {
         if !pose.is_finite() {
             return Err(format!("{}: the pose must be finite", self.body_label(id)));
         }
-        let pose = Pose::new(pose.translation, pose.rotation.normalize());
+        let mut pose = Pose::new(pose.translation, pose.rotation.normalize());
+        if self.scene.dimension == crate::scene::Dimension::Planar {
+            pose = onto_plane(pose);
+        }
         self.body_mut(id)?.pose = pose;
         self.mark_stale();
         Ok(())
@@ -343,7 +347,8 @@ impl ViewerModel {
                 self.body_label(id)
             ));
         }
-        self.body_mut(id)?.velocity = v;
+        let planar = self.scene.dimension == crate::scene::Dimension::Planar;
+        self.body_mut(id)?.velocity = v.map(|v| if planar { v.with_z(0.0) } else { v });
         self.mark_stale();
         Ok(())
     }
@@ -519,6 +524,19 @@ fn time_queries(scene: &Scene, method: Method, guess: Option<glam::DVec3>) -> f6
     start.elapsed().as_secs_f64() * 1e6 / repeats as f64
 }
 
+/// The pose's place and turn within the xy-plane: z dropped, the rotation's twist about z
+/// kept (the swing out of the plane removed).
+fn onto_plane(pose: Pose) -> Pose {
+    let q = pose.rotation;
+    let twist = glam::DQuat::from_xyzw(0.0, 0.0, q.z, q.w);
+    let rotation = if twist.length() > 0.0 {
+        twist.normalize()
+    } else {
+        glam::DQuat::IDENTITY
+    };
+    Pose::new(pose.translation.with_z(0.0), rotation)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -527,6 +545,26 @@ mod tests {
     fn model() -> ViewerModel {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ellipsoids_close.ron");
         ViewerModel::new(Scene::load(&path).unwrap())
+    }
+
+    /// A drag or a typed pose in a planar scene stays in the plane: z dropped, only the
+    /// turn about z kept.
+    #[test]
+    fn planar_poses_stay_in_the_plane() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenes/lessons/10_ericson_worked_example.ron");
+        let mut m = ViewerModel::new(Scene::load(&path).unwrap());
+        let b = m.side(Side::B);
+        let turn = glam::DQuat::from_rotation_z(0.7) * glam::DQuat::from_rotation_x(0.4);
+        m.set_pose(b, Pose::new(DVec3::new(1.0, 2.0, 0.5), turn)).unwrap();
+        let pose = m.body(b).pose;
+        assert_eq!(pose.translation, DVec3::new(1.0, 2.0, 0.0));
+        let (axis, angle) = pose.rotation.to_axis_angle();
+        assert!((axis - DVec3::Z).length() < 1e-12 && (angle - 0.7).abs() < 1e-12);
+        m.set_velocity(b, Some(DVec3::new(1.0, 0.0, 3.0))).unwrap();
+        assert_eq!(m.body(b).velocity, Some(DVec3::X));
+        m.solve();
+        assert!(m.focused_run().is_some());
     }
 
     #[test]
