@@ -136,8 +136,12 @@ fn finish_lesson_step(
     mut player: ResMut<LessonPlayer>,
     mut cursor: ResMut<PlaybackCursor>,
     mut camera: MessageWriter<CameraRequest>,
+    mut frames: Local<u32>,
 ) {
-    if model.is_stale() {
+    // The first frames frame the whole scene once it is drawn (camera.rs): the first
+    // step's own framing comes after that.
+    *frames += 1;
+    if model.is_stale() || *frames < 6 {
         return;
     }
     let Some((at, frame)) = player.pending.take() else {

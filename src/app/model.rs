@@ -556,7 +556,8 @@ mod tests {
         let mut m = ViewerModel::new(Scene::load(&path).unwrap());
         let b = m.side(Side::B);
         let turn = glam::DQuat::from_rotation_z(0.7) * glam::DQuat::from_rotation_x(0.4);
-        m.set_pose(b, Pose::new(DVec3::new(1.0, 2.0, 0.5), turn)).unwrap();
+        m.set_pose(b, Pose::new(DVec3::new(1.0, 2.0, 0.5), turn))
+            .unwrap();
         let pose = m.body(b).pose;
         assert_eq!(pose.translation, DVec3::new(1.0, 2.0, 0.0));
         let (axis, angle) = pose.rotation.to_axis_angle();

@@ -11,6 +11,7 @@ mod interior_point;
 mod lp;
 pub mod minkowski;
 mod planar;
+mod regions3d;
 pub mod shapes;
 pub mod toi;
 
@@ -73,6 +74,7 @@ pub(super) fn plugin(app: &mut App) {
             lp::plugin,
             interior_point::plugin,
             planar::plugin,
+            regions3d::plugin,
         ));
 }
 
