@@ -14,17 +14,6 @@ fn symlog(d: f64) -> f64 {
     d.signum() * (d.abs().max(1e-5).log10() + 5.0)
 }
 
-const COLORS: [RGBColor; 8] = [
-    RGBColor(31, 119, 180),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(44, 160, 44),
-    RGBColor(140, 86, 75),
-    RGBColor(255, 127, 14),
-    RGBColor(227, 119, 194),
-    RGBColor(23, 190, 207),
-];
-
 pub(crate) fn register_font() {
     static FONT: Once = Once::new();
     FONT.call_once(|| {
@@ -84,12 +73,11 @@ pub fn plot_iterations(
         })
         .draw()
         .map_err(|e| anyhow::anyhow!("{e}"))?;
-    for (i, algorithm) in algorithms.iter().enumerate() {
-        let color = COLORS[Algorithm::ALL
-            .iter()
-            .position(|a| a == algorithm)
-            .unwrap_or(i)
-            % COLORS.len()];
+    for algorithm in algorithms.iter() {
+        // The catalog's colour: each method keeps it in every plot.
+        let [r, g, b] =
+            crate::solver::catalog::info(crate::solver::Method::Solver(*algorithm)).colour;
+        let color = RGBColor(r, g, b);
         let mut own: Vec<&&SummaryCell> = cells
             .iter()
             .filter(|c| c.algorithm == algorithm.name())

@@ -160,7 +160,7 @@ const fn toi(
 }
 
 /// Every method, in the order panels and help texts list them.
-pub const CATALOG: [MethodInfo; 18] = [
+pub const CATALOG: [MethodInfo; 19] = [
     gjk(DirectionRule::Vanilla, "gjk", "GJK", [31, 119, 180]),
     gjk(
         DirectionRule::Nesterov,
@@ -175,6 +175,12 @@ pub const CATALOG: [MethodInfo; 18] = [
         [148, 103, 189],
     ),
     gjk(DirectionRule::Polyak, "polyak", "Polyak", [44, 160, 44]),
+    gjk(
+        DirectionRule::NesterovRestart,
+        "nesterov_restart",
+        "Nesterov + restart",
+        [120, 200, 60],
+    ),
     fw(
         StepRule::Fixed,
         "fw_fixed",

@@ -67,7 +67,7 @@ pub enum Algorithm {
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 8] = [
+    pub const ALL: [Algorithm; 9] = [
         Algorithm::Gjk(DirectionRule::Vanilla),
         Algorithm::Gjk(DirectionRule::Nesterov),
         Algorithm::Gjk(DirectionRule::NesterovNormalized),
@@ -76,6 +76,7 @@ impl Algorithm {
         Algorithm::FrankWolfe(StepRule::LineSearch),
         Algorithm::FrankWolfe(StepRule::AwayStep),
         Algorithm::FrankWolfe(StepRule::FullyCorrective),
+        Algorithm::Gjk(DirectionRule::NesterovRestart),
     ];
 
     /// The name used on the command line and in outputs (from the catalog).

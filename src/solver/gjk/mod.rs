@@ -37,7 +37,26 @@ pub enum DirectionRule {
     NesterovNormalized,
     /// Heavy ball: `δ_k = 1/(k+1)`.
     Polyak,
+    /// Nesterov with adaptive restart (issue 15, `nesterov_restart`): Nesterov's
+    /// momentum, except that (1) after the first step a pair whose certificate gap
+    /// ‖x‖ − α is already below [`FAR_RELATIVE_GAP`]·‖x‖ (far apart: A ⊖ B is seen
+    /// under a narrow angle and plain GJK converges fast) goes on as plain GJK; (2) a
+    /// momentum step that shrinks the gap by less than [`MOMENTUM_SLOW_RATIO`]
+    /// restarts the momentum (δ from the start, O'Donoghue and Candès' scheme on the
+    /// certificate gap), and a plain step that shrinks it by less than
+    /// [`PLAIN_SLOW_RATIO`] switches momentum back on; (3) a momentum support that
+    /// makes no progress along x (`2⟨x, x − s⟩ ≤ ε` while the direction was not x)
+    /// restarts the momentum rather than ending it. Convergence is certified as for
+    /// Nesterov: the last steps are plain ones.
+    NesterovRestart,
 }
+
+/// After the first step, a relative certificate gap below this means "far apart".
+pub const FAR_RELATIVE_GAP: f64 = 0.1;
+/// A momentum step keeping more than this fraction of the gap restarts the momentum.
+pub const MOMENTUM_SLOW_RATIO: f64 = 0.7;
+/// A plain step keeping more than this fraction of the gap switches momentum on.
+pub const PLAIN_SLOW_RATIO: f64 = 0.6;
 
 /// A steppable GJK run.
 pub struct Gjk<'s> {
@@ -56,6 +75,10 @@ pub struct Gjk<'s> {
     k: usize,
     next_id: u32,
     momentum_stopped_at: Option<usize>,
+    /// `NesterovRestart`: the step at which momentum (re)started (δ counts from it),
+    /// and the lower bound α before the last step (for its gap ratio).
+    momentum_from: usize,
+    previous_alpha: f64,
     /// Barycentric weights of the refined final point (see `finish_separated`).
     final_weights: Option<[f64; 4]>,
     /// Set once round-off has stopped the loop early: from then on the simplex is
@@ -97,6 +120,8 @@ impl<'s> Gjk<'s> {
             k: 0,
             next_id: 1,
             momentum_stopped_at: None,
+            momentum_from: 0,
+            previous_alpha: 0.0,
             final_weights: None,
             precise: false,
             starts_in_difference: false,
@@ -143,11 +168,11 @@ impl<'s> Gjk<'s> {
     }
 
     fn accelerated_direction(&self) -> DVec3 {
-        let k = self.k as f64;
+        let k = (self.k - self.momentum_from.min(self.k)) as f64;
         let (x, s, d) = (self.x, self.previous_support, self.previous_direction);
         match self.rule {
             DirectionRule::Vanilla => x,
-            DirectionRule::Nesterov => {
+            DirectionRule::Nesterov | DirectionRule::NesterovRestart => {
                 let m = (k + 1.0) / (k + 3.0);
                 let y = x * m + s * (1.0 - m);
                 d * m + y * (1.0 - m)
@@ -162,6 +187,38 @@ impl<'s> Gjk<'s> {
                 d * m + x * (1.0 - m)
             }
         }
+    }
+
+    /// `NesterovRestart` after a projection that took the certificate gap from
+    /// `previous_gap` to ‖x‖ − α (see [`DirectionRule::NesterovRestart`]).
+    fn adapt_momentum(&mut self, previous_gap: f64, momentum: bool) {
+        if self.momentum_stopped_at.is_some() {
+            return; // the gap test ended momentum: the run finishes on plain steps
+        }
+        let gap = (self.r - self.alpha).max(0.0);
+        let ratio = if previous_gap > 0.0 {
+            gap / previous_gap
+        } else {
+            0.0
+        };
+        let far = self.k == 1 && self.r > 0.0 && gap <= FAR_RELATIVE_GAP * self.r;
+        if momentum && far {
+            // Far apart: plain GJK steps (momentum comes back only if they crawl).
+            self.momentum_on = false;
+        } else if (momentum && ratio > MOMENTUM_SLOW_RATIO)
+            || (!momentum && ratio > PLAIN_SLOW_RATIO)
+        {
+            self.restart_momentum();
+        }
+    }
+
+    /// Momentum from the start again: δ counts from this step, the last direction and
+    /// support forgotten (the next direction is x).
+    fn restart_momentum(&mut self) {
+        self.momentum_on = true;
+        self.momentum_from = self.k;
+        self.previous_direction = self.x;
+        self.previous_support = self.x;
     }
 
     fn stop_momentum(&mut self, out: &mut Records, cause: MomentumStop, measured: Measured) {
@@ -414,6 +471,19 @@ impl Gjk<'_> {
                 );
             }
         }
+        // The restart rule: an uphill momentum support (the gap along x not above ε
+        // while the direction was not x) restarts the momentum instead of ending it.
+        if momentum
+            && gap <= eps
+            && self.rule == DirectionRule::NesterovRestart
+            && self.k > self.momentum_from
+        {
+            measured.criteria = CriterionValues::new(self.r, self.alpha, gap);
+            self.alpha = self.alpha.max(omega);
+            self.restart_momentum();
+            self.record(&mut out, GjkEvent::MomentumRestarted, measured, true);
+            return None;
+        }
         // Momentum stop: always the absolute gap test, whatever the criterion.
         if momentum && gap <= eps {
             measured.criteria = CriterionValues::new(self.r, self.alpha, gap);
@@ -448,6 +518,10 @@ impl Gjk<'_> {
         }
         let before = out.is_some().then_some(self.simplex);
         let previous_r = self.r;
+        // For the restart rule: the certificate gap before this step (α already holds
+        // this step's plane).
+        let previous_gap = (previous_r - self.previous_alpha).max(0.0);
+        self.previous_alpha = self.alpha;
         self.simplex.push(vertex);
         let (mut x, mut contains_origin) = if self.precise {
             self.project_precisely()
@@ -493,6 +567,9 @@ impl Gjk<'_> {
             );
         }
         self.k += 1;
+        if self.rule == DirectionRule::NesterovRestart {
+            self.adapt_momentum(previous_gap, momentum);
+        }
         // Labels are only needed for the record: no allocation on untraced runs.
         let dropped = if let Some(before) = before {
             let kept = self.simplex.vertices();
