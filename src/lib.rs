@@ -3,6 +3,7 @@
 //! traces, scene files and OBJ import. The core never depends on Bevy; the viewer lives
 //! behind the `app` feature.
 
+pub mod cross_check;
 pub mod mesh_io;
 pub mod minkowski;
 pub mod parry_bridge;

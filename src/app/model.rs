@@ -60,6 +60,8 @@ pub struct ViewerModel {
     /// The signed distance against t over the motion, when a time-of-impact method is
     /// enabled and B moves (the plot the probes are marked on).
     motion_curve: Vec<[f64; 2]>,
+    /// parry3d-f64's answer on the pair in focus at this pose (the cross-check).
+    pub parry: Option<crate::cross_check::ParryAnswer>,
     /// Bumped on every change of what is drawn (shapes, poses, runs).
     pub revision: u64,
     /// Bumped when a shape itself changes (its mesh must be rebuilt).
@@ -83,6 +85,7 @@ impl ViewerModel {
             runs: Vec::new(),
             warm_start: false,
             motion_curve: Vec::new(),
+            parry: None,
             stale: true,
             revision: 0,
             shape_revision: 0,
@@ -215,6 +218,12 @@ impl ViewerModel {
             })
             .collect();
         self.runs = runs;
+        // parry3d-f64 on the same pair and pose, for the cross-check panel.
+        self.parry = Some(crate::cross_check::parry_answer(
+            &self.scene.a().shape,
+            &self.scene.b().shape,
+            &self.scene.b_in_a(),
+        ));
         self.motion_curve = self.sample_motion();
         self.sync_scene_methods();
         self.revision += 1;

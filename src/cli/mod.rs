@@ -131,6 +131,10 @@ enum Command {
         /// Tetrahedron projection instead of the scene's (region-tree: Coal's, default).
         #[arg(long, value_enum)]
         tetrahedron: Option<TetrahedronRule>,
+        /// Also run parry3d-f64 on the same pair and pose and say, for each run, whether
+        /// it agrees within the bound the run certifies.
+        #[arg(long)]
+        cross_check: bool,
     },
     /// Benchmarks: a problem file with Coal's answers (--problems), or the paper's
     /// protocol on random ellipsoids or on mesh hulls.
@@ -314,11 +318,13 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             json,
             csv,
             tetrahedron,
+            cross_check,
         }) => solve::run(
             &scene,
             &algorithms,
             tetrahedron,
             solve::Format::from_flags(json, csv),
+            cross_check,
         ),
         Some(Command::Bench {
             problems,

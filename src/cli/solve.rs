@@ -31,6 +31,7 @@ pub fn run(
     methods: &[Method],
     tetrahedron: Option<TetrahedronRule>,
     format: Format,
+    cross_check: bool,
 ) -> anyhow::Result<()> {
     let mut scene = Scene::load(path)?;
     if let Some(rule) = tetrahedron {
@@ -47,7 +48,39 @@ pub fn run(
         Format::Csv => print_csv(&runs),
         Format::Table => print_tables(&scene, &runs),
     }
+    if cross_check && format == Format::Table {
+        print_cross_check(&scene, &runs);
+    }
     Ok(())
+}
+
+/// `--cross-check`: parry3d-f64 on the same pair and pose, and each run against it.
+fn print_cross_check(scene: &Scene, runs: &[Run]) {
+    use collidescope::cross_check::{compare, parry_answer};
+    let parry = parry_answer(&scene.a().shape, &scene.b().shape, &scene.b_in_a());
+    println!();
+    println!(
+        "parry3d-f64 ({}): distance {:.9e}{}",
+        parry.via,
+        parry.distance,
+        parry
+            .depth
+            .map_or(String::new(), |d| format!(", depth {d:.9e}"))
+    );
+    if let Some((a, b)) = parry.witnesses {
+        let (a, b) = (
+            scene.a().pose.transform_point(a),
+            scene.a().pose.transform_point(b),
+        );
+        println!(
+            "  its witness points (world): A ({:.6}, {:.6}, {:.6})  B ({:.6}, {:.6}, {:.6})",
+            a.x, a.y, a.z, b.x, b.y, b.z
+        );
+    }
+    for run in runs {
+        let agreement = compare(&run.summary.outcome, &scene.settings, &parry);
+        println!("  {:<22} {agreement}", run.method.name());
+    }
 }
 
 fn world(scene: &Scene, p: Option<DVec3>) -> Option<DVec3> {

@@ -23,7 +23,7 @@ use std::str::FromStr;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
-pub use criteria::CriterionValues;
+pub use criteria::{distance_guarantee, CriterionValues};
 pub use frank_wolfe::{FrankWolfe, FrankWolfeEvent, FrankWolfeRecord, StepRule};
 pub use gjk::{DirectionRule, Gjk, GjkEvent, GjkRecord, MomentumStop};
 pub use method::{Method, Run};

@@ -162,6 +162,54 @@ fn settings_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingCom
     }
 }
 
+/// parry3d-f64 on the same pair and pose: its answer, and each run against it (green
+/// within the run's certified bound, red otherwise, with both numbers and a button that
+/// saves the pose as a scene for a regression test or a bug report).
+fn cross_check_ui(ui: &mut egui::Ui, model: &ViewerModel) {
+    use crate::cross_check::compare;
+    let Some(parry) = &model.parry else {
+        return;
+    };
+    const GREEN: egui::Color32 = egui::Color32::from_rgb(0, 158, 115);
+    const RED: egui::Color32 = egui::Color32::from_rgb(213, 94, 0);
+    ui.separator();
+    ui.strong("Cross-check: parry3d-f64")
+        .on_hover_text(parry.via);
+    let depth = parry
+        .depth
+        .map_or(String::new(), |d| format!(", depth {d:.6e}"));
+    ui.label(format!("distance {:.9e}{depth}", parry.distance));
+    let mut disagrees = false;
+    for r in model.runs() {
+        let agreement = compare(&r.run.summary.outcome, &model.scene.settings, parry);
+        disagrees |= !agreement.agrees()
+            && !matches!(agreement, crate::cross_check::Agreement::NotComparable(_));
+        let colour = if agreement.agrees() { GREEN } else { RED };
+        ui.label(
+            egui::RichText::new(format!("{}: {agreement}", r.run.method.label())).color(colour),
+        );
+    }
+    if disagrees {
+        let id = egui::Id::new("cross-check-saved");
+        if ui
+            .button("save as scene")
+            .on_hover_text("parry-disagreement.ron: a regression test or a bug report")
+            .clicked()
+        {
+            let path = std::path::Path::new("parry-disagreement.ron");
+            let message = match model.save_scene(path) {
+                Ok(()) => format!("saved to {}", path.display()),
+                Err(e) => e,
+            };
+            ui.ctx().data_mut(|d| d.insert_temp(id, message));
+        }
+        if let Some(message) = ui.ctx().data(|d| d.get_temp::<String>(id)) {
+            ui.label(message);
+        }
+    }
+    ui.separator();
+}
+
 fn results_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingCommands) {
     ui.horizontal(|ui| {
         ui.strong("Results on this pose");
@@ -191,6 +239,7 @@ fn results_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingComm
             ui.end_row();
         }
     });
+    cross_check_ui(ui, model);
     for r in model.runs() {
         let m = r.run.method;
         ui.label(
