@@ -64,6 +64,24 @@ impl std::fmt::Display for Agreement {
     }
 }
 
+/// For answers known only by their distance and status (problem files): whether parry's
+/// distance lies within the bound a separated (or intersecting) answer certifies;
+/// `None` when the answer certifies nothing to compare.
+pub fn distance_agrees(
+    ours: Option<f64>,
+    status: &str,
+    settings: &SolverSettings,
+    parry: f64,
+) -> Option<bool> {
+    let d = ours?;
+    let bound = match status {
+        "separated" => distance_guarantee(settings.criterion, settings.kind, settings.tolerance, d),
+        "intersecting" | "touching" => settings.tolerance,
+        _ => return None,
+    } + 1e-9 * d.max(1.0);
+    Some((d - parry).abs() <= bound)
+}
+
 /// parry3d-f64 on A (identity) and B (at `b_in_a`).
 pub fn parry_answer(a: &Shape, b: &Shape, b_in_a: &RelativePose) -> ParryAnswer {
     let start = Instant::now();
@@ -214,5 +232,27 @@ mod tests {
             settings,
         );
         assert!(compare(&run.outcome, &settings, &parry_answer(&a, &b, &rel)).agrees());
+    }
+
+    #[test]
+    fn problem_file_answers_are_compared_by_status() {
+        let s = SolverSettings::default(); // van den Bergen, absolute: 1e-6
+        assert_eq!(
+            distance_agrees(Some(1.0), "separated", &s, 1.0 + 5e-7),
+            Some(true)
+        );
+        assert_eq!(
+            distance_agrees(Some(1.0), "separated", &s, 1.0 + 5e-6),
+            Some(false)
+        );
+        assert_eq!(
+            distance_agrees(Some(1.0), "separated", &s, 0.0),
+            Some(false)
+        );
+        assert_eq!(
+            distance_agrees(Some(0.0), "intersecting", &s, 0.0),
+            Some(true)
+        );
+        assert_eq!(distance_agrees(None, "iteration_cap", &s, 0.3), None);
     }
 }

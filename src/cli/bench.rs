@@ -17,6 +17,46 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::SuiteArgs;
 
+/// With parry's distances (`--timing`): per method, on how many problems parry3d-f64
+/// agrees within the bound the answer certifies, and which disagree.
+fn cross_check_summary(
+    file: &ProblemFile,
+    results: &[collidescope::bench::problems::ProblemResult],
+    names: &[&str],
+) -> anyhow::Result<String> {
+    use collidescope::cross_check::distance_agrees;
+    let settings = file.settings()?;
+    let mut out = String::from("\nparry3d-f64 (its GJK on the same problems), cross-check:\n");
+    for name in names {
+        let (mut agree, mut differ) = (0, Vec::new());
+        for r in results {
+            let (Some(a), Some(parry)) = (r.algorithms.get(*name), &r.parry) else {
+                continue;
+            };
+            match distance_agrees(a.distance, &a.status, &settings, parry.distance) {
+                Some(true) => agree += 1,
+                Some(false) => differ.push(r.index),
+                None => {}
+            }
+        }
+        let list: Vec<String> = differ.iter().take(12).map(|i| i.to_string()).collect();
+        out.push_str(&format!(
+            "  {name:<22} agrees on {agree}, disagrees on {}{}\n",
+            differ.len(),
+            if differ.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (problems {}{})",
+                    list.join(", "),
+                    if differ.len() > 12 { ", …" } else { "" }
+                )
+            }
+        ));
+    }
+    Ok(out)
+}
+
 pub fn run_problem_file(
     path: &Path,
     json: bool,
@@ -51,9 +91,13 @@ pub fn run_problem_file(
     } else {
         methods.iter().map(|m| m.name()).collect()
     };
+    let parry_column = results.iter().any(|r| r.parry.is_some());
     print!("{:>5} {:>9}", "index", "target");
     for name in &names {
         print!("  {name:>32}");
+    }
+    if parry_column {
+        print!("  {:>13}", "parry");
     }
     println!();
     for r in &results {
@@ -67,10 +111,16 @@ pub fn run_problem_file(
                 None => print!("  {:>32}", "-"),
             }
         }
+        if let Some(parry) = &r.parry {
+            print!("  {:>13}", format!("{:.6e}", parry.distance));
+        }
         println!();
     }
     println!();
     print!("{table}");
+    if parry_column {
+        print!("{}", cross_check_summary(&file, &results, &names)?);
+    }
     if let Some(t) = timing_summary {
         println!();
         print!("{t}");
