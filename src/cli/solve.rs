@@ -178,6 +178,19 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
         if let Some(k) = s.momentum_stopped_at {
             println!("momentum stopped at iteration {k}");
         }
+        for cause in collidescope::solver::explain::explain(run) {
+            let steps: Vec<String> = cause
+                .steps
+                .iter()
+                .take(8)
+                .map(|k| (k + 1).to_string())
+                .collect();
+            println!(
+                "slow: {cause} [steps {}{}]",
+                steps.join(", "),
+                if cause.steps.len() > 8 { ", …" } else { "" }
+            );
+        }
         if matches!(run.method, Method::Lp(_)) {
             print_seed_estimate(scene);
         }

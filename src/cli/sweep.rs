@@ -149,7 +149,7 @@ pub fn run(args: SweepArgs) -> anyhow::Result<()> {
             let path = args
                 .out
                 .join(format!("slow-{}-{}.ron", d.algorithm, rank + 1));
-            let reproduced = write_scene(
+            let (reproduced, cause) = write_scene(
                 &path,
                 (&path_a, &a),
                 (&path_b, &b),
@@ -159,7 +159,7 @@ pub fn run(args: SweepArgs) -> anyhow::Result<()> {
                 algorithm,
             )?;
             written.push(format!(
-                "{}  pose {pose_index}, distance {:+.3e}: {expected} iterations{}",
+                "{}  pose {pose_index}, distance {:+.3e}: {expected} iterations{}; cause: {cause}",
                 path.display(),
                 pose.target_distance,
                 if reproduced == expected {
@@ -178,7 +178,8 @@ pub fn run(args: SweepArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Writes the pose as a scene and solves the file again; returns the iterations it gives.
+/// Writes the pose as a scene and solves the file again; returns the iterations it gives
+/// and the explainer's causes for that run (`none named` when it finds none).
 fn write_scene(
     path: &Path,
     a: (&Path, &Shape),
@@ -187,7 +188,7 @@ fn write_scene(
     algorithms: &[Algorithm],
     settings: SolverSettings,
     algorithm: Algorithm,
-) -> anyhow::Result<usize> {
+) -> anyhow::Result<(usize, String)> {
     let body = |(p, s): (&Path, &Shape), pose: Pose| Body {
         spec: ShapeSpec::Mesh {
             path: p.to_string_lossy().into_owned(),
@@ -216,5 +217,15 @@ fn write_scene(
     };
     scene.save(path)?;
     let again = Scene::load(path)?;
-    Ok(again.run(algorithm).summary.iterations)
+    let run = again.run(algorithm);
+    let causes: Vec<&str> = collidescope::solver::explain::explain(&run)
+        .iter()
+        .map(|c| c.kind.name())
+        .collect();
+    let cause = if causes.is_empty() {
+        "none named".to_string()
+    } else {
+        causes.join(", ")
+    };
+    Ok((run.summary.iterations, cause))
 }

@@ -6,6 +6,7 @@ pub mod catalog;
 mod criteria;
 pub mod distance_step;
 pub mod epa;
+pub mod explain;
 mod frank_wolfe;
 mod gjk;
 pub mod interior_point;

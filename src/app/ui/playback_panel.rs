@@ -68,6 +68,24 @@ pub fn playback_panel_ui(
         );
     });
     ui.label(egui::RichText::new(narration).size(17.0));
+    // Why the run was slow, with a button to the first step that shows it.
+    for cause in crate::solver::explain::explain(&run.run) {
+        ui.horizontal(|ui| {
+            ui.label(
+                egui::RichText::new(format!("slow: {cause}"))
+                    .color(egui::Color32::from_rgb(213, 94, 0)),
+            );
+            if let Some(&first) = cause.steps.first() {
+                if ui
+                    .small_button("show")
+                    .on_hover_text("jump to the first step that shows it")
+                    .clicked()
+                {
+                    send(PlaybackCommand::Seek(first));
+                }
+            }
+        });
+    }
 }
 
 /// The narration of the step under the cursor alone, large (panels hidden).
