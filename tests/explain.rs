@@ -26,6 +26,9 @@ fn each_crafted_case_gets_its_cause() {
     let cubes = scene("cubes_frank_wolfe_zigzag.ron");
     assert!(causes(&cubes, "fw_linesearch").contains(&CauseKind::ZigZag));
     assert!(causes(&cubes, "fw_fixed").contains(&CauseKind::IterationCap));
+    // GJK's support sliding across a shallow dome's nearly flat cap.
+    let dome = scene("slow_plateau_dome.ron");
+    assert!(causes(&dome, "gjk").contains(&CauseKind::SupportPlateau));
     let far = scene("ellipsoids_far.ron");
     assert!(causes(&far, "nesterov_normalized").contains(&CauseKind::MomentumOvershoot));
     // The first direction turned away from the answer.

@@ -105,15 +105,17 @@ fn same(p: DVec3, q: DVec3) -> bool {
     (p - q).length() <= 1e-12 * p.length().max(q.length()).max(1.0)
 }
 
-/// The longest run of steps whose support equals the one two steps back and differs
-/// from the one just before: at least 6 such steps.
+/// The longest run of steps whose support comes back to (nearly) the one two steps back
+/// after leaving it: at least 6 such steps.
 fn zig_zag(steps: &[(&DistanceStep, bool)]) -> Option<Cause> {
     let s: Vec<Option<DVec3>> = steps.iter().map(|(st, _)| support(st)).collect();
     let mut best: Vec<usize> = Vec::new();
     let mut current: Vec<usize> = Vec::new();
     for k in 2..s.len() {
+        // Back to (nearly) the point of two steps ago, away from the last one: on
+        // curved shapes the two points drift a little from one bounce to the next.
         let alternates = match (s[k], s[k - 1], s[k - 2]) {
-            (Some(a), Some(b), Some(c)) => same(a, c) && !same(a, b),
+            (Some(a), Some(b), Some(c)) => !same(a, b) && near(a, c, a - b),
             _ => false,
         };
         if alternates {
@@ -128,7 +130,7 @@ fn zig_zag(steps: &[(&DistanceStep, bool)]) -> Option<Cause> {
     (best.len() >= 6).then(|| Cause {
         kind: CauseKind::ZigZag,
         detail: format!(
-            "the support alternates between the same two points for {} steps (from step {}): x bounces between two faces that are nearly parallel",
+            "the support alternates between two places for {} steps (from step {}): x bounces between two faces that are nearly parallel",
             best.len(),
             best[0] + 1
         ),
@@ -168,31 +170,44 @@ fn momentum_overshoot(steps: &[(&DistanceStep, bool)]) -> Option<Cause> {
     })
 }
 
-/// Ties on a face: consecutive supports that are different points with the same value
-/// along the step's direction (to round-off): at least 3 such steps.
+/// A plateau: consecutive supports far apart (a hundredth of the shape's size or more)
+/// whose values along the direction differ by less than a thousandth of that distance:
+/// the support slides across a face nearly orthogonal to the direction, its vertices
+/// all but tied. At least 5 such steps, zig-zag steps aside.
 fn plateau(steps: &[(&DistanceStep, bool)]) -> Option<Cause> {
+    let s: Vec<Option<DVec3>> = steps.iter().map(|(st, _)| support(st)).collect();
+    let scale = s
+        .iter()
+        .flatten()
+        .map(|p| p.length())
+        .fold(0.0f64, f64::max)
+        .max(1e-300);
     let ties: Vec<usize> = (1..steps.len())
         .filter(|&k| {
-            let (step, before) = (steps[k].0, steps[k - 1].0);
-            let (Some(a), Some(b)) = (support(step), support(before)) else {
+            let (Some(a), Some(b)) = (s[k], s[k - 1]) else {
                 return false;
             };
-            let d = step.direction.normalize_or_zero();
-            let scale = a.length().max(b.length()).max(1e-300);
-            // Two separate vertices of one face (not neighbouring points of a curved
-            // surface, whose values agree to second order).
-            (a - b).length() > 1e-4 * scale && (d.dot(a) - d.dot(b)).abs() <= 1e-9 * scale
+            let back_again = k >= 2 && s[k - 2].is_some_and(|c| near(a, c, a - b));
+            let d = steps[k].0.direction.normalize_or_zero();
+            let apart = (a - b).length();
+            !back_again && apart >= 1e-2 * scale && (d.dot(a) - d.dot(b)).abs() <= 1e-3 * apart
         })
         .collect();
-    (ties.len() >= 3).then(|| Cause {
+    (ties.len() >= 5).then(|| Cause {
         kind: CauseKind::SupportPlateau,
         detail: format!(
-            "on {} steps the support moved to another point of equal value along the direction (first at step {}): a face orthogonal to the direction, its vertices tied",
+            "on {} steps the support slid across a face nearly orthogonal to the direction, its vertices all but tied (first at step {})",
             ties.len(),
             ties[0] + 1
         ),
         steps: ties,
     })
+}
+
+/// `p` and `q` are the same point up to a twentieth of `step` (the jump between them
+/// and the point between): the support came back.
+fn near(p: DVec3, q: DVec3, step: DVec3) -> bool {
+    (p - q).length() <= 0.05 * step.length()
 }
 
 /// Steps whose simplex (three or four points) is flat to round-off of its size, or has
