@@ -218,17 +218,18 @@ fn degenerate(steps: &[(&DistanceStep, bool)]) -> Option<Cause> {
         .enumerate()
         .filter(|(_, (step, _))| {
             let w: Vec<DVec3> = step.simplex.iter().map(|v| v.point.w).collect();
-            let size = w
-                .iter()
-                .map(|p| p.length())
+            // Thin against its own longest edge: a sliver or a needle of a simplex.
+            let longest = (0..w.len())
+                .flat_map(|i| (i + 1..w.len()).map(move |j| (i, j)))
+                .map(|(i, j)| (w[i] - w[j]).length())
                 .fold(0.0f64, f64::max)
                 .max(1e-300);
             let repeated = (0..w.len()).any(|i| (i + 1..w.len()).any(|j| same(w[i], w[j])));
             let thin = match w.len() {
-                3 => (w[1] - w[0]).cross(w[2] - w[0]).length() <= 1e-10 * size * size,
+                3 => (w[1] - w[0]).cross(w[2] - w[0]).length() <= 1e-6 * longest * longest,
                 4 => {
                     (w[1] - w[0]).cross(w[2] - w[0]).dot(w[3] - w[0]).abs()
-                        <= 1e-10 * size * size * size
+                        <= 1e-6 * longest * longest * longest
                 }
                 _ => false,
             };
