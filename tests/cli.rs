@@ -275,6 +275,7 @@ fn bench_problems_writes_the_agreed_json() {
         "nesterov",
         "nesterov_normalized",
         "polyak",
+        "nesterov_restart",
         "fw_linesearch",
     ] {
         let a = &results[0]["algorithms"][alg];
@@ -385,8 +386,8 @@ fn bench_ellipsoids_writes_csv_summary_and_plots() {
         "{ratios}"
     );
     let csv = std::fs::read_to_string(out.join("runs.csv")).unwrap();
-    // 3 pairs × 2 poses × 12 distances × 4 algorithms × 2 query kinds, plus the header.
-    assert_eq!(csv.lines().count(), 1 + 3 * 2 * 12 * 4 * 2);
+    // 3 pairs × 2 poses × 12 distances × 5 algorithms × 2 query kinds, plus the header.
+    assert_eq!(csv.lines().count(), 1 + 3 * 2 * 12 * 5 * 2);
     assert!(std::fs::read_to_string(out.join("summary.txt"))
         .unwrap()
         .contains("nesterov_normalized"));

@@ -28,11 +28,12 @@ use crate::solver::{
 };
 
 /// The algorithms a problem file is run with, in output order.
-pub const PROBLEM_ALGORITHMS: [Algorithm; 5] = [
+pub const PROBLEM_ALGORITHMS: [Algorithm; 6] = [
     Algorithm::Gjk(DirectionRule::Vanilla),
     Algorithm::Gjk(DirectionRule::Nesterov),
     Algorithm::Gjk(DirectionRule::NesterovNormalized),
     Algorithm::Gjk(DirectionRule::Polyak),
+    Algorithm::Gjk(DirectionRule::NesterovRestart),
     Algorithm::FrankWolfe(StepRule::LineSearch),
 ];
 

@@ -153,7 +153,7 @@ enum Command {
         #[arg(long, value_enum, default_value = "region-tree")]
         tetrahedron: TetrahedronRule,
         /// For --problems: the methods to run (repeatable; default: gjk, nesterov,
-        /// nesterov_normalized, polyak, fw_linesearch).
+        /// nesterov_normalized, polyak, nesterov_restart, fw_linesearch).
         #[arg(value_parser = method_names(), long = "algorithm")]
         methods: Vec<Method>,
         #[command(subcommand)]
