@@ -98,12 +98,9 @@ fn capture_frames(
     }
     job.waited += 1;
     if job.waited > GIVE_UP_FRAMES {
-        fail(
-            &mut job,
-            &mut status,
-            &mut exit,
-            "no image arrived: could not render".into(),
-        );
+        let message = "no image arrived: could not render".into();
+        fail(&job, &mut status, &mut exit, message);
+        commands.remove_resource::<AnimationJob>();
         return;
     }
     let captured = job.captured.lock().map_or(0, |c| c.len());
@@ -139,7 +136,10 @@ fn capture_frames(
                 }
                 commands.remove_resource::<AnimationJob>();
             }
-            Err(e) => fail(&mut job, &mut status, &mut exit, e),
+            Err(e) => {
+                fail(&job, &mut status, &mut exit, e);
+                commands.remove_resource::<AnimationJob>();
+            }
         }
         return;
     }
@@ -171,8 +171,9 @@ fn show(job: &mut AnimationJob, cursor: &mut PlaybackCursor, lesson: &mut Lesson
     job.wait = if k == 0 { SETTLE_FRAMES } else { STEP_FRAMES };
 }
 
+/// Reports a failed capture (the caller removes the job).
 fn fail(
-    job: &mut AnimationJob,
+    job: &AnimationJob,
     status: &mut StatusLine,
     exit: &mut MessageWriter<AppExit>,
     message: String,
@@ -185,7 +186,6 @@ fn fail(
     if job.exit_when_done {
         exit.write(AppExit::error());
     }
-    job.total = usize::MAX; // stop
 }
 
 /// Writes the frames as a GIF (`delay` in hundredths of a second per frame), or as

@@ -219,11 +219,12 @@ impl ViewerModel {
             .collect();
         self.runs = runs;
         // parry3d-f64 on the same pair and pose, for the cross-check panel.
-        self.parry = Some(crate::cross_check::parry_answer(
-            &self.scene.a().shape,
-            &self.scene.b().shape,
-            &self.scene.b_in_a(),
-        ));
+        // (Not for implicit shapes: parry has none, and its GJK on their numerical
+        // supports would cost every drag far more than the runs.)
+        let (a, b) = (&self.scene.a().shape, &self.scene.b().shape);
+        let implicit = |s: &crate::shape::Shape| matches!(s, crate::shape::Shape::Implicit(_));
+        self.parry = (!implicit(a) && !implicit(b))
+            .then(|| crate::cross_check::parry_answer(a, b, &self.scene.b_in_a()));
         self.motion_curve = self.sample_motion();
         self.sync_scene_methods();
         self.revision += 1;

@@ -293,7 +293,7 @@ fn bench_configs(model: &RobotModel, pairs: &[(usize, usize)], configs: &[Vec<f6
     let count = answers.len() as f64;
     let total = answers.iter().map(|a| a.seconds).sum::<f64>() / count * 1e6;
     let kinematics = answers.iter().map(|a| a.kinematics_seconds).sum::<f64>() / count * 1e6;
-    let transforms = answers.iter().map(|a| a.transforms_seconds()).sum::<f64>() / count * 1e6;
+    let transforms = answers.iter().map(|a| a.transforms_seconds).sum::<f64>() / count * 1e6;
     let gjk = total - kinematics - transforms;
     let iterations = answers
         .iter()

@@ -111,13 +111,7 @@ pub struct ConfigAnswer {
     /// Of that: forward kinematics and the shapes' world poses,
     pub kinematics_seconds: f64,
     /// and each pair's relative pose (the rest is the GJK runs).
-    transforms_seconds: f64,
-}
-
-impl ConfigAnswer {
-    pub fn transforms_seconds(&self) -> f64 {
-        self.transforms_seconds
-    }
+    pub transforms_seconds: f64,
 }
 
 impl SelfCollision {

@@ -10,7 +10,6 @@ use glam::DVec2;
 use super::{DrawStep, StepView, COLOR_SUPPORT};
 use crate::app::ViewerSet;
 use crate::scene::Dimension;
-use crate::solver::trace::Trace;
 
 /// Which feature of the simplex a region belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,32 +61,16 @@ fn spawn_overlays(
     }
 }
 
-/// The GJK step under the cursor in a planar scene: the projected simplex (points of
-/// `A ⊖ B` in A's frame, as 2-D), the support point and direction.
+/// The GJK step under the cursor in a planar scene, flattened to the plane: the
+/// projected simplex, the support point and the direction.
 fn planar_gjk_step(view: &StepView) -> Option<(Vec<DVec2>, DVec2, DVec2)> {
-    let model = &view.model;
-    if model.scene.dimension != Dimension::Planar {
-        return None;
-    }
-    let run = &model.focused_run()?.run;
-    let Trace::Gjk(records) = &run.trace else {
-        return None;
-    };
-    let index = view.cursor.cursor.min(records.len().checked_sub(1)?);
-    let record = &records[index];
-    let support = record.step.support?;
+    let step = super::projected_gjk_step(view, Dimension::Planar)?;
     let flat = |w: glam::DVec3| DVec2::new(w.x, w.y);
-    let mut simplex: Vec<DVec2> = match index.checked_sub(1) {
-        Some(p) => records[p]
-            .step
-            .simplex
-            .iter()
-            .map(|v| flat(v.point.w))
-            .collect(),
-        None => Vec::new(),
-    };
-    simplex.push(flat(support.point.w));
-    Some((simplex, flat(support.point.w), flat(record.step.direction)))
+    Some((
+        step.projected.into_iter().map(flat).collect(),
+        flat(step.support),
+        flat(step.direction),
+    ))
 }
 
 fn update_regions(

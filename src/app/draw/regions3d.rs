@@ -11,7 +11,6 @@ use glam::DVec3;
 use super::{DrawStep, StepView};
 use crate::app::ViewerSet;
 use crate::scene::Dimension;
-use crate::solver::trace::Trace;
 
 #[derive(Component)]
 struct OriginRegion;
@@ -41,29 +40,6 @@ fn spawn_region(
     ));
 }
 
-/// The step's projected simplex (last simplex and new support) and the vertices the
-/// projection kept, as points of `A ⊖ B`.
-fn spatial_gjk_step(view: &StepView) -> Option<(Vec<DVec3>, Vec<DVec3>)> {
-    let model = &view.model;
-    if model.scene.dimension != Dimension::Spatial {
-        return None;
-    }
-    let run = &model.focused_run()?.run;
-    let Trace::Gjk(records) = &run.trace else {
-        return None;
-    };
-    let index = view.cursor.cursor.min(records.len().checked_sub(1)?);
-    let record = &records[index];
-    let support = record.step.support?;
-    let mut projected: Vec<DVec3> = match index.checked_sub(1) {
-        Some(p) => records[p].step.simplex.iter().map(|v| v.point.w).collect(),
-        None => Vec::new(),
-    };
-    projected.push(support.point.w);
-    let kept = record.step.simplex.iter().map(|v| v.point.w).collect();
-    Some((projected, kept))
-}
-
 fn update_region(
     view: StepView,
     mut query: Query<(&mut Mesh3d, &mut Visibility), With<OriginRegion>>,
@@ -78,9 +54,9 @@ fn update_region(
     let Ok((mut mesh, mut visibility)) = query.single_mut() else {
         return;
     };
-    let triangles = spatial_gjk_step(&view)
+    let triangles = super::projected_gjk_step(&view, Dimension::Spatial)
         .filter(|_| view.layers.simplex)
-        .map(|(projected, kept)| origin_region(&projected, &kept))
+        .map(|step| origin_region(&step.projected, &step.kept))
         .unwrap_or_default();
     if triangles.is_empty() {
         *visibility = Visibility::Hidden;
