@@ -69,6 +69,8 @@ impl<'s> MinkowskiDifference<'s> {
     pub fn starting_at(mut self, (vertex_a, vertex_b): (usize, usize)) -> Self {
         self.cache_a.last_vertex = vertex_a;
         self.cache_b.last_vertex = vertex_b;
+        self.cache_a.hinted = true;
+        self.cache_b.hinted = true;
         self
     }
 
@@ -79,12 +81,12 @@ impl<'s> MinkowskiDifference<'s> {
     }
 
     /// The same support, for display only (the true Frank-Wolfe gap of accelerated
-    /// runs): neither the call nor its vertex visits enter the statistics.
+    /// runs): neither the call nor its vertex visits enter the statistics, and the
+    /// warm starts stay as they were, so a traced run climbs exactly as an untraced one.
     pub fn support_uncounted(&mut self, dir: DVec3) -> CsoPoint {
         let (a, b) = (self.cache_a, self.cache_b);
         let p = self.evaluate(dir);
-        self.cache_a.vertex_visits = a.vertex_visits;
-        self.cache_b.vertex_visits = b.vertex_visits;
+        (self.cache_a, self.cache_b) = (a, b);
         p
     }
 

@@ -49,7 +49,15 @@ pub struct Polytope {
     hull_source: HullSource,
     /// Centre of the vertices' bounding box, computed once (every query's first guess).
     centre: DVec3,
+    /// Support vertices along 14 fixed directions (±axes, ±diagonals), computed once:
+    /// a climb whose direction turned far from the last one starts from the best of
+    /// them instead of the far side of the hull (Coal's `support_warm_starts`).
+    warm_starts: Vec<(DVec3, u32)>,
 }
+
+/// A direction within this cosine of the last one keeps climbing from the last vertex;
+/// further away, the climb starts from the best warm start (Coal's threshold).
+const KEEP_LAST_VERTEX_COSINE: f64 = 0.9;
 
 /// Largest coordinate magnitude accepted. The simplex projection forms fourth powers of
 /// lengths (`‖AB × AC‖²`), which must stay finite in f64: (2·√3·1e75)⁴ ≈ 2e303.
@@ -113,7 +121,7 @@ impl Polytope {
             (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
             |(lo, hi), v| (lo.min(*v), hi.max(*v)),
         );
-        Self {
+        let mut polytope = Self {
             vertices,
             faces,
             offsets,
@@ -122,7 +130,60 @@ impl Polytope {
             strategy: SupportStrategy::Auto,
             hull_source,
             centre: (min + max) * 0.5,
+            warm_starts: Vec::new(),
+        };
+        polytope.warm_starts = polytope.compute_warm_starts();
+        polytope
+    }
+
+    /// The support vertices along ±x, ±y, ±z and the four ±diagonals, for hulls large
+    /// enough to hill-climb.
+    fn compute_warm_starts(&self) -> Vec<(DVec3, u32)> {
+        if !self.has_adjacency() || self.vertices.len() <= Self::HILL_CLIMB_THRESHOLD {
+            return Vec::new();
         }
+        let axes = [DVec3::X, DVec3::Y, DVec3::Z];
+        let diagonals = [
+            DVec3::new(1.0, 1.0, 1.0),
+            DVec3::new(-1.0, 1.0, 1.0),
+            DVec3::new(-1.0, -1.0, 1.0),
+            DVec3::new(1.0, -1.0, 1.0),
+        ];
+        let mut start = 0;
+        axes.iter()
+            .chain(&diagonals)
+            .flat_map(|d| [*d, -*d])
+            .map(|d| {
+                start = self.support_index_hill_climb(d, start).0;
+                (self.vertices[start], start as u32)
+            })
+            .collect()
+    }
+
+    /// Where a climb along `dir` starts: the last support vertex when `dir` is close to
+    /// the last direction, else the best of the warm starts (counted as visits).
+    fn climb_start(&self, dir: DVec3, cache: &mut SupportCache) -> usize {
+        let last = cache.last_direction;
+        let cosine_bound = KEEP_LAST_VERTEX_COSINE * KEEP_LAST_VERTEX_COSINE;
+        let dot = last.dot(dir);
+        let close = if last == DVec3::ZERO {
+            cache.hinted
+        } else {
+            dot > 0.0 && dot * dot >= cosine_bound * last.length_squared() * dir.length_squared()
+        };
+        cache.last_direction = dir;
+        if close || self.warm_starts.is_empty() {
+            return cache.last_vertex;
+        }
+        cache.vertex_visits += self.warm_starts.len() as u64;
+        let mut best = (f64::NEG_INFINITY, cache.last_vertex);
+        for (point, index) in &self.warm_starts {
+            let d = point.dot(dir);
+            if d > best.0 {
+                best = (d, *index as usize);
+            }
+        }
+        best.1
     }
 
     fn point(p: DVec3) -> Self {
@@ -384,7 +445,8 @@ impl SupportMap for Polytope {
 
     fn local_support_cached(&self, dir: DVec3, cache: &mut SupportCache) -> DVec3 {
         let (index, visits) = if self.uses_hill_climbing() {
-            self.support_index_hill_climb(dir, cache.last_vertex)
+            let start = self.climb_start(dir, cache);
+            self.support_index_hill_climb(dir, start)
         } else {
             self.support_index_brute_force(dir)
         };

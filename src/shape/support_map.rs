@@ -14,11 +14,16 @@ pub trait SupportMap {
     }
 }
 
-/// Per-shape state of one query: the last support vertex (the warm start of hill
-/// climbing) and how many vertices were looked at.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Per-shape state of one query: the last support vertex and direction (where hill
+/// climbing starts) and how many vertices were looked at.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SupportCache {
     pub last_vertex: usize,
+    /// The last direction asked for (zero before the first call).
+    pub last_direction: DVec3,
+    /// `last_vertex` was given by the caller (a previous query of the same pair), so the
+    /// first climb starts there rather than from the nearest fixed warm start.
+    pub hinted: bool,
     pub vertex_visits: u64,
 }
 

@@ -80,6 +80,27 @@ impl Simplex {
         self.len = (self.len + 1).min(4);
     }
 
+    /// Keeps the vertices at `indices`, in that order, by swaps: vertices are 80 bytes,
+    /// and those already in place (the common case) are not touched. (A copy loop
+    /// would become a `memcpy` call, a measurable share of a query.)
+    fn keep(&mut self, indices: &[u8]) {
+        // `slot_of[i]`: where input vertex `i` is now; `input_at[s]`: the reverse.
+        let mut slot_of: [u8; 4] = [0, 1, 2, 3];
+        let mut input_at: [u8; 4] = [0, 1, 2, 3];
+        for (slot, &wanted) in indices.iter().enumerate() {
+            let current = slot_of[wanted as usize] as usize;
+            if current != slot {
+                self.vertices.swap(slot, current);
+                let displaced = input_at[slot];
+                input_at[slot] = wanted;
+                input_at[current] = displaced;
+                slot_of[wanted as usize] = slot as u8;
+                slot_of[displaced as usize] = current as u8;
+            }
+        }
+        self.len = indices.len();
+    }
+
     /// Removes the newest vertex.
     pub fn pop(&mut self) {
         self.len = self.len.saturating_sub(1);
@@ -133,11 +154,7 @@ pub fn project_origin_in_place(simplex: &mut Simplex, rule: TetrahedronRule) -> 
             TetrahedronRule::NearestFace => project_tetrahedron(v[3], v[2], v[1], v[0]),
         },
     };
-    let old = simplex.vertices;
-    for (slot, index) in face.kept[..face.len].iter().enumerate() {
-        simplex.vertices[slot] = old[*index as usize];
-    }
-    simplex.len = face.len;
+    simplex.keep(&face.kept[..face.len]);
     (face.x, face.contains_origin)
 }
 
