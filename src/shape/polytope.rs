@@ -43,6 +43,9 @@ pub struct Polytope {
     /// Compressed adjacency: neighbours of `v` are `adjacent[offsets[v]..offsets[v + 1]]`.
     offsets: Vec<u32>,
     adjacent: Vec<u32>,
+    /// `vertices[adjacent[k]]` for every `k`: a climb step reads its neighbours'
+    /// points in one contiguous run instead of one scattered load each.
+    adjacent_points: Vec<DVec3>,
     dimension: AffineDimension,
     strategy: SupportStrategy,
     /// Which builder's hull passed the check, or why support scans the points.
@@ -121,11 +124,13 @@ impl Polytope {
             (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
             |(lo, hi), v| (lo.min(*v), hi.max(*v)),
         );
+        let adjacent_points = adjacent.iter().map(|&n| vertices[n as usize]).collect();
         let mut polytope = Self {
             vertices,
             faces,
             offsets,
             adjacent,
+            adjacent_points,
             dimension,
             strategy: SupportStrategy::Auto,
             hull_source,
@@ -372,11 +377,13 @@ impl Polytope {
         loop {
             // Branch-free selection of the best neighbour: which one wins is data, not
             // a predictable branch (this loop is most of a robot check's time).
-            let neighbours = self.neighbours(current);
+            let range = self.offsets[current] as usize..self.offsets[current + 1] as usize;
+            let (neighbours, points) =
+                (&self.adjacent[range.clone()], &self.adjacent_points[range]);
             visits += neighbours.len() as u64;
             let (mut best, mut best_value, mut tied) = (current, value, false);
-            for &n in neighbours {
-                let d = self.vertices[n as usize].dot(dir);
+            for (&n, point) in neighbours.iter().zip(points) {
+                let d = point.dot(dir);
                 let higher = d > best_value;
                 best = if higher { n as usize } else { best };
                 best_value = if higher { d } else { best_value };

@@ -449,7 +449,9 @@ impl Gjk<'_> {
             point: s,
         };
         self.next_id += 1;
-        let omega = direction.dot(s.w) / direction.length();
+        // Plain steps search along x, whose norm is known.
+        let direction_norm = if momentum { direction.length() } else { self.r };
+        let omega = direction.dot(s.w) / direction_norm;
         self.previous_direction = direction;
         self.previous_support = s.w;
         let gap = 2.0 * self.x.dot(self.x - s.w);
@@ -570,23 +572,8 @@ impl Gjk<'_> {
         if self.rule == DirectionRule::NesterovRestart {
             self.adapt_momentum(previous_gap, momentum);
         }
-        // Labels are only needed for the record: no allocation on untraced runs.
-        let dropped = if let Some(before) = before {
-            let kept = self.simplex.vertices();
-            before
-                .vertices()
-                .iter()
-                .map(|v| v.id)
-                .filter(|id| !kept.iter().any(|k| k.id == *id))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let event = GjkEvent::Projected {
-            added: vertex.id,
-            dropped,
-        };
         if self.k >= self.settings.max_iterations {
+            let event = Self::projected_event(vertex.id, before, &self.simplex);
             return self.finish(
                 &mut out,
                 Outcome::IterationCap {
@@ -598,8 +585,27 @@ impl Gjk<'_> {
                 momentum,
             );
         }
-        self.record(&mut out, event, measured, momentum);
+        // Untraced runs build no record (nor its event) at all.
+        if out.is_some() {
+            let event = Self::projected_event(vertex.id, before, &self.simplex);
+            self.record(&mut out, event, measured, momentum);
+        }
         None
+    }
+
+    /// The record's event for a projection: the vertex added and those that left (known
+    /// only when the simplex before the step was kept, i.e. on traced runs).
+    fn projected_event(added: u32, before: Option<Simplex>, kept: &Simplex) -> GjkEvent {
+        let dropped = before.map_or_else(Vec::new, |before| {
+            let kept = kept.vertices();
+            before
+                .vertices()
+                .iter()
+                .map(|v| v.id)
+                .filter(|id| !kept.iter().any(|k| k.id == *id))
+                .collect()
+        });
+        GjkEvent::Projected { added, dropped }
     }
 
     /// Steps to the end, every record pushed to `out` when given.
