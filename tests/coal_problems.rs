@@ -93,3 +93,61 @@ fn ellipsoid_problems_match_coal() {
 fn mesh_problems_match_coal() {
     check_file("meshes_sample.json");
 }
+
+/// The untraced path (what a library user and the timings run) and the traced path
+/// (what the viewer and `solve` show) are one solver: on every sample problem they end
+/// with the same outcome, iteration count, support work, witness points and simplex,
+/// bit for bit.
+#[test]
+fn traced_and_untraced_runs_are_identical() {
+    use collidescope::bench::problems::PROBLEM_ALGORITHMS;
+    use collidescope::minkowski::MinkowskiDifference;
+    use collidescope::solver::{Algorithm, FrankWolfe, Gjk, InitialGuess, SolverSettings};
+    let Some(dir) = shared_data("problems") else {
+        return;
+    };
+    for name in ["ellipsoids_sample.json", "meshes_sample.json"] {
+        let file = ProblemFile::load(&dir.join(name)).unwrap();
+        let shapes = file.build_shapes().unwrap();
+        let base = file.settings().unwrap();
+        for (index, p) in file.problems.iter().enumerate() {
+            let b_in_a = p.b_in_a();
+            let settings = SolverSettings {
+                initial_guess: InitialGuess::Direction(-b_in_a.translation),
+                ..base
+            };
+            for algorithm in PROBLEM_ALGORITHMS {
+                let md = || MinkowskiDifference::new(&shapes[p.a], &shapes[p.b], b_in_a);
+                let (untraced, traced, steps) = match algorithm {
+                    Algorithm::Gjk(rule) => {
+                        let mut records = Vec::new();
+                        let traced = Gjk::new(md(), rule, settings).run_into(Some(&mut records));
+                        (
+                            Gjk::new(md(), rule, settings).run_into(None),
+                            traced,
+                            records.len(),
+                        )
+                    }
+                    Algorithm::FrankWolfe(rule) => {
+                        let mut records = Vec::new();
+                        let traced =
+                            FrankWolfe::new(md(), rule, settings).run_into(Some(&mut records));
+                        (
+                            FrankWolfe::new(md(), rule, settings).run_into(None),
+                            traced,
+                            records.len(),
+                        )
+                    }
+                };
+                let label = format!("{name} problem {index} {}", algorithm.name());
+                assert!(steps > 0, "{label}: the traced run kept no records");
+                assert_eq!(untraced.outcome, traced.outcome, "{label}");
+                assert_eq!(untraced.iterations, traced.iterations, "{label}");
+                assert_eq!(untraced.stats, traced.stats, "{label}");
+                assert_eq!(untraced.witness_a, traced.witness_a, "{label}");
+                assert_eq!(untraced.witness_b, traced.witness_b, "{label}");
+                assert_eq!(untraced.simplex, traced.simplex, "{label}");
+            }
+        }
+    }
+}

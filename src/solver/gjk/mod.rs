@@ -353,10 +353,23 @@ impl<'s> Gjk<'s> {
         }
     }
 
+    /// Pushes this step's record when the run is traced. Inlined so that an untraced
+    /// run does not even assemble the record's inputs.
+    #[inline(always)]
     fn record(&mut self, out: &mut Records, event: GjkEvent, m: Measured, momentum: bool) {
-        let Some(out) = out else {
-            return;
-        };
+        if let Some(out) = out {
+            self.push_record(out, event, m, momentum);
+        }
+    }
+
+    #[cold]
+    fn push_record(
+        &mut self,
+        out: &mut Vec<GjkRecord>,
+        event: GjkEvent,
+        m: Measured,
+        momentum: bool,
+    ) {
         let fw_gap = if self.x.is_finite() {
             let s = self.md.support_uncounted(-self.x);
             2.0 * self.x.dot(self.x - s.w)
