@@ -40,7 +40,9 @@ pub enum DirectionRule {
     /// Nesterov with adaptive restart (issue 15, `nesterov_restart`): Nesterov's
     /// momentum, except that (1) after the first step a pair whose certificate gap
     /// ‖x‖ − α is already below [`FAR_RELATIVE_GAP`]·‖x‖ (far apart: A ⊖ B is seen
-    /// under a narrow angle and plain GJK converges fast) goes on as plain GJK; (2) a
+    /// under a narrow angle and plain GJK converges fast), or whose first support plane
+    /// lies beyond the origin by more than [`DEEP_OVERLAP_RATIO`]·‖x‖ (deep overlap),
+    /// goes on as plain GJK; (2) a
     /// momentum step that shrinks the gap by less than [`MOMENTUM_SLOW_RATIO`]
     /// restarts the momentum (δ from the start, O'Donoghue and Candès' scheme on the
     /// certificate gap), and a plain step that shrinks it by less than
@@ -53,10 +55,14 @@ pub enum DirectionRule {
 
 /// After the first step, a relative certificate gap below this means "far apart".
 pub const FAR_RELATIVE_GAP: f64 = 0.1;
+/// A first support plane this far beyond the origin (as a fraction of ‖x‖ after the
+/// first step) means "deep overlap": the origin is well inside A ⊖ B, where plain GJK
+/// encloses it in a few steps and momentum only delays.
+pub const DEEP_OVERLAP_RATIO: f64 = 0.5;
 /// A momentum step keeping more than this fraction of the gap restarts the momentum.
 pub const MOMENTUM_SLOW_RATIO: f64 = 0.7;
 /// A plain step keeping more than this fraction of the gap switches momentum on.
-pub const PLAIN_SLOW_RATIO: f64 = 0.6;
+pub const PLAIN_SLOW_RATIO: f64 = 0.7;
 
 /// A steppable GJK run.
 pub struct Gjk<'s> {
@@ -79,6 +85,9 @@ pub struct Gjk<'s> {
     /// and the lower bound α before the last step (for its gap ratio).
     momentum_from: usize,
     previous_alpha: f64,
+    /// `NesterovRestart`: the first step's plane offset ω₀, negative when the plane lies
+    /// beyond the origin.
+    first_plane: f64,
     /// Barycentric weights of the refined final point (see `finish_separated`).
     final_weights: Option<[f64; 4]>,
     /// Set once round-off has stopped the loop early: from then on the simplex is
@@ -122,6 +131,7 @@ impl<'s> Gjk<'s> {
             momentum_stopped_at: None,
             momentum_from: 0,
             previous_alpha: 0.0,
+            first_plane: 0.0,
             final_weights: None,
             precise: false,
             starts_in_difference: false,
@@ -202,7 +212,13 @@ impl<'s> Gjk<'s> {
             0.0
         };
         let far = self.k == 1 && self.r > 0.0 && gap <= FAR_RELATIVE_GAP * self.r;
-        if momentum && far {
+        let deep = self.k == 1 && self.first_plane < -DEEP_OVERLAP_RATIO * self.r;
+        if momentum && deep {
+            // Deep inside: plain GJK to the end (its steps may keep much of ‖x‖ while
+            // the simplex grows around the origin; that is not crawling).
+            self.momentum_on = false;
+            self.momentum_stopped_at = Some(self.k);
+        } else if momentum && far {
             // Far apart: plain GJK steps (momentum comes back only if they crawl).
             self.momentum_on = false;
         } else if (momentum && ratio > MOMENTUM_SLOW_RATIO)
@@ -465,6 +481,9 @@ impl Gjk<'_> {
         // Plain steps search along x, whose norm is known.
         let direction_norm = if momentum { direction.length() } else { self.r };
         let omega = direction.dot(s.w) / direction_norm;
+        if self.k == 0 {
+            self.first_plane = omega;
+        }
         self.previous_direction = direction;
         self.previous_support = s.w;
         let gap = 2.0 * self.x.dot(self.x - s.w);
