@@ -206,11 +206,8 @@ impl<'s> Gjk<'s> {
             return; // the gap test ended momentum: the run finishes on plain steps
         }
         let gap = (self.r - self.alpha).max(0.0);
-        let ratio = if previous_gap > 0.0 {
-            gap / previous_gap
-        } else {
-            0.0
-        };
+        // "The step kept more than this share of the gap", without a division.
+        let kept_more_than = |share: f64| previous_gap > 0.0 && gap > share * previous_gap;
         let far = self.k == 1 && self.r > 0.0 && gap <= FAR_RELATIVE_GAP * self.r;
         let deep = self.k == 1 && self.first_plane < -DEEP_OVERLAP_RATIO * self.r;
         if momentum && deep {
@@ -221,8 +218,8 @@ impl<'s> Gjk<'s> {
         } else if momentum && far {
             // Far apart: plain GJK steps (momentum comes back only if they crawl).
             self.momentum_on = false;
-        } else if (momentum && ratio > MOMENTUM_SLOW_RATIO)
-            || (!momentum && ratio > PLAIN_SLOW_RATIO)
+        } else if (momentum && kept_more_than(MOMENTUM_SLOW_RATIO))
+            || (!momentum && kept_more_than(PLAIN_SLOW_RATIO))
         {
             self.restart_momentum();
         }
@@ -463,12 +460,18 @@ impl Gjk<'_> {
             );
         }
         let momentum = self.momentum_on;
-        let direction = if momentum {
+        // The restart rule's first momentum step (and the first after a restart) is
+        // along x itself: no momentum yet, so no blend (Nesterov's own first step keeps
+        // Coal's blend, whose rounding its iteration counts depend on).
+        let momentum_starts =
+            self.rule == DirectionRule::NesterovRestart && self.k == self.momentum_from;
+        let direction = if momentum && !momentum_starts {
             self.accelerated_direction()
         } else {
             self.x
         };
-        if momentum && !(direction.is_finite() && direction.length() > 0.0) {
+        let along_x = !momentum || momentum_starts;
+        if !along_x && !(direction.is_finite() && direction.length() > 0.0) {
             self.stop_momentum(&mut out, MomentumStop::UnusableDirection, idle);
             return None;
         }
@@ -479,7 +482,7 @@ impl Gjk<'_> {
         };
         self.next_id += 1;
         // Plain steps search along x, whose norm is known.
-        let direction_norm = if momentum { direction.length() } else { self.r };
+        let direction_norm = if along_x { self.r } else { direction.length() };
         let omega = direction.dot(s.w) / direction_norm;
         if self.k == 0 {
             self.first_plane = omega;
