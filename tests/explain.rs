@@ -29,6 +29,10 @@ fn each_crafted_case_gets_its_cause() {
     // GJK's support sliding across a shallow dome's nearly flat cap.
     let dome = scene("slow_plateau_dome.ron");
     assert!(causes(&dome, "gjk").contains(&CauseKind::SupportPlateau));
+    // Plain Nesterov's momentum landing on the same plate corners: the simplex given to
+    // the projection repeats a point or lies flat.
+    let plate = scene("slow_degenerate_plate.ron");
+    assert!(causes(&plate, "nesterov").contains(&CauseKind::DegenerateSimplex));
     let far = scene("ellipsoids_far.ron");
     assert!(causes(&far, "nesterov_normalized").contains(&CauseKind::MomentumOvershoot));
     // The first direction turned away from the answer.
@@ -54,6 +58,7 @@ fn fast_or_well_behaved_runs_get_no_cause() {
         "ellipsoids_close.ron",
         "ellipsoids_far.ron",
         "cubes_frank_wolfe_zigzag.ron",
+        "slow_degenerate_plate.ron",
     ] {
         let s = scene(name);
         for method in ["gjk", "nesterov_restart"] {

@@ -210,42 +210,62 @@ fn near(p: DVec3, q: DVec3, step: DVec3) -> bool {
     (p - q).length() <= 0.05 * step.length()
 }
 
-/// Steps whose simplex (three or four points) is flat to round-off of its size, or has
-/// two equal points.
+/// Steps whose projection had to work on a degenerate simplex: the kept simplex plus the
+/// new support (what the projection was given, before it dropped vertices) is flat
+/// against its own longest edge (a sliver triangle, a flat tetrahedron: area or volume
+/// below 1e-6 of it, scale-free) or repeats a point. At least two such steps.
 fn degenerate(steps: &[(&DistanceStep, bool)]) -> Option<Cause> {
     let flat: Vec<usize> = steps
         .iter()
         .enumerate()
-        .filter(|(_, (step, _))| {
-            let w: Vec<DVec3> = step.simplex.iter().map(|v| v.point.w).collect();
-            // Thin against its own longest edge: a sliver or a needle of a simplex.
-            let longest = (0..w.len())
-                .flat_map(|i| (i + 1..w.len()).map(move |j| (i, j)))
-                .map(|(i, j)| (w[i] - w[j]).length())
-                .fold(0.0f64, f64::max)
-                .max(1e-300);
-            let repeated = (0..w.len()).any(|i| (i + 1..w.len()).any(|j| same(w[i], w[j])));
-            let thin = match w.len() {
-                3 => (w[1] - w[0]).cross(w[2] - w[0]).length() <= 1e-6 * longest * longest,
-                4 => {
-                    (w[1] - w[0]).cross(w[2] - w[0]).dot(w[3] - w[0]).abs()
-                        <= 1e-6 * longest * longest * longest
-                }
-                _ => false,
+        .filter(|(k, (step, _))| {
+            let Some(support) = step.support else {
+                return false;
             };
-            repeated || thin
+            let mut w: Vec<DVec3> = match k.checked_sub(1) {
+                Some(previous) => steps[previous]
+                    .0
+                    .simplex
+                    .iter()
+                    .map(|v| v.point.w)
+                    .collect(),
+                None => Vec::new(),
+            };
+            w.push(support.point.w);
+            degenerate_points(&w)
         })
         .map(|(k, _)| k)
         .collect();
     (flat.len() >= 2).then(|| Cause {
         kind: CauseKind::DegenerateSimplex,
         detail: format!(
-            "{} steps kept a simplex that is flat or has repeated points (first at step {}): the projection works near round-off there",
+            "on {} steps the simplex given to the projection was flat or repeated a point (first at step {}): the projection works near round-off there",
             flat.len(),
             flat[0] + 1
         ),
         steps: flat,
     })
+}
+
+/// Points that repeat one another or span less than their count promises (three nearly
+/// collinear, four nearly coplanar), relative to their longest edge.
+fn degenerate_points(w: &[DVec3]) -> bool {
+    let pairs = || (0..w.len()).flat_map(|i| (i + 1..w.len()).map(move |j| (i, j)));
+    if pairs().any(|(i, j)| same(w[i], w[j])) {
+        return true;
+    }
+    let longest = pairs()
+        .map(|(i, j)| (w[i] - w[j]).length())
+        .fold(0.0f64, f64::max)
+        .max(1e-300);
+    match w.len() {
+        3 => (w[1] - w[0]).cross(w[2] - w[0]).length() <= 1e-6 * longest * longest,
+        4 => {
+            (w[1] - w[0]).cross(w[2] - w[0]).dot(w[3] - w[0]).abs()
+                <= 1e-6 * longest * longest * longest
+        }
+        _ => false,
+    }
 }
 
 /// The first direction more than 90° away from the final answer's.
