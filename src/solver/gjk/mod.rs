@@ -471,7 +471,8 @@ impl Gjk<'_> {
             self.x
         };
         let along_x = !momentum || momentum_starts;
-        if !along_x && !(direction.is_finite() && direction.length() > 0.0) {
+        let usable = direction.is_finite() && direction.length() > 0.0;
+        if !along_x && !usable {
             self.stop_momentum(&mut out, MomentumStop::UnusableDirection, idle);
             return None;
         }
@@ -550,7 +551,7 @@ impl Gjk<'_> {
         }
         // Plain GJK only: a support already in the simplex projects to the same point,
         // so in exact arithmetic the gap would be ≤ 0; what is left is round-off.
-        if !momentum && self.simplex.vertices().iter().any(|v| v.point.w == s.w) {
+        if !momentum && self.simplex.points().contains(&s.w) {
             return self.finish_separated(&mut out, GjkEvent::Stalled, measured);
         }
         let before = out.is_some().then_some(self.simplex);
@@ -661,7 +662,7 @@ impl Gjk<'_> {
                 let weights = self
                     .final_weights
                     .unwrap_or_else(|| barycentric(&self.simplex, self.x));
-                let (a, b) = witness_points(self.simplex.vertices(), &weights);
+                let (a, b) = witness_points(&self.simplex.vertices(), &weights);
                 (Some(a), Some(b))
             }
             _ => (None, None),

@@ -41,11 +41,53 @@ pub struct SimplexVertex {
     pub point: CsoPoint,
 }
 
-/// At most four vertices, newest last.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// At most four vertices, newest last. The loop reads only the points `w`, so they sit
+/// in storage order in an array of their own, moved when the projection keeps a face
+/// (24 bytes each); the rest of each vertex (label, parts on A and B: 56 bytes) stays in
+/// its slot, found through `slot` (Coal's simplex holds pointers for the same reason).
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Simplex {
-    vertices: [SimplexVertex; 4],
+    w: [DVec3; 4],
+    /// `slot[i]`: where the `i`-th vertex's label and parts are kept.
+    slot: [u8; 4],
+    parts: [SimplexVertex; 4],
     len: usize,
+}
+
+impl PartialEq for Simplex {
+    fn eq(&self, other: &Self) -> bool {
+        *self.vertices() == *other.vertices()
+    }
+}
+
+/// A simplex's vertices in storage order, by value (at most four): reads like a slice.
+#[derive(Clone, Copy, Debug)]
+pub struct Vertices {
+    items: [SimplexVertex; 4],
+    len: usize,
+}
+
+impl std::ops::Deref for Vertices {
+    type Target = [SimplexVertex];
+    fn deref(&self) -> &[SimplexVertex] {
+        &self.items[..self.len]
+    }
+}
+
+impl IntoIterator for Vertices {
+    type Item = SimplexVertex;
+    type IntoIter = std::iter::Take<std::array::IntoIter<SimplexVertex, 4>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.into_iter().take(self.len)
+    }
+}
+
+impl<'v> IntoIterator for &'v Vertices {
+    type Item = &'v SimplexVertex;
+    type IntoIter = std::slice::Iter<'v, SimplexVertex>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
 }
 
 impl Simplex {
@@ -69,34 +111,45 @@ impl Simplex {
         self.len == 0
     }
 
-    pub fn vertices(&self) -> &[SimplexVertex] {
-        &self.vertices[..self.len]
+    /// The vertices in storage order (a copy: for records and final answers).
+    pub fn vertices(&self) -> Vertices {
+        let mut items = [SimplexVertex::default(); 4];
+        for (i, item) in items.iter_mut().enumerate().take(self.len) {
+            *item = self.parts[self.slot[i] as usize];
+        }
+        Vertices {
+            items,
+            len: self.len,
+        }
+    }
+
+    /// The points `w` in storage order.
+    pub fn points(&self) -> &[DVec3] {
+        &self.w[..self.len]
     }
 
     /// Adds a vertex as the newest. The caller keeps `len < 4` before pushing.
     pub fn push(&mut self, v: SimplexVertex) {
         debug_assert!(self.len < 4);
-        self.vertices[self.len.min(3)] = v;
-        self.len = (self.len + 1).min(4);
+        if self.len >= 4 {
+            return;
+        }
+        let used = self.slot[..self.len]
+            .iter()
+            .fold(0u8, |mask, slot| mask | (1 << slot));
+        let free = (!used).trailing_zeros() as u8;
+        self.parts[free as usize] = v;
+        self.slot[self.len] = free;
+        self.w[self.len] = v.point.w;
+        self.len += 1;
     }
 
-    /// Keeps the vertices at `indices`, in that order, by swaps: vertices are 80 bytes,
-    /// and those already in place (the common case) are not touched. (A copy loop
-    /// would become a `memcpy` call, a measurable share of a query.)
+    /// Keeps the vertices at storage positions `indices`, in that order.
     fn keep(&mut self, indices: &[u8]) {
-        // `slot_of[i]`: where input vertex `i` is now; `input_at[s]`: the reverse.
-        let mut slot_of: [u8; 4] = [0, 1, 2, 3];
-        let mut input_at: [u8; 4] = [0, 1, 2, 3];
-        for (slot, &wanted) in indices.iter().enumerate() {
-            let current = slot_of[wanted as usize] as usize;
-            if current != slot {
-                self.vertices.swap(slot, current);
-                let displaced = input_at[slot];
-                input_at[slot] = wanted;
-                input_at[current] = displaced;
-                slot_of[wanted as usize] = slot as u8;
-                slot_of[displaced as usize] = current as u8;
-            }
+        let (w, slot) = (self.w, self.slot);
+        for (position, index) in indices.iter().enumerate() {
+            self.w[position] = w[*index as usize];
+            self.slot[position] = slot[*index as usize];
         }
         self.len = indices.len();
     }
@@ -136,7 +189,7 @@ pub fn project_origin(simplex: &Simplex, rule: TetrahedronRule) -> Projection {
 pub fn project_origin_in_place(simplex: &mut Simplex, rule: TetrahedronRule) -> (DVec3, bool) {
     let v: [V; 4] = std::array::from_fn(|i| V {
         index: i as u8,
-        w: simplex.vertices[i].point.w,
+        w: simplex.w[i],
     });
     let face = match simplex.len {
         0 => Face {
@@ -174,6 +227,7 @@ struct Face {
     contains_origin: bool,
 }
 
+#[inline(always)]
 fn kept(vertices: &[V]) -> ([u8; 4], usize) {
     let mut k = [0u8; 4];
     for (slot, v) in k.iter_mut().zip(vertices) {
@@ -182,6 +236,7 @@ fn kept(vertices: &[V]) -> ([u8; 4], usize) {
     (k, vertices.len())
 }
 
+#[inline(always)]
 fn point(a: V) -> Face {
     Face {
         kept: kept(&[a]).0,
@@ -192,6 +247,7 @@ fn point(a: V) -> Face {
 }
 
 /// Segment `[B, A]`, `A` newest: the vertex `A` or the open segment.
+#[inline(always)]
 fn project_segment(a: V, b: V) -> Face {
     let (pa, pb) = (a.w, b.w);
     let towards_b = (pb - pa).dot(-pa);
@@ -204,11 +260,13 @@ fn project_segment(a: V, b: V) -> Face {
 
 /// The nearest point on the line through `A` and `B`, known to lie inside the segment:
 /// `x = ((AB·B) A + (AB·AO) B) / ‖AB‖²`. Stored `[B, A]`.
+#[inline(always)]
 fn segment(a: V, b: V) -> Face {
     segment_with(a, b, (b.w - a.w).dot(-a.w))
 }
 
 /// [`segment`] with `AB·AO` given, as the tetrahedron tree computes it (`A·A − B·A`).
+#[inline(always)]
 fn segment_with(a: V, b: V, ab_dot_ao: f64) -> Face {
     let (pa, pb) = (a.w, b.w);
     let ab = pb - pa;
@@ -228,6 +286,7 @@ fn segment_with(a: V, b: V, ab_dot_ao: f64) -> Face {
 }
 
 /// Triangle with `A` newest: regions A, AB, AC and the face.
+#[inline(always)]
 fn project_triangle(a: V, b: V, c: V) -> Face {
     let (pa, pb, pc) = (a.w, b.w, c.w);
     let ao = -pa;
@@ -256,6 +315,7 @@ fn project_triangle(a: V, b: V, c: V) -> Face {
 
 /// The origin projects into the interior of triangle ABC:
 /// `x = −(ABC·AO)/‖ABC‖² ABC`, stored `[C, B, A]` above the face, `[B, C, A]` below.
+#[inline(always)]
 fn face(a: V, b: V, c: V, abc: DVec3, abc_dot_ao: f64) -> Face {
     let abc2 = abc.length_squared();
     if abc2.is_nan() || abc2 <= 0.0 {
@@ -317,6 +377,7 @@ fn project_tetrahedron(a: V, b: V, c: V, d: V) -> Face {
 }
 
 /// The origin is inside the tetrahedron.
+#[inline(always)]
 fn inside(a: V, b: V, c: V, d: V) -> Face {
     Face {
         kept: kept(&[d, c, b, a]).0,
@@ -330,9 +391,7 @@ fn inside(a: V, b: V, c: V, d: V) -> Face {
 /// the simplex's vertices, in storage order: ≥ 0 and summing to 1.
 pub fn barycentric(simplex: &Simplex, x: DVec3) -> [f64; 4] {
     let mut v = [DVec3::ZERO; 4];
-    for (slot, vertex) in v.iter_mut().zip(simplex.vertices()) {
-        *slot = vertex.point.w;
-    }
+    v[..simplex.len()].copy_from_slice(simplex.points());
     let mut w = [0.0; 4];
     match simplex.len() {
         0 => {}

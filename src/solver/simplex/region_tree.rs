@@ -6,8 +6,8 @@
 //! our iteration counts equal Coal's on polytopes (ALGORITHMS.md §3).
 //!
 //! The twelve tests are named as in Coal's comments: `a1` is "ABC·AO ≥ 0", `a9` is
-//! "(ADB × AB)·AO ≥ 0", and so on. All are computed up front (they are cheap) and the
-//! tree below only reads them.
+//! "(ADB × AB)·AO ≥ 0", and so on. Like Coal, the dot products are computed up front and
+//! each test only where the tree reaches it.
 
 use glam::DVec3;
 
@@ -26,29 +26,24 @@ enum Region {
     Adb,
 }
 
-/// The tests of Coal's tree, `true` meaning "≥ 0" as its comments state them.
-struct Tests {
-    a1: bool,
-    a2: bool,
-    a3: bool,
-    a4: bool,
-    a5: bool,
-    a6: bool,
-    a7: bool,
-    a8: bool,
-    a9: bool,
-    a10: bool,
-    a11: bool,
-    a12: bool,
-}
-
 /// The dot products the tests and the projections are built from, computed the way Coal
-/// computes them (the rounding must match, not only the algebra).
+/// computes them (the rounding must match, not only the algebra). The tests themselves
+/// (`true` meaning "≥ 0" as Coal's comments state them) are evaluated on demand, only
+/// those on the tree's path, as Coal's generated code does.
 struct Products {
     a: DVec3,
     b: DVec3,
     c: DVec3,
     d: DVec3,
+    ba: f64,
+    bb: f64,
+    ca: f64,
+    cb: f64,
+    cc: f64,
+    da: f64,
+    db: f64,
+    dc: f64,
+    dd: f64,
     ba_aa: f64,
     ca_aa: f64,
     da_aa: f64,
@@ -56,12 +51,96 @@ struct Products {
     a_cross_c: DVec3,
 }
 
+impl Products {
+    fn new(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> Self {
+        let aa = a.length_squared();
+        let (da, db, dc, dd) = (d.dot(a), d.dot(b), d.dot(c), d.dot(d));
+        let (ca, cb, cc) = (c.dot(a), c.dot(b), c.dot(c));
+        let (ba, bb) = (b.dot(a), b.dot(b));
+        Self {
+            a,
+            b,
+            c,
+            d,
+            ba,
+            bb,
+            ca,
+            cb,
+            cc,
+            da,
+            db,
+            dc,
+            dd,
+            ba_aa: ba - aa,
+            ca_aa: ca - aa,
+            da_aa: da - aa,
+            a_cross_b: a.cross(b),
+            a_cross_c: a.cross(c),
+        }
+    }
+
+    fn a1(&self) -> bool {
+        self.c.dot(self.a_cross_b) <= 0.0
+    }
+
+    fn a2(&self) -> bool {
+        self.d.dot(self.a_cross_c) <= 0.0
+    }
+
+    fn a3(&self) -> bool {
+        -self.d.dot(self.a_cross_b) <= 0.0
+    }
+
+    fn a4(&self) -> bool {
+        let ba_ca = self.ba - self.ca;
+        self.ba * ba_ca + self.bb * self.ca_aa - self.cb * self.ba_aa <= 0.0
+    }
+
+    fn a5(&self) -> bool {
+        let ba_ca = self.ba - self.ca;
+        self.ca * ba_ca + self.cb * self.ca_aa - self.cc * self.ba_aa <= 0.0
+    }
+
+    fn a6(&self) -> bool {
+        let ca_da = self.ca - self.da;
+        self.ca * ca_da + self.cc * self.da_aa - self.dc * self.ca_aa <= 0.0
+    }
+
+    fn a7(&self) -> bool {
+        let ca_da = self.ca - self.da;
+        self.da * ca_da + self.dc * self.da_aa - self.dd * self.ca_aa <= 0.0
+    }
+
+    fn a8(&self) -> bool {
+        let da_ba = self.da - self.ba;
+        self.da * da_ba + self.dd * self.ba_aa - self.db * self.da_aa <= 0.0
+    }
+
+    fn a9(&self) -> bool {
+        let da_ba = self.da - self.ba;
+        self.ba * da_ba + self.db * self.ba_aa - self.bb * self.da_aa <= 0.0
+    }
+
+    fn a10(&self) -> bool {
+        self.ba_aa <= 0.0
+    }
+
+    fn a11(&self) -> bool {
+        self.ca_aa <= 0.0
+    }
+
+    fn a12(&self) -> bool {
+        self.da_aa <= 0.0
+    }
+}
+
 /// Projects the origin onto tetrahedron `[D, C, B, A]`, `A` newest, by Coal's tree.
 /// `None` when the tree's answer cannot be trusted (it says "inside" a tetrahedron of
 /// zero volume, or produced a non-finite point): the caller uses the order-free search.
+#[inline(always)]
 pub(super) fn project(a: V, b: V, c: V, d: V) -> Option<Face> {
-    let (tests, p) = tests(a.w, b.w, c.w, d.w);
-    let result = match region(&tests) {
+    let p = Products::new(a.w, b.w, c.w, d.w);
+    let result = match region(&p) {
         Region::Inside => {
             let volume = (p.b - p.a).dot((p.c - p.a).cross(p.d - p.a));
             if volume == 0.0 || !volume.is_finite() {
@@ -80,115 +159,77 @@ pub(super) fn project(a: V, b: V, c: V, d: V) -> Option<Face> {
     result.x.is_finite().then_some(result)
 }
 
-fn tests(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> (Tests, Products) {
-    let aa = a.length_squared();
-    let (da, db, dc, dd) = (d.dot(a), d.dot(b), d.dot(c), d.dot(d));
-    let (ca, cb, cc) = (c.dot(a), c.dot(b), c.dot(c));
-    let (ba, bb) = (b.dot(a), b.dot(b));
-    let (bc, bd, cd) = (cb, db, dc);
-    let (da_aa, ca_aa, ba_aa) = (da - aa, ca - aa, ba - aa);
-    let (ba_ca, ca_da, da_ba) = (ba - ca, ca - da, da - ba);
-    let a_cross_b = a.cross(b);
-    let a_cross_c = a.cross(c);
-    let tests = Tests {
-        a1: c.dot(a_cross_b) <= 0.0,
-        a2: d.dot(a_cross_c) <= 0.0,
-        a3: -d.dot(a_cross_b) <= 0.0,
-        a4: ba * ba_ca + bb * ca_aa - bc * ba_aa <= 0.0,
-        a5: ca * ba_ca + cb * ca_aa - cc * ba_aa <= 0.0,
-        a6: ca * ca_da + cc * da_aa - cd * ca_aa <= 0.0,
-        a7: da * ca_da + dc * da_aa - dd * ca_aa <= 0.0,
-        a8: da * da_ba + dd * ba_aa - db * da_aa <= 0.0,
-        a9: ba * da_ba + bd * ba_aa - bb * da_aa <= 0.0,
-        a10: ba_aa <= 0.0,
-        a11: ca_aa <= 0.0,
-        a12: da_aa <= 0.0,
-    };
-    let products = Products {
-        a,
-        b,
-        c,
-        d,
-        ba_aa,
-        ca_aa,
-        da_aa,
-        a_cross_b,
-        a_cross_c,
-    };
-    (tests, products)
-}
-
 /// Coal's decision tree, branch for branch.
-fn region(t: &Tests) -> Region {
+fn region(t: &Products) -> Region {
     use Region::*;
     let pick = |test: bool, yes: Region, no: Region| if test { yes } else { no };
-    if t.a10 {
-        if t.a3 {
-            if t.a9 {
-                if t.a12 {
-                    pick(t.a4, Abc, Ab)
-                } else if !t.a4 {
+    if t.a10() {
+        if t.a3() {
+            if t.a9() {
+                if t.a12() {
+                    pick(t.a4(), Abc, Ab)
+                } else if !t.a4() {
                     Ab
-                } else if t.a5 {
-                    pick(t.a6, Acd, Ac)
+                } else if t.a5() {
+                    pick(t.a6(), Acd, Ac)
                 } else {
                     Abc
                 }
-            } else if t.a8 {
+            } else if t.a8() {
                 Adb
-            } else if t.a6 {
-                pick(t.a7, Ad, Acd)
+            } else if t.a6() {
+                pick(t.a7(), Ad, Acd)
             } else {
-                pick(t.a7, Ad, Ac)
+                pick(t.a7(), Ad, Ac)
             }
-        } else if t.a1 {
-            if !t.a4 {
+        } else if t.a1() {
+            if !t.a4() {
                 Ab
-            } else if t.a5 {
-                pick(t.a6, Acd, Ac)
+            } else if t.a5() {
+                pick(t.a6(), Acd, Ac)
             } else {
                 Abc
             }
-        } else if t.a2 {
-            if t.a6 {
-                pick(t.a7, Ad, Acd)
+        } else if t.a2() {
+            if t.a6() {
+                pick(t.a7(), Ad, Acd)
             } else {
-                pick(t.a11, Ac, Ad)
+                pick(t.a11(), Ac, Ad)
             }
         } else {
             Inside
         }
-    } else if t.a11 {
-        if t.a2 {
-            if t.a12 {
-                if !t.a6 {
-                    pick(t.a5, Ac, Abc)
-                } else if t.a7 {
-                    pick(t.a8, Adb, Ad)
+    } else if t.a11() {
+        if t.a2() {
+            if t.a12() {
+                if !t.a6() {
+                    pick(t.a5(), Ac, Abc)
+                } else if t.a7() {
+                    pick(t.a8(), Adb, Ad)
                 } else {
                     Acd
                 }
-            } else if t.a5 {
-                pick(t.a6, Acd, Ac)
+            } else if t.a5() {
+                pick(t.a6(), Acd, Ac)
             } else {
-                pick(t.a1, Abc, Acd)
+                pick(t.a1(), Abc, Acd)
             }
-        } else if t.a1 {
-            pick(t.a5, Ac, Abc)
-        } else if t.a3 {
-            pick(t.a8, Adb, Ad)
+        } else if t.a1() {
+            pick(t.a5(), Ac, Abc)
+        } else if t.a3() {
+            pick(t.a8(), Adb, Ad)
         } else {
             Inside
         }
-    } else if t.a12 {
-        if t.a3 {
-            if t.a7 {
-                pick(t.a8, Adb, Ad)
+    } else if t.a12() {
+        if t.a3() {
+            if t.a7() {
+                pick(t.a8(), Adb, Ad)
             } else {
-                pick(t.a2, Acd, Adb)
+                pick(t.a2(), Acd, Adb)
             }
-        } else if t.a2 {
-            pick(t.a7, Ad, Acd)
+        } else if t.a2() {
+            pick(t.a7(), Ad, Acd)
         } else {
             Inside
         }
