@@ -471,8 +471,7 @@ impl Gjk<'_> {
             self.x
         };
         let along_x = !momentum || momentum_starts;
-        let usable = direction.is_finite() && direction.length() > 0.0;
-        if !along_x && !usable {
+        if !(along_x || (direction.is_finite() && direction.length() > 0.0)) {
             self.stop_momentum(&mut out, MomentumStop::UnusableDirection, idle);
             return None;
         }
