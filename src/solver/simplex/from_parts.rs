@@ -128,20 +128,30 @@ fn nearest_in_affine_hull(v: &[SimplexVertex]) -> Option<(DVec3, [f64; 4])> {
 /// dot products and can be wrong by a hair when the origin is that close to a face.
 pub fn tetrahedron_contains_origin(simplex: &Simplex) -> bool {
     use crate::shape::hull::quickhull::height;
-    let v = simplex.vertices();
-    if v.len() != 4 {
+    let w = simplex.points();
+    if w.len() != 4 {
         return false;
     }
-    let w = |i: usize| v[i].point.w;
+    // The tetrahedron's own orientation, once: each face's opposite vertex lies on the
+    // side given by it and the parity of the face's vertex order (exact signs, so the
+    // permuted determinants are exactly ±).
+    let volume = height(w[0], w[1], w[2], w[3]);
+    if volume == 0.0 {
+        return false;
+    }
     // For each face, the origin must not be strictly on the other side from the
     // opposite vertex.
-    [(0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 3, 1), (1, 2, 3, 0)]
-        .iter()
-        .all(|&(i, j, k, o)| {
-            let vertex_side = height(w(i), w(j), w(k), w(o));
-            let origin_side = height(w(i), w(j), w(k), DVec3::ZERO);
-            vertex_side != 0.0 && origin_side * vertex_side >= 0.0
-        })
+    [
+        ((0, 1, 2), 1.0),
+        ((0, 1, 3), -1.0),
+        ((0, 2, 3), 1.0),
+        ((1, 2, 3), -1.0),
+    ]
+    .iter()
+    .all(|&((i, j, k), parity)| {
+        let origin_side = height(w[i], w[j], w[k], DVec3::ZERO);
+        origin_side * volume * parity >= 0.0
+    })
 }
 
 /// The nearest point to the origin on the faces of tetrahedron `simplex`, with the face
@@ -176,12 +186,11 @@ pub fn nearest_on_tetrahedron_faces(simplex: &Simplex) -> Option<(Simplex, DVec3
 pub fn origin_on_flat_simplex(simplex: &Simplex) -> bool {
     use crate::shape::hull::quickhull::height;
     use crate::shape::hull::span::collinear;
-    let v = simplex.vertices();
-    let w = |i: usize| v[i].point.w;
-    match v.len() {
-        1 => w(0) == DVec3::ZERO,
-        2 => collinear(w(0), w(1), DVec3::ZERO),
-        3 => height(w(0), w(1), w(2), DVec3::ZERO) == 0.0,
+    let w = simplex.points();
+    match w.len() {
+        1 => w[0] == DVec3::ZERO,
+        2 => collinear(w[0], w[1], DVec3::ZERO),
+        3 => height(w[0], w[1], w[2], DVec3::ZERO) == 0.0,
         _ => false,
     }
 }

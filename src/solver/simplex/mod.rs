@@ -499,6 +499,58 @@ mod tests {
         }
     }
 
+    /// The exact "origin inside" test against signed volumes, on random tetrahedra in
+    /// every vertex order (both orientations), away from the boundary where f64
+    /// volumes decide.
+    #[test]
+    fn tetrahedron_contains_origin_matches_signed_volumes() {
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+        };
+        let volume = |p: [DVec3; 4]| (p[1] - p[0]).dot((p[2] - p[0]).cross(p[3] - p[0]));
+        let (mut inside, mut outside) = (0, 0);
+        for _ in 0..4000 {
+            let p: [DVec3; 4] = std::array::from_fn(|_| DVec3::new(next(), next(), next()));
+            let total = volume(p);
+            if total.abs() < 1e-3 {
+                continue;
+            }
+            let parts: Vec<f64> = (0..4)
+                .map(|i| {
+                    let mut q = p;
+                    q[i] = DVec3::ZERO;
+                    volume(q) / total
+                })
+                .collect();
+            if parts.iter().any(|t| t.abs() < 1e-9) {
+                continue;
+            }
+            let expected = parts.iter().all(|t| *t > 0.0);
+            for order in [[0, 1, 2, 3], [1, 0, 2, 3], [3, 1, 0, 2], [2, 3, 1, 0]] {
+                let simplex =
+                    Simplex::from_slice(&order.map(|i| v(i as u32, p[i].x, p[i].y, p[i].z)));
+                assert_eq!(
+                    tetrahedron_contains_origin(&simplex),
+                    expected,
+                    "{p:?} {order:?}"
+                );
+            }
+            if expected {
+                inside += 1;
+            } else {
+                outside += 1;
+            }
+        }
+        assert!(
+            inside > 50 && outside > 50,
+            "{inside} inside, {outside} outside"
+        );
+    }
+
     /// Brute force: the nearest point of the convex hull of up to 4 points, by sampling
     /// the closed form on every face subset.
     fn nearest_by_subsets(points: &[DVec3]) -> f64 {
