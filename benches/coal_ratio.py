@@ -1,6 +1,6 @@
 """Time per query of our GJK family over Coal 3.0's C++ GJK, on problem files, back to back.
 
-usage: python3 benches/coal_ratio.py [FILE.json ...] [--repeats 50] [--rounds 3] [--json OUT.json]
+usage: python3 benches/coal_ratio.py [FILE.json ...] [--repeats 50] [--rounds 3] [--chunk 24] [--json OUT.json]
 
 For each problem file (default: ../shared/data/problems/{ellipsoids,meshes}_sample.json)
 it runs Coal's C++ timing program (../shared/tools/coal_setup.sh builds it; it times
@@ -8,12 +8,13 @@ it runs Coal's C++ timing program (../shared/tools/coal_setup.sh builds it; it t
 `collidescope bench --problems FILE --timing --json` built with the `fast` profile
 (same statistic, our query including the relative pose), and prints per algorithm and distance band (overlap,
 close: 0 < d <= 0.1, far: d > 0.1) the median over problems of ours / Coal, and whether
-the iteration counts are equal. The two programs run alternately `--rounds` times and
-each problem keeps its fastest round on each side, so a slow spell of the machine
-(shared cores) does not land on one side only. Exits 1 if any iteration count differs
+the iteration counts are equal. The two programs take the problems `--chunk` at a time,
+alternately, `--rounds` times over, and each problem keeps its fastest round on each
+side: on shared cores the machine has slow spells of seconds to minutes, which must not
+land on one side only. Exits 1 if any iteration count differs
 from Coal's timing run.
 """
-import argparse, json, os, statistics, subprocess, sys
+import argparse, json, os, statistics, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -32,7 +33,7 @@ def collidescope_binary():
 
 
 def coal_times(venv, path, repeats):
-    flat = path + ".flat.txt" if os.access(os.path.dirname(path), os.W_OK) else "/tmp/coal_ratio.flat.txt"
+    flat = path + ".flat.txt"
     subprocess.run([os.path.join(venv, "bin", "python"), os.path.join(SHARED, "tools", "problems_to_flat.py"), path, flat], check=True)
     out = subprocess.run([os.path.join(venv, "coal_time"), flat, str(repeats)], check=True, capture_output=True, text=True).stdout
     os.remove(flat)
@@ -54,11 +55,32 @@ def our_times(binary, path):
             for r in json.loads(out)["results"]}
 
 
+def chunk_files(path, size, workdir):
+    """The problem file cut into files of `size` problems (same shapes), with the index
+    of each chunk's first problem."""
+    data = json.load(open(path))
+    problems = data["problems"]
+    chunks = []
+    for start in range(0, len(problems), size):
+        part = dict(data, problems=problems[start:start + size])
+        name = os.path.join(workdir, f"chunk{start}.json")
+        json.dump(part, open(name, "w"))
+        chunks.append((start, name))
+    return chunks
+
+
+def keep_fastest(side, start, times):
+    for i, row in times.items():
+        kept = side.setdefault(start + i, row)
+        side[start + i] = {alg: min(kept[alg], row[alg], key=lambda r: r[1]) for alg in ALGORITHMS}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("files", nargs="*")
     ap.add_argument("--repeats", type=int, default=50)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--chunk", type=int, default=24)
     ap.add_argument("--json")
     a = ap.parse_args()
     files = a.files or [os.path.join(SHARED, "data", "problems", f) for f in ["ellipsoids_sample.json", "meshes_sample.json"]]
@@ -68,11 +90,12 @@ def main():
     for path in files:
         problems = json.load(open(path))["problems"]
         coal, ours = {}, {}
-        for _ in range(a.rounds):
-            for side, times in ((coal, coal_times(venv, path, a.repeats)), (ours, our_times(binary, path))):
-                for i, row in times.items():
-                    kept = side.setdefault(i, row)
-                    side[i] = {alg: min(kept[alg], row[alg], key=lambda r: r[1]) for alg in ALGORITHMS}
+        with tempfile.TemporaryDirectory() as workdir:
+            chunks = chunk_files(path, a.chunk, workdir)
+            for _ in range(a.rounds):
+                for start, chunk in chunks:
+                    keep_fastest(coal, start, coal_times(venv, chunk, a.repeats))
+                    keep_fastest(ours, start, our_times(binary, chunk))
         name = os.path.basename(path)
         print(f"\n{name}: median time per query ours / Coal C++ (µs ours | Coal), {len(problems)} problems")
         print(f"{'':22}" + "".join(f"{b:>24}" for b, _ in BANDS))
