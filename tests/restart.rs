@@ -1,6 +1,7 @@
 //! `nesterov_restart` (issue 15): on the paper's protocol it takes no more iterations
 //! than GJK at any distance on ellipsoids (half as many or fewer near contact) and on
-//! mesh hulls (far apart within 1 %), with the same certified distances.
+//! mesh hulls (within 1 % outside the near-contact band, 1.2× fewer inside it), and no
+//! more than GJK on the shared problem files, with the same certified distances.
 
 mod common;
 
@@ -58,8 +59,9 @@ fn restart_is_never_slower_than_gjk_and_keeps_nesterovs_gain_near_contact() {
 }
 
 /// The mesh-hull half of the protocol (hulls of the shared meshes with 100–1000
-/// vertices): never above GJK but far apart, where a momentum step switched back on by
-/// a crawling plain step costs an iteration on a few problems (within 1 %).
+/// vertices): normalised momentum near contact, where it saves a fifth of the
+/// iterations or more; elsewhere within 1 % of GJK (a few deep overlaps the first-plane
+/// test misses cost an iteration).
 #[test]
 fn restart_is_never_slower_than_gjk_on_mesh_hulls() {
     use collidescope::bench::protocol::mesh_problems;
@@ -96,6 +98,7 @@ fn restart_is_never_slower_than_gjk_on_mesh_hulls() {
         max_iterations: 1000,
         ..SolverSettings::default()
     };
+    let (mut near_ours, mut near_plain) = (0.0, 0.0);
     for target in SIGNED_DISTANCES {
         let (mut ours, mut plain, mut count) = (0usize, 0usize, 0usize);
         for p in set.problems.iter().filter(|p| p.target_distance == target) {
@@ -113,10 +116,50 @@ fn restart_is_never_slower_than_gjk_on_mesh_hulls() {
             count += 1;
         }
         let (ours, plain) = (ours as f64 / count as f64, plain as f64 / count as f64);
-        let slack = if target >= 0.5 { 0.01 * plain } else { 0.0 };
+        let near_contact = (1e-4..=1e-1).contains(&target);
+        if near_contact {
+            near_ours += ours;
+            near_plain += plain;
+        }
+        let slack = if near_contact { 0.0 } else { 0.01 * plain };
         assert!(
             ours <= plain + slack,
             "target {target}: restart {ours:.3} > GJK {plain:.3}"
         );
+    }
+    assert!(
+        near_ours * 1.2 <= near_plain,
+        "near contact: restart {near_ours:.2} against GJK {near_plain:.2}"
+    );
+}
+
+/// The shared problem files (`../shared/data/problems`): per target distance, the mean
+/// iterations of `nesterov_restart` are at most GJK's.
+#[test]
+fn restart_is_never_slower_than_gjk_on_the_problem_files() {
+    use collidescope::bench::problems::{run_problems, ProblemFile};
+    use collidescope::solver::{Method, TetrahedronRule};
+    let Some(dir) = common::shared_data("problems") else {
+        return;
+    };
+    let methods = [
+        Method::Solver(Algorithm::Gjk(DirectionRule::Vanilla)),
+        Method::Solver(Algorithm::Gjk(DirectionRule::NesterovRestart)),
+    ];
+    for name in ["ellipsoids_sample.json", "meshes_sample.json"] {
+        let file = ProblemFile::load(&dir.join(name)).unwrap();
+        let results = run_problems(&file, false, TetrahedronRule::RegionTree, &methods).unwrap();
+        let mut sums: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+        for r in &results {
+            let entry = sums.entry(format!("{}", r.target_distance)).or_default();
+            entry.0 += r.algorithms["nesterov_restart"].iterations;
+            entry.1 += r.algorithms["gjk"].iterations;
+        }
+        for (distance, (ours, plain)) in sums {
+            assert!(
+                ours <= plain,
+                "{name} at {distance}: restart {ours} > GJK {plain} iterations"
+            );
+        }
     }
 }

@@ -152,13 +152,15 @@ impl Shape {
         Aabb::of_support_map(self)
     }
 
-    /// Whether the shape's boundary is strictly convex (no flat parts), which is when
-    /// Nesterov without normalisation is the right choice.
+    /// Whether the shape's boundary is strictly convex (no flat face or straight edge),
+    /// which is when Nesterov without normalisation is the right choice (seed 000); a
+    /// dilated shape keeps its inner shape's flat faces, offset. A point counts as
+    /// strictly convex: it adds no flat part to a Minkowski difference.
     pub fn is_strictly_convex(&self) -> bool {
         match self {
-            Shape::Sphere(_) | Shape::Ellipsoid(_) => true,
+            Shape::Point(_) | Shape::Sphere(_) | Shape::Ellipsoid(_) => true,
             Shape::Superellipsoid(s) => s.exponent() > 1.0,
-            Shape::Dilated(d) => d.radius() > 0.0 || d.inner().is_strictly_convex(),
+            Shape::Dilated(d) => d.inner().is_strictly_convex(),
             _ => false,
         }
     }

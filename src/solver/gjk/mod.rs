@@ -38,27 +38,33 @@ pub enum DirectionRule {
     /// Heavy ball: `δ_k = 1/(k+1)`.
     Polyak,
     /// Nesterov with adaptive restart (issue 15, `nesterov_restart`): Nesterov's
-    /// momentum, except that (1) after the first step a pair whose certificate gap
-    /// ‖x‖ − α is already below [`FAR_RELATIVE_GAP`]·‖x‖ (far apart: A ⊖ B is seen
-    /// under a narrow angle and plain GJK converges fast), or whose first support plane
-    /// lies beyond the origin by more than [`DEEP_OVERLAP_RATIO`]·‖x‖ (deep overlap),
-    /// goes on as plain GJK; (2) a
-    /// momentum step that shrinks the gap by less than [`MOMENTUM_SLOW_RATIO`]
-    /// restarts the momentum (δ from the start, O'Donoghue and Candès' scheme on the
-    /// certificate gap), and a plain step that shrinks it by less than
-    /// [`PLAIN_SLOW_RATIO`] switches momentum back on; (3) a momentum support that
-    /// makes no progress along x (`2⟨x, x − s⟩ ≤ ε` while the direction was not x)
-    /// restarts the momentum rather than ending it. Convergence is certified as for
-    /// Nesterov: the last steps are plain ones.
+    /// momentum (normalised, as [`DirectionRule::NesterovNormalized`], when either shape
+    /// has flat parts: seed 000's advice for meshes), except that (1) after the first
+    /// step a pair whose certificate gap ‖x‖ − α is already below [`FAR_RELATIVE_GAP`]·‖x‖
+    /// (far apart: A ⊖ B is seen under a narrow angle and plain GJK converges fast), or
+    /// whose first support plane lies beyond the origin by more than
+    /// [`DEEP_OVERLAP_RATIO`]·‖x‖ (deep overlap), goes on as plain GJK (the `_FLAT`
+    /// thresholds on flat shapes); (2) a momentum step that shrinks the gap by less than
+    /// [`MOMENTUM_SLOW_RATIO`] restarts the momentum (δ from the start, O'Donoghue and
+    /// Candès' scheme on the certificate gap), and on curved shapes a plain step that
+    /// shrinks it by less than [`PLAIN_SLOW_RATIO`] switches momentum back on; (3) a
+    /// momentum support that makes no progress along x (`2⟨x, x − s⟩ ≤ ε` while the
+    /// direction was not x) restarts the momentum rather than ending it. Convergence is
+    /// certified as for Nesterov: the last steps are plain ones.
     NesterovRestart,
 }
 
 /// After the first step, a relative certificate gap below this means "far apart".
 pub const FAR_RELATIVE_GAP: f64 = 0.1;
+/// The same on shapes with flat parts, where plain GJK ends exactly after few steps and
+/// normalised momentum pays off only near contact.
+pub const FAR_RELATIVE_GAP_FLAT: f64 = 0.3;
 /// A first support plane this far beyond the origin (as a fraction of ‖x‖ after the
 /// first step) means "deep overlap": the origin is well inside A ⊖ B, where plain GJK
 /// encloses it in a few steps and momentum only delays.
 pub const DEEP_OVERLAP_RATIO: f64 = 0.5;
+/// The same on shapes with flat parts (normalised momentum delays the enclosure more).
+pub const DEEP_OVERLAP_RATIO_FLAT: f64 = 0.25;
 /// A momentum step keeping more than this fraction of the gap restarts the momentum.
 pub const MOMENTUM_SLOW_RATIO: f64 = 0.7;
 /// A plain step keeping more than this fraction of the gap switches momentum on.
@@ -88,6 +94,9 @@ pub struct Gjk<'s> {
     /// `NesterovRestart`: the first step's plane offset ω₀, negative when the plane lies
     /// beyond the origin.
     first_plane: f64,
+    /// `NesterovRestart` on shapes with flat parts: the momentum blends normalised
+    /// directions (seed 000's rule for meshes), else Nesterov's plain blend.
+    normalized_momentum: bool,
     /// Barycentric weights of the refined final point (see `finish_separated`).
     final_weights: Option<[f64; 4]>,
     /// Set once round-off has stopped the loop early: from then on the simplex is
@@ -110,6 +119,8 @@ struct Measured {
 impl<'s> Gjk<'s> {
     pub fn new(md: MinkowskiDifference<'s>, rule: DirectionRule, settings: SolverSettings) -> Self {
         let guess = initial_direction(&md, &settings);
+        let normalized_momentum =
+            !(md.shape_a.is_strictly_convex() && md.shape_b.is_strictly_convex());
         let (x, r) = if guess.length() < settings.tolerance || !guess.is_finite() {
             (DVec3::new(-1.0, 0.0, 0.0), 1.0)
         } else {
@@ -132,6 +143,7 @@ impl<'s> Gjk<'s> {
             momentum_from: 0,
             previous_alpha: 0.0,
             first_plane: 0.0,
+            normalized_momentum,
             final_weights: None,
             precise: false,
             starts_in_difference: false,
@@ -182,6 +194,11 @@ impl<'s> Gjk<'s> {
         let (x, s, d) = (self.x, self.previous_support, self.previous_direction);
         match self.rule {
             DirectionRule::Vanilla => x,
+            DirectionRule::NesterovRestart if self.normalized_momentum => {
+                let m = (k + 2.0) / (k + 3.0);
+                let y = x * m + s * (1.0 - m);
+                d * m / d.length() + y * (1.0 - m) / y.length()
+            }
             DirectionRule::Nesterov | DirectionRule::NesterovRestart => {
                 let m = (k + 1.0) / (k + 3.0);
                 let y = x * m + s * (1.0 - m);
@@ -208,15 +225,23 @@ impl<'s> Gjk<'s> {
         let gap = (self.r - self.alpha).max(0.0);
         // "The step kept more than this share of the gap", without a division.
         let kept_more_than = |share: f64| previous_gap > 0.0 && gap > share * previous_gap;
-        let far = self.k == 1 && self.r > 0.0 && gap <= FAR_RELATIVE_GAP * self.r;
-        let deep = self.k == 1 && self.first_plane < -DEEP_OVERLAP_RATIO * self.r;
-        if momentum && deep {
-            // Deep inside: plain GJK to the end (its steps may keep much of ‖x‖ while
-            // the simplex grows around the origin; that is not crawling).
+        let (far_ratio, deep_ratio) = if self.normalized_momentum {
+            (FAR_RELATIVE_GAP_FLAT, DEEP_OVERLAP_RATIO_FLAT)
+        } else {
+            (FAR_RELATIVE_GAP, DEEP_OVERLAP_RATIO)
+        };
+        let far = self.k == 1 && self.r > 0.0 && gap <= far_ratio * self.r;
+        let deep = self.k == 1 && self.first_plane < -deep_ratio * self.r;
+        if momentum && (deep || (far && self.normalized_momentum)) {
+            // Deep inside, or far apart on flat shapes: plain GJK to the end (deep
+            // inside its steps may keep much of ‖x‖ while the simplex grows around the
+            // origin; on flat shapes a slow plain step walks across faces toward the
+            // exact end, which momentum does not speed up).
             self.momentum_on = false;
             self.momentum_stopped_at = Some(self.k);
         } else if momentum && far {
-            // Far apart: plain GJK steps (momentum comes back only if they crawl).
+            // Far apart on curved shapes: plain GJK steps (momentum comes back only if
+            // they crawl, as on a curved surface they can).
             self.momentum_on = false;
         } else if (momentum && kept_more_than(MOMENTUM_SLOW_RATIO))
             || (!momentum && kept_more_than(PLAIN_SLOW_RATIO))
