@@ -144,11 +144,13 @@ impl Simplex {
         self.len += 1;
     }
 
-    /// Keeps the vertices at storage positions `indices`, in that order.
-    fn keep(&mut self, indices: &[u8]) {
-        let (w, slot) = (self.w, self.slot);
+    /// Keeps the vertices at storage positions `indices`, in that order; `points` are
+    /// the current points by position (the caller's copy, so the new ones are not read
+    /// back from the array being rewritten).
+    fn keep(&mut self, indices: &[u8], points: &[DVec3; 4]) {
+        let slot = self.slot;
         for (position, index) in indices.iter().enumerate() {
-            self.w[position] = w[*index as usize];
+            self.w[position] = points[*index as usize];
             self.slot[position] = slot[*index as usize];
         }
         self.len = indices.len();
@@ -207,7 +209,7 @@ pub fn project_origin_in_place(simplex: &mut Simplex, rule: TetrahedronRule) -> 
             TetrahedronRule::NearestFace => project_tetrahedron(v[3], v[2], v[1], v[0]),
         },
     };
-    simplex.keep(&face.kept[..face.len]);
+    simplex.keep(&face.kept[..face.len], &v.map(|v| v.w));
     (face.x, face.contains_origin)
 }
 
