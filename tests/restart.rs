@@ -64,27 +64,11 @@ fn restart_is_never_slower_than_gjk_and_keeps_nesterovs_gain_near_contact() {
 /// test misses cost an iteration).
 #[test]
 fn restart_is_never_slower_than_gjk_on_mesh_hulls() {
-    use collidescope::bench::protocol::mesh_problems;
-    use collidescope::mesh_io::load_obj;
-    use collidescope::shape::AffineDimension;
+    use collidescope::bench::protocol::{load_hulls, mesh_problems};
     let Some(dir) = common::shared_data("meshes") else {
         return;
     };
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "obj"))
-        .collect();
-    paths.sort();
-    let hulls: Vec<_> = paths
-        .iter()
-        .filter_map(|p| {
-            let hull = load_obj(p).ok()?.polytope;
-            let fits = hull.dimension() == AffineDimension::Solid
-                && (100..=1000).contains(&hull.vertices().len());
-            fits.then(|| (p.display().to_string(), hull))
-        })
-        .collect();
+    let hulls = load_hulls(&dir).unwrap();
     assert!(
         hulls.len() >= 3,
         "{} usable hulls in {}",

@@ -2,12 +2,15 @@
 //! a random rotation, then translated so that the signed distance takes each value of
 //! [`SIGNED_DISTANCES`].
 
+use std::path::{Path, PathBuf};
+
 use glam::{DMat3, DVec3};
 
+use crate::mesh_io::load_obj;
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
 use crate::rng::SplitMix64;
-use crate::shape::{Ellipsoid, Polytope, Shape};
+use crate::shape::{AffineDimension, Ellipsoid, Polytope, Shape};
 use crate::solver::{solve, Algorithm, Criterion, Outcome, SolverSettings};
 
 /// The paper's signed distances (negative: overlap).
@@ -156,6 +159,44 @@ pub fn normalised(polytope: &Polytope, radius: f64) -> Polytope {
     Polytope::from_points(&points).expect("a scaled hull is a valid point set")
 }
 
+/// The hulls of every OBJ in `dir` with 100–1000 hull vertices (the protocol's range);
+/// the others are named and skipped.
+pub fn load_hulls(dir: &Path) -> anyhow::Result<Vec<(String, Polytope)>> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| anyhow::anyhow!("{}: cannot read the mesh folder: {e}", dir.display()))?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("obj")))
+        .collect();
+    paths.sort();
+    let mut hulls = Vec::new();
+    for path in paths {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        match load_obj(&path) {
+            Ok(mesh) if mesh.polytope.dimension() != AffineDimension::Solid => {
+                eprintln!("skipping {name}: flat (its hull is a polygon, not a solid)");
+            }
+            Ok(mesh) if !(100..=1000).contains(&mesh.polytope.vertices().len()) => {
+                eprintln!(
+                    "skipping {name}: {} hull vertices, outside 100–1000",
+                    mesh.polytope.vertices().len()
+                );
+            }
+            Ok(mesh) => hulls.push((name, mesh.polytope)),
+            Err(e) => eprintln!("skipping {name}: {e}"),
+        }
+    }
+    if hulls.is_empty() {
+        anyhow::bail!(
+            "{}: no OBJ mesh with a solid hull of 100–1000 vertices",
+            dir.display()
+        );
+    }
+    Ok(hulls)
+}
 /// `pairs` random pairs of the given hulls (each centred, scaled to a radius in
 /// [0.1, 1]) × `poses` rotations × 12 distances.
 pub fn mesh_problems(

@@ -7,11 +7,9 @@ use collidescope::bench::plot::plot_iterations;
 use collidescope::bench::problems::{
     epa_ratio, mean_table, run_problems, timing_table, ProblemFile, PROBLEM_ALGORITHMS,
 };
-use collidescope::bench::protocol::{ellipsoid_problems, mesh_problems, ProblemSet};
+use collidescope::bench::protocol::{ellipsoid_problems, load_hulls, mesh_problems, ProblemSet};
 use collidescope::bench::runner::{run_set, summarise, summary_table, write_csv, QueryKind};
 use collidescope::bench::timing::{ratio_table, time_set};
-use collidescope::mesh_io::load_obj;
-use collidescope::shape::{AffineDimension, Polytope};
 use collidescope::solver::{Algorithm, Method, SolverSettings, TetrahedronRule};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -192,45 +190,6 @@ pub fn run_meshes(dir: &Path, args: SuiteArgs, timing: bool) -> anyhow::Result<(
         args.poses
     );
     run_suite(&set, &options, &title)
-}
-
-/// The hulls of every OBJ in `dir` with 100–1000 hull vertices (the protocol's range);
-/// the others are named and skipped.
-fn load_hulls(dir: &Path) -> anyhow::Result<Vec<(String, Polytope)>> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| anyhow::anyhow!("{}: cannot read the mesh folder: {e}", dir.display()))?;
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("obj")))
-        .collect();
-    paths.sort();
-    let mut hulls = Vec::new();
-    for path in paths {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        match load_obj(&path) {
-            Ok(mesh) if mesh.polytope.dimension() != AffineDimension::Solid => {
-                eprintln!("skipping {name}: flat (its hull is a polygon, not a solid)");
-            }
-            Ok(mesh) if !(100..=1000).contains(&mesh.polytope.vertices().len()) => {
-                eprintln!(
-                    "skipping {name}: {} hull vertices, outside 100–1000",
-                    mesh.polytope.vertices().len()
-                );
-            }
-            Ok(mesh) => hulls.push((name, mesh.polytope)),
-            Err(e) => eprintln!("skipping {name}: {e}"),
-        }
-    }
-    if hulls.is_empty() {
-        anyhow::bail!(
-            "{}: no OBJ mesh with a solid hull of 100–1000 vertices",
-            dir.display()
-        );
-    }
-    Ok(hulls)
 }
 
 fn prepare_out(out: &Path) -> anyhow::Result<()> {

@@ -94,8 +94,8 @@ pub struct Gjk<'s> {
     /// `NesterovRestart`: the first step's plane offset ω₀, negative when the plane lies
     /// beyond the origin.
     first_plane: f64,
-    /// `NesterovRestart` on shapes with flat parts: the momentum blends normalised
-    /// directions (seed 000's rule for meshes), else Nesterov's plain blend.
+    /// The momentum blends normalised directions: `NesterovNormalized`, and
+    /// `NesterovRestart` on shapes with flat parts (seed 000's rule for meshes).
     normalized_momentum: bool,
     /// Barycentric weights of the refined final point (see `finish_separated`).
     final_weights: Option<[f64; 4]>,
@@ -119,8 +119,13 @@ struct Measured {
 impl<'s> Gjk<'s> {
     pub fn new(md: MinkowskiDifference<'s>, rule: DirectionRule, settings: SolverSettings) -> Self {
         let guess = initial_direction(&md, &settings);
-        let normalized_momentum =
-            !(md.shape_a.is_strictly_convex() && md.shape_b.is_strictly_convex());
+        let normalized_momentum = match rule {
+            DirectionRule::NesterovNormalized => true,
+            DirectionRule::NesterovRestart => {
+                !(md.shape_a.is_strictly_convex() && md.shape_b.is_strictly_convex())
+            }
+            _ => false,
+        };
         let (x, r) = if guess.length() < settings.tolerance || !guess.is_finite() {
             (DVec3::new(-1.0, 0.0, 0.0), 1.0)
         } else {
@@ -194,24 +199,20 @@ impl<'s> Gjk<'s> {
         let (x, s, d) = (self.x, self.previous_support, self.previous_direction);
         match self.rule {
             DirectionRule::Vanilla => x,
-            DirectionRule::NesterovRestart if self.normalized_momentum => {
-                let m = (k + 2.0) / (k + 3.0);
-                let y = x * m + s * (1.0 - m);
-                d * m / d.length() + y * (1.0 - m) / y.length()
-            }
-            DirectionRule::Nesterov | DirectionRule::NesterovRestart => {
-                let m = (k + 1.0) / (k + 3.0);
-                let y = x * m + s * (1.0 - m);
-                d * m + y * (1.0 - m)
-            }
-            DirectionRule::NesterovNormalized => {
-                let m = (k + 2.0) / (k + 3.0);
-                let y = x * m + s * (1.0 - m);
-                d * m / d.length() + y * (1.0 - m) / y.length()
-            }
             DirectionRule::Polyak => {
                 let m = 1.0 / (k + 1.0);
                 d * m + x * (1.0 - m)
+            }
+            _ if self.normalized_momentum => {
+                let m = (k + 2.0) / (k + 3.0);
+                let y = x * m + s * (1.0 - m);
+                d * m / d.length() + y * (1.0 - m) / y.length()
+            }
+            // Nesterov, and the restart rule on strictly convex shapes.
+            _ => {
+                let m = (k + 1.0) / (k + 3.0);
+                let y = x * m + s * (1.0 - m);
+                d * m + y * (1.0 - m)
             }
         }
     }
