@@ -1,7 +1,7 @@
 //! `nesterov_restart` (issue 15): on the paper's protocol it takes no more iterations
 //! than GJK at any distance on ellipsoids (half as many or fewer near contact) and on
-//! mesh hulls (within 1 % outside the near-contact band, 1.2× fewer inside it), and no
-//! more than GJK on the shared problem files, with the same certified distances.
+//! mesh hulls (1.3× fewer near contact), and no more than GJK on the shared problem
+//! files, with the same certified distances.
 
 mod common;
 
@@ -59,9 +59,9 @@ fn restart_is_never_slower_than_gjk_and_keeps_nesterovs_gain_near_contact() {
 }
 
 /// The mesh-hull half of the protocol (hulls of the shared meshes with 100–1000
-/// vertices): normalised momentum near contact, where it saves a fifth of the
-/// iterations or more; elsewhere within 1 % of GJK (a few deep overlaps the first-plane
-/// test misses cost an iteration).
+/// vertices): normalised momentum near contact, where it saves a quarter of the
+/// iterations or more; never above GJK elsewhere (deep overlaps and far pairs are
+/// told apart after the first step).
 #[test]
 fn restart_is_never_slower_than_gjk_on_mesh_hulls() {
     use collidescope::bench::protocol::{load_hulls, mesh_problems};
@@ -105,14 +105,13 @@ fn restart_is_never_slower_than_gjk_on_mesh_hulls() {
             near_ours += ours;
             near_plain += plain;
         }
-        let slack = if near_contact { 0.0 } else { 0.01 * plain };
         assert!(
-            ours <= plain + slack,
+            ours <= plain,
             "target {target}: restart {ours:.3} > GJK {plain:.3}"
         );
     }
     assert!(
-        near_ours * 1.2 <= near_plain,
+        near_ours * 1.3 <= near_plain,
         "near contact: restart {near_ours:.2} against GJK {near_plain:.2}"
     );
 }

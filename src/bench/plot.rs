@@ -26,6 +26,14 @@ pub(crate) fn register_font() {
     });
 }
 
+/// A caption font size at which `title` fits the image's width (a long list of mesh
+/// names would otherwise run off both edges).
+fn caption_size(title: &str, width: u32) -> f64 {
+    // The font's characters average about half their size in width.
+    let fitting = (width as f64 - 40.0) / (0.5 * title.chars().count().max(1) as f64);
+    fitting.clamp(12.0, 30.0)
+}
+
 /// Draws one query kind's summary to `path`.
 pub fn plot_iterations(
     path: &Path,
@@ -47,10 +55,11 @@ pub fn plot_iterations(
         .map(|c| symlog(c.target_distance))
         .fold(0.0f64, f64::max)
         + 0.3;
-    let root = BitMapBackend::new(path, (1200, 760)).into_drawing_area();
+    let width = 1200;
+    let root = BitMapBackend::new(path, (width, 760)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 30))
+        .caption(title, ("sans-serif", caption_size(title, width)))
         .margin(20)
         .x_label_area_size(60)
         .y_label_area_size(70)

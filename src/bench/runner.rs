@@ -171,7 +171,9 @@ pub fn summary_table(cells: &[SummaryCell], algorithms: &[Algorithm]) -> String 
         }
         out.push('\n');
     }
-    out.push_str("* some runs hit the iteration cap (counted at the cap)\n");
+    if cells.iter().any(|c| c.capped > 0) {
+        out.push_str("* some runs hit the iteration cap (counted at the cap)\n");
+    }
     out
 }
 

@@ -37,20 +37,31 @@ pub enum DirectionRule {
     NesterovNormalized,
     /// Heavy ball: `δ_k = 1/(k+1)`.
     Polyak,
-    /// Nesterov with adaptive restart (issue 15, `nesterov_restart`): Nesterov's
-    /// momentum (normalised, as [`DirectionRule::NesterovNormalized`], when either shape
-    /// has flat parts: seed 000's advice for meshes), except that (1) after the first
-    /// step a pair whose certificate gap ‖x‖ − α is already below [`FAR_RELATIVE_GAP`]·‖x‖
-    /// (far apart: A ⊖ B is seen under a narrow angle and plain GJK converges fast), or
-    /// whose first support plane lies beyond the origin by more than
-    /// [`DEEP_OVERLAP_RATIO`]·‖x‖ (deep overlap), goes on as plain GJK (the `_FLAT`
-    /// thresholds on flat shapes); (2) a momentum step that shrinks the gap by less than
-    /// [`MOMENTUM_SLOW_RATIO`] restarts the momentum (δ from the start, O'Donoghue and
-    /// Candès' scheme on the certificate gap), and on curved shapes a plain step that
-    /// shrinks it by less than [`PLAIN_SLOW_RATIO`] switches momentum back on; (3) a
-    /// momentum support that makes no progress along x (`2⟨x, x − s⟩ ≤ ε` while the
-    /// direction was not x) restarts the momentum rather than ending it. Convergence is
-    /// certified as for Nesterov: the last steps are plain ones.
+    /// Nesterov with adaptive restart (issue 15, `nesterov_restart`). After the first
+    /// step (a plain one) it decides from that step whether momentum can pay: a pair
+    /// whose certificate gap ‖x‖ − α is already below [`FAR_RELATIVE_GAP`]·‖x‖ (far
+    /// apart: A ⊖ B is seen under a narrow angle and plain GJK converges fast) or whose
+    /// first support plane shows a deep overlap (plain GJK encloses the origin in a few
+    /// steps, momentum only delays it) goes on with plain steps.
+    ///
+    /// - Curved shapes (strictly convex: spheres, ellipsoids): Nesterov's momentum;
+    ///   deep overlap is a first plane beyond the origin by more than
+    ///   [`DEEP_OVERLAP_RATIO`]·‖x‖. A momentum step that keeps more than
+    ///   [`MOMENTUM_SLOW_RATIO`] of the gap restarts the momentum (δ from the start,
+    ///   O'Donoghue and Candès' scheme on the certificate gap), a plain step that keeps
+    ///   more than [`PLAIN_SLOW_RATIO`] switches it back on (on a curved surface plain
+    ///   GJK can crawl), and a momentum support that makes no progress along x
+    ///   (`2⟨x, x − s⟩ ≤ ε` while the direction was not x) restarts it.
+    /// - Shapes with flat parts (polytopes, boxes, capsules, ...): normalised momentum,
+    ///   as [`DirectionRule::NesterovNormalized`] (seed 000's advice for meshes); far
+    ///   apart is [`FAR_RELATIVE_GAP_FLAT`], deep overlap is the origin lying deeper
+    ///   than [`DEEP_OVERLAP_DEPTH_FLAT`] of the way from the first plane to the
+    ///   centres' difference, and either means plain GJK to the end. No restarts: on
+    ///   faces a slow step is GJK walking toward its exact end, and a restart costs a
+    ///   support (measured: 1.34× fewer iterations than GJK near contact without, 1.29×
+    ///   with). A support without progress ends the momentum, as Nesterov's.
+    ///
+    /// Convergence is certified as for Nesterov: the last steps are plain ones.
     NesterovRestart,
 }
 
@@ -58,16 +69,21 @@ pub enum DirectionRule {
 pub const FAR_RELATIVE_GAP: f64 = 0.1;
 /// The same on shapes with flat parts, where plain GJK ends exactly after few steps and
 /// normalised momentum pays off only near contact.
-pub const FAR_RELATIVE_GAP_FLAT: f64 = 0.3;
+pub const FAR_RELATIVE_GAP_FLAT: f64 = 0.4;
 /// A first support plane this far beyond the origin (as a fraction of ‖x‖ after the
 /// first step) means "deep overlap": the origin is well inside A ⊖ B, where plain GJK
 /// encloses it in a few steps and momentum only delays.
 pub const DEEP_OVERLAP_RATIO: f64 = 0.5;
-/// The same on shapes with flat parts (normalised momentum delays the enclosure more).
-pub const DEEP_OVERLAP_RATIO_FLAT: f64 = 0.25;
-/// A momentum step keeping more than this fraction of the gap restarts the momentum.
+/// On shapes with flat parts, "deep overlap" when the origin lies deeper than this
+/// fraction of the way from the first support plane to the centres' difference (along
+/// the first direction). The angle test above mistakes slight overlaps of small hulls
+/// for near contact there, and normalised momentum delays their enclosure.
+pub const DEEP_OVERLAP_DEPTH_FLAT: f64 = 0.05;
+/// On curved shapes, a momentum step keeping more than this fraction of the gap
+/// restarts the momentum.
 pub const MOMENTUM_SLOW_RATIO: f64 = 0.7;
-/// A plain step keeping more than this fraction of the gap switches momentum on.
+/// On curved shapes, a plain step keeping more than this fraction of the gap switches
+/// momentum on.
 pub const PLAIN_SLOW_RATIO: f64 = 0.7;
 
 /// A steppable GJK run.
@@ -92,8 +108,10 @@ pub struct Gjk<'s> {
     momentum_from: usize,
     previous_alpha: f64,
     /// `NesterovRestart`: the first step's plane offset ω₀, negative when the plane lies
-    /// beyond the origin.
+    /// beyond the origin, and the offset of the centres' difference along the same
+    /// direction (how deep the origin is, relative to the difference's extent).
     first_plane: f64,
+    first_centre_offset: f64,
     /// The momentum blends normalised directions: `NesterovNormalized`, and
     /// `NesterovRestart` on shapes with flat parts (seed 000's rule for meshes).
     normalized_momentum: bool,
@@ -148,6 +166,7 @@ impl<'s> Gjk<'s> {
             momentum_from: 0,
             previous_alpha: 0.0,
             first_plane: 0.0,
+            first_centre_offset: 0.0,
             normalized_momentum,
             final_weights: None,
             precise: false,
@@ -226,13 +245,13 @@ impl<'s> Gjk<'s> {
         let gap = (self.r - self.alpha).max(0.0);
         // "The step kept more than this share of the gap", without a division.
         let kept_more_than = |share: f64| previous_gap > 0.0 && gap > share * previous_gap;
-        let (far_ratio, deep_ratio) = if self.normalized_momentum {
-            (FAR_RELATIVE_GAP_FLAT, DEEP_OVERLAP_RATIO_FLAT)
+        let far_ratio = if self.normalized_momentum {
+            FAR_RELATIVE_GAP_FLAT
         } else {
-            (FAR_RELATIVE_GAP, DEEP_OVERLAP_RATIO)
+            FAR_RELATIVE_GAP
         };
         let far = self.k == 1 && self.r > 0.0 && gap <= far_ratio * self.r;
-        let deep = self.k == 1 && self.first_plane < -deep_ratio * self.r;
+        let deep = self.k == 1 && self.deep_overlap();
         if momentum && (deep || (far && self.normalized_momentum)) {
             // Deep inside, or far apart on flat shapes: plain GJK to the end (deep
             // inside its steps may keep much of ‖x‖ while the simplex grows around the
@@ -240,6 +259,8 @@ impl<'s> Gjk<'s> {
             // exact end, which momentum does not speed up).
             self.momentum_on = false;
             self.momentum_stopped_at = Some(self.k);
+        } else if self.normalized_momentum {
+            // Flat shapes: no restarts (see `DirectionRule::NesterovRestart`).
         } else if momentum && far {
             // Far apart on curved shapes: plain GJK steps (momentum comes back only if
             // they crawl, as on a curved surface they can).
@@ -248,6 +269,18 @@ impl<'s> Gjk<'s> {
             || (!momentum && kept_more_than(PLAIN_SLOW_RATIO))
         {
             self.restart_momentum();
+        }
+    }
+
+    /// The first support plane says "deep overlap" (see [`DirectionRule::NesterovRestart`]).
+    fn deep_overlap(&self) -> bool {
+        let depth = -self.first_plane;
+        if self.normalized_momentum {
+            // The extent from the plane to the centres' difference is ≥ 0 (the centre
+            // lies in A ⊖ B); written without a division.
+            depth > 0.0 && depth > DEEP_OVERLAP_DEPTH_FLAT * (self.first_centre_offset + depth)
+        } else {
+            depth > DEEP_OVERLAP_RATIO * self.r
         }
     }
 
@@ -510,8 +543,10 @@ impl Gjk<'_> {
         // Plain steps search along x, whose norm is known.
         let direction_norm = if along_x { self.r } else { direction.length() };
         let omega = direction.dot(s.w) / direction_norm;
-        if self.k == 0 {
+        if self.k == 0 && self.rule == DirectionRule::NesterovRestart {
             self.first_plane = omega;
+            self.first_centre_offset =
+                direction.dot(self.md.centre_difference()) / direction_norm;
         }
         self.previous_direction = direction;
         self.previous_support = s.w;
@@ -534,11 +569,13 @@ impl Gjk<'_> {
                 );
             }
         }
-        // The restart rule: an uphill momentum support (the gap along x not above ε
-        // while the direction was not x) restarts the momentum instead of ending it.
+        // The restart rule on curved shapes: an uphill momentum support (the gap along x
+        // not above ε while the direction was not x) restarts the momentum instead of
+        // ending it.
         if momentum
             && gap <= eps
             && self.rule == DirectionRule::NesterovRestart
+            && !self.normalized_momentum
             && self.k > self.momentum_from
         {
             measured.criteria = CriterionValues::new(self.r, self.alpha, gap);
