@@ -1,17 +1,22 @@
 //! parry3d-f64's answer on the same pair and pose, beside ours (issue 15): its native
 //! query where parry has the shapes (what a parry user gets), its GJK on our support
-//! maps otherwise; and whether the two agree within the bound our run certifies. A
-//! disagreement names both numbers; parry's silent failure (contact, distance 0.0,
-//! where the shapes are apart) is called what it is.
+//! maps otherwise, its penetration depth on overlap and its time of impact when B
+//! moves; and whether the two agree within the bound our run certifies. A disagreement
+//! names both numbers; parry's silent failure (contact, distance 0.0, where the shapes
+//! are apart) is called what it is.
 
 use std::time::Instant;
 
 use glam::DVec3;
 
-use crate::parry_bridge::{parry_gjk_closest_points, parry_native_distance, parry_penetration};
+use crate::parry_bridge::{
+    parry_gjk_closest_points, parry_native_distance, parry_penetration,
+    parry_time_of_impact_moving,
+};
 use crate::pose::RelativePose;
 use crate::shape::Shape;
-use crate::solver::{distance_guarantee, Outcome, SolverSettings};
+use crate::solver::toi::{contact_distance, Motion, ToiSettings};
+use crate::solver::{distance_guarantee, Outcome, RunSummary, SolverSettings};
 
 /// What parry3d-f64 answers on the pair.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,6 +30,48 @@ pub struct ParryAnswer {
     /// Which of parry's queries answered.
     pub via: &'static str,
     pub seconds: f64,
+    /// Its time of impact when B moves (and parry has both shapes).
+    pub impact: Option<ParryImpact>,
+}
+
+/// parry's time of impact on the scene's motion, with what our times are held to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParryImpact {
+    /// Its first contact over t ∈ [0, 1]; `None`: it finds none.
+    pub time: Option<f64>,
+    /// `cast_shapes` (a translation) or `cast_shapes_nonlinear` (B turns).
+    pub via: &'static str,
+    pub motion: Motion,
+    /// B's origin at t = 0 (A's frame): a contact point's speed needs its lever arm.
+    pub b_start: DVec3,
+    /// Our contact distance on this scene: shapes this close count as touching.
+    pub contact: f64,
+}
+
+impl ParryImpact {
+    /// "t = …" or "none over t ∈ [0, 1]".
+    pub fn describe(&self) -> String {
+        self.time
+            .map_or("none over t ∈ [0, 1]".into(), |t| format!("t = {t:.9e}"))
+    }
+
+    /// How far a time of ours may lie from the true first contact: the bracketing
+    /// methods' time tolerance, plus the contact distance over the speed at which the
+    /// contact point closes along the normal (a run stops within that distance).
+    fn time_bound(&self, time: f64, normal: DVec3, witness_b: Option<DVec3>) -> f64 {
+        let lever = witness_b.map_or(DVec3::ZERO, |w| {
+            w - (self.b_start + self.motion.velocity * time)
+        });
+        let closing = (self.motion.velocity + self.motion.spin.cross(lever))
+            .dot(normal)
+            .abs();
+        let slack = if closing > 0.0 {
+            self.contact / closing
+        } else {
+            f64::INFINITY
+        };
+        ToiSettings::default().time_tolerance + slack + 1e-12
+    }
 }
 
 /// Ours against parry's.
@@ -36,6 +83,15 @@ pub enum Agreement {
     Disagree { ours: f64, parry: f64, bound: f64 },
     /// parry reports contact (distance 0.0) where our run certifies a distance.
     ParryMissedSeparation { ours: f64 },
+    /// parry's distance lies below the lower bound our run certifies (a separating
+    /// plane's gap).
+    BelowLowerBound { lower_bound: f64, parry: f64 },
+    /// Times of impact apart by more than our bound, or one side finds no impact.
+    ImpactDisagrees {
+        ours: Option<f64>,
+        parry: Option<f64>,
+        bound: f64,
+    },
     /// Our run certified nothing to compare (cap, not applicable, degenerate).
     NotComparable(String),
 }
@@ -49,6 +105,8 @@ impl Agreement {
 impl std::fmt::Display for Agreement {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            // Bound 0: nothing numeric to hold (no impact on either side).
+            Agreement::Agree { bound } if *bound == 0.0 => write!(f, "agrees"),
             Agreement::Agree { bound } => write!(f, "agrees within {bound:.1e}"),
             Agreement::Disagree { ours, parry, bound } => write!(
                 f,
@@ -59,6 +117,19 @@ impl std::fmt::Display for Agreement {
                 f,
                 "DISAGREES: parry reports contact (distance 0.0) where ours certifies {ours:.9e}"
             ),
+            Agreement::BelowLowerBound { lower_bound, parry } => write!(
+                f,
+                "DISAGREES: parry {parry:.9e} below our certified lower bound {lower_bound:.9e}"
+            ),
+            Agreement::ImpactDisagrees { ours, parry, bound } => {
+                let time = |t: &Option<f64>| t.map_or("no impact".into(), |t| format!("t = {t:.9e}"));
+                write!(
+                    f,
+                    "DISAGREES: ours {}, parry {} (bound {bound:.1e})",
+                    time(ours),
+                    time(parry)
+                )
+            }
             Agreement::NotComparable(why) => write!(f, "not compared ({why})"),
         }
     }
@@ -82,8 +153,14 @@ pub fn distance_agrees(
     Some((d - parry).abs() <= bound)
 }
 
-/// parry3d-f64 on A (identity) and B (at `b_in_a`).
-pub fn parry_answer(a: &Shape, b: &Shape, b_in_a: &RelativePose) -> ParryAnswer {
+/// parry3d-f64 on A (identity) and B (at `b_in_a`), and its time of impact when B
+/// moves by `motion`.
+pub fn parry_answer(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: &RelativePose,
+    motion: Option<Motion>,
+) -> ParryAnswer {
     let start = Instant::now();
     let witnesses = parry_gjk_closest_points(a, b, b_in_a).map(|(_, pa, pb)| (pa, pb));
     let (distance, via) = match parry_native_distance(a, b, b_in_a) {
@@ -96,17 +173,88 @@ pub fn parry_answer(a: &Shape, b: &Shape, b_in_a: &RelativePose) -> ParryAnswer 
     let depth = (distance == 0.0)
         .then(|| parry_penetration(a, b, b_in_a).map(|(d, _)| d))
         .flatten();
+    let impact = motion.and_then(|motion| {
+        let time = parry_time_of_impact_moving(a, b, b_in_a, motion)?;
+        Some(ParryImpact {
+            time,
+            via: if motion.spin == DVec3::ZERO {
+                "cast_shapes"
+            } else {
+                "cast_shapes_nonlinear"
+            },
+            motion,
+            b_start: b_in_a.translation,
+            contact: contact_distance(a, b, motion.velocity, ToiSettings::default()),
+        })
+    });
     ParryAnswer {
         distance,
         depth,
         witnesses,
         via,
         seconds: start.elapsed().as_secs_f64(),
+        impact,
     }
 }
 
 /// Whether parry's answer lies within what our run certifies.
-pub fn compare(outcome: &Outcome, settings: &SolverSettings, parry: &ParryAnswer) -> Agreement {
+pub fn compare(run: &RunSummary, settings: &SolverSettings, parry: &ParryAnswer) -> Agreement {
+    match (&run.outcome, &parry.impact) {
+        (Outcome::Impact { .. } | Outcome::NoImpact { .. } | Outcome::Grazing { .. }, None) => {
+            Agreement::NotComparable("parry has no time of impact for these shapes".into())
+        }
+        (outcome, Some(impact)) if is_impact(outcome) => compare_impact(run, impact),
+        (outcome, _) => compare_static(outcome, settings, parry),
+    }
+}
+
+fn is_impact(outcome: &Outcome) -> bool {
+    matches!(
+        outcome,
+        Outcome::Impact { .. } | Outcome::NoImpact { .. } | Outcome::Grazing { .. }
+    )
+}
+
+/// A time-of-impact run against parry's cast: an impact within our time bound of
+/// parry's, no impact where parry finds none; a graze (a touch by tolerance only)
+/// agrees with either, but a time parry gives must lie within the bound.
+fn compare_impact(run: &RunSummary, parry: &ParryImpact) -> Agreement {
+    let (ours, bound) = match run.outcome {
+        Outcome::Impact { time, normal } => (Some(time), parry.time_bound(time, normal, run.witness_b)),
+        Outcome::Grazing { time, .. } => {
+            let bound = match parry.time {
+                // No normal at a graze: the closing speed along the witnesses' gap.
+                Some(_) => match (run.witness_a, run.witness_b) {
+                    (Some(a), Some(b)) if a != b => parry.time_bound(time, (b - a).normalize(), Some(b)),
+                    _ => f64::INFINITY,
+                },
+                None => 0.0,
+            };
+            if parry.time.is_none() {
+                return Agreement::Agree { bound };
+            }
+            (Some(time), bound)
+        }
+        _ => (None, 0.0),
+    };
+    let agrees = match (ours, parry.time) {
+        (Some(t), Some(p)) => (t - p).abs() <= bound,
+        (None, None) => true,
+        _ => false,
+    };
+    if agrees {
+        Agreement::Agree { bound }
+    } else {
+        Agreement::ImpactDisagrees {
+            ours,
+            parry: parry.time,
+            bound,
+        }
+    }
+}
+
+/// A run on the pose itself (distance, depth, separation) against parry's answers.
+fn compare_static(outcome: &Outcome, settings: &SolverSettings, parry: &ParryAnswer) -> Agreement {
     let round_off = |d: f64| 1e-9 * d.max(1.0);
     match *outcome {
         Outcome::Separated { distance } => {
@@ -174,6 +322,22 @@ pub fn compare(outcome: &Outcome, settings: &SolverSettings, parry: &ParryAnswer
                 None => Agreement::NotComparable("parry gave no depth".into()),
             }
         }
+        Outcome::SeparatedEarlyStop { lower_bound }
+        | Outcome::SeparatingPlane {
+            gap: lower_bound, ..
+        } => {
+            let bound = round_off(lower_bound);
+            if parry.distance >= lower_bound - bound {
+                Agreement::Agree { bound }
+            } else if parry.distance == 0.0 {
+                Agreement::ParryMissedSeparation { ours: lower_bound }
+            } else {
+                Agreement::BelowLowerBound {
+                    lower_bound,
+                    parry: parry.distance,
+                }
+            }
+        }
         ref other => Agreement::NotComparable(other.to_string()),
     }
 }
@@ -204,16 +368,16 @@ mod tests {
             MinkowskiDifference::new(&a, &b, rel),
             settings,
         );
-        let parry = parry_answer(&a, &b, &rel);
+        let parry = parry_answer(&a, &b, &rel, None);
         assert!((parry.distance - 1.0).abs() < 1e-9, "{parry:?}");
-        assert!(compare(&run.outcome, &settings, &parry).agrees());
+        assert!(compare(&run, &settings, &parry).agrees());
         // A parry answer off by 1e-3 is a disagreement, one of 0.0 a missed separation.
         let off = ParryAnswer {
             distance: parry.distance + 1e-3,
             ..parry.clone()
         };
         assert!(matches!(
-            compare(&run.outcome, &settings, &off),
+            compare(&run, &settings, &off),
             Agreement::Disagree { .. }
         ));
         let zero = ParryAnswer {
@@ -221,7 +385,7 @@ mod tests {
             ..parry
         };
         assert!(matches!(
-            compare(&run.outcome, &settings, &zero),
+            compare(&run, &settings, &zero),
             Agreement::ParryMissedSeparation { .. }
         ));
         // Overlapping: both say contact.
@@ -231,7 +395,43 @@ mod tests {
             MinkowskiDifference::new(&a, &b, rel),
             settings,
         );
-        assert!(compare(&run.outcome, &settings, &parry_answer(&a, &b, &rel)).agrees());
+        assert!(compare(&run, &settings, &parry_answer(&a, &b, &rel, None)).agrees());
+    }
+
+    #[test]
+    fn a_separating_planes_lower_bound_holds_parry_below_it() {
+        use crate::solver::QueryMode;
+        let (a, b, rel) = pair(DVec3::new(3.0, 0.3, 0.0));
+        let settings = SolverSettings {
+            mode: QueryMode::Boolean { bound: 0.0 },
+            ..SolverSettings::default()
+        };
+        let run = solve(
+            Algorithm::ALL[0],
+            MinkowskiDifference::new(&a, &b, rel),
+            settings,
+        );
+        let Outcome::SeparatedEarlyStop { lower_bound } = run.outcome else {
+            panic!("{:?}", run.outcome);
+        };
+        let parry = parry_answer(&a, &b, &rel, None);
+        assert!(compare(&run, &settings, &parry).agrees());
+        let below = ParryAnswer {
+            distance: lower_bound * 0.5,
+            ..parry.clone()
+        };
+        assert!(matches!(
+            compare(&run, &settings, &below),
+            Agreement::BelowLowerBound { .. }
+        ));
+        let zero = ParryAnswer {
+            distance: 0.0,
+            ..parry
+        };
+        assert!(matches!(
+            compare(&run, &settings, &zero),
+            Agreement::ParryMissedSeparation { .. }
+        ));
     }
 
     #[test]

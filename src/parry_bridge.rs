@@ -7,6 +7,7 @@ use parry3d_f64::shape::SupportMap as ParrySupportMap;
 
 use crate::pose::RelativePose;
 use crate::shape::{AffineDimension, Polytope, Shape, SupportMap};
+use crate::solver::toi::Motion;
 
 fn to_parry(v: DVec3) -> ParryVector {
     ParryVector::from_array(v.to_array())
@@ -146,22 +147,62 @@ pub fn parry_time_of_impact(
     b_in_a: &RelativePose,
     velocity: DVec3,
 ) -> Option<Option<f64>> {
-    let (na, nb) = (native(a)?, native(b)?);
-    let options = parry3d_f64::query::ShapeCastOptions {
-        max_time_of_impact: 1.0,
-        target_distance: 0.0,
-        stop_at_penetration: true,
-        compute_impact_geometry_on_penetration: true,
-    };
-    let hit = parry3d_f64::query::cast_shapes(
-        &ParryPose::IDENTITY,
-        to_parry(DVec3::ZERO),
-        na.as_ref(),
-        &parry_pose(b_in_a),
-        to_parry(velocity),
-        nb.as_ref(),
-        options,
+    parry_time_of_impact_moving(
+        a,
+        b,
+        b_in_a,
+        Motion {
+            velocity,
+            spin: DVec3::ZERO,
+        },
     )
+}
+
+/// The same for a motion that may turn B about its own origin: parry's
+/// `cast_shapes_nonlinear` then (its `NonlinearRigidMotion` with the local centre at
+/// B's origin moves B exactly as [`Motion::pose_at`] does).
+pub fn parry_time_of_impact_moving(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: &RelativePose,
+    motion: Motion,
+) -> Option<Option<f64>> {
+    let (na, nb) = (native(a)?, native(b)?);
+    let hit = if motion.spin == DVec3::ZERO {
+        let options = parry3d_f64::query::ShapeCastOptions {
+            max_time_of_impact: 1.0,
+            target_distance: 0.0,
+            stop_at_penetration: true,
+            compute_impact_geometry_on_penetration: true,
+        };
+        parry3d_f64::query::cast_shapes(
+            &ParryPose::IDENTITY,
+            to_parry(DVec3::ZERO),
+            na.as_ref(),
+            &parry_pose(b_in_a),
+            to_parry(motion.velocity),
+            nb.as_ref(),
+            options,
+        )
+    } else {
+        use parry3d_f64::query::NonlinearRigidMotion;
+        let still = NonlinearRigidMotion::constant_position(ParryPose::IDENTITY);
+        let moving = NonlinearRigidMotion::new(
+            parry_pose(b_in_a),
+            to_parry(DVec3::ZERO),
+            to_parry(motion.velocity),
+            to_parry(motion.spin),
+        );
+        parry3d_f64::query::cast_shapes_nonlinear(
+            &still,
+            na.as_ref(),
+            &moving,
+            nb.as_ref(),
+            0.0,
+            1.0,
+            true,
+        )
+    }
     .ok()?;
     Some(hit.map(|h| h.time_of_impact))
 }

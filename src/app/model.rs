@@ -224,7 +224,10 @@ impl ViewerModel {
         let (a, b) = (&self.scene.a().shape, &self.scene.b().shape);
         let implicit = |s: &crate::shape::Shape| matches!(s, crate::shape::Shape::Implicit(_));
         self.parry = (!implicit(a) && !implicit(b))
-            .then(|| crate::cross_check::parry_answer(a, b, &self.scene.b_in_a()));
+            .then(|| {
+                let motion = self.scene.relative_motion().ok().flatten();
+                crate::cross_check::parry_answer(a, b, &self.scene.b_in_a(), motion)
+            });
         self.motion_curve = self.sample_motion();
         self.sync_scene_methods();
         self.revision += 1;

@@ -57,7 +57,8 @@ pub fn run(
 /// `--cross-check`: parry3d-f64 on the same pair and pose, and each run against it.
 fn print_cross_check(scene: &Scene, runs: &[Run]) {
     use collidescope::cross_check::{compare, parry_answer};
-    let parry = parry_answer(&scene.a().shape, &scene.b().shape, &scene.b_in_a());
+    let motion = scene.relative_motion().ok().flatten();
+    let parry = parry_answer(&scene.a().shape, &scene.b().shape, &scene.b_in_a(), motion);
     println!();
     println!(
         "parry3d-f64 ({}): distance {:.9e}{}",
@@ -77,8 +78,11 @@ fn print_cross_check(scene: &Scene, runs: &[Run]) {
             a.x, a.y, a.z, b.x, b.y, b.z
         );
     }
+    if let Some(impact) = &parry.impact {
+        println!("  its time of impact ({}): {}", impact.via, impact.describe());
+    }
     for run in runs {
-        let agreement = compare(&run.summary.outcome, &scene.settings, &parry);
+        let agreement = compare(&run.summary, &scene.settings, &parry);
         println!("  {:<22} {agreement}", run.method.name());
     }
 }

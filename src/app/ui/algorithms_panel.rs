@@ -179,9 +179,13 @@ fn cross_check_ui(ui: &mut egui::Ui, model: &ViewerModel) {
         .depth
         .map_or(String::new(), |d| format!(", depth {d:.6e}"));
     ui.label(format!("distance {:.9e}{depth}", parry.distance));
+    if let Some(impact) = &parry.impact {
+        ui.label(format!("time of impact: {}", impact.describe()))
+            .on_hover_text(impact.via);
+    }
     let mut disagrees = false;
     for r in model.runs() {
-        let agreement = compare(&r.run.summary.outcome, &model.scene.settings, parry);
+        let agreement = compare(&r.run.summary, &model.scene.settings, parry);
         disagrees |= !agreement.agrees()
             && !matches!(agreement, crate::cross_check::Agreement::NotComparable(_));
         let colour = if agreement.agrees() { GREEN } else { RED };

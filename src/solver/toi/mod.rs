@@ -73,6 +73,14 @@ impl Default for ToiSettings {
     }
 }
 
+/// How close counts as touching: the settings' fraction of the scene's size (the
+/// shapes' bounding-box diagonals and the motion's length).
+pub fn contact_distance(a: &Shape, b: &Shape, velocity: DVec3, settings: ToiSettings) -> f64 {
+    let size = a.local_aabb().extent().length() + b.local_aabb().extent().length();
+    let scale = (size + velocity.length()).max(f64::MIN_POSITIVE);
+    settings.contact_tolerance * scale
+}
+
 /// A finished time-of-impact query.
 #[derive(Clone, Debug)]
 pub struct ToiRun {
@@ -313,8 +321,6 @@ impl<'s, 'r> Query<'s, 'r> {
         settings: ToiSettings,
         records: Option<&'r mut Vec<ToiRecord>>,
     ) -> Self {
-        let size = a.local_aabb().extent().length() + b.local_aabb().extent().length();
-        let scale = (size + velocity.length()).max(f64::MIN_POSITIVE);
         let mut records = records;
         if let Some(r) = records.as_deref_mut() {
             r.clear();
@@ -331,7 +337,7 @@ impl<'s, 'r> Query<'s, 'r> {
             velocity,
             spin: DVec3::ZERO,
             settings,
-            contact: settings.contact_tolerance * scale,
+            contact: contact_distance(a, b, velocity, settings),
             stats: SupportStats::default(),
             guess: None,
             near: false,
