@@ -10,8 +10,7 @@ use std::time::Instant;
 use glam::DVec3;
 
 use crate::parry_bridge::{
-    parry_gjk_closest_points, parry_native_distance, parry_penetration,
-    parry_time_of_impact_moving,
+    parry_gjk_closest_points, parry_native_distance, parry_penetration, parry_time_of_impact_moving,
 };
 use crate::pose::RelativePose;
 use crate::shape::Shape;
@@ -122,7 +121,8 @@ impl std::fmt::Display for Agreement {
                 "DISAGREES: parry {parry:.9e} below our certified lower bound {lower_bound:.9e}"
             ),
             Agreement::ImpactDisagrees { ours, parry, bound } => {
-                let time = |t: &Option<f64>| t.map_or("no impact".into(), |t| format!("t = {t:.9e}"));
+                let time =
+                    |t: &Option<f64>| t.map_or("no impact".into(), |t| format!("t = {t:.9e}"));
                 write!(
                     f,
                     "DISAGREES: ours {}, parry {} (bound {bound:.1e})",
@@ -220,12 +220,16 @@ fn is_impact(outcome: &Outcome) -> bool {
 /// agrees with either, but a time parry gives must lie within the bound.
 fn compare_impact(run: &RunSummary, parry: &ParryImpact) -> Agreement {
     let (ours, bound) = match run.outcome {
-        Outcome::Impact { time, normal } => (Some(time), parry.time_bound(time, normal, run.witness_b)),
+        Outcome::Impact { time, normal } => {
+            (Some(time), parry.time_bound(time, normal, run.witness_b))
+        }
         Outcome::Grazing { time, .. } => {
             let bound = match parry.time {
                 // No normal at a graze: the closing speed along the witnesses' gap.
                 Some(_) => match (run.witness_a, run.witness_b) {
-                    (Some(a), Some(b)) if a != b => parry.time_bound(time, (b - a).normalize(), Some(b)),
+                    (Some(a), Some(b)) if a != b => {
+                        parry.time_bound(time, (b - a).normalize(), Some(b))
+                    }
                     _ => f64::INFINITY,
                 },
                 None => 0.0,

@@ -95,7 +95,11 @@ fn time_of_impact_runs_are_checked_against_parrys_cast() {
                 continue; // B turns: only advancement takes it
             }
             let agreement = compare(&run.summary, &scene.settings, &parry);
-            assert!(agreement.agrees(), "{} {rule:?}: {agreement}", path.display());
+            assert!(
+                agreement.agrees(),
+                "{} {rule:?}: {agreement}",
+                path.display()
+            );
             checked += 1;
             let Some(time) = impact.time else {
                 continue;
@@ -116,5 +120,8 @@ fn time_of_impact_runs_are_checked_against_parrys_cast() {
             flagged += 1;
         }
     }
-    assert!(checked >= 12 && flagged >= 8, "{checked} checked, {flagged} flagged");
+    assert!(
+        checked >= 12 && flagged >= 8,
+        "{checked} checked, {flagged} flagged"
+    );
 }

@@ -223,11 +223,10 @@ impl ViewerModel {
         // supports would cost every drag far more than the runs.)
         let (a, b) = (&self.scene.a().shape, &self.scene.b().shape);
         let implicit = |s: &crate::shape::Shape| matches!(s, crate::shape::Shape::Implicit(_));
-        self.parry = (!implicit(a) && !implicit(b))
-            .then(|| {
-                let motion = self.scene.relative_motion().ok().flatten();
-                crate::cross_check::parry_answer(a, b, &self.scene.b_in_a(), motion)
-            });
+        self.parry = (!implicit(a) && !implicit(b)).then(|| {
+            let motion = self.scene.relative_motion().ok().flatten();
+            crate::cross_check::parry_answer(a, b, &self.scene.b_in_a(), motion)
+        });
         self.motion_curve = self.sample_motion();
         self.sync_scene_methods();
         self.revision += 1;

@@ -79,7 +79,11 @@ fn print_cross_check(scene: &Scene, runs: &[Run]) {
         );
     }
     if let Some(impact) = &parry.impact {
-        println!("  its time of impact ({}): {}", impact.via, impact.describe());
+        println!(
+            "  its time of impact ({}): {}",
+            impact.via,
+            impact.describe()
+        );
     }
     for run in runs {
         let agreement = compare(&run.summary, &scene.settings, &parry);

@@ -186,9 +186,13 @@ fn cross_check_ui(ui: &mut egui::Ui, model: &ViewerModel) {
     let mut disagrees = false;
     for r in model.runs() {
         let agreement = compare(&r.run.summary, &model.scene.settings, parry);
-        disagrees |= !agreement.agrees()
-            && !matches!(agreement, crate::cross_check::Agreement::NotComparable(_));
-        let colour = if agreement.agrees() { GREEN } else { RED };
+        let comparable = !matches!(agreement, crate::cross_check::Agreement::NotComparable(_));
+        disagrees |= comparable && !agreement.agrees();
+        let colour = match (comparable, agreement.agrees()) {
+            (false, _) => ui.visuals().weak_text_color(),
+            (true, true) => GREEN,
+            (true, false) => RED,
+        };
         ui.label(
             egui::RichText::new(format!("{}: {agreement}", r.run.method.label())).color(colour),
         );
