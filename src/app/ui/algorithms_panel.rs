@@ -179,6 +179,16 @@ fn cross_check_ui(ui: &mut egui::Ui, model: &ViewerModel) {
         .depth
         .map_or(String::new(), |d| format!(", depth {d:.6e}"));
     ui.label(format!("distance {:.9e}{depth}", parry.distance));
+    if let Some((a, b)) = parry.witnesses {
+        // World frame, as the run's own witness points are shown.
+        let world = |p: glam::DVec3| model.scene.a().pose.transform_point(p);
+        let (a, b) = (world(a), world(b));
+        ui.label(format!(
+            "its GJK's closest points A ({:.4}, {:.4}, {:.4}), B ({:.4}, {:.4}, {:.4})",
+            a.x, a.y, a.z, b.x, b.y, b.z
+        ))
+        .on_hover_text("parry's GJK on the same pair (world frame); the distance above is its own query where it has the shapes");
+    }
     if let Some(impact) = &parry.impact {
         ui.label(format!("time of impact: {}", impact.describe()))
             .on_hover_text(impact.via);
