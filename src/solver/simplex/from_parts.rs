@@ -27,16 +27,46 @@ pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
         return None;
     }
     let base = vertices[0].point;
+    if vertices.len() == 1 {
+        return base.w.is_finite().then_some((base.w, [1.0, 0.0, 0.0, 0.0]));
+    }
     let offset = |i: usize| {
         let p = vertices[i].point;
         (p.a - base.a) - (p.b - base.b)
     };
+    // The point with the given weights, rebuilt from the edges' parts.
+    let rebuilt = |local: [f64; 4], chosen: &[usize]| {
+        let mut weights = [0.0; 4];
+        for (k, &i) in chosen.iter().enumerate() {
+            weights[i] = local[k].max(0.0);
+        }
+        let sum: f64 = weights.iter().sum();
+        if !(sum > 0.0 && sum.is_finite()) {
+            return None;
+        }
+        let inverse = 1.0 / sum;
+        let weights = weights.map(|w| w * inverse);
+        let x = base.w
+            + (1..vertices.len())
+                .map(|i| offset(i) * weights[i])
+                .sum::<DVec3>();
+        Some((x, weights))
+    };
+    // The whole simplex first (most runs end here: a far pair ends on a vertex or on an
+    // edge or triangle whose interior holds the nearest point; this runs at the end of
+    // every query, so without copying the vertices).
+    if let Some((_, local)) = nearest_in_affine_hull(&vertices) {
+        if local[..vertices.len()].iter().all(|w| *w >= 0.0) {
+            if let Some(answer) = rebuilt(local, &[0, 1, 2][..vertices.len()]) {
+                return Some(answer);
+            }
+        }
+    }
     let mut best: Option<(DVec3, [f64; 4])> = None;
     let whole = (1u8 << vertices.len()) - 1;
-    // The whole simplex first, then every face in storage order (ties keep the first).
-    for mask in std::iter::once(whole).chain(1..whole) {
-        // The face's vertices and their indices, without allocating (this runs at the
-        // end of every query).
+    // Every proper face in storage order (ties keep the first).
+    for mask in 1..whole {
+        // The face's vertices and their indices, without allocating.
         let mut chosen = [0usize; 3];
         let mut face = [vertices[0]; 3];
         let mut count = 0;
@@ -47,27 +77,12 @@ pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
                 count += 1;
             }
         }
-        let chosen = &chosen[..count];
         let Some((_, local)) = nearest_in_affine_hull(&face[..count]) else {
             continue;
         };
-        let inside = mask == whole && local[..count].iter().all(|w| *w >= 0.0);
-        let mut weights = [0.0; 4];
-        for (k, &i) in chosen.iter().enumerate() {
-            weights[i] = local[k].max(0.0);
-        }
-        let sum: f64 = weights.iter().sum();
-        if !(sum > 0.0 && sum.is_finite()) {
+        let Some((x, weights)) = rebuilt(local, &chosen[..count]) else {
             continue;
-        }
-        let weights = weights.map(|w| w / sum);
-        let x = base.w
-            + (1..vertices.len())
-                .map(|i| offset(i) * weights[i])
-                .sum::<DVec3>();
-        if inside {
-            return Some((x, weights));
-        }
+        };
         if best.is_some_and(|(b, _)| b.length_squared() <= x.length_squared()) {
             continue;
         }
@@ -97,8 +112,8 @@ fn nearest_in_affine_hull(v: &[SimplexVertex]) -> Option<(DVec3, [f64; 4])> {
             // Base at the vertex opposite the longest side: its two sides make the
             // triangle's largest angle, so their cross product is the best-conditioned
             // normal (a sliver 1e6 long and 1 wide keeps it to round-off).
-            let side = |i: usize| difference((i + 1) % 3, (i + 2) % 3).length_squared();
-            let o = (0..3).max_by(|a, b| side(*a).total_cmp(&side(*b)))?;
+            let sides = [0, 1, 2].map(|i| difference((i + 1) % 3, (i + 2) % 3).length_squared());
+            let o = (0..3).max_by(|a, b| sides[*a].total_cmp(&sides[*b]))?;
             let (i, j) = ((o + 1) % 3, (o + 2) % 3);
             let (e1, e2) = (difference(i, o), difference(j, o));
             let base = v[o].point.w;
@@ -107,11 +122,12 @@ fn nearest_in_affine_hull(v: &[SimplexVertex]) -> Option<(DVec3, [f64; 4])> {
             if n2.is_nan() || n2 <= 0.0 {
                 return None;
             }
-            let x = n * (n.dot(base) / n2);
+            let inverse_n2 = 1.0 / n2;
+            let x = n * (n.dot(base) * inverse_n2);
             // x − base = μ1 e1 + μ2 e2 in the plane.
             let r = x - base;
-            let mu1 = r.cross(e2).dot(n) / n2;
-            let mu2 = e1.cross(r).dot(n) / n2;
+            let mu1 = r.cross(e2).dot(n) * inverse_n2;
+            let mu2 = e1.cross(r).dot(n) * inverse_n2;
             let mut weights = [0.0; 4];
             weights[o] = 1.0 - mu1 - mu2;
             weights[i] = mu1;
