@@ -38,6 +38,8 @@ pub struct ParryAnswer {
 pub struct ParryImpact {
     /// Its first contact over t ∈ [0, 1]; `None`: it finds none.
     pub time: Option<f64>,
+    /// How its cast ended ("converged", "failed", ...), when it gave a time.
+    pub status: Option<&'static str>,
     /// `cast_shapes` (a translation) or `cast_shapes_nonlinear` (B turns).
     pub via: &'static str,
     pub motion: Motion,
@@ -48,10 +50,13 @@ pub struct ParryImpact {
 }
 
 impl ParryImpact {
-    /// "t = …" or "none over t ∈ [0, 1]".
+    /// "t = … (converged)" or "none over t ∈ [0, 1]".
     pub fn describe(&self) -> String {
-        self.time
-            .map_or("none over t ∈ [0, 1]".into(), |t| format!("t = {t:.9e}"))
+        match (self.time, self.status) {
+            (Some(t), Some(status)) => format!("t = {t:.9e} ({status})"),
+            (Some(t), None) => format!("t = {t:.9e}"),
+            (None, _) => "none over t ∈ [0, 1]".into(),
+        }
     }
 
     /// How far a time of ours may lie from the true first contact: the bracketing
@@ -89,6 +94,8 @@ pub enum Agreement {
     ImpactDisagrees {
         ours: Option<f64>,
         parry: Option<f64>,
+        /// How parry's cast ended when it gave a time ("failed" is parry's own word).
+        parry_status: Option<&'static str>,
         bound: f64,
     },
     /// Our run certified nothing to compare (cap, not applicable, degenerate).
@@ -120,12 +127,18 @@ impl std::fmt::Display for Agreement {
                 f,
                 "DISAGREES: parry {parry:.9e} below our certified lower bound {lower_bound:.9e}"
             ),
-            Agreement::ImpactDisagrees { ours, parry, bound } => {
+            Agreement::ImpactDisagrees {
+                ours,
+                parry,
+                parry_status,
+                bound,
+            } => {
                 let time =
                     |t: &Option<f64>| t.map_or("no impact".into(), |t| format!("t = {t:.9e}"));
+                let status = parry_status.map_or(String::new(), |s| format!(" ({s})"));
                 write!(
                     f,
-                    "DISAGREES: ours {}, parry {} (bound {bound:.1e})",
+                    "DISAGREES: ours {}, parry {}{status} (bound {bound:.1e})",
                     time(ours),
                     time(parry)
                 )
@@ -174,9 +187,10 @@ pub fn parry_answer(
         .then(|| parry_penetration(a, b, b_in_a).map(|(d, _)| d))
         .flatten();
     let impact = motion.and_then(|motion| {
-        let time = parry_time_of_impact_moving(a, b, b_in_a, motion)?;
+        let cast = parry_time_of_impact_moving(a, b, b_in_a, motion)?;
         Some(ParryImpact {
-            time,
+            time: cast.map(|c| c.time),
+            status: cast.map(|c| c.status),
             via: if motion.spin == DVec3::ZERO {
                 "cast_shapes"
             } else {
@@ -252,6 +266,7 @@ fn compare_impact(run: &RunSummary, parry: &ParryImpact) -> Agreement {
         Agreement::ImpactDisagrees {
             ours,
             parry: parry.time,
+            parry_status: parry.status,
             bound,
         }
     }

@@ -147,15 +147,19 @@ pub fn parry_time_of_impact(
     b_in_a: &RelativePose,
     velocity: DVec3,
 ) -> Option<Option<f64>> {
-    parry_time_of_impact_moving(
-        a,
-        b,
-        b_in_a,
-        Motion {
-            velocity,
-            spin: DVec3::ZERO,
-        },
-    )
+    let motion = Motion {
+        velocity,
+        spin: DVec3::ZERO,
+    };
+    parry_time_of_impact_moving(a, b, b_in_a, motion).map(|hit| hit.map(|h| h.time))
+}
+
+/// What parry's cast reports: its time and how it ended (parry returns a time with
+/// "failed" or "out of iterations" too, as a "conservative approximation").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParryCast {
+    pub time: f64,
+    pub status: &'static str,
 }
 
 /// The same for a motion that may turn B about its own origin: parry's
@@ -166,7 +170,8 @@ pub fn parry_time_of_impact_moving(
     b: &Shape,
     b_in_a: &RelativePose,
     motion: Motion,
-) -> Option<Option<f64>> {
+) -> Option<Option<ParryCast>> {
+    use parry3d_f64::query::ShapeCastStatus;
     let (na, nb) = (native(a)?, native(b)?);
     let hit = if motion.spin == DVec3::ZERO {
         let options = parry3d_f64::query::ShapeCastOptions {
@@ -204,5 +209,13 @@ pub fn parry_time_of_impact_moving(
         )
     }
     .ok()?;
-    Some(hit.map(|h| h.time_of_impact))
+    Some(hit.map(|h| ParryCast {
+        time: h.time_of_impact,
+        status: match h.status {
+            ShapeCastStatus::Converged => "converged",
+            ShapeCastStatus::OutOfIterations => "out of iterations",
+            ShapeCastStatus::Failed => "failed",
+            ShapeCastStatus::PenetratingOrWithinTargetDist => "touching at the start",
+        },
+    }))
 }
