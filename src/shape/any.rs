@@ -156,6 +156,14 @@ impl Shape {
     /// which is when Nesterov without normalisation is the right choice (seed 000); a
     /// dilated shape keeps its inner shape's flat faces, offset. A point counts as
     /// strictly convex: it adds no flat part to a Minkowski difference.
+    /// Every face flat: the hull of finitely many points (polytopes, boxes, points).
+    pub fn is_polytopal(&self) -> bool {
+        matches!(
+            self,
+            Shape::Point(_) | Shape::Cuboid(_) | Shape::Polytope(_)
+        )
+    }
+
     pub fn is_strictly_convex(&self) -> bool {
         match self {
             Shape::Point(_) | Shape::Sphere(_) | Shape::Ellipsoid(_) => true,

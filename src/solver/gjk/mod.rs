@@ -17,6 +17,7 @@ use super::simplex::{
 use super::trace::Trace;
 use super::{initial_direction, witness_points, Solver};
 use crate::minkowski::{CsoPoint, MinkowskiDifference};
+use crate::shape::Shape;
 
 mod record;
 
@@ -44,7 +45,7 @@ pub enum DirectionRule {
     /// first support plane shows a deep overlap (plain GJK encloses the origin in a few
     /// steps, momentum only delays it) goes on with plain steps.
     ///
-    /// - Curved shapes (strictly convex: spheres, ellipsoids): Nesterov's momentum;
+    /// - Curved shapes (both strictly convex: spheres, ellipsoids): Nesterov's momentum;
     ///   deep overlap is a first plane beyond the origin by more than
     ///   [`DEEP_OVERLAP_RATIO`]·‖x‖. A momentum step that keeps more than
     ///   [`MOMENTUM_SLOW_RATIO`] of the gap restarts the momentum (δ from the start,
@@ -52,14 +53,19 @@ pub enum DirectionRule {
     ///   more than [`PLAIN_SLOW_RATIO`] switches it back on (on a curved surface plain
     ///   GJK can crawl), and a momentum support that makes no progress along x
     ///   (`2⟨x, x − s⟩ ≤ ε` while the direction was not x) restarts it.
-    /// - Shapes with flat parts (polytopes, boxes, capsules, ...): normalised momentum,
-    ///   as [`DirectionRule::NesterovNormalized`] (seed 000's advice for meshes); far
+    /// - Polytopal shapes (polytopes, boxes): normalised momentum, as
+    ///   [`DirectionRule::NesterovNormalized`] (seed 000's advice for meshes); far
     ///   apart is [`FAR_RELATIVE_GAP_FLAT`], deep overlap is the origin lying deeper
     ///   than [`DEEP_OVERLAP_DEPTH_FLAT`] of the way from the first plane to the
     ///   centres' difference, and either means plain GJK to the end. No restarts: on
     ///   faces a slow step is GJK walking toward its exact end, and a restart costs a
     ///   support (measured: 1.34× fewer iterations than GJK near contact without, 1.29×
     ///   with). A support without progress ends the momentum, as Nesterov's.
+    /// - Pairs with curved and flat parts (capsules, cylinders, cones, a box against an
+    ///   ellipsoid): the curved shapes' momentum and restarts (normalised momentum
+    ///   overshoots on their curved parts: 3× GJK's iterations at distance 0.5), plain
+    ///   GJK to the end when far apart ([`FAR_RELATIVE_GAP_MIXED`]) or deep inside (either
+    ///   test above).
     ///
     /// Convergence is certified as for Nesterov: the last steps are plain ones.
     NesterovRestart,
@@ -70,6 +76,9 @@ pub const FAR_RELATIVE_GAP: f64 = 0.1;
 /// The same on shapes with flat parts, where plain GJK ends exactly after few steps and
 /// normalised momentum pays off only near contact.
 pub const FAR_RELATIVE_GAP_FLAT: f64 = 0.4;
+/// The same on pairs with both curved and flat parts (capsules, cylinders, cones, a box
+/// against an ellipsoid), where momentum far apart costs more than it saves.
+pub const FAR_RELATIVE_GAP_MIXED: f64 = 0.7;
 /// A first support plane this far beyond the origin (as a fraction of ‖x‖ after the
 /// first step) means "deep overlap": the origin is well inside A ⊖ B, where plain GJK
 /// encloses it in a few steps and momentum only delays.
@@ -85,6 +94,30 @@ pub const MOMENTUM_SLOW_RATIO: f64 = 0.7;
 /// On curved shapes, a plain step keeping more than this fraction of the gap switches
 /// momentum on.
 pub const PLAIN_SLOW_RATIO: f64 = 0.7;
+
+/// What `NesterovRestart` makes of a pair (see [`DirectionRule::NesterovRestart`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PairKind {
+    /// Both strictly convex (spheres, ellipsoids, points).
+    Curved,
+    /// Both polytopal (polytopes, boxes, points): every face flat.
+    Flat,
+    /// Anything else: curved and flat parts (capsules, cylinders, cones, dilated and
+    /// implicit shapes, or a box against an ellipsoid).
+    Mixed,
+}
+
+impl PairKind {
+    fn of(a: &Shape, b: &Shape) -> Self {
+        if a.is_strictly_convex() && b.is_strictly_convex() {
+            PairKind::Curved
+        } else if a.is_polytopal() && b.is_polytopal() {
+            PairKind::Flat
+        } else {
+            PairKind::Mixed
+        }
+    }
+}
 
 /// A steppable GJK run.
 pub struct Gjk<'s> {
@@ -115,6 +148,8 @@ pub struct Gjk<'s> {
     /// The momentum blends normalised directions: `NesterovNormalized`, and
     /// `NesterovRestart` on shapes with flat parts (seed 000's rule for meshes).
     normalized_momentum: bool,
+    /// `NesterovRestart`: which of its three rules the pair gets.
+    pair: PairKind,
     /// Barycentric weights of the refined final point (see `finish_separated`).
     final_weights: Option<[f64; 4]>,
     /// Set once round-off has stopped the loop early: from then on the simplex is
@@ -137,11 +172,10 @@ struct Measured {
 impl<'s> Gjk<'s> {
     pub fn new(md: MinkowskiDifference<'s>, rule: DirectionRule, settings: SolverSettings) -> Self {
         let guess = initial_direction(&md, &settings);
+        let pair = PairKind::of(md.shape_a, md.shape_b);
         let normalized_momentum = match rule {
             DirectionRule::NesterovNormalized => true,
-            DirectionRule::NesterovRestart => {
-                !(md.shape_a.is_strictly_convex() && md.shape_b.is_strictly_convex())
-            }
+            DirectionRule::NesterovRestart => pair == PairKind::Flat,
             _ => false,
         };
         let (x, r) = if guess.length() < settings.tolerance || !guess.is_finite() {
@@ -168,6 +202,7 @@ impl<'s> Gjk<'s> {
             first_plane: 0.0,
             first_centre_offset: 0.0,
             normalized_momentum,
+            pair,
             final_weights: None,
             precise: false,
             starts_in_difference: false,
@@ -245,22 +280,22 @@ impl<'s> Gjk<'s> {
         let gap = (self.r - self.alpha).max(0.0);
         // "The step kept more than this share of the gap", without a division.
         let kept_more_than = |share: f64| previous_gap > 0.0 && gap > share * previous_gap;
-        let far_ratio = if self.normalized_momentum {
-            FAR_RELATIVE_GAP_FLAT
-        } else {
-            FAR_RELATIVE_GAP
+        let far_ratio = match self.pair {
+            PairKind::Curved => FAR_RELATIVE_GAP,
+            PairKind::Flat => FAR_RELATIVE_GAP_FLAT,
+            PairKind::Mixed => FAR_RELATIVE_GAP_MIXED,
         };
         let far = self.k == 1 && self.r > 0.0 && gap <= far_ratio * self.r;
         let deep = self.k == 1 && self.deep_overlap();
-        if momentum && (deep || (far && self.normalized_momentum)) {
-            // Deep inside, or far apart on flat shapes: plain GJK to the end (deep
-            // inside its steps may keep much of ‖x‖ while the simplex grows around the
-            // origin; on flat shapes a slow plain step walks across faces toward the
+        if momentum && (deep || (far && self.pair != PairKind::Curved)) {
+            // Deep inside, or far apart on shapes with flat parts: plain GJK to the end
+            // (deep inside its steps may keep much of ‖x‖ while the simplex grows around
+            // the origin; on flat parts a slow plain step walks across faces toward the
             // exact end, which momentum does not speed up).
             self.momentum_on = false;
             self.momentum_stopped_at = Some(self.k);
-        } else if self.normalized_momentum {
-            // Flat shapes: no restarts (see `DirectionRule::NesterovRestart`).
+        } else if self.pair == PairKind::Flat {
+            // Polytopes: no restarts (see `DirectionRule::NesterovRestart`).
         } else if momentum && far {
             // Far apart on curved shapes: plain GJK steps (momentum comes back only if
             // they crawl, as on a curved surface they can).
@@ -275,12 +310,15 @@ impl<'s> Gjk<'s> {
     /// The first support plane says "deep overlap" (see [`DirectionRule::NesterovRestart`]).
     fn deep_overlap(&self) -> bool {
         let depth = -self.first_plane;
-        if self.normalized_momentum {
-            // The extent from the plane to the centres' difference is ≥ 0 (the centre
-            // lies in A ⊖ B); written without a division.
-            depth > 0.0 && depth > DEEP_OVERLAP_DEPTH_FLAT * (self.first_centre_offset + depth)
-        } else {
-            depth > DEEP_OVERLAP_RATIO * self.r
+        // The extent from the plane to the centres' difference is ≥ 0 (the centre lies
+        // in A ⊖ B); written without a division.
+        let deep_along_centres =
+            depth > 0.0 && depth > DEEP_OVERLAP_DEPTH_FLAT * (self.first_centre_offset + depth);
+        let deep_by_angle = depth > DEEP_OVERLAP_RATIO * self.r;
+        match self.pair {
+            PairKind::Curved => deep_by_angle,
+            PairKind::Flat => deep_along_centres,
+            PairKind::Mixed => deep_by_angle || deep_along_centres,
         }
     }
 
@@ -574,7 +612,7 @@ impl Gjk<'_> {
         if momentum
             && gap <= eps
             && self.rule == DirectionRule::NesterovRestart
-            && !self.normalized_momentum
+            && self.pair != PairKind::Flat
             && self.k > self.momentum_from
         {
             measured.criteria = CriterionValues::new(self.r, self.alpha, gap);
