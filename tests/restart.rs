@@ -160,32 +160,26 @@ fn restart_stays_within_3_percent_of_gjk_on_capsules_cylinders_and_box_ellipsoid
     use collidescope::shape::{Capsule, Cuboid, Cylinder, Ellipsoid, Shape};
     use glam::{DMat3, DVec3};
     let settings = SolverSettings::benchmark();
-    let kinds: [(
-        &str,
-        fn(&mut SplitMix64) -> Shape,
-        fn(&mut SplitMix64) -> Shape,
-    ); 3] = [
-        (
-            "capsule-capsule",
-            |r| Shape::Capsule(Capsule::new(r.range(0.05, 1.0) * 0.5, r.range(0.05, 1.0)).unwrap()),
-            |r| Shape::Capsule(Capsule::new(r.range(0.05, 1.0) * 0.5, r.range(0.05, 1.0)).unwrap()),
-        ),
-        (
-            "cylinder-cylinder",
-            |r| Shape::Cylinder(Cylinder::new(r.range(0.05, 1.0), r.range(0.05, 1.0)).unwrap()),
-            |r| Shape::Cylinder(Cylinder::new(r.range(0.05, 1.0), r.range(0.05, 1.0)).unwrap()),
-        ),
-        (
-            "box-ellipsoid",
-            |r| {
-                let e = DVec3::new(r.range(0.05, 1.0), r.range(0.05, 1.0), r.range(0.05, 1.0));
-                Shape::Cuboid(Cuboid::new(e).unwrap())
-            },
-            |r| {
-                let e = DVec3::new(r.range(0.05, 1.0), r.range(0.05, 1.0), r.range(0.05, 1.0));
-                Shape::Ellipsoid(Ellipsoid::new(e).unwrap())
-            },
-        ),
+    type MakeShape = fn(&mut SplitMix64) -> Shape;
+    fn size(r: &mut SplitMix64) -> f64 {
+        r.range(0.05, 1.0)
+    }
+    fn capsule(r: &mut SplitMix64) -> Shape {
+        Shape::Capsule(Capsule::new(size(r) * 0.5, size(r)).unwrap())
+    }
+    fn cylinder(r: &mut SplitMix64) -> Shape {
+        Shape::Cylinder(Cylinder::new(size(r), size(r)).unwrap())
+    }
+    fn cuboid(r: &mut SplitMix64) -> Shape {
+        Shape::Cuboid(Cuboid::new(DVec3::new(size(r), size(r), size(r))).unwrap())
+    }
+    fn ellipsoid(r: &mut SplitMix64) -> Shape {
+        Shape::Ellipsoid(Ellipsoid::new(DVec3::new(size(r), size(r), size(r))).unwrap())
+    }
+    let kinds: [(&str, MakeShape, MakeShape); 3] = [
+        ("capsule-capsule", capsule, capsule),
+        ("cylinder-cylinder", cylinder, cylinder),
+        ("box-ellipsoid", cuboid, ellipsoid),
     ];
     for (seed, (name, make_a, make_b)) in kinds.iter().enumerate() {
         let mut rng = SplitMix64::new(100 + seed as u64);
