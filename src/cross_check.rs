@@ -10,7 +10,8 @@ use std::time::Instant;
 use glam::DVec3;
 
 use crate::parry_bridge::{
-    parry_gjk_closest_points, parry_native_distance, parry_penetration, parry_time_of_impact_moving,
+    parry_cast_query, parry_gjk_closest_points, parry_native_distance, parry_penetration,
+    parry_time_of_impact_moving,
 };
 use crate::pose::RelativePose;
 use crate::shape::Shape;
@@ -191,11 +192,7 @@ pub fn parry_answer(
         Some(ParryImpact {
             time: cast.map(|c| c.time),
             status: cast.map(|c| c.status),
-            via: if motion.spin == DVec3::ZERO {
-                "cast_shapes"
-            } else {
-                "cast_shapes_nonlinear"
-            },
+            via: parry_cast_query(&motion),
             motion,
             b_start: b_in_a.translation,
             contact: contact_distance(a, b, motion.velocity, ToiSettings::default()),
@@ -238,19 +235,16 @@ fn compare_impact(run: &RunSummary, parry: &ParryImpact) -> Agreement {
             (Some(time), parry.time_bound(time, normal, run.witness_b))
         }
         Outcome::Grazing { time, .. } => {
-            let bound = match parry.time {
-                // No normal at a graze: the closing speed along the witnesses' gap.
-                Some(_) => match (run.witness_a, run.witness_b) {
-                    (Some(a), Some(b)) if a != b => {
-                        parry.time_bound(time, (b - a).normalize(), Some(b))
-                    }
-                    _ => f64::INFINITY,
-                },
-                None => 0.0,
-            };
             if parry.time.is_none() {
-                return Agreement::Agree { bound };
+                return Agreement::Agree { bound: 0.0 };
             }
+            // No normal at a graze: the closing speed along the witnesses' gap.
+            let bound = match (run.witness_a, run.witness_b) {
+                (Some(a), Some(b)) if a != b => {
+                    parry.time_bound(time, (b - a).normalize(), Some(b))
+                }
+                _ => f64::INFINITY,
+            };
             (Some(time), bound)
         }
         _ => (None, 0.0),

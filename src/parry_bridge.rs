@@ -162,6 +162,15 @@ pub struct ParryCast {
     pub status: &'static str,
 }
 
+/// Which of parry's casts [`parry_time_of_impact_moving`] uses for `motion`.
+pub fn parry_cast_query(motion: &Motion) -> &'static str {
+    if motion.spin == DVec3::ZERO {
+        "cast_shapes"
+    } else {
+        "cast_shapes_nonlinear"
+    }
+}
+
 /// The same for a motion that may turn B about its own origin: parry's
 /// `cast_shapes_nonlinear` then (its `NonlinearRigidMotion` with the local centre at
 /// B's origin moves B exactly as [`Motion::pose_at`] does).
@@ -173,7 +182,7 @@ pub fn parry_time_of_impact_moving(
 ) -> Option<Option<ParryCast>> {
     use parry3d_f64::query::ShapeCastStatus;
     let (na, nb) = (native(a)?, native(b)?);
-    let hit = if motion.spin == DVec3::ZERO {
+    let hit = if parry_cast_query(&motion) == "cast_shapes" {
         let options = parry3d_f64::query::ShapeCastOptions {
             max_time_of_impact: 1.0,
             target_distance: 0.0,

@@ -152,10 +152,6 @@ impl Shape {
         Aabb::of_support_map(self)
     }
 
-    /// Whether the shape's boundary is strictly convex (no flat face or straight edge),
-    /// which is when Nesterov without normalisation is the right choice (seed 000); a
-    /// dilated shape keeps its inner shape's flat faces, offset. A point counts as
-    /// strictly convex: it adds no flat part to a Minkowski difference.
     /// Every face flat: the hull of finitely many points (polytopes, boxes, points).
     pub fn is_polytopal(&self) -> bool {
         matches!(
@@ -164,6 +160,10 @@ impl Shape {
         )
     }
 
+    /// Whether the shape's boundary is strictly convex (no flat face or straight edge),
+    /// which is when Nesterov without normalisation is the right choice (seed 000); a
+    /// dilated shape keeps its inner shape's flat faces, offset. A point counts as
+    /// strictly convex: it adds no flat part to a Minkowski difference.
     pub fn is_strictly_convex(&self) -> bool {
         match self {
             Shape::Point(_) | Shape::Sphere(_) | Shape::Ellipsoid(_) => true,

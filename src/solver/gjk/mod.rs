@@ -73,7 +73,7 @@ pub enum DirectionRule {
 
 /// After the first step, a relative certificate gap below this means "far apart".
 pub const FAR_RELATIVE_GAP: f64 = 0.1;
-/// The same on shapes with flat parts, where plain GJK ends exactly after few steps and
+/// The same on polytopal pairs, where plain GJK ends exactly after few steps and
 /// normalised momentum pays off only near contact.
 pub const FAR_RELATIVE_GAP_FLAT: f64 = 0.4;
 /// The same on pairs with both curved and flat parts (capsules, cylinders, cones, a box
@@ -83,10 +83,11 @@ pub const FAR_RELATIVE_GAP_MIXED: f64 = 0.7;
 /// first step) means "deep overlap": the origin is well inside A ⊖ B, where plain GJK
 /// encloses it in a few steps and momentum only delays.
 pub const DEEP_OVERLAP_RATIO: f64 = 0.5;
-/// On shapes with flat parts, "deep overlap" when the origin lies deeper than this
-/// fraction of the way from the first support plane to the centres' difference (along
-/// the first direction). The angle test above mistakes slight overlaps of small hulls
-/// for near contact there, and normalised momentum delays their enclosure.
+/// On polytopal pairs (and, beside the angle test, on mixed ones), "deep overlap" when
+/// the origin lies deeper than this fraction of the way from the first support plane to
+/// the centres' difference (along the first direction). The angle test above mistakes
+/// slight overlaps of small hulls for near contact, and normalised momentum delays
+/// their enclosure.
 pub const DEEP_OVERLAP_DEPTH_FLAT: f64 = 0.05;
 /// On curved shapes, a momentum step keeping more than this fraction of the gap
 /// restarts the momentum.
@@ -146,9 +147,9 @@ pub struct Gjk<'s> {
     first_plane: f64,
     first_centre_offset: f64,
     /// The momentum blends normalised directions: `NesterovNormalized`, and
-    /// `NesterovRestart` on shapes with flat parts (seed 000's rule for meshes).
+    /// `NesterovRestart` on polytopal pairs (seed 000's rule for meshes).
     normalized_momentum: bool,
-    /// `NesterovRestart`: which of its three rules the pair gets.
+    /// `NesterovRestart`: which of its three rules the pair gets (unread otherwise).
     pair: PairKind,
     /// Barycentric weights of the refined final point (see `finish_separated`).
     final_weights: Option<[f64; 4]>,
@@ -172,7 +173,12 @@ struct Measured {
 impl<'s> Gjk<'s> {
     pub fn new(md: MinkowskiDifference<'s>, rule: DirectionRule, settings: SolverSettings) -> Self {
         let guess = initial_direction(&md, &settings);
-        let pair = PairKind::of(md.shape_a, md.shape_b);
+        // Only the restart rule reads the pair's kind (plain GJK's start stays as it was).
+        let pair = if rule == DirectionRule::NesterovRestart {
+            PairKind::of(md.shape_a, md.shape_b)
+        } else {
+            PairKind::Curved
+        };
         let normalized_momentum = match rule {
             DirectionRule::NesterovNormalized => true,
             DirectionRule::NesterovRestart => pair == PairKind::Flat,
