@@ -409,6 +409,50 @@ fn bench_ellipsoids_writes_csv_summary_and_plots() {
     );
 }
 
+/// `bench primitives`: the protocol on random capsules, cylinders, cones, boxes; the
+/// placed poses reach every separated target (the primitive shapes are solved exactly).
+#[test]
+fn bench_primitives_runs_the_protocol_on_a_kind_pair() {
+    let out = temp_dir("bench-primitives");
+    let o = out.to_str().unwrap();
+    let run = collidescope(&[
+        "bench",
+        "primitives",
+        "--a",
+        "capsule",
+        "--b",
+        "cone",
+        "--pairs",
+        "3",
+        "--poses",
+        "2",
+        "--algorithm",
+        "gjk",
+        "--algorithm",
+        "nesterov_restart",
+        "--out",
+        o,
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
+    assert!(
+        summary.starts_with("capsule against cone: 3 pairs × 2 poses")
+            && summary.contains("nesterov_restart"),
+        "{summary}"
+    );
+    let csv = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    // 3 pairs × 2 poses × 12 distances × 2 algorithms × 2 query kinds, plus the header.
+    assert_eq!(csv.lines().count(), 1 + 3 * 2 * 12 * 2 * 2);
+    assert_clean_failure(
+        &["bench", "primitives", "--a", "torus", "--b", "box"],
+        "invalid value 'torus'",
+    );
+}
+
 #[test]
 fn bench_meshes_and_sweep_on_real_meshes() {
     let Some(dir) = common::shared_data("meshes") else {

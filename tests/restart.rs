@@ -7,7 +7,7 @@ mod common;
 
 use collidescope::bench::protocol::{ellipsoid_problems, SIGNED_DISTANCES};
 use collidescope::minkowski::MinkowskiDifference;
-use collidescope::solver::{solve, Algorithm, Criterion, DirectionRule, SolverSettings};
+use collidescope::solver::{solve, Algorithm, Criterion, DirectionRule, Outcome, SolverSettings};
 
 #[test]
 fn restart_is_never_slower_than_gjk_and_keeps_nesterovs_gain_near_contact() {
@@ -148,64 +148,58 @@ fn restart_is_never_slower_than_gjk_on_the_problem_files() {
 }
 
 /// Pairs with both curved and flat parts, outside the paper's protocol (capsules,
-/// cylinders, a box against an ellipsoid; 100 random pairs × 2 rotations × the 12
-/// distances each): the restart rule's third family (Nesterov with restarts, plain GJK
-/// far apart and in deep overlap) stays within 3 % of GJK at every distance (not always
-/// at or below it: slight overlaps of capsules cost up to 2 % more) and saves iterations
-/// near contact.
+/// cylinders, a box against an ellipsoid, a cone or cylinder against a sphere; 100
+/// random pairs × 2 rotations × the 12 distances each): the restart rule's third family
+/// takes no momentum step before a plane separates the shapes, so overlapping it is
+/// plain GJK step for step; apart it stays within 1 % of GJK at every distance (momentum
+/// is a coin flip on the few far pairs where plain GJK crawls) and saves iterations near
+/// contact.
 #[test]
-fn restart_stays_within_3_percent_of_gjk_on_capsules_cylinders_and_box_ellipsoid() {
-    use collidescope::bench::protocol::place_at_distances;
-    use collidescope::rng::SplitMix64;
-    use collidescope::shape::{Capsule, Cuboid, Cylinder, Ellipsoid, Shape};
-    use glam::{DMat3, DVec3};
+fn restart_is_plain_gjk_in_overlap_and_within_1_percent_apart_on_mixed_pairs() {
+    use collidescope::bench::protocol::primitive_problems;
+    use collidescope::bench::protocol::PrimitiveKind::{self, Box, Capsule, Cone, Cylinder};
+    use collidescope::bench::protocol::PrimitiveKind::{Ellipsoid, Sphere};
     let settings = SolverSettings::benchmark();
-    type MakeShape = fn(&mut SplitMix64) -> Shape;
-    fn size(r: &mut SplitMix64) -> f64 {
-        r.range(0.05, 1.0)
-    }
-    fn capsule(r: &mut SplitMix64) -> Shape {
-        Shape::Capsule(Capsule::new(size(r) * 0.5, size(r)).unwrap())
-    }
-    fn cylinder(r: &mut SplitMix64) -> Shape {
-        Shape::Cylinder(Cylinder::new(size(r), size(r)).unwrap())
-    }
-    fn cuboid(r: &mut SplitMix64) -> Shape {
-        Shape::Cuboid(Cuboid::new(DVec3::new(size(r), size(r), size(r))).unwrap())
-    }
-    fn ellipsoid(r: &mut SplitMix64) -> Shape {
-        Shape::Ellipsoid(Ellipsoid::new(DVec3::new(size(r), size(r), size(r))).unwrap())
-    }
-    let kinds: [(&str, MakeShape, MakeShape); 3] = [
-        ("capsule-capsule", capsule, capsule),
-        ("cylinder-cylinder", cylinder, cylinder),
-        ("box-ellipsoid", cuboid, ellipsoid),
+    let kinds: [(PrimitiveKind, PrimitiveKind); 5] = [
+        (Capsule, Capsule),
+        (Cylinder, Cylinder),
+        (Box, Ellipsoid),
+        (Cone, Sphere),
+        (Cylinder, Sphere),
     ];
-    for (seed, (name, make_a, make_b)) in kinds.iter().enumerate() {
-        let mut rng = SplitMix64::new(100 + seed as u64);
+    for (seed, (kind_a, kind_b)) in kinds.into_iter().enumerate() {
+        let name = format!("{}-{}", kind_a.name(), kind_b.name());
+        let set = primitive_problems(kind_a, kind_b, 100, 2, 100 + seed as u64);
         let mut sums = [(0usize, 0usize); 12];
-        for _ in 0..100 {
-            let (a, b) = (make_a(&mut rng), make_b(&mut rng));
-            for _ in 0..2 {
-                let rotation = DMat3::from_quat(rng.rotation());
-                let poses = place_at_distances(&a, &b, rotation, &SIGNED_DISTANCES, &mut rng);
-                for (sum, pose) in sums.iter_mut().zip(poses) {
-                    let run = |rule| {
-                        solve(
-                            Algorithm::Gjk(rule),
-                            MinkowskiDifference::new(&a, &b, pose),
-                            settings,
-                        )
-                        .iterations
-                    };
-                    sum.0 += run(DirectionRule::NesterovRestart);
-                    sum.1 += run(DirectionRule::Vanilla);
-                }
+        for p in &set.problems {
+            let (a, b) = (&set.shapes[p.a], &set.shapes[p.b]);
+            let run = |rule| {
+                solve(
+                    Algorithm::Gjk(rule),
+                    MinkowskiDifference::new(a, b, p.b_in_a),
+                    settings,
+                )
+            };
+            let (ours, plain) = (
+                run(DirectionRule::NesterovRestart),
+                run(DirectionRule::Vanilla),
+            );
+            let target = p.target_distance;
+            if matches!(plain.outcome, Outcome::Intersecting) {
+                assert_eq!(
+                    (ours.iterations, ours.stats.calls),
+                    (plain.iterations, plain.stats.calls),
+                    "{name} at {target}: an overlapping pose is not plain GJK's run"
+                );
             }
+            let band = SIGNED_DISTANCES.iter().position(|d| *d == target).unwrap();
+            sums[band].0 += ours.iterations;
+            sums[band].1 += plain.iterations;
         }
         for ((ours, plain), target) in sums.iter().zip(SIGNED_DISTANCES) {
+            let allowed = if target < 0.0 { 100 } else { 101 };
             assert!(
-                ours * 100 <= plain * 103,
+                ours * 100 <= plain * allowed,
                 "{name} at {target}: restart {ours} against GJK {plain}"
             );
         }
@@ -217,7 +211,7 @@ fn restart_stays_within_3_percent_of_gjk_on_capsules_cylinders_and_box_ellipsoid
                 .sum()
         };
         assert!(
-            near(|s| s.0) * 105 <= near(|s| s.1) * 100,
+            near(|s| s.0) * 101 <= near(|s| s.1) * 100,
             "{name}: near contact restart {} against GJK {}",
             near(|s| s.0),
             near(|s| s.1)

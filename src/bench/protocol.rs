@@ -10,7 +10,9 @@ use crate::mesh_io::load_obj;
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
 use crate::rng::SplitMix64;
-use crate::shape::{AffineDimension, Ellipsoid, Polytope, Shape};
+use crate::shape::{
+    AffineDimension, Capsule, Cone, Cuboid, Cylinder, Ellipsoid, Polytope, Shape, Sphere,
+};
 use crate::solver::{solve, Algorithm, Criterion, Outcome, SolverSettings};
 
 /// The paper's signed distances (negative: overlap).
@@ -223,6 +225,74 @@ pub fn mesh_problems(
     set
 }
 
+/// The primitive shapes of `bench primitives`: the protocol beyond ellipsoids and
+/// hulls, for pairs whose boundary mixes curved and flat parts (capsules, cylinders,
+/// cones) or is all flat (boxes), where the accelerated rules behave differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PrimitiveKind {
+    Sphere,
+    Ellipsoid,
+    Box,
+    Capsule,
+    Cylinder,
+    Cone,
+}
+
+impl PrimitiveKind {
+    /// A random shape of this kind, every size (radius, half height, half extent) in
+    /// [0.05, 1]: thin and stubby shapes alike.
+    pub fn random(self, rng: &mut SplitMix64) -> Shape {
+        let mut size = || rng.range(0.05, 1.0);
+        let shape = match self {
+            PrimitiveKind::Sphere => Sphere::new(size()).map(Shape::Sphere),
+            PrimitiveKind::Ellipsoid => {
+                Ellipsoid::new(DVec3::new(size(), size(), size())).map(Shape::Ellipsoid)
+            }
+            PrimitiveKind::Box => {
+                Cuboid::new(DVec3::new(size(), size(), size())).map(Shape::Cuboid)
+            }
+            PrimitiveKind::Capsule => Capsule::new(size() * 0.5, size()).map(Shape::Capsule),
+            PrimitiveKind::Cylinder => Cylinder::new(size(), size()).map(Shape::Cylinder),
+            PrimitiveKind::Cone => Cone::new(size(), size()).map(Shape::Cone),
+        };
+        shape.expect("sizes in [0.05, 1] make a valid shape")
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PrimitiveKind::Sphere => "sphere",
+            PrimitiveKind::Ellipsoid => "ellipsoid",
+            PrimitiveKind::Box => "box",
+            PrimitiveKind::Capsule => "capsule",
+            PrimitiveKind::Cylinder => "cylinder",
+            PrimitiveKind::Cone => "cone",
+        }
+    }
+}
+
+/// `pairs` random pairs (A of kind `a`, B of kind `b`) × `poses` rotations × 12
+/// distances. Overlap targets are met exactly only on smooth shapes: B moves along the
+/// normal at the touching pose, which near an edge or a cone's tip may separate the
+/// shapes again (such poses are labelled with their target all the same).
+pub fn primitive_problems(
+    a: PrimitiveKind,
+    b: PrimitiveKind,
+    pairs: usize,
+    poses: usize,
+    seed: u64,
+) -> ProblemSet {
+    let mut rng = SplitMix64::new(seed);
+    let mut set = ProblemSet::default();
+    for p in 0..pairs {
+        for (side, kind) in [("a", a), ("b", b)] {
+            set.shapes.push(kind.random(&mut rng));
+            set.names.push(format!("{} {p}{side}", kind.name()));
+        }
+        pose_problems(&mut set, 2 * p, 2 * p + 1, poses, &mut rng);
+    }
+    set
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,6 +315,26 @@ mod tests {
                 optimum(&set.shapes[p.a], &set.shapes[p.b], p.b_in_a).is_none(),
                 "overlap expected"
             );
+        }
+    }
+
+    #[test]
+    fn primitive_poses_meet_every_separated_target() {
+        use PrimitiveKind::*;
+        for (a, b) in [(Capsule, Cone), (Box, Cylinder), (Sphere, Ellipsoid)] {
+            let set = primitive_problems(a, b, 4, 2, 5);
+            assert_eq!(set.problems.len(), 4 * 2 * 12);
+            assert!(set.names[0].starts_with(a.name()) && set.names[1].starts_with(b.name()));
+            for p in set.problems.iter().filter(|p| p.target_distance > 0.0) {
+                let d = optimum(&set.shapes[p.a], &set.shapes[p.b], p.b_in_a)
+                    .map(|x| x.length())
+                    .expect("separated at a positive target");
+                assert!(
+                    (d - p.target_distance).abs() < 1e-6 * p.target_distance.max(1.0),
+                    "{a:?}-{b:?}: {d} vs {}",
+                    p.target_distance
+                );
+            }
         }
     }
 }

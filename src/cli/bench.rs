@@ -7,7 +7,9 @@ use collidescope::bench::plot::plot_iterations;
 use collidescope::bench::problems::{
     epa_ratio, mean_table, run_problems, timing_table, ProblemFile, PROBLEM_ALGORITHMS,
 };
-use collidescope::bench::protocol::{ellipsoid_problems, load_hulls, mesh_problems, ProblemSet};
+use collidescope::bench::protocol::{
+    ellipsoid_problems, load_hulls, mesh_problems, primitive_problems, PrimitiveKind, ProblemSet,
+};
 use collidescope::bench::runner::{run_set, summarise, summary_table, write_csv, QueryKind};
 use collidescope::bench::timing::{ratio_table, time_set};
 use collidescope::solver::{Algorithm, Method, SolverSettings, TetrahedronRule};
@@ -188,6 +190,30 @@ pub fn run_meshes(dir: &Path, args: SuiteArgs, timing: bool) -> anyhow::Result<(
         names.join(", "),
         args.pairs,
         args.poses
+    );
+    run_suite(&set, &options, &title)
+}
+
+pub fn run_primitives(
+    a: PrimitiveKind,
+    b: PrimitiveKind,
+    args: SuiteArgs,
+    timing: bool,
+) -> anyhow::Result<()> {
+    let default_out = format!("bench-{}-{}", a.name(), b.name());
+    let options = SuiteOptions::new(
+        &args.algorithms,
+        args.out.unwrap_or_else(|| default_out.into()),
+        timing,
+    )?;
+    let set = primitive_problems(a, b, args.pairs, args.poses, args.seed);
+    let title = format!(
+        "{} against {}: {} pairs × {} poses (seed {})",
+        a.name(),
+        b.name(),
+        args.pairs,
+        args.poses,
+        args.seed
     );
     run_suite(&set, &options, &title)
 }

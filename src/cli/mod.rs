@@ -12,6 +12,7 @@ mod sweep;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
+use collidescope::bench::protocol::PrimitiveKind;
 use collidescope::solver::{Algorithm, Method, TetrahedronRule};
 
 /// Method names for the command line, listed in `--help` from the catalog.
@@ -76,6 +77,18 @@ enum BenchSuite {
     /// Random pairs of the hulls of the OBJ meshes in DIR (100–1000 hull vertices).
     Meshes {
         dir: PathBuf,
+        #[command(flatten)]
+        args: SuiteArgs,
+    },
+    /// Random pairs of primitive shapes (sizes 0.05–1), the protocol's poses: how the
+    /// GJK family does on capsules, cylinders, cones and boxes.
+    Primitives {
+        /// A's kind.
+        #[arg(long, value_enum)]
+        a: PrimitiveKind,
+        /// B's kind.
+        #[arg(long, value_enum)]
+        b: PrimitiveKind,
         #[command(flatten)]
         args: SuiteArgs,
     },
@@ -339,6 +352,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             }
             (None, Some(BenchSuite::Ellipsoids { args })) => bench::run_ellipsoids(args, timing),
             (None, Some(BenchSuite::Meshes { dir, args })) => bench::run_meshes(&dir, args, timing),
+            (None, Some(BenchSuite::Primitives { a, b, args })) => {
+                bench::run_primitives(a, b, args, timing)
+            }
             (None, Some(BenchSuite::Lp { pairs, out })) => bench::run_lp_crossover(pairs, out),
             (None, Some(BenchSuite::Ip { queries, out })) => {
                 bench::run_interior_point(queries, out)
