@@ -131,6 +131,10 @@ pub struct AlgorithmAnswer {
     /// The LP test: its pivots.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pivots: Option<usize>,
+    /// The GJK family and Frank-Wolfe: support calls on A ⊖ B, which is what a query
+    /// costs (a discarded momentum support is a call but not an iteration).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub support_calls: Option<u64>,
     /// With `--timing`: mean of the fastest 90 % of many repeats.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seconds_per_query: Option<f64>,
@@ -304,6 +308,7 @@ pub fn run_problems(
                                 seconds_per_query: timing
                                     .then(|| our_seconds(a, b, b_in_a, alg, settings)),
                                 parry: None,
+                                support_calls: Some(run.stats.calls),
                                 parry_toi: None,
                             }
                         }
@@ -352,6 +357,7 @@ fn not_applicable_answer() -> AlgorithmAnswer {
         pivots: None,
         seconds_per_query: None,
         parry: None,
+        support_calls: None,
         parry_toi: None,
     }
 }
@@ -376,6 +382,7 @@ fn interior_point_answer(
         normal: None,
         time_of_impact: None,
         pivots: None,
+        support_calls: None,
         parry_toi: None,
         seconds_per_query: timing.then(|| {
             seconds_per_query(|| {
@@ -432,6 +439,7 @@ fn interior_point_toi_answer(
             })
         }),
         parry: None,
+        support_calls: None,
         parry_toi: None,
     }
 }
@@ -447,6 +455,7 @@ fn epa_answer(a: &Shape, b: &Shape, b_in_a: RelativePose, timing: bool) -> Algor
         normal: run.outcome.normal().map(|n| n.to_array()),
         time_of_impact: None,
         pivots: None,
+        support_calls: None,
         parry_toi: None,
         seconds_per_query: timing.then(|| {
             seconds_per_query(|| {
@@ -483,6 +492,7 @@ fn toi_answer(
             pivots: None,
             seconds_per_query: None,
             parry: None,
+            support_calls: None,
             parry_toi: None,
         };
     };
@@ -506,6 +516,7 @@ fn toi_answer(
             })
         }),
         parry: None,
+        support_calls: None,
         parry_toi: timing
             .then(|| {
                 let answer = parry_time_of_impact(a, b, &b_in_a, v)?;
@@ -543,6 +554,7 @@ fn lp_answer(
             })
         }),
         parry: None,
+        support_calls: None,
         parry_toi: None,
     }
 }

@@ -152,6 +152,17 @@ impl Shape {
         Aabb::of_support_map(self)
     }
 
+    /// How many vertices a polytopal shape has (`None` for curved ones), without
+    /// building them.
+    pub fn vertex_count(&self) -> Option<usize> {
+        match self {
+            Shape::Point(_) => Some(1),
+            Shape::Cuboid(_) => Some(8),
+            Shape::Polytope(p) => Some(p.vertices().len()),
+            _ => None,
+        }
+    }
+
     /// Every face flat: the hull of finitely many points (polytopes, boxes, points).
     pub fn is_polytopal(&self) -> bool {
         matches!(

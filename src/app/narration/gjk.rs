@@ -54,10 +54,6 @@ pub(super) fn narrate(name: &str, record: &GjkRecord, index: usize) -> String {
             };
             format!("Step {step}: momentum stopped ({why}); {added} discarded, continuing as plain GJK.")
         }
-        GjkEvent::MomentumRestarted => format!(
-            "Step {step}: the momentum support {added} made no progress along x (2<x, x − s> = {:.2e}): momentum restarts from plain GJK's direction; {added} discarded.",
-            r.criteria.duality_gap
-        ),
         GjkEvent::Converged => format!(
             "Step {step}: converged: {added} in {direction} brings no progress (gap {:.2e}); distance |x| = {:.9}.",
             r.criteria.duality_gap, r.x_norm

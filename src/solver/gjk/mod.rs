@@ -49,51 +49,54 @@ pub enum DirectionRule {
     ///   deep overlap is a first plane beyond the origin by more than
     ///   [`DEEP_OVERLAP_RATIO`]·‖x‖. A momentum step that keeps more than
     ///   [`MOMENTUM_SLOW_RATIO`] of the gap restarts the momentum (δ from the start,
-    ///   O'Donoghue and Candès' scheme on the certificate gap), a plain step that keeps
-    ///   more than [`PLAIN_SLOW_RATIO`] switches it back on (on a curved surface plain
-    ///   GJK can crawl), and a momentum support that makes no progress along x
-    ///   (`2⟨x, x − s⟩ ≤ ε` while the direction was not x) restarts it.
+    ///   O'Donoghue and Candès' scheme on the certificate gap), and a plain step that
+    ///   keeps more than [`PLAIN_SLOW_RATIO`] switches it back on (on a curved surface
+    ///   plain GJK can crawl).
     /// - Polytopal shapes (polytopes, boxes): normalised momentum, as
     ///   [`DirectionRule::NesterovNormalized`] (seed 000's advice for meshes); far
     ///   apart is [`FAR_RELATIVE_GAP_FLAT`], deep overlap is the origin lying deeper
     ///   than [`DEEP_OVERLAP_DEPTH_FLAT`] of the way from the first plane to the
     ///   centres' difference, and either means plain GJK to the end. No restarts: on
     ///   faces a slow step is GJK walking toward its exact end, and a restart costs a
-    ///   support (measured: 1.34× fewer iterations than GJK near contact without, 1.29×
-    ///   with). A support without progress ends the momentum, as Nesterov's.
-    /// - Pairs with curved and flat parts (capsules, cylinders, cones, a box against an
-    ///   ellipsoid): the curved shapes' momentum and restarts (normalised momentum
-    ///   overshoots on their curved parts: 3× GJK's iterations at distance 0.5), plain
-    ///   GJK to the end when far apart ([`FAR_RELATIVE_GAP_MIXED`]) or deep inside (either
-    ///   test above), and no momentum step before a support plane has separated the
-    ///   shapes (α > 0). Overlapping, no plane ever does, so the run is plain GJK's step
-    ///   for step: momentum there slid a single vertex along the boundary toward the
-    ///   origin (cylinder against sphere at −0.01: 1.2× GJK's iterations), where plain
-    ///   GJK jumps across it.
+    ///   support.
+    /// - Everything else is plain GJK, step for step ([`PairKind`]): pairs with curved
+    ///   and flat parts (capsules, cylinders, cones, dilated and implicit shapes, a box
+    ///   against an ellipsoid) and pairs of small polytopes (at most
+    ///   [`SMALL_POLYTOPE_VERTICES`] vertices each: boxes, tetrahedra). Measured in
+    ///   support calls, momentum saves nothing there: on the mixed pairs whatever it
+    ///   gains near contact (up to 1.2× on capsules) it loses in slight overlaps (up to
+    ///   1.26× GJK's calls on a cylinder against a sphere), where it slides one vertex
+    ///   along the boundary toward the origin while plain GJK jumps across, and gating
+    ///   it on a separating plane leaves no gain; on boxes GJK ends exactly in about four
+    ///   steps, and the support a momentum stop discards costs more than momentum saves
+    ///   (README, "Nesterov with restart").
     ///
-    /// Convergence is certified as for Nesterov: the last steps are plain ones.
+    /// A momentum support that makes no progress along x (`2⟨x, x − s⟩ ≤ ε`) ends the
+    /// momentum for good, as Nesterov's: restarting there spent a support call each time
+    /// near the end of a run for no fewer iterations. Convergence is certified as for
+    /// Nesterov: the last steps are plain ones.
     NesterovRestart,
 }
 
 /// After the first step, a relative certificate gap below this means "far apart".
 pub const FAR_RELATIVE_GAP: f64 = 0.1;
 /// The same on polytopal pairs, where plain GJK ends exactly after few steps and
-/// normalised momentum pays off only near contact.
-pub const FAR_RELATIVE_GAP_FLAT: f64 = 0.4;
-/// The same on pairs with both curved and flat parts (capsules, cylinders, cones, a box
-/// against an ellipsoid), where momentum far apart costs more than it saves: it is
-/// kept only after a first step that closed less than a tenth of the gap.
-pub const FAR_RELATIVE_GAP_MIXED: f64 = 0.9;
+/// normalised momentum pays off only near contact (its last, discarded support costs
+/// more than it saves already at distance 0.5 below 0.8).
+pub const FAR_RELATIVE_GAP_FLAT: f64 = 0.8;
 /// A first support plane this far beyond the origin (as a fraction of ‖x‖ after the
 /// first step) means "deep overlap": the origin is well inside A ⊖ B, where plain GJK
 /// encloses it in a few steps and momentum only delays.
-pub const DEEP_OVERLAP_RATIO: f64 = 0.5;
-/// On polytopal pairs (and, beside the angle test, on mixed ones), "deep overlap" when
+pub const DEEP_OVERLAP_RATIO: f64 = 0.3;
+/// On polytopal pairs, "deep overlap" when
 /// the origin lies deeper than this fraction of the way from the first support plane to
 /// the centres' difference (along the first direction). The angle test above mistakes
 /// slight overlaps of small hulls for near contact, and normalised momentum delays
 /// their enclosure.
 pub const DEEP_OVERLAP_DEPTH_FLAT: f64 = 0.05;
+/// Polytopes with at most this many vertices each (boxes, tetrahedra, prisms) are
+/// "small": plain GJK ends on them in a few steps, and `NesterovRestart` runs it.
+pub const SMALL_POLYTOPE_VERTICES: usize = 16;
 /// On curved shapes, a momentum step keeping more than this fraction of the gap
 /// restarts the momentum.
 pub const MOMENTUM_SLOW_RATIO: f64 = 0.7;
@@ -106,11 +109,12 @@ pub const PLAIN_SLOW_RATIO: f64 = 0.7;
 enum PairKind {
     /// Both strictly convex (spheres, ellipsoids, points).
     Curved,
-    /// Both polytopal (polytopes, boxes, points): every face flat.
+    /// Both polytopal (polytopes, boxes, points), not both small: every face flat.
     Flat,
-    /// Anything else: curved and flat parts (capsules, cylinders, cones, dilated and
-    /// implicit shapes, or a box against an ellipsoid).
-    Mixed,
+    /// Where momentum does not pay, so plain GJK: curved and flat parts (capsules,
+    /// cylinders, cones, dilated and implicit shapes, a box against an ellipsoid), or
+    /// two small polytopes.
+    Plain,
 }
 
 impl PairKind {
@@ -118,9 +122,17 @@ impl PairKind {
         if a.is_strictly_convex() && b.is_strictly_convex() {
             PairKind::Curved
         } else if a.is_polytopal() && b.is_polytopal() {
-            PairKind::Flat
+            let small = |s: &Shape| {
+                s.vertex_count()
+                    .is_some_and(|n| n <= SMALL_POLYTOPE_VERTICES)
+            };
+            if small(a) && small(b) {
+                PairKind::Plain
+            } else {
+                PairKind::Flat
+            }
         } else {
-            PairKind::Mixed
+            PairKind::Plain
         }
     }
 }
@@ -198,7 +210,7 @@ impl<'s> Gjk<'s> {
             md,
             settings,
             rule,
-            momentum_on: rule != DirectionRule::Vanilla,
+            momentum_on: rule != DirectionRule::Vanilla && pair != PairKind::Plain,
             x,
             r,
             previous_direction: x,
@@ -285,21 +297,20 @@ impl<'s> Gjk<'s> {
     /// `NesterovRestart` after a projection that took the certificate gap from
     /// `previous_gap` to ‖x‖ − α (see [`DirectionRule::NesterovRestart`]).
     fn adapt_momentum(&mut self, previous_gap: f64, momentum: bool) {
-        if self.momentum_stopped_at.is_some() {
-            return; // the gap test ended momentum: the run finishes on plain steps
+        if self.momentum_stopped_at.is_some() || self.pair == PairKind::Plain {
+            return; // momentum ended for good, or never had a place (plain pairs)
         }
         let gap = (self.r - self.alpha).max(0.0);
         // "The step kept more than this share of the gap", without a division.
         let kept_more_than = |share: f64| previous_gap > 0.0 && gap > share * previous_gap;
         let far_ratio = match self.pair {
-            PairKind::Curved => FAR_RELATIVE_GAP,
             PairKind::Flat => FAR_RELATIVE_GAP_FLAT,
-            PairKind::Mixed => FAR_RELATIVE_GAP_MIXED,
+            PairKind::Curved | PairKind::Plain => FAR_RELATIVE_GAP,
         };
         let far = self.k == 1 && self.r > 0.0 && gap <= far_ratio * self.r;
         let deep = self.k == 1 && self.deep_overlap();
-        if deep || (far && self.pair != PairKind::Curved) {
-            // Deep inside, or far apart on shapes with flat parts: plain GJK to the end
+        if deep || (far && self.pair == PairKind::Flat) {
+            // Deep inside, or far apart on polytopes: plain GJK to the end
             // (deep inside its steps may keep much of ‖x‖ while the simplex grows around
             // the origin; on flat parts a slow plain step walks across faces toward the
             // exact end, which momentum does not speed up).
@@ -327,9 +338,8 @@ impl<'s> Gjk<'s> {
             depth > 0.0 && depth > DEEP_OVERLAP_DEPTH_FLAT * (self.first_centre_offset + depth);
         let deep_by_angle = depth > DEEP_OVERLAP_RATIO * self.r;
         match self.pair {
-            PairKind::Curved => deep_by_angle,
             PairKind::Flat => deep_along_centres,
-            PairKind::Mixed => deep_by_angle || deep_along_centres,
+            PairKind::Curved | PairKind::Plain => deep_by_angle,
         }
     }
 
@@ -567,10 +577,7 @@ impl Gjk<'_> {
                 false,
             );
         }
-        // Pairs with curved and flat parts take momentum steps only once a plane has
-        // separated the shapes (α > 0): overlapping, none ever does, and plain GJK
-        // encloses the origin sooner.
-        let momentum = self.momentum_on && !(self.pair == PairKind::Mixed && self.alpha <= 0.0);
+        let momentum = self.momentum_on;
         // The restart rule's first momentum step (and the first after a restart) is
         // along x itself: no momentum yet, so no blend (Nesterov's own first step keeps
         // Coal's blend, whose rounding its iteration counts depend on).
@@ -619,21 +626,6 @@ impl Gjk<'_> {
                     momentum,
                 );
             }
-        }
-        // The restart rule on curved shapes: an uphill momentum support (the gap along x
-        // not above ε while the direction was not x) restarts the momentum instead of
-        // ending it.
-        if momentum
-            && gap <= eps
-            && self.rule == DirectionRule::NesterovRestart
-            && self.pair != PairKind::Flat
-            && self.k > self.momentum_from
-        {
-            measured.criteria = CriterionValues::new(self.r, self.alpha, gap);
-            self.alpha = self.alpha.max(omega);
-            self.restart_momentum();
-            self.record(&mut out, GjkEvent::MomentumRestarted, measured, true);
-            return None;
         }
         // Momentum stop: always the absolute gap test, whatever the criterion.
         if momentum && gap <= eps {

@@ -31,9 +31,6 @@ pub enum GjkEvent {
     WithinTolerance,
     /// Momentum stopped; the support was discarded and the run continues as plain GJK.
     MomentumStopped { cause: MomentumStop },
-    /// `nesterov_restart`: the momentum support went uphill along x; momentum starts
-    /// over from plain GJK's direction.
-    MomentumRestarted,
     /// The convergence test passed; the support was discarded.
     Converged,
     /// Boolean mode: the support's plane separates the shapes.
@@ -57,7 +54,6 @@ impl GjkEvent {
             GjkEvent::OriginEnclosed { .. } => "enclosed",
             GjkEvent::WithinTolerance => "within_tol",
             GjkEvent::MomentumStopped { .. } => "momentum_off",
-            GjkEvent::MomentumRestarted => "restart",
             GjkEvent::Converged => "converged",
             GjkEvent::SeparatingPlane => "separating",
             GjkEvent::Refined => "refined",
