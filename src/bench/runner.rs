@@ -102,6 +102,9 @@ pub struct SummaryCell {
     pub target_distance: f64,
     pub mean: f64,
     pub std: f64,
+    /// Mean support calls: what a query costs (a momentum support that is discarded is
+    /// a call but not an iteration).
+    pub mean_calls: f64,
     pub runs: usize,
     /// Runs that hit the iteration cap (counted in the mean at the cap).
     pub capped: usize,
@@ -133,6 +136,7 @@ pub fn summarise(rows: &[RunRow]) -> Vec<SummaryCell> {
                 target_distance: g[0].target_distance,
                 mean,
                 std: var.sqrt(),
+                mean_calls: g.iter().map(|r| r.support_calls as f64).sum::<f64>() / n,
                 runs: g.len(),
                 capped: g.iter().filter(|r| r.status == "iteration_cap").count(),
             }
@@ -146,8 +150,13 @@ pub fn summary_table(cells: &[SummaryCell], algorithms: &[Algorithm]) -> String 
     distances.sort_by(f64::total_cmp);
     distances.dedup();
     let mut out = String::new();
-    for query in [QueryKind::Distance, QueryKind::Boolean] {
-        let _ = write!(out, "{:<30}", format!("mean iterations ({})", query.name()));
+    let tables = [
+        (QueryKind::Distance, "mean iterations", false),
+        (QueryKind::Distance, "mean support calls", true),
+        (QueryKind::Boolean, "mean iterations", false),
+    ];
+    for (query, title, calls) in tables {
+        let _ = write!(out, "{:<30}", format!("{title} ({})", query.name()));
         for d in &distances {
             let _ = write!(out, "{:>9}", format!("{d}"));
         }
@@ -159,10 +168,11 @@ pub fn summary_table(cells: &[SummaryCell], algorithms: &[Algorithm]) -> String 
                     c.query == query && c.algorithm == a.name() && c.target_distance == *d
                 });
                 let text = cell.map_or("-".to_string(), |c| {
+                    let value = if calls { c.mean_calls } else { c.mean };
                     if c.capped > 0 {
-                        format!("{:.1}*", c.mean)
+                        format!("{value:.1}*")
                     } else {
-                        format!("{:.1}", c.mean)
+                        format!("{value:.1}")
                     }
                 });
                 let _ = write!(out, "{text:>9}");
