@@ -7,6 +7,8 @@ use super::SupportMap;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ellipsoid {
     radii: DVec3,
+    /// `radii ∘ radii`, which every support needs (the same rounding as squaring there).
+    radii_squared: DVec3,
 }
 
 impl Ellipsoid {
@@ -18,7 +20,10 @@ impl Ellipsoid {
         ] {
             require_positive("ellipsoid", name, r)?;
         }
-        Ok(Self { radii })
+        Ok(Self {
+            radii,
+            radii_squared: radii * radii,
+        })
     }
 
     pub fn radii(&self) -> DVec3 {
@@ -29,7 +34,7 @@ impl Ellipsoid {
 impl SupportMap for Ellipsoid {
     /// `v = a²∘d, s = v / √⟨v, d⟩`, evaluated in the same order as Coal.
     fn local_support(&self, dir: DVec3) -> DVec3 {
-        let v = self.radii * self.radii * dir;
+        let v = self.radii_squared * dir;
         let norm = v.dot(dir).sqrt();
         if norm > 0.0 && norm.is_finite() {
             v / norm
