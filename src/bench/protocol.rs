@@ -132,12 +132,27 @@ fn pose_problems(set: &mut ProblemSet, a: usize, b: usize, poses: usize, rng: &m
 
 /// `pairs` random ellipsoid pairs × `poses` rotations × 12 distances.
 pub fn ellipsoid_problems(pairs: usize, poses: usize, seed: u64) -> ProblemSet {
+    random_pair_problems(pairs, poses, seed, |rng, _| {
+        (random_ellipsoid(rng), "ellipsoid")
+    })
+}
+
+/// `pairs` random pairs, each side made by `make` (given the side, 0 for A, 1 for B,
+/// and named by its kind, the pair's number and the side) × `poses` rotations × 12
+/// distances.
+fn random_pair_problems(
+    pairs: usize,
+    poses: usize,
+    seed: u64,
+    mut make: impl FnMut(&mut SplitMix64, usize) -> (Shape, &'static str),
+) -> ProblemSet {
     let mut rng = SplitMix64::new(seed);
     let mut set = ProblemSet::default();
     for p in 0..pairs {
-        for side in ["a", "b"] {
-            set.shapes.push(random_ellipsoid(&mut rng));
-            set.names.push(format!("ellipsoid {p}{side}"));
+        for (side, letter) in ["a", "b"].into_iter().enumerate() {
+            let (shape, kind) = make(&mut rng, side);
+            set.shapes.push(shape);
+            set.names.push(format!("{kind} {p}{letter}"));
         }
         pose_problems(&mut set, 2 * p, 2 * p + 1, poses, &mut rng);
     }
@@ -281,16 +296,10 @@ pub fn primitive_problems(
     poses: usize,
     seed: u64,
 ) -> ProblemSet {
-    let mut rng = SplitMix64::new(seed);
-    let mut set = ProblemSet::default();
-    for p in 0..pairs {
-        for (side, kind) in [("a", a), ("b", b)] {
-            set.shapes.push(kind.random(&mut rng));
-            set.names.push(format!("{} {p}{side}", kind.name()));
-        }
-        pose_problems(&mut set, 2 * p, 2 * p + 1, poses, &mut rng);
-    }
-    set
+    random_pair_problems(pairs, poses, seed, |rng, side| {
+        let kind = if side == 0 { a } else { b };
+        (kind.random(rng), kind.name())
+    })
 }
 
 #[cfg(test)]
