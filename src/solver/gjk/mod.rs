@@ -604,7 +604,11 @@ impl Gjk<'_> {
         let omega = direction.dot(s.w) / direction_norm;
         if self.k == 0 && self.rule == DirectionRule::NesterovRestart {
             self.first_plane = omega;
-            self.first_centre_offset = direction.dot(self.md.centre_difference()) / direction_norm;
+            // Only the polytopes' depth test reads it.
+            if self.pair == PairKind::Flat {
+                self.first_centre_offset =
+                    direction.dot(self.md.centre_difference()) / direction_norm;
+            }
         }
         self.previous_direction = direction;
         self.previous_support = s.w;
