@@ -65,6 +65,26 @@ fn every_shipped_scene_solves_in_every_format() {
     }
 }
 
+/// `solve` says what `nesterov_restart` does on the pair, so that a run equal to GJK's
+/// (a sphere against a capsule) is explained, and a curved pair names its momentum.
+#[test]
+fn solve_names_the_restart_rules_plan_for_the_pair() {
+    for (scene, plan) in [
+        (
+            "scenes/overlap_sphere_capsule.ron",
+            "restart rule: plain GJK on this pair",
+        ),
+        ("scenes/ellipsoids_close.ron", "restart rule: curved pair"),
+    ] {
+        let out = collidescope(&["solve", scene, "-a", "nesterov_restart"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && text.contains(plan),
+            "{scene}: {text}"
+        );
+    }
+}
+
 #[test]
 fn shipped_scenes_show_what_their_names_promise() {
     let boxes = solve_json("scenes/boxes_face_to_face.ron");

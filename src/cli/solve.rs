@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use collidescope::scene::Scene;
-use collidescope::solver::{Method, Run, TetrahedronRule};
+use collidescope::solver::{Algorithm, DirectionRule, Method, Run, TetrahedronRule};
 use collidescope::DVec3;
 
 use super::solve_table::print_records;
@@ -185,6 +185,10 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
         );
         if let Some(k) = s.momentum_stopped_at {
             println!("momentum stopped at iteration {k}");
+        }
+        if run.method == Method::Solver(Algorithm::Gjk(DirectionRule::NesterovRestart)) {
+            let plan = collidescope::solver::restart_plan(&scene.a().shape, &scene.b().shape);
+            println!("restart rule: {plan}");
         }
         for cause in collidescope::solver::explain::explain(run) {
             let steps: Vec<String> = cause

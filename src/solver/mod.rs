@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 pub use criteria::{distance_guarantee, CriterionValues};
 pub use frank_wolfe::{FrankWolfe, FrankWolfeEvent, FrankWolfeRecord, StepRule};
-pub use gjk::{DirectionRule, Gjk, GjkEvent, GjkRecord, MomentumStop};
+pub use gjk::{restart_plan, DirectionRule, Gjk, GjkEvent, GjkRecord, MomentumStop};
 pub use method::{Method, Run};
 pub use outcome::{Outcome, RunSummary};
 pub use settings::{Criterion, CriterionKind, InitialGuess, QueryMode, SolverSettings};

@@ -5,7 +5,9 @@ use bevy_egui::egui;
 use crate::app::command::{PendingCommands, ViewerCommand};
 use crate::app::model::ViewerModel;
 use crate::solver::catalog::{self, Family, SettingsKind};
-use crate::solver::{Criterion, CriterionKind, InitialGuess, Method, Outcome};
+use crate::solver::{
+    restart_plan, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, Method, Outcome,
+};
 
 /// The method's colour in panels and plots: the catalog's, or the projector theme's
 /// Okabe–Ito colour by catalog order.
@@ -270,6 +272,11 @@ fn results_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingComm
         );
         if let Some(k) = r.run.summary.momentum_stopped_at {
             ui.label(format!("   momentum stopped at iteration {k}"));
+        }
+        if m == Method::Solver(Algorithm::Gjk(DirectionRule::NesterovRestart)) {
+            let scene = &model.scene;
+            let plan = restart_plan(&scene.a().shape, &scene.b().shape);
+            ui.label(format!("   {plan}"));
         }
         if matches!(m, Method::Lp(_)) {
             if let Some(estimate) = seed_estimate(model) {

@@ -137,6 +137,18 @@ impl PairKind {
     }
 }
 
+/// What `NesterovRestart` does on this pair, in words (the viewer and `solve` show it
+/// beside the run, so that a run identical to GJK's is not a surprise).
+pub fn restart_plan(a: &Shape, b: &Shape) -> &'static str {
+    match PairKind::of(a, b) {
+        PairKind::Curved => "curved pair: Nesterov's momentum with restarts",
+        PairKind::Flat => "polytopes: normalised momentum",
+        PairKind::Plain => {
+            "plain GJK on this pair (curved and flat parts, or two small polytopes: momentum does not pay there)"
+        }
+    }
+}
+
 /// A steppable GJK run.
 pub struct Gjk<'s> {
     md: MinkowskiDifference<'s>,
