@@ -38,10 +38,7 @@ pub struct MinkowskiDifference<'s> {
     pub shape_b: &'s Shape,
     pub b_in_a: RelativePose,
     /// B's translation over the motion, in A's frame (zero: B does not move).
-    sweep: DVec3,
-    /// `sweep` is not zero: only then does a support look at it (a static query, the
-    /// common one, skips the test).
-    swept: bool,
+    pub sweep: DVec3,
     cache_a: SupportCache,
     cache_b: SupportCache,
     calls: u64,
@@ -54,7 +51,6 @@ impl<'s> MinkowskiDifference<'s> {
             shape_b,
             b_in_a,
             sweep: DVec3::ZERO,
-            swept: false,
             cache_a: SupportCache::default(),
             cache_b: SupportCache::default(),
             calls: 0,
@@ -65,7 +61,6 @@ impl<'s> MinkowskiDifference<'s> {
     /// sweep : 0)` of seed 001 §4, the segment's end that lies further along `d`.
     pub fn swept(mut self, sweep: DVec3) -> Self {
         self.sweep = sweep;
-        self.swept = sweep != DVec3::ZERO;
         self
     }
 
@@ -103,7 +98,7 @@ impl<'s> MinkowskiDifference<'s> {
             .local_support_cached(dir_in_b, &mut self.cache_b);
         let mut b = self.b_in_a.transform_point(b_local);
         // B's support along −dir: the swept end further along −dir.
-        if self.swept && self.sweep.dot(-dir) > 0.0 {
+        if self.sweep.dot(-dir) > 0.0 {
             b += self.sweep;
         }
         CsoPoint { w: a - b, a, b }
