@@ -88,11 +88,10 @@ pub const FAR_RELATIVE_GAP_FLAT: f64 = 0.8;
 /// first step) means "deep overlap": the origin is well inside A ⊖ B, where plain GJK
 /// encloses it in a few steps and momentum only delays.
 pub const DEEP_OVERLAP_RATIO: f64 = 0.3;
-/// On polytopal pairs, "deep overlap" when
-/// the origin lies deeper than this fraction of the way from the first support plane to
-/// the centres' difference (along the first direction). The angle test above mistakes
-/// slight overlaps of small hulls for near contact, and normalised momentum delays
-/// their enclosure.
+/// On polytopal pairs, "deep overlap" when the origin lies deeper than this fraction of
+/// the way from the first support plane to the centres' difference (along the first
+/// direction). The angle test above mistakes slight overlaps of small hulls for near
+/// contact, and normalised momentum delays their enclosure.
 pub const DEEP_OVERLAP_DEPTH_FLAT: f64 = 0.05;
 /// Polytopes with at most this many vertices each (boxes, tetrahedra, prisms) are
 /// "small": plain GJK ends on them in a few steps, and `NesterovRestart` runs it.
