@@ -73,6 +73,23 @@ fn hill_climbing_matches_brute_force_on_grids_with_flat_faces() {
     }
     let p = Polytope::from_points(&points).unwrap();
     check(&p, &mut Rng::new(3), "grid cube");
+    // Flat and thin hulls: a square grid in a tilted plane (the whole hull is one face),
+    // and a needle of nearly collinear points.
+    let tilt = DVec3::new(0.3, -0.2, 1.0).normalize();
+    let (u, v) = tilt.any_orthonormal_pair();
+    let plane: Vec<DVec3> = (0..36)
+        .map(|i| u * (i % 6) as f64 + v * (i / 6) as f64 + tilt * 7.0)
+        .collect();
+    check(
+        &Polytope::from_points(&plane).unwrap(),
+        &mut Rng::new(5),
+        "flat grid",
+    );
+    let mut rng = Rng::new(6);
+    let needle: Vec<DVec3> = (0..40)
+        .map(|i| DVec3::new(i as f64, 0.0, 0.0) + rng.vector(1e-6))
+        .collect();
+    check(&Polytope::from_points(&needle).unwrap(), &mut rng, "needle");
     let mut rng = Rng::new(4);
     for n in [5, 12, 60, 400] {
         let cloud: Vec<DVec3> = (0..n).map(|_| rng.vector(1.0)).collect();

@@ -18,11 +18,12 @@ use collidescope::{DMat3, DQuat, DVec3};
 use common::Rng;
 use proptest::prelude::*;
 
-const GJK_FAMILY: [Algorithm; 4] = [
+const GJK_FAMILY: [Algorithm; 5] = [
     Algorithm::Gjk(DirectionRule::Vanilla),
     Algorithm::Gjk(DirectionRule::Nesterov),
     Algorithm::Gjk(DirectionRule::NesterovNormalized),
     Algorithm::Gjk(DirectionRule::Polyak),
+    Algorithm::Gjk(DirectionRule::NesterovRestart),
 ];
 
 /// Duality-gap stop for a pair `size` across at distance about `distance`: the gap's
