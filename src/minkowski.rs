@@ -32,10 +32,17 @@ pub struct SupportStats {
 /// With a sweep, B is the swept shape `B ⊕ [0, sweep]` (every place B takes translating
 /// by `sweep`, seed 001 §4): GJK on it answers whether the shapes touch at any time of
 /// the motion.
+///
+/// `A` and `B` are the types whose supports are called: [`Shape`] by default (a `match`
+/// per call), or the concrete kinds ([`MinkowskiDifference::concrete`]), so that a solver
+/// built on it inlines the support into its loop (as Coal's templated support pairs do).
 #[derive(Clone, Debug)]
-pub struct MinkowskiDifference<'s> {
+pub struct MinkowskiDifference<'s, A: SupportMap = Shape, B: SupportMap = Shape> {
     pub shape_a: &'s Shape,
     pub shape_b: &'s Shape,
+    /// The same shapes, as the types whose supports are called.
+    support_a: &'s A,
+    support_b: &'s B,
     pub b_in_a: RelativePose,
     /// B's translation over the motion, in A's frame (zero: B does not move).
     pub sweep: DVec3,
@@ -49,6 +56,8 @@ impl<'s> MinkowskiDifference<'s> {
         Self {
             shape_a,
             shape_b,
+            support_a: shape_a,
+            support_b: shape_b,
             b_in_a,
             sweep: DVec3::ZERO,
             cache_a: SupportCache::default(),
@@ -57,6 +66,29 @@ impl<'s> MinkowskiDifference<'s> {
         }
     }
 
+    /// The same difference calling `a` and `b` for supports: no dispatch per call. They
+    /// must be the kinds inside `shape_a` and `shape_b` ([`crate::solver::run_gjk`]
+    /// picks them).
+    pub(crate) fn concrete<A: SupportMap, B: SupportMap>(
+        self,
+        a: &'s A,
+        b: &'s B,
+    ) -> MinkowskiDifference<'s, A, B> {
+        MinkowskiDifference {
+            shape_a: self.shape_a,
+            shape_b: self.shape_b,
+            support_a: a,
+            support_b: b,
+            b_in_a: self.b_in_a,
+            sweep: self.sweep,
+            cache_a: self.cache_a,
+            cache_b: self.cache_b,
+            calls: self.calls,
+        }
+    }
+}
+
+impl<'s, A: SupportMap, B: SupportMap> MinkowskiDifference<'s, A, B> {
     /// B swept by `sweep` (A's frame): the swept support `S_B(d) + (⟨d, sweep⟩ > 0 ?
     /// sweep : 0)` of seed 001 §4, the segment's end that lies further along `d`.
     pub fn swept(mut self, sweep: DVec3) -> Self {
@@ -75,6 +107,7 @@ impl<'s> MinkowskiDifference<'s> {
     }
 
     /// `S_D(dir) = S_A(dir) − S_B(−dir)`, counted as one solver support call.
+    #[inline(always)]
     pub fn support(&mut self, dir: DVec3) -> CsoPoint {
         self.calls += 1;
         self.evaluate(dir)
@@ -90,11 +123,12 @@ impl<'s> MinkowskiDifference<'s> {
         p
     }
 
+    #[inline(always)]
     fn evaluate(&mut self, dir: DVec3) -> CsoPoint {
-        let a = self.shape_a.local_support_cached(dir, &mut self.cache_a);
+        let a = self.support_a.local_support_cached(dir, &mut self.cache_a);
         let dir_in_b = self.b_in_a.inverse_rotate(-dir);
         let b_local = self
-            .shape_b
+            .support_b
             .local_support_cached(dir_in_b, &mut self.cache_b);
         let mut b = self.b_in_a.transform_point(b_local);
         // B's support along −dir: the swept end further along −dir.

@@ -16,7 +16,7 @@ use crate::pose::RelativePose;
 use crate::rng::SplitMix64;
 use crate::shape::{Polytope, Shape};
 use crate::solver::lp::{collision_by, LpVerdict, Simplex};
-use crate::solver::{DirectionRule, Gjk, Outcome, QueryMode, SolverSettings};
+use crate::solver::{run_gjk, DirectionRule, Outcome, QueryMode, SolverSettings};
 
 /// The vertex counts compared.
 pub const COUNTS: [usize; 5] = [8, 30, 100, 300, 1000];
@@ -66,7 +66,7 @@ pub fn run(pairs: usize) -> Vec<CrossoverRow> {
                 let identity = RelativePose::from_matrix(glam::DMat3::IDENTITY, DVec3::ZERO);
                 let gjk = || {
                     let md = MinkowskiDifference::new(&sa, &sb, identity);
-                    Gjk::new(md, DirectionRule::Vanilla, settings).run_into(None)
+                    run_gjk(md, DirectionRule::Vanilla, settings, &[])
                 };
                 let lp = || collision_by(Simplex::Tableau, &a, &b, None);
                 let revised = || collision_by(Simplex::Revised, &a, &b, None);

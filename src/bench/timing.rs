@@ -9,7 +9,7 @@ use crate::minkowski::MinkowskiDifference;
 use crate::parry_bridge;
 use crate::pose::RelativePose;
 use crate::shape::Shape;
-use crate::solver::{Algorithm, FrankWolfe, Gjk, SolverSettings};
+use crate::solver::{run_gjk, Algorithm, FrankWolfe, SolverSettings};
 
 /// Samples per measurement; each sample repeats the query until it lasts ≥ 20 µs.
 const SAMPLES: usize = 40;
@@ -49,7 +49,7 @@ pub fn our_seconds(
     seconds_per_query(|| {
         let md = MinkowskiDifference::new(a, b, b_in_a);
         let summary = match algorithm {
-            Algorithm::Gjk(rule) => Gjk::new(md, rule, settings).run_into(None),
+            Algorithm::Gjk(rule) => run_gjk(md, rule, settings, &[]),
             Algorithm::FrankWolfe(rule) => FrankWolfe::new(md, rule, settings).run_into(None),
         };
         std::hint::black_box(summary);

@@ -13,9 +13,7 @@ use super::model::RobotModel;
 use super::srdf::DisabledPair;
 use crate::minkowski::{CsoPoint, MinkowskiDifference};
 use crate::pose::RelativePose;
-use crate::solver::{
-    solve, Algorithm, Gjk, InitialGuess, Outcome, RunSummary, Solver, SolverSettings,
-};
+use crate::solver::{run_gjk, solve, Algorithm, InitialGuess, Outcome, RunSummary, SolverSettings};
 
 /// Every pair `(i, j)`, `i < j`, of link shapes (indices into `model.shapes`) that no
 /// disabled entry names.
@@ -198,9 +196,7 @@ impl SelfCollision {
         let run = match self.algorithm {
             Algorithm::Gjk(rule) if near => {
                 let simplex = warm.simplex_at(rel);
-                Gjk::new(md, rule, settings)
-                    .warm_simplex(&simplex)
-                    .run(None)
+                run_gjk(md, rule, settings, &simplex)
             }
             algorithm => solve(algorithm, md, settings),
         };

@@ -33,6 +33,7 @@ impl Ellipsoid {
 
 impl SupportMap for Ellipsoid {
     /// `v = a²∘d, s = v / √⟨v, d⟩`, evaluated in the same order as Coal.
+    #[inline(always)]
     fn local_support(&self, dir: DVec3) -> DVec3 {
         let v = self.radii_squared * dir;
         let norm = v.dot(dir).sqrt();

@@ -8,6 +8,7 @@ pub trait SupportMap {
 
     /// Same answer, with a warm start and statistics. Shapes that cannot use a warm
     /// start (everything but hill-climbing polytopes) ignore the cache.
+    #[inline(always)]
     fn local_support_cached(&self, dir: DVec3, cache: &mut SupportCache) -> DVec3 {
         cache.vertex_visits += 1;
         self.local_support(dir)

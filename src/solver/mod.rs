@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 pub use criteria::{distance_guarantee, CriterionValues};
 pub use frank_wolfe::{FrankWolfe, FrankWolfeEvent, FrankWolfeRecord, StepRule};
-pub use gjk::{restart_plan, DirectionRule, Gjk, GjkEvent, GjkRecord, MomentumStop};
+pub use gjk::{restart_plan, run_gjk, DirectionRule, Gjk, GjkEvent, GjkRecord, MomentumStop};
 pub use method::{Method, Run};
 pub use outcome::{Outcome, RunSummary};
 pub use settings::{Criterion, CriterionKind, InitialGuess, QueryMode, SolverSettings};
@@ -36,6 +36,7 @@ pub use simplex::{
 };
 
 use crate::minkowski::MinkowskiDifference;
+use crate::shape::SupportMap;
 use trace::Trace;
 
 /// A steppable solver. `run()` is `step()` in a loop; every run ends in an [`Outcome`].
@@ -133,7 +134,10 @@ pub fn solve(
     md: MinkowskiDifference<'_>,
     settings: SolverSettings,
 ) -> RunSummary {
-    algorithm.solver(md, settings).run(None)
+    match algorithm {
+        Algorithm::Gjk(rule) => run_gjk(md, rule, settings, &[]),
+        Algorithm::FrankWolfe(_) => algorithm.solver(md, settings).run(None),
+    }
 }
 
 /// Runs one algorithm to its end, recording every step.
@@ -153,7 +157,10 @@ pub fn solve_traced(
 }
 
 /// The first direction, from the settings (ALGORITHMS.md §3).
-pub(crate) fn initial_direction(md: &MinkowskiDifference<'_>, settings: &SolverSettings) -> DVec3 {
+pub(crate) fn initial_direction<A: SupportMap, B: SupportMap>(
+    md: &MinkowskiDifference<'_, A, B>,
+    settings: &SolverSettings,
+) -> DVec3 {
     match settings.initial_guess {
         InitialGuess::CentreDifference => md.centre_difference(),
         InitialGuess::OriginDifference => md.origin_difference(),

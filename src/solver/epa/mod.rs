@@ -22,7 +22,7 @@ pub use record::{EpaEvent, EpaRecord, EPA_CSV_HEADER};
 
 use super::settings::{Criterion, CriterionKind, SolverSettings};
 use super::trace::EpaTrace;
-use super::{DirectionRule, Gjk, Outcome, RunSummary, Simplex};
+use super::{run_gjk, DirectionRule, Outcome, RunSummary, Simplex};
 use crate::minkowski::{CsoPoint, MinkowskiDifference, SupportStats};
 use crate::pose::RelativePose;
 use crate::shape::hull::incremental::{Expansion, IncrementalHull};
@@ -212,12 +212,12 @@ pub fn penetration_of_cores(
     settings: EpaSettings,
     trace: Option<&mut EpaTrace>,
 ) -> EpaRun {
-    let summary = Gjk::new(
+    let summary = run_gjk(
         MinkowskiDifference::new(a, b, b_in_a),
         DirectionRule::Vanilla,
         gjk_settings,
-    )
-    .run_into(None);
+        &[],
+    );
     let finished = |outcome: Outcome, summary: RunSummary| EpaRun {
         witness_a: summary.witness_a,
         witness_b: summary.witness_b,

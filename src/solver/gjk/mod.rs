@@ -17,7 +17,7 @@ use super::simplex::{
 use super::trace::Trace;
 use super::{initial_direction, witness_points, Solver};
 use crate::minkowski::{CsoPoint, MinkowskiDifference};
-use crate::shape::Shape;
+use crate::shape::{Shape, SupportMap};
 
 mod record;
 
@@ -148,9 +148,38 @@ pub fn restart_plan(a: &Shape, b: &Shape) -> &'static str {
     }
 }
 
-/// A steppable GJK run.
-pub struct Gjk<'s> {
-    md: MinkowskiDifference<'s>,
+/// Runs GJK to its end without records, from `warm` (a previous query's simplex, see
+/// [`Gjk::warm_simplex`]; empty for none). For the pairs that dominate distance queries
+/// (two ellipsoids, two polytopes) the solver is built on the concrete kinds, so their
+/// supports inline into its loop; other pairs call through [`Shape`]. Same steps, same
+/// answer either way (tests/fast_path.rs).
+pub fn run_gjk(
+    md: MinkowskiDifference<'_>,
+    rule: DirectionRule,
+    settings: SolverSettings,
+    warm: &[CsoPoint],
+) -> RunSummary {
+    fn run<A: SupportMap, B: SupportMap>(
+        md: MinkowskiDifference<'_, A, B>,
+        rule: DirectionRule,
+        settings: SolverSettings,
+        warm: &[CsoPoint],
+    ) -> RunSummary {
+        Gjk::new(md, rule, settings)
+            .warm_simplex(warm)
+            .run_into(None)
+    }
+    match (md.shape_a, md.shape_b) {
+        (Shape::Ellipsoid(a), Shape::Ellipsoid(b)) => run(md.concrete(a, b), rule, settings, warm),
+        (Shape::Polytope(a), Shape::Polytope(b)) => run(md.concrete(a, b), rule, settings, warm),
+        _ => run(md, rule, settings, warm),
+    }
+}
+
+/// A steppable GJK run. `A` and `B` are the types whose supports it calls (see
+/// [`MinkowskiDifference`]); [`run_gjk`] picks concrete ones for the common pairs.
+pub struct Gjk<'s, A: SupportMap = Shape, B: SupportMap = Shape> {
+    md: MinkowskiDifference<'s, A, B>,
     settings: SolverSettings,
     rule: DirectionRule,
     momentum_on: bool,
@@ -198,8 +227,12 @@ struct Measured {
     criteria: CriterionValues,
 }
 
-impl<'s> Gjk<'s> {
-    pub fn new(md: MinkowskiDifference<'s>, rule: DirectionRule, settings: SolverSettings) -> Self {
+impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
+    pub fn new(
+        md: MinkowskiDifference<'s, A, B>,
+        rule: DirectionRule,
+        settings: SolverSettings,
+    ) -> Self {
         let guess = initial_direction(&md, &settings);
         // Only the restart rule reads the pair's kind (plain GJK's start stays as it was).
         let pair = if rule == DirectionRule::NesterovRestart {
@@ -544,7 +577,7 @@ impl<'s> Gjk<'s> {
         });
     }
 }
-impl Solver for Gjk<'_> {
+impl<A: SupportMap, B: SupportMap> Solver for Gjk<'_, A, B> {
     fn step(&mut self, trace: Option<&mut Trace>) -> Option<Outcome> {
         self.step_into(trace.map(Trace::gjk_mut))
     }
@@ -554,7 +587,7 @@ impl Solver for Gjk<'_> {
     }
 }
 
-impl Gjk<'_> {
+impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
     /// One step, its record pushed to `out` when given.
     pub fn step_into(&mut self, mut out: Records) -> Option<Outcome> {
         if let Some(done) = &self.outcome {

@@ -144,16 +144,18 @@ impl Simplex {
         self.len += 1;
     }
 
-    /// Keeps the vertices at storage positions `indices`, in that order; `points` are
-    /// the current points by position (the caller's copy, so the new ones are not read
-    /// back from the array being rewritten).
-    fn keep(&mut self, indices: &[u8], points: &[DVec3; 4]) {
+    /// Keeps the face the projection chose: its points arrive by value (read from the
+    /// search's own copies, never back from this array at a position computed at run
+    /// time: such a load straddles the stores that wrote the array and stalls the core,
+    /// which cost a tenth of an iteration).
+    #[inline(always)]
+    fn keep(&mut self, face: &Face) {
         let slot = self.slot;
-        for (position, index) in indices.iter().enumerate() {
-            self.w[position] = points[*index as usize];
-            self.slot[position] = slot[*index as usize];
+        for position in 0..face.len {
+            self.slot[position] = slot[face.kept[position] as usize];
         }
-        self.len = indices.len();
+        self.w = face.points;
+        self.len = face.len;
     }
 
     /// Removes the newest vertex.
@@ -188,18 +190,17 @@ pub fn project_origin(simplex: &Simplex, rule: TetrahedronRule) -> Projection {
 /// The same projection, shrinking `simplex` to the kept face in place (the solver's hot
 /// path: vertices are 80 bytes, so the search below moves indices, not vertices).
 /// Returns the nearest point and whether the origin lies in the simplex.
+#[inline(always)]
 pub fn project_origin_in_place(simplex: &mut Simplex, rule: TetrahedronRule) -> (DVec3, bool) {
-    let v: [V; 4] = std::array::from_fn(|i| V {
-        index: i as u8,
-        w: simplex.w[i],
-    });
+    let [w0, w1, w2, w3] = simplex.w;
+    let v = [
+        V { index: 0, w: w0 },
+        V { index: 1, w: w1 },
+        V { index: 2, w: w2 },
+        V { index: 3, w: w3 },
+    ];
     let face = match simplex.len {
-        0 => Face {
-            kept: [0; 4],
-            len: 0,
-            x: DVec3::ZERO,
-            contains_origin: false,
-        },
+        0 => Face::new(&[], DVec3::ZERO, false),
         1 => point(v[0]),
         2 => project_segment(v[1], v[0]),
         3 => project_triangle(v[2], v[1], v[0]),
@@ -209,7 +210,7 @@ pub fn project_origin_in_place(simplex: &mut Simplex, rule: TetrahedronRule) -> 
             TetrahedronRule::NearestFace => project_tetrahedron(v[3], v[2], v[1], v[0]),
         },
     };
-    simplex.keep(&face.kept[..face.len], &v.map(|v| v.w));
+    simplex.keep(&face);
     (face.x, face.contains_origin)
 }
 
@@ -220,32 +221,39 @@ struct V {
     w: DVec3,
 }
 
-/// A kept face: input positions in storage order, the nearest point, enclosure.
+/// A kept face: input positions and points in storage order, the nearest point,
+/// enclosure.
 #[derive(Clone, Copy)]
 struct Face {
     kept: [u8; 4],
+    points: [DVec3; 4],
     len: usize,
     x: DVec3,
     contains_origin: bool,
 }
 
-#[inline(always)]
-fn kept(vertices: &[V]) -> ([u8; 4], usize) {
-    let mut k = [0u8; 4];
-    for (slot, v) in k.iter_mut().zip(vertices) {
-        *slot = v.index;
+impl Face {
+    #[inline(always)]
+    fn new(vertices: &[V], x: DVec3, contains_origin: bool) -> Self {
+        let mut kept = [0u8; 4];
+        let mut points = [DVec3::ZERO; 4];
+        for (i, v) in vertices.iter().enumerate() {
+            kept[i] = v.index;
+            points[i] = v.w;
+        }
+        Face {
+            kept,
+            points,
+            len: vertices.len(),
+            x,
+            contains_origin,
+        }
     }
-    (k, vertices.len())
 }
 
 #[inline(always)]
 fn point(a: V) -> Face {
-    Face {
-        kept: kept(&[a]).0,
-        len: kept(&[a]).1,
-        x: a.w,
-        contains_origin: a.w == DVec3::ZERO,
-    }
+    Face::new(&[a], a.w, a.w == DVec3::ZERO)
 }
 
 /// Segment `[B, A]`, `A` newest: the vertex `A` or the open segment.
@@ -279,12 +287,7 @@ fn segment_with(a: V, b: V, ab_dot_ao: f64) -> Face {
     let weight_a = ab.dot(pb);
     let weight_b = ab_dot_ao;
     let x = (pa * weight_a + pb * weight_b) / ab2;
-    Face {
-        kept: kept(&[b, a]).0,
-        len: kept(&[b, a]).1,
-        x,
-        contains_origin: x == DVec3::ZERO,
-    }
+    Face::new(&[b, a], x, x == DVec3::ZERO)
 }
 
 /// Triangle with `A` newest: regions A, AB, AC and the face.
@@ -334,12 +337,7 @@ fn face(a: V, b: V, c: V, abc: DVec3, abc_dot_ao: f64) -> Face {
     } else {
         abc * (-abc_dot_ao / abc2)
     };
-    Face {
-        kept: kept(&stored).0,
-        len: kept(&stored).1,
-        x,
-        contains_origin: abc_dot_ao == 0.0,
-    }
+    Face::new(&stored, x, abc_dot_ao == 0.0)
 }
 
 /// Tetrahedron `[D, C, B, A]`, `A` newest. The faces through `A` that the origin lies
@@ -381,12 +379,7 @@ fn project_tetrahedron(a: V, b: V, c: V, d: V) -> Face {
 /// The origin is inside the tetrahedron.
 #[inline(always)]
 fn inside(a: V, b: V, c: V, d: V) -> Face {
-    Face {
-        kept: kept(&[d, c, b, a]).0,
-        len: 4,
-        x: DVec3::ZERO,
-        contains_origin: true,
-    }
+    Face::new(&[d, c, b, a], DVec3::ZERO, true)
 }
 
 /// Barycentric weights of `x` (a point of the simplex, as a projection returns it) over

@@ -52,6 +52,7 @@ struct Products {
 }
 
 impl Products {
+    #[inline(always)]
     fn new(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> Self {
         let aa = a.length_squared();
         let (da, db, dc, dd) = (d.dot(a), d.dot(b), d.dot(c), d.dot(d));
@@ -79,56 +80,68 @@ impl Products {
         }
     }
 
+    #[inline(always)]
     fn a1(&self) -> bool {
         self.c.dot(self.a_cross_b) <= 0.0
     }
 
+    #[inline(always)]
     fn a2(&self) -> bool {
         self.d.dot(self.a_cross_c) <= 0.0
     }
 
+    #[inline(always)]
     fn a3(&self) -> bool {
         -self.d.dot(self.a_cross_b) <= 0.0
     }
 
+    #[inline(always)]
     fn a4(&self) -> bool {
         let ba_ca = self.ba - self.ca;
         self.ba * ba_ca + self.bb * self.ca_aa - self.cb * self.ba_aa <= 0.0
     }
 
+    #[inline(always)]
     fn a5(&self) -> bool {
         let ba_ca = self.ba - self.ca;
         self.ca * ba_ca + self.cb * self.ca_aa - self.cc * self.ba_aa <= 0.0
     }
 
+    #[inline(always)]
     fn a6(&self) -> bool {
         let ca_da = self.ca - self.da;
         self.ca * ca_da + self.cc * self.da_aa - self.dc * self.ca_aa <= 0.0
     }
 
+    #[inline(always)]
     fn a7(&self) -> bool {
         let ca_da = self.ca - self.da;
         self.da * ca_da + self.dc * self.da_aa - self.dd * self.ca_aa <= 0.0
     }
 
+    #[inline(always)]
     fn a8(&self) -> bool {
         let da_ba = self.da - self.ba;
         self.da * da_ba + self.dd * self.ba_aa - self.db * self.da_aa <= 0.0
     }
 
+    #[inline(always)]
     fn a9(&self) -> bool {
         let da_ba = self.da - self.ba;
         self.ba * da_ba + self.db * self.ba_aa - self.bb * self.da_aa <= 0.0
     }
 
+    #[inline(always)]
     fn a10(&self) -> bool {
         self.ba_aa <= 0.0
     }
 
+    #[inline(always)]
     fn a11(&self) -> bool {
         self.ca_aa <= 0.0
     }
 
+    #[inline(always)]
     fn a12(&self) -> bool {
         self.da_aa <= 0.0
     }
@@ -160,6 +173,7 @@ pub(super) fn project(a: V, b: V, c: V, d: V) -> Option<Face> {
 }
 
 /// Coal's decision tree, branch for branch.
+#[inline(always)]
 fn region(t: &Products) -> Region {
     use Region::*;
     let pick = |test: bool, yes: Region, no: Region| if test { yes } else { no };

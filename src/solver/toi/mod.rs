@@ -26,7 +26,9 @@ use serde::{Deserialize, Serialize};
 pub use record::{RayState, ToiEvent, ToiRecord, TOI_CSV_HEADER};
 
 use super::epa::{gjk_settings_for_epa, penetration, EpaSettings};
-use super::{nearest_in_simplex, DirectionRule, Gjk, InitialGuess, Outcome, RunSummary, Simplex};
+use super::{
+    nearest_in_simplex, run_gjk, DirectionRule, InitialGuess, Outcome, RunSummary, Simplex,
+};
 use std::borrow::Cow;
 
 use crate::minkowski::{MinkowskiDifference, SupportStats};
@@ -389,7 +391,7 @@ impl<'s, 'r> Query<'s, 'r> {
         if let Some(g) = self.guess {
             settings.initial_guess = InitialGuess::Direction(g);
         }
-        let summary = Gjk::new(md, DirectionRule::Vanilla, settings).run_into(None);
+        let summary = run_gjk(md, DirectionRule::Vanilla, settings, &[]);
         self.add_stats(summary.stats);
         self.guess = nearest_in_simplex(&summary.simplex)
             .map(|(x, _)| x)
