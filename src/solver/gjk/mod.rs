@@ -11,8 +11,7 @@ use super::outcome::{Outcome, RunSummary};
 use super::settings::{QueryMode, SolverSettings};
 use super::simplex::{
     barycentric, keep_positive, nearest_in_simplex, nearest_on_tetrahedron_faces,
-    origin_on_flat_simplex, project_origin_in_place, tetrahedron_contains_origin, Simplex,
-    SimplexVertex,
+    origin_on_flat_simplex, push_and_project, tetrahedron_contains_origin, Simplex, SimplexVertex,
 };
 use super::trace::Trace;
 use super::{initial_direction, witness_points, Solver};
@@ -713,11 +712,11 @@ impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
         // this step's plane).
         let previous_gap = (previous_r - self.previous_alpha).max(0.0);
         self.previous_alpha = self.alpha;
-        self.simplex.push(vertex);
         let (mut x, mut contains_origin) = if self.precise {
+            self.simplex.push(vertex);
             self.project_precisely()
         } else {
-            project_origin_in_place(&mut self.simplex, self.settings.tetrahedron)
+            push_and_project(&mut self.simplex, vertex, self.settings.tetrahedron)
         };
         // "Inside" is certified by exact signs: a simplex the origin misses by a hair
         // (round-off in the tree's dot products) goes on from its nearest point instead.

@@ -190,25 +190,46 @@ pub fn project_origin(simplex: &Simplex, rule: TetrahedronRule) -> Projection {
 /// The same projection, shrinking `simplex` to the kept face in place (the solver's hot
 /// path: vertices are 80 bytes, so the search below moves indices, not vertices).
 /// Returns the nearest point and whether the origin lies in the simplex.
-#[inline(always)]
 pub fn project_origin_in_place(simplex: &mut Simplex, rule: TetrahedronRule) -> (DVec3, bool) {
-    let [w0, w1, w2, w3] = simplex.w;
-    let v = [
+    let Some(&newest) = simplex.vertices().last() else {
+        return (DVec3::ZERO, false);
+    };
+    simplex.pop();
+    push_and_project(simplex, newest, rule)
+}
+
+/// Adds `newest` to the simplex (at most three vertices) and projects the origin onto
+/// the result, keeping the face that holds the nearest point. The solver's step: the
+/// new point enters the search as the value the support returned, not read back from
+/// the array it was just stored in (a load across the halves of that store stalls the
+/// core for a tenth of an iteration).
+#[inline(always)]
+pub fn push_and_project(
+    simplex: &mut Simplex,
+    newest: SimplexVertex,
+    rule: TetrahedronRule,
+) -> (DVec3, bool) {
+    let [w0, w1, w2, _] = simplex.w;
+    let earlier = simplex.len;
+    simplex.push(newest);
+    let new = newest.point.w;
+    let (v0, v1, v2) = (
         V { index: 0, w: w0 },
         V { index: 1, w: w1 },
         V { index: 2, w: w2 },
-        V { index: 3, w: w3 },
-    ];
-    let face = match simplex.len {
-        0 => Face::new(&[], DVec3::ZERO, false),
-        1 => point(v[0]),
-        2 => project_segment(v[1], v[0]),
-        3 => project_triangle(v[2], v[1], v[0]),
-        _ => match rule {
-            TetrahedronRule::RegionTree => region_tree::project(v[3], v[2], v[1], v[0])
-                .unwrap_or_else(|| project_tetrahedron(v[3], v[2], v[1], v[0])),
-            TetrahedronRule::NearestFace => project_tetrahedron(v[3], v[2], v[1], v[0]),
-        },
+    );
+    let face = match earlier {
+        0 => point(V { index: 0, w: new }),
+        1 => project_segment(V { index: 1, w: new }, v0),
+        2 => project_triangle(V { index: 2, w: new }, v1, v0),
+        _ => {
+            let v3 = V { index: 3, w: new };
+            match rule {
+                TetrahedronRule::RegionTree => region_tree::project(v3, v2, v1, v0)
+                    .unwrap_or_else(|| project_tetrahedron(v3, v2, v1, v0)),
+                TetrahedronRule::NearestFace => project_tetrahedron(v3, v2, v1, v0),
+            }
+        }
     };
     simplex.keep(&face);
     (face.x, face.contains_origin)
