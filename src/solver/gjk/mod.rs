@@ -703,7 +703,7 @@ impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
         }
         // Plain GJK only: a support already in the simplex projects to the same point,
         // so in exact arithmetic the gap would be ≤ 0; what is left is round-off.
-        if !momentum && self.simplex.points().contains(&s.w) {
+        if !momentum && self.simplex.has_point(s.w) {
             return self.finish_separated(&mut out, GjkEvent::Stalled, measured);
         }
         let before = out.is_some().then_some(self.simplex);

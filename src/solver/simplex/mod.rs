@@ -42,12 +42,19 @@ pub struct SimplexVertex {
 }
 
 /// At most four vertices, newest last. The loop reads only the points `w`, so they sit
-/// in storage order in an array of their own, moved when the projection keeps a face
-/// (24 bytes each); the rest of each vertex (label, parts on A and B: 56 bytes) stays in
-/// its slot, found through `slot` (Coal's simplex holds pointers for the same reason).
+/// in storage order in arrays of their own, moved when the projection keeps a face; the
+/// rest of each vertex (label, parts on A and B: 56 bytes) stays in its slot, found
+/// through `slot` (Coal's simplex holds pointers for the same reason). The points are
+/// stored one array per axis: a 24-byte point stored as 16 + 8 bytes and read back as
+/// 8 + 16 (the compiler pairs coordinates as each computation likes) makes the load
+/// straddle two stores, which the core cannot forward: a stall in every iteration
+/// while the stores are in flight. Coordinates stored and read one by one never
+/// straddle.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Simplex {
-    w: [DVec3; 4],
+    x: [f64; 4],
+    y: [f64; 4],
+    z: [f64; 4],
     /// `slot[i]`: where the `i`-th vertex's label and parts are kept.
     slot: [u8; 4],
     parts: [SimplexVertex; 4],
@@ -60,31 +67,34 @@ impl PartialEq for Simplex {
     }
 }
 
-/// A simplex's vertices in storage order, by value (at most four): reads like a slice.
+/// Up to four items of a simplex in storage order, by value: reads like a slice.
 #[derive(Clone, Copy, Debug)]
-pub struct Vertices {
-    items: [SimplexVertex; 4],
+pub struct Prefix<T> {
+    items: [T; 4],
     len: usize,
 }
 
-impl std::ops::Deref for Vertices {
-    type Target = [SimplexVertex];
-    fn deref(&self) -> &[SimplexVertex] {
+/// A simplex's vertices in storage order.
+pub type Vertices = Prefix<SimplexVertex>;
+
+impl<T> std::ops::Deref for Prefix<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
         &self.items[..self.len]
     }
 }
 
-impl IntoIterator for Vertices {
-    type Item = SimplexVertex;
-    type IntoIter = std::iter::Take<std::array::IntoIter<SimplexVertex, 4>>;
+impl<T> IntoIterator for Prefix<T> {
+    type Item = T;
+    type IntoIter = std::iter::Take<std::array::IntoIter<T, 4>>;
     fn into_iter(self) -> Self::IntoIter {
         self.items.into_iter().take(self.len)
     }
 }
 
-impl<'v> IntoIterator for &'v Vertices {
-    type Item = &'v SimplexVertex;
-    type IntoIter = std::slice::Iter<'v, SimplexVertex>;
+impl<'v, T> IntoIterator for &'v Prefix<T> {
+    type Item = &'v T;
+    type IntoIter = std::slice::Iter<'v, T>;
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
     }
@@ -124,8 +134,30 @@ impl Simplex {
     }
 
     /// The points `w` in storage order.
-    pub fn points(&self) -> &[DVec3] {
-        &self.w[..self.len]
+    pub fn points(&self) -> Prefix<DVec3> {
+        Prefix {
+            items: std::array::from_fn(|i| self.point(i)),
+            len: self.len,
+        }
+    }
+
+    /// The point `w` at storage position `i` (< 4).
+    #[inline(always)]
+    fn point(&self, i: usize) -> DVec3 {
+        DVec3::new(self.x[i], self.y[i], self.z[i])
+    }
+
+    /// Whether `w` is one of the points (bit for bit).
+    #[inline(always)]
+    pub fn has_point(&self, w: DVec3) -> bool {
+        (0..self.len.min(4)).any(|i| self.point(i) == w)
+    }
+
+    #[inline(always)]
+    fn set_point(&mut self, i: usize, w: DVec3) {
+        self.x[i] = w.x;
+        self.y[i] = w.y;
+        self.z[i] = w.z;
     }
 
     /// Adds a vertex as the newest. The caller keeps `len < 4` before pushing.
@@ -140,7 +172,7 @@ impl Simplex {
         let free = (!used).trailing_zeros() as u8;
         self.parts[free as usize] = v;
         self.slot[self.len] = free;
-        self.w[self.len] = v.point.w;
+        self.set_point(self.len, v.point.w);
         self.len += 1;
     }
 
@@ -154,7 +186,9 @@ impl Simplex {
         for position in 0..face.len {
             self.slot[position] = slot[face.kept[position] as usize];
         }
-        self.w = face.points;
+        for (i, w) in face.points.iter().enumerate() {
+            self.set_point(i, *w);
+        }
         self.len = face.len;
     }
 
@@ -209,7 +243,7 @@ pub fn push_and_project(
     newest: SimplexVertex,
     rule: TetrahedronRule,
 ) -> (DVec3, bool) {
-    let [w0, w1, w2, _] = simplex.w;
+    let (w0, w1, w2) = (simplex.point(0), simplex.point(1), simplex.point(2));
     let earlier = simplex.len;
     simplex.push(newest);
     let new = newest.point.w;
@@ -407,7 +441,7 @@ fn inside(a: V, b: V, c: V, d: V) -> Face {
 /// the simplex's vertices, in storage order: ≥ 0 and summing to 1.
 pub fn barycentric(simplex: &Simplex, x: DVec3) -> [f64; 4] {
     let mut v = [DVec3::ZERO; 4];
-    v[..simplex.len()].copy_from_slice(simplex.points());
+    v[..simplex.len()].copy_from_slice(&simplex.points());
     let mut w = [0.0; 4];
     match simplex.len() {
         0 => {}
