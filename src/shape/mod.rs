@@ -10,6 +10,7 @@ mod cone;
 mod cuboid;
 mod cylinder;
 mod dilated;
+mod direction_table;
 mod ellipsoid;
 mod error;
 mod halfspaces;

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
+use super::direction_table::DirectionTable;
 use super::error::ShapeError;
 use super::hull::span::{self, Span};
 use super::hull::{self, HullSource};
@@ -52,10 +53,10 @@ pub struct Polytope {
     hull_source: HullSource,
     /// Centre of the vertices' bounding box, computed once (every query's first guess).
     centre: DVec3,
-    /// Support vertices along 14 fixed directions (±axes, ±diagonals), computed once:
-    /// a climb whose direction turned far from the last one starts from the best of
-    /// them instead of the far side of the hull (Coal's `support_warm_starts`).
-    warm_starts: Vec<(DVec3, u32)>,
+    /// Support vertices by direction cell, computed once: a climb whose direction
+    /// turned far from the last one starts from its cell's vertex instead of the far
+    /// side of the hull (empty below the hill-climbing threshold).
+    direction_table: DirectionTable,
 }
 
 /// A direction within this cosine of the last one keeps climbing from the last vertex;
@@ -135,38 +136,18 @@ impl Polytope {
             strategy: SupportStrategy::Auto,
             hull_source,
             centre: (min + max) * 0.5,
-            warm_starts: Vec::new(),
+            direction_table: DirectionTable::default(),
         };
-        polytope.warm_starts = polytope.compute_warm_starts();
+        if polytope.has_adjacency() && polytope.vertices.len() > Self::HILL_CLIMB_THRESHOLD {
+            polytope.direction_table =
+                DirectionTable::build(|dir| polytope.support_index_brute_force(dir).0);
+        }
         polytope
     }
 
-    /// The support vertices along ±x, ±y, ±z and the four ±diagonals, for hulls large
-    /// enough to hill-climb.
-    fn compute_warm_starts(&self) -> Vec<(DVec3, u32)> {
-        if !self.has_adjacency() || self.vertices.len() <= Self::HILL_CLIMB_THRESHOLD {
-            return Vec::new();
-        }
-        let axes = [DVec3::X, DVec3::Y, DVec3::Z];
-        let diagonals = [
-            DVec3::new(1.0, 1.0, 1.0),
-            DVec3::new(-1.0, 1.0, 1.0),
-            DVec3::new(-1.0, -1.0, 1.0),
-            DVec3::new(1.0, -1.0, 1.0),
-        ];
-        let mut start = 0;
-        axes.iter()
-            .chain(&diagonals)
-            .flat_map(|d| [*d, -*d])
-            .map(|d| {
-                start = self.support_index_hill_climb(d, start).0;
-                (self.vertices[start], start as u32)
-            })
-            .collect()
-    }
-
     /// Where a climb along `dir` starts: the last support vertex when `dir` is close to
-    /// the last direction, else the best of the warm starts (counted as visits).
+    /// the last direction, else the vertex of its direction cell.
+    #[inline(always)]
     fn climb_start(&self, dir: DVec3, cache: &mut SupportCache) -> usize {
         let last = cache.last_direction;
         let cosine_bound = KEEP_LAST_VERTEX_COSINE * KEEP_LAST_VERTEX_COSINE;
@@ -177,18 +158,12 @@ impl Polytope {
             dot > 0.0 && dot * dot >= cosine_bound * last.length_squared() * dir.length_squared()
         };
         cache.last_direction = dir;
-        if close || self.warm_starts.is_empty() {
+        if close {
             return cache.last_vertex;
         }
-        cache.vertex_visits += self.warm_starts.len() as u64;
-        let mut best = (f64::NEG_INFINITY, cache.last_vertex);
-        for (point, index) in &self.warm_starts {
-            let d = point.dot(dir);
-            if d > best.0 {
-                best = (d, *index as usize);
-            }
-        }
-        best.1
+        self.direction_table
+            .start_for(dir)
+            .unwrap_or(cache.last_vertex)
     }
 
     fn point(p: DVec3) -> Self {
@@ -372,6 +347,7 @@ impl Polytope {
     /// `dir`) it searches the whole plateau for an exit before stopping, and at the top
     /// it returns the lowest-index vertex of the top face, the same vertex a brute-force
     /// scan picks.
+    #[inline(always)]
     pub fn support_index_hill_climb(&self, dir: DVec3, start: usize) -> (usize, u64) {
         if !self.has_adjacency() {
             return self.support_index_brute_force(dir);
@@ -412,6 +388,8 @@ impl Polytope {
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn search_plateau(
         &self,
         dir: DVec3,
@@ -455,6 +433,9 @@ impl SupportMap for Polytope {
         self.vertices[self.support_index_brute_force(dir).0]
     }
 
+    /// Inlined into the solver's loop: called, it would take `dir` through memory, and
+    /// reading that back across the halves of the caller's store stalls the core.
+    #[inline(always)]
     fn local_support_cached(&self, dir: DVec3, cache: &mut SupportCache) -> DVec3 {
         let (index, visits) = if self.uses_hill_climbing() {
             let start = self.climb_start(dir, cache);

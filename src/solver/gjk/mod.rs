@@ -587,7 +587,9 @@ impl<A: SupportMap, B: SupportMap> Solver for Gjk<'_, A, B> {
 }
 
 impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
-    /// One step, its record pushed to `out` when given.
+    /// One step, its record pushed to `out` when given. Inlined into [`Gjk::run_into`]'s
+    /// loop, where the iterate stays in registers between steps.
+    #[inline(always)]
     pub fn step_into(&mut self, mut out: Records) -> Option<Outcome> {
         if let Some(done) = &self.outcome {
             return Some(done.clone());
