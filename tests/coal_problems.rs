@@ -102,9 +102,7 @@ fn mesh_problems_match_coal() {
 fn traced_and_untraced_runs_are_identical() {
     use collidescope::bench::problems::PROBLEM_ALGORITHMS;
     use collidescope::minkowski::MinkowskiDifference;
-    use collidescope::solver::{
-        run_gjk, Algorithm, FrankWolfe, Gjk, InitialGuess, SolverSettings,
-    };
+    use collidescope::solver::{run_gjk, Algorithm, FrankWolfe, Gjk, InitialGuess, SolverSettings};
     let Some(dir) = shared_data("problems") else {
         return;
     };
@@ -124,11 +122,7 @@ fn traced_and_untraced_runs_are_identical() {
                     Algorithm::Gjk(rule) => {
                         let mut records = Vec::new();
                         let traced = Gjk::new(md(), rule, settings).run_into(Some(&mut records));
-                        (
-                            run_gjk(md(), rule, settings, &[]),
-                            traced,
-                            records.len(),
-                        )
+                        (run_gjk(md(), rule, settings, &[]), traced, records.len())
                     }
                     Algorithm::FrankWolfe(rule) => {
                         let mut records = Vec::new();

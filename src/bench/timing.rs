@@ -52,7 +52,7 @@ pub fn our_seconds(
             Algorithm::Gjk(rule) => run_gjk(md, rule, settings, &[]),
             Algorithm::FrankWolfe(rule) => FrankWolfe::new(md, rule, settings).run_into(None),
         };
-        std::hint::black_box(summary);
+        std::hint::black_box(&summary);
     })
 }
 

@@ -164,9 +164,9 @@ pub fn run_gjk(
         settings: SolverSettings,
         warm: &[CsoPoint],
     ) -> RunSummary {
-        Gjk::new(md, rule, settings)
-            .warm_simplex(warm)
-            .run_into(None)
+        let mut gjk = Gjk::new(md, rule, settings);
+        gjk.start_from(warm);
+        gjk.run_into(None)
     }
     match (md.shape_a, md.shape_b) {
         (Shape::Ellipsoid(a), Shape::Ellipsoid(b)) => run(md.concrete(a, b), rule, settings, warm),
@@ -283,8 +283,14 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
     /// An unusable simplex (empty, more than four points, not finite, degenerate) is
     /// ignored.
     pub fn warm_simplex(mut self, points: &[CsoPoint]) -> Self {
+        self.start_from(points);
+        self
+    }
+
+    /// [`Gjk::warm_simplex`] in place (the solver is a kilobyte: not moved per query).
+    fn start_from(&mut self, points: &[CsoPoint]) {
         if points.is_empty() || points.len() > 4 || points.iter().any(|p| !p.w.is_finite()) {
-            return self;
+            return;
         }
         let mut simplex = Simplex::new();
         for (k, p) in points.iter().enumerate() {
@@ -297,7 +303,7 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
         let (x, _) = self.project_precisely();
         if !x.is_finite() {
             self.simplex = Simplex::new();
-            return self;
+            return;
         }
         self.x = x;
         self.r = x.length();
@@ -305,7 +311,6 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
         self.previous_direction = x;
         self.previous_support = x;
         self.starts_in_difference = true;
-        self
     }
 
     /// The simplex the run ended on, with each vertex's parts on A and B: EPA starts

@@ -50,7 +50,7 @@ pub struct SimplexVertex {
 /// straddle two stores, which the core cannot forward: a stall in every iteration
 /// while the stores are in flight. Coordinates stored and read one by one never
 /// straddle.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Simplex {
     x: [f64; 4],
     y: [f64; 4],
@@ -59,6 +59,30 @@ pub struct Simplex {
     slot: [u8; 4],
     parts: [SimplexVertex; 4],
     len: usize,
+}
+
+impl Default for Simplex {
+    /// Empty. Written out (not derived) so that the compiler zeroes it in place: the
+    /// derived form was copied from a constant, a tenth of a far query's fixed cost.
+    #[inline(always)]
+    fn default() -> Self {
+        let zero = SimplexVertex {
+            id: 0,
+            point: CsoPoint {
+                w: DVec3::ZERO,
+                a: DVec3::ZERO,
+                b: DVec3::ZERO,
+            },
+        };
+        Self {
+            x: [0.0; 4],
+            y: [0.0; 4],
+            z: [0.0; 4],
+            slot: [0; 4],
+            parts: [zero; 4],
+            len: 0,
+        }
+    }
 }
 
 impl PartialEq for Simplex {
@@ -353,23 +377,26 @@ fn project_triangle(a: V, b: V, c: V) -> Face {
     let ab = pb - pa;
     let ac = pc - pa;
     let abc = ab.cross(ac);
-    let edge_or_vertex_ab = || {
-        if ab.dot(ao) < 0.0 {
-            point(a)
-        } else {
-            segment(a, b)
-        }
-    };
     if abc.cross(ac).dot(ao) >= 0.0 {
         if ac.dot(ao) >= 0.0 {
             segment(a, c)
         } else {
-            edge_or_vertex_ab()
+            edge_or_vertex(a, b, ab.dot(ao))
         }
     } else if ab.cross(abc).dot(ao) >= 0.0 {
-        edge_or_vertex_ab()
+        edge_or_vertex(a, b, ab.dot(ao))
     } else {
         face(a, b, c, abc, abc.dot(ao))
+    }
+}
+
+/// Edge AB when the origin lies beyond A along it (`ab_dot_ao = AB·AO ≥ 0`), else A.
+#[inline(always)]
+fn edge_or_vertex(a: V, b: V, ab_dot_ao: f64) -> Face {
+    if ab_dot_ao < 0.0 {
+        point(a)
+    } else {
+        segment(a, b)
     }
 }
 
