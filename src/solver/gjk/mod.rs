@@ -14,7 +14,7 @@ use super::simplex::{
     origin_on_flat_simplex, push_and_project, tetrahedron_contains_origin, Simplex, SimplexVertex,
 };
 use super::trace::Trace;
-use super::{initial_direction, witness_points, Solver};
+use super::{initial_direction, Solver};
 use crate::minkowski::{CsoPoint, MinkowskiDifference};
 use crate::shape::{Shape, SupportMap};
 
@@ -821,7 +821,7 @@ impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
                 let weights = self
                     .final_weights
                     .unwrap_or_else(|| barycentric(&self.simplex, self.x));
-                let (a, b) = witness_points(&self.simplex.vertices(), &weights);
+                let (a, b) = self.simplex.witness_points(&weights);
                 (Some(a), Some(b))
             }
             _ => (None, None),

@@ -12,6 +12,7 @@
 use glam::DVec3;
 
 use super::{Simplex, SimplexVertex};
+use crate::minkowski::CsoPoint;
 
 /// The nearest point of `conv(simplex)` (1 to 3 vertices) to the origin and its weights
 /// in storage order: every face (vertex, edge, triangle) is projected with
@@ -22,16 +23,19 @@ use super::{Simplex, SimplexVertex};
 /// simplex comes first: when its nearest point has no negative weight it is the
 /// answer (the nearest point of the affine hull, inside), and the faces are skipped.
 pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
-    let vertices = simplex.vertices();
-    if vertices.is_empty() || vertices.len() > 3 {
+    let n = simplex.len();
+    if n == 0 || n > 3 {
         return None;
     }
-    let base = vertices[0].point;
+    // The points in storage order, by reference (this runs at the end of every query).
+    let all: [&CsoPoint; 3] = std::array::from_fn(|i| simplex.cso_point(i.min(n - 1)));
+    let vertices = &all[..n];
+    let base = *vertices[0];
     if vertices.len() == 1 {
         return base.w.is_finite().then_some((base.w, [1.0, 0.0, 0.0, 0.0]));
     }
     let offset = |i: usize| {
-        let p = vertices[i].point;
+        let p = vertices[i];
         (p.a - base.a) - (p.b - base.b)
     };
     // The point with the given weights, rebuilt from the edges' parts.
@@ -53,9 +57,8 @@ pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
         Some((x, weights))
     };
     // The whole simplex first (most runs end here: a far pair ends on a vertex or on an
-    // edge or triangle whose interior holds the nearest point; this runs at the end of
-    // every query, so without copying the vertices).
-    if let Some((_, local)) = nearest_in_affine_hull(&vertices) {
+    // edge or triangle whose interior holds the nearest point).
+    if let Some((_, local)) = nearest_in_affine_hull(vertices) {
         if local[..vertices.len()].iter().all(|w| *w >= 0.0) {
             if let Some(answer) = rebuilt(local, &[0, 1, 2][..vertices.len()]) {
                 return Some(answer);
@@ -68,7 +71,7 @@ pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
     for mask in 1..whole {
         // The face's vertices and their indices, without allocating.
         let mut chosen = [0usize; 3];
-        let mut face = [vertices[0]; 3];
+        let mut face: [&CsoPoint; 3] = [vertices[0]; 3];
         let mut count = 0;
         for (i, v) in vertices.iter().enumerate() {
             if mask & (1 << i) != 0 {
@@ -94,13 +97,12 @@ pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
 /// The nearest point of the affine hull of `simplex` (1 to 3 vertices) to the origin and
 /// its barycentric weights in storage order. `None` for a degenerate simplex or a
 /// tetrahedron (the origin is inside; there is no distance to refine).
-fn nearest_in_affine_hull(v: &[SimplexVertex]) -> Option<(DVec3, [f64; 4])> {
-    let difference =
-        |i: usize, j: usize| (v[i].point.a - v[j].point.a) - (v[i].point.b - v[j].point.b);
+fn nearest_in_affine_hull(v: &[&CsoPoint]) -> Option<(DVec3, [f64; 4])> {
+    let difference = |i: usize, j: usize| (v[i].a - v[j].a) - (v[i].b - v[j].b);
     let (x, weights) = match v.len() {
-        1 => (v[0].point.w, [1.0, 0.0, 0.0, 0.0]),
+        1 => (v[0].w, [1.0, 0.0, 0.0, 0.0]),
         2 => {
-            let (base, e) = (v[0].point.w, difference(1, 0));
+            let (base, e) = (v[0].w, difference(1, 0));
             let e2 = e.length_squared();
             if e2.is_nan() || e2 <= 0.0 {
                 return None;
@@ -116,7 +118,7 @@ fn nearest_in_affine_hull(v: &[SimplexVertex]) -> Option<(DVec3, [f64; 4])> {
             let o = (0..3).max_by(|a, b| sides[*a].total_cmp(&sides[*b]))?;
             let (i, j) = ((o + 1) % 3, (o + 2) % 3);
             let (e1, e2) = (difference(i, o), difference(j, o));
-            let base = v[o].point.w;
+            let base = v[o].w;
             let n = e1.cross(e2);
             let n2 = n.length_squared();
             if n2.is_nan() || n2 <= 0.0 {

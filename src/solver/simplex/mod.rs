@@ -157,6 +157,20 @@ impl Simplex {
         }
     }
 
+    /// The `i`-th vertex's point and its parts (`i` < `len`).
+    pub fn cso_point(&self, i: usize) -> &CsoPoint {
+        &self.parts[self.slot[i] as usize].point
+    }
+
+    /// Witness points `Σ λ_i a_i` and `Σ λ_i b_i` (A's frame) for weights in storage
+    /// order.
+    pub fn witness_points(&self, weights: &[f64; 4]) -> (DVec3, DVec3) {
+        (0..self.len).fold((DVec3::ZERO, DVec3::ZERO), |(a, b), i| {
+            let p = self.cso_point(i);
+            (a + p.a * weights[i], b + p.b * weights[i])
+        })
+    }
+
     /// The points `w` in storage order.
     pub fn points(&self) -> Prefix<DVec3> {
         Prefix {
