@@ -34,31 +34,10 @@ pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
     if vertices.len() == 1 {
         return base.w.is_finite().then_some((base.w, [1.0, 0.0, 0.0, 0.0]));
     }
-    let offset = |i: usize| {
-        let p = vertices[i];
-        (p.a - base.a) - (p.b - base.b)
-    };
-    // The point with the given weights, rebuilt from the edges' parts.
-    let rebuilt = |local: [f64; 4], chosen: &[usize]| {
-        let mut weights = [0.0; 4];
-        for (k, &i) in chosen.iter().enumerate() {
-            weights[i] = local[k].max(0.0);
-        }
-        let sum: f64 = weights.iter().sum();
-        if !(sum > 0.0 && sum.is_finite()) {
-            return None;
-        }
-        let inverse = 1.0 / sum;
-        let weights = weights.map(|w| w * inverse);
-        let x = base.w
-            + (1..vertices.len())
-                .map(|i| offset(i) * weights[i])
-                .sum::<DVec3>();
-        Some((x, weights))
-    };
+    let rebuilt = |local: [f64; 4], chosen: &[usize]| rebuild(vertices, local, chosen);
     // The whole simplex first (most runs end here: a far pair ends on a vertex or on an
     // edge or triangle whose interior holds the nearest point).
-    if let Some((_, local)) = nearest_in_affine_hull(vertices) {
+    if let Some(local) = nearest_in_affine_hull(vertices) {
         if local[..vertices.len()].iter().all(|w| *w >= 0.0) {
             if let Some(answer) = rebuilt(local, &[0, 1, 2][..vertices.len()]) {
                 return Some(answer);
@@ -80,7 +59,7 @@ pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
                 count += 1;
             }
         }
-        let Some((_, local)) = nearest_in_affine_hull(&face[..count]) else {
+        let Some(local) = nearest_in_affine_hull(&face[..count]) else {
             continue;
         };
         let Some((x, weights)) = rebuilt(local, &chosen[..count]) else {
@@ -94,13 +73,38 @@ pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
     best
 }
 
-/// The nearest point of the affine hull of `simplex` (1 to 3 vertices) to the origin and
-/// its barycentric weights in storage order. `None` for a degenerate simplex or a
-/// tetrahedron (the origin is inside; there is no distance to refine).
-fn nearest_in_affine_hull(v: &[&CsoPoint]) -> Option<(DVec3, [f64; 4])> {
+/// The point of the simplex `vertices` with weights `local` (of the vertices `chosen`,
+/// clamped to ≥ 0 and rescaled to sum 1), rebuilt from the edges' parts: `w₀ + Σ λᵢ ((aᵢ
+/// − a₀) − (bᵢ − b₀))`. With the weights in storage order.
+#[inline(always)]
+fn rebuild(vertices: &[&CsoPoint], local: [f64; 4], chosen: &[usize]) -> Option<(DVec3, [f64; 4])> {
+    let base = vertices[0];
+    let mut weights = [0.0; 4];
+    for (k, &i) in chosen.iter().enumerate() {
+        weights[i] = local[k].max(0.0);
+    }
+    let sum: f64 = weights.iter().sum();
+    if !(sum > 0.0 && sum.is_finite()) {
+        return None;
+    }
+    // The offsets are summed with the clamped weights while the division runs, and
+    // scaled once: this ends every separated query, on its critical path.
+    let inverse = 1.0 / sum;
+    let offset = (1..vertices.len())
+        .map(|i| ((vertices[i].a - base.a) - (vertices[i].b - base.b)) * weights[i])
+        .sum::<DVec3>();
+    Some((base.w + offset * inverse, weights.map(|w| w * inverse)))
+}
+
+/// The barycentric weights (storage order) of the nearest point of the affine hull of
+/// `v` (1 to 3 vertices) to the origin. `None` for a degenerate simplex or a
+/// tetrahedron (the origin is inside; there is no distance to refine). Inlined: it
+/// ends every separated query.
+#[inline(always)]
+fn nearest_in_affine_hull(v: &[&CsoPoint]) -> Option<[f64; 4]> {
     let difference = |i: usize, j: usize| (v[i].a - v[j].a) - (v[i].b - v[j].b);
-    let (x, weights) = match v.len() {
-        1 => (v[0].w, [1.0, 0.0, 0.0, 0.0]),
+    let weights = match v.len() {
+        1 => [1.0, 0.0, 0.0, 0.0],
         2 => {
             let (base, e) = (v[0].w, difference(1, 0));
             let e2 = e.length_squared();
@@ -108,14 +112,20 @@ fn nearest_in_affine_hull(v: &[&CsoPoint]) -> Option<(DVec3, [f64; 4])> {
                 return None;
             }
             let t = -base.dot(e) / e2;
-            (base + e * t, [1.0 - t, t, 0.0, 0.0])
+            [1.0 - t, t, 0.0, 0.0]
         }
         3 => {
             // Base at the vertex opposite the longest side: its two sides make the
             // triangle's largest angle, so their cross product is the best-conditioned
             // normal (a sliver 1e6 long and 1 wide keeps it to round-off).
             let sides = [0, 1, 2].map(|i| difference((i + 1) % 3, (i + 2) % 3).length_squared());
-            let o = (0..3).max_by(|a, b| sides[*a].total_cmp(&sides[*b]))?;
+            // The longest side (the last of equals); NaN sides fail the normal's test.
+            let mut o = 0;
+            for (i, side) in sides.iter().enumerate().skip(1) {
+                if *side >= sides[o] {
+                    o = i;
+                }
+            }
             let (i, j) = ((o + 1) % 3, (o + 2) % 3);
             let (e1, e2) = (difference(i, o), difference(j, o));
             let base = v[o].w;
@@ -124,21 +134,21 @@ fn nearest_in_affine_hull(v: &[&CsoPoint]) -> Option<(DVec3, [f64; 4])> {
             if n2.is_nan() || n2 <= 0.0 {
                 return None;
             }
+            // The origin's projection x = base + μ1 e1 + μ2 e2 satisfies x × e2 ⊥ n, so
+            // μ1 = −(base × e2)·n / ‖n‖² and μ2 = −(e1 × base)·n / ‖n‖²: the weights
+            // without x itself (the caller rebuilds the point from the parts).
             let inverse_n2 = 1.0 / n2;
-            let x = n * (n.dot(base) * inverse_n2);
-            // x − base = μ1 e1 + μ2 e2 in the plane.
-            let r = x - base;
-            let mu1 = r.cross(e2).dot(n) * inverse_n2;
-            let mu2 = e1.cross(r).dot(n) * inverse_n2;
+            let mu1 = -base.cross(e2).dot(n) * inverse_n2;
+            let mu2 = -e1.cross(base).dot(n) * inverse_n2;
             let mut weights = [0.0; 4];
             weights[o] = 1.0 - mu1 - mu2;
             weights[i] = mu1;
             weights[j] = mu2;
-            (x, weights)
+            weights
         }
         _ => return None,
     };
-    (x.is_finite() && weights.iter().all(|w| w.is_finite())).then_some((x, weights))
+    weights.iter().all(|w| w.is_finite()).then_some(weights)
 }
 
 /// Whether the origin lies in the tetrahedron `simplex` (four vertices), decided by
