@@ -46,6 +46,8 @@ pub struct MinkowskiDifference<'s, A: SupportMap = Shape, B: SupportMap = Shape>
     pub b_in_a: RelativePose,
     /// B's translation over the motion, in A's frame (zero: B does not move).
     pub sweep: DVec3,
+    /// `sweep` is not zero: static queries (nearly all) skip the sweep's test per support.
+    swept: bool,
     cache_a: SupportCache,
     cache_b: SupportCache,
     calls: u64,
@@ -60,6 +62,7 @@ impl<'s> MinkowskiDifference<'s> {
             support_b: shape_b,
             b_in_a,
             sweep: DVec3::ZERO,
+            swept: false,
             cache_a: SupportCache::default(),
             cache_b: SupportCache::default(),
             calls: 0,
@@ -81,6 +84,7 @@ impl<'s> MinkowskiDifference<'s> {
             support_b: b,
             b_in_a: self.b_in_a,
             sweep: self.sweep,
+            swept: self.swept,
             cache_a: self.cache_a,
             cache_b: self.cache_b,
             calls: self.calls,
@@ -93,6 +97,7 @@ impl<'s, A: SupportMap, B: SupportMap> MinkowskiDifference<'s, A, B> {
     /// sweep : 0)` of seed 001 §4, the segment's end that lies further along `d`.
     pub fn swept(mut self, sweep: DVec3) -> Self {
         self.sweep = sweep;
+        self.swept = sweep != DVec3::ZERO;
         self
     }
 
@@ -132,7 +137,7 @@ impl<'s, A: SupportMap, B: SupportMap> MinkowskiDifference<'s, A, B> {
             .local_support_cached(dir_in_b, &mut self.cache_b);
         let mut b = self.b_in_a.transform_point(b_local);
         // B's support along −dir: the swept end further along −dir.
-        if self.sweep.dot(-dir) > 0.0 {
+        if self.swept && self.sweep.dot(-dir) > 0.0 {
             b += self.sweep;
         }
         CsoPoint { w: a - b, a, b }
