@@ -187,6 +187,9 @@ pub struct Gjk<'s, A: SupportMap = Shape, B: SupportMap = Shape> {
     r: f64,
     /// `d_{k−1}` and `s_{k−1}`, for the momentum formulas.
     previous_direction: DVec3,
+    /// `‖d_{k−1}‖`, kept from the step that computed it (normalised momentum divides by
+    /// it; the same number as recomputing it, one square root less per step).
+    previous_direction_norm: f64,
     previous_support: DVec3,
     simplex: Simplex,
     alpha: f64,
@@ -257,6 +260,7 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
             x,
             r,
             previous_direction: x,
+            previous_direction_norm: r,
             previous_support: x,
             simplex: Simplex::new(),
             alpha: 0.0,
@@ -309,6 +313,7 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
         self.r = x.length();
         self.next_id = points.len() as u32 + 1;
         self.previous_direction = x;
+        self.previous_direction_norm = self.r;
         self.previous_support = x;
         self.starts_in_difference = true;
     }
@@ -331,7 +336,7 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
             _ if self.normalized_momentum => {
                 let m = (k + 2.0) / (k + 3.0);
                 let y = x * m + s * (1.0 - m);
-                d * m / d.length() + y * (1.0 - m) / y.length()
+                d * m / self.previous_direction_norm + y * (1.0 - m) / y.length()
             }
             // Nesterov, and the restart rule on strictly convex shapes.
             _ => {
@@ -397,6 +402,7 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
         self.momentum_on = true;
         self.momentum_from = self.k;
         self.previous_direction = self.x;
+        self.previous_direction_norm = self.r;
         self.previous_support = self.x;
     }
 
@@ -661,6 +667,7 @@ impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
             }
         }
         self.previous_direction = direction;
+        self.previous_direction_norm = direction_norm;
         self.previous_support = s.w;
         let gap = 2.0 * self.x.dot(self.x - s.w);
         let mut measured = Measured {
