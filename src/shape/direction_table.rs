@@ -90,15 +90,9 @@ mod tests {
             assert_eq!(table.start_for(*d), Some(i));
             assert_eq!(table.start_for(*d * 1e-300), Some(i));
         }
-        let mut seed = 11u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-        };
+        let mut rng = crate::rng::SplitMix64::new(11);
         for _ in 0..5000 {
-            let d = DVec3::new(next(), next(), next());
+            let d = rng.vector(1.0);
             let cell = table.start_for(d).unwrap();
             // A cell spans at most 2·atan(1/8)... in angle from its centre: about 10°.
             let cosine = d.normalize().dot(centres[cell].normalize());

@@ -218,19 +218,13 @@ mod tests {
     /// filter must hand over.
     #[test]
     fn height_is_the_exact_predicate_bit_for_bit() {
-        let mut seed = 3u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-        };
+        let mut rng = crate::rng::SplitMix64::new(3);
         let exact = |a: DVec3, b: DVec3, c: DVec3, p: DVec3| {
             -orient3d(coord(a), coord(b), coord(c), coord(p))
         };
         let (mut decided_by_filter, mut handed_over) = (0, 0);
         for k in 0..20000 {
-            let mut v = || DVec3::new(next(), next(), next()) * 10f64.powi(k % 7 - 3);
+            let mut v = || rng.vector(10f64.powi(k % 7 - 3));
             let (a, b, c) = (v(), v(), v());
             let p = match k % 3 {
                 0 => v(),
