@@ -151,35 +151,33 @@ fn nearest_in_affine_hull(v: &[&CsoPoint]) -> Option<[f64; 4]> {
     weights.iter().all(|w| w.is_finite()).then_some(weights)
 }
 
-/// Whether the origin lies in the tetrahedron `simplex` (four vertices), decided by
-/// exact orientation signs on its points: the region tree's "inside" comes from rounded
-/// dot products and can be wrong by a hair when the origin is that close to a face.
+/// Whether the origin lies in the tetrahedron `simplex` (four vertices, boundary
+/// included), decided by exact orientation signs on its points: the region tree's
+/// "inside" comes from rounded dot products and can be wrong by a hair when the origin
+/// is that close to a face.
+///
+/// The origin's barycentric coordinates times the signed volume are the four
+/// determinants of three vertices each (with alternating signs), and the volume is
+/// their sum; so the origin is inside exactly when the four have one sign and are not
+/// all zero (a flat tetrahedron). Four exact signs, with the origin as the fourth point
+/// of each predicate (its differences exact): this runs on every enclosure.
 pub fn tetrahedron_contains_origin(simplex: &Simplex) -> bool {
     use crate::shape::hull::quickhull::height;
-    let w = simplex.points();
-    if w.len() != 4 {
+    if simplex.len() != 4 {
         return false;
     }
-    // The tetrahedron's own orientation, once: each face's opposite vertex lies on the
-    // side given by it and the parity of the face's vertex order (exact signs, so the
-    // permuted determinants are exactly ±).
-    let volume = height(w[0], w[1], w[2], w[3]);
-    if volume == 0.0 {
-        return false;
-    }
-    // For each face, the origin must not be strictly on the other side from the
-    // opposite vertex.
-    [
-        ((0, 1, 2), 1.0),
-        ((0, 1, 3), -1.0),
-        ((0, 2, 3), 1.0),
-        ((1, 2, 3), -1.0),
-    ]
-    .iter()
-    .all(|&((i, j, k), parity)| {
-        let origin_side = height(w[i], w[j], w[k], DVec3::ZERO);
-        origin_side * volume * parity >= 0.0
-    })
+    let [p0, p1, p2, p3]: [DVec3; 4] = std::array::from_fn(|i| simplex.point(i));
+    let o = DVec3::ZERO;
+    // height(a, b, c, 0) = −det[a; b; c].
+    let weights = [
+        -height(p1, p2, p3, o),
+        height(p0, p2, p3, o),
+        -height(p0, p1, p3, o),
+        height(p0, p1, p2, o),
+    ];
+    let none_negative = weights.iter().all(|w| *w >= 0.0);
+    let none_positive = weights.iter().all(|w| *w <= 0.0);
+    none_negative != none_positive
 }
 
 /// The nearest point to the origin on the faces of tetrahedron `simplex`, with the face

@@ -642,6 +642,95 @@ mod tests {
         );
     }
 
+    /// On the boundary the exact test decides: the origin on a face, an edge or a vertex
+    /// is inside (closed tetrahedron), a hair beyond a face is outside, and a flat
+    /// tetrahedron whose plane holds the origin contains nothing. Every vertex order.
+    #[test]
+    fn tetrahedron_contains_origin_on_the_boundary() {
+        let tiny = f64::EPSILON * 0.25;
+        let cases: [([[f64; 3]; 4], bool); 6] = [
+            // Face z = 0 through the origin (the origin inside that face).
+            (
+                [
+                    [1.0, 0.0, 0.0],
+                    [-1.0, 1.0, 0.0],
+                    [-1.0, -1.0, 0.0],
+                    [0.0, 0.0, 1.0],
+                ],
+                true,
+            ),
+            // The origin on edge [(-1,0,0), (1,0,0)].
+            (
+                [
+                    [-1.0, 0.0, 0.0],
+                    [1.0, 0.0, 0.0],
+                    [0.0, 1.0, 0.0],
+                    [0.0, 0.5, 1.0],
+                ],
+                true,
+            ),
+            // The origin a vertex.
+            (
+                [
+                    [0.0, 0.0, 0.0],
+                    [1.0, 0.0, 0.0],
+                    [0.0, 1.0, 0.0],
+                    [0.0, 0.0, 1.0],
+                ],
+                true,
+            ),
+            // The face z = tiny lies a hair above the origin: outside.
+            (
+                [
+                    [1.0, 0.0, tiny],
+                    [-1.0, 1.0, tiny],
+                    [-1.0, -1.0, tiny],
+                    [0.0, 0.0, 1.0],
+                ],
+                false,
+            ),
+            // The same hair below: inside.
+            (
+                [
+                    [1.0, 0.0, -tiny],
+                    [-1.0, 1.0, -tiny],
+                    [-1.0, -1.0, -tiny],
+                    [0.0, 0.0, 1.0],
+                ],
+                true,
+            ),
+            // Flat: all four in the plane z = 0, around the origin.
+            (
+                [
+                    [1.0, 0.0, 0.0],
+                    [-1.0, 1.0, 0.0],
+                    [-1.0, -1.0, 0.0],
+                    [0.5, 0.5, 0.0],
+                ],
+                false,
+            ),
+        ];
+        for (points, expected) in cases {
+            for order in [
+                [0, 1, 2, 3],
+                [1, 0, 2, 3],
+                [3, 1, 0, 2],
+                [2, 3, 1, 0],
+                [3, 2, 1, 0],
+            ] {
+                let simplex = Simplex::from_slice(&order.map(|i| {
+                    let [x, y, z] = points[i];
+                    v(i as u32, x, y, z)
+                }));
+                assert_eq!(
+                    tetrahedron_contains_origin(&simplex),
+                    expected,
+                    "{points:?} {order:?}"
+                );
+            }
+        }
+    }
+
     /// Brute force: the nearest point of the convex hull of up to 4 points, by sampling
     /// the closed form on every face subset.
     fn nearest_by_subsets(points: &[DVec3]) -> f64 {
