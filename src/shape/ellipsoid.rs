@@ -37,7 +37,8 @@ impl SupportMap for Ellipsoid {
     fn local_support(&self, dir: DVec3) -> DVec3 {
         let v = self.radii_squared * dir;
         let norm = v.dot(dir).sqrt();
-        if norm > 0.0 && norm.is_finite() {
+        // Positive and finite (NaN fails both): two comparisons, no bit tests.
+        if norm > 0.0 && norm < f64::INFINITY {
             v / norm
         } else {
             DVec3::ZERO

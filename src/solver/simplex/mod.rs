@@ -55,8 +55,12 @@ pub struct Simplex {
     x: [f64; 4],
     y: [f64; 4],
     z: [f64; 4],
-    /// `slot[i]`: where the `i`-th vertex's label and parts are kept.
-    slot: [u8; 4],
+    /// Byte `i`: the slot where the `i`-th vertex's label and parts are kept. One word,
+    /// always read and written whole: a word loaded over byte stores to it cannot be
+    /// forwarded from them, a stall in every iteration.
+    slots: u32,
+    /// The slots no vertex uses, one bit each: a push takes the lowest, with no search.
+    free_slots: u32,
     parts: [SimplexVertex; 4],
     len: usize,
 }
@@ -78,7 +82,8 @@ impl Default for Simplex {
             x: [0.0; 4],
             y: [0.0; 4],
             z: [0.0; 4],
-            slot: [0; 4],
+            slots: 0,
+            free_slots: 0b1111,
             parts: [zero; 4],
             len: 0,
         }
@@ -149,7 +154,7 @@ impl Simplex {
     pub fn vertices(&self) -> Vertices {
         let mut items = [SimplexVertex::default(); 4];
         for (i, item) in items.iter_mut().enumerate().take(self.len) {
-            *item = self.parts[self.slot[i] as usize];
+            *item = self.parts[self.slot(i)];
         }
         Vertices {
             items,
@@ -157,9 +162,15 @@ impl Simplex {
         }
     }
 
+    /// Where the `i`-th vertex's label and parts are kept (`i` < 4).
+    #[inline(always)]
+    fn slot(&self, i: usize) -> usize {
+        ((self.slots >> (8 * i)) & 0xff) as usize
+    }
+
     /// The `i`-th vertex's point and its parts (`i` < `len`).
     pub fn cso_point(&self, i: usize) -> &CsoPoint {
-        &self.parts[self.slot[i] as usize].point
+        &self.parts[self.slot(i)].point
     }
 
     /// Witness points `Σ λ_i a_i` and `Σ λ_i b_i` (A's frame) for weights in storage
@@ -204,12 +215,11 @@ impl Simplex {
         if self.len >= 4 {
             return;
         }
-        let used = self.slot[..self.len]
-            .iter()
-            .fold(0u8, |mask, slot| mask | (1 << slot));
-        let free = (!used).trailing_zeros() as u8;
+        let free = self.free_slots.trailing_zeros();
+        self.free_slots &= self.free_slots - 1;
         self.parts[free as usize] = v;
-        self.slot[self.len] = free;
+        let shift = 8 * self.len;
+        self.slots = (self.slots & !(0xff << shift)) | (free << shift);
         self.set_point(self.len, v.point.w);
         self.len += 1;
     }
@@ -220,10 +230,13 @@ impl Simplex {
     /// which cost a tenth of an iteration).
     #[inline(always)]
     fn keep(&mut self, face: &Face) {
-        let slot = self.slot;
-        for position in 0..face.len {
-            self.slot[position] = slot[face.kept[position] as usize];
-        }
+        // All four positions, no loop over the face's length (a loop whose length
+        // changes from step to step mispredicts its exit): positions past the face
+        // repeat a kept vertex (see `Face::new`), so they add no used slot.
+        let slot = |p: usize| self.slot(face.kept[p] as usize) as u32;
+        let (s0, s1, s2, s3) = (slot(0), slot(1), slot(2), slot(3));
+        self.slots = s0 | (s1 << 8) | (s2 << 16) | (s3 << 24);
+        self.free_slots = 0b1111 & !((1 << s0) | (1 << s1) | (1 << s2) | (1 << s3));
         for (i, w) in face.points.iter().enumerate() {
             self.set_point(i, *w);
         }
@@ -232,7 +245,10 @@ impl Simplex {
 
     /// Removes the newest vertex.
     pub fn pop(&mut self) {
-        self.len = self.len.saturating_sub(1);
+        if self.len > 0 {
+            self.len -= 1;
+            self.free_slots |= 1 << self.slot(self.len);
+        }
     }
 }
 
@@ -328,7 +344,8 @@ struct Face {
 impl Face {
     #[inline(always)]
     fn new(vertices: &[V], x: DVec3, contains_origin: bool) -> Self {
-        let mut kept = [0u8; 4];
+        // Positions past the face repeat its first vertex (`Simplex::keep` reads all four).
+        let mut kept = [vertices.first().map_or(0, |v| v.index); 4];
         let mut points = [DVec3::ZERO; 4];
         for (i, v) in vertices.iter().enumerate() {
             kept[i] = v.index;
