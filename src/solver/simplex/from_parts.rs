@@ -28,7 +28,8 @@ pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
         return None;
     }
     // The points in storage order, by reference (this runs at the end of every query).
-    let all: [&CsoPoint; 3] = std::array::from_fn(|i| simplex.cso_point(i.min(n - 1)));
+    let points: [CsoPoint; 3] = std::array::from_fn(|i| simplex.cso_point(i.min(n - 1)));
+    let all: [&CsoPoint; 3] = std::array::from_fn(|i| &points[i]);
     let vertices = &all[..n];
     let base = *vertices[0];
     if vertices.len() == 1 {

@@ -43,8 +43,8 @@ pub struct SimplexVertex {
 
 /// At most four vertices, newest last. The loop reads only the points `w`, so they sit
 /// in storage order in arrays of their own, moved when the projection keeps a face; the
-/// rest of each vertex (label, parts on A and B: 56 bytes) stays in its slot, found
-/// through `slot` (Coal's simplex holds pointers for the same reason). The points are
+/// rest of each vertex (label, parts on A and B) stays in its slot, found through
+/// `slots` (Coal's simplex holds pointers for the same reason). The points are
 /// stored one array per axis: a 24-byte point stored as 16 + 8 bytes and read back as
 /// 8 + 16 (the compiler pairs coordinates as each computation likes) makes the load
 /// straddle two stores, which the core cannot forward: a stall in every iteration
@@ -61,30 +61,56 @@ pub struct Simplex {
     slots: u32,
     /// The slots no vertex uses, one bit each: a push takes the lowest, with no search.
     free_slots: u32,
-    parts: [SimplexVertex; 4],
+    parts: Parts,
     len: usize,
 }
 
+/// Per slot: the label and the parts on A and B, one array per coordinate. Plain numbers,
+/// so that an empty simplex is zeroed in place and a push writes numbers: an array of
+/// 80-byte vertices was zeroed through a temporary and copied with loads that straddled
+/// its stores, a stall at the start of every query.
+#[derive(Clone, Copy, Debug)]
+struct Parts {
+    id: [u32; 4],
+    a: [[f64; 4]; 3],
+    b: [[f64; 4]; 3],
+}
+
+impl Parts {
+    #[inline(always)]
+    fn set(&mut self, slot: usize, v: &SimplexVertex) {
+        self.id[slot] = v.id;
+        let (a, b) = (v.point.a, v.point.b);
+        (self.a[0][slot], self.a[1][slot], self.a[2][slot]) = (a.x, a.y, a.z);
+        (self.b[0][slot], self.b[1][slot], self.b[2][slot]) = (b.x, b.y, b.z);
+    }
+
+    #[inline(always)]
+    fn a(&self, slot: usize) -> DVec3 {
+        DVec3::new(self.a[0][slot], self.a[1][slot], self.a[2][slot])
+    }
+
+    #[inline(always)]
+    fn b(&self, slot: usize) -> DVec3 {
+        DVec3::new(self.b[0][slot], self.b[1][slot], self.b[2][slot])
+    }
+}
+
 impl Default for Simplex {
-    /// Empty. Written out (not derived) so that the compiler zeroes it in place: the
-    /// derived form was copied from a constant, a tenth of a far query's fixed cost.
+    /// Empty.
     #[inline(always)]
     fn default() -> Self {
-        let zero = SimplexVertex {
-            id: 0,
-            point: CsoPoint {
-                w: DVec3::ZERO,
-                a: DVec3::ZERO,
-                b: DVec3::ZERO,
-            },
-        };
         Self {
             x: [0.0; 4],
             y: [0.0; 4],
             z: [0.0; 4],
             slots: 0,
             free_slots: 0b1111,
-            parts: [zero; 4],
+            parts: Parts {
+                id: [0; 4],
+                a: [[0.0; 4]; 3],
+                b: [[0.0; 4]; 3],
+            },
             len: 0,
         }
     }
@@ -154,7 +180,10 @@ impl Simplex {
     pub fn vertices(&self) -> Vertices {
         let mut items = [SimplexVertex::default(); 4];
         for (i, item) in items.iter_mut().enumerate().take(self.len) {
-            *item = self.parts[self.slot(i)];
+            *item = SimplexVertex {
+                id: self.parts.id[self.slot(i)],
+                point: self.cso_point(i),
+            };
         }
         Vertices {
             items,
@@ -169,8 +198,14 @@ impl Simplex {
     }
 
     /// The `i`-th vertex's point and its parts (`i` < `len`).
-    pub fn cso_point(&self, i: usize) -> &CsoPoint {
-        &self.parts[self.slot(i)].point
+    #[inline(always)]
+    pub fn cso_point(&self, i: usize) -> CsoPoint {
+        let slot = self.slot(i);
+        CsoPoint {
+            w: self.point(i),
+            a: self.parts.a(slot),
+            b: self.parts.b(slot),
+        }
     }
 
     /// Witness points `Σ λ_i a_i` and `Σ λ_i b_i` (A's frame) for weights in storage
@@ -217,7 +252,7 @@ impl Simplex {
         }
         let free = self.free_slots.trailing_zeros();
         self.free_slots &= self.free_slots - 1;
-        self.parts[free as usize] = v;
+        self.parts.set(free as usize, &v);
         let shift = 8 * self.len;
         self.slots = (self.slots & !(0xff << shift)) | (free << shift);
         self.set_point(self.len, v.point.w);
