@@ -27,43 +27,38 @@ pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
     if n == 0 || n > 3 {
         return None;
     }
-    // The points in storage order, by reference (this runs at the end of every query).
-    let points: [CsoPoint; 3] = std::array::from_fn(|i| simplex.cso_point(i.min(n - 1)));
-    let all: [&CsoPoint; 3] = std::array::from_fn(|i| &points[i]);
-    let vertices = &all[..n];
-    let base = *vertices[0];
-    if vertices.len() == 1 {
-        return base.w.is_finite().then_some((base.w, [1.0, 0.0, 0.0, 0.0]));
+    let points = Points::of(simplex);
+    if n == 1 {
+        let w = points.w[0];
+        return w.is_finite().then_some((w, [1.0, 0.0, 0.0, 0.0]));
     }
-    let rebuilt = |local: [f64; 4], chosen: &[usize]| rebuild(vertices, local, chosen);
     // The whole simplex first (most runs end here: a far pair ends on a vertex or on an
     // edge or triangle whose interior holds the nearest point).
-    if let Some(local) = nearest_in_affine_hull(vertices) {
-        if local[..vertices.len()].iter().all(|w| *w >= 0.0) {
-            if let Some(answer) = rebuilt(local, &[0, 1, 2][..vertices.len()]) {
+    let whole = &[0, 1, 2][..n];
+    if let Some(local) = nearest_in_affine_hull(&points, whole) {
+        if local[..n].iter().all(|w| *w >= 0.0) {
+            if let Some(answer) = rebuild(&points, local, whole) {
                 return Some(answer);
             }
         }
     }
     let mut best: Option<(DVec3, [f64; 4])> = None;
-    let whole = (1u8 << vertices.len()) - 1;
     // Every proper face in storage order (ties keep the first).
-    for mask in 1..whole {
-        // The face's vertices and their indices, without allocating.
+    for mask in 1..(1u8 << n) - 1 {
+        // The face's vertex indices, without allocating.
         let mut chosen = [0usize; 3];
-        let mut face: [&CsoPoint; 3] = [vertices[0]; 3];
         let mut count = 0;
-        for (i, v) in vertices.iter().enumerate() {
+        for i in 0..n {
             if mask & (1 << i) != 0 {
                 chosen[count] = i;
-                face[count] = *v;
                 count += 1;
             }
         }
-        let Some(local) = nearest_in_affine_hull(&face[..count]) else {
+        let face = &chosen[..count];
+        let Some(local) = nearest_in_affine_hull(&points, face) else {
             continue;
         };
-        let Some((x, weights)) = rebuilt(local, &chosen[..count]) else {
+        let Some((x, weights)) = rebuild(&points, local, face) else {
             continue;
         };
         if best.is_some_and(|(b, _)| b.length_squared() <= x.length_squared()) {
@@ -74,12 +69,52 @@ pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
     best
 }
 
-/// The point of the simplex `vertices` with weights `local` (of the vertices `chosen`,
-/// clamped to ≥ 0 and rescaled to sum 1), rebuilt from the edges' parts: `w₀ + Σ λᵢ ((aᵢ
-/// − a₀) − (bᵢ − b₀))`. With the weights in storage order.
+/// A simplex's points (1 to 3) with their differences from the shapes' parts, each
+/// computed once: `edge(i, j) = w_i − w_j` as `(a_i − a_j) − (b_i − b_j)`, and
+/// `edge(j, i)` as its negation, which is the same number (rounding is symmetric).
+struct Points {
+    n: usize,
+    w: [DVec3; 3],
+    e10: DVec3,
+    e20: DVec3,
+    e21: DVec3,
+}
+
+impl Points {
+    #[inline(always)]
+    fn of(simplex: &Simplex) -> Self {
+        let n = simplex.len();
+        // Past the simplex's length the last vertex repeats (its edges are unused).
+        let p: [CsoPoint; 3] = std::array::from_fn(|i| simplex.cso_point(i.min(n - 1)));
+        let difference = |i: usize, j: usize| (p[i].a - p[j].a) - (p[i].b - p[j].b);
+        Self {
+            n,
+            w: p.map(|p| p.w),
+            e10: difference(1, 0),
+            e20: difference(2, 0),
+            e21: difference(2, 1),
+        }
+    }
+
+    #[inline(always)]
+    fn edge(&self, i: usize, j: usize) -> DVec3 {
+        match (i, j) {
+            (1, 0) => self.e10,
+            (0, 1) => -self.e10,
+            (2, 0) => self.e20,
+            (0, 2) => -self.e20,
+            (2, 1) => self.e21,
+            (1, 2) => -self.e21,
+            _ => DVec3::ZERO,
+        }
+    }
+}
+
+/// The point of the simplex with weights `local` (of the vertices `chosen`, clamped to
+/// ≥ 0 and rescaled to sum 1), rebuilt from the edges' parts: `w₀ + Σ λᵢ edge(i, 0)`.
+/// With the weights in storage order.
 #[inline(always)]
-fn rebuild(vertices: &[&CsoPoint], local: [f64; 4], chosen: &[usize]) -> Option<(DVec3, [f64; 4])> {
-    let base = vertices[0];
+fn rebuild(points: &Points, local: [f64; 4], chosen: &[usize]) -> Option<(DVec3, [f64; 4])> {
     let mut weights = [0.0; 4];
     for (k, &i) in chosen.iter().enumerate() {
         weights[i] = local[k].max(0.0);
@@ -91,23 +126,22 @@ fn rebuild(vertices: &[&CsoPoint], local: [f64; 4], chosen: &[usize]) -> Option<
     // The offsets are summed with the clamped weights while the division runs, and
     // scaled once: this ends every separated query, on its critical path.
     let inverse = 1.0 / sum;
-    let offset = (1..vertices.len())
-        .map(|i| ((vertices[i].a - base.a) - (vertices[i].b - base.b)) * weights[i])
-        .sum::<DVec3>();
-    Some((base.w + offset * inverse, weights.map(|w| w * inverse)))
+    let mut offset = points.edge(1, 0) * weights[1];
+    if points.n == 3 {
+        offset += points.edge(2, 0) * weights[2];
+    }
+    Some((points.w[0] + offset * inverse, weights.map(|w| w * inverse)))
 }
 
-/// The barycentric weights (storage order) of the nearest point of the affine hull of
-/// `v` (1 to 3 vertices) to the origin. `None` for a degenerate simplex or a
-/// tetrahedron (the origin is inside; there is no distance to refine). Inlined: it
-/// ends every separated query.
+/// The barycentric weights (in the order of `face`, indices of `points`: 1 to 3) of
+/// the nearest point of the face's affine hull to the origin. `None` for a degenerate
+/// face. Inlined: it ends every separated query.
 #[inline(always)]
-fn nearest_in_affine_hull(v: &[&CsoPoint]) -> Option<[f64; 4]> {
-    let difference = |i: usize, j: usize| (v[i].a - v[j].a) - (v[i].b - v[j].b);
-    let weights = match v.len() {
-        1 => [1.0, 0.0, 0.0, 0.0],
-        2 => {
-            let (base, e) = (v[0].w, difference(1, 0));
+fn nearest_in_affine_hull(points: &Points, face: &[usize]) -> Option<[f64; 4]> {
+    let weights = match *face {
+        [_] => [1.0, 0.0, 0.0, 0.0],
+        [f0, f1] => {
+            let (base, e) = (points.w[f0], points.edge(f1, f0));
             let e2 = e.length_squared();
             if e2.is_nan() || e2 <= 0.0 {
                 return None;
@@ -115,11 +149,16 @@ fn nearest_in_affine_hull(v: &[&CsoPoint]) -> Option<[f64; 4]> {
             let t = -base.dot(e) / e2;
             [1.0 - t, t, 0.0, 0.0]
         }
-        3 => {
+        [f0, f1, f2] => {
+            let f = [f0, f1, f2];
             // Base at the vertex opposite the longest side: its two sides make the
             // triangle's largest angle, so their cross product is the best-conditioned
             // normal (a sliver 1e6 long and 1 wide keeps it to round-off).
-            let sides = [0, 1, 2].map(|i| difference((i + 1) % 3, (i + 2) % 3).length_squared());
+            let sides = [
+                points.edge(f[2], f[1]).length_squared(),
+                points.edge(f[0], f[2]).length_squared(),
+                points.edge(f[1], f[0]).length_squared(),
+            ];
             // The longest side (the last of equals); NaN sides fail the normal's test.
             let mut o = 0;
             for (i, side) in sides.iter().enumerate().skip(1) {
@@ -128,8 +167,8 @@ fn nearest_in_affine_hull(v: &[&CsoPoint]) -> Option<[f64; 4]> {
                 }
             }
             let (i, j) = ((o + 1) % 3, (o + 2) % 3);
-            let (e1, e2) = (difference(i, o), difference(j, o));
-            let base = v[o].w;
+            let (e1, e2) = (points.edge(f[i], f[o]), points.edge(f[j], f[o]));
+            let base = points.w[f[o]];
             let n = e1.cross(e2);
             let n2 = n.length_squared();
             if n2.is_nan() || n2 <= 0.0 {
