@@ -24,7 +24,7 @@ pub struct IndexedHull {
 ///
 /// Inlined, with the predicate's first stage (Shewchuk's filter: the rounded
 /// determinant, kept when it exceeds its error bound) written out here, bit for bit as
-/// `robust::orient3d` computes it: the solver certifies every enclosure with five of
+/// `robust::orient3d` computes it: the solver certifies every enclosure with four of
 /// these, and as calls they were a tenth of an overlapping query. Only when the filter
 /// cannot decide does the exact predicate run.
 #[inline(always)]
