@@ -10,8 +10,8 @@ use super::distance_step::{DistanceStep, WeightedVertex};
 use super::outcome::{Outcome, RunSummary};
 use super::settings::{QueryMode, SolverSettings};
 use super::simplex::{
-    barycentric, keep_positive, nearest_in_simplex, nearest_on_tetrahedron_faces,
-    origin_on_flat_simplex, push_and_project, tetrahedron_contains_origin, Simplex, SimplexVertex,
+    barycentric, keep_positive, nearest_in_simplex, nearest_on_tetrahedron_faces, push_and_project,
+    tetrahedron_contains_origin, Simplex, SimplexVertex,
 };
 use super::trace::Trace;
 use super::{initial_direction, Solver};
@@ -733,23 +733,19 @@ impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
         // this step's plane).
         let previous_gap = (previous_r - self.previous_alpha).max(0.0);
         self.previous_alpha = self.alpha;
-        let (mut x, mut contains_origin) = if self.precise {
+        let (x, contains_origin) = if self.precise {
             self.simplex.push(vertex);
             self.project_precisely()
         } else {
-            push_and_project(&mut self.simplex, vertex, self.settings.tetrahedron)
-        };
-        // "Inside" is certified by exact signs: a simplex the origin misses by a hair
-        // (round-off in the tree's dot products) goes on from its nearest point instead.
-        if contains_origin && !self.precise {
-            let certified = match self.simplex.len() {
-                4 => tetrahedron_contains_origin(&self.simplex),
-                _ => origin_on_flat_simplex(&self.simplex),
-            };
-            if !certified {
-                (x, contains_origin) = self.project_precisely();
+            let projected = push_and_project(&mut self.simplex, vertex, self.settings.tetrahedron);
+            // "Inside" is certified by exact signs: a simplex the origin misses by a hair
+            // (round-off in the tree's dot products) goes on from its nearest point instead.
+            if projected.contains_origin && !projected.enclosure_certified {
+                self.project_precisely()
+            } else {
+                (projected.x, projected.contains_origin)
             }
-        }
+        };
         self.x = x;
         self.r = self.x.length();
         // Plain GJK shrinks ‖x‖ at every step in exact arithmetic; when round-off makes

@@ -34,13 +34,8 @@ pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
     }
     // The whole simplex first (most runs end here: a far pair ends on a vertex or on an
     // edge or triangle whose interior holds the nearest point).
-    let whole = &[0, 1, 2][..n];
-    if let Some(local) = nearest_in_affine_hull(&points, whole) {
-        if local[..n].iter().all(|w| *w >= 0.0) {
-            if let Some(answer) = rebuild(&points, local, whole) {
-                return Some(answer);
-            }
-        }
+    if let Some(answer) = nearest_inside_whole(&points) {
+        return Some(answer);
     }
     let mut best: Option<(DVec3, [f64; 4])> = None;
     // Every proper face in storage order (ties keep the first).
@@ -67,6 +62,96 @@ pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
         best = Some((x, weights));
     }
     best
+}
+
+/// The nearest point of the affine hull of a segment or triangle (2 or 3 points) when
+/// it lies in the simplex (no weight negative), with its weights: `None` otherwise, or
+/// when the simplex is degenerate. The point is its base vertex plus the weighted edges
+/// from it (the weights of an affine combination sum to one by construction), so it is
+/// computed in one step from the numbers the weights came from: this ends nearly every
+/// separated query, on its critical path.
+#[inline(always)]
+fn nearest_inside_whole(points: &Points) -> Option<(DVec3, [f64; 4])> {
+    let (x, weights) = if points.n == 2 {
+        let (base, e) = (points.w[0], points.e10);
+        let t = -base.dot(e) / e.length_squared();
+        (base + e * t, [1.0 - t, t, 0.0, 0.0])
+    } else {
+        let triangle = BasedTriangle::of(points);
+        let (mu1, mu2) = triangle.weights()?;
+        let mu0 = 1.0 - mu1 - mu2;
+        // In storage order, whole: an array written at computed positions and read
+        // back whole stalls on loads straddling those stores.
+        let weights = match triangle.corners[0] {
+            0 => [mu0, mu1, mu2, 0.0],
+            1 => [mu2, mu0, mu1, 0.0],
+            _ => [mu1, mu2, mu0, 0.0],
+        };
+        (triangle.base + triangle.e1 * mu1 + triangle.e2 * mu2, weights)
+    };
+    // Every weight ≥ 0 (NaN fails) and the point finite.
+    let inside = weights.iter().all(|w| *w >= 0.0) && x.is_finite();
+    inside.then_some((x, weights))
+}
+
+/// A triangle seen from the vertex opposite its longest side: its two sides from there
+/// make the largest angle, so their cross product is the best-conditioned normal (a
+/// sliver 1e6 long and 1 wide keeps it to round-off).
+struct BasedTriangle {
+    /// Positions in the face of the base vertex and of the far ends of `e1` and `e2`.
+    corners: [usize; 3],
+    base: DVec3,
+    e1: DVec3,
+    e2: DVec3,
+}
+
+impl BasedTriangle {
+    /// The triangle of the three `points`.
+    #[inline(always)]
+    fn of(points: &Points) -> Self {
+        Self::of_face(points, [0, 1, 2])
+    }
+
+    /// The triangle of the points at input positions `f` (`corners` index `f`).
+    #[inline(always)]
+    fn of_face(points: &Points, f: [usize; 3]) -> Self {
+        let sides = [
+            points.edge(f[2], f[1]).length_squared(),
+            points.edge(f[0], f[2]).length_squared(),
+            points.edge(f[1], f[0]).length_squared(),
+        ];
+        // The longest side (the last of equals); NaN sides fail the normal's test.
+        let mut o = 0;
+        for (i, side) in sides.iter().enumerate().skip(1) {
+            if *side >= sides[o] {
+                o = i;
+            }
+        }
+        let (i, j) = ((o + 1) % 3, (o + 2) % 3);
+        Self {
+            corners: [o, i, j],
+            base: points.w[f[o]],
+            e1: points.edge(f[i], f[o]),
+            e2: points.edge(f[j], f[o]),
+        }
+    }
+
+    /// The weights `μ1, μ2` of `e1, e2` at the origin's projection on the triangle's
+    /// plane (`None` for a degenerate triangle). The projection `x = base + μ1 e1 +
+    /// μ2 e2` satisfies `x × e2 ⊥ n`, so `μ1 = −(base × e2)·n / ‖n‖²` and
+    /// `μ2 = −(e1 × base)·n / ‖n‖²`: the weights without x itself.
+    #[inline(always)]
+    fn weights(&self) -> Option<(f64, f64)> {
+        let n = self.e1.cross(self.e2);
+        let n2 = n.length_squared();
+        if n2.is_nan() || n2 <= 0.0 {
+            return None;
+        }
+        let inverse_n2 = 1.0 / n2;
+        let mu1 = -self.base.cross(self.e2).dot(n) * inverse_n2;
+        let mu2 = -self.e1.cross(self.base).dot(n) * inverse_n2;
+        Some((mu1, mu2))
+    }
 }
 
 /// A simplex's points (1 to 3) with their differences from the shapes' parts, each
@@ -150,36 +235,9 @@ fn nearest_in_affine_hull(points: &Points, face: &[usize]) -> Option<[f64; 4]> {
             [1.0 - t, t, 0.0, 0.0]
         }
         [f0, f1, f2] => {
-            let f = [f0, f1, f2];
-            // Base at the vertex opposite the longest side: its two sides make the
-            // triangle's largest angle, so their cross product is the best-conditioned
-            // normal (a sliver 1e6 long and 1 wide keeps it to round-off).
-            let sides = [
-                points.edge(f[2], f[1]).length_squared(),
-                points.edge(f[0], f[2]).length_squared(),
-                points.edge(f[1], f[0]).length_squared(),
-            ];
-            // The longest side (the last of equals); NaN sides fail the normal's test.
-            let mut o = 0;
-            for (i, side) in sides.iter().enumerate().skip(1) {
-                if *side >= sides[o] {
-                    o = i;
-                }
-            }
-            let (i, j) = ((o + 1) % 3, (o + 2) % 3);
-            let (e1, e2) = (points.edge(f[i], f[o]), points.edge(f[j], f[o]));
-            let base = points.w[f[o]];
-            let n = e1.cross(e2);
-            let n2 = n.length_squared();
-            if n2.is_nan() || n2 <= 0.0 {
-                return None;
-            }
-            // The origin's projection x = base + μ1 e1 + μ2 e2 satisfies x × e2 ⊥ n, so
-            // μ1 = −(base × e2)·n / ‖n‖² and μ2 = −(e1 × base)·n / ‖n‖²: the weights
-            // without x itself (the caller rebuilds the point from the parts).
-            let inverse_n2 = 1.0 / n2;
-            let mu1 = -base.cross(e2).dot(n) * inverse_n2;
-            let mu2 = -e1.cross(base).dot(n) * inverse_n2;
+            let triangle = BasedTriangle::of_face(points, [f0, f1, f2]);
+            let (mu1, mu2) = triangle.weights()?;
+            let [o, i, j] = triangle.corners;
             let mut weights = [0.0; 4];
             weights[o] = 1.0 - mu1 - mu2;
             weights[i] = mu1;
@@ -202,11 +260,15 @@ fn nearest_in_affine_hull(points: &Points, face: &[usize]) -> Option<[f64; 4]> {
 /// all zero (a flat tetrahedron). Four exact signs, with the origin as the fourth point
 /// of each predicate (its differences exact): this runs on every enclosure.
 pub fn tetrahedron_contains_origin(simplex: &Simplex) -> bool {
+    simplex.len() == 4 && origin_in_tetrahedron(std::array::from_fn(|i| simplex.point(i)))
+}
+
+/// [`tetrahedron_contains_origin`] on the four points by value (the solver passes the
+/// projection's own copies: read back from the simplex's array right after it was
+/// written, they stalled the core on loads straddling the stores).
+#[inline(always)]
+pub fn origin_in_tetrahedron([p0, p1, p2, p3]: [DVec3; 4]) -> bool {
     use crate::shape::hull::quickhull::height;
-    if simplex.len() != 4 {
-        return false;
-    }
-    let [p0, p1, p2, p3]: [DVec3; 4] = std::array::from_fn(|i| simplex.point(i));
     let o = DVec3::ZERO;
     // height(a, b, c, 0) = −det[a; b; c].
     let weights = [
@@ -248,11 +310,11 @@ pub fn nearest_on_tetrahedron_faces(simplex: &Simplex) -> Option<(Simplex, DVec3
 }
 
 /// Whether the origin lies exactly in the affine hull of a point, segment or triangle
-/// (exact orientation tests): a face projection's "contains the origin" must be this.
-pub fn origin_on_flat_simplex(simplex: &Simplex) -> bool {
+/// (1 to 3 points; exact orientation tests): a face projection's "contains the origin"
+/// must be this.
+pub fn origin_on_flat(w: &[DVec3]) -> bool {
     use crate::shape::hull::quickhull::height;
     use crate::shape::hull::span::collinear;
-    let w = simplex.points();
     match w.len() {
         1 => w[0] == DVec3::ZERO,
         2 => collinear(w[0], w[1], DVec3::ZERO),

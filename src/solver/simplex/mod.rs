@@ -10,9 +10,9 @@ mod from_parts;
 mod region_tree;
 
 pub use from_parts::{
-    keep_positive, nearest_in_simplex, nearest_on_tetrahedron_faces, origin_on_flat_simplex,
-    tetrahedron_contains_origin,
+    keep_positive, nearest_in_simplex, nearest_on_tetrahedron_faces, tetrahedron_contains_origin,
 };
+use from_parts::{origin_in_tetrahedron, origin_on_flat};
 
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
@@ -318,7 +318,8 @@ pub fn project_origin_in_place(simplex: &mut Simplex, rule: TetrahedronRule) -> 
         return (DVec3::ZERO, false);
     };
     simplex.pop();
-    push_and_project(simplex, newest, rule)
+    let projected = push_and_project(simplex, newest, rule);
+    (projected.x, projected.contains_origin)
 }
 
 /// Adds `newest` to the simplex (at most three vertices) and projects the origin onto
@@ -331,7 +332,7 @@ pub fn push_and_project(
     simplex: &mut Simplex,
     newest: SimplexVertex,
     rule: TetrahedronRule,
-) -> (DVec3, bool) {
+) -> Projected {
     let (w0, w1, w2) = (simplex.point(0), simplex.point(1), simplex.point(2));
     let earlier = simplex.len;
     simplex.push(newest);
@@ -355,7 +356,28 @@ pub fn push_and_project(
         }
     };
     simplex.keep(&face);
-    (face.x, face.contains_origin)
+    let enclosure_certified = face.contains_origin
+        && match face.len {
+            4 => origin_in_tetrahedron(face.points),
+            len => origin_on_flat(&face.points[..len.min(3)]),
+        };
+    Projected {
+        x: face.x,
+        contains_origin: face.contains_origin,
+        enclosure_certified,
+    }
+}
+
+/// What [`push_and_project`] found.
+#[derive(Clone, Copy, Debug)]
+pub struct Projected {
+    /// The nearest point.
+    pub x: DVec3,
+    /// The search says the origin lies in the kept face (from rounded dot products).
+    pub contains_origin: bool,
+    /// ... and exact signs on the kept points confirm it: a simplex the origin misses
+    /// by a hair (round-off in the search's dot products) says "inside" without this.
+    pub enclosure_certified: bool,
 }
 
 /// A vertex seen by the search: its position in the input and its point.
