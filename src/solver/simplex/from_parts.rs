@@ -87,7 +87,10 @@ fn nearest_inside_whole(points: &Points) -> Option<(DVec3, [f64; 4])> {
             1 => [mu2, mu0, mu1, 0.0],
             _ => [mu1, mu2, mu0, 0.0],
         };
-        (triangle.base + triangle.e1 * mu1 + triangle.e2 * mu2, weights)
+        (
+            triangle.base + triangle.e1 * mu1 + triangle.e2 * mu2,
+            weights,
+        )
     };
     // Every weight ≥ 0 (NaN fails) and the point finite.
     let inside = weights.iter().all(|w| *w >= 0.0) && x.is_finite();

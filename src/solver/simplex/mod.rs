@@ -41,21 +41,21 @@ pub struct SimplexVertex {
     pub point: CsoPoint,
 }
 
-/// At most four vertices, newest last. The loop reads only the points `w`, so they sit
-/// in storage order in arrays of their own, moved when the projection keeps a face; the
-/// rest of each vertex (label, parts on A and B) stays in its slot, found through
-/// `slots` (Coal's simplex holds pointers for the same reason). The points are
-/// stored one array per axis: a 24-byte point stored as 16 + 8 bytes and read back as
-/// 8 + 16 (the compiler pairs coordinates as each computation likes) makes the load
-/// straddle two stores, which the core cannot forward: a stall in every iteration
-/// while the stores are in flight. Coordinates stored and read one by one never
-/// straddle.
+/// At most four vertices, newest last. Each vertex (point `w`, label, parts on A and
+/// B) stays in the slot a push put it in; `slots` maps storage positions to slots, so
+/// keeping a face rewrites one word and moves no numbers (Coal's simplex holds pointers
+/// for the same reason). Everything is stored one array per coordinate and read one
+/// number at a time through the map: a point stored as 16 + 8 bytes and read back as
+/// 8 + 16, or two neighbours stored one by one and read as a pair, makes the load
+/// straddle two stores, which the core cannot forward (a stall while they are in
+/// flight, which on the loop's path is every iteration).
 #[derive(Clone, Copy, Debug)]
 pub struct Simplex {
+    /// The points `w` by slot.
     x: [f64; 4],
     y: [f64; 4],
     z: [f64; 4],
-    /// Byte `i`: the slot where the `i`-th vertex's label and parts are kept. One word,
+    /// Byte `i`: the slot where the `i`-th vertex is kept. One word,
     /// always read and written whole: a word loaded over byte stores to it cannot be
     /// forwarded from them, a stall in every iteration.
     slots: u32,
@@ -225,23 +225,17 @@ impl Simplex {
         }
     }
 
-    /// The point `w` at storage position `i` (< 4).
+    /// The point `w` at storage position `i` (< 4; past the length, some kept point).
     #[inline(always)]
     fn point(&self, i: usize) -> DVec3 {
-        DVec3::new(self.x[i], self.y[i], self.z[i])
+        let slot = self.slot(i);
+        DVec3::new(self.x[slot], self.y[slot], self.z[slot])
     }
 
     /// Whether `w` is one of the points (bit for bit).
     #[inline(always)]
     pub fn has_point(&self, w: DVec3) -> bool {
         (0..self.len.min(4)).any(|i| self.point(i) == w)
-    }
-
-    #[inline(always)]
-    fn set_point(&mut self, i: usize, w: DVec3) {
-        self.x[i] = w.x;
-        self.y[i] = w.y;
-        self.z[i] = w.z;
     }
 
     /// Adds a vertex as the newest. The caller keeps `len < 4` before pushing.
@@ -252,17 +246,15 @@ impl Simplex {
         }
         let free = self.free_slots.trailing_zeros();
         self.free_slots &= self.free_slots - 1;
-        self.parts.set(free as usize, &v);
+        let slot = free as usize;
+        self.parts.set(slot, &v);
+        (self.x[slot], self.y[slot], self.z[slot]) = (v.point.w.x, v.point.w.y, v.point.w.z);
         let shift = 8 * self.len;
         self.slots = (self.slots & !(0xff << shift)) | (free << shift);
-        self.set_point(self.len, v.point.w);
         self.len += 1;
     }
 
-    /// Keeps the face the projection chose: its points arrive by value (read from the
-    /// search's own copies, never back from this array at a position computed at run
-    /// time: such a load straddles the stores that wrote the array and stalls the core,
-    /// which cost a tenth of an iteration).
+    /// Keeps the face the projection chose: a new position map, nothing moved.
     #[inline(always)]
     fn keep(&mut self, face: &Face) {
         // All four positions, no loop over the face's length (a loop whose length
@@ -272,9 +264,6 @@ impl Simplex {
         let (s0, s1, s2, s3) = (slot(0), slot(1), slot(2), slot(3));
         self.slots = s0 | (s1 << 8) | (s2 << 16) | (s3 << 24);
         self.free_slots = 0b1111 & !((1 << s0) | (1 << s1) | (1 << s2) | (1 << s3));
-        for (i, w) in face.points.iter().enumerate() {
-            self.set_point(i, *w);
-        }
         self.len = face.len;
     }
 
@@ -356,10 +345,12 @@ pub fn push_and_project(
         }
     };
     simplex.keep(&face);
+    // The tetrahedron's points as the search had them (all four: only an enclosing
+    // tetrahedron is kept whole); a face through the origin, rare, is read back.
     let enclosure_certified = face.contains_origin
         && match face.len {
-            4 => origin_in_tetrahedron(face.points),
-            len => origin_on_flat(&face.points[..len.min(3)]),
+            4 => origin_in_tetrahedron([w0, w1, w2, new]),
+            _ => origin_on_flat(&simplex.points()),
         };
     Projected {
         x: face.x,
@@ -387,12 +378,10 @@ struct V {
     w: DVec3,
 }
 
-/// A kept face: input positions and points in storage order, the nearest point,
-/// enclosure.
+/// A kept face: input positions in storage order, the nearest point, enclosure.
 #[derive(Clone, Copy)]
 struct Face {
     kept: [u8; 4],
-    points: [DVec3; 4],
     len: usize,
     x: DVec3,
     contains_origin: bool,
@@ -403,14 +392,11 @@ impl Face {
     fn new(vertices: &[V], x: DVec3, contains_origin: bool) -> Self {
         // Positions past the face repeat its first vertex (`Simplex::keep` reads all four).
         let mut kept = [vertices.first().map_or(0, |v| v.index); 4];
-        let mut points = [DVec3::ZERO; 4];
         for (i, v) in vertices.iter().enumerate() {
             kept[i] = v.index;
-            points[i] = v.w;
         }
         Face {
             kept,
-            points,
             len: vertices.len(),
             x,
             contains_origin,
