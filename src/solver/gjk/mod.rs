@@ -820,16 +820,20 @@ impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
     #[inline(always)]
     pub fn run_into(&mut self, mut out: Records) -> RunSummary {
         loop {
-            if self.step_into(out.as_deref_mut()).is_some() {
-                if let Some(summary) = self.run_summary() {
-                    return summary;
-                }
+            if let Some(outcome) = self.step_into(out.as_deref_mut()) {
+                return self.summary_with(outcome);
             }
         }
     }
 
     fn run_summary(&self) -> Option<RunSummary> {
-        let outcome = self.outcome.clone()?;
+        Some(self.summary_with(self.outcome.clone()?))
+    }
+
+    /// The run's summary, ended with `outcome` (built in place: the summary is half a
+    /// kilobyte, and the untraced query returns it as it is built).
+    #[inline(always)]
+    fn summary_with(&self, outcome: Outcome) -> RunSummary {
         let (witness_a, witness_b) = match &outcome {
             Outcome::Separated { .. } | Outcome::Stalled { .. } => {
                 let weights = self
@@ -840,7 +844,7 @@ impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
             }
             _ => (None, None),
         };
-        Some(RunSummary {
+        RunSummary {
             outcome,
             iterations: self.k,
             stats: self.md.stats(),
@@ -848,6 +852,6 @@ impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
             witness_b,
             momentum_stopped_at: self.momentum_stopped_at,
             simplex: self.simplex,
-        })
+        }
     }
 }
