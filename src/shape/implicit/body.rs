@@ -196,28 +196,20 @@ impl ImplicitBody {
             return Ok(i.body().clone());
         }
         let constraints = Self::constraints_of(shape)?;
-        // The shape's own box is exact where the constraints' boxes are not (a
-        // cylinder's side is an unbounded quadric).
+        // The shape's own box bounds the body, and is exact where the constraints' boxes
+        // are not (a cylinder's side is an unbounded quadric). It also spares the
+        // half-spaces' vertex enumeration, which is quartic in their number: a mesh
+        // hull's thousand faces would take hours.
         let aabb = shape.local_aabb();
-        let (lo, hi) = (aabb.min, aabb.max);
-        let body = match Self::new(constraints.clone()) {
-            Ok(mut body) => {
-                body.lower = body.lower.max(lo);
-                body.upper = body.upper.min(hi);
-                body
-            }
-            Err(ImplicitError::Unbounded(_)) => {
-                for c in &constraints {
-                    validate(c)?;
-                }
-                Self {
-                    constraints,
-                    lower: lo,
-                    upper: hi,
-                    inside: None,
-                }
-            }
-            Err(other) => return Err(other),
+        for c in &constraints {
+            validate(c)?;
+        }
+        let (lo, hi) = primitive_bounds(&constraints);
+        let body = Self {
+            constraints,
+            lower: lo.max(aabb.min),
+            upper: hi.min(aabb.max),
+            inside: None,
         };
         // Every solid kind holds its centre (a polytope: its vertices' mean).
         let centre = match shape {
@@ -424,23 +416,7 @@ fn box_corners(lo: DVec3, hi: DVec3) -> [DVec3; 8] {
 /// The box of the body: the intersection of the bounded constraints' boxes, narrowed
 /// by the half-spaces' vertices when the half-spaces alone are bounded.
 fn bounds(constraints: &[Constraint]) -> Result<(DVec3, DVec3), ImplicitError> {
-    let mut lo = DVec3::splat(f64::NEG_INFINITY);
-    let mut hi = DVec3::splat(f64::INFINITY);
-    for c in constraints {
-        if let Some((l, h)) = c.primitive.local_bounds() {
-            // x = M⁻¹ u + o over the local box.
-            let inverse = c.map.inverse();
-            let (cl, ch) = box_corners(l, h)
-                .iter()
-                .map(|u| inverse * *u + c.origin)
-                .fold(
-                    (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
-                    |(a, b), p| (a.min(p), b.max(p)),
-                );
-            lo = lo.max(cl);
-            hi = hi.min(ch);
-        }
-    }
+    let (mut lo, mut hi) = primitive_bounds(constraints);
     let planes: Vec<[f64; 4]> = constraints
         .iter()
         .filter_map(|c| match c.primitive {
@@ -471,6 +447,29 @@ fn bounds(constraints: &[Constraint]) -> Result<(DVec3, DVec3), ImplicitError> {
         return Err(ImplicitError::Empty(0.0));
     }
     Ok((lo, hi))
+}
+
+/// The intersection of the boxes of the constraints that bound themselves (infinite
+/// where none does): the box without the half-spaces' vertices.
+fn primitive_bounds(constraints: &[Constraint]) -> (DVec3, DVec3) {
+    let mut lo = DVec3::splat(f64::NEG_INFINITY);
+    let mut hi = DVec3::splat(f64::INFINITY);
+    for c in constraints {
+        if let Some((l, h)) = c.primitive.local_bounds() {
+            // x = M⁻¹ u + o over the local box.
+            let inverse = c.map.inverse();
+            let (cl, ch) = box_corners(l, h)
+                .iter()
+                .map(|u| inverse * *u + c.origin)
+                .fold(
+                    (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+                    |(a, b), p| (a.min(p), b.max(p)),
+                );
+            lo = lo.max(cl);
+            hi = hi.min(ch);
+        }
+    }
+    (lo, hi)
 }
 
 /// The distinct face planes `(unit normal, offset)` of a solid hull.

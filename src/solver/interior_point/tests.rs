@@ -128,6 +128,44 @@ fn distances_match_gjk_on_ellipsoids_superellipsoids_and_hulls() {
     assert!(checked > 40, "{checked}");
 }
 
+/// A mesh hull of thousands of faces (the epa sample's hulls have up to 1562 vertices):
+/// its body is bounded by the hull's own box, exactly, and the interior point answers as
+/// GJK does. The box used to come from enumerating the face planes' vertices, quartic in
+/// their number: hours for such a hull.
+#[test]
+fn a_hull_of_thousands_of_faces_is_answered() {
+    let mut rng = SplitMix64::new(4);
+    let points: Vec<DVec3> = (0..1500)
+        .map(|_| rng.unit_vector() * DVec3::new(0.9, 0.6, 0.4))
+        .collect();
+    let hull = Shape::Polytope(Polytope::from_points(&points).unwrap());
+    let Shape::Polytope(polytope) = &hull else {
+        unreachable!()
+    };
+    assert!(polytope.faces().len() > 1000, "{}", polytope.faces().len());
+    let a = ImplicitBody::of_shape(&hull).unwrap();
+    let aabb = hull.local_aabb();
+    assert_eq!(a.bounds(), (aabb.min, aabb.max));
+    let ball = Shape::Ellipsoid(Ellipsoid::new(DVec3::new(0.3, 0.2, 0.25)).unwrap());
+    let mut separated = 0;
+    for _ in 0..4 {
+        let rel = random_pose(&mut rng, 1.6);
+        let truth = gjk_distance(&hull, &ball, rel);
+        match ip(&a, &body(&ball, rel)).outcome {
+            Outcome::Separated { distance } => {
+                assert!(
+                    (distance - truth).abs() <= 1e-7 * truth.max(1.0),
+                    "{distance} vs GJK {truth}"
+                );
+                separated += 1;
+            }
+            Outcome::Intersecting => assert!(truth == 0.0, "GJK {truth}"),
+            other => panic!("{other} (GJK {truth})"),
+        }
+    }
+    assert!(separated > 0);
+}
+
 #[test]
 fn an_empty_intersection_is_refused() {
     let place = |x: f64| {
