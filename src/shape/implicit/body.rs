@@ -472,7 +472,11 @@ fn primitive_bounds(constraints: &[Constraint]) -> (DVec3, DVec3) {
     (lo, hi)
 }
 
-/// The distinct face planes `(unit normal, offset)` of a solid hull.
+/// The distinct face planes `(unit normal, offset)` of a solid hull. Each plane is put
+/// where the hull's farthest vertex along its normal is, so that it supports the hull
+/// whatever round-off did to the normal: a sliver face (nearly repeated vertices, as
+/// where several planes of a half-space description meet) has a normal of no
+/// direction in particular, and its plane through its own vertices cut the body.
 fn polytope_planes(vertices: &[DVec3], faces: &[[u32; 3]]) -> Vec<(DVec3, f64)> {
     let centre = vertices.iter().fold(DVec3::ZERO, |s, v| s + *v) / vertices.len() as f64;
     let mut planes: Vec<(DVec3, f64)> = Vec::new();
@@ -485,7 +489,10 @@ fn polytope_planes(vertices: &[DVec3], faces: &[[u32; 3]]) -> Vec<(DVec3, f64)> 
         if n.dot(a - centre) < 0.0 {
             n = -n;
         }
-        let d = n.dot(a);
+        let d = vertices
+            .iter()
+            .map(|v| n.dot(*v))
+            .fold(f64::NEG_INFINITY, f64::max);
         if !planes
             .iter()
             .any(|(m, e)| m.dot(n) > 1.0 - 1e-12 && (e - d).abs() <= 1e-12 * (1.0 + d.abs()))
