@@ -231,3 +231,48 @@ fn a_warm_start_gives_the_cold_answer_in_fewer_steps() {
         "warm {warm_steps}, cold {cold_steps}"
     );
 }
+
+/// Cylinders, cones and capsules (quadric sides, caps, round ends) against each other and
+/// against boxes and ellipsoids at random poses: every distance GJK's.
+#[test]
+fn round_kinds_match_gjk() {
+    use crate::shape::{Capsule, Cone, Cylinder};
+    let mut rng = SplitMix64::new(21);
+    let shapes = [
+        Shape::Cylinder(Cylinder::new(0.4, 0.6).unwrap()),
+        Shape::Cone(Cone::new(0.5, 0.7).unwrap()),
+        Shape::Capsule(Capsule::new(0.3, 0.5).unwrap()),
+        Shape::Cuboid(Cuboid::new(DVec3::new(0.4, 0.2, 0.6)).unwrap()),
+        Shape::Ellipsoid(Ellipsoid::new(DVec3::new(0.5, 0.3, 0.4)).unwrap()),
+    ];
+    let mut checked = 0;
+    for i in 0..3 {
+        for j in 0..shapes.len() {
+            for _ in 0..8 {
+                let rel = random_pose(&mut rng, 2.2);
+                let truth = gjk_distance(&shapes[i], &shapes[j], rel);
+                let a = ImplicitBody::of_shape(&shapes[i]).unwrap();
+                let b = body(&shapes[j], rel);
+                match ip(&a, &b).outcome {
+                    Outcome::Separated { distance } => {
+                        assert!(
+                            (distance - truth).abs() <= 1e-6 * truth.max(1.0),
+                            "{i}-{j}: {distance} vs GJK {truth}"
+                        );
+                        checked += 1;
+                    }
+                    Outcome::Intersecting => assert!(truth == 0.0, "{i}-{j}: GJK {truth}"),
+                    Outcome::IterationCap {
+                        lower_bound,
+                        upper_bound,
+                    } => assert!(
+                        lower_bound <= truth + 1e-9 && truth <= upper_bound + 1e-9,
+                        "{i}-{j}: [{lower_bound}, {upper_bound}] misses {truth}"
+                    ),
+                    other => panic!("{i}-{j}: {other} (GJK {truth})"),
+                }
+            }
+        }
+    }
+    assert!(checked > 40, "{checked}");
+}
