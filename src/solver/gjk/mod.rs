@@ -102,6 +102,47 @@ pub const MOMENTUM_SLOW_RATIO: f64 = 0.7;
 /// momentum on.
 pub const PLAIN_SLOW_RATIO: f64 = 0.7;
 
+/// A momentum rule's weight `(a k + b) / (k + c)` at step `k`: the first steps' quotients
+/// computed at compile time (the same correctly rounded numbers), so that a step spares
+/// the divider, which its critical path needs for the supports and the projection.
+struct MomentumWeights {
+    table: [f64; MOMENTUM_TABLE_LEN],
+    a: f64,
+    b: f64,
+    c: f64,
+}
+
+const MOMENTUM_TABLE_LEN: usize = 256;
+
+impl MomentumWeights {
+    const fn new(a: f64, b: f64, c: f64) -> Self {
+        let mut table = [0.0; MOMENTUM_TABLE_LEN];
+        let mut k = 0;
+        while k < MOMENTUM_TABLE_LEN {
+            table[k] = (a * k as f64 + b) / (k as f64 + c);
+            k += 1;
+        }
+        Self { table, a, b, c }
+    }
+
+    #[inline(always)]
+    fn at(&self, step: usize) -> f64 {
+        match self.table.get(step) {
+            Some(weight) => *weight,
+            None => {
+                // Through i64: one conversion instruction, exact below 2⁵³.
+                let k = step as i64 as f64;
+                (self.a * k + self.b) / (k + self.c)
+            }
+        }
+    }
+}
+
+/// Nesterov's `δ_k = (k+1)/(k+3)`, the normalised rule's `(k+2)/(k+3)`, Polyak's `1/(k+1)`.
+static NESTEROV_WEIGHTS: MomentumWeights = MomentumWeights::new(1.0, 1.0, 3.0);
+static NORMALIZED_WEIGHTS: MomentumWeights = MomentumWeights::new(1.0, 2.0, 3.0);
+static POLYAK_WEIGHTS: MomentumWeights = MomentumWeights::new(0.0, 1.0, 1.0);
+
 /// What `NesterovRestart` makes of a pair (see [`DirectionRule::NesterovRestart`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum PairKind {
@@ -329,23 +370,22 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
     }
 
     fn accelerated_direction(&self) -> DVec3 {
-        // Through i64: one conversion instruction (u64 to f64 takes several), exact below 2⁵³.
-        let k = (self.k - self.momentum_from.min(self.k)) as i64 as f64;
+        let step = self.k - self.momentum_from.min(self.k);
         let (x, s, d) = (self.x, self.previous_support, self.previous_direction);
         match self.rule {
             DirectionRule::Vanilla => x,
             DirectionRule::Polyak => {
-                let m = 1.0 / (k + 1.0);
+                let m = POLYAK_WEIGHTS.at(step);
                 d * m + x * (1.0 - m)
             }
             _ if self.normalized_momentum => {
-                let m = (k + 2.0) / (k + 3.0);
+                let m = NORMALIZED_WEIGHTS.at(step);
                 let y = x * m + s * (1.0 - m);
                 d * m / self.previous_direction_norm + y * (1.0 - m) / y.length()
             }
             // Nesterov, and the restart rule on strictly convex shapes.
             _ => {
-                let m = (k + 1.0) / (k + 3.0);
+                let m = NESTEROV_WEIGHTS.at(step);
                 let y = x * m + s * (1.0 - m);
                 d * m + y * (1.0 - m)
             }
