@@ -29,6 +29,68 @@ fn ip(a: &ImplicitBody, b: &ImplicitBody) -> IpAnswer {
     distance(a, b, IpSettings::default(), None).unwrap()
 }
 
+/// Each of the first `firsts` shapes against every shape, at `poses` random poses within
+/// `reach`: [`agrees_with_gjk`] on each. How many answered "separated".
+fn pairs_agree_with_gjk(
+    shapes: &[Shape],
+    firsts: usize,
+    poses: usize,
+    reach: f64,
+    tolerance: f64,
+    rng: &mut SplitMix64,
+) -> usize {
+    let mut separated = 0;
+    for i in 0..firsts {
+        let a = ImplicitBody::of_shape(&shapes[i]).unwrap();
+        for (j, shape_b) in shapes.iter().enumerate() {
+            for _ in 0..poses {
+                let rel = random_pose(rng, reach);
+                let truth = gjk_distance(&shapes[i], shape_b, rel);
+                let b = body(shape_b, rel);
+                separated +=
+                    agrees_with_gjk(&a, &b, truth, tolerance, &format!("{i}-{j}")) as usize;
+            }
+        }
+    }
+    separated
+}
+
+/// The interior point's answer for `a` and `b` checked against GJK's distance `truth`
+/// (within `tolerance`·max(1, d); a capped run's bracket must hold it): whether it
+/// answered "separated".
+fn agrees_with_gjk(
+    a: &ImplicitBody,
+    b: &ImplicitBody,
+    truth: f64,
+    tolerance: f64,
+    label: &str,
+) -> bool {
+    match ip(a, b).outcome {
+        Outcome::Separated { distance } => {
+            assert!(
+                (distance - truth).abs() <= tolerance * truth.max(1.0),
+                "{label}: {distance} vs GJK {truth}"
+            );
+            true
+        }
+        Outcome::Intersecting => {
+            assert!(truth == 0.0, "{label}: GJK {truth}");
+            false
+        }
+        Outcome::IterationCap {
+            lower_bound,
+            upper_bound,
+        } => {
+            assert!(
+                lower_bound <= truth + 1e-9 && truth <= upper_bound + 1e-9,
+                "{label}: [{lower_bound}, {upper_bound}] misses {truth}"
+            );
+            false
+        }
+        other => panic!("{label}: {other} (GJK {truth})"),
+    }
+}
+
 fn random_pose(rng: &mut SplitMix64, reach: f64) -> RelativePose {
     let q = DQuat::from_axis_angle(rng.unit_vector(), rng.range(0.0, 3.0));
     let pose = Pose::new(rng.unit_vector() * rng.range(0.0, reach), q);
@@ -102,29 +164,7 @@ fn distances_match_gjk_on_ellipsoids_superellipsoids_and_hulls() {
             .unwrap(),
         ),
     ];
-    let mut checked = 0;
-    for i in 0..shapes.len() {
-        for j in 0..shapes.len() {
-            for _ in 0..6 {
-                let rel = random_pose(&mut rng, 2.5);
-                let truth = gjk_distance(&shapes[i], &shapes[j], rel);
-                let a = ImplicitBody::of_shape(&shapes[i]).unwrap();
-                let b = body(&shapes[j], rel);
-                let answer = ip(&a, &b);
-                match answer.outcome {
-                    Outcome::Separated { distance } => {
-                        assert!(
-                            (distance - truth).abs() <= 1e-7 * truth.max(1.0),
-                            "{i}-{j}: {distance} vs GJK {truth}"
-                        );
-                        checked += 1;
-                    }
-                    Outcome::Intersecting => assert!(truth == 0.0, "{i}-{j}: GJK {truth}"),
-                    other => panic!("{i}-{j}: {other} (GJK {truth})"),
-                }
-            }
-        }
-    }
+    let checked = pairs_agree_with_gjk(&shapes, shapes.len(), 6, 2.5, 1e-7, &mut rng);
     assert!(checked > 40, "{checked}");
 }
 
@@ -151,17 +191,7 @@ fn a_hull_of_thousands_of_faces_is_answered() {
     for _ in 0..4 {
         let rel = random_pose(&mut rng, 1.6);
         let truth = gjk_distance(&hull, &ball, rel);
-        match ip(&a, &body(&ball, rel)).outcome {
-            Outcome::Separated { distance } => {
-                assert!(
-                    (distance - truth).abs() <= 1e-7 * truth.max(1.0),
-                    "{distance} vs GJK {truth}"
-                );
-                separated += 1;
-            }
-            Outcome::Intersecting => assert!(truth == 0.0, "GJK {truth}"),
-            other => panic!("{other} (GJK {truth})"),
-        }
+        separated += agrees_with_gjk(&a, &body(&ball, rel), truth, 1e-7, "hull") as usize;
     }
     assert!(separated > 0);
 }
@@ -245,34 +275,6 @@ fn round_kinds_match_gjk() {
         Shape::Cuboid(Cuboid::new(DVec3::new(0.4, 0.2, 0.6)).unwrap()),
         Shape::Ellipsoid(Ellipsoid::new(DVec3::new(0.5, 0.3, 0.4)).unwrap()),
     ];
-    let mut checked = 0;
-    for i in 0..3 {
-        for j in 0..shapes.len() {
-            for _ in 0..8 {
-                let rel = random_pose(&mut rng, 2.2);
-                let truth = gjk_distance(&shapes[i], &shapes[j], rel);
-                let a = ImplicitBody::of_shape(&shapes[i]).unwrap();
-                let b = body(&shapes[j], rel);
-                match ip(&a, &b).outcome {
-                    Outcome::Separated { distance } => {
-                        assert!(
-                            (distance - truth).abs() <= 1e-6 * truth.max(1.0),
-                            "{i}-{j}: {distance} vs GJK {truth}"
-                        );
-                        checked += 1;
-                    }
-                    Outcome::Intersecting => assert!(truth == 0.0, "{i}-{j}: GJK {truth}"),
-                    Outcome::IterationCap {
-                        lower_bound,
-                        upper_bound,
-                    } => assert!(
-                        lower_bound <= truth + 1e-9 && truth <= upper_bound + 1e-9,
-                        "{i}-{j}: [{lower_bound}, {upper_bound}] misses {truth}"
-                    ),
-                    other => panic!("{i}-{j}: {other} (GJK {truth})"),
-                }
-            }
-        }
-    }
+    let checked = pairs_agree_with_gjk(&shapes, 3, 8, 2.2, 1e-6, &mut rng);
     assert!(checked > 40, "{checked}");
 }
