@@ -57,6 +57,9 @@ pub struct Polytope {
     /// turned far from the last one starts from its cell's vertex instead of the far
     /// side of the hull (empty below the hill-climbing threshold).
     direction_table: DirectionTable,
+    /// `8ε · max ‖v‖₁`: times `‖dir‖∞`, more than the rounding of a comparison of two
+    /// `⟨v, dir⟩` (the climb's near ties).
+    rounding_scale: f64,
 }
 
 /// A direction within this cosine of the last one keeps climbing from the last vertex;
@@ -126,6 +129,10 @@ impl Polytope {
             |(lo, hi), v| (lo.min(*v), hi.max(*v)),
         );
         let adjacent_points = adjacent.iter().map(|&n| vertices[n as usize]).collect();
+        let largest = vertices
+            .iter()
+            .map(|v| v.abs().element_sum())
+            .fold(0.0, f64::max);
         let mut polytope = Self {
             vertices,
             faces,
@@ -137,6 +144,7 @@ impl Polytope {
             hull_source,
             centre: (min + max) * 0.5,
             direction_table: DirectionTable::default(),
+            rounding_scale: 8.0 * f64::EPSILON * largest,
         };
         if polytope.has_adjacency() && polytope.vertices.len() > Self::HILL_CLIMB_THRESHOLD {
             polytope.direction_table =
@@ -346,12 +354,15 @@ impl Polytope {
     /// steps. On a plateau (neighbours of exactly equal value, a face orthogonal to
     /// `dir`) it searches the whole plateau for an exit before stopping, and at the top
     /// it returns the lowest-index vertex of the top face, the same vertex a brute-force
-    /// scan picks.
+    /// scan picks. A neighbour lower by no more than the comparison's rounding counts as
+    /// a tie: where points lie a rounding apart (a vertex found several times), the
+    /// rounded values can make one of them look like a top while the top is further on.
     #[inline(always)]
     pub fn support_index_hill_climb(&self, dir: DVec3, start: usize) -> (usize, u64) {
         if !self.has_adjacency() {
             return self.support_index_brute_force(dir);
         }
+        let rounding = self.rounding_scale * dir.abs().max_element();
         let mut current = start.min(self.vertices.len() - 1);
         let mut value = self.vertices[current].dot(dir);
         let mut visits = 1u64;
@@ -368,7 +379,7 @@ impl Polytope {
                     best_value = d;
                     break;
                 }
-                tied |= d == value;
+                tied |= d >= value - rounding;
             }
             if best != current {
                 current = best;
@@ -378,7 +389,7 @@ impl Polytope {
             if !tied {
                 return (current, visits);
             }
-            match self.search_plateau(dir, current, value, &mut visits) {
+            match self.search_plateau(dir, current, value, rounding, &mut visits) {
                 PlateauExit::Higher(n, d) => {
                     current = n;
                     value = d;
@@ -390,14 +401,19 @@ impl Polytope {
 
     #[cold]
     #[inline(never)]
+    /// The vertices around `start` within `rounding` below its `value` (its plateau):
+    /// the first neighbour of one of them higher than `value`, or, if none, the
+    /// lowest-index plateau vertex of exactly `value` (the scan's choice).
     fn search_plateau(
         &self,
         dir: DVec3,
         start: usize,
         value: f64,
+        rounding: f64,
         visits: &mut u64,
     ) -> PlateauExit {
         let mut plateau = vec![start];
+        let mut top = start;
         let mut i = 0;
         while i < plateau.len() {
             let p = plateau[i];
@@ -409,12 +425,15 @@ impl Polytope {
                 if d > value {
                     return PlateauExit::Higher(n, d);
                 }
-                if d == value && !plateau.contains(&n) {
+                if d >= value - rounding && !plateau.contains(&n) {
                     plateau.push(n);
+                    if d == value {
+                        top = top.min(n);
+                    }
                 }
             }
         }
-        PlateauExit::Top(plateau.into_iter().min().unwrap_or(start))
+        PlateauExit::Top(top)
     }
 
     /// Centre of the vertices' bounding box.
