@@ -16,7 +16,15 @@ pub fn halfspace_vertices(planes: &[[f64; 4]]) -> Result<Vec<DVec3>, String> {
         .iter()
         .map(|p| DVec3::new(p[0], p[1], p[2]))
         .collect();
-    let free = |u: DVec3| normals.iter().all(|n| n.dot(u) <= 1e-12 * n.length());
+    // Each plane's normal length, and the slack its test allows, computed once: the
+    // loops below are cubic in the number of planes.
+    let lengths: Vec<f64> = normals.iter().map(|n| n.length()).collect();
+    let free = |u: DVec3| {
+        normals
+            .iter()
+            .zip(&lengths)
+            .all(|(n, length)| n.dot(u) <= 1e-12 * length)
+    };
     let mut spans = false;
     for (i, ni) in normals.iter().enumerate() {
         for nj in &normals[i + 1..] {
@@ -26,7 +34,8 @@ pub fn halfspace_vertices(planes: &[[f64; 4]]) -> Result<Vec<DVec3>, String> {
             }
             spans |= normals
                 .iter()
-                .any(|nk| nk.dot(edge).abs() > 1e-12 * nk.length());
+                .zip(&lengths)
+                .any(|(nk, length)| nk.dot(edge).abs() > 1e-12 * length);
             if free(edge) || free(-edge) {
                 return Err(format!("unbounded: no plane stops the direction {edge}"));
             }
@@ -36,7 +45,7 @@ pub fn halfspace_vertices(planes: &[[f64; 4]]) -> Result<Vec<DVec3>, String> {
         return Err("unbounded: the normals do not span space".into());
     }
     let scale = planes.iter().map(|p| p[3].abs()).fold(1.0f64, f64::max);
-    let slack = |n: DVec3| 1e-9 * scale * n.length().max(1.0);
+    let slacks: Vec<f64> = lengths.iter().map(|l| 1e-9 * scale * l.max(1.0)).collect();
     // Every vertex lies on the line where two of its planes meet, at an end of the part
     // of that line the other planes allow: one clip per pair of planes, O(n³) in all
     // (every triple checked against every plane was O(n⁴): hours for a mesh hull's
@@ -56,25 +65,29 @@ pub fn halfspace_vertices(planes: &[[f64; 4]]) -> Result<Vec<DVec3>, String> {
             let (mut low_plane, mut high_plane) = (0, 0);
             let (mut loose_low, mut loose_high) = (f64::NEG_INFINITY, f64::INFINITY);
             let mut feasible = true;
+            let direction_length = direction.length();
             for (k, (plane, n)) in planes.iter().zip(&normals).enumerate() {
                 if k == i || k == j {
                     continue;
                 }
                 let rate = n.dot(direction);
                 let room = plane[3] - n.dot(base);
-                let loose_room = room + slack(*n);
-                if rate.abs() <= 1e-12 * n.length() * direction.length() {
+                let loose_room = room + slacks[k];
+                if rate.abs() <= 1e-12 * lengths[k] * direction_length {
                     feasible &= loose_room >= 0.0;
-                } else if rate > 0.0 {
-                    if room / rate < high {
-                        (high, high_plane) = (room / rate, k);
+                    continue;
+                }
+                let (t, loose_t) = (room / rate, loose_room / rate);
+                if rate > 0.0 {
+                    if t < high {
+                        (high, high_plane) = (t, k);
                     }
-                    loose_high = loose_high.min(loose_room / rate);
+                    loose_high = loose_high.min(loose_t);
                 } else {
-                    if room / rate > low {
-                        (low, low_plane) = (room / rate, k);
+                    if t > low {
+                        (low, low_plane) = (t, k);
                     }
-                    loose_low = loose_low.max(loose_room / rate);
+                    loose_low = loose_low.max(loose_t);
                 }
             }
             if !feasible || loose_low > loose_high || !(low.is_finite() && high.is_finite()) {

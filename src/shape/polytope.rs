@@ -399,11 +399,11 @@ impl Polytope {
         }
     }
 
-    #[cold]
-    #[inline(never)]
     /// The vertices around `start` within `rounding` below its `value` (its plateau):
     /// the first neighbour of one of them higher than `value`, or, if none, the
     /// lowest-index plateau vertex of exactly `value` (the scan's choice).
+    #[cold]
+    #[inline(never)]
     fn search_plateau(
         &self,
         dir: DVec3,

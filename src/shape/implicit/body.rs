@@ -6,7 +6,7 @@ use thiserror::Error;
 
 use super::primitive::{Eval, Primitive};
 use crate::pose::RelativePose;
-use crate::shape::{halfspace_vertices, AffineDimension, Shape};
+use crate::shape::{halfspace_vertices, AffineDimension, Polytope, Shape, SupportMap};
 
 /// Why a body cannot be built.
 #[derive(Debug, Error, Clone, PartialEq)]
@@ -198,8 +198,8 @@ impl ImplicitBody {
         let constraints = Self::constraints_of(shape)?;
         // The shape's own box bounds the body, and is exact where the constraints' boxes
         // are not (a cylinder's side is an unbounded quadric). It also spares the
-        // half-spaces' vertex enumeration, which is quartic in their number: a mesh
-        // hull's thousand faces would take hours.
+        // half-spaces' vertex enumeration, cubic in their number (a mesh hull has
+        // thousands).
         let aabb = shape.local_aabb();
         for c in &constraints {
             validate(c)?;
@@ -288,7 +288,7 @@ impl ImplicitBody {
                 if p.dimension() != AffineDimension::Solid {
                     return Err(ImplicitError::NoInterior("flat polytope".into()));
                 }
-                polytope_planes(p.vertices(), p.faces())
+                polytope_planes(p)
                     .into_iter()
                     .map(|(n, d)| half_space(n, d))
                     .collect()
@@ -477,10 +477,11 @@ fn primitive_bounds(constraints: &[Constraint]) -> (DVec3, DVec3) {
 /// whatever round-off did to the normal: a sliver face (nearly repeated vertices, as
 /// where several planes of a half-space description meet) has a normal of no
 /// direction in particular, and its plane through its own vertices cut the body.
-fn polytope_planes(vertices: &[DVec3], faces: &[[u32; 3]]) -> Vec<(DVec3, f64)> {
+fn polytope_planes(polytope: &Polytope) -> Vec<(DVec3, f64)> {
+    let vertices = polytope.vertices();
     let centre = vertices.iter().fold(DVec3::ZERO, |s, v| s + *v) / vertices.len() as f64;
     let mut planes: Vec<(DVec3, f64)> = Vec::new();
-    for f in faces {
+    for f in polytope.faces() {
         let [a, b, c] = f.map(|i| vertices[i as usize]);
         let mut n = (b - a).cross(c - a).normalize_or_zero();
         if n == DVec3::ZERO {
@@ -489,10 +490,7 @@ fn polytope_planes(vertices: &[DVec3], faces: &[[u32; 3]]) -> Vec<(DVec3, f64)> 
         if n.dot(a - centre) < 0.0 {
             n = -n;
         }
-        let d = vertices
-            .iter()
-            .map(|v| n.dot(*v))
-            .fold(f64::NEG_INFINITY, f64::max);
+        let d = polytope.local_support(n).dot(n);
         if !planes
             .iter()
             .any(|(m, e)| m.dot(n) > 1.0 - 1e-12 && (e - d).abs() <= 1e-12 * (1.0 + d.abs()))

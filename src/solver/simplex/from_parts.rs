@@ -73,9 +73,8 @@ pub fn nearest_in_simplex(simplex: &Simplex) -> Option<(DVec3, [f64; 4])> {
 #[inline(always)]
 fn nearest_inside_whole(points: &Points) -> Option<(DVec3, [f64; 4])> {
     let (x, weights) = if points.n == 2 {
-        let (base, e) = (points.w[0], points.e10);
-        let t = -base.dot(e) / e.length_squared();
-        (base + e * t, [1.0 - t, t, 0.0, 0.0])
+        let weights = nearest_in_affine_hull(points, &[0, 1])?;
+        (points.w[0] + points.e10 * weights[1], weights)
     } else {
         let triangle = BasedTriangle::of(points);
         let (mu1, mu2) = triangle.weights()?;

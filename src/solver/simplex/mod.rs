@@ -202,7 +202,7 @@ impl Simplex {
     pub fn cso_point(&self, i: usize) -> CsoPoint {
         let slot = self.slot(i);
         CsoPoint {
-            w: self.point(i),
+            w: self.point_in_slot(slot),
             a: self.parts.a(slot),
             b: self.parts.b(slot),
         }
@@ -228,7 +228,11 @@ impl Simplex {
     /// The point `w` at storage position `i` (< 4; past the length, some kept point).
     #[inline(always)]
     fn point(&self, i: usize) -> DVec3 {
-        let slot = self.slot(i);
+        self.point_in_slot(self.slot(i))
+    }
+
+    #[inline(always)]
+    fn point_in_slot(&self, slot: usize) -> DVec3 {
         DVec3::new(self.x[slot], self.y[slot], self.z[slot])
     }
 
