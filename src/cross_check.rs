@@ -18,9 +18,25 @@ use crate::shape::Shape;
 use crate::solver::toi::{contact_distance, Motion, ToiSettings};
 use crate::solver::{distance_guarantee, Outcome, RunSummary, SolverSettings};
 
+/// Why parry3d-f64's answer is not about these shapes, when it is not: parry has no
+/// implicit bodies (superquadrics with unequal exponents, hyperquadrics, intersections,
+/// half-spaces), and its GJK on their numerical supports answers for a stand-in.
+pub fn parry_cannot_compare(a: &Shape, b: &Shape) -> Option<String> {
+    [a, b].iter().find_map(|s| match s {
+        Shape::Implicit(i) => Some(format!(
+            "parry has no implicit shapes ({}): its answer would be about a stand-in",
+            i.what()
+        )),
+        _ => None,
+    })
+}
+
 /// What parry3d-f64 answers on the pair.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParryAnswer {
+    /// Why its answer is not about these shapes, when it is not (then nothing is
+    /// compared).
+    pub not_comparable: Option<String>,
     /// Its distance (0 when it reports contact).
     pub distance: f64,
     /// Its penetration depth when it reports contact and its contact query gives one.
@@ -144,7 +160,7 @@ impl std::fmt::Display for Agreement {
                     time(parry)
                 )
             }
-            Agreement::NotComparable(why) => write!(f, "not compared ({why})"),
+            Agreement::NotComparable(why) => write!(f, "not comparable ({why})"),
         }
     }
 }
@@ -199,6 +215,7 @@ pub fn parry_answer(
         })
     });
     ParryAnswer {
+        not_comparable: parry_cannot_compare(a, b),
         distance,
         depth,
         witnesses,
@@ -210,6 +227,9 @@ pub fn parry_answer(
 
 /// Whether parry's answer lies within what our run certifies.
 pub fn compare(run: &RunSummary, settings: &SolverSettings, parry: &ParryAnswer) -> Agreement {
+    if let Some(why) = &parry.not_comparable {
+        return Agreement::NotComparable(why.clone());
+    }
     match (&run.outcome, &parry.impact) {
         (Outcome::Impact { .. } | Outcome::NoImpact { .. } | Outcome::Grazing { .. }, None) => {
             Agreement::NotComparable("parry has no time of impact for these shapes".into())
@@ -270,7 +290,7 @@ fn compare_impact(run: &RunSummary, parry: &ParryImpact) -> Agreement {
 fn compare_static(outcome: &Outcome, settings: &SolverSettings, parry: &ParryAnswer) -> Agreement {
     let round_off = |d: f64| 1e-9 * d.max(1.0);
     match *outcome {
-        Outcome::Separated { distance } => {
+        Outcome::Separated { distance, .. } => {
             let bound = distance_guarantee(
                 settings.criterion,
                 settings.kind,

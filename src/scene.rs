@@ -13,8 +13,8 @@ use thiserror::Error;
 use crate::mesh_io::{load_obj, MeshError, MeshReport};
 use crate::pose::{Pose, RelativePose};
 use crate::shape::implicit::{
-    half_space_constraints, Constraint, HyperTerm, ImplicitBody, ImplicitError, ImplicitShape,
-    Primitive,
+    half_space_constraints, BodyParts, Constraint, HyperTerm, ImplicitBody, ImplicitError,
+    ImplicitShape, Primitive,
 };
 use crate::shape::{
     Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, PointShape, Polytope, Shape, ShapeError,
@@ -997,7 +997,7 @@ fn build_shape(
         | ShapeSpec::Hyperquadric { .. }
         | ShapeSpec::Halfspaces { .. }
         | ShapeSpec::Intersection { .. } => {
-            let constraints = implicit_constraints(spec, DMat3::IDENTITY, DVec3::ZERO, base_dir)?;
+            let parts = implicit_constraints(spec, DMat3::IDENTITY, DVec3::ZERO, base_dir)?;
             let what = match spec {
                 ShapeSpec::Superquadric { .. } => "superquadric".to_string(),
                 ShapeSpec::Hyperquadric { .. } => "hyperquadric".to_string(),
@@ -1005,7 +1005,7 @@ fn build_shape(
                 ShapeSpec::Intersection { members } => format!("intersection of {}", members.len()),
                 _ => unreachable!("matched above"),
             };
-            Shape::Implicit(ImplicitShape::new(ImplicitBody::new(constraints)?, what)?)
+            Shape::Implicit(ImplicitShape::new(parts.into_body()?, what)?)
         }
     })
 }
@@ -1020,38 +1020,41 @@ fn member_turn(rotation: RotationSpec) -> DQuat {
     }
 }
 
-/// A spec's implicit constraints placed at `(rotation, translation)`.
+/// A spec's implicit constraints placed at `(rotation, translation)`, with the box of
+/// the shapes they come from (a cone's side and base bound it only together).
 fn implicit_constraints(
     spec: &ShapeSpec,
     rotation: DMat3,
     translation: DVec3,
     base_dir: &Path,
-) -> Result<Vec<Constraint>, BuildError> {
+) -> Result<BodyParts, BuildError> {
     let place = |p: Primitive| Constraint::placed(p, rotation, translation);
     Ok(match spec {
         ShapeSpec::Superquadric { radii, exponents } => {
-            vec![place(Primitive::superquadric(*radii, *exponents))]
+            BodyParts::unboxed(vec![place(Primitive::superquadric(*radii, *exponents))])
         }
-        ShapeSpec::Hyperquadric { terms } => vec![place(HyperTermSpec::primitive(terms))],
-        ShapeSpec::Halfspaces { planes } => half_space_constraints(planes, rotation, translation)?,
+        ShapeSpec::Hyperquadric { terms } => {
+            BodyParts::unboxed(vec![place(HyperTermSpec::primitive(terms))])
+        }
+        ShapeSpec::Halfspaces { planes } => {
+            BodyParts::unboxed(half_space_constraints(planes, rotation, translation)?)
+        }
         ShapeSpec::Intersection { members } => {
-            let mut all = Vec::new();
+            let mut all = BodyParts::unboxed(Vec::new());
             for m in members {
                 let turn = member_turn(m.rotation);
                 let (r, t) = (
                     rotation * DMat3::from_quat(turn),
                     rotation * DVec3::from_array(m.translation) + translation,
                 );
-                all.extend(implicit_constraints(&m.shape, r, t, base_dir)?);
+                all = all.and(implicit_constraints(&m.shape, r, t, base_dir)?);
             }
             all
         }
         other => {
             let shape = build_shape(other, base_dir, &mut None)?;
             let body = ImplicitBody::of_shape(&shape)?;
-            body.moved(RelativePose::from_matrix(rotation, translation))
-                .constraints()
-                .to_vec()
+            BodyParts::of_body(&body.moved(RelativePose::from_matrix(rotation, translation)))
         }
     })
 }

@@ -20,7 +20,7 @@ fn a_parry_disagreement_is_flagged_with_both_numbers() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/parry_cuboid_disagreement.ron");
     let scene = Scene::load(&path).unwrap();
     let run = scene.run(collidescope::solver::Method::Solver(Algorithm::ALL[0]));
-    let Outcome::Separated { distance } = run.summary.outcome else {
+    let Outcome::Separated { distance, .. } = run.summary.outcome else {
         panic!("{:?}", run.summary.outcome);
     };
     // The oracle: the boxes' corners placed in the world, their hulls, GJK and parry's

@@ -35,7 +35,11 @@ fn run_all(a: &Shape, b: &Shape, rel: RelativePose) -> Outcome {
         }
         assert!(run.summary.iterations <= 200);
         match &run.summary.outcome {
-            Outcome::Separated { distance } => assert!(distance.is_finite() && *distance >= 0.0),
+            Outcome::Separated {
+                distance,
+                lower_bound,
+            } => assert!(distance.is_finite() && *lower_bound > 0.0 && lower_bound <= distance),
+            Outcome::Contact { distance } => assert!(distance.is_finite() && *distance >= 0.0),
             Outcome::SeparatedEarlyStop { lower_bound } => assert!(lower_bound.is_finite()),
             Outcome::Stalled {
                 distance,
@@ -116,7 +120,7 @@ proptest! {
         let outcome = run_all(&a, &b, RelativePose::from_matrix(DMat3::IDENTITY, t));
         match outcome {
             Outcome::Intersecting => {}
-            Outcome::Separated { distance } => prop_assert!(distance <= 1e-9 * scale.max(1.0), "distance {}", distance),
+            Outcome::Separated { distance, .. } => prop_assert!(distance <= 1e-9 * scale.max(1.0), "distance {}", distance),
             other => prop_assert!(false, "touching boxes ended with {:?}", other),
         }
     }

@@ -499,7 +499,7 @@ fn capsule_against_cuboid_touching_boxes_and_thin_plates() {
                 )
             }
             Outcome::Touching { .. } => assert!(expected.abs() <= 1e-12, "{expected:e}"),
-            Outcome::Separated { distance } => {
+            Outcome::Separated { distance, .. } => {
                 assert!(
                     distance <= 1e-12 && expected <= 1e-12,
                     "{distance:e} {expected:e}"

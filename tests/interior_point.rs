@@ -54,7 +54,7 @@ fn check_sample(name: &str) {
             false,
         );
         match run.summary.outcome {
-            Outcome::Separated { distance } => {
+            Outcome::Separated { distance, .. } => {
                 answered += 1;
                 assert!(!verdict.starts_with("overlap"), "{label}");
                 let limit = if touching { 1e-6 } else { 1e-6 * d.max(1.0) };
@@ -63,6 +63,15 @@ fn check_sample(name: &str) {
             Outcome::Intersecting => {
                 answered += 1;
                 assert!(d == 0.0, "{label}: intersecting, truth {d}");
+            }
+            // No plane with a positive gap: right only where the shapes touch, overlap
+            // or are at most `distance` apart.
+            Outcome::Contact { distance } => {
+                answered += 1;
+                assert!(
+                    d <= distance + 1e-9,
+                    "{label}: contact at {distance}, truth {d}"
+                );
             }
             Outcome::IterationCap {
                 lower_bound,
@@ -133,7 +142,7 @@ fn superellipsoids_from_octahedra_to_boxes_agree_with_gjk() {
         let truth = gjk.outcome.distance().unwrap();
         let run = Method::InteriorPoint.run(&a, &b, rel, None, SolverSettings::default(), false);
         match run.summary.outcome {
-            Outcome::Separated { distance } => assert!(
+            Outcome::Separated { distance, .. } => assert!(
                 (distance - truth).abs() <= 1e-6 * truth.max(1.0),
                 "trial {trial} (n {n1}, {n2}): {distance} vs GJK {truth}"
             ),
@@ -249,7 +258,7 @@ fn lenses_match_dykstras_projection() {
             .unwrap()
             .outcome
         {
-            Outcome::Separated { distance } => {
+            Outcome::Separated { distance, .. } => {
                 assert!((distance - truth).abs() <= 1e-7, "{distance} vs {truth}")
             }
             Outcome::Intersecting => assert!(truth < 1e-9, "intersecting, truth {truth}"),
@@ -305,7 +314,7 @@ fn tiny_against_huge_and_far_from_the_origin_agree_with_gjk() {
             let truth = gjk.outcome.distance().unwrap();
             let run = Method::InteriorPoint.run(a, b, rel, None, SolverSettings::default(), false);
             match run.summary.outcome {
-                Outcome::Separated { distance } => assert!(
+                Outcome::Separated { distance, .. } => assert!(
                     (distance - truth).abs() <= 1e-6 * truth.max(1.0),
                     "{distance} vs GJK {truth}"
                 ),

@@ -47,7 +47,7 @@ fn lp_verdicts_agree_with_gjk_on_boxes_and_hulls() {
         for simplex in [Simplex::Tableau, Simplex::Revised] {
             match (run(Method::Lp(simplex), &a, &b, rel), &gjk) {
                 (Outcome::Intersecting, Outcome::Intersecting) => {}
-                (Outcome::SeparatingPlane { gap, .. }, Outcome::Separated { distance }) => {
+                (Outcome::SeparatingPlane { gap, .. }, Outcome::Separated { distance, .. }) => {
                     assert!(
                         gap > 0.0 && gap <= distance + 1e-9,
                         "{k}: gap {gap} vs {distance}"

@@ -31,7 +31,7 @@ fn our_distance(
     let run = solve_traced(algorithm, MinkowskiDifference::new(a, b, rel), settings);
     match run.summary.outcome {
         Outcome::Intersecting => Ok(0.0),
-        Outcome::Separated { distance } => Ok(distance),
+        Outcome::Separated { distance, .. } => Ok(distance),
         other => Err(other),
     }
 }

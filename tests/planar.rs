@@ -196,7 +196,7 @@ fn planar_gjk_takes_the_2d_reference_steps_and_finds_the_closed_form_distance() 
         let (iterations, reference) = reference_gjk(&a, &b, x0, eps);
         let ours = match run.outcome {
             Outcome::Intersecting => 0.0,
-            Outcome::Separated { distance } => distance,
+            Outcome::Separated { distance, .. } => distance,
             ref other => panic!("case {case}: {other:?}"),
         };
         assert!(

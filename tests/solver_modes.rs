@@ -96,7 +96,7 @@ fn every_criterion_and_kind_meets_its_guarantee() {
             ];
             for algorithm in algorithms {
                 let run = solve(algorithm, MinkowskiDifference::new(&a, &b, rel), settings);
-                let Outcome::Separated { distance } = run.outcome else {
+                let Outcome::Separated { distance, .. } = run.outcome else {
                     panic!("{criterion:?} {kind:?} {algorithm}: {:?}", run.outcome)
                 };
                 assert!(

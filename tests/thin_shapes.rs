@@ -70,7 +70,7 @@ fn check_distance(a: &Shape, b: &Shape, expected: f64, size: f64, label: &str) -
         );
         let run = solve_traced(algorithm, md, settings);
         match run.summary.outcome {
-            Outcome::Separated { distance } => {
+            Outcome::Separated { distance, .. } => {
                 assert!(
                     (distance - expected).abs() <= guarantee,
                     "{label} {algorithm}: distance {distance:e}, expected {expected:e} (±{guarantee:e})"
@@ -291,7 +291,7 @@ fn points_against_thin_boxes_match_clamping() {
             for algorithm in GJK_FAMILY {
                 let md = MinkowskiDifference::new(&shape, &point, rel);
                 match solve_traced(algorithm, md, settings).summary.outcome {
-                    Outcome::Separated { distance } => assert!(
+                    Outcome::Separated { distance, .. } => assert!(
                         (distance - expected).abs() <= settings.tolerance.sqrt(),
                         "aspect {aspect:e} {algorithm}: {distance:e} vs {expected:e} rotation {rotation:?} local {local:?}"
                     ),
@@ -493,7 +493,7 @@ fn tiny_boxes_on_huge_faces_far_away() {
                 settings,
             );
             match run.summary.outcome {
-                Outcome::Separated { distance } => assert!(
+                Outcome::Separated { distance, .. } => assert!(
                     gap > 0.0 && (distance - gap).abs() <= 1e-9 * gap + 1e-13 * size,
                     "{label} {algorithm}: {distance:e}"
                 ),

@@ -210,6 +210,7 @@ impl Diagnosis {
                         run.outcome,
                         Outcome::Intersecting
                             | Outcome::Separated { .. }
+                            | Outcome::Contact { .. }
                             | Outcome::SeparatedEarlyStop { .. }
                     )
                     .then_some(run.iterations)

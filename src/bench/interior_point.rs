@@ -80,7 +80,10 @@ fn random_pose(
 }
 
 fn answered(outcome: &Outcome) -> bool {
-    matches!(outcome, Outcome::Separated { .. } | Outcome::Intersecting)
+    matches!(
+        outcome,
+        Outcome::Separated { .. } | Outcome::Contact { .. } | Outcome::Intersecting
+    )
 }
 
 /// Distance queries on `pairs` bodies at `queries` random poses each.

@@ -8,12 +8,13 @@ use glam::{DMat3, DVec3};
 use serde::{Deserialize, Serialize};
 
 use super::timing::{our_seconds, parry_seconds, ratio_table, seconds_per_query, TimingSample};
+use crate::cross_check::parry_cannot_compare;
 use crate::minkowski::MinkowskiDifference;
 use crate::parry_bridge::{parry_penetration, parry_time_of_impact};
 use crate::pose::RelativePose;
 use crate::scene::HyperTermSpec;
 use crate::shape::implicit::{
-    half_space_constraints, Constraint, ImplicitBody, ImplicitShape, Primitive,
+    half_space_constraints, BodyParts, Constraint, ImplicitBody, ImplicitShape, Primitive,
 };
 use crate::shape::{
     Capsule, Cone, Cuboid, Cylinder, Ellipsoid, Polytope, Shape, Sphere, Superellipsoid,
@@ -145,6 +146,14 @@ pub struct AlgorithmAnswer {
     /// A time of impact with `--timing`: parry3d-f64's `cast_shapes` on the same motion.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parry_toi: Option<ParryToi>,
+    /// Why a method answered `not_applicable` or `degenerate` (or why the problem's
+    /// shape could not be built), when it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `separated`: the gap of the separating plane that proves it (a lower bound of
+    /// the distance).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lower_bound: Option<f64>,
 }
 
 /// parry3d-f64's answer and time for a penetration query.
@@ -165,6 +174,9 @@ pub struct ParryToi {
 #[derive(Debug, Clone, Serialize)]
 pub struct ParryAnswer {
     pub distance: f64,
+    /// Why parry's distance is not about these shapes (implicit bodies), when it is not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_comparable: Option<String>,
     pub seconds_per_query: f64,
 }
 
@@ -214,12 +226,19 @@ impl ProblemFile {
 
     /// Builds every shape of the file.
     pub fn build_shapes(&self) -> anyhow::Result<Vec<Shape>> {
+        self.build_each_shape()
+            .into_iter()
+            .map(|s| s.map_err(anyhow::Error::msg))
+            .collect()
+    }
+
+    /// Every shape, or why it could not be built ("shape 3: unbounded: ..."): a run
+    /// over the file answers the problems of the shapes that could be.
+    pub fn build_each_shape(&self) -> Vec<Result<Shape, String>> {
         self.shapes
             .iter()
             .enumerate()
-            .map(|(i, s)| {
-                build_shape(s).map_err(|e| anyhow::anyhow!("problem file shape {i}: {e}"))
-            })
+            .map(|(i, s)| build_shape(s).map_err(|e| format!("problem file shape {i}: {e}")))
             .collect()
     }
 }
@@ -268,7 +287,10 @@ pub fn run_problems(
     } else {
         methods.to_vec()
     };
-    let shapes = file.build_shapes()?;
+    let shapes = file.build_each_shape();
+    for refused in shapes.iter().filter_map(|s| s.as_ref().err()) {
+        eprintln!("warning: {refused} (its problems are answered not_applicable)");
+    }
     let base = SolverSettings {
         tetrahedron,
         ..file.settings()?
@@ -283,13 +305,27 @@ pub fn run_problems(
                 initial_guess: InitialGuess::Direction(-b_in_a.translation),
                 ..base
             };
-            let (a, b) = (&shapes[p.a], &shapes[p.b]);
+            let (a, b) = match (&shapes[p.a], &shapes[p.b]) {
+                (Ok(a), Ok(b)) => (a, b),
+                (Err(why), _) | (_, Err(why)) => {
+                    let algorithms = methods
+                        .iter()
+                        .map(|m| (m.name().to_string(), not_applicable_answer(why.clone())))
+                        .collect();
+                    return ProblemResult {
+                        index,
+                        target_distance: p.target_distance,
+                        algorithms,
+                        parry: None,
+                    };
+                }
+            };
             let algorithms = methods
                 .iter()
                 .map(|method| {
                     let fits = catalog::info(*method).shapes.check(a, b);
                     let answer = match *method {
-                        _ if fits.is_err() => not_applicable_answer(),
+                        _ if fits.is_err() => not_applicable_answer(fits.clone().unwrap_err()),
                         Method::InteriorPoint => interior_point_answer(a, b, b_in_a, timing),
                         Method::InteriorPointToi => {
                             let v = p.b_velocity.map(DVec3::from_array);
@@ -309,6 +345,8 @@ pub fn run_problems(
                                     .then(|| our_seconds(a, b, b_in_a, alg, settings)),
                                 parry: None,
                                 support_calls: Some(run.stats.calls),
+                                reason: outcome_reason(&run.outcome),
+                                lower_bound: proved_lower_bound(&run.outcome),
                                 parry_toi: None,
                             }
                         }
@@ -328,10 +366,10 @@ pub fn run_problems(
                 })
                 .collect();
             let parry = timing.then(|| {
-                let (seconds_per_query, distance) =
-                    parry_seconds(&shapes[p.a], &shapes[p.b], b_in_a);
+                let (seconds_per_query, distance) = parry_seconds(a, b, b_in_a);
                 ParryAnswer {
                     distance,
+                    not_comparable: parry_cannot_compare(a, b),
                     seconds_per_query,
                 }
             });
@@ -346,8 +384,22 @@ pub fn run_problems(
 }
 
 /// EPA's answer in the problem-file contract: signed distance, normal, expansions.
+/// Why a run answered `not_applicable` or `degenerate`, for the JSON.
+fn outcome_reason(outcome: &Outcome) -> Option<String> {
+    match outcome {
+        Outcome::NotApplicable { why } => Some(why.clone()),
+        Outcome::Degenerate { reason } => Some(reason.clone()),
+        _ => None,
+    }
+}
+
+/// The gap of the plane that proves the shapes apart, when the run found one.
+fn proved_lower_bound(outcome: &Outcome) -> Option<f64> {
+    outcome.lower_bound().filter(|_| outcome.proves_apart())
+}
+
 /// A method that does not take this pair of shapes.
-fn not_applicable_answer() -> AlgorithmAnswer {
+fn not_applicable_answer(why: String) -> AlgorithmAnswer {
     AlgorithmAnswer {
         iterations: 0,
         distance: None,
@@ -358,6 +410,8 @@ fn not_applicable_answer() -> AlgorithmAnswer {
         seconds_per_query: None,
         parry: None,
         support_calls: None,
+        reason: Some(why),
+        lower_bound: None,
         parry_toi: None,
     }
 }
@@ -383,6 +437,8 @@ fn interior_point_answer(
         time_of_impact: None,
         pivots: None,
         support_calls: None,
+        reason: outcome_reason(&run.outcome),
+        lower_bound: proved_lower_bound(&run.outcome),
         parry_toi: None,
         seconds_per_query: timing.then(|| {
             seconds_per_query(|| {
@@ -403,7 +459,7 @@ fn interior_point_toi_answer(
     timing: bool,
 ) -> AlgorithmAnswer {
     let Some(v) = velocity else {
-        let mut answer = not_applicable_answer();
+        let mut answer = not_applicable_answer("no b_velocity: nothing moves".into());
         answer.time_of_impact = Some(None);
         return answer;
     };
@@ -440,6 +496,8 @@ fn interior_point_toi_answer(
         }),
         parry: None,
         support_calls: None,
+        reason: outcome_reason(&run.outcome),
+        lower_bound: proved_lower_bound(&run.outcome),
         parry_toi: None,
     }
 }
@@ -456,6 +514,8 @@ fn epa_answer(a: &Shape, b: &Shape, b_in_a: RelativePose, timing: bool) -> Algor
         time_of_impact: None,
         pivots: None,
         support_calls: None,
+        reason: outcome_reason(&run.outcome),
+        lower_bound: proved_lower_bound(&run.outcome),
         parry_toi: None,
         seconds_per_query: timing.then(|| {
             seconds_per_query(|| {
@@ -493,6 +553,8 @@ fn toi_answer(
             seconds_per_query: None,
             parry: None,
             support_calls: None,
+            reason: None,
+            lower_bound: None,
             parry_toi: None,
         };
     };
@@ -517,6 +579,8 @@ fn toi_answer(
         }),
         parry: None,
         support_calls: None,
+        reason: outcome_reason(&run.outcome),
+        lower_bound: proved_lower_bound(&run.outcome),
         parry_toi: timing
             .then(|| {
                 let answer = parry_time_of_impact(a, b, &b_in_a, v)?;
@@ -555,6 +619,8 @@ fn lp_answer(
         }),
         parry: None,
         support_calls: None,
+        reason: outcome_reason(&answer.outcome),
+        lower_bound: proved_lower_bound(&answer.outcome),
         parry_toi: None,
     }
 }
@@ -724,8 +790,7 @@ fn build_shape(s: &ProblemShape) -> anyhow::Result<Shape> {
             )?)
         }
         ProblemShape::Superquadric { .. } | ProblemShape::Hyperquadric { .. } => {
-            let constraints = implicit_constraints(s, DMat3::IDENTITY, DVec3::ZERO)?;
-            let body = ImplicitBody::new(constraints)?;
+            let body = implicit_constraints(s, DMat3::IDENTITY, DVec3::ZERO)?.into_body()?;
             let what = match s {
                 ProblemShape::Superquadric { .. } => "superquadric",
                 _ => "hyperquadric",
@@ -733,16 +798,16 @@ fn build_shape(s: &ProblemShape) -> anyhow::Result<Shape> {
             Shape::Implicit(ImplicitShape::new(body, what)?)
         }
         ProblemShape::Intersection(members) => {
-            let mut constraints = Vec::new();
+            let mut parts = BodyParts::unboxed(Vec::new());
             for (k, m) in members.iter().enumerate() {
                 let rotation = DMat3::from_cols_array_2d(&m.rotation).transpose();
                 let translation = DVec3::from_array(m.translation);
-                constraints.extend(
+                parts = parts.and(
                     implicit_constraints(&m.shape, rotation, translation)
                         .map_err(|e| anyhow::anyhow!("intersection member {k}: {e}"))?,
                 );
             }
-            let body = ImplicitBody::new(constraints)?;
+            let body = parts.into_body()?;
             let what = format!("intersection of {}", members.len());
             Shape::Implicit(ImplicitShape::new(body, what)?)
         }
@@ -752,23 +817,27 @@ fn build_shape(s: &ProblemShape) -> anyhow::Result<Shape> {
 
 /// A shape's constraints placed at `(rotation, translation)`: half-spaces as they are
 /// (an intersection's planes need not be bounded alone), other kinds by their implicit
-/// form.
+/// form with their own box (a cone's side and base bound it only together).
 fn implicit_constraints(
     s: &ProblemShape,
     rotation: DMat3,
     translation: DVec3,
-) -> anyhow::Result<Vec<Constraint>> {
+) -> anyhow::Result<BodyParts> {
     let place = |p: Primitive| Constraint::placed(p, rotation, translation);
     Ok(match s {
-        ProblemShape::Halfspaces(planes) => half_space_constraints(planes, rotation, translation)?,
-        ProblemShape::Superquadric { radii, exponents } => {
-            vec![place(Primitive::superquadric(*radii, *exponents))]
+        ProblemShape::Halfspaces(planes) => {
+            BodyParts::unboxed(half_space_constraints(planes, rotation, translation)?)
         }
-        ProblemShape::Hyperquadric { terms } => vec![place(HyperTermSpec::primitive(terms))],
+        ProblemShape::Superquadric { radii, exponents } => {
+            BodyParts::unboxed(vec![place(Primitive::superquadric(*radii, *exponents))])
+        }
+        ProblemShape::Hyperquadric { terms } => {
+            BodyParts::unboxed(vec![place(HyperTermSpec::primitive(terms))])
+        }
         other => {
             let body = ImplicitBody::of_shape(&build_shape(other)?)?;
             let pose = RelativePose::from_matrix(rotation, translation);
-            body.moved(pose).constraints().to_vec()
+            BodyParts::of_body(&body.moved(pose))
         }
     })
 }

@@ -27,12 +27,18 @@ fn cross_check_summary(
     use collidescope::cross_check::distance_agrees;
     let settings = file.settings()?;
     let mut out = String::from("\nparry3d-f64 (its GJK on the same problems), cross-check:\n");
+    let mut not_comparable: Option<(usize, &str)> = None;
     for name in names {
-        let (mut agree, mut differ) = (0, Vec::new());
+        let (mut agree, mut differ, mut apart) = (0, Vec::new(), 0);
         for r in results {
             let (Some(a), Some(parry)) = (r.algorithms.get(*name), &r.parry) else {
                 continue;
             };
+            if let Some(why) = &parry.not_comparable {
+                apart += 1;
+                not_comparable.get_or_insert((0, why.as_str()));
+                continue;
+            }
             match distance_agrees(a.distance, &a.status, &settings, parry.distance) {
                 Some(true) => agree += 1,
                 Some(false) => differ.push(r.index),
@@ -40,8 +46,11 @@ fn cross_check_summary(
             }
         }
         let list: Vec<String> = differ.iter().take(12).map(|i| i.to_string()).collect();
+        if let Some((n, _)) = &mut not_comparable {
+            *n = (*n).max(apart);
+        }
         out.push_str(&format!(
-            "  {name:<22} agrees on {agree}, disagrees on {}{}\n",
+            "  {name:<22} agrees on {agree}, disagrees on {}, not comparable on {apart}{}\n",
             differ.len(),
             if differ.is_empty() {
                 String::new()
@@ -52,6 +61,12 @@ fn cross_check_summary(
                     if differ.len() > 12 { ", …" } else { "" }
                 )
             }
+        ));
+    }
+    if let Some((n, why)) = not_comparable {
+        out.push_str(&format!(
+            "  not comparable on {n} problems: {why} (for one of them; every implicit body \
+             alike)\n"
         ));
     }
     Ok(out)

@@ -31,8 +31,8 @@ pub use method::{Method, Run};
 pub use outcome::{Outcome, RunSummary};
 pub use settings::{Criterion, CriterionKind, InitialGuess, QueryMode, SolverSettings};
 pub use simplex::{
-    barycentric, nearest_in_simplex, project_origin, project_origin_in_place, Projection, Simplex,
-    SimplexVertex, TetrahedronRule,
+    barycentric, nearest_in_simplex, points_enclose_origin, project_origin,
+    project_origin_in_place, Projection, Simplex, SimplexVertex, TetrahedronRule,
 };
 
 use crate::minkowski::MinkowskiDifference;

@@ -13,8 +13,14 @@ use crate::minkowski::SupportStats;
 pub enum Outcome {
     /// The origin lies in `A ⊖ B` (or within the tolerance of it).
     Intersecting,
-    /// Converged: the shapes are apart by `distance` (within the criterion's guarantee).
-    Separated { distance: f64 },
+    /// Converged, and proved apart: a plane separates the shapes with a positive gap
+    /// `lower_bound` (the run's best support plane), and `distance` (a point of
+    /// `A ⊖ B`) is within the criterion's guarantee of the true distance.
+    Separated { distance: f64, lower_bound: f64 },
+    /// The stopping test holds at `distance`, but the run found no plane with a positive
+    /// gap: the shapes touch, overlap, or are apart by at most `distance`, and this run
+    /// cannot tell which (an upper bound is not a proof of separation).
+    Contact { distance: f64 },
     /// Boolean mode: a separating plane proved the distance is at least `lower_bound`.
     SeparatedEarlyStop { lower_bound: f64 },
     /// Round-off, not convergence, ended the run: the support repeated a simplex vertex
@@ -59,11 +65,26 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The end of a distance run whose stopping test holds at `distance` (a point of
+    /// `A ⊖ B`): `Separated` when its best support plane `lower_bound` has a positive
+    /// gap, otherwise `Contact` (the test bounds the distance from above only).
+    pub fn converged(distance: f64, lower_bound: f64) -> Outcome {
+        if lower_bound > 0.0 {
+            Outcome::Separated {
+                distance,
+                lower_bound: lower_bound.min(distance),
+            }
+        } else {
+            Outcome::Contact { distance }
+        }
+    }
+
     /// The short name used by the CLI and JSON output.
     pub fn status_name(&self) -> &'static str {
         match self {
             Outcome::Intersecting => "intersecting",
             Outcome::Separated { .. } => "separated",
+            Outcome::Contact { .. } => "contact",
             Outcome::SeparatedEarlyStop { .. } => "separated_early_stop",
             Outcome::Stalled { .. } => "stalled",
             Outcome::Penetrating { .. } => "penetrating",
@@ -82,13 +103,41 @@ impl Outcome {
     }
 
     /// The distance the run certifies: 0 when the shapes touch or overlap, `None` when
-    /// it certifies none.
+    /// it certifies none. For `Contact` (and `Stalled`) an upper bound: read
+    /// [`Outcome::proves_apart`] before calling the shapes free.
     pub fn distance(&self) -> Option<f64> {
         match self {
             Outcome::Intersecting | Outcome::Penetrating { .. } | Outcome::Touching { .. } => {
                 Some(0.0)
             }
-            Outcome::Separated { distance } | Outcome::Stalled { distance, .. } => Some(*distance),
+            Outcome::Separated { distance, .. }
+            | Outcome::Stalled { distance, .. }
+            | Outcome::Contact { distance } => Some(*distance),
+            _ => None,
+        }
+    }
+
+    /// Whether the run proved the shapes apart (a separating plane with a positive gap).
+    pub fn proves_apart(&self) -> bool {
+        match self {
+            Outcome::Separated { lower_bound, .. }
+            | Outcome::Stalled { lower_bound, .. }
+            | Outcome::SeparatedEarlyStop { lower_bound } => *lower_bound > 0.0,
+            Outcome::SeparatingPlane { gap, .. } => *gap > 0.0,
+            Outcome::NoImpact { .. } => true,
+            _ => false,
+        }
+    }
+
+    /// The best lower bound on the distance that the run proved (a separating plane's
+    /// gap), when it has one.
+    pub fn lower_bound(&self) -> Option<f64> {
+        match self {
+            Outcome::Separated { lower_bound, .. }
+            | Outcome::Stalled { lower_bound, .. }
+            | Outcome::SeparatedEarlyStop { lower_bound }
+            | Outcome::IterationCap { lower_bound, .. } => Some(*lower_bound),
+            Outcome::SeparatingPlane { gap, .. } => Some(*gap),
             _ => None,
         }
     }
@@ -120,17 +169,33 @@ impl std::fmt::Display for Outcome {
         let v = |n: &DVec3| format!("({:.6}, {:.6}, {:.6})", n.x, n.y, n.z);
         match self {
             Outcome::Intersecting => write!(f, "intersecting"),
-            Outcome::Separated { distance } => write!(f, "separated, distance {distance:.9e}"),
+            Outcome::Separated {
+                distance,
+                lower_bound,
+            } => write!(
+                f,
+                "separated, distance {distance:.9e} (a separating plane proves ≥ {lower_bound:.3e})"
+            ),
+            Outcome::Contact { distance } => write!(
+                f,
+                "contact: touching, overlapping or at most {distance:.3e} apart (no separating \
+                 plane found; this run cannot tell which)"
+            ),
             Outcome::SeparatedEarlyStop { lower_bound } => {
                 write!(f, "separated (early stop), distance ≥ {lower_bound:.6e}")
             }
             Outcome::Stalled {
                 distance,
                 lower_bound,
-            } => write!(
+            } if *lower_bound > 0.0 => write!(
                 f,
                 "separated, distance in [{lower_bound:.9e}, {distance:.9e}] (round-off ended \
                  the run before the stopping test passed)"
+            ),
+            Outcome::Stalled { distance, .. } => write!(
+                f,
+                "contact: touching, overlapping or at most {distance:.3e} apart (round-off \
+                 ended the run before a separating plane or the stopping test was found)"
             ),
             Outcome::Penetrating { depth, normal } => {
                 write!(f, "penetrating, depth {depth:.9e} along {}", v(normal))

@@ -76,7 +76,7 @@ fn draw_central_path(
                 gizmos.sphere(Isometry3d::from_translation(m), size * 2.0, colour);
                 labels.0.push((m, "common point".into(), colour));
             }
-            Outcome::Separated { distance } => {
+            Outcome::Separated { distance, .. } => {
                 gizmos.line(x, y, colour);
                 labels
                     .0

@@ -96,6 +96,47 @@ impl Constraint {
     }
 }
 
+/// Constraints on their way to a body, with a box known to hold their intersection
+/// (the member shapes' own boxes; infinite where no member has one).
+#[derive(Clone, Debug)]
+pub struct BodyParts {
+    pub constraints: Vec<Constraint>,
+    pub lower: DVec3,
+    pub upper: DVec3,
+}
+
+impl BodyParts {
+    /// Constraints with no box known.
+    pub fn unboxed(constraints: Vec<Constraint>) -> Self {
+        Self {
+            constraints,
+            lower: DVec3::splat(f64::NEG_INFINITY),
+            upper: DVec3::splat(f64::INFINITY),
+        }
+    }
+
+    /// A whole body's constraints and box (a shape kind's implicit form, placed).
+    pub fn of_body(body: &ImplicitBody) -> Self {
+        Self {
+            constraints: body.constraints.clone(),
+            lower: body.lower,
+            upper: body.upper,
+        }
+    }
+
+    /// The intersection with `other`: both sets of constraints, the boxes' overlap.
+    pub fn and(mut self, other: BodyParts) -> Self {
+        self.constraints.extend(other.constraints);
+        self.lower = self.lower.max(other.lower);
+        self.upper = self.upper.min(other.upper);
+        self
+    }
+
+    pub fn into_body(self) -> Result<ImplicitBody, ImplicitError> {
+        ImplicitBody::within(self.constraints, (self.lower, self.upper))
+    }
+}
+
 /// A convex body: the intersection of its constraints, with a box that holds it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ImplicitBody {
@@ -110,6 +151,18 @@ impl ImplicitBody {
     /// The intersection of `constraints`; refused when no box bounds it. (Emptiness is
     /// found by the interior point's phase 1: `solver::interior_point::interior_point`.)
     pub fn new(constraints: Vec<Constraint>) -> Result<Self, ImplicitError> {
+        let everywhere = (DVec3::splat(f64::NEG_INFINITY), DVec3::splat(f64::INFINITY));
+        Self::within(constraints, everywhere)
+    }
+
+    /// The intersection of `constraints`, known to lie in the box `(lower, upper)`: the
+    /// boxes of the shapes the constraints came from. Boundedness is the body's, not a
+    /// constraint's: a cone is its side and base together, which neither bounds alone,
+    /// and its own box says what they bound.
+    pub fn within(
+        constraints: Vec<Constraint>,
+        (lower, upper): (DVec3, DVec3),
+    ) -> Result<Self, ImplicitError> {
         if constraints.is_empty() {
             return Err(ImplicitError::Invalid(
                 "a body needs at least one constraint".into(),
@@ -118,7 +171,7 @@ impl ImplicitBody {
         for c in &constraints {
             validate(c)?;
         }
-        let (lower, upper) = bounds(&constraints)?;
+        let (lower, upper) = bounds(&constraints, lower, upper)?;
         Ok(Self {
             constraints,
             lower,
@@ -415,8 +468,13 @@ fn box_corners(lo: DVec3, hi: DVec3) -> [DVec3; 8] {
 
 /// The box of the body: the intersection of the bounded constraints' boxes, narrowed
 /// by the half-spaces' vertices when the half-spaces alone are bounded.
-fn bounds(constraints: &[Constraint]) -> Result<(DVec3, DVec3), ImplicitError> {
-    let (mut lo, mut hi) = primitive_bounds(constraints);
+fn bounds(
+    constraints: &[Constraint],
+    known_lower: DVec3,
+    known_upper: DVec3,
+) -> Result<(DVec3, DVec3), ImplicitError> {
+    let (lo, hi) = primitive_bounds(constraints);
+    let (mut lo, mut hi) = (lo.max(known_lower), hi.min(known_upper));
     let planes: Vec<[f64; 4]> = constraints
         .iter()
         .filter_map(|c| match c.primitive {

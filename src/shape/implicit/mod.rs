@@ -8,6 +8,6 @@ mod body;
 mod primitive;
 mod shape;
 
-pub use body::{half_space_constraints, Constraint, ImplicitBody, ImplicitError};
+pub use body::{half_space_constraints, BodyParts, Constraint, ImplicitBody, ImplicitError};
 pub use primitive::{outer, Eval, HyperTerm, Primitive, SMOOTHING};
 pub use shape::ImplicitShape;

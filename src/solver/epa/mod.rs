@@ -109,7 +109,10 @@ impl EpaRun {
     fn of_cores_in_contact(c: closed_form::CoreContact, radius_a: f64, radius_b: f64) -> Self {
         let signed = c.signed_distance - (radius_a + radius_b);
         let outcome = if signed > 0.0 {
-            Outcome::Separated { distance: signed }
+            Outcome::Separated {
+                distance: signed,
+                lower_bound: signed,
+            }
         } else if signed == 0.0 {
             Outcome::Touching { normal: c.normal }
         } else {
@@ -145,7 +148,7 @@ impl EpaRun {
     fn add_radii(&mut self, radius_a: f64, radius_b: f64) {
         let radius = radius_a + radius_b;
         let direction = match &self.outcome {
-            Outcome::Separated { .. } | Outcome::Stalled { .. } => self
+            Outcome::Separated { .. } | Outcome::Stalled { .. } | Outcome::Contact { .. } => self
                 .witness_a
                 .zip(self.witness_b)
                 .map(|(a, b)| (b - a).normalize_or_zero()),
@@ -163,8 +166,20 @@ impl EpaRun {
             return;
         };
         self.outcome = match self.outcome.clone() {
-            Outcome::Separated { distance } if distance > radius => Outcome::Separated {
+            Outcome::Separated {
+                distance,
+                lower_bound,
+            } if lower_bound > radius => Outcome::Separated {
                 distance: distance - radius,
+                lower_bound: lower_bound - radius,
+            },
+            // The cores' interval holds the radius: the shapes touch, overlap a hair or
+            // are a hair apart.
+            Outcome::Separated { distance, .. } if distance >= radius => Outcome::Contact {
+                distance: distance - radius,
+            },
+            Outcome::Contact { distance } => Outcome::Contact {
+                distance: (distance - radius).max(0.0),
             },
             Outcome::Stalled {
                 distance,
@@ -182,8 +197,7 @@ impl EpaRun {
                      which does not decide against the rounding radius {radius:e}"
                 ),
             },
-            Outcome::Separated { distance } if distance == radius => Outcome::Touching { normal },
-            Outcome::Separated { distance } => Outcome::Penetrating {
+            Outcome::Separated { distance, .. } => Outcome::Penetrating {
                 depth: radius - distance,
                 normal,
             },
@@ -227,11 +241,23 @@ pub fn penetration_of_cores(
         gjk: Some(summary),
     };
     match summary.outcome {
-        // GJK's certified answer (or its certified interval) stands.
-        Outcome::Separated { .. } | Outcome::Stalled { .. } => {
-            finished(summary.outcome.clone(), summary)
-        }
-        Outcome::Intersecting => {
+        // GJK's certified answer stands.
+        Outcome::Separated { .. } => finished(summary.outcome.clone(), summary),
+        // Round-off ended GJK's run, but its separating plane proves the shapes apart:
+        // the distance lies in GJK's interval (EPA's table has no `stalled`).
+        Outcome::Stalled {
+            distance,
+            lower_bound,
+        } => finished(
+            Outcome::Separated {
+                distance,
+                lower_bound,
+            },
+            summary,
+        ),
+        // An enclosure, or the origin within GJK's tolerance of A ⊖ B: EPA decides
+        // (a depth, touching proved, or apart after all).
+        Outcome::Intersecting | Outcome::Contact { .. } => {
             let simplex = summary.simplex;
             let md = MinkowskiDifference::new(a, b, b_in_a);
             Epa::new(md, settings, summary, trace).run(&simplex)
@@ -343,10 +369,11 @@ impl<'s, 'r> Epa<'s, 'r> {
     fn run(mut self, simplex: &Simplex) -> EpaRun {
         let seed = match self.initial_tetrahedron(simplex) {
             Ok(seed) => seed,
-            // A flat A − B containing the origin has it on its boundary: depth 0.
+            // A flat A − B has no interior: depth 0 wherever it holds the origin.
             Err(Flat { normal }) => {
                 let witness = self.points.first().map(|p| (p.a, p.b));
-                return self.finish(Outcome::Touching { normal }, 0, witness);
+                let outcome = self.flat_answer(normal);
+                return self.finish(outcome, 0, witness);
             }
         };
         self.hull = IncrementalHull::tetrahedron(&self.w, seed);
@@ -371,7 +398,18 @@ impl<'s, 'r> Epa<'s, 'r> {
             let gain = upper - plane.distance;
             let face = self.hull.faces[nearest];
             let beyond = face.height(&self.w, s.w) > 0.0 && !self.w.contains(&s.w);
-            let converged = !beyond || gain <= self.settings.tolerance * (1.0 + s.w.length());
+            // The depth lies in [face distance, support along its normal]: certified
+            // only when those meet. A support that cannot pass the face while they do
+            // not meet is a normal the round-off has turned: no answer.
+            let converged = gain <= self.settings.tolerance * (1.0 + s.w.length());
+            if !beyond && !converged {
+                let reason = format!(
+                    "the support cannot pass the nearest face, yet its plane and the support \
+                     disagree by {gain:.3e} (the depth lies in [{:.9e}, {upper:.9e}])",
+                    plane.distance.max(0.0)
+                );
+                return self.finish(Outcome::Degenerate { reason }, k, None);
+            }
             let capped = !converged && k >= self.settings.max_iterations;
             let event = if converged {
                 EpaEvent::Converged
@@ -396,6 +434,9 @@ impl<'s, 'r> Epa<'s, 'r> {
                 self.record(&step, faces, false);
             }
             if converged {
+                // The origin is enclosed: depth ≥ 0, and ≤ `upper`, within the tolerance
+                // of the face's distance; a face through the origin means depth 0 only
+                // because the support along its normal is that close to it.
                 let depth = plane.distance.max(0.0);
                 let witness = self.witness(nearest, depth * plane.normal);
                 let outcome = if depth == 0.0 {
@@ -564,9 +605,42 @@ impl<'s, 'r> Epa<'s, 'r> {
         }
     }
 
+    /// The answer when `A ⊖ B` is flat (no support leaves the plane of `normal`): it has
+    /// no interior, so where it holds the origin the depth is 0. Proved by the supports
+    /// on both sides: the origin lies within the tolerance of the plane; a plane below
+    /// it on either side separates the shapes instead.
+    fn flat_answer(&mut self, normal: DVec3) -> Outcome {
+        let (up, down) = (self.md.support(normal), self.md.support(-normal));
+        let (h_up, h_down) = (normal.dot(up.w), -normal.dot(down.w));
+        let within = |s: &CsoPoint| self.settings.tolerance * (1.0 + s.w.length());
+        let gap = (-h_up).max(-h_down);
+        if -h_up > within(&up) || -h_down > within(&down) {
+            return match self.gjk.outcome {
+                Outcome::Contact { distance } => Outcome::converged(distance, gap),
+                _ => self.disagreement(gap),
+            };
+        }
+        match self.gjk.outcome {
+            Outcome::Intersecting => Outcome::Touching { normal },
+            ref other => other.clone(),
+        }
+    }
+
+    /// GJK enclosed the origin, yet a support plane of EPA's leaves it `gap` outside.
+    fn disagreement(&self, gap: f64) -> Outcome {
+        Outcome::Degenerate {
+            reason: format!(
+                "GJK's simplex encloses the origin, but a support plane passes {gap:.3e} \
+                 beyond it (round-off in the supports)"
+            ),
+        }
+    }
+
     /// Grows the tetrahedron until it contains the origin: while a face sees the origin,
     /// add the support along its normal. If the support cannot pass that face, the origin
-    /// is on (or, by round-off, just beyond) the boundary of `A ⊖ B`: touching.
+    /// is on (or, by round-off, just beyond) the boundary of `A ⊖ B`: touching, proved by
+    /// the support along the face's normal lying within the tolerance of the origin (a
+    /// support plane clearly below the origin separates the shapes instead).
     fn enclose_origin(&mut self) -> Option<Outcome> {
         for _ in 0..self.settings.max_iterations {
             let seeing = self
@@ -577,15 +651,41 @@ impl<'s, 'r> Epa<'s, 'r> {
             let normal = self.planes[seeing].normal;
             let s = self.md.support(normal);
             if self.hull.faces[seeing].height(&self.w, s.w) <= 0.0 || self.w.contains(&s.w) {
-                return Some(Outcome::Touching { normal });
+                return Some(self.boundary_answer(normal, s));
             }
             if !self.expand(seeing, s) {
                 return Some(horizon_broken());
             }
         }
-        Some(Outcome::Degenerate {
-            reason: "the origin could not be enclosed within the iteration cap".into(),
+        Some(match self.gjk.outcome {
+            // GJK found the origin within its tolerance of A ⊖ B, and EPA cannot enclose
+            // it either: GJK's answer stands.
+            Outcome::Contact { .. } => self.gjk.outcome.clone(),
+            _ => Outcome::Degenerate {
+                reason: "the origin could not be enclosed within the iteration cap".into(),
+            },
         })
+    }
+
+    /// The origin outside a face whose normal's support `s` cannot pass it: touching
+    /// when the support lies within the tolerance of the origin along `normal`,
+    /// separated (or a disagreement with GJK's enclosure) when it lies clearly below.
+    fn boundary_answer(&self, normal: DVec3, s: CsoPoint) -> Outcome {
+        let h = normal.dot(s.w);
+        let within = self.settings.tolerance * (1.0 + s.w.length());
+        if h.abs() <= within && normal != DVec3::ZERO {
+            return Outcome::Touching { normal };
+        }
+        match self.gjk.outcome {
+            Outcome::Contact { distance } if h < 0.0 => Outcome::converged(distance, -h),
+            _ if h < 0.0 => self.disagreement(-h),
+            _ => Outcome::Degenerate {
+                reason: format!(
+                    "the support along a face that sees the origin cannot pass it, yet lies \
+                     {h:.3e} beyond the origin (a normal turned by round-off)"
+                ),
+            },
+        }
     }
 
     /// The plane of face `f`, its normal from the face's two sides that meet at its
@@ -610,10 +710,13 @@ impl<'s, 'r> Epa<'s, 'r> {
             (e20.cross(-e12), p2.w)
         };
         let normal = n.normalize_or_zero();
-        Plane {
-            normal,
-            distance: normal.dot(base),
-        }
+        // A face of no area (its corners on one line) has no plane: never the nearest.
+        let distance = if normal == DVec3::ZERO {
+            f64::INFINITY
+        } else {
+            normal.dot(base)
+        };
+        Plane { normal, distance }
     }
 
     /// The points of A and B whose difference is `point` on face `f`.

@@ -10,10 +10,14 @@ use super::criteria::CriterionValues;
 use super::distance_step::{DistanceStep, WeightedVertex};
 use super::outcome::{Outcome, RunSummary};
 use super::settings::{QueryMode, SolverSettings};
-use super::simplex::{barycentric, project_origin, Simplex, SimplexVertex};
+use super::simplex::{
+    barycentric, probed_enclosure, project_origin, Simplex, SimplexVertex, ENCLOSURE_PROBES,
+};
 use super::trace::Trace;
-use super::{initial_direction, witness_points, Solver};
+use super::{initial_direction, run_gjk, witness_points, DirectionRule, Solver};
 use crate::minkowski::MinkowskiDifference;
+use crate::pose::RelativePose;
+use crate::shape::{PointShape, Polytope, Shape};
 
 mod record;
 
@@ -246,8 +250,42 @@ impl<'s> FrankWolfe<'s> {
     }
 
     fn finish(&mut self, outcome: Outcome) -> Option<Outcome> {
+        let outcome = match outcome {
+            Outcome::Contact { .. } if self.active_set_encloses_origin() => Outcome::Intersecting,
+            other => other,
+        };
         self.outcome = Some(outcome.clone());
         Some(outcome)
+    }
+}
+
+impl FrankWolfe<'_> {
+    /// Whether the active points (points of `A ⊖ B`) enclose the origin, by exact signs:
+    /// a run that stops near the origin without a separating plane proves an overlap
+    /// this way, as GJK does with its simplex. A few points: every four of them; many
+    /// (line search keeps every support it took): GJK on their hull, whose enclosure
+    /// is certified by the same exact signs.
+    fn active_set_encloses_origin(&mut self) -> bool {
+        let mut points: Vec<DVec3> = self.active.iter().map(|(v, _)| v.point.w).collect();
+        let md = &mut self.md;
+        if let Some(encloses) = probed_enclosure(&points, |d| md.support_uncounted(d).w) {
+            return encloses;
+        }
+        points.extend(ENCLOSURE_PROBES.iter().map(|d| md.support_uncounted(*d).w));
+        let Ok(cloud) = Polytope::from_points(&points) else {
+            return false;
+        };
+        let (cloud, origin) = (Shape::Polytope(cloud), Shape::Point(PointShape));
+        let md = MinkowskiDifference::new(
+            &cloud,
+            &origin,
+            RelativePose::from_matrix(glam::DMat3::IDENTITY, DVec3::ZERO),
+        );
+        let settings = SolverSettings {
+            max_iterations: 1000,
+            ..SolverSettings::default()
+        };
+        run_gjk(md, DirectionRule::Vanilla, settings, &[]).outcome == Outcome::Intersecting
     }
 }
 
@@ -316,7 +354,8 @@ impl FrankWolfe<'_> {
                 f64::NAN,
                 CriterionValues::default(),
             );
-            return self.finish(Outcome::Intersecting);
+            // Within the tolerance of the origin, but no active set encloses it.
+            return self.finish(Outcome::Contact { distance: r });
         }
         let direction = self.x;
         let s = self.new_support(direction);
@@ -346,7 +385,7 @@ impl FrankWolfe<'_> {
                 omega,
                 criteria,
             );
-            return self.finish(Outcome::Separated { distance: r });
+            return self.finish(Outcome::converged(r, self.alpha));
         }
         let event = match self.update(s) {
             Ok(event) => event,
@@ -387,7 +426,7 @@ impl FrankWolfe<'_> {
     fn run_summary(&self) -> Option<RunSummary> {
         let outcome = self.outcome.clone()?;
         let (witness_a, witness_b) = match &outcome {
-            Outcome::Separated { .. } => {
+            Outcome::Separated { .. } | Outcome::Contact { .. } => {
                 let vertices: Vec<SimplexVertex> = self.active.iter().map(|(v, _)| *v).collect();
                 let weights: Vec<f64> = self.active.iter().map(|(_, w)| *w).collect();
                 let (a, b) = witness_points(&vertices, &weights);

@@ -10,8 +10,8 @@ use super::distance_step::{DistanceStep, WeightedVertex};
 use super::outcome::{Outcome, RunSummary};
 use super::settings::{QueryMode, SolverSettings};
 use super::simplex::{
-    barycentric, keep_positive, nearest_in_simplex, nearest_on_tetrahedron_faces, push_and_project,
-    tetrahedron_contains_origin, Simplex, SimplexVertex,
+    barycentric, keep_positive, nearest_in_simplex, nearest_on_tetrahedron_faces, probed_enclosure,
+    push_and_project, tetrahedron_contains_origin, Simplex, SimplexVertex,
 };
 use super::trace::Trace;
 use super::{initial_direction, Solver};
@@ -509,18 +509,20 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
             upper,
         );
         // The loop's best plane (α, from exact supports) is a lower bound already; it
-        // nearly always closes the bracket, which saves the fresh support.
-        if upper - self.alpha.clamp(0.0, upper) <= guarantee {
-            return self.finish(
-                out,
-                Outcome::Separated { distance: upper },
-                event,
-                measured,
-                false,
-            );
+        // nearly always closes the bracket (and proves the shapes apart), which saves
+        // the fresh support.
+        if self.alpha > 0.0 && upper - self.alpha.min(upper) <= guarantee {
+            let outcome = Outcome::converged(upper, self.alpha);
+            return self.finish(out, outcome, event, measured, false);
         }
         let s = self.md.support_uncounted(-self.x).w;
-        let lower = self.alpha.max(self.x.dot(s) / self.r).clamp(0.0, upper);
+        // Unclamped: its sign is the verdict (a plane below the origin proves nothing).
+        let mut plane = self.alpha.max(self.x.dot(s) / self.r);
+        if plane <= 0.0 {
+            plane = plane.max(self.simplex_plane_gap());
+        }
+        let plane = plane.min(upper);
+        let lower = plane.max(0.0);
         let settings = &self.settings;
         let criteria = CriterionValues::new(self.r, lower, 2.0 * self.x.dot(self.x - s));
         let passes = refined.is_some()
@@ -531,13 +533,8 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
                 self.r,
             );
         if passes || upper - lower <= guarantee {
-            return self.finish(
-                out,
-                Outcome::Separated { distance: upper },
-                event,
-                measured,
-                false,
-            );
+            let outcome = Outcome::converged(upper, plane);
+            return self.finish(out, outcome, event, measured, false);
         }
         if !self.precise {
             // Round-off, not convergence, stopped Coal's loop: go on from the certified
@@ -552,11 +549,53 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
             self.record(out, GjkEvent::Refined, measured, false);
             return None;
         }
-        let outcome = Outcome::Stalled {
-            distance: upper,
-            lower_bound: lower,
+        let outcome = if lower > 0.0 {
+            Outcome::Stalled {
+                distance: upper,
+                lower_bound: lower,
+            }
+        } else {
+            Outcome::Contact { distance: upper }
         };
         self.finish(out, outcome, event, measured, false)
+    }
+
+    /// The gap of the plane of the final simplex's face (its normal from the shapes'
+    /// edges) or of the plane across its segment (x with the segment's direction
+    /// removed): where `x`'s direction carries round-off (shapes 1e6 long and 1e-3
+    /// apart: a tilt of 1e-7 along a 1e6 face is 0.1), the feature's own plane still
+    /// separates. `-∞` when the simplex has no such plane.
+    fn simplex_plane_gap(&mut self) -> f64 {
+        let v = self.simplex.vertices();
+        let side =
+            |i: usize, j: usize| (v[i].point.a - v[j].point.a) - (v[i].point.b - v[j].point.b);
+        let normal = match v.len() {
+            3 => side(1, 0).cross(side(2, 0)),
+            2 => {
+                let u = side(1, 0).normalize_or_zero();
+                self.x - u * self.x.dot(u)
+            }
+            _ => return f64::NEG_INFINITY,
+        };
+        let n = normal.normalize_or_zero();
+        if n == DVec3::ZERO || !n.is_finite() {
+            return f64::NEG_INFINITY;
+        }
+        // Oriented from the origin toward the simplex.
+        let n = if n.dot(v[0].point.w) < 0.0 { -n } else { n };
+        n.dot(self.md.support_uncounted(-n).w)
+    }
+
+    /// The end of a run whose iterate is within the tolerance of the origin: an overlap
+    /// when the simplex and a few uncounted supports around it enclose the origin
+    /// (exact signs), otherwise `Contact` (touching, overlapping, or that near).
+    fn within_tolerance(&mut self) -> Outcome {
+        let points: Vec<DVec3> = self.simplex.vertices().iter().map(|v| v.point.w).collect();
+        let md = &mut self.md;
+        match probed_enclosure(&points, |d| md.support_uncounted(d).w) {
+            Some(true) => Outcome::Intersecting,
+            _ => Outcome::Contact { distance: self.r },
+        }
     }
 
     /// The projection of the precise mode: nearest point of the simplex from the
@@ -668,15 +707,11 @@ impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
                 false,
             );
         }
-        // "Check A": the origin is within the tolerance of the current simplex.
+        // "Check A": the origin is within the tolerance of the current simplex, which
+        // Coal calls a collision; it proves one only with an enclosure.
         if self.r < eps {
-            return self.finish(
-                &mut out,
-                Outcome::Intersecting,
-                GjkEvent::WithinTolerance,
-                idle,
-                false,
-            );
+            let outcome = self.within_tolerance();
+            return self.finish(&mut out, outcome, GjkEvent::WithinTolerance, idle, false);
         }
         let momentum = self.momentum_on;
         // The restart rule's first momentum step (and the first after a restart) is
@@ -752,13 +787,8 @@ impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
                 return None;
             }
             if self.r < eps {
-                return self.finish(
-                    &mut out,
-                    Outcome::Intersecting,
-                    GjkEvent::Converged,
-                    measured,
-                    momentum,
-                );
+                let outcome = self.within_tolerance();
+                return self.finish(&mut out, outcome, GjkEvent::Converged, measured, momentum);
             }
             return self.finish_separated(&mut out, GjkEvent::Converged, measured);
         }
@@ -875,7 +905,7 @@ impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
     #[inline(always)]
     fn summary_with(&self, outcome: Outcome) -> RunSummary {
         let (witness_a, witness_b) = match &outcome {
-            Outcome::Separated { .. } | Outcome::Stalled { .. } => {
+            Outcome::Separated { .. } | Outcome::Stalled { .. } | Outcome::Contact { .. } => {
                 let weights = self
                     .final_weights
                     .unwrap_or_else(|| barycentric(&self.simplex, self.x));

@@ -381,9 +381,7 @@ fn distance_from(
             let certified = (pull_inside(a, x, xa) - pull_inside(b, y, yb)).length();
             if certified - lower <= settings.acceptable * certified.max(1.0) {
                 upper = certified;
-                verdict = Some(Outcome::Separated {
-                    distance: certified,
-                });
+                verdict = Some(Outcome::converged(certified, lower));
             }
             return Control::Stop;
         }
@@ -397,9 +395,7 @@ fn distance_from(
             // smoothed bracket's tolerance for it.
             if certified - lower <= 10.0 * settings.tolerance * certified.max(1.0) {
                 upper = certified;
-                verdict = Some(Outcome::Separated {
-                    distance: certified,
-                });
+                verdict = Some(Outcome::converged(certified, lower));
                 return Control::Stop;
             }
         }

@@ -66,7 +66,7 @@ fn agrees_with_gjk(
     label: &str,
 ) -> bool {
     match ip(a, b).outcome {
-        Outcome::Separated { distance } => {
+        Outcome::Separated { distance, .. } => {
             assert!(
                 (distance - truth).abs() <= tolerance * truth.max(1.0),
                 "{label}: {distance} vs GJK {truth}"
@@ -107,7 +107,7 @@ fn sphere_pairs_match_the_closed_form() {
         let b = body(&ball, RelativePose::from_matrix(DMat3::IDENTITY, centre));
         let answer = ip(&a, &b);
         match answer.outcome {
-            Outcome::Separated { distance } => {
+            Outcome::Separated { distance, .. } => {
                 assert!(gap > 0.0);
                 assert!(
                     (distance - gap).abs() <= 1e-7 * gap.max(1.0),
@@ -135,7 +135,7 @@ fn a_sphere_and_a_box_match_the_clamped_centre() {
         }
         let b = body(&ball, RelativePose::from_matrix(DMat3::IDENTITY, centre));
         match ip(&a, &b).outcome {
-            Outcome::Separated { distance } => {
+            Outcome::Separated { distance, .. } => {
                 assert!((distance - exact).abs() <= 1e-7, "{distance} vs {exact}")
             }
             Outcome::Intersecting => assert!(exact < 0.0),
@@ -247,7 +247,7 @@ fn a_warm_start_gives_the_cold_answer_in_fewer_steps() {
         let cold = ip(&a, &b);
         let warm = distance_warm(&a, &b, (first.x, first.y), IpSettings::default(), None).unwrap();
         match (cold.outcome, warm.outcome) {
-            (Outcome::Separated { distance: c }, Outcome::Separated { distance: w }) => {
+            (Outcome::Separated { distance: c, .. }, Outcome::Separated { distance: w, .. }) => {
                 assert!((c - w).abs() <= 1e-7, "{c} vs {w}")
             }
             (Outcome::Intersecting, Outcome::Intersecting) => {}

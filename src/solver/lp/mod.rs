@@ -485,7 +485,7 @@ mod tests {
                         LpVerdict::Separated {
                             plane: Some((n, offset, gap)),
                         },
-                        Outcome::Separated { distance },
+                        Outcome::Separated { distance, .. },
                     ) => {
                         misses += 1;
                         assert!(

@@ -284,6 +284,72 @@ pub fn origin_in_tetrahedron([p0, p1, p2, p3]: [DVec3; 4]) -> bool {
     none_negative != none_positive
 }
 
+/// Whether the origin lies in the convex hull of `points` (boundary included), by exact
+/// signs: by Carathéodory's theorem it does exactly when it lies in a tetrahedron of
+/// four of them (or, where they are flat, a triangle, a segment or a point of them), so
+/// every such set is tried. `None` when there are too many points for that (more than
+/// [`ENCLOSURE_SUBSET_LIMIT`]): the question is left open.
+pub fn points_enclose_origin(points: &[DVec3]) -> Option<bool> {
+    use crate::shape::hull::span::{origin_in_triangle, origin_on_segment};
+    let n = points.len();
+    if n > ENCLOSURE_SUBSET_LIMIT {
+        return None;
+    }
+    let flat = || {
+        (0..n).any(|i| {
+            points[i] == DVec3::ZERO
+                || (i + 1..n).any(|j| {
+                    origin_on_segment(points[i], points[j])
+                        || (j + 1..n).any(|k| origin_in_triangle(points[i], points[j], points[k]))
+                })
+        })
+    };
+    for i in 0..n {
+        for j in i + 1..n {
+            for k in j + 1..n {
+                for l in k + 1..n {
+                    if origin_in_tetrahedron([points[i], points[j], points[k], points[l]]) {
+                        return Some(true);
+                    }
+                }
+            }
+        }
+    }
+    Some(flat())
+}
+
+/// Points beyond which [`points_enclose_origin`] does not try every four (1820
+/// tetrahedra at 16).
+pub const ENCLOSURE_SUBSET_LIMIT: usize = 16;
+
+/// Directions whose supports are added to a run's own points when it stops within the
+/// tolerance of the origin and must prove an overlap: the six axes and four corners of
+/// a cube (a regular tetrahedron's), so that a body around the origin is probed on
+/// every side.
+pub const ENCLOSURE_PROBES: [DVec3; 10] = [
+    DVec3::X,
+    DVec3::NEG_X,
+    DVec3::Y,
+    DVec3::NEG_Y,
+    DVec3::Z,
+    DVec3::NEG_Z,
+    DVec3::new(1.0, 1.0, 1.0),
+    DVec3::new(1.0, -1.0, -1.0),
+    DVec3::new(-1.0, 1.0, -1.0),
+    DVec3::new(-1.0, -1.0, 1.0),
+];
+
+/// Whether `points` of `A ⊖ B` and the supports along [`ENCLOSURE_PROBES`] enclose the
+/// origin (exact signs): the overlap proof of a run that stopped with its iterate
+/// within the tolerance of the origin (Coal's "check A", which proves nothing alone).
+/// `support` is the support of `A ⊖ B`; `None` when there are too many points to try.
+pub fn probed_enclosure(points: &[DVec3], mut support: impl FnMut(DVec3) -> DVec3) -> Option<bool> {
+    let mut all = points.to_vec();
+    all.extend(ENCLOSURE_PROBES.iter().map(|d| support(*d)));
+    all.dedup();
+    points_enclose_origin(&all)
+}
+
 /// The nearest point to the origin on the faces of tetrahedron `simplex`, with the face
 /// (its vertices of nonzero weight) that holds it: where the origin is outside after all.
 pub fn nearest_on_tetrahedron_faces(simplex: &Simplex) -> Option<(Simplex, DVec3)> {

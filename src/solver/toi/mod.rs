@@ -45,6 +45,9 @@ fn strict_gjk_settings() -> super::SolverSettings {
     }
 }
 
+/// The width to which every impact time is bracketed (the answers promise 1e-6).
+const TIME_BRACKET: f64 = 1e-7;
+
 /// Which time-of-impact method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ToiRule {
@@ -236,8 +239,9 @@ impl Probe {
     pub fn safe_distance(&self) -> Option<f64> {
         let cores = match self.summary.outcome {
             Outcome::Stalled { lower_bound, .. } => lower_bound,
-            Outcome::Separated { distance } => distance * (1.0 - 2e-9),
-            Outcome::Intersecting => 0.0,
+            Outcome::Separated { distance, .. } => distance * (1.0 - 2e-9),
+            // The cores may touch or overlap: nothing certain above 0.
+            Outcome::Intersecting | Outcome::Contact { .. } => 0.0,
             _ => return None,
         };
         Some(cores - self.radius())
@@ -249,9 +253,9 @@ impl Probe {
     pub fn overlaps(&self) -> bool {
         match self.summary.outcome {
             Outcome::Intersecting => true,
-            Outcome::Separated { distance } | Outcome::Stalled { distance, .. } => {
-                distance * (1.0 + 1e-11) < self.radius()
-            }
+            Outcome::Separated { distance, .. }
+            | Outcome::Stalled { distance, .. }
+            | Outcome::Contact { distance } => distance * (1.0 + 1e-11) < self.radius(),
             _ => false,
         }
     }
@@ -548,9 +552,43 @@ impl<'s, 'r> Query<'s, 'r> {
         self.finish(Outcome::Grazing { time, distance }, witnesses)
     }
 
-    /// The impact at `time`, its normal and contact points from `before`, the last
-    /// probe apart (B's point carried on to `time`).
+    /// The first contact, bracketed in time: `time` is at or before it (a probe within
+    /// the contact tolerance, which over a slow closing speed is a time error of the
+    /// tolerance divided by that speed: 2e-6 on a grazing approach). B swept over
+    /// `[time, time + TIME_BRACKET]` overlapping A proves the contact that near; if it
+    /// does not, halving on the swept shape from there (the opening test found an
+    /// overlap ahead) brackets it to that width. Returns the bracket's start: apart up
+    /// to it, overlapping within `TIME_BRACKET` after it. A turning B has no swept test:
+    /// its time stays the advancement's.
+    pub(super) fn bracketed_time(&mut self, time: f64) -> f64 {
+        if self.spin != DVec3::ZERO || time >= 1.0 {
+            return time;
+        }
+        let first_hi = (time + TIME_BRACKET).min(1.0);
+        if self.gjk(time, first_hi - time).overlaps() {
+            return time;
+        }
+        let (mut lo, mut hi) = (first_hi, 1.0f64);
+        while hi - lo > TIME_BRACKET && self.k < self.settings.max_iterations {
+            self.k += 1;
+            let mid = 0.5 * (lo + hi);
+            let test = self.gjk(lo, mid - lo);
+            if test.overlaps() {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+            let distance = test.distance().unwrap_or(f64::NAN);
+            self.record(ToiEvent::Halve, mid, (lo, hi), distance);
+        }
+        lo
+    }
+
+    /// The impact at `time` (bracketed: [`Query::bracketed_time`]), its normal and
+    /// contact points from `before`, the last probe apart (B's point carried on to the
+    /// impact).
     pub fn impact(&mut self, time: f64, before: &Probe) -> ToiRun {
+        let time = self.bracketed_time(time);
         let shift = self.velocity * (time - before.time);
         let normal = self.normal_near(before).unwrap_or(DVec3::ZERO);
         let witnesses = before.witnesses().map(|(a, b)| (a, b + shift));

@@ -61,18 +61,13 @@ pub(super) fn run(mut q: Query) -> ToiRun {
                     b += p.b * *w;
                 }
             }
-            // B's point at the impact: carried on by λ·v.
+            // The ray stops within the contact tolerance: bracket the time itself.
+            let time = q.bracketed_time(lambda);
             // The cores' points moved out by the radii along the normal; B's carried on
-            // by λ·v.
+            // to the impact.
             let witnesses = (!weights.is_empty())
-                .then_some((a + normal * radius_a, b - normal * radius_b + v * lambda));
-            return q.finish(
-                crate::solver::Outcome::Impact {
-                    time: lambda,
-                    normal,
-                },
-                witnesses,
-            );
+                .then_some((a + normal * radius_a, b - normal * radius_b + v * time));
+            return q.finish(crate::solver::Outcome::Impact { time, normal }, witnesses);
         }
         if q.k >= q.settings.max_iterations {
             finish_stats(&mut q, &md);

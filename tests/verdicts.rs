@@ -1,0 +1,459 @@
+//! Every verdict is a proof (issue 28): symmetric and mirrored poses, where the origin
+//! lands on a face, an edge or a vertex of the first simplex, run through every method
+//! on every shape kind it takes, each verdict checked against an independent oracle.
+//!
+//! Oracles: for polytopes and boxes the exact hull of the vertex differences (distance
+//! to its boundary triangles, depth to its face planes); for parry's native kinds
+//! parry3d-f64's own distance and contact queries; for the others parry's GJK and EPA on
+//! our support maps.
+
+mod common;
+
+use collidescope::parry_bridge::{parry_gjk_distance, parry_native_distance, parry_penetration};
+use collidescope::pose::RelativePose;
+use collidescope::shape::{Cuboid, Polytope, Shape, SupportMap};
+use collidescope::solver::{Method, Outcome, SolverSettings};
+use collidescope::{DMat3, DVec3};
+use common::{random_primitive, Rng, PRIMITIVE_KINDS};
+
+/// The truth about a pair: signed distance (−depth when overlapping), give or take
+/// `uncertainty`, and whether the depth is exact enough to check a method's depth.
+struct Truth {
+    signed: f64,
+    uncertainty: f64,
+    depth_exact: bool,
+}
+
+/// Closest point of triangle `abc` to the origin (Ericson, "Real-Time Collision
+/// Detection", §5.1.5).
+fn triangle_distance(a: DVec3, b: DVec3, c: DVec3) -> f64 {
+    let p = DVec3::ZERO;
+    let (ab, ac, ap) = (b - a, c - a, p - a);
+    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return a.length();
+    }
+    let bp = p - b;
+    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return b.length();
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return (a + ab * (d1 / (d1 - d3))).length();
+    }
+    let cp = p - c;
+    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return c.length();
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return (a + ac * (d2 / (d2 - d6))).length();
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        return (b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)))).length();
+    }
+    let denom = 1.0 / (va + vb + vc);
+    (a + ab * (vb * denom) + ac * (vc * denom)).length()
+}
+
+/// The points whose hull is the shape (polytopes, boxes, a capsule's segment, a point),
+/// in its own frame.
+fn corner_points(shape: &Shape) -> Option<Vec<DVec3>> {
+    match shape {
+        Shape::Point(_) => Some(vec![DVec3::ZERO]),
+        Shape::Capsule(c) if c.radius() == 0.0 => {
+            let h = DVec3::Y * c.half_height();
+            Some(vec![h, -h])
+        }
+        Shape::Polytope(p) => Some(p.vertices().to_vec()),
+        Shape::Cuboid(c) => {
+            let h = c.half_extents();
+            Some(
+                (0..8)
+                    .map(|k| {
+                        DVec3::new(
+                            if k & 1 == 0 { h.x } else { -h.x },
+                            if k & 2 == 0 { h.y } else { -h.y },
+                            if k & 4 == 0 { h.z } else { -h.z },
+                        )
+                    })
+                    .collect(),
+            )
+        }
+        _ => None,
+    }
+}
+
+/// The exact hull of the vertex differences: distance to its boundary, depth to its
+/// nearest face plane.
+fn hull_truth(a: &[DVec3], b: &[DVec3], b_in_a: &RelativePose) -> Option<Truth> {
+    let differences: Vec<DVec3> = a
+        .iter()
+        .flat_map(|p| b.iter().map(move |q| *p - b_in_a.transform_point(*q)))
+        .collect();
+    if differences.len() <= 4 {
+        return Some(small_set_truth(&differences));
+    }
+    let hull = Polytope::from_points(&differences).ok()?;
+    let v = hull.vertices();
+    let centre = v.iter().fold(DVec3::ZERO, |s, p| s + *p) / v.len() as f64;
+    let scale = v.iter().map(|p| p.length()).fold(0.0, f64::max).max(1.0);
+    let mut depth = f64::INFINITY;
+    let mut distance = f64::INFINITY;
+    let mut solid = false;
+    for f in hull.faces() {
+        let [p, q, r] = f.map(|i| v[i as usize]);
+        distance = distance.min(triangle_distance(p, q, r));
+        let mut n = (q - p).cross(r - p);
+        if n.length() == 0.0 {
+            continue;
+        }
+        solid = true;
+        n = n.normalize();
+        if n.dot(p - centre) < 0.0 {
+            n = -n;
+        }
+        depth = depth.min(n.dot(p));
+    }
+    if !solid {
+        return None;
+    }
+    let signed = if depth > 0.0 { -depth } else { distance };
+    Some(Truth {
+        signed,
+        uncertainty: 1e-9 * scale,
+        depth_exact: true,
+    })
+}
+
+/// The hull of at most four points (two segments' differences, a point and a segment):
+/// its distance by every point, segment and triangle of them; 0 inside (a flat set has
+/// no depth, and four points in general position are not met here).
+fn small_set_truth(points: &[DVec3]) -> Truth {
+    let n = points.len();
+    let mut distance: f64 = points
+        .iter()
+        .map(|p| p.length())
+        .fold(f64::INFINITY, f64::min);
+    for i in 0..n {
+        for j in i + 1..n {
+            let (p, q) = (points[i], points[j]);
+            let e = q - p;
+            if e.length_squared() > 0.0 {
+                let t = (-p.dot(e) / e.length_squared()).clamp(0.0, 1.0);
+                distance = distance.min((p + e * t).length());
+            }
+            for k in j + 1..n {
+                let d = triangle_distance(p, q, points[k]);
+                if d.is_finite() {
+                    distance = distance.min(d);
+                }
+            }
+        }
+    }
+    let scale = points.iter().map(|p| p.length()).fold(1.0, f64::max);
+    Truth {
+        signed: if distance <= 1e-12 * scale {
+            0.0
+        } else {
+            distance
+        },
+        uncertainty: 1e-9 * scale,
+        depth_exact: n < 4,
+    }
+}
+
+/// parry's answer: its native distance where it has the kinds, else its GJK on our
+/// support maps (which stops about 1e-5 short on curved shapes); its penetration depth
+/// on overlap. Only the side of zero is checked against it: its depths on symmetric
+/// poses are among what is under test (two capsules with parallel axes: 0.404 where
+/// the closed form is 0.448).
+fn parry_truth(a: &Shape, b: &Shape, b_in_a: &RelativePose) -> Truth {
+    let distance =
+        parry_native_distance(a, b, b_in_a).unwrap_or_else(|| parry_gjk_distance(a, b, b_in_a));
+    let signed = if distance > 1e-9 {
+        distance
+    } else {
+        parry_penetration(a, b, b_in_a).map_or(distance, |(depth, _)| -depth)
+    };
+    Truth {
+        signed,
+        uncertainty: 1e-5,
+        depth_exact: false,
+    }
+}
+
+/// Closed forms where the shapes are hulls of points, or such hulls rounded by a
+/// radius (spheres, capsules, dilated boxes: `A ⊖ B` is the cores' difference grown by
+/// the radii, so its signed distance is the cores' less the radii); parry otherwise.
+fn truth(a: &Shape, b: &Shape, b_in_a: &RelativePose) -> Truth {
+    let ((core_a, radius_a), (core_b, radius_b)) = (a.rounded_core(), b.rounded_core());
+    match (corner_points(&core_a), corner_points(&core_b)) {
+        (Some(pa), Some(pb)) => match hull_truth(&pa, &pb, b_in_a) {
+            Some(core) => Truth {
+                signed: core.signed - (radius_a + radius_b),
+                ..core
+            },
+            None => Truth {
+                signed: 0.0,
+                uncertainty: f64::INFINITY,
+                depth_exact: false,
+            },
+        },
+        _ => parry_truth(a, b, b_in_a),
+    }
+}
+
+/// What the poses of one shape are checked at: copies of it offset along axes and
+/// diagonals (from coincident to apart, through the touching offset), and turned copies
+/// with coincident centres.
+fn symmetric_poses(shape: &Shape) -> Vec<RelativePose> {
+    let directions = [
+        DVec3::X,
+        DVec3::Y,
+        DVec3::Z,
+        -DVec3::Y,
+        DVec3::new(1.0, 1.0, 0.0).normalize(),
+        DVec3::ONE.normalize(),
+    ];
+    let mut poses = Vec::new();
+    for e in directions {
+        let reach = shape.local_support(e).dot(e) - shape.local_support(-e).dot(e);
+        for s in [0.0, 1e-4, 0.1, 0.45, 0.9, 1.0, 1.0 + 1e-9, 1.1] {
+            poses.push(RelativePose::from_matrix(DMat3::IDENTITY, e * reach * s));
+        }
+    }
+    let turns = [
+        DMat3::from_rotation_z(std::f64::consts::FRAC_PI_2),
+        DMat3::from_rotation_y(std::f64::consts::FRAC_PI_4),
+        DMat3::from_rotation_x(std::f64::consts::PI),
+        DMat3::from_euler(glam::EulerRot::XYZ, 0.35, 0.61, 0.17),
+    ];
+    for turn in turns {
+        poses.push(RelativePose::from_matrix(turn, DVec3::ZERO));
+        poses.push(RelativePose::from_matrix(turn, DVec3::new(0.0, -0.2, 0.0)));
+    }
+    poses
+}
+
+/// The mirror image of a shape through the plane x = 0 (a polytope's points mirrored;
+/// the primitives are their own mirror images).
+fn mirrored(shape: &Shape) -> Shape {
+    match shape {
+        Shape::Polytope(p) => {
+            let points: Vec<DVec3> = p
+                .vertices()
+                .iter()
+                .map(|v| DVec3::new(-v.x, v.y, v.z))
+                .collect();
+            Shape::Polytope(Polytope::from_points(&points).unwrap())
+        }
+        other => other.clone(),
+    }
+}
+
+/// Methods a static pair is run with.
+fn methods() -> Vec<Method> {
+    Method::all()
+        .into_iter()
+        .filter(|m| {
+            !matches!(
+                m,
+                Method::Toi(_) | Method::InteriorPointToi | Method::LpContainment
+            )
+        })
+        .collect()
+}
+
+#[derive(Default)]
+struct Tally {
+    runs: usize,
+    honest_failures: usize,
+    /// Honest failures by method and status, for the message.
+    failures_by: std::collections::BTreeMap<String, usize>,
+    wrong: Vec<String>,
+}
+
+impl Tally {
+    /// Checks one verdict against the truth.
+    fn check(&mut self, method: &str, what: &str, outcome: &Outcome, truth: &Truth) {
+        self.runs += 1;
+        // `contact` within the tolerance of a touch is the right answer, not a failure.
+        let decidable = truth.signed.abs() > 1e-5;
+        if matches!(outcome, Outcome::Contact { .. }) && !decidable {
+            self.runs -= 1;
+            return;
+        }
+        if matches!(
+            outcome,
+            Outcome::Contact { .. }
+                | Outcome::IterationCap { .. }
+                | Outcome::Degenerate { .. }
+                | Outcome::PivotCap { .. }
+        ) {
+            let key = format!("{method} {}", outcome.status_name());
+            *self.failures_by.entry(key).or_default() += 1;
+        }
+        let u = truth.uncertainty + 1e-6;
+        let sd = truth.signed;
+        let mut wrong = |why: &str| {
+            self.wrong
+                .push(format!("{what}: {outcome} ({why}; truth {sd:.9e})"))
+        };
+        if let Some(d) = outcome.distance() {
+            if d.is_nan() {
+                wrong("NaN distance");
+                return;
+            }
+        }
+        match outcome {
+            Outcome::Separated {
+                distance,
+                lower_bound,
+            } => {
+                if !(*lower_bound > 0.0) {
+                    wrong("separated without a positive lower bound");
+                } else if sd < -u || *lower_bound > sd + u || *distance < sd - u {
+                    wrong("separated, but the truth disagrees");
+                }
+            }
+            Outcome::Stalled { lower_bound, .. } | Outcome::SeparatedEarlyStop { lower_bound } => {
+                if !(*lower_bound > 0.0) || *lower_bound > sd + u {
+                    wrong("a lower bound above the truth");
+                }
+            }
+            Outcome::SeparatingPlane { gap, .. } => {
+                if !(*gap > 0.0) || *gap > sd + u {
+                    wrong("a separating plane the truth denies");
+                }
+            }
+            Outcome::Intersecting => {
+                if sd > u {
+                    wrong("intersecting, but the shapes are apart");
+                }
+            }
+            Outcome::Touching { normal } => {
+                let depth_wrong = if truth.depth_exact {
+                    sd.abs() > u
+                } else {
+                    sd > u
+                };
+                if depth_wrong || !(normal.length() - 1.0).abs().lt(&1e-9) {
+                    wrong("touching not at depth 0 (or no unit normal)");
+                }
+            }
+            Outcome::Penetrating { depth, normal } => {
+                let depth_off = truth.depth_exact && (depth + sd).abs() > 1e-6 * depth.max(1.0) + u;
+                if sd > u || depth_off {
+                    wrong("a depth the truth denies");
+                } else if !(normal.length() - 1.0).abs().lt(&1e-9) {
+                    wrong("no unit normal");
+                }
+            }
+            Outcome::Contact { distance } => {
+                if sd > distance + u {
+                    wrong("contact, but the shapes are further apart");
+                }
+                self.honest_failures += 1;
+            }
+            Outcome::NotApplicable { .. } => self.runs -= 1,
+            Outcome::IterationCap { .. }
+            | Outcome::Degenerate { .. }
+            | Outcome::PivotCap { .. } => self.honest_failures += 1,
+            other => wrong(&format!("unexpected status {}", other.status_name())),
+        }
+    }
+}
+
+#[test]
+fn symmetric_and_mirrored_poses_get_verdicts_the_oracle_confirms() {
+    let mut rng = Rng::new(2811);
+    let mut shapes: Vec<(String, Shape)> = Vec::new();
+    for kind in 0..PRIMITIVE_KINDS {
+        for _ in 0..2 {
+            let s = random_primitive(&mut rng, kind);
+            shapes.push((format!("kind {kind}"), s));
+        }
+    }
+    // parry's cuboid_cuboid_EPA pair, and a cube whose faces meet the origin exactly.
+    shapes.push((
+        "box (2, 1, 1)".into(),
+        Shape::Cuboid(Cuboid::new(DVec3::new(2.0, 1.0, 1.0)).unwrap()),
+    ));
+    shapes.push((
+        "unit cube".into(),
+        Shape::Cuboid(Cuboid::new(DVec3::splat(0.5)).unwrap()),
+    ));
+    let settings = SolverSettings {
+        max_iterations: 1000,
+        ..SolverSettings::default()
+    };
+    let mut tally = Tally::default();
+    for (name, a) in &shapes {
+        for b in [a.clone(), mirrored(a)] {
+            for pose in symmetric_poses(a) {
+                let truth = truth(a, &b, &pose);
+                if !truth.uncertainty.is_finite() {
+                    continue;
+                }
+                for method in methods() {
+                    let run = method.run(a, &b, pose, None, settings, false);
+                    let what = format!(
+                        "{} on {name} ({:?}) at {:?} turned {:?}",
+                        method.name(),
+                        a.kind_name(),
+                        pose.translation,
+                        pose.rotation.to_cols_array()
+                    );
+                    tally.check(method.name(), &what, &run.summary.outcome, &truth);
+                }
+            }
+        }
+    }
+    assert!(
+        tally.wrong.is_empty(),
+        "{} of {} verdicts contradict the oracle:\n{}",
+        tally.wrong.len(),
+        tally.runs,
+        tally.wrong.join("\n")
+    );
+    // Honest failures (a cap, `degenerate`, `contact` where the truth is not a touch):
+    // at most 1 % for the methods that converge fast; the slow rules (Frank-Wolfe's
+    // line search, whose rate is sublinear, and normalised Nesterov's deep overlaps,
+    // capped in Coal too) and EPA on curved shapes (linear convergence on a surface
+    // with no faces) are held to what they reach today. The fixed step (2/(k+2), a
+    // rate of 1/k: the slow baseline the viewer shows) reaches 1e-6 within 1000 steps
+    // on few pairs; it is held to the truth of its verdicts only.
+    let limits = [
+        ("fw_fixed", 1.0),
+        ("fw_linesearch", 0.06),
+        ("fw_away", 0.03),
+        ("nesterov_normalized", 0.03),
+        ("epa", 0.08),
+    ];
+    let mut per_method: std::collections::BTreeMap<&str, usize> = Default::default();
+    for (key, n) in &tally.failures_by {
+        *per_method
+            .entry(key.split(' ').next().unwrap())
+            .or_default() += n;
+    }
+    let runs_per_method = tally.runs as f64 / methods().len() as f64;
+    for (method, failures) in per_method {
+        let limit = limits
+            .iter()
+            .find(|(m, _)| *m == method)
+            .map_or(0.01, |l| l.1);
+        let share = failures as f64 / runs_per_method;
+        assert!(
+            share <= limit,
+            "{method}: honest failures {failures} of about {runs_per_method:.0} runs \
+             ({:.2} %, limit {:.0} %): {:?}",
+            share * 100.0,
+            limit * 100.0,
+            tally.failures_by
+        );
+    }
+}
