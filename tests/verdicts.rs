@@ -457,3 +457,227 @@ fn symmetric_and_mirrored_poses_get_verdicts_the_oracle_confirms() {
         );
     }
 }
+
+/// Issue 28, case by case.
+mod regressions {
+    use super::*;
+    use collidescope::bench::problems::{run_problems, ProblemFile};
+    use collidescope::cross_check::{compare, parry_answer, Agreement};
+    use collidescope::minkowski::MinkowskiDifference;
+    use collidescope::shape::Sphere;
+    use collidescope::solver::toi::{time_of_impact, ToiRule, ToiSettings};
+    use collidescope::solver::{solve, Algorithm, TetrahedronRule};
+
+    fn epa(a: &Shape, b: &Shape, pose: RelativePose) -> Outcome {
+        Method::Epa
+            .run(a, b, pose, None, SolverSettings::default(), false)
+            .summary
+            .outcome
+    }
+
+    fn depth_of(outcome: &Outcome) -> f64 {
+        match outcome {
+            Outcome::Penetrating { depth, .. } => *depth,
+            other => panic!("expected a depth, got {other}"),
+        }
+    }
+
+    /// parry's `cuboid_cuboid_EPA`: identical boxes, B moved by (0, −0.2, 0): the origin
+    /// on a face of GJK's simplex; EPA said `touching` (a face of no area was nearest).
+    #[test]
+    fn epa_on_identical_boxes_offset_along_one_axis_finds_the_depth() {
+        let a = Shape::Cuboid(Cuboid::new(DVec3::new(2.0, 1.0, 1.0)).unwrap());
+        for offset in [DVec3::new(0.0, -0.2, 0.0), DVec3::new(0.0, -0.2, 1e-4)] {
+            let pose = RelativePose::from_matrix(DMat3::IDENTITY, offset);
+            let depth = depth_of(&epa(&a, &a, pose));
+            assert!((depth - 1.8).abs() < 1e-9, "offset {offset}: depth {depth}");
+        }
+    }
+
+    /// Coincident centres, B turned: the depth of the exact hull of vertex differences.
+    #[test]
+    fn epa_on_boxes_with_coincident_centres_matches_the_exact_hull() {
+        let a = Shape::Cuboid(Cuboid::new(DVec3::new(2.0, 1.0, 1.0)).unwrap());
+        let corners = corner_points(&a).unwrap();
+        for turn in [
+            DMat3::from_rotation_z(0.4),
+            DMat3::from_rotation_y(std::f64::consts::FRAC_PI_4),
+            DMat3::from_euler(glam::EulerRot::XYZ, 0.3, 0.5, 0.7),
+        ] {
+            let pose = RelativePose::from_matrix(turn, DVec3::ZERO);
+            let truth = hull_truth(&corners, &corners, &pose).unwrap();
+            let depth = depth_of(&epa(&a, &a, pose));
+            assert!(
+                (depth + truth.signed).abs() < 1e-9,
+                "{depth} vs {}",
+                -truth.signed
+            );
+        }
+    }
+
+    /// Overlaps of 1e-4 to 0.1 between ellipsoids and between polytopes: no method says
+    /// `separated` (its lower bound would have to be above 0), none answers NaN.
+    #[test]
+    fn no_method_calls_overlapping_shapes_separated() {
+        use collidescope::bench::protocol::{place_at_distances, random_ellipsoid};
+        let mut rng = Rng::new(28);
+        let settings = SolverSettings {
+            max_iterations: 1000,
+            ..SolverSettings::default()
+        };
+        let mut runs = 0;
+        for pair in 0..40 {
+            let (a, b) = if pair % 2 == 0 {
+                (random_ellipsoid(&mut rng), random_ellipsoid(&mut rng))
+            } else {
+                (random_primitive(&mut rng, 8), random_primitive(&mut rng, 8))
+            };
+            let turn = DMat3::from_quat(rng.rotation());
+            let overlaps = [-0.1, -0.01, -1e-3, -1e-4];
+            for pose in place_at_distances(&a, &b, turn, &overlaps, &mut rng) {
+                for algorithm in Algorithm::ALL {
+                    let run = solve(algorithm, MinkowskiDifference::new(&a, &b, pose), settings);
+                    runs += 1;
+                    assert!(
+                        !run.outcome.proves_apart(),
+                        "{algorithm} on an overlap: {}",
+                        run.outcome
+                    );
+                    assert!(run.outcome.distance().is_none_or(|d| !d.is_nan()));
+                }
+            }
+        }
+        assert!(runs > 1000);
+    }
+
+    /// parry #246's kind of pair: a triangle's vertex 4e-8 from another triangle's edge.
+    /// GJK proves them apart; EPA answers with GJK's distance and its statuses.
+    #[test]
+    fn epa_keeps_gjks_separated_answer_on_nearly_touching_triangles() {
+        let a = Shape::Polytope(
+            Polytope::from_points(&[
+                DVec3::new(0.0, 0.0, 0.0),
+                DVec3::new(1.0, 0.0, 0.0),
+                DVec3::new(0.0, 1.0, 0.0),
+            ])
+            .unwrap(),
+        );
+        let b = Shape::Polytope(
+            Polytope::from_points(&[
+                DVec3::new(0.5, 0.5 + 4e-8 * std::f64::consts::SQRT_2, 0.0),
+                DVec3::new(1.5, 1.5, 0.3),
+                DVec3::new(1.5, 1.2, -0.4),
+            ])
+            .unwrap(),
+        );
+        let pose = RelativePose::from_matrix(DMat3::IDENTITY, DVec3::ZERO);
+        match epa(&a, &b, pose) {
+            Outcome::Separated {
+                distance,
+                lower_bound,
+            } => {
+                assert!(lower_bound > 0.0 && lower_bound <= distance);
+                assert!((distance - 4e-8).abs() < 1e-12, "{distance}");
+            }
+            other => panic!("expected separated, got {other}"),
+        }
+    }
+
+    /// An intersection whose only member is a cone (or a cylinder) is bounded by its
+    /// side and base together; the file's problems all get answers.
+    #[test]
+    fn an_intersection_of_one_cone_is_a_body_and_the_file_is_answered() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/intersection_of_a_cone.json");
+        let file = ProblemFile::load(&path).unwrap();
+        let results = run_problems(
+            &file,
+            false,
+            TetrahedronRule::RegionTree,
+            &[Method::InteriorPoint],
+        )
+        .unwrap();
+        for (r, expected) in results.iter().zip([0.2, 0.0, 0.3]) {
+            let answer = &r.algorithms["interior_point"];
+            let d = answer
+                .distance
+                .unwrap_or_else(|| panic!("problem {}: {answer:?}", r.index));
+            assert!(
+                (d - expected).abs() < 1e-6,
+                "problem {}: {d} vs {expected}",
+                r.index
+            );
+        }
+        // A flat triangle has no volume: that problem alone is not applicable, with why.
+        let last = &results[3].algorithms["interior_point"];
+        assert_eq!(last.status, "not_applicable");
+        assert!(last.reason.as_deref().is_some_and(|r| !r.is_empty()));
+        // A shape that cannot be built (one half-space bounds nothing): its problem says
+        // why, the others are answered above.
+        let unbuilt = &results[4].algorithms["interior_point"];
+        assert_eq!(unbuilt.status, "not_applicable");
+        let why = unbuilt.reason.as_deref().unwrap_or_default();
+        assert!(
+            why.contains("shape 4") && why.contains("unbounded"),
+            "{why}"
+        );
+    }
+
+    /// Spheres of radius 0.5 and 0.3 whose closest approach overlaps by 1e-6: the contact
+    /// tolerance over a closing speed of ~1e-3 was a time error of 2e-6.
+    #[test]
+    fn a_grazing_approach_has_its_time_within_1e_6() {
+        let (a, b) = (
+            Shape::Sphere(Sphere::new(0.5).unwrap()),
+            Shape::Sphere(Sphere::new(0.3).unwrap()),
+        );
+        for (miss, half_run) in [(1e-6, 0.3), (1e-6, 2.0), (1e-9, 0.3)] {
+            let closest: f64 = 0.8 - miss;
+            let start = DVec3::new(-half_run, closest, 0.0);
+            let v = DVec3::new(2.0 * half_run, 0.0, 0.0);
+            let truth = 0.5 - (0.64 - closest * closest).sqrt() / (2.0 * half_run);
+            for rule in [
+                ToiRule::RayCast,
+                ToiRule::Advancement,
+                ToiRule::Halving,
+                ToiRule::Brent,
+            ] {
+                let pose = RelativePose::from_matrix(DMat3::IDENTITY, start);
+                let run = time_of_impact(&a, &b, pose, v, rule, ToiSettings::default(), None);
+                match run.outcome {
+                    Outcome::Impact { time, .. } => assert!(
+                        (time - truth).abs() <= 1e-6,
+                        "{rule:?} miss {miss}: t = {time}, truth {truth}"
+                    ),
+                    // Within the contact tolerance of a touch: said as such.
+                    Outcome::Grazing { time, .. } if miss < 1e-8 => {
+                        assert!((time - 0.5).abs() < 1e-3)
+                    }
+                    ref other => panic!("{rule:?} miss {miss}: {other}"),
+                }
+            }
+        }
+    }
+
+    /// parry has no implicit bodies: its answer on one is not compared.
+    #[test]
+    fn parry_is_not_comparable_on_implicit_bodies() {
+        let text = r#"Scene(version: 1, name: "sq",
+                a: Body(shape: Superquadric(radii: (1.0, 0.7, 1.5), exponents: (1.3, 1.4, 1.1))),
+                b: Body(shape: Sphere(radius: 0.3), translation: (2.0, 0.0, 0.0)),
+                algorithms: ["interior_point"],
+                settings: Settings(tolerance: 1e-8, criterion: DualityGap, kind: Absolute,
+                    max_iterations: 100, initial_guess: CentreDifference, mode: Distance))"#;
+        let scene =
+            collidescope::scene::Scene::parse(std::path::Path::new("implicit.ron"), text).unwrap();
+        let (a, b, pose) = (&scene.a().shape, &scene.b().shape, scene.b_in_a());
+        let run = Method::InteriorPoint.run(a, b, pose, None, scene.settings, false);
+        let parry = parry_answer(a, b, &pose, None);
+        let agreement = compare(&run.summary, &scene.settings, &parry);
+        assert!(
+            matches!(agreement, Agreement::NotComparable(_)),
+            "{agreement}"
+        );
+        assert!(agreement.to_string().starts_with("not comparable"));
+    }
+}

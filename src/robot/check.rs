@@ -153,7 +153,11 @@ impl SelfCollision {
             let (distance, colliding) = match run.outcome {
                 ref hit if colliding(hit) => (0.0, true),
                 Outcome::IterationCap { upper_bound, .. } => (upper_bound, false),
-                ref other => (other.distance().unwrap_or(f64::NAN), false),
+                // No finite distance (a degenerate run, a non-finite pose): never free.
+                ref other => match other.distance().filter(|d| d.is_finite()) {
+                    Some(d) => (d, false),
+                    None => (f64::NAN, true),
+                },
             };
             let mut witnesses = None;
             if let (Some(wa), Some(wb)) = (run.witness_a, run.witness_b) {
@@ -233,11 +237,17 @@ impl SelfCollision {
     }
 }
 
-/// Whether a run found the hulls overlapping or touching.
+/// Whether a run found the hulls overlapping or touching, or cannot say they are
+/// free: `contact` (touching, overlapping or that near) and a run that broke down
+/// (`degenerate`) are never reported free.
 fn colliding(outcome: &Outcome) -> bool {
     matches!(
         outcome,
-        Outcome::Intersecting | Outcome::Penetrating { .. } | Outcome::Touching { .. }
+        Outcome::Intersecting
+            | Outcome::Penetrating { .. }
+            | Outcome::Touching { .. }
+            | Outcome::Contact { .. }
+            | Outcome::Degenerate { .. }
     )
 }
 

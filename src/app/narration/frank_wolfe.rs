@@ -57,7 +57,7 @@ pub(super) fn narrate(name: &str, record: &FrankWolfeRecord, index: usize) -> St
             "Step {step}: support point {added} in {direction} added; the active set encloses the origin, so the shapes intersect."
         ),
         FrankWolfeEvent::WithinTolerance => format!(
-            "Step {step}: |x| = {:.2e} is below the tolerance: the origin touches A − B, counted as contact.",
+            "Step {step}: |x| = {:.2e} is below the tolerance: the origin lies within it of A − B (Coal calls this a collision; it proves one only if points of A − B enclose the origin).",
             r.x_norm
         ),
         FrankWolfeEvent::Converged => format!(

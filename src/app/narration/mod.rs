@@ -15,13 +15,24 @@ use crate::solver::Run;
 /// Says what record `index` of `run` did (or, with no records, how the run ended).
 pub fn narrate(run: &Run, index: usize) -> String {
     let name = run.method.name();
+    // The last step of a distance run ends with its verdict: the stopping test alone
+    // proves neither separation nor overlap (the verdict says what did).
+    let verdict = |len: usize, line: String| {
+        if index + 1 == len {
+            format!("{line} Verdict: {}.", run.summary.outcome)
+        } else {
+            line
+        }
+    };
     match &run.trace {
-        Trace::Gjk(records) => records
-            .get(index)
-            .map_or_else(|| no_steps(run), |r| gjk::narrate(name, r, index)),
-        Trace::FrankWolfe(records) => records
-            .get(index)
-            .map_or_else(|| no_steps(run), |r| frank_wolfe::narrate(name, r, index)),
+        Trace::Gjk(records) => records.get(index).map_or_else(
+            || no_steps(run),
+            |r| verdict(records.len(), gjk::narrate(name, r, index)),
+        ),
+        Trace::FrankWolfe(records) => records.get(index).map_or_else(
+            || no_steps(run),
+            |r| verdict(records.len(), frank_wolfe::narrate(name, r, index)),
+        ),
         Trace::Epa(trace) => epa::narrate(run, trace, index),
         Trace::TimeOfImpact(records) => toi::narrate(run, records, index),
         Trace::Lp(records) => lp::narrate(run, records, index),
