@@ -359,8 +359,17 @@ impl Polytope {
     /// rounded values can make one of them look like a top while the top is further on.
     #[inline(always)]
     pub fn support_index_hill_climb(&self, dir: DVec3, start: usize) -> (usize, u64) {
+        let (index, visits, _) = self.climb(dir, start);
+        (index, visits)
+    }
+
+    /// [`Polytope::support_index_hill_climb`], and how many vertices share the top's
+    /// exact value (2: an edge orthogonal to `dir`; more: a face).
+    #[inline(always)]
+    fn climb(&self, dir: DVec3, start: usize) -> (usize, u64, usize) {
         if !self.has_adjacency() {
-            return self.support_index_brute_force(dir);
+            let (index, visits) = self.support_index_brute_force(dir);
+            return (index, visits, 1);
         }
         let rounding = self.rounding_scale * dir.abs().max_element();
         let mut current = start.min(self.vertices.len() - 1);
@@ -387,14 +396,14 @@ impl Polytope {
                 continue;
             }
             if !tied {
-                return (current, visits);
+                return (current, visits, 1);
             }
             match self.search_plateau(dir, current, value, rounding, &mut visits) {
                 PlateauExit::Higher(n, d) => {
                     current = n;
                     value = d;
                 }
-                PlateauExit::Top(lowest) => return (lowest, visits),
+                PlateauExit::Top(lowest, exact_ties) => return (lowest, visits, exact_ties),
             }
         }
     }
@@ -414,6 +423,7 @@ impl Polytope {
     ) -> PlateauExit {
         let mut plateau = vec![start];
         let mut top = start;
+        let mut exact_ties = 1;
         let mut i = 0;
         while i < plateau.len() {
             let p = plateau[i];
@@ -429,11 +439,54 @@ impl Polytope {
                     plateau.push(n);
                     if d == value {
                         top = top.min(n);
+                        exact_ties += 1;
                     }
                 }
             }
         }
-        PlateauExit::Top(top)
+        PlateauExit::Top(top, exact_ties)
+    }
+
+    /// Coal's hill climb (`getShapeSupportLog` of Coal 3), started at its hint (the
+    /// last support vertex): each round scans the current vertex's unvisited neighbours,
+    /// moving to every one above the best so far, and, until the first strict rise, to
+    /// one of equal value too. On a top of tied vertices its answer depends on the path:
+    /// from a hint on the top it walks along the ties; from below it stops on the first
+    /// one it reaches. Run only where ties make the answer path-dependent, so that a
+    /// solver's support (and iteration count) is Coal's there too.
+    #[cold]
+    #[inline(never)]
+    fn coal_climb(&self, dir: DVec3, hint: usize) -> (usize, u64) {
+        let mut current = hint.min(self.vertices.len() - 1);
+        let mut best = self.vertices[current].dot(dir);
+        let mut visited = vec![false; self.vertices.len()];
+        visited[current] = true;
+        let (mut found, mut loose, mut visits) = (true, true, 1u64);
+        while found {
+            found = false;
+            let from = current;
+            for &n in self.neighbours(from) {
+                let n = n as usize;
+                if visited[n] {
+                    continue;
+                }
+                visited[n] = true;
+                visits += 1;
+                let d = self.vertices[n].dot(dir);
+                let better = if d > best {
+                    loose = false;
+                    true
+                } else {
+                    loose && d == best
+                };
+                if better {
+                    best = d;
+                    current = n;
+                    found = true;
+                }
+            }
+        }
+        (current, visits)
     }
 
     /// Centre of the vertices' bounding box.
@@ -444,7 +497,8 @@ impl Polytope {
 
 enum PlateauExit {
     Higher(usize, f64),
-    Top(usize),
+    /// The lowest-index vertex of the top's exact value, and how many share it.
+    Top(usize, usize),
 }
 
 impl SupportMap for Polytope {
@@ -457,8 +511,24 @@ impl SupportMap for Polytope {
     #[inline(always)]
     fn local_support_cached(&self, dir: DVec3, cache: &mut SupportCache) -> DVec3 {
         let (index, visits) = if self.uses_hill_climbing() {
+            // Coal's hint is where the climb starts: the last support vertex, or its
+            // warm start where the direction turned far ([`Polytope::climb_start`]).
             let start = self.climb_start(dir, cache);
-            self.support_index_hill_climb(dir, start)
+            let hint = start;
+            match self.climb(dir, start) {
+                // Two tied vertices (an edge orthogonal to `dir`), the hint one of them:
+                // Coal's climb walks from the hint to the other, whatever the order of
+                // its neighbour lists. Larger ties depend on that order (Qhull's, which
+                // ours are not): the lowest index, the scan's choice, stands there.
+                (top, visits, 2)
+                    if self.vertices[hint.min(self.vertices.len() - 1)].dot(dir)
+                        == self.vertices[top].dot(dir) =>
+                {
+                    let (coal, more) = self.coal_climb(dir, hint);
+                    (coal, visits + more)
+                }
+                (index, visits, _) => (index, visits),
+            }
         } else {
             self.support_index_brute_force(dir)
         };

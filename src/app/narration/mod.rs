@@ -10,15 +10,15 @@ mod lp;
 mod toi;
 
 use crate::solver::trace::Trace;
-use crate::solver::Run;
+use crate::solver::{FrankWolfeEvent, GjkEvent, Run};
 
 /// Says what record `index` of `run` did (or, with no records, how the run ended).
 pub fn narrate(run: &Run, index: usize) -> String {
     let name = run.method.name();
-    // The last step of a distance run ends with its verdict: the stopping test alone
-    // proves neither separation nor overlap (the verdict says what did).
-    let verdict = |len: usize, line: String| {
-        if index + 1 == len {
+    // A distance run that ends on its stopping test (or round-off) ends with its
+    // verdict: the test alone proves neither separation nor overlap.
+    let verdict = |stops_on_test: bool, line: String| {
+        if stops_on_test {
             format!("{line} Verdict: {}.", run.summary.outcome)
         } else {
             line
@@ -27,11 +27,27 @@ pub fn narrate(run: &Run, index: usize) -> String {
     match &run.trace {
         Trace::Gjk(records) => records.get(index).map_or_else(
             || no_steps(run),
-            |r| verdict(records.len(), gjk::narrate(name, r, index)),
+            |r| {
+                let ends = matches!(
+                    r.event,
+                    GjkEvent::Converged | GjkEvent::WithinTolerance | GjkEvent::Stalled
+                );
+                verdict(
+                    ends && index + 1 == records.len(),
+                    gjk::narrate(name, r, index),
+                )
+            },
         ),
         Trace::FrankWolfe(records) => records.get(index).map_or_else(
             || no_steps(run),
-            |r| verdict(records.len(), frank_wolfe::narrate(name, r, index)),
+            |r| {
+                let ends = matches!(
+                    r.event,
+                    FrankWolfeEvent::Converged | FrankWolfeEvent::WithinTolerance
+                );
+                let line = frank_wolfe::narrate(name, r, index);
+                verdict(ends && index + 1 == records.len(), line)
+            },
         ),
         Trace::Epa(trace) => epa::narrate(run, trace, index),
         Trace::TimeOfImpact(records) => toi::narrate(run, records, index),
