@@ -326,6 +326,22 @@ fn compare_static(outcome: &Outcome, settings: &SolverSettings, parry: &ParryAns
                 }
             }
         }
+        // Touching, overlapping or at most `distance` apart: parry's distance must not
+        // exceed that.
+        Outcome::Contact { distance } => {
+            let bound = round_off(distance);
+            if parry.distance <= distance + bound {
+                Agreement::Agree {
+                    bound: distance + bound,
+                }
+            } else {
+                Agreement::Disagree {
+                    ours: distance,
+                    parry: parry.distance,
+                    bound: distance + bound,
+                }
+            }
+        }
         Outcome::Intersecting | Outcome::Touching { .. } => {
             let bound = settings.tolerance + round_off(0.0);
             if parry.distance <= bound {

@@ -146,8 +146,8 @@ fn small_set_truth(points: &[DVec3]) -> Truth {
                 let t = (-p.dot(e) / e.length_squared()).clamp(0.0, 1.0);
                 distance = distance.min((p + e * t).length());
             }
-            for k in j + 1..n {
-                let d = triangle_distance(p, q, points[k]);
+            for r in &points[j + 1..] {
+                let d = triangle_distance(p, q, *r);
                 if d.is_finite() {
                     distance = distance.min(d);
                 }
@@ -314,19 +314,19 @@ impl Tally {
                 distance,
                 lower_bound,
             } => {
-                if !(*lower_bound > 0.0) {
+                if lower_bound.is_nan() || *lower_bound <= 0.0 {
                     wrong("separated without a positive lower bound");
                 } else if sd < -u || *lower_bound > sd + u || *distance < sd - u {
                     wrong("separated, but the truth disagrees");
                 }
             }
             Outcome::Stalled { lower_bound, .. } | Outcome::SeparatedEarlyStop { lower_bound } => {
-                if !(*lower_bound > 0.0) || *lower_bound > sd + u {
+                if lower_bound.is_nan() || *lower_bound <= 0.0 || *lower_bound > sd + u {
                     wrong("a lower bound above the truth");
                 }
             }
             Outcome::SeparatingPlane { gap, .. } => {
-                if !(*gap > 0.0) || *gap > sd + u {
+                if gap.is_nan() || *gap <= 0.0 || *gap > sd + u {
                     wrong("a separating plane the truth denies");
                 }
             }

@@ -243,6 +243,8 @@ fn results_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingComm
     });
     egui::Grid::new("results").striped(true).show(ui, |ui| {
         ui.label("method");
+        ui.label("verdict")
+            .on_hover_text("what the run proved: separated (a plane with a positive gap), intersecting (an enclosure of the origin), contact (neither: touching, overlapping or at most its distance apart), ...");
         ui.label("iter.");
         ui.label("supports");
         ui.label("µs/query");
@@ -250,6 +252,8 @@ fn results_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingComm
         for r in model.runs() {
             let m = r.run.method;
             ui.colored_label(method_color(m), m.label());
+            ui.label(r.run.summary.outcome.status_name())
+                .on_hover_text(r.run.summary.outcome.to_string());
             ui.label(r.run.summary.iterations.to_string());
             ui.label(r.run.summary.stats.calls.to_string());
             ui.label(

@@ -134,6 +134,36 @@ pub fn planar_hull_indices(points: &[DVec3], dropped: usize) -> Vec<usize> {
     hull
 }
 
+/// Whether the origin lies on segment `ab` (ends included), exactly: collinear by exact
+/// signs, and between the ends in every coordinate (exact comparisons; on the line
+/// each coordinate moves linearly with the position).
+pub fn origin_on_segment(a: DVec3, b: DVec3) -> bool {
+    if a == b {
+        return a == DVec3::ZERO;
+    }
+    collinear(a, b, DVec3::ZERO) && (0..3).all(|i| a[i].min(b[i]) <= 0.0 && 0.0 <= a[i].max(b[i]))
+}
+
+/// Whether the origin lies in triangle `abc` (boundary included), exactly: in its
+/// plane by an exact sign, and inside it in each coordinate projection (no two exact
+/// 2-D orientations of opposite sign; the projection along the normal's largest
+/// component keeps the triangle whole). Collinear corners: `false` (ask the segments).
+pub fn origin_in_triangle(a: DVec3, b: DVec3, c: DVec3) -> bool {
+    let o = DVec3::ZERO;
+    if collinear(a, b, c) || orient3d(c3(a), c3(b), c3(c), c3(o)) != 0.0 {
+        return false;
+    }
+    (0..3).all(|k| {
+        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+        let signs = [
+            orient2d(c2(a, i, j), c2(b, i, j), c2(o, i, j)),
+            orient2d(c2(b, i, j), c2(c, i, j), c2(o, i, j)),
+            orient2d(c2(c, i, j), c2(a, i, j), c2(o, i, j)),
+        ];
+        !(signs.iter().any(|s| *s > 0.0) && signs.iter().any(|s| *s < 0.0))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,34 +212,4 @@ mod tests {
         hull.sort_unstable();
         assert_eq!(hull, vec![0, 1, 2, 3]);
     }
-}
-
-/// Whether the origin lies on segment `ab` (ends included), exactly: collinear by exact
-/// signs, and between the ends in every coordinate (exact comparisons; on the line
-/// each coordinate moves linearly with the position).
-pub fn origin_on_segment(a: DVec3, b: DVec3) -> bool {
-    if a == b {
-        return a == DVec3::ZERO;
-    }
-    collinear(a, b, DVec3::ZERO) && (0..3).all(|i| a[i].min(b[i]) <= 0.0 && 0.0 <= a[i].max(b[i]))
-}
-
-/// Whether the origin lies in triangle `abc` (boundary included), exactly: in its
-/// plane by an exact sign, and inside it in each coordinate projection (no two exact
-/// 2-D orientations of opposite sign; the projection along the normal's largest
-/// component keeps the triangle whole). Collinear corners: `false` (ask the segments).
-pub fn origin_in_triangle(a: DVec3, b: DVec3, c: DVec3) -> bool {
-    let o = DVec3::ZERO;
-    if collinear(a, b, c) || orient3d(c3(a), c3(b), c3(c), c3(o)) != 0.0 {
-        return false;
-    }
-    (0..3).all(|k| {
-        let (i, j) = ((k + 1) % 3, (k + 2) % 3);
-        let signs = [
-            orient2d(c2(a, i, j), c2(b, i, j), c2(o, i, j)),
-            orient2d(c2(b, i, j), c2(c, i, j), c2(o, i, j)),
-            orient2d(c2(c, i, j), c2(a, i, j), c2(o, i, j)),
-        ];
-        !(signs.iter().any(|s| *s > 0.0) && signs.iter().any(|s| *s < 0.0))
-    })
 }
