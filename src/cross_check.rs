@@ -184,8 +184,39 @@ pub fn distance_agrees(
 }
 
 /// parry3d-f64 on A (identity) and B (at `b_in_a`), and its time of impact when B
-/// moves by `motion`.
+/// moves by `motion`. Run behind a guard: a panic inside parry (its EPA indexed out of
+/// bounds on a box 1e308 wide) becomes "parry failed on this pair", never the end of
+/// the program.
 pub fn parry_answer(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: &RelativePose,
+    motion: Option<Motion>,
+) -> ParryAnswer {
+    let start = Instant::now();
+    guarded(|| parry_answer_unguarded(a, b, b_in_a, motion)).unwrap_or_else(|why| ParryAnswer {
+        not_comparable: Some(format!("parry failed on this pair ({why})")),
+        distance: f64::NAN,
+        depth: None,
+        witnesses: None,
+        via: "parry panicked",
+        seconds: start.elapsed().as_secs_f64(),
+        impact: None,
+    })
+}
+
+/// Runs `f`, turning a panic into its message (for calls into peer libraries).
+pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|payload| {
+        payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".into())
+    })
+}
+
+fn parry_answer_unguarded(
     a: &Shape,
     b: &Shape,
     b_in_a: &RelativePose,

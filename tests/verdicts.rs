@@ -681,3 +681,51 @@ mod regressions {
         assert!(agreement.to_string().starts_with("not comparable"));
     }
 }
+
+/// Issue 34's reproducers that touch the answers: sizes beyond the points' limit are
+/// refused by name, a peer's panic is its failure, a problem's pose must be rigid.
+mod reliability {
+    use collidescope::bench::problems::ProblemFile;
+    use collidescope::cross_check::guarded;
+    use collidescope::shape::{Cone, Cuboid};
+    use collidescope::DVec3;
+
+    #[test]
+    fn sizes_beyond_1e75_are_refused_with_the_parameter_named() {
+        let err = Cuboid::new(DVec3::new(1e308, 1.0, 1.0))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("half") || err.contains("box"), "{err}");
+        assert!(err.contains("1e75"), "{err}");
+        assert!(Cone::new(1e308, 1e-308).is_err());
+        assert!(Cuboid::new(DVec3::splat(1e75)).is_ok());
+    }
+
+    #[test]
+    fn a_panic_inside_a_peer_becomes_its_message() {
+        let out: Result<(), String> = guarded(|| panic!("index out of bounds"));
+        assert_eq!(out.unwrap_err(), "index out of bounds");
+        assert_eq!(guarded(|| 3), Ok(3));
+    }
+
+    #[test]
+    fn a_problem_with_a_non_rigid_or_huge_pose_is_refused_naming_the_problem() {
+        let dir = std::env::temp_dir().join(format!("collidescope-pose-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (rotation, translation, expect) in [
+            ("[[1e308,0,0],[0,1,0],[0,0,1]]", "[0,0,0]", "not a rotation"),
+            ("[[2,0,0],[0,1,0],[0,0,1]]", "[0,0,0]", "not a rotation"),
+            ("[[1,0,0],[0,1,0],[0,0,1]]", "[1e308,0,0]", "b_translation"),
+        ] {
+            let text = format!(
+                r#"{{"tolerance": 1e-8, "criterion": "duality_gap_absolute", "max_iterations": 100,
+                    "shapes": [{{"sphere": 1.0}}],
+                    "problems": [{{"a": 0, "b": 0, "b_rotation": {rotation}, "b_translation": {translation}, "target_distance": 1.0}}]}}"#
+            );
+            let path = dir.join("pose.json");
+            std::fs::write(&path, text).unwrap();
+            let err = ProblemFile::load(&path).unwrap_err().to_string();
+            assert!(err.contains("problem 0") && err.contains(expect), "{err}");
+        }
+    }
+}

@@ -8,7 +8,7 @@ use glam::{DMat3, DVec3};
 use serde::{Deserialize, Serialize};
 
 use super::timing::{our_seconds, parry_seconds, ratio_table, seconds_per_query, TimingSample};
-use crate::cross_check::parry_cannot_compare;
+use crate::cross_check::{guarded, parry_cannot_compare};
 use crate::minkowski::MinkowskiDifference;
 use crate::parry_bridge::{parry_penetration, parry_time_of_impact};
 use crate::pose::RelativePose;
@@ -203,6 +203,8 @@ impl ProblemFile {
                     path.display()
                 );
             }
+            p.check_pose()
+                .map_err(|e| anyhow::anyhow!("{}: problem {i}: {e}", path.display()))?;
         }
         Ok(file)
     }
@@ -244,6 +246,38 @@ impl ProblemFile {
 }
 
 impl Problem {
+    /// B's pose must be rigid and finite: a rotation whose rows are orthonormal to
+    /// 1e-6, a translation (and velocity) within ±1e75. A non-rigid pose is a different
+    /// query than the one the file describes; a non-finite one answers NaN.
+    fn check_pose(&self) -> Result<(), String> {
+        let r = DMat3::from_cols_array_2d(&self.b_rotation);
+        if !r.is_finite() {
+            return Err(format!("b_rotation is not finite: {:?}", self.b_rotation));
+        }
+        let off = (r * r.transpose() - DMat3::IDENTITY).abs().to_cols_array();
+        let worst = off.iter().fold(0.0f64, |m, v| m.max(*v));
+        if !(worst <= 1e-6) || r.determinant() <= 0.0 {
+            return Err(format!(
+                "b_rotation is not a rotation (R·Rᵀ differs from I by {worst:.1e}, det {:.3})",
+                r.determinant()
+            ));
+        }
+        for (name, v) in [
+            ("b_translation", Some(self.b_translation)),
+            ("b_velocity", self.b_velocity),
+        ] {
+            if let Some(v) = v {
+                if !v
+                    .iter()
+                    .all(|c| c.is_finite() && c.abs() <= crate::shape::MAX_COORDINATE)
+                {
+                    return Err(format!("{name} {v:?} is not finite or beyond ±1e75"));
+                }
+            }
+        }
+        Ok(())
+    }
+
     pub fn b_in_a(&self) -> RelativePose {
         let rotation = DMat3::from_cols_array_2d(&self.b_rotation).transpose();
         RelativePose::from_matrix(rotation, DVec3::from_array(self.b_translation))
@@ -365,13 +399,17 @@ pub fn run_problems(
                     (method.name().to_string(), answer)
                 })
                 .collect();
-            let parry = timing.then(|| {
-                let (seconds_per_query, distance) = parry_seconds(a, b, b_in_a);
-                ParryAnswer {
+            let parry = timing.then(|| match guarded(|| parry_seconds(a, b, b_in_a)) {
+                Ok((seconds_per_query, distance)) => ParryAnswer {
                     distance,
                     not_comparable: parry_cannot_compare(a, b),
                     seconds_per_query,
-                }
+                },
+                Err(why) => ParryAnswer {
+                    distance: f64::NAN,
+                    not_comparable: Some(format!("parry failed on this pair ({why})")),
+                    seconds_per_query: f64::NAN,
+                },
             });
             ProblemResult {
                 index,
@@ -522,12 +560,18 @@ fn epa_answer(a: &Shape, b: &Shape, b_in_a: RelativePose, timing: bool) -> Algor
                 std::hint::black_box(query());
             })
         }),
-        parry: timing.then(|| ParryPenetration {
-            depth: parry_penetration(a, b, &b_in_a).map(|(depth, _)| depth),
-            seconds_per_query: seconds_per_query(|| {
-                std::hint::black_box(parry_penetration(a, b, &b_in_a));
-            }),
-        }),
+        // A panic inside parry is its failure on this pair: no depth, no time.
+        parry: timing
+            .then(|| {
+                let depth = guarded(|| parry_penetration(a, b, &b_in_a)).ok()?;
+                Some(ParryPenetration {
+                    depth: depth.map(|(depth, _)| depth),
+                    seconds_per_query: seconds_per_query(|| {
+                        std::hint::black_box(parry_penetration(a, b, &b_in_a));
+                    }),
+                })
+            })
+            .flatten(),
     }
 }
 
@@ -583,7 +627,7 @@ fn toi_answer(
         lower_bound: proved_lower_bound(&run.outcome),
         parry_toi: timing
             .then(|| {
-                let answer = parry_time_of_impact(a, b, &b_in_a, v)?;
+                let answer = guarded(|| parry_time_of_impact(a, b, &b_in_a, v)).ok()??;
                 Some(ParryToi {
                     time_of_impact: answer,
                     seconds_per_query: seconds_per_query(|| {

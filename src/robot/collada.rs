@@ -152,9 +152,16 @@ fn geometry_points(geometry: Node<'_, '_>) -> Result<Vec<DVec3>, String> {
         })
         .and_then(|i| i.attribute("source"))
         .ok_or_else(|| format!("geometry {id}: no POSITION input in <vertices>"))?;
+    // A local reference is "#id"; anything else (empty, no '#', another file) is not one.
+    let target = position
+        .strip_prefix('#')
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| {
+            format!("geometry {id}: POSITION source '{position}' is not a local reference (#id)")
+        })?;
     let source = mesh
         .children()
-        .find(|s| s.has_tag_name("source") && s.attribute("id") == Some(&position[1..]))
+        .find(|s| s.has_tag_name("source") && s.attribute("id") == Some(target))
         .ok_or_else(|| format!("geometry {id}: its POSITION source {position} is absent"))?;
     let array = child(source, "float_array")
         .ok_or_else(|| format!("geometry {id}: source {position} has no <float_array>"))?;
@@ -204,5 +211,36 @@ fn vector(values: &[f64], element: &str) -> Result<DVec3, String> {
     match values {
         [x, y, z] => Ok(DVec3::new(*x, *y, *z)),
         _ => Err(format!("<{element}> needs 3 numbers")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn document(source: &str) -> String {
+        format!(
+            r##"<COLLADA><library_geometries><geometry id="g"><mesh>
+                <source id="p"><float_array count="9">0 0 0 1 0 0 0 1 0</float_array></source>
+                <vertices id="v"><input semantic="POSITION" source="{source}"/></vertices>
+            </mesh></geometry></library_geometries>
+            <library_visual_scenes><visual_scene id="s"><node><instance_geometry url="#g"/></node></visual_scene></library_visual_scenes>
+            <scene><instance_visual_scene url="#s"/></scene></COLLADA>"##
+        )
+    }
+
+    /// A POSITION source that is empty, lacks the '#', or begins with a multi-byte
+    /// character is refused by name (it panicked slicing `&source[1..]`).
+    #[test]
+    fn a_position_source_that_is_not_a_local_reference_is_refused() {
+        for source in ["", "p", "é", "#"] {
+            let text = document(source);
+            let doc = Document::parse(&text).unwrap();
+            let err = document_points(&doc).unwrap_err();
+            assert!(err.contains("not a local reference"), "{source:?}: {err}");
+        }
+        let text = document("#p");
+        let doc = Document::parse(&text).unwrap();
+        assert_eq!(document_points(&doc).unwrap().len(), 3);
     }
 }

@@ -33,7 +33,9 @@ pub enum ShapeError {
     },
 }
 
-/// Checks `value` against a requirement; used by every shape constructor.
+/// Checks `value` against a requirement; used by every shape constructor. Sizes are
+/// held to the points' limit ([`super::MAX_COORDINATE`]): a box 1e308 wide overflows
+/// the same arithmetic (and panicked inside parry's EPA in the cross-check).
 pub(crate) fn require(
     shape: &'static str,
     parameter: &'static str,
@@ -41,7 +43,7 @@ pub(crate) fn require(
     requirement: &'static str,
     ok: impl Fn(f64) -> bool,
 ) -> Result<(), ShapeError> {
-    if value.is_finite() && ok(value) {
+    if value.is_finite() && value.abs() <= super::MAX_COORDINATE && ok(value) {
         Ok(())
     } else {
         Err(ShapeError::BadParameter {
@@ -58,7 +60,9 @@ pub(crate) fn require_non_negative(
     parameter: &'static str,
     value: f64,
 ) -> Result<(), ShapeError> {
-    require(shape, parameter, value, "finite and ≥ 0", |v| v >= 0.0)
+    require(shape, parameter, value, "≥ 0 and at most 1e75", |v| {
+        v >= 0.0
+    })
 }
 
 pub(crate) fn require_positive(
@@ -66,5 +70,5 @@ pub(crate) fn require_positive(
     parameter: &'static str,
     value: f64,
 ) -> Result<(), ShapeError> {
-    require(shape, parameter, value, "finite and > 0", |v| v > 0.0)
+    require(shape, parameter, value, "> 0 and at most 1e75", |v| v > 0.0)
 }
