@@ -256,7 +256,7 @@ impl Problem {
         }
         let off = (r * r.transpose() - DMat3::IDENTITY).abs().to_cols_array();
         let worst = off.iter().fold(0.0f64, |m, v| m.max(*v));
-        if !(worst <= 1e-6) || r.determinant() <= 0.0 {
+        if worst.is_nan() || worst > 1e-6 || r.determinant() <= 0.0 {
             return Err(format!(
                 "b_rotation is not a rotation (R·Rᵀ differs from I by {worst:.1e}, det {:.3})",
                 r.determinant()

@@ -4,7 +4,7 @@ use thiserror::Error;
 /// finite point sets are shapes (ALGORITHMS.md §8).
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum ShapeError {
-    #[error("{shape}: {parameter} must be {requirement}, got {value}")]
+    #[error("{shape}: {parameter} must be {requirement}, got {value:?}")]
     BadParameter {
         shape: &'static str,
         parameter: &'static str,

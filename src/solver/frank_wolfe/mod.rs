@@ -56,6 +56,9 @@ pub struct FrankWolfe<'s> {
     alpha: f64,
     k: usize,
     next_id: u32,
+    /// The last step's support: beyond the origin when the shapes overlap, so an
+    /// overlap proof tries it with the active set.
+    last_support: Option<DVec3>,
     outcome: Option<Outcome>,
 }
 
@@ -78,6 +81,7 @@ impl<'s> FrankWolfe<'s> {
             alpha: 0.0,
             k: 0,
             next_id: 1,
+            last_support: None,
             outcome: None,
         }
     }
@@ -267,6 +271,7 @@ impl FrankWolfe<'_> {
     /// is certified by the same exact signs.
     fn active_set_encloses_origin(&mut self) -> bool {
         let mut points: Vec<DVec3> = self.active.iter().map(|(v, _)| v.point.w).collect();
+        points.extend(self.last_support);
         let md = &mut self.md;
         if let Some(encloses) = probed_enclosure(&points, |d| md.support_uncounted(d).w) {
             return encloses;
@@ -359,6 +364,7 @@ impl FrankWolfe<'_> {
         }
         let direction = self.x;
         let s = self.new_support(direction);
+        self.last_support = Some(s.point.w);
         let gap = 2.0 * self.x.dot(self.x - s.point.w);
         let omega = self.x.dot(s.point.w) / r;
         self.alpha = self.alpha.max(omega);

@@ -515,6 +515,7 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
             let outcome = Outcome::converged(upper, self.alpha);
             return self.finish(out, outcome, event, measured, false);
         }
+        let step_support = measured.support.map(|v| v.point.w);
         let s = self.md.support_uncounted(-self.x).w;
         // Unclamped: its sign is the verdict (a plane below the origin proves nothing).
         let mut plane = self.alpha.max(self.x.dot(s) / self.r);
@@ -533,7 +534,7 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
                 self.r,
             );
         if passes || upper - lower <= guarantee {
-            let outcome = Outcome::converged(upper, plane);
+            let outcome = self.overlap_or(Outcome::converged(upper, plane), step_support);
             return self.finish(out, outcome, event, measured, false);
         }
         if !self.precise {
@@ -555,7 +556,7 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
                 lower_bound: lower,
             }
         } else {
-            Outcome::Contact { distance: upper }
+            self.overlap_or(Outcome::Contact { distance: upper }, step_support)
         };
         self.finish(out, outcome, event, measured, false)
     }
@@ -590,11 +591,25 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
     /// when the simplex and a few uncounted supports around it enclose the origin
     /// (exact signs), otherwise `Contact` (touching, overlapping, or that near).
     fn within_tolerance(&mut self) -> Outcome {
-        let points: Vec<DVec3> = self.simplex.vertices().iter().map(|v| v.point.w).collect();
+        let r = self.r;
+        self.overlap_or(Outcome::Contact { distance: r }, None)
+    }
+
+    /// `outcome`, or `Intersecting` where it is `Contact` and the simplex, the step's
+    /// support `extra` and a few uncounted supports around them enclose the origin. An
+    /// absolute stopping test passes once ‖x‖ is small, whatever side of the boundary
+    /// the origin is on (overlaps of 1e-4 stopped at ‖x‖ = 1e-5): the step's support,
+    /// beyond the origin, usually closes the enclosure.
+    fn overlap_or(&mut self, outcome: Outcome, extra: Option<DVec3>) -> Outcome {
+        if !matches!(outcome, Outcome::Contact { .. }) {
+            return outcome;
+        }
+        let mut points: Vec<DVec3> = self.simplex.vertices().iter().map(|v| v.point.w).collect();
+        points.extend(extra);
         let md = &mut self.md;
         match probed_enclosure(&points, |d| md.support_uncounted(d).w) {
             Some(true) => Outcome::Intersecting,
-            _ => Outcome::Contact { distance: self.r },
+            _ => outcome,
         }
     }
 
