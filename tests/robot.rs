@@ -312,6 +312,57 @@ fn bad_robots_are_refused_naming_the_file_and_the_element() {
             ),
             "link c",
         ),
+        // Issue 34: non-finite or absurd values are refused at load, the element named
+        // (they made every distance NaN, and a NaN pair read as free).
+        (
+            "infinite_limits.urdf",
+            robot(
+                r#"<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/><limit lower="-inf" upper="inf" effort="1" velocity="1"/></joint>"#,
+                r#"<box size="1 1 1"/>"#,
+            ),
+            "joint j: <limit",
+        ),
+        (
+            "nan_limit.urdf",
+            robot(
+                r#"<joint name="j" type="prismatic"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/><limit lower="NaN" upper="1" effort="1" velocity="1"/></joint>"#,
+                r#"<box size="1 1 1"/>"#,
+            ),
+            "joint j: <limit",
+        ),
+        (
+            "huge_origin.urdf",
+            robot(
+                r#"<joint name="j" type="fixed"><parent link="a"/><child link="b"/><origin xyz="1e308 0 0" rpy="0 0 0"/></joint>"#,
+                r#"<box size="1 1 1"/>"#,
+            ),
+            "joint j: <origin>",
+        ),
+        (
+            "huge_rpy.urdf",
+            robot(
+                r#"<joint name="j" type="fixed"><parent link="a"/><child link="b"/><origin xyz="0 0 0" rpy="1e308 0 0"/></joint>"#,
+                r#"<box size="1 1 1"/>"#,
+            ),
+            "joint j: <origin>",
+        ),
+        (
+            "nan_mimic.urdf",
+            format!(
+                r#"<robot name="bad">
+  <link name="a"/><link name="b"><collision><geometry><box size="1 1 1"/></geometry></collision></link>
+  <link name="c"><collision><geometry><box size="1 1 1"/></geometry></collision></link>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="m" type="revolute"><parent link="b"/><child link="c"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/><mimic joint="j" multiplier="NaN"/></joint>
+</robot>"#
+            ),
+            "joint m: <mimic",
+        ),
+        (
+            "huge_cylinder.urdf",
+            robot(fixed, r#"<cylinder radius="1e308" length="1"/>"#),
+            "link a",
+        ),
     ];
     for (file, text, why) in cases {
         let path = write(&dir, file, &text);

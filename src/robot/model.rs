@@ -71,6 +71,27 @@ pub struct RobotModel {
     pub warnings: Vec<String>,
 }
 
+/// Largest angle an `rpy` may hold (radians): beyond it the turn is round-off.
+const MAX_ANGLE: f64 = 1e6;
+
+/// An `<origin>` must be finite, its `xyz` within the points' ±1e75 and its `rpy`
+/// within ±1e6 rad (a NaN or 1e308 there made every distance NaN, read as free).
+fn check_origin(p: &urdf_rs::Pose) -> Result<(), String> {
+    let (xyz, rpy) = (p.xyz.0, p.rpy.0);
+    let xyz_ok = xyz
+        .iter()
+        .all(|c| c.is_finite() && c.abs() <= crate::shape::MAX_COORDINATE);
+    let rpy_ok = rpy.iter().all(|a| a.is_finite() && a.abs() <= MAX_ANGLE);
+    if xyz_ok && rpy_ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "xyz=\"{:?}\" rpy=\"{:?}\" must be finite (xyz within ±1e75, rpy within ±1e6 rad)",
+            xyz, rpy
+        ))
+    }
+}
+
 /// `xyz` and fixed-axis `rpy` (roll about x, then pitch about y, then yaw about z).
 fn pose_of(p: &urdf_rs::Pose) -> Pose {
     let [r, pi, y] = p.rpy.0;
@@ -173,6 +194,8 @@ impl RobotModel {
                     JointKind::Fixed
                 }
             };
+            check_origin(&j.origin)
+                .map_err(|e| format!("{file}: joint {}: <origin> {e}", j.name))?;
             let axis = DVec3::from_array(j.axis.xyz.0);
             if kind != JointKind::Fixed && !(axis.is_finite() && axis.length() > 0.0) {
                 return Err(format!(
@@ -182,6 +205,16 @@ impl RobotModel {
             }
             let limits = matches!(kind, JointKind::Revolute | JointKind::Prismatic)
                 .then_some((j.limit.lower, j.limit.upper));
+            if let Some((lower, upper)) = limits {
+                // A NaN or infinite limit would make every sampled configuration NaN.
+                if !(lower.is_finite() && upper.is_finite() && lower <= upper) {
+                    return Err(format!(
+                        "{file}: joint {}: <limit lower=\"{lower}\" upper=\"{upper}\"> needs finite \
+                         bounds with lower ≤ upper",
+                        j.name
+                    ));
+                }
+            }
             joints.push(RobotJoint {
                 name: j.name.clone(),
                 kind,
@@ -208,8 +241,15 @@ impl RobotModel {
                     ));
                     continue;
                 };
-                joints[i].mimic =
-                    Some((leader, m.multiplier.unwrap_or(1.0), m.offset.unwrap_or(0.0)));
+                let (multiplier, offset) = (m.multiplier.unwrap_or(1.0), m.offset.unwrap_or(0.0));
+                if !(multiplier.is_finite() && offset.is_finite()) {
+                    return Err(format!(
+                        "{file}: joint {}: <mimic multiplier=\"{multiplier}\" offset=\"{offset}\"> \
+                         must be finite",
+                        j.name
+                    ));
+                }
+                joints[i].mimic = Some((leader, multiplier, offset));
             }
         }
         let (root, order) =
@@ -307,6 +347,7 @@ fn link_shape(
         DQuat::from_rotation_x(std::f64::consts::FRAC_PI_2),
     );
     if let [only] = link.collision.as_slice() {
+        check_origin(&only.origin).map_err(|e| format!("collision <origin> {e}"))?;
         let origin = pose_of(&only.origin);
         let kept = match &only.geometry {
             urdf_rs::Geometry::Box { size } => Some((
@@ -337,8 +378,9 @@ fn link_shape(
     let mut points = Vec::new();
     let mut curved: Vec<(Shape, Pose)> = Vec::new();
     for (k, c) in link.collision.iter().enumerate() {
-        let origin = pose_of(&c.origin);
         let element = c.name.clone().unwrap_or_else(|| format!("collision {k}"));
+        check_origin(&c.origin).map_err(|e| format!("{element} <origin> {e}"))?;
+        let origin = pose_of(&c.origin);
         let bad = |e: crate::shape::ShapeError| format!("{element}: {e}");
         let local: Vec<DVec3> = match &c.geometry {
             urdf_rs::Geometry::Box { size } => {
