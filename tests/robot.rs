@@ -348,14 +348,12 @@ fn bad_robots_are_refused_naming_the_file_and_the_element() {
         ),
         (
             "nan_mimic.urdf",
-            format!(
-                r#"<robot name="bad">
+            r#"<robot name="bad">
   <link name="a"/><link name="b"><collision><geometry><box size="1 1 1"/></geometry></collision></link>
   <link name="c"><collision><geometry><box size="1 1 1"/></geometry></collision></link>
   <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
   <joint name="m" type="revolute"><parent link="b"/><child link="c"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/><mimic joint="j" multiplier="NaN"/></joint>
-</robot>"#
-            ),
+</robot>"#.to_string(),
             "joint m: <mimic",
         ),
         (
