@@ -124,6 +124,8 @@ pub struct AlgorithmDistribution {
     /// Runs that reached the iteration cap or ended degenerate: the cases to look at.
     pub capped: usize,
     pub degenerate: usize,
+    /// Runs whose stopping test held without a proof either way (`contact`).
+    pub contact: usize,
     /// `(iterations, count)` for every iteration count seen.
     pub histogram: Vec<(usize, usize)>,
     /// Pose indices, slowest first.
@@ -171,6 +173,7 @@ pub fn distributions(
                 max_support_calls: own.iter().map(|r| r.support_calls).max().unwrap_or(0),
                 capped: own.iter().filter(|r| r.status == "iteration_cap").count(),
                 degenerate: own.iter().filter(|r| r.status == "degenerate").count(),
+                contact: own.iter().filter(|r| r.status == "contact").count(),
                 histogram,
                 slowest: own.iter().take(worst).map(|r| r.pose).collect(),
             }

@@ -106,12 +106,12 @@ pub fn run(args: SweepArgs) -> anyhow::Result<()> {
     let dists = distributions(&runs, &algorithms, args.worst);
     println!();
     println!(
-        "{:<22}{:>8}{:>6}{:>6}{:>6}{:>7}{:>12}{:>10}{:>8}",
-        "iterations", "mean", "p50", "p90", "p99", "max", "supports", "capped", "degen."
+        "{:<22}{:>8}{:>6}{:>6}{:>6}{:>7}{:>12}{:>10}{:>8}{:>9}",
+        "iterations", "mean", "p50", "p90", "p99", "max", "supports", "capped", "degen.", "contact"
     );
     for d in &dists {
         println!(
-            "{:<22}{:>8.2}{:>6}{:>6}{:>6}{:>7}{:>12.1}{:>10}{:>8}",
+            "{:<22}{:>8.2}{:>6}{:>6}{:>6}{:>7}{:>12.1}{:>10}{:>8}{:>9}",
             d.algorithm,
             d.mean_iterations,
             d.p50,
@@ -120,7 +120,8 @@ pub fn run(args: SweepArgs) -> anyhow::Result<()> {
             d.max,
             d.mean_support_calls,
             d.capped,
-            d.degenerate
+            d.degenerate,
+            d.contact
         );
     }
     for d in &dists {

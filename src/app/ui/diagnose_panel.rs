@@ -127,8 +127,8 @@ fn sweep_ui(
         ui.colored_label(
             color,
             format!(
-                "{name}: mean {:.1}, p90 {}, max {}, capped {}",
-                d.mean_iterations, d.p90, d.max, d.capped
+                "{name}: mean {:.1}, p90 {}, max {}, capped {}, contact {}",
+                d.mean_iterations, d.p90, d.max, d.capped, d.contact
             ),
         );
         let bars: Vec<Bar> = d
