@@ -62,6 +62,11 @@ pub struct SolverSettings {
     pub tetrahedron: TetrahedronRule,
 }
 
+/// The largest iteration cap a scene, problem file or the command line may ask for:
+/// Frank-Wolfe's line search on curved shapes takes a new support every step, so a
+/// million steps are seconds and a megabyte-scale active set; 2³² would never end.
+pub const MAX_ITERATION_CAP: usize = 1_000_000;
+
 impl Default for SolverSettings {
     /// Coal's defaults: tolerance 1e-6, 128 iterations.
     fn default() -> Self {
@@ -101,6 +106,13 @@ impl SolverSettings {
         }
         if self.max_iterations == 0 {
             return Err("max_iterations must be at least 1".to_string());
+        }
+        if self.max_iterations > MAX_ITERATION_CAP {
+            return Err(format!(
+                "max_iterations must be at most {MAX_ITERATION_CAP} (a run that long takes \
+                 minutes and keeps every support it took), got {}",
+                self.max_iterations
+            ));
         }
         if let InitialGuess::Direction(d) = self.initial_guess {
             if !d.is_finite() {
