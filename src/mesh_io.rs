@@ -169,6 +169,53 @@ pub fn import_obj_bytes(path: &Path, bytes: &[u8]) -> Result<ImportedMesh, MeshE
     Ok(ImportedMesh { polytope, report })
 }
 
+/// Where an OBJ file tobj refused goes wrong (tobj names no line): the first vertex
+/// line without three numbers, or face line with an index that is not a number, is 0,
+/// or lies beyond the vertices (1-based; negative counts back from the last so far).
+fn obj_fault(bytes: &[u8]) -> Option<(usize, &'static str, String)> {
+    let text = String::from_utf8_lossy(bytes);
+    let total = text
+        .lines()
+        .filter(|l| l.split_whitespace().next() == Some("v"))
+        .count() as i64;
+    let mut seen = 0i64;
+    for (number, line) in text.lines().enumerate() {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("v") => {
+                seen += 1;
+                let numbers = words.take(3).filter(|w| w.parse::<f64>().is_ok()).count();
+                if numbers < 3 {
+                    return Some((number + 1, "a vertex needs three numbers", line.into()));
+                }
+            }
+            Some("f") => {
+                let corners: Vec<&str> = words.collect();
+                if corners.len() < 3 {
+                    return Some((number + 1, "a face needs three corners", line.into()));
+                }
+                for corner in corners {
+                    let index = corner.split('/').next().unwrap_or("");
+                    let Ok(i) = index.parse::<i64>() else {
+                        return Some((number + 1, "a face index is not a number", line.into()));
+                    };
+                    let valid = if i > 0 {
+                        i <= total
+                    } else {
+                        i < 0 && -i <= seen
+                    };
+                    if !valid {
+                        let what = "a face index is 0 or beyond the vertices";
+                        return Some((number + 1, what, line.into()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 fn parse_obj(path: &Path, bytes: &[u8]) -> Result<(Vec<DVec3>, usize), MeshError> {
     let options = tobj::LoadOptions {
         triangulate: true,
@@ -182,7 +229,10 @@ fn parse_obj(path: &Path, bytes: &[u8]) -> Result<(Vec<DVec3>, usize), MeshError
     })
     .map_err(|e| MeshError::Parse {
         path: path.to_path_buf(),
-        reason: e.to_string(),
+        reason: match obj_fault(bytes) {
+            Some((line, what, text)) => format!("{e}: line {line}: {what}: `{text}`"),
+            None => e.to_string(),
+        },
     })?;
     let mut points = Vec::new();
     let mut faces = 0;
@@ -309,6 +359,19 @@ mod tests {
 
     const CUBE: &str = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n\
         f 1 2 3 4\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n";
+
+    /// Issue 34: tobj's "face parse error" and "face vertex index out of bounds" name no
+    /// line; the refusal does.
+    #[test]
+    fn a_bad_face_is_refused_with_its_line() {
+        for (text, line) in [
+            (format!("{CUBE}f 1 2 x\n"), 15),
+            (format!("{CUBE}f 1 2 99\n"), 15),
+        ] {
+            let err = import(&text).unwrap_err().to_string();
+            assert!(err.contains(&format!("line {line}")), "{err}");
+        }
+    }
 
     #[test]
     fn cube_is_convex_with_eight_hull_vertices() {

@@ -11,16 +11,7 @@ use glam::DVec3;
 /// The vertices of an STL file (duplicates kept: the hull does not mind).
 pub fn read_stl_points(path: &Path) -> Result<Vec<DVec3>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let points = if is_binary(&bytes) {
-        binary_points(&bytes)
-    } else {
-        let mesh = stl_io::read_stl(&mut Cursor::new(&bytes))
-            .map_err(|e| format!("{}: not a readable STL file: {e}", path.display()))?;
-        mesh.vertices
-            .iter()
-            .map(|v| DVec3::new(f64::from(v[0]), f64::from(v[1]), f64::from(v[2])))
-            .collect()
-    };
+    let points = stl_points(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     if points.is_empty() {
         return Err(format!("{}: the mesh has no triangles", path.display()));
     }
@@ -31,6 +22,49 @@ pub fn read_stl_points(path: &Path) -> Result<Vec<DVec3>, String> {
         ));
     }
     Ok(points)
+}
+
+/// The vertices of STL bytes: binary when the layout says so; ASCII when the text
+/// (after an optional UTF-8 byte-order mark) begins with `solid` and is text
+/// throughout; otherwise a binary file whose length and triangle count disagree, said
+/// with both numbers (a count below the triangles stored was read as that many).
+fn stl_points(bytes: &[u8]) -> Result<Vec<DVec3>, String> {
+    if is_binary(bytes) {
+        return Ok(binary_points(bytes));
+    }
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if text.trim_ascii_start().starts_with(b"solid") && std::str::from_utf8(text).is_ok() {
+        let mesh = stl_io::read_stl(&mut Cursor::new(text))
+            .map_err(|e| format!("not a readable ASCII STL file: {e}"))?;
+        return Ok(mesh
+            .vertices
+            .iter()
+            .map(|v| DVec3::new(f64::from(v[0]), f64::from(v[1]), f64::from(v[2])))
+            .collect());
+    }
+    if bytes.len() < 84 {
+        return Err(format!(
+            "not an STL file: {} bytes, shorter than a binary STL's 84-byte header, and not \
+             text beginning with 'solid'",
+            bytes.len()
+        ));
+    }
+    let count = u32::from_le_bytes([bytes[80], bytes[81], bytes[82], bytes[83]]) as u64;
+    let expected = 84 + 50 * count;
+    let stored = (bytes.len() as u64 - 84) / 50;
+    if (bytes.len() as u64) < expected {
+        Err(format!(
+            "truncated binary STL: its header says {count} triangles ({expected} bytes), the \
+             file has {} bytes ({stored} whole triangles)",
+            bytes.len()
+        ))
+    } else {
+        Err(format!(
+            "binary STL whose header says {count} triangles, but the file holds {stored} \
+             ({} bytes): the count or the file is wrong",
+            bytes.len()
+        ))
+    }
 }
 
 fn is_binary(bytes: &[u8]) -> bool {
@@ -58,6 +92,36 @@ fn binary_points(bytes: &[u8]) -> Vec<DVec3> {
 
 #[cfg(test)]
 mod tests {
+
+    /// Issue 34: three faults that all read "failed to fill whole buffer", and a count
+    /// below the triangles stored, which was read silently as that many.
+    #[test]
+    fn each_fault_of_a_binary_file_is_said_with_its_numbers() {
+        let t = [[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+        let whole = binary(b"", &[t, t]);
+        let truncated = &whole[..whole.len() - 10];
+        let err = stl_points(truncated).unwrap_err();
+        assert!(
+            err.contains("truncated") && err.contains("2 triangles"),
+            "{err}"
+        );
+        let mut too_few = whole.clone();
+        too_few[80..84].copy_from_slice(&1u32.to_le_bytes());
+        let err = stl_points(&too_few).unwrap_err();
+        assert!(
+            err.contains("says 1 triangles") && err.contains("holds 2"),
+            "{err}"
+        );
+        let err = stl_points(b"tiny").unwrap_err();
+        assert!(err.contains("84-byte header"), "{err}");
+    }
+
+    #[test]
+    fn an_ascii_file_with_a_byte_order_mark_reads() {
+        let text = "\u{feff}solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n";
+        assert_eq!(stl_points(text.as_bytes()).unwrap().len(), 3);
+    }
+
     use super::*;
 
     fn binary(header: &[u8], triangles: &[[[f32; 3]; 3]]) -> Vec<u8> {
