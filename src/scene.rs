@@ -414,9 +414,24 @@ pub struct Scene {
 impl Scene {
     /// Reads, parses and validates a scene file.
     pub fn load(path: &Path) -> Result<Scene, SceneError> {
-        let text = std::fs::read_to_string(path).map_err(|source| SceneError::Read {
+        let bytes = std::fs::read(path).map_err(|source| SceneError::Read {
             path: path.to_path_buf(),
             source,
+        })?;
+        // Invalid UTF-8 is refused with where it starts (line, column, byte offset).
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
+            let column = valid.iter().rev().take_while(|b| **b != b'\n').count() + 1;
+            SceneError::Syntax {
+                path: path.to_path_buf(),
+                line,
+                column,
+                message: format!(
+                    "not UTF-8 text (byte offset {})",
+                    e.utf8_error().valid_up_to()
+                ),
+            }
         })?;
         Self::parse(path, &text)
     }
@@ -1073,6 +1088,22 @@ Scene(
     settings: (tolerance: 1e-8, criterion: DualityGap, kind: Absolute, max_iterations: 100, initial_guess: CentreDifference),
 )
 "#;
+
+    /// Issue 34: invalid UTF-8 is refused with its line, column and byte offset.
+    #[test]
+    fn invalid_utf8_is_refused_with_where_it_starts() {
+        let dir = std::env::temp_dir().join(format!("collidescope-utf8-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bad.ron");
+        let mut bytes = b"Scene(\n    version: 1,\n    name: \"x".to_vec();
+        bytes.extend([0xff, 0xfe]);
+        std::fs::write(&path, bytes).unwrap();
+        let err = Scene::load(&path).unwrap_err().to_string();
+        assert!(
+            err.contains(":3:") && err.contains("byte offset 35"),
+            "{err}"
+        );
+    }
 
     #[test]
     fn implicit_kinds_load_and_bad_ones_say_why() {
