@@ -195,7 +195,8 @@ impl ProblemFile {
             .map_err(|e| anyhow::anyhow!("cannot read problem file {}: {e}", path.display()))?;
         let file: ProblemFile = serde_json::from_str(&text)
             .map_err(|e| anyhow::anyhow!("{}: not a problem file: {e}", path.display()))?;
-        file.settings()?;
+        file.settings()
+            .map_err(|e| anyhow::anyhow!("{}: {e:#}", path.display()))?;
         for (i, p) in file.problems.iter().enumerate() {
             if p.a >= file.shapes.len() || p.b >= file.shapes.len() {
                 anyhow::bail!(

@@ -446,7 +446,7 @@ fn mesh_points(path: &Path) -> Result<Vec<DVec3>, String> {
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
-    match ext.as_deref() {
+    let points = match ext.as_deref() {
         Some("stl") => read_stl_points(path),
         Some("obj") => crate::mesh_io::load_obj(path)
             .map(|m| m.polytope.vertices().to_vec())
@@ -456,5 +456,18 @@ fn mesh_points(path: &Path) -> Result<Vec<DVec3>, String> {
             "{}: only STL, OBJ and COLLADA (.dae) meshes are read",
             path.display()
         )),
+    }?;
+    // The mesh file is named where its own numbers are out of range.
+    let limit = crate::shape::MAX_COORDINATE;
+    if let Some((i, p)) = points
+        .iter()
+        .enumerate()
+        .find(|(_, p)| !(p.is_finite() && p.abs().max_element() <= limit))
+    {
+        return Err(format!(
+            "{}: vertex {i} ({p}) is not finite or lies beyond ±1e75",
+            path.display()
+        ));
     }
+    Ok(points)
 }

@@ -1,0 +1,312 @@
+//! Seeded mutation fuzzing of the input formats (issue 34): scenes, OBJ, problem files,
+//! URDF with its STL and COLLADA meshes. Each sample is mutated (truncated, a byte
+//! flipped, a number replaced by NaN, ±inf, ±1e308, 0 or −1, a range dropped or
+//! repeated, a multi-byte character inserted) and loaded as a user's file would be, and
+//! what loads is run. Asserted: no panic, no run past a time bound, no NaN where a
+//! number is promised, and every refusal names the file.
+
+mod common;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use collidescope::bench::problems::{run_problems, ProblemFile};
+use collidescope::mesh_io::import_obj_bytes;
+use collidescope::robot::RobotModel;
+use collidescope::scene::Scene;
+use collidescope::solver::{Method, TetrahedronRule};
+use common::Rng;
+
+/// Mutations per sample.
+const MUTATIONS: usize = 1000;
+/// No single load and run may take longer.
+const TIME_BOUND: Duration = Duration::from_secs(10);
+
+const TOKENS: [&str; 10] = [
+    "NaN", "inf", "-inf", "1e308", "-1e308", "0", "-1", "", "é", "\u{0}",
+];
+
+fn mutate(rng: &mut Rng, bytes: &[u8]) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    if out.is_empty() {
+        return out;
+    }
+    let at = rng.index(out.len());
+    match rng.index(6) {
+        0 => out.truncate(at),
+        1 => out[at] ^= 1 << rng.index(8),
+        2 => {
+            // A number (the run of digits around `at`) replaced by a token.
+            let is_num = |b: u8| b.is_ascii_digit() || b == b'.' || b == b'e' || b == b'-';
+            let (mut lo, mut hi) = (at, at);
+            while lo > 0 && is_num(out[lo - 1]) {
+                lo -= 1;
+            }
+            while hi < out.len() && is_num(out[hi]) {
+                hi += 1;
+            }
+            let token = TOKENS[rng.index(TOKENS.len())].as_bytes().to_vec();
+            out.splice(lo..hi, token);
+        }
+        3 => {
+            let end = (at + 1 + rng.index(40)).min(out.len());
+            out.drain(at..end);
+        }
+        4 => {
+            let end = (at + 1 + rng.index(40)).min(out.len());
+            let copy = out[at..end].to_vec();
+            out.splice(at..at, copy);
+        }
+        _ => {
+            let token = TOKENS[rng.index(TOKENS.len())].as_bytes().to_vec();
+            out.splice(at..at, token);
+        }
+    }
+    out
+}
+
+/// Runs `f` on every mutation of `sample` written to `path`; checks the rules above.
+fn campaign(
+    seed: u64,
+    dir: &Path,
+    name: &str,
+    sample: &[u8],
+    write_also: &[(&str, &[u8])],
+    f: &dyn Fn(&Path) -> Result<(), String>,
+) -> usize {
+    let mut rng = Rng::new(seed);
+    let mut refusals = 0;
+    for k in 0..MUTATIONS {
+        let case = dir.join(format!("{k}"));
+        std::fs::create_dir_all(&case).unwrap();
+        let path = case.join(name);
+        let bytes = mutate(&mut rng, sample);
+        std::fs::write(&path, &bytes).unwrap();
+        for (other, content) in write_also {
+            std::fs::write(case.join(other), content).unwrap();
+        }
+        let started = Instant::now();
+        let outcome = catch_unwind(AssertUnwindSafe(|| f(&path)));
+        let took = started.elapsed();
+        let shown = String::from_utf8_lossy(&bytes)
+            .chars()
+            .take(400)
+            .collect::<String>();
+        match outcome {
+            Err(_) => panic!("{name} mutation {k} panicked; input:\n{shown}"),
+            Ok(Err(message)) => {
+                refusals += 1;
+                assert!(
+                    message.contains(name) || write_also.iter().any(|(n, _)| message.contains(n)),
+                    "{name} mutation {k}: a refusal that names no file: {message}"
+                );
+            }
+            Ok(Ok(())) => {}
+        }
+        assert!(
+            took < TIME_BOUND,
+            "{name} mutation {k} took {took:?}; input:\n{shown}"
+        );
+    }
+    eprintln!("{name}: {MUTATIONS} mutations, {refusals} refused");
+    refusals
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("collidescope-fuzz-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A loaded scene's methods run; their numbers must be numbers.
+fn run_scene(path: &Path) -> Result<(), String> {
+    let scene = Scene::load(path).map_err(|e| e.to_string())?;
+    for method in scene.methods.iter().take(3) {
+        let run = scene.run(*method);
+        if let Some(d) = run.summary.outcome.distance() {
+            assert!(!d.is_nan(), "{}: {method:?} answered NaN", path.display());
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn mutated_scenes_never_panic_hang_or_answer_nan() {
+    let dir = scratch("scenes");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
+    for (i, name) in [
+        "boxes_face_to_face.ron",
+        "epa_deep_coincident.ron",
+        "ip_diamond_vs_can.ron",
+        "toi_box_landing.ron",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let sample = std::fs::read(root.join(name)).unwrap();
+        campaign(
+            100 + i as u64,
+            &dir.join(name),
+            name,
+            &sample,
+            &[],
+            &run_scene,
+        );
+    }
+}
+
+const CUBE_OBJ: &str = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n\
+    f 1 2 3 4\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n";
+
+#[test]
+fn mutated_obj_files_never_panic() {
+    let dir = scratch("obj");
+    let load = |path: &Path| {
+        let bytes = std::fs::read(path).unwrap();
+        import_obj_bytes(path, &bytes)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    campaign(200, &dir, "mesh.obj", CUBE_OBJ.as_bytes(), &[], &load);
+}
+
+const PROBLEMS: &str = r#"{"tolerance": 1e-8, "criterion": "duality_gap_absolute", "max_iterations": 200,
+ "shapes": [{"box": [0.5, 0.4, 0.3]}, {"sphere": 0.3}, {"capsule": {"radius": 0.2, "half_height": 0.4}},
+            {"convex_hull": {"vertices": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]]}}, {"cone": {"radius": 0.3, "half_height": 0.4}}],
+ "problems": [
+  {"a": 0, "b": 1, "b_rotation": [[1,0,0],[0,1,0],[0,0,1]], "b_translation": [1.0, 0.1, 0], "target_distance": 0.2},
+  {"a": 2, "b": 3, "b_rotation": [[0,-1,0],[1,0,0],[0,0,1]], "b_translation": [0.2, 0.1, 0.1], "target_distance": -0.1, "b_velocity": [1, 0, 0]},
+  {"a": 4, "b": 0, "b_rotation": [[1,0,0],[0,1,0],[0,0,1]], "b_translation": [0, 1.2, 0], "target_distance": 0.1}]}"#;
+
+#[test]
+fn mutated_problem_files_never_panic_or_answer_nan() {
+    let dir = scratch("problems");
+    let methods: Vec<Method> = ["gjk", "fw_linesearch", "epa", "lp", "interior_point", "toi"]
+        .iter()
+        .map(|m| m.parse().unwrap())
+        .collect();
+    let run = |path: &Path| {
+        let file = ProblemFile::load(path).map_err(|e| format!("{e:#}"))?;
+        let results = run_problems(&file, false, TetrahedronRule::RegionTree, &methods)
+            .map_err(|e| format!("{}: {e:#}", path.display()))?;
+        for r in &results {
+            for (name, a) in &r.algorithms {
+                if let Some(d) = a.distance {
+                    assert!(
+                        !d.is_nan(),
+                        "problem {} {name}: NaN with status {}",
+                        r.index,
+                        a.status
+                    );
+                }
+            }
+        }
+        Ok(())
+    };
+    campaign(300, &dir, "problems.json", PROBLEMS.as_bytes(), &[], &run);
+}
+
+const URDF: &str = r#"<robot name="fuzz">
+  <link name="base"><collision><origin xyz="0 0 0.1" rpy="0 0 0"/><geometry><box size="0.3 0.3 0.2"/></geometry></collision></link>
+  <link name="upper"><collision><geometry><cylinder radius="0.05" length="0.4"/></geometry></collision></link>
+  <link name="lower"><collision><geometry><mesh filename="part.stl" scale="1 1 1"/></geometry></collision></link>
+  <link name="hand"><collision><geometry><mesh filename="part.dae"/></geometry></collision></link>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="upper"/><origin xyz="0 0 0.2" rpy="0 0 0"/><axis xyz="0 0 1"/><limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
+  <joint name="j2" type="revolute"><parent link="upper"/><child link="lower"/><origin xyz="0 0 0.4" rpy="0 0.5 0"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="j3" type="revolute"><parent link="lower"/><child link="hand"/><origin xyz="0 0 0.3"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/><mimic joint="j2" multiplier="0.5" offset="0.1"/></joint>
+</robot>"#;
+
+const STL_ASCII: &str = "solid part\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 0.1 0 0\nvertex 0 0.1 0\nendloop\nendfacet\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0.2\nvertex 0.1 0 0.2\nvertex 0 0.1 0.2\nendloop\nendfacet\nendsolid part\n";
+
+const DAE: &str = r##"<COLLADA><asset><unit meter="0.01"/></asset><library_geometries><geometry id="g"><mesh>
+<source id="p"><float_array count="12">0 0 0 10 0 0 0 10 0 0 0 10</float_array></source>
+<vertices id="v"><input semantic="POSITION" source="#p"/></vertices></mesh></geometry></library_geometries>
+<library_visual_scenes><visual_scene id="s"><node><translate>0 0 1</translate><instance_geometry url="#g"/></node></visual_scene></library_visual_scenes>
+<scene><instance_visual_scene url="#s"/></scene></COLLADA>"##;
+
+fn binary_stl() -> Vec<u8> {
+    let mut out = vec![0u8; 80];
+    out.extend(2u32.to_le_bytes());
+    for t in [
+        [[0.0f32, 0.0, 0.0], [0.1, 0.0, 0.0], [0.0, 0.1, 0.0]],
+        [[0.0, 0.0, 0.2], [0.1, 0.0, 0.2], [0.0, 0.1, 0.2]],
+    ] {
+        out.extend([0u8; 12]);
+        for v in t {
+            for c in v {
+                out.extend(c.to_le_bytes());
+            }
+        }
+        out.extend([0u8; 2]);
+    }
+    out
+}
+
+/// A loaded robot is checked at its zero configuration: a pair without a finite
+/// distance must not be reported free.
+fn load_robot(path: &Path) -> Result<(), String> {
+    let model = RobotModel::load(path, None)?;
+    let q = vec![0.0; model.actuated.len()];
+    let pairs = collidescope::robot::checked_pairs(&model, &[]);
+    let mut check = collidescope::robot::SelfCollision::new(pairs, "gjk".parse().unwrap());
+    let answer = check.check(&model, &q);
+    for pair in &answer.pairs {
+        assert!(
+            pair.distance.is_finite() || pair.colliding,
+            "a NaN pair reported free"
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn mutated_robots_and_their_meshes_never_panic_or_call_nan_free() {
+    let dir = scratch("urdf");
+    let stl = binary_stl();
+    let ascii: &[u8] = STL_ASCII.as_bytes();
+    campaign(
+        400,
+        &dir.join("urdf"),
+        "robot.urdf",
+        URDF.as_bytes(),
+        &[("part.stl", ascii), ("part.dae", DAE.as_bytes())],
+        &load_robot,
+    );
+    // The meshes mutated under a fixed URDF.
+    let urdf = URDF.as_bytes();
+    // The mutated mesh sits beside the fixed URDF and the robot's other (intact) mesh.
+    let with_mesh = |other: (&'static str, &'static [u8])| {
+        move |path: &Path| {
+            let dir = path.parent().unwrap();
+            std::fs::write(dir.join("robot.urdf"), urdf).unwrap();
+            std::fs::write(dir.join(other.0), other.1).unwrap();
+            load_robot(&dir.join("robot.urdf"))
+        }
+    };
+    campaign(
+        401,
+        &dir.join("stl_binary"),
+        "part.stl",
+        &stl,
+        &[],
+        &with_mesh(("part.dae", DAE.as_bytes())),
+    );
+    campaign(
+        402,
+        &dir.join("stl_ascii"),
+        "part.stl",
+        ascii,
+        &[],
+        &with_mesh(("part.dae", DAE.as_bytes())),
+    );
+    campaign(
+        403,
+        &dir.join("dae"),
+        "part.dae",
+        DAE.as_bytes(),
+        &[],
+        &with_mesh(("part.stl", STL_ASCII.as_bytes())),
+    );
+}
