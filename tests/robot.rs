@@ -356,6 +356,25 @@ fn bad_robots_are_refused_naming_the_file_and_the_element() {
 </robot>"#.to_string(),
             "joint m: <mimic",
         ),
+        // urdf-rs names no element: the refusal does.
+        (
+            "short_vector.urdf",
+            robot(
+                r#"<joint name="j" type="fixed"><parent link="a"/><child link="b"/><origin xyz="1 2" rpy="0 0 0"/></joint>"#,
+                r#"<box size="1 1 1"/>"#,
+            ),
+            "<origin xyz=\"1 2\">",
+        ),
+        (
+            "empty_number.urdf",
+            robot(fixed, r#"<cylinder radius="" length="1"/>"#),
+            "<cylinder radius=\"\">",
+        ),
+        (
+            "not_nested.urdf",
+            robot(fixed, r#"<box size="1 1 1">"#),
+            "not well-formed XML",
+        ),
         (
             "huge_cylinder.urdf",
             robot(fixed, r#"<cylinder radius="1e308" length="1"/>"#),

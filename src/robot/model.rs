@@ -71,6 +71,62 @@ pub struct RobotModel {
     pub warnings: Vec<String>,
 }
 
+/// Where a URDF that urdf-rs refused goes wrong (its messages name no element): the XML
+/// parser's own position, or the first vector attribute (`xyz`, `rpy`, `size`, `scale`)
+/// without three numbers, or number attribute that is not one, with its element and line.
+fn urdf_fault(text: &str) -> Option<String> {
+    let doc = match roxmltree::Document::parse(text) {
+        Ok(doc) => doc,
+        Err(e) => return Some(format!("not well-formed XML: {e}")),
+    };
+    let vectors = ["xyz", "rpy", "size", "scale"];
+    let numbers = [
+        "radius",
+        "length",
+        "lower",
+        "upper",
+        "effort",
+        "velocity",
+        "multiplier",
+        "offset",
+    ];
+    for node in doc.descendants().filter(|n| n.is_element()) {
+        for attribute in node.attributes() {
+            let (name, value) = (attribute.name(), attribute.value());
+            let parsed: Vec<Option<f64>> = value
+                .split_whitespace()
+                .map(|w| w.parse::<f64>().ok())
+                .collect();
+            let wrong = if vectors.contains(&name) {
+                parsed.len() != 3 || parsed.iter().any(Option::is_none)
+            } else if numbers.contains(&name) {
+                parsed.len() != 1 || parsed[0].is_none()
+            } else {
+                false
+            };
+            if wrong {
+                let at = doc.text_pos_at(node.range().start);
+                let owner = node
+                    .ancestors()
+                    .filter_map(|a| a.attribute("name"))
+                    .next()
+                    .map_or(String::new(), |n| format!(" (in {n})"));
+                return Some(format!(
+                    "line {}: <{} {name}=\"{value}\">{owner}: {}",
+                    at.row,
+                    node.tag_name().name(),
+                    if vectors.contains(&name) {
+                        "needs three numbers"
+                    } else {
+                        "needs a number"
+                    }
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// Largest angle an `rpy` may hold (radians): beyond it the turn is round-off.
 const MAX_ANGLE: f64 = 1e6;
 
@@ -162,8 +218,11 @@ impl RobotModel {
         let file = urdf.display();
         let text =
             std::fs::read_to_string(urdf).map_err(|e| format!("{file}: cannot read: {e}"))?;
-        let robot = urdf_rs::read_from_string(&without_empty_textures(&text))
-            .map_err(|e| format!("{file}: {e}"))?;
+        let text = without_empty_textures(&text);
+        let robot = urdf_rs::read_from_string(&text).map_err(|e| match urdf_fault(&text) {
+            Some(place) => format!("{file}: {place}"),
+            None => format!("{file}: {e}"),
+        })?;
         let mut warnings = Vec::new();
         let link_names: Vec<String> = robot.links.iter().map(|l| l.name.clone()).collect();
         let index: HashMap<&str, usize> = link_names
