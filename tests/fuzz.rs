@@ -1,5 +1,5 @@
-//! Seeded mutation fuzzing of the input formats (issue 34): scenes, OBJ, problem files,
-//! URDF with its STL and COLLADA meshes. Each sample is mutated (truncated, a byte
+//! Seeded mutation fuzzing of the input formats (issue 34): scenes (lessons are scenes),
+//! OBJ, problem files, URDF with its STL and COLLADA meshes, SRDF. Each sample is mutated (truncated, a byte
 //! flipped, a number replaced by NaN, ±inf, ±1e308, 0 or −1, a range dropped or
 //! repeated, a multi-byte character inserted) and loaded as a user's file would be, and
 //! what loads is run. Asserted: no panic, no run past a time bound, no NaN where a
@@ -309,4 +309,37 @@ fn mutated_robots_and_their_meshes_never_panic_or_call_nan_free() {
         &[],
         &with_mesh(("part.stl", STL_ASCII.as_bytes())),
     );
+}
+
+const SRDF: &str = r#"<robot name="fuzz">
+  <disable_collisions link1="base" link2="upper" reason="Adjacent"/>
+  <disable_collisions link1="upper" link2="lower" reason="Adjacent"/>
+  <disable_collisions link1="lower" link2="hand" reason="Never"/>
+</robot>"#;
+
+/// The SRDF beside an intact robot: its pairs are read against the robot's links and
+/// the robot is checked without them.
+fn load_srdf(path: &Path) -> Result<(), String> {
+    let dir = path.parent().unwrap();
+    std::fs::write(dir.join("robot.urdf"), URDF).unwrap();
+    std::fs::write(dir.join("part.stl"), STL_ASCII).unwrap();
+    std::fs::write(dir.join("part.dae"), DAE).unwrap();
+    let model = RobotModel::load(&dir.join("robot.urdf"), None)?;
+    let (disabled, _warnings) = collidescope::robot::disabled_pairs_for(&model, path)?;
+    let pairs = collidescope::robot::checked_pairs(&model, &disabled);
+    let mut check = collidescope::robot::SelfCollision::new(pairs, "gjk".parse().unwrap());
+    let q = vec![0.0; model.actuated.len()];
+    for pair in &check.check(&model, &q).pairs {
+        assert!(
+            pair.distance.is_finite() || pair.colliding,
+            "a NaN pair reported free"
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn mutated_srdf_files_never_panic() {
+    let dir = scratch("srdf");
+    campaign(500, &dir, "robot.srdf", SRDF.as_bytes(), &[], &load_srdf);
 }
