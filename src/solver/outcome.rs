@@ -11,7 +11,8 @@ use crate::minkowski::SupportStats;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Outcome {
-    /// The origin lies in `A ⊖ B` (or within the tolerance of it).
+    /// The origin lies in `A ⊖ B`: points of it (a simplex, an active set) enclose the
+    /// origin by exact signs. Within the tolerance without an enclosure is `Contact`.
     Intersecting,
     /// Converged, and proved apart: a plane separates the shapes with a positive gap
     /// `lower_bound` (the run's best support plane), and `distance` (a point of
