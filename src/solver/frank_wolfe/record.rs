@@ -25,7 +25,8 @@ pub enum FrankWolfeEvent {
     Reoptimised { added: u32, dropped: Vec<u32> },
     /// The re-optimised active set contains the origin.
     OriginEnclosed { added: u32 },
-    /// ‖x_k‖ fell below the tolerance: counted as contact.
+    /// ‖x_k‖ fell below the tolerance (Coal's check A): an overlap only where points of
+    /// `A ⊖ B` enclose the origin, otherwise `contact`.
     WithinTolerance,
     /// The convergence test passed.
     Converged,

@@ -27,7 +27,8 @@ pub enum GjkEvent {
     Projected { added: u32, dropped: Vec<u32> },
     /// The new simplex contains the origin.
     OriginEnclosed { added: u32 },
-    /// ‖x_k‖ fell below the tolerance: counted as contact.
+    /// ‖x_k‖ fell below the tolerance (Coal's check A): an overlap only where points of
+    /// `A ⊖ B` enclose the origin, otherwise `contact`.
     WithinTolerance,
     /// Momentum stopped; the support was discarded and the run continues as plain GJK.
     MomentumStopped { cause: MomentumStop },
