@@ -480,6 +480,7 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
     /// the recomputed point or the bounds are as close as the criterion guarantees;
     /// otherwise `Stalled`, with both bounds. The loop itself keeps Coal's arithmetic,
     /// so iteration counts stay Coal's.
+    #[inline(never)]
     fn finish_separated(
         &mut self,
         out: &mut Records,
@@ -515,7 +516,6 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
             let outcome = Outcome::converged(upper, self.alpha);
             return self.finish(out, outcome, event, measured, false);
         }
-        let step_support = measured.support.map(|v| v.point.w);
         let s = self.md.support_uncounted(-self.x).w;
         // Unclamped: its sign is the verdict (a plane below the origin proves nothing).
         let mut plane = self.alpha.max(self.x.dot(s) / self.r);
@@ -534,7 +534,7 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
                 self.r,
             );
         if passes || upper - lower <= guarantee {
-            let outcome = self.overlap_or(Outcome::converged(upper, plane), step_support);
+            let outcome = self.overlap_or(Outcome::converged(upper, plane));
             return self.finish(out, outcome, event, measured, false);
         }
         if !self.precise {
@@ -556,7 +556,7 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
                 lower_bound: lower,
             }
         } else {
-            self.overlap_or(Outcome::Contact { distance: upper }, step_support)
+            self.overlap_or(Outcome::Contact { distance: upper })
         };
         self.finish(out, outcome, event, measured, false)
     }
@@ -566,6 +566,8 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
     /// removed): where `x`'s direction carries round-off (shapes 1e6 long and 1e-3
     /// apart: a tilt of 1e-7 along a 1e6 face is 0.1), the feature's own plane still
     /// separates. `-∞` when the simplex has no such plane.
+    #[cold]
+    #[inline(never)]
     fn simplex_plane_gap(&mut self) -> f64 {
         let v = self.simplex.vertices();
         let side =
@@ -591,21 +593,27 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
     /// when the simplex and a few uncounted supports around it enclose the origin
     /// (exact signs), otherwise `Contact` (touching, overlapping, or that near).
     fn within_tolerance(&mut self) -> Outcome {
-        let r = self.r;
-        self.overlap_or(Outcome::Contact { distance: r }, None)
+        let points: Vec<DVec3> = self.simplex.vertices().iter().map(|v| v.point.w).collect();
+        let md = &mut self.md;
+        match probed_enclosure(&points, |d| md.support_uncounted(d).w) {
+            Some(true) => Outcome::Intersecting,
+            _ => Outcome::Contact { distance: self.r },
+        }
     }
 
-    /// `outcome`, or `Intersecting` where it is `Contact` and the simplex, the step's
-    /// support `extra` and a few uncounted supports around them enclose the origin. An
+    /// `outcome`, or `Intersecting` where it is `Contact` and the simplex, the support
+    /// along −x and a few uncounted supports around them enclose the origin. An
     /// absolute stopping test passes once ‖x‖ is small, whatever side of the boundary
-    /// the origin is on (overlaps of 1e-4 stopped at ‖x‖ = 1e-5): the step's support,
+    /// the origin is on (overlaps of 1e-4 stopped at ‖x‖ = 1e-5): the support along −x,
     /// beyond the origin, usually closes the enclosure.
-    fn overlap_or(&mut self, outcome: Outcome, extra: Option<DVec3>) -> Outcome {
+    #[cold]
+    #[inline(never)]
+    fn overlap_or(&mut self, outcome: Outcome) -> Outcome {
         if !matches!(outcome, Outcome::Contact { .. }) {
             return outcome;
         }
         let mut points: Vec<DVec3> = self.simplex.vertices().iter().map(|v| v.point.w).collect();
-        points.extend(extra);
+        points.push(self.md.support_uncounted(-self.x).w);
         let md = &mut self.md;
         match probed_enclosure(&points, |d| md.support_uncounted(d).w) {
             Some(true) => Outcome::Intersecting,
