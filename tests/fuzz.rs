@@ -248,17 +248,22 @@ fn binary_stl() -> Vec<u8> {
 /// distance must not be reported free.
 fn load_robot(path: &Path) -> Result<(), String> {
     let model = RobotModel::load(path, None)?;
-    let q = vec![0.0; model.actuated.len()];
-    let pairs = collidescope::robot::checked_pairs(&model, &[]);
+    check_at_zero(&model, &[]);
+    Ok(())
+}
+
+/// Every checked pair at the zero configuration: one without a finite distance must
+/// not be reported free.
+fn check_at_zero(model: &RobotModel, disabled: &[collidescope::robot::DisabledPair]) {
+    let pairs = collidescope::robot::checked_pairs(model, disabled);
     let mut check = collidescope::robot::SelfCollision::new(pairs, "gjk".parse().unwrap());
-    let answer = check.check(&model, &q);
-    for pair in &answer.pairs {
+    let q = vec![0.0; model.actuated.len()];
+    for pair in &check.check(model, &q).pairs {
         assert!(
             pair.distance.is_finite() || pair.colliding,
             "a NaN pair reported free"
         );
     }
-    Ok(())
 }
 
 #[test]
@@ -326,15 +331,7 @@ fn load_srdf(path: &Path) -> Result<(), String> {
     std::fs::write(dir.join("part.dae"), DAE).unwrap();
     let model = RobotModel::load(&dir.join("robot.urdf"), None)?;
     let (disabled, _warnings) = collidescope::robot::disabled_pairs_for(&model, path)?;
-    let pairs = collidescope::robot::checked_pairs(&model, &disabled);
-    let mut check = collidescope::robot::SelfCollision::new(pairs, "gjk".parse().unwrap());
-    let q = vec![0.0; model.actuated.len()];
-    for pair in &check.check(&model, &q).pairs {
-        assert!(
-            pair.distance.is_finite() || pair.colliding,
-            "a NaN pair reported free"
-        );
-    }
+    check_at_zero(&model, &disabled);
     Ok(())
 }
 

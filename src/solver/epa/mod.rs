@@ -401,7 +401,7 @@ impl<'s, 'r> Epa<'s, 'r> {
             // The depth lies in [face distance, support along its normal]: certified
             // only when those meet. A support that cannot pass the face while they do
             // not meet is a normal the round-off has turned: no answer.
-            let converged = gain <= self.settings.tolerance * (1.0 + s.w.length());
+            let converged = gain <= self.slack(s);
             if !beyond && !converged {
                 let reason = format!(
                     "the support cannot pass the nearest face, yet its plane and the support \
@@ -605,6 +605,13 @@ impl<'s, 'r> Epa<'s, 'r> {
         }
     }
 
+    /// How far a support may lie from a plane and still count as on it: EPA's
+    /// tolerance, relative to the support's size (one rule for the depth and for
+    /// `touching`).
+    fn slack(&self, s: CsoPoint) -> f64 {
+        self.settings.tolerance * (1.0 + s.w.length())
+    }
+
     /// The answer when `A ⊖ B` is flat (no support leaves the plane of `normal`): it has
     /// no interior, so where it holds the origin the depth is 0. Proved by the supports
     /// on both sides: the origin lies within the tolerance of the plane; a plane below
@@ -612,9 +619,8 @@ impl<'s, 'r> Epa<'s, 'r> {
     fn flat_answer(&mut self, normal: DVec3) -> Outcome {
         let (up, down) = (self.md.support(normal), self.md.support(-normal));
         let (h_up, h_down) = (normal.dot(up.w), -normal.dot(down.w));
-        let within = |s: &CsoPoint| self.settings.tolerance * (1.0 + s.w.length());
         let gap = (-h_up).max(-h_down);
-        if -h_up > within(&up) || -h_down > within(&down) {
+        if -h_up > self.slack(up) || -h_down > self.slack(down) {
             return match self.gjk.outcome {
                 Outcome::Contact { distance } => Outcome::converged(distance, gap),
                 _ => self.disagreement(gap),
@@ -672,8 +678,7 @@ impl<'s, 'r> Epa<'s, 'r> {
     /// separated (or a disagreement with GJK's enclosure) when it lies clearly below.
     fn boundary_answer(&self, normal: DVec3, s: CsoPoint) -> Outcome {
         let h = normal.dot(s.w);
-        let within = self.settings.tolerance * (1.0 + s.w.length());
-        if h.abs() <= within && normal != DVec3::ZERO {
+        if h.abs() <= self.slack(s) && normal != DVec3::ZERO {
             return Outcome::Touching { normal };
         }
         match self.gjk.outcome {
