@@ -8,6 +8,12 @@ use serde::{Deserialize, Serialize};
 pub struct Pose {
     pub rotation: DQuat,
     pub translation: DVec3,
+    /// The rotation matrix exactly as a file gave it (Coal's 3×3, FCL's 4×4, a problem
+    /// file's rows), when there was one: a quaternion cannot hold it to the bit, and the
+    /// query must be the one the engine ran. Points are turned by it, and relative poses
+    /// composed from it as Coal composes them. Any edit of the pose drops it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matrix: Option<DMat3>,
 }
 
 impl Default for Pose {
@@ -20,13 +26,31 @@ impl Pose {
     pub const IDENTITY: Pose = Pose {
         rotation: DQuat::IDENTITY,
         translation: DVec3::ZERO,
+        matrix: None,
     };
 
     pub fn new(translation: DVec3, rotation: DQuat) -> Self {
         Self {
             rotation,
             translation,
+            matrix: None,
         }
+    }
+
+    /// A pose whose rotation matrix is kept as given (see [`Pose::matrix`]); the
+    /// quaternion beside it serves the viewer's handles and Euler readouts.
+    pub fn from_matrix(translation: DVec3, matrix: DMat3) -> Self {
+        Self {
+            rotation: DQuat::from_mat3(&matrix).normalize(),
+            translation,
+            matrix: Some(matrix),
+        }
+    }
+
+    /// The rotation as a matrix: the exact one when given, else the quaternion's.
+    pub fn rotation_matrix(&self) -> DMat3 {
+        self.matrix
+            .unwrap_or_else(|| DMat3::from_quat(self.rotation))
     }
 
     pub fn from_translation(translation: DVec3) -> Self {
@@ -46,29 +70,92 @@ impl Pose {
     }
 
     pub fn transform_point(&self, local: DVec3) -> DVec3 {
-        self.rotation * local + self.translation
+        self.transform_vector(local) + self.translation
     }
 
     pub fn transform_vector(&self, local: DVec3) -> DVec3 {
-        self.rotation * local
+        match self.matrix {
+            Some(m) => m * local,
+            None => self.rotation * local,
+        }
     }
 
     pub fn inverse(&self) -> Pose {
-        let rotation = self.rotation.inverse();
-        Pose::new(-(rotation * self.translation), rotation)
+        match self.matrix {
+            Some(m) => {
+                let back = m.transpose();
+                Pose::from_matrix(-(back * self.translation), back)
+            }
+            None => {
+                let rotation = self.rotation.inverse();
+                Pose::new(-(rotation * self.translation), rotation)
+            }
+        }
     }
 
     /// `self * other`: applies `other` first.
     pub fn then_local(&self, other: &Pose) -> Pose {
-        Pose::new(
-            self.transform_point(other.translation),
-            (self.rotation * other.rotation).normalize(),
-        )
+        let translation = self.transform_point(other.translation);
+        if self.matrix.is_some() || other.matrix.is_some() {
+            return Pose::from_matrix(
+                translation,
+                self.rotation_matrix() * other.rotation_matrix(),
+            );
+        }
+        Pose::new(translation, (self.rotation * other.rotation).normalize())
     }
 
     pub fn is_finite(&self) -> bool {
-        self.rotation.is_finite() && self.translation.is_finite()
+        self.rotation.is_finite()
+            && self.translation.is_finite()
+            && self.matrix.is_none_or(|m| m.is_finite())
     }
+}
+
+/// How far from orthonormal a rotation matrix written in f64 may be (the largest entry
+/// of `R·Rᵀ − I`): a matrix printed to 17 digits is orthonormal to ~1e-16; one further
+/// off is not the rotation its writer had.
+pub const MATRIX_TOLERANCE: f64 = 1e-9;
+
+/// How far from unit length a quaternion may be: one from an f32 engine (parry3d,
+/// rapier), normalised in f32 and widened, is off by up to ~1e-7.
+pub const QUATERNION_TOLERANCE: f64 = 1e-6;
+
+/// A rotation matrix from its rows, kept as given, or why it is not a rotation (the
+/// offending values named).
+pub fn rigid_rotation(rows: [[f64; 3]; 3]) -> Result<DMat3, String> {
+    let m = DMat3::from_cols_array_2d(&rows).transpose();
+    if !m.is_finite() {
+        return Err(format!("rotation {rows:?} is not finite"));
+    }
+    let off = (m * m.transpose() - DMat3::IDENTITY).abs().to_cols_array();
+    let worst = off.iter().fold(0.0f64, |w, v| w.max(*v));
+    let det = m.determinant();
+    if worst > MATRIX_TOLERANCE || det <= 0.0 {
+        return Err(format!(
+            "rotation {rows:?} is not rigid: its rows are orthonormal only to {worst:.1e} \
+             (at most {MATRIX_TOLERANCE:.0e}), determinant {det:.6}"
+        ));
+    }
+    Ok(m)
+}
+
+/// A quaternion `(x, y, z, w)` kept as given when it is a unit one to
+/// [`QUATERNION_TOLERANCE`], or why it is refused.
+pub fn unit_quaternion(xyzw: [f64; 4]) -> Result<DQuat, String> {
+    let q = DQuat::from_array(xyzw);
+    if !q.is_finite() {
+        return Err(format!("quaternion {xyzw:?} is not finite"));
+    }
+    let off = (q.length() - 1.0).abs();
+    if off > QUATERNION_TOLERANCE {
+        return Err(format!(
+            "quaternion {xyzw:?} is not a unit quaternion: its length is {} \
+             (within {QUATERNION_TOLERANCE:.0e} of 1 is taken)",
+            q.length()
+        ));
+    }
+    Ok(q)
 }
 
 /// Shape B's frame expressed in shape A's frame (`a_from_b`). Kept as a matrix so that
@@ -81,6 +168,15 @@ pub struct RelativePose {
 
 impl RelativePose {
     pub fn between(world_from_a: &Pose, world_from_b: &Pose) -> Self {
+        if world_from_a.matrix.is_some() || world_from_b.matrix.is_some() {
+            // Coal's `MinkowskiDiff::set`: R = R_aᵀ R_b, t = R_aᵀ (t_b − t_a); with A at
+            // the identity both are B's own, to the bit.
+            let back = world_from_a.rotation_matrix().transpose();
+            return Self {
+                rotation: back * world_from_b.rotation_matrix(),
+                translation: back * (world_from_b.translation - world_from_a.translation),
+            };
+        }
         let a_from_b = world_from_a.inverse().then_local(world_from_b);
         Self {
             rotation: DMat3::from_quat(a_from_b.rotation),
@@ -95,9 +191,17 @@ impl RelativePose {
         }
     }
 
-    /// A point of B's frame in A's frame.
+    /// A point of B's frame in A's frame, rounded as Coal's Eigen rounds `R p + t`: the
+    /// first two rows are evaluated together as columns (`(r₀p₀ + r₁p₁) + r₂p₂`), the
+    /// last alone as a row reduction, which Eigen splits in halves (`r₀p₀ + (r₁p₁ +
+    /// r₂p₂)`). Where two support vertices tie to the last bit, this bit decides which
+    /// one the next step takes, and so the iteration count.
+    #[inline(always)]
     pub fn transform_point(&self, p_in_b: DVec3) -> DVec3 {
-        self.rotation * p_in_b + self.translation
+        let (r, p) = (&self.rotation, p_in_b);
+        let columns = r.x_axis * p.x + r.y_axis * p.y + r.z_axis * p.z;
+        let z = r.x_axis.z * p.x + (r.y_axis.z * p.y + r.z_axis.z * p.z);
+        DVec3::new(columns.x, columns.y, z) + self.translation
     }
 
     /// A direction of A's frame in B's frame (`Rᵀ v`), summed in the same order as Coal.

@@ -207,8 +207,12 @@ pub struct MemberSpec {
 pub enum RotationSpec {
     /// XYZ Euler angles in degrees.
     EulerDegrees([f64; 3]),
-    /// A unit quaternion `(x, y, z, w)`; normalised on load.
+    /// A unit quaternion `(x, y, z, w)`, used as given (an f32 engine's quaternion,
+    /// widened, is within [`crate::pose::QUATERNION_TOLERANCE`] of unit length).
     Quaternion([f64; 4]),
+    /// A rotation matrix, rows first, used as given: Coal's and FCL's poses, a problem
+    /// file's `b_rotation`. Orthonormal to [`crate::pose::MATRIX_TOLERANCE`].
+    Matrix([[f64; 3]; 3]),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -740,6 +744,9 @@ impl Scene {
 /// Euler degrees when they reproduce the rotation bit for bit (readable, editable),
 /// else the exact quaternion (a saved slow case must reproduce its iteration counts).
 fn rotation_spec(pose: &Pose) -> RotationSpec {
+    if let Some(m) = pose.matrix {
+        return RotationSpec::Matrix(m.transpose().to_cols_array_2d());
+    }
     let degrees = round_degrees(pose.euler_degrees());
     if Pose::from_euler_degrees(DVec3::ZERO, degrees).rotation == pose.rotation {
         RotationSpec::EulerDegrees(degrees.to_array())
@@ -860,28 +867,22 @@ fn build_body(
             "translation must be finite, got {translation}"
         )));
     }
-    let rotation = match spec.rotation {
+    let pose = match spec.rotation {
         RotationSpec::EulerDegrees(d) => {
             let d = DVec3::from_array(d);
             if !d.is_finite() {
                 return Err(invalid(format!("rotation angles must be finite, got {d}")));
             }
-            Pose::from_euler_degrees(DVec3::ZERO, d).rotation
+            Pose::from_euler_degrees(translation, d)
         }
-        RotationSpec::Quaternion(q) => {
-            let q = DQuat::from_array(q);
-            if !q.is_finite() || q.length() < 1e-12 {
-                return Err(invalid(format!(
-                    "rotation quaternion must be finite and non-zero, got {q}"
-                )));
-            }
-            // Keep a unit quaternion bit for bit, so saved poses reproduce exactly.
-            if (q.length() - 1.0).abs() > 1e-12 {
-                q.normalize()
-            } else {
-                q
-            }
-        }
+        RotationSpec::Quaternion(q) => Pose::new(
+            translation,
+            crate::pose::unit_quaternion(q).map_err(&invalid)?,
+        ),
+        RotationSpec::Matrix(rows) => Pose::from_matrix(
+            translation,
+            crate::pose::rigid_rotation(rows).map_err(&invalid)?,
+        ),
     };
     let velocity = spec.velocity.map(DVec3::from_array);
     let spin = spec.spin.map(DVec3::from_array);
@@ -903,7 +904,7 @@ fn build_body(
     Ok(Body {
         spec: spec.shape.clone(),
         shape,
-        pose: Pose::new(translation, rotation),
+        pose,
         mesh_report,
         velocity,
         spin,
@@ -1032,6 +1033,9 @@ fn member_turn(rotation: RotationSpec) -> DQuat {
             Pose::from_euler_degrees(DVec3::ZERO, DVec3::from_array(d)).rotation
         }
         RotationSpec::Quaternion(q) => DQuat::from_array(q).normalize(),
+        RotationSpec::Matrix(rows) => {
+            DQuat::from_mat3(&DMat3::from_cols_array_2d(&rows).transpose()).normalize()
+        }
     }
 }
 

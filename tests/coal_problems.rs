@@ -106,6 +106,29 @@ fn mesh_problems_match_coal() {
     check_file("meshes_sample.json");
 }
 
+/// Problems where the last bit decides, written by `benches/coal_mesh_problems.py`
+/// (seeds 3-8, Coal 3.0.3) and kept where two support vertices of a hull tie to within
+/// one rounding, or exactly (lattice points): until B's points were rounded as Coal's
+/// Eigen rounds `R p + t` (`RelativePose::transform_point`) and tied tops were climbed
+/// as Coal climbs them (`shape/coal_climb.rs`), each of these ended one iteration off
+/// Coal's. Every count must equal Coal's here.
+#[test]
+fn rounding_ties_resolve_as_coal_resolves_them() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/coal_rounding_ties.json");
+    let file = ProblemFile::load(&path).unwrap();
+    let results = run_problems(&file, false, TetrahedronRule::RegionTree, &[]).unwrap();
+    for (p, r) in file.problems.iter().zip(&results) {
+        for alg in ["gjk", "nesterov", "nesterov_normalized"] {
+            assert_eq!(
+                r.algorithms[alg].iterations, p.coal[alg].iterations,
+                "problem {} {alg} (target {})",
+                r.index, p.target_distance
+            );
+        }
+    }
+}
+
 /// The untraced path (what a library user and the timings run: `run_gjk`, built on the
 /// concrete shape kinds) and the traced path (what the viewer and `solve` show, through
 /// `Shape`) are one solver: on every sample problem they end with the same outcome,

@@ -713,8 +713,8 @@ mod reliability {
         let dir = std::env::temp_dir().join(format!("collidescope-pose-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         for (rotation, translation, expect) in [
-            ("[[1e308,0,0],[0,1,0],[0,0,1]]", "[0,0,0]", "not a rotation"),
-            ("[[2,0,0],[0,1,0],[0,0,1]]", "[0,0,0]", "not a rotation"),
+            ("[[1e308,0,0],[0,1,0],[0,0,1]]", "[0,0,0]", "not rigid"),
+            ("[[2,0,0],[0,1,0],[0,0,1]]", "[0,0,0]", "not rigid"),
             ("[[1,0,0],[0,1,0],[0,0,1]]", "[1e308,0,0]", "b_translation"),
         ] {
             let text = format!(

@@ -248,21 +248,10 @@ impl ProblemFile {
 
 impl Problem {
     /// B's pose must be rigid and finite: a rotation whose rows are orthonormal to
-    /// 1e-6, a translation (and velocity) within ±1e75. A non-rigid pose is a different
+    /// [`crate::pose::MATRIX_TOLERANCE`], a translation (and velocity) within ±1e75. A non-rigid pose is a different
     /// query than the one the file describes; a non-finite one answers NaN.
     fn check_pose(&self) -> Result<(), String> {
-        let r = DMat3::from_cols_array_2d(&self.b_rotation);
-        if !r.is_finite() {
-            return Err(format!("b_rotation is not finite: {:?}", self.b_rotation));
-        }
-        let off = (r * r.transpose() - DMat3::IDENTITY).abs().to_cols_array();
-        let worst = off.iter().fold(0.0f64, |m, v| m.max(*v));
-        if worst.is_nan() || worst > 1e-6 || r.determinant() <= 0.0 {
-            return Err(format!(
-                "b_rotation is not a rotation (R·Rᵀ differs from I by {worst:.1e}, det {:.3})",
-                r.determinant()
-            ));
-        }
+        crate::pose::rigid_rotation(self.b_rotation).map_err(|e| format!("b_rotation: {e}"))?;
         for (name, v) in [
             ("b_translation", Some(self.b_translation)),
             ("b_velocity", self.b_velocity),

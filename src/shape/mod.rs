@@ -6,6 +6,7 @@
 
 mod any;
 mod capsule;
+mod coal_climb;
 mod cone;
 mod cuboid;
 mod cylinder;

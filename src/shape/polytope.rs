@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
+use super::coal_climb::{self, CoalWarmStarts, VertexGraph};
 use super::direction_table::DirectionTable;
 use super::error::ShapeError;
 use super::hull::span::{self, Span};
@@ -57,14 +58,13 @@ pub struct Polytope {
     /// turned far from the last one starts from its cell's vertex instead of the far
     /// side of the hull (empty below the hill-climbing threshold).
     direction_table: DirectionTable,
+    /// Coal's own warm starts, read only where ties make Coal's answer depend on its
+    /// path ([`coal_climb`]); empty below the hill-climbing threshold.
+    coal_warm_starts: CoalWarmStarts,
     /// `8ε · max ‖v‖₁`: times `‖dir‖∞`, more than the rounding of a comparison of two
     /// `⟨v, dir⟩` (the climb's near ties).
     rounding_scale: f64,
 }
-
-/// A direction within this cosine of the last one keeps climbing from the last vertex;
-/// further away, the climb starts from the best warm start (Coal's threshold).
-const KEEP_LAST_VERTEX_COSINE: f64 = 0.9;
 
 /// Largest coordinate magnitude accepted. The simplex projection forms fourth powers of
 /// lengths (`‖AB × AC‖²`), which must stay finite in f64: (2·√3·1e75)⁴ ≈ 2e303.
@@ -120,8 +120,11 @@ impl Polytope {
         let mut offsets = Vec::with_capacity(vertices.len() + 1);
         let mut adjacent = Vec::new();
         offsets.push(0);
-        for list in &neighbour_lists {
-            adjacent.extend_from_slice(list);
+        for mut list in neighbour_lists {
+            // Ascending, as Coal's `std::set`s keep them: where ties leave the climb a
+            // choice, the order decides it.
+            list.sort_unstable();
+            adjacent.extend_from_slice(&list);
             offsets.push(adjacent.len() as u32);
         }
         let (min, max) = vertices.iter().fold(
@@ -144,34 +147,48 @@ impl Polytope {
             hull_source,
             centre: (min + max) * 0.5,
             direction_table: DirectionTable::default(),
+            coal_warm_starts: CoalWarmStarts::default(),
             rounding_scale: 8.0 * f64::EPSILON * largest,
         };
         if polytope.has_adjacency() && polytope.vertices.len() > Self::HILL_CLIMB_THRESHOLD {
             polytope.direction_table =
                 DirectionTable::build(|dir| polytope.support_index_brute_force(dir).0);
+            polytope.coal_warm_starts = CoalWarmStarts::build(&polytope);
         }
         polytope
     }
 
     /// Where a climb along `dir` starts: the last support vertex when `dir` is close to
-    /// the last direction, else the vertex of its direction cell.
+    /// the last direction, else the vertex of its direction cell. Also where Coal's
+    /// climb would start ([`CoalStart`]), for the rare supports that need it.
     #[inline(always)]
-    fn climb_start(&self, dir: DVec3, cache: &mut SupportCache) -> usize {
+    fn climb_start(&self, dir: DVec3, cache: &mut SupportCache) -> (usize, CoalStart) {
         let last = cache.last_direction;
-        let cosine_bound = KEEP_LAST_VERTEX_COSINE * KEEP_LAST_VERTEX_COSINE;
+        let cosine_bound = coal_climb::WARM_START_COSINE * coal_climb::WARM_START_COSINE;
         let dot = last.dot(dir);
-        let close = if last == DVec3::ZERO {
-            cache.hinted
+        let (close, coal) = if last == DVec3::ZERO {
+            (cache.hinted, CoalStart::LastVertex)
         } else {
-            dot > 0.0 && dot * dot >= cosine_bound * last.length_squared() * dir.length_squared()
+            let close = dot > 0.0
+                && dot * dot >= cosine_bound * last.length_squared() * dir.length_squared();
+            (
+                close,
+                if close {
+                    CoalStart::LastVertex
+                } else {
+                    CoalStart::WarmStart
+                },
+            )
         };
         cache.last_direction = dir;
         if close {
-            return cache.last_vertex;
+            return (cache.last_vertex, coal);
         }
-        self.direction_table
+        let start = self
+            .direction_table
             .start_for(dir)
-            .unwrap_or(cache.last_vertex)
+            .unwrap_or(cache.last_vertex);
+        (start, coal)
     }
 
     fn point(p: DVec3) -> Self {
@@ -447,51 +464,29 @@ impl Polytope {
         PlateauExit::Top(top, exact_ties)
     }
 
-    /// Coal's hill climb (`getShapeSupportLog` of Coal 3), started at its hint (the
-    /// last support vertex): each round scans the current vertex's unvisited neighbours,
-    /// moving to every one above the best so far, and, until the first strict rise, to
-    /// one of equal value too. On a top of tied vertices its answer depends on the path:
-    /// from a hint on the top it walks along the ties; from below it stops on the first
-    /// one it reaches. Run only where ties make the answer path-dependent, so that a
-    /// solver's support (and iteration count) is Coal's there too.
-    #[cold]
-    #[inline(never)]
-    fn coal_climb(&self, dir: DVec3, hint: usize) -> (usize, u64) {
-        let mut current = hint.min(self.vertices.len() - 1);
-        let mut best = self.vertices[current].dot(dir);
-        let mut visited = vec![false; self.vertices.len()];
-        visited[current] = true;
-        let (mut found, mut loose, mut visits) = (true, true, 1u64);
-        while found {
-            found = false;
-            let from = current;
-            for &n in self.neighbours(from) {
-                let n = n as usize;
-                if visited[n] {
-                    continue;
-                }
-                visited[n] = true;
-                visits += 1;
-                let d = self.vertices[n].dot(dir);
-                let better = if d > best {
-                    loose = false;
-                    true
-                } else {
-                    loose && d == best
-                };
-                if better {
-                    best = d;
-                    current = n;
-                    found = true;
-                }
-            }
-        }
-        (current, visits)
-    }
-
     /// Centre of the vertices' bounding box.
     pub fn local_centre(&self) -> DVec3 {
         self.centre
+    }
+}
+
+/// Where Coal's climb starts: its last support vertex (the direction is close to the
+/// last one, or the first of a query: the caller's hint), or its best warm start.
+#[derive(Clone, Copy)]
+enum CoalStart {
+    LastVertex,
+    WarmStart,
+}
+
+impl VertexGraph for Polytope {
+    fn point(&self, vertex: usize) -> DVec3 {
+        self.vertices[vertex]
+    }
+    fn neighbours(&self, vertex: usize) -> &[u32] {
+        Polytope::neighbours(self, vertex)
+    }
+    fn vertex_count(&self) -> usize {
+        self.vertices.len()
     }
 }
 
@@ -511,20 +506,18 @@ impl SupportMap for Polytope {
     #[inline(always)]
     fn local_support_cached(&self, dir: DVec3, cache: &mut SupportCache) -> DVec3 {
         let (index, visits) = if self.uses_hill_climbing() {
-            // Coal's hint is where the climb starts: the last support vertex, or its
-            // warm start where the direction turned far ([`Polytope::climb_start`]).
-            let start = self.climb_start(dir, cache);
-            let hint = start;
+            let (start, coal_start) = self.climb_start(dir, cache);
             match self.climb(dir, start) {
-                // Two tied vertices (an edge orthogonal to `dir`), the hint one of them:
-                // Coal's climb walks from the hint to the other, whatever the order of
-                // its neighbour lists. Larger ties depend on that order (Qhull's, which
-                // ours are not): the lowest index, the scan's choice, stands there.
-                (top, visits, 2)
-                    if self.vertices[hint.min(self.vertices.len() - 1)].dot(dir)
-                        == self.vertices[top].dot(dir) =>
-                {
-                    let (coal, more) = self.coal_climb(dir, hint);
+                // Tied vertices at the top (an edge or a face orthogonal to `dir`):
+                // Coal's answer depends on its path, so its climb is replayed.
+                (_, visits, ties) if ties >= 2 => {
+                    let hint = match coal_start {
+                        CoalStart::LastVertex => cache.last_vertex,
+                        CoalStart::WarmStart => {
+                            self.coal_warm_starts.best(dir).unwrap_or(cache.last_vertex)
+                        }
+                    };
+                    let (coal, more) = coal_climb::climb(self, dir, hint);
                     (coal, visits + more)
                 }
                 (index, visits, _) => (index, visits),
