@@ -124,6 +124,11 @@ pub const QUATERNION_TOLERANCE: f64 = 1e-6;
 /// A rotation matrix from its rows, kept as given, or why it is not a rotation (the
 /// offending values named).
 pub fn rigid_rotation(rows: [[f64; 3]; 3]) -> Result<DMat3, String> {
+    rigid_rotation_within(rows, MATRIX_TOLERANCE)
+}
+
+/// [`rigid_rotation`] to another tolerance: an f32 matrix is orthonormal to ~1e-7 only.
+pub fn rigid_rotation_within(rows: [[f64; 3]; 3], tolerance: f64) -> Result<DMat3, String> {
     let m = DMat3::from_cols_array_2d(&rows).transpose();
     if !m.is_finite() {
         return Err(format!("rotation {rows:?} is not finite"));
@@ -131,10 +136,12 @@ pub fn rigid_rotation(rows: [[f64; 3]; 3]) -> Result<DMat3, String> {
     let off = (m * m.transpose() - DMat3::IDENTITY).abs().to_cols_array();
     let worst = off.iter().fold(0.0f64, |w, v| w.max(*v));
     let det = m.determinant();
-    if worst > MATRIX_TOLERANCE || det <= 0.0 {
+    // NaN (an overflowed product) is not within the tolerance either.
+    let orthonormal = worst <= tolerance;
+    if !orthonormal || det <= 0.0 {
         return Err(format!(
             "rotation {rows:?} is not rigid: its rows are orthonormal only to {worst:.1e} \
-             (at most {MATRIX_TOLERANCE:.0e}), determinant {det:.6}"
+             (at most {tolerance:.0e}), determinant {det:.6}"
         ));
     }
     Ok(m)

@@ -441,7 +441,20 @@ impl Scene {
     }
 
     /// Parses scene text; `path` names it in messages and anchors relative mesh paths.
+    /// A file that is not RON (`.json`, `.txt`, ...) holding an engine's query (a parry
+    /// capture, an FCL dump) is imported ([`crate::import`]), so every place that opens a
+    /// scene opens those too.
     pub fn parse(path: &Path, text: &str) -> Result<Scene, SceneError> {
+        let ron = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("ron"));
+        if !ron && crate::import::detect(text).is_some() {
+            let file = crate::import::import_text(path, text).map_err(|e| SceneError::Invalid {
+                path: e.path,
+                message: e.message,
+            })?;
+            return Self::from_scene_file(file, path);
+        }
         let syntax = |e: ron::error::SpannedError| SceneError::Syntax {
             path: path.to_path_buf(),
             line: e.span.start.line,
@@ -466,6 +479,13 @@ impl Scene {
         } else {
             ron::from_str(text).map_err(syntax)?
         };
+        let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        Self::from_file(file, path, base_dir)
+    }
+
+    /// Builds and checks a scene file read from `path` (which names it in messages and
+    /// anchors relative mesh paths): an imported query, a generated scene.
+    pub fn from_scene_file(file: SceneFile, path: &Path) -> Result<Scene, SceneError> {
         let base_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         Self::from_file(file, path, base_dir)
     }
@@ -707,14 +727,28 @@ impl Scene {
         for body in &mut file.bodies {
             rebase_mesh_paths(&mut body.shape, &self.base_dir, &target_dir);
         }
+        file.write(path)
+    }
+}
+
+impl SceneFile {
+    /// The file's RON text (floats in shortest round-trip form: read back to the bit).
+    pub fn to_ron(&self) -> Result<String, String> {
         let config = ron::ser::PrettyConfig::new()
             .depth_limit(4)
             .struct_names(true);
-        let text = ron::ser::to_string_pretty(&file, config).map_err(|e| SceneError::Invalid {
+        ron::ser::to_string_pretty(self, config)
+            .map(|text| text + "\n")
+            .map_err(|e| format!("cannot serialise: {e}"))
+    }
+
+    /// Writes the RON text to `path`.
+    pub fn write(&self, path: &Path) -> Result<(), SceneError> {
+        let text = self.to_ron().map_err(|message| SceneError::Invalid {
             path: path.to_path_buf(),
-            message: format!("cannot serialise: {e}"),
+            message,
         })?;
-        std::fs::write(path, text + "\n").map_err(|source| SceneError::Write {
+        std::fs::write(path, text).map_err(|source| SceneError::Write {
             path: path.to_path_buf(),
             source,
         })

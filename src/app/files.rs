@@ -41,15 +41,20 @@ impl FileAction {
         )
     }
 
-    fn extension(self) -> (&'static str, &'static str) {
+    fn extensions(self) -> (&'static str, &'static [&'static str]) {
         match self {
-            FileAction::OpenObj(_) => ("Wavefront OBJ", "obj"),
-            FileAction::OpenScene | FileAction::SaveScene => ("Collidescope scene", "ron"),
-            FileAction::OpenRobot => ("URDF", "urdf"),
-            FileAction::ExportCsv => ("CSV", "csv"),
-            FileAction::ExportJson => ("JSON", "json"),
-            FileAction::Screenshot => ("PNG", "png"),
-            FileAction::Animation => ("animated GIF", "gif"),
+            FileAction::OpenObj(_) => ("Wavefront OBJ", &["obj"]),
+            // An engine's query opens as a scene: a parry capture, an FCL/Coal dump.
+            FileAction::OpenScene => (
+                "Scene, parry capture (JSON) or FCL/Coal dump",
+                &["ron", "json", "txt", "log"],
+            ),
+            FileAction::SaveScene => ("Collidescope scene", &["ron"]),
+            FileAction::OpenRobot => ("URDF", &["urdf"]),
+            FileAction::ExportCsv => ("CSV", &["csv"]),
+            FileAction::ExportJson => ("JSON", &["json"]),
+            FileAction::Screenshot => ("PNG", &["png"]),
+            FileAction::Animation => ("animated GIF", &["gif"]),
         }
     }
 }
@@ -247,8 +252,8 @@ fn open_dialogs(
             continue;
         }
         let action = request.action;
-        let (name, ext) = action.extension();
-        let dialog = rfd::AsyncFileDialog::new().add_filter(name, &[ext]);
+        let (name, extensions) = action.extensions();
+        let dialog = rfd::AsyncFileDialog::new().add_filter(name, extensions);
         let task = AsyncComputeTaskPool::get().spawn(async move {
             let handle = if action.saves() {
                 dialog.save_file().await
@@ -284,7 +289,7 @@ fn dropped_files(
     for drop in drops.read() {
         if let FileDragAndDrop::DroppedFile { path_buf, .. } = drop {
             let action = match path_buf.extension().and_then(|e| e.to_str()) {
-                Some("ron") => FileAction::OpenScene,
+                Some("ron" | "json" | "txt" | "log") => FileAction::OpenScene,
                 Some("urdf") => FileAction::OpenRobot,
                 _ => FileAction::OpenObj(target.0),
             };

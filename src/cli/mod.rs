@@ -1,6 +1,7 @@
 //! Command-line interface: argument definitions and dispatch to one module per command.
 
 mod bench;
+mod import;
 #[cfg(feature = "app")]
 mod lesson;
 mod mesh;
@@ -257,6 +258,15 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         worst: usize,
     },
+    /// Bring in an engine's query as a scene: a parry/rapier capture (serde JSON of
+    /// `(pos1, shape1, pos2, shape2)`, f32 or f64 build) or an FCL/Coal failure dump
+    /// (shapes and two 4x4 poses). Prints what it read and each method's answer.
+    Import {
+        file: PathBuf,
+        /// Write the scene here (RON); without it the scene is printed.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Import an OBJ file and print its report (vertices, faces, hull, convexity, flatness).
     Mesh {
         file: PathBuf,
@@ -374,6 +384,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 "give --problems FILE, or a suite: bench ellipsoids, bench meshes DIR"
             ),
         },
+        Some(Command::Import { file, out }) => import::run(&file, out.as_deref()),
         Some(Command::Mesh { file, json }) => mesh::run(&file, json),
         Some(Command::Robot {
             urdf,

@@ -1,0 +1,118 @@
+//! Reproductions sent back out: a scene's pair as a standalone Coal script (Python) and
+//! a standalone `#[test]` for parry3d-f64, each holding the shapes and poses to the bit,
+//! the answer Collidescope certifies (a signed-distance bracket) and a check that fails
+//! while the engine's answer lies outside that bracket widened by the engine's own
+//! stopping guarantee, and passes once the engine is fixed. What maintainers ask for:
+//! "a reproducing example in Python" (Coal), a failing test (parry).
+
+mod coal;
+mod parry;
+
+pub use coal::coal_script;
+pub use parry::parry_test;
+
+use crate::pose::Pose;
+use crate::scene::{Body, Scene, ShapeSpec};
+use crate::solver::{Method, Outcome};
+
+/// The certified signed distance of the scene's pair: `[lower, upper]` (negative: an
+/// overlap of that depth), and how it was proved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Certified {
+    pub lower: f64,
+    pub upper: f64,
+    pub proof: String,
+}
+
+impl Certified {
+    /// The middle of the bracket, what the scripts print as "Collidescope".
+    pub fn value(&self) -> f64 {
+        0.5 * (self.lower + self.upper)
+    }
+}
+
+/// Runs EPA (GJK first, to 1e-9 relative, then the expansion) on the focused pair and
+/// turns its outcome into a bracket. Outcomes that prove nothing (`contact`, a cap)
+/// are refused: there is no certified answer to send.
+pub fn certify(scene: &Scene) -> Result<Certified, String> {
+    let epa: Method = "epa".parse().map_err(|e| format!("{e}"))?;
+    let run = scene.run(epa);
+    match &run.summary.outcome {
+        Outcome::Separated {
+            distance,
+            lower_bound,
+        }
+        | Outcome::Stalled {
+            distance,
+            lower_bound,
+        } => Ok(Certified {
+            lower: *lower_bound,
+            upper: *distance,
+            proof: format!(
+                "separated: a separating plane proves >= {lower_bound:e}, a point of A - B \
+                 lies at {distance:e}"
+            ),
+        }),
+        Outcome::Penetrating { depth, .. } => {
+            // The polytope inside A − B bounds the depth from below (its nearest face),
+            // the supports along the faces' normals from above.
+            let upper_depth = match &run.trace {
+                crate::solver::trace::Trace::Epa(t) => t
+                    .records
+                    .iter()
+                    .map(|r| r.support_distance)
+                    .fold(f64::INFINITY, f64::min),
+                _ => f64::INFINITY,
+            };
+            let upper_depth = if upper_depth.is_finite() {
+                upper_depth.max(*depth)
+            } else {
+                *depth
+            };
+            Ok(Certified {
+                lower: -upper_depth,
+                upper: -depth,
+                proof: format!(
+                    "penetrating: EPA's polytope inside A - B proves a depth >= {depth:e}, \
+                     its supports <= {upper_depth:e}"
+                ),
+            })
+        }
+        Outcome::Touching { .. } => Ok(Certified {
+            lower: 0.0,
+            upper: 0.0,
+            proof: "touching: the depth is proved zero (the support along the normal \
+                    lies on the origin's plane within round-off)"
+                .into(),
+        }),
+        other => Err(format!(
+            "no certified answer to export: EPA ends {other} on this pair"
+        )),
+    }
+}
+
+/// A body's world pose as a row-major rotation and a translation: the exact matrix when
+/// the scene gave one, else the quaternion's.
+fn rows_of(pose: &Pose) -> ([[f64; 3]; 3], [f64; 3]) {
+    let m = pose.rotation_matrix();
+    (m.transpose().to_cols_array_2d(), pose.translation.to_array())
+}
+
+/// A float as Rust and Python both read back to the same bits (shortest round trip).
+fn lit(x: f64) -> String {
+    format!("{x:?}")
+}
+
+/// The focused pair's two bodies.
+fn pair(scene: &Scene) -> [&Body; 2] {
+    [scene.a(), scene.b()]
+}
+
+/// What a body is, for the reproduction's comments.
+fn describe(spec: &ShapeSpec) -> String {
+    let text = format!("{spec:?}");
+    match text.find(['{', '(']) {
+        Some(i) => text[..i].trim().to_string(),
+        None => text,
+    }
+}

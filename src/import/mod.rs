@@ -1,0 +1,146 @@
+//! Queries brought in from the engines people debug: a parry/rapier capture (serde JSON
+//! of `(pos1, shape1, pos2, shape2)`, f32 or f64 build) and an FCL/Coal failure dump
+//! (shape parameters and two 4×4 poses). Each becomes a scene holding exactly the query
+//! the engine ran: numbers to the bit, rotations as given (a matrix stays a matrix).
+//!
+//! `Scene::open` reads these files wherever a scene is taken (`view`, `solve`, the
+//! viewer's Open dialog and drag-and-drop); `collidescope import` writes the scene.
+
+pub mod fcl_dump;
+pub mod parry;
+
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use crate::scene::{Dimension, SceneFile, SettingsSpec, SCENE_VERSION};
+use crate::solver::SolverSettings;
+
+/// An import that failed: the file and what is wrong where (line or field).
+#[derive(Debug, Error)]
+#[error("{}: {message}", path.display())]
+pub struct ImportError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+/// The formats `import` reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Parry,
+    FclDump,
+}
+
+/// What `text` is, from its content (extensions vary: `.json`, `.txt`, `.log`).
+pub fn detect(text: &str) -> Option<Format> {
+    if fcl_dump::looks_like_dump(text) {
+        return Some(Format::FclDump);
+    }
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('[') {
+        return Some(Format::Parry);
+    }
+    None
+}
+
+/// Reads an engine's query into a scene file (not yet validated: `Scene::from_file`
+/// builds and checks it, naming this file).
+pub fn import_file(path: &Path) -> Result<SceneFile, ImportError> {
+    let fail = |message: String| ImportError {
+        path: path.to_path_buf(),
+        message,
+    };
+    let bytes = std::fs::read(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        fail(format!(
+            "not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    import_text(path, &text)
+}
+
+/// [`import_file`] on text already read.
+pub fn import_text(path: &Path, text: &str) -> Result<SceneFile, ImportError> {
+    let fail = |message: String| ImportError {
+        path: path.to_path_buf(),
+        message,
+    };
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "imported".into());
+    let source = path
+        .file_name()
+        .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+    match detect(text) {
+        Some(Format::Parry) => {
+            let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+                fail(format!("line {}, column {}: not JSON: {e}", e.line(), e.column()))
+            })?;
+            if !parry::looks_like_capture(&value) {
+                return Err(fail(
+                    "a JSON array but not a parry capture: expected [pos1, shape1, pos2, shape2] \
+                     as serde_json writes it with parry's serde-serialize feature"
+                        .into(),
+                ));
+            }
+            let query = parry::read(&value).map_err(fail)?;
+            let notes = format!(
+                "Imported from {source}: a {} query (serde JSON of (pos1, shape1, pos2, shape2)), \
+                 A = {}, B = {}{}.",
+                query.precision.crate_name(),
+                query.kinds[0],
+                query.kinds[1],
+                if query.precision == parry::Precision::F32 {
+                    "; every number read as f32 and widened exactly"
+                } else {
+                    ""
+                }
+            );
+            Ok(scene(name, notes, query.bodies.to_vec()))
+        }
+        Some(Format::FclDump) => {
+            let query = fcl_dump::read(text).map_err(fail)?;
+            let mut notes = format!(
+                "Imported from {source}: an FCL failure dump, A = {}, B = {} (poses kept as the \
+                 printed 4x4 matrices; FCL's z-axis shapes turned onto this project's y axis).",
+                query.kinds[0], query.kinds[1]
+            );
+            if !query.context.is_empty() {
+                notes.push('\n');
+                notes.push_str(&query.context);
+            }
+            Ok(scene(name, notes, query.bodies.to_vec()))
+        }
+        None => Err(fail(
+            "not a format Collidescope imports: a parry capture (JSON [pos1, shape1, pos2, shape2]) \
+             or an FCL/Coal dump (Shape 1: ... X_FS1 ... Shape 2: ... X_FS2 ...)"
+                .into(),
+        )),
+    }
+}
+
+/// The scene of an imported pair: distance and penetration methods, Coal's defaults.
+fn scene(name: String, notes: String, bodies: Vec<crate::scene::BodySpec>) -> SceneFile {
+    let s = SolverSettings::default();
+    SceneFile {
+        version: SCENE_VERSION,
+        name,
+        notes,
+        dimension: Dimension::Spatial,
+        bodies,
+        pairs: vec![(0, 1)],
+        algorithms: ["gjk", "nesterov", "epa"].map(String::from).to_vec(),
+        settings: SettingsSpec {
+            tolerance: s.tolerance,
+            criterion: s.criterion,
+            kind: s.kind,
+            max_iterations: s.max_iterations,
+            initial_guess: s.initial_guess,
+            mode: s.mode,
+            tetrahedron: s.tetrahedron,
+        },
+        lesson: Vec::new(),
+    }
+}

@@ -1,0 +1,191 @@
+//! parry and rapier queries as their users capture them:
+//! `serde_json::to_string(&(pos1, shape1, pos2, shape2))` with parry's `serde-serialize`
+//! feature, the argument order of `parry3d::query::distance` (and `contact`,
+//! `cast_shapes`' first four). The file is read through parry's own types, so whatever
+//! parry writes, parry reads back here.
+//!
+//! Precision: parry3d's f32 `Pose` is 16-byte aligned and serialises its padding
+//! (`"padding": 0`), parry3d-f64's does not. An f32 file is read by parry3d's f32 types
+//! and every number widened exactly (`f64::from`), so the scene holds the very query the
+//! engine ran, not the nearest f64 decimal.
+
+use glam::{DQuat, DVec3};
+use serde_json::Value;
+
+use crate::scene::{BodySpec, RotationSpec, ShapeSpec};
+
+/// Which parry build wrote the file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precision {
+    F32,
+    F64,
+}
+
+impl Precision {
+    pub fn crate_name(self) -> &'static str {
+        match self {
+            Precision::F32 => "parry3d (f32)",
+            Precision::F64 => "parry3d-f64",
+        }
+    }
+}
+
+/// A parry query read from its JSON: both bodies, the precision, the shapes' kinds.
+pub struct ParryQuery {
+    pub bodies: [BodySpec; 2],
+    pub precision: Precision,
+    pub kinds: [String; 2],
+}
+
+/// Whether `value` looks like a capture: a four-element array whose first and third
+/// elements are poses.
+pub fn looks_like_capture(value: &Value) -> bool {
+    let Some(items) = value.as_array() else {
+        return false;
+    };
+    items.len() == 4
+        && [0, 2]
+            .iter()
+            .all(|&i| items[i].get("rotation").is_some() && items[i].get("translation").is_some())
+}
+
+/// Reads a capture; errors name the field (`pos1`, `shape2`, ...) and what is wrong.
+pub fn read(value: &Value) -> Result<ParryQuery, String> {
+    let items = value
+        .as_array()
+        .filter(|a| a.len() == 4)
+        .ok_or("expected [pos1, shape1, pos2, shape2], the tuple parry's distance() takes")?;
+    let precision = if items[0].get("padding").is_some() || items[2].get("padding").is_some() {
+        Precision::F32
+    } else {
+        Precision::F64
+    };
+    let mut bodies = Vec::new();
+    let mut kinds = Vec::new();
+    for (n, (pose, shape)) in [(&items[0], &items[1]), (&items[2], &items[3])]
+        .into_iter()
+        .enumerate()
+    {
+        let kind = kind_of(shape).map_err(|e| format!("shape{}: {e}", n + 1))?;
+        let (spec, translation, rotation) = match precision {
+            Precision::F32 => f32_body(pose, shape),
+            Precision::F64 => f64_body(pose, shape),
+        }
+        .map_err(|e| {
+            e.replace("{pose}", &format!("pos{}", n + 1))
+                .replace("{shape}", &format!("shape{} ({kind})", n + 1))
+        })?;
+        bodies.push(BodySpec {
+            shape: spec,
+            translation: translation.to_array(),
+            rotation: RotationSpec::Quaternion(rotation.to_array()),
+            velocity: None,
+            spin: None,
+        });
+        kinds.push(kind);
+    }
+    let [a, b]: [BodySpec; 2] = bodies.try_into().map_err(|_| "two bodies")?;
+    let [ka, kb]: [String; 2] = kinds.try_into().map_err(|_| "two kinds")?;
+    Ok(ParryQuery {
+        bodies: [a, b],
+        precision,
+        kinds: [ka, kb],
+    })
+}
+
+/// The externally tagged variant name of a serialised `SharedShape`.
+fn kind_of(shape: &Value) -> Result<String, String> {
+    match shape {
+        Value::Object(map) if map.len() == 1 => Ok(map.keys().next().cloned().unwrap_or_default()),
+        Value::String(s) => Ok(s.clone()),
+        _ => Err("not a serialised parry shape (expected {\"Kind\": {...}})".into()),
+    }
+}
+
+/// The kinds a convex query can hold; the others are named in the refusal.
+const CONVEX_KINDS: &str = "Ball, Cuboid, Capsule, Cylinder, Cone, ConvexPolyhedron, Segment, \
+     Triangle, RoundCuboid, RoundCylinder, RoundCone, RoundConvexPolyhedron, RoundTriangle";
+
+fn refuse(kind: &str) -> String {
+    format!(
+        "{{shape}}: parry's {kind} is not a convex shape Collidescope takes (it takes {CONVEX_KINDS})"
+    )
+}
+
+/// One converter per precision, over the same parry API: `$parry` is the crate and
+/// `$widen` turns its scalars into f64 exactly.
+macro_rules! body_reader {
+    ($name:ident, $parry:ident, $widen:expr) => {
+        fn $name(pose: &Value, shape: &Value) -> Result<(ShapeSpec, DVec3, DQuat), String> {
+            use $parry::shape::{SharedShape, TypedShape};
+            let widen = $widen;
+            let pose: $parry::math::Pose = serde_json::from_value(pose.clone())
+                .map_err(|e| format!("{{pose}}: not a parry pose: {e}"))?;
+            let kind = kind_of(shape)?;
+            let shared: SharedShape = serde_json::from_value(shape.clone()).map_err(|e| {
+                if e.to_string().contains("unknown variant") {
+                    format!("{{shape}}: unknown parry shape kind {kind} (this reader knows {CONVEX_KINDS})")
+                } else {
+                    format!("{{shape}}: {e}")
+                }
+            })?;
+            let v = |p: $parry::math::Vector| [widen(p.x), widen(p.y), widen(p.z)];
+            let points = |ps: &[$parry::math::Vector]| -> Vec<[f64; 3]> { ps.iter().map(|p| v(*p)).collect() };
+            let capsule = |c: &$parry::shape::Capsule| -> ShapeSpec {
+                let (a, b) = (v(c.segment.a), v(c.segment.b));
+                let radius = widen(c.radius);
+                // parry's `capsule_y(h, r)`: a = (0, −h, 0), b = (0, h, 0).
+                if a[0] == 0.0 && a[2] == 0.0 && b[0] == 0.0 && b[2] == 0.0 && a[1] == -b[1] && b[1] > 0.0 {
+                    ShapeSpec::Capsule { radius, half_height: b[1] }
+                } else {
+                    dilated(ShapeSpec::Polytope { points: vec![a, b] }, radius)
+                }
+            };
+            let spec = match shared.as_typed_shape() {
+                TypedShape::Ball(s) => ShapeSpec::Sphere { radius: widen(s.radius) },
+                TypedShape::Cuboid(s) => ShapeSpec::Box { half_extents: v(s.half_extents) },
+                TypedShape::Capsule(s) => capsule(s),
+                TypedShape::Cylinder(s) => ShapeSpec::Cylinder { radius: widen(s.radius), half_height: widen(s.half_height) },
+                TypedShape::Cone(s) => ShapeSpec::Cone { radius: widen(s.radius), half_height: widen(s.half_height) },
+                TypedShape::Segment(s) => ShapeSpec::Polytope { points: vec![v(s.a), v(s.b)] },
+                TypedShape::Triangle(s) => ShapeSpec::Polytope { points: vec![v(s.a), v(s.b), v(s.c)] },
+                TypedShape::ConvexPolyhedron(s) => ShapeSpec::Polytope { points: points(s.points()) },
+                TypedShape::RoundCuboid(s) => dilated(ShapeSpec::Box { half_extents: v(s.inner_shape.half_extents) }, widen(s.border_radius)),
+                TypedShape::RoundCylinder(s) => dilated(
+                    ShapeSpec::Cylinder { radius: widen(s.inner_shape.radius), half_height: widen(s.inner_shape.half_height) },
+                    widen(s.border_radius),
+                ),
+                TypedShape::RoundCone(s) => dilated(
+                    ShapeSpec::Cone { radius: widen(s.inner_shape.radius), half_height: widen(s.inner_shape.half_height) },
+                    widen(s.border_radius),
+                ),
+                TypedShape::RoundTriangle(s) => dilated(
+                    ShapeSpec::Polytope { points: vec![v(s.inner_shape.a), v(s.inner_shape.b), v(s.inner_shape.c)] },
+                    widen(s.border_radius),
+                ),
+                TypedShape::RoundConvexPolyhedron(s) => dilated(
+                    ShapeSpec::Polytope { points: points(s.inner_shape.points()) },
+                    widen(s.border_radius),
+                ),
+                _ => return Err(refuse(&kind)),
+            };
+            let r = pose.rotation;
+            let t = pose.translation;
+            Ok((
+                spec,
+                DVec3::new(widen(t.x), widen(t.y), widen(t.z)),
+                DQuat::from_xyzw(widen(r.x), widen(r.y), widen(r.z), widen(r.w)),
+            ))
+        }
+    };
+}
+
+body_reader!(f32_body, parry3d, |x: f32| f64::from(x));
+body_reader!(f64_body, parry3d_f64, |x: f64| x);
+
+fn dilated(shape: ShapeSpec, radius: f64) -> ShapeSpec {
+    ShapeSpec::Dilated {
+        shape: Box::new(shape),
+        radius,
+    }
+}
