@@ -4,6 +4,7 @@
 //! behind the `app` feature.
 
 pub mod cross_check;
+pub mod export;
 pub mod import;
 pub mod mesh_io;
 pub mod minkowski;

@@ -24,6 +24,10 @@ pub enum FileAction {
     SaveScene,
     ExportCsv,
     ExportJson,
+    /// The pair as a standalone Coal script (Python) that checks Coal's answer.
+    ExportCoal,
+    /// The pair as a standalone parry3d-f64 `#[test]` that checks parry's answer.
+    ExportParry,
     Screenshot,
     /// Every step of the focused run (or of the lesson) as a GIF or numbered PNGs.
     Animation,
@@ -36,6 +40,8 @@ impl FileAction {
             FileAction::SaveScene
                 | FileAction::ExportCsv
                 | FileAction::ExportJson
+                | FileAction::ExportCoal
+                | FileAction::ExportParry
                 | FileAction::Screenshot
                 | FileAction::Animation
         )
@@ -53,6 +59,8 @@ impl FileAction {
             FileAction::OpenRobot => ("URDF", &["urdf"]),
             FileAction::ExportCsv => ("CSV", &["csv"]),
             FileAction::ExportJson => ("JSON", &["json"]),
+            FileAction::ExportCoal => ("Python (Coal)", &["py"]),
+            FileAction::ExportParry => ("Rust test (parry3d-f64)", &["rs"]),
             FileAction::Screenshot => ("PNG", &["png"]),
             FileAction::Animation => ("animated GIF", &["gif"]),
         }
@@ -170,6 +178,25 @@ pub fn perform(
             write(model.focused_run_json())?;
             Ok(Performed::Message(format!(
                 "focused run written to {}",
+                path.display()
+            )))
+        }
+        FileAction::ExportCoal | FileAction::ExportParry => {
+            let source = model.scene.name.clone();
+            let (text, engine) = if action == FileAction::ExportCoal {
+                (
+                    crate::export::coal_script(&model.scene, &source),
+                    "Coal script",
+                )
+            } else {
+                (
+                    crate::export::parry_test(&model.scene, &source),
+                    "parry3d-f64 test",
+                )
+            };
+            write(text.map_err(|e| format!("cannot export: {e}"))?)?;
+            Ok(Performed::Message(format!(
+                "{engine} written to {}",
                 path.display()
             )))
         }

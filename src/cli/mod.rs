@@ -267,6 +267,19 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Send a scene's pair back to an engine's maintainers: a standalone Coal script
+    /// (Python) and/or a standalone parry3d-f64 `#[test]`, each with the shapes and poses
+    /// to the bit, the certified answer, and a check that fails while the engine is
+    /// outside it.
+    Export {
+        scene: PathBuf,
+        /// Write the Coal script here (`python3 case.py` exits 1 while Coal is wrong).
+        #[arg(long)]
+        coal: Option<PathBuf>,
+        /// Write the parry3d-f64 test here (a file for a crate's `tests/`).
+        #[arg(long)]
+        parry: Option<PathBuf>,
+    },
     /// Import an OBJ file and print its report (vertices, faces, hull, convexity, flatness).
     Mesh {
         file: PathBuf,
@@ -385,6 +398,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             ),
         },
         Some(Command::Import { file, out }) => import::run(&file, out.as_deref()),
+        Some(Command::Export { scene, coal, parry }) => {
+            import::export(&scene, coal.as_deref(), parry.as_deref())
+        }
         Some(Command::Mesh { file, json }) => mesh::run(&file, json),
         Some(Command::Robot {
             urdf,

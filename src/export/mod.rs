@@ -35,7 +35,7 @@ impl Certified {
 /// turns its outcome into a bracket. Outcomes that prove nothing (`contact`, a cap)
 /// are refused: there is no certified answer to send.
 pub fn certify(scene: &Scene) -> Result<Certified, String> {
-    let epa: Method = "epa".parse().map_err(|e| format!("{e}"))?;
+    let epa = "epa".parse::<Method>().map_err(|e| e.to_string())?;
     let run = scene.run(epa);
     match &run.summary.outcome {
         Outcome::Separated {
@@ -95,7 +95,10 @@ pub fn certify(scene: &Scene) -> Result<Certified, String> {
 /// the scene gave one, else the quaternion's.
 fn rows_of(pose: &Pose) -> ([[f64; 3]; 3], [f64; 3]) {
     let m = pose.rotation_matrix();
-    (m.transpose().to_cols_array_2d(), pose.translation.to_array())
+    (
+        m.transpose().to_cols_array_2d(),
+        pose.translation.to_array(),
+    )
 }
 
 /// A float as Rust and Python both read back to the same bits (shortest round trip).

@@ -39,6 +39,8 @@ pub fn files_panel_ui(
         ("Save scene", FileAction::SaveScene),
         ("Export run CSV", FileAction::ExportCsv),
         ("Export run JSON", FileAction::ExportJson),
+        ("Export Coal script", FileAction::ExportCoal),
+        ("Export parry test", FileAction::ExportParry),
         ("Screenshot PNG", FileAction::Screenshot),
         ("Animation GIF", FileAction::Animation),
     ] {
