@@ -252,6 +252,20 @@ pub struct SettingsSpec {
     pub tetrahedron: TetrahedronRule,
 }
 
+impl From<SolverSettings> for SettingsSpec {
+    fn from(s: SolverSettings) -> Self {
+        SettingsSpec {
+            tolerance: s.tolerance,
+            criterion: s.criterion,
+            kind: s.kind,
+            max_iterations: s.max_iterations,
+            initial_guess: s.initial_guess,
+            mode: s.mode,
+            tetrahedron: s.tetrahedron,
+        }
+    }
+}
+
 /// Version 1's top level: exactly two bodies.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "Scene", deny_unknown_fields)]
@@ -689,6 +703,31 @@ impl Scene {
         }
     }
 
+    /// A run as `solve --json` and the Python package report it: the outcome, the
+    /// signed distance (−depth for an overlap), counts, witness points and normal in
+    /// world coordinates, and the records.
+    pub fn run_report(&self, run: &Run) -> serde_json::Value {
+        let s = &run.summary;
+        let pose = &self.a().pose;
+        let world = |p: Option<DVec3>| p.map(|p| pose.transform_point(p));
+        serde_json::json!({
+            "algorithm": run.method.name(),
+            "outcome": s.outcome,
+            "status": s.outcome.status_name(),
+            "distance": s.outcome.signed_distance(),
+            "normal": s.outcome.normal(),
+            "normal_world": s.outcome.normal().map(|n| pose.transform_vector(n)),
+            "iterations": s.iterations,
+            "support_calls": s.stats.calls,
+            "vertex_visits": s.stats.vertex_visits_a + s.stats.vertex_visits_b,
+            "momentum_stopped_at": s.momentum_stopped_at,
+            "gjk_iterations": run.gjk_stage.as_ref().map(|g| g.iterations),
+            "witness_a_world": world(s.witness_a),
+            "witness_b_world": world(s.witness_b),
+            "trace": run.trace,
+        })
+    }
+
     /// The file form of this scene.
     pub fn to_file(&self) -> SceneFile {
         let body = |b: &Body| BodySpec {
@@ -708,15 +747,7 @@ impl Scene {
             pairs: self.pairs.clone(),
             lesson: self.lesson.clone(),
             algorithms: self.methods.iter().map(|m| m.name().to_string()).collect(),
-            settings: SettingsSpec {
-                tolerance: s.tolerance,
-                criterion: s.criterion,
-                kind: s.kind,
-                max_iterations: s.max_iterations,
-                initial_guess: s.initial_guess,
-                mode: s.mode,
-                tetrahedron: s.tetrahedron,
-            },
+            settings: SettingsSpec::from(*s),
         }
     }
 

@@ -96,29 +96,7 @@ fn world(scene: &Scene, p: Option<DVec3>) -> Option<DVec3> {
 }
 
 fn print_json(scene: &Scene, runs: &[Run]) -> anyhow::Result<()> {
-    let runs: Vec<_> = runs
-        .iter()
-        .map(|run| {
-            let s = &run.summary;
-            serde_json::json!({
-                "algorithm": run.method.name(),
-                "outcome": s.outcome,
-                "status": s.outcome.status_name(),
-                // Signed for a depth (−depth), as the problem-file contract has it.
-                "distance": s.outcome.signed_distance(),
-                "normal": s.outcome.normal(),
-                "normal_world": s.outcome.normal().map(|n| scene.a().pose.rotation * n),
-                "iterations": s.iterations,
-                "support_calls": s.stats.calls,
-                "vertex_visits": s.stats.vertex_visits_a + s.stats.vertex_visits_b,
-                "momentum_stopped_at": s.momentum_stopped_at,
-                "gjk_iterations": run.gjk_stage.as_ref().map(|g| g.iterations),
-                "witness_a_world": world(scene, s.witness_a),
-                "witness_b_world": world(scene, s.witness_b),
-                "trace": run.trace,
-            })
-        })
-        .collect();
+    let runs: Vec<_> = runs.iter().map(|run| scene.run_report(run)).collect();
     println!(
         "{}",
         serde_json::to_string_pretty(&serde_json::json!({

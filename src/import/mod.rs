@@ -123,7 +123,6 @@ pub fn import_text(path: &Path, text: &str) -> Result<SceneFile, ImportError> {
 
 /// The scene of an imported pair: distance and penetration methods, Coal's defaults.
 fn scene(name: String, notes: String, bodies: Vec<crate::scene::BodySpec>) -> SceneFile {
-    let s = SolverSettings::default();
     SceneFile {
         version: SCENE_VERSION,
         name,
@@ -132,15 +131,7 @@ fn scene(name: String, notes: String, bodies: Vec<crate::scene::BodySpec>) -> Sc
         bodies,
         pairs: vec![(0, 1)],
         algorithms: ["gjk", "nesterov", "epa"].map(String::from).to_vec(),
-        settings: SettingsSpec {
-            tolerance: s.tolerance,
-            criterion: s.criterion,
-            kind: s.kind,
-            max_iterations: s.max_iterations,
-            initial_guess: s.initial_guess,
-            mode: s.mode,
-            tetrahedron: s.tetrahedron,
-        },
+        settings: SettingsSpec::from(SolverSettings::default()),
         lesson: Vec::new(),
     }
 }
