@@ -142,6 +142,97 @@ pub struct ImportedMesh {
     pub report: MeshReport,
 }
 
+/// Loads a mesh by its extension (OBJ, STL in either encoding, PLY in any of its three
+/// encodings) and builds its convex hull: every place that takes an OBJ takes these.
+pub fn load_mesh(path: &Path) -> Result<ImportedMesh, MeshError> {
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    let points = match extension.as_deref() {
+        Some("stl") => {
+            crate::robot::stl::read_stl_points(path).map_err(|reason| MeshError::Parse {
+                path: path.to_path_buf(),
+                reason: strip_path(path, reason),
+            })?
+        }
+        Some("ply") => read_ply_points(path)?,
+        _ => return load_obj(path),
+    };
+    mesh_of_points(path, &points, points.len() / 3)
+}
+
+/// Messages of the STL reader start with the path; the error adds it again.
+fn strip_path(path: &Path, reason: String) -> String {
+    let prefix = format!("{}: ", path.display());
+    reason
+        .strip_prefix(&prefix)
+        .map(str::to_string)
+        .unwrap_or(reason)
+}
+
+/// A point set read from a mesh file, as a polytope with its report (`faces`: the
+/// file's triangles, for the report).
+fn mesh_of_points(path: &Path, points: &[DVec3], faces: usize) -> Result<ImportedMesh, MeshError> {
+    if points.is_empty() {
+        return Err(MeshError::Empty {
+            path: path.to_path_buf(),
+        });
+    }
+    let polytope = Polytope::from_points(points).map_err(|source| MeshError::Shape {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let report = report(path, points, faces, &polytope);
+    Ok(ImportedMesh { polytope, report })
+}
+
+/// The vertices of a PLY file (`ply-rs-bw`): the `vertex` element's `x`, `y`, `z`.
+fn read_ply_points(path: &Path) -> Result<Vec<DVec3>, MeshError> {
+    use ply_rs_bw::parser::Parser;
+    use ply_rs_bw::ply::{DefaultElement, Property};
+    let fail = |reason: String| MeshError::Parse {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let file = std::fs::File::open(path).map_err(|source| MeshError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let ply = Parser::<DefaultElement>::new()
+        .read_ply(&mut std::io::BufReader::new(file))
+        .map_err(|e| fail(format!("not a readable PLY file: {e}")))?;
+    let vertices = ply
+        .payload
+        .get("vertex")
+        .ok_or_else(|| fail("no `vertex` element".into()))?;
+    let number = |v: &DefaultElement, key: &str, i: usize| -> Result<f64, MeshError> {
+        match v.get(key) {
+            Some(Property::Float(x)) => Ok(f64::from(*x)),
+            Some(Property::Double(x)) => Ok(*x),
+            Some(Property::Int(x)) => Ok(f64::from(*x)),
+            Some(Property::UInt(x)) => Ok(f64::from(*x)),
+            Some(Property::Short(x)) => Ok(f64::from(*x)),
+            Some(Property::UShort(x)) => Ok(f64::from(*x)),
+            Some(Property::Char(x)) => Ok(f64::from(*x)),
+            Some(Property::UChar(x)) => Ok(f64::from(*x)),
+            Some(_) => Err(fail(format!(
+                "vertex {i}: property `{key}` is a list, not a number"
+            ))),
+            None => Err(fail(format!("vertex {i}: no property `{key}`"))),
+        }
+    };
+    let mut points = Vec::with_capacity(vertices.len());
+    for (i, v) in vertices.iter().enumerate() {
+        let p = DVec3::new(number(v, "x", i)?, number(v, "y", i)?, number(v, "z", i)?);
+        if !p.is_finite() {
+            return Err(fail(format!("vertex {i} is not finite ({p})")));
+        }
+        points.push(p);
+    }
+    Ok(points)
+}
+
 /// Loads an OBJ file and builds its convex hull.
 pub fn load_obj(path: &Path) -> Result<ImportedMesh, MeshError> {
     let bytes = std::fs::read(path).map_err(|source| MeshError::Io {

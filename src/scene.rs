@@ -10,7 +10,7 @@ use glam::{DMat3, DQuat, DVec3};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::mesh_io::{load_obj, MeshError, MeshReport};
+use crate::mesh_io::{load_mesh, MeshError, MeshReport};
 use crate::pose::{Pose, RelativePose};
 use crate::shape::implicit::{
     half_space_constraints, BodyParts, Constraint, HyperTerm, ImplicitBody, ImplicitError,
@@ -1026,7 +1026,7 @@ fn build_shape(
             Shape::Polytope(Polytope::from_points(&points)?)
         }
         ShapeSpec::Mesh { path } => {
-            let mesh = load_obj(&base_dir.join(path)).map_err(BuildError::Mesh)?;
+            let mesh = load_mesh(&base_dir.join(path)).map_err(BuildError::Mesh)?;
             *report = Some(mesh.report);
             Shape::Polytope(mesh.polytope)
         }

@@ -386,3 +386,144 @@ fn fcl_594_format_reads_convex_vertices() {
     let exact = (2.25 - 1.0) / 3f64.sqrt() - 0.25;
     assert!((d - exact).abs() < 1e-6, "{d} vs {exact}");
 }
+
+/// STL (both encodings) and PLY (ASCII and binary) are taken wherever OBJ is: a scene's
+/// `Mesh(path)`, `mesh`, the viewer's Open mesh. The same cube in every format gives the
+/// same hull and the same distance; broken files name the file.
+#[test]
+fn stl_and_ply_meshes_load_like_obj() {
+    let dir = temp_dir("meshes");
+    let corners: Vec<[f32; 3]> = (0..8)
+        .map(|i| {
+            [
+                if i & 1 == 0 { -0.5 } else { 0.5 },
+                if i & 2 == 0 { -0.25 } else { 0.25 },
+                if i & 4 == 0 { -0.125 } else { 0.125 },
+            ]
+        })
+        .collect();
+    let triangles: [[usize; 3]; 12] = [
+        [0, 1, 3],
+        [0, 3, 2],
+        [4, 6, 7],
+        [4, 7, 5],
+        [0, 4, 5],
+        [0, 5, 1],
+        [2, 3, 7],
+        [2, 7, 6],
+        [0, 2, 6],
+        [0, 6, 4],
+        [1, 5, 7],
+        [1, 7, 3],
+    ];
+    // OBJ, the reference.
+    let mut obj = String::new();
+    for c in &corners {
+        obj += &format!("v {} {} {}\n", c[0], c[1], c[2]);
+    }
+    for t in &triangles {
+        obj += &format!("f {} {} {}\n", t[0] + 1, t[1] + 1, t[2] + 1);
+    }
+    std::fs::write(dir.join("cube.obj"), obj).unwrap();
+    // ASCII STL.
+    let mut stl = String::from("solid cube\n");
+    for t in &triangles {
+        stl += "facet normal 0 0 0\nouter loop\n";
+        for &i in t {
+            stl += &format!(
+                "vertex {} {} {}\n",
+                corners[i][0], corners[i][1], corners[i][2]
+            );
+        }
+        stl += "endloop\nendfacet\n";
+    }
+    stl += "endsolid cube\n";
+    std::fs::write(dir.join("cube_ascii.stl"), stl).unwrap();
+    // Binary STL.
+    let mut bin = vec![0u8; 80];
+    bin.extend_from_slice(&(triangles.len() as u32).to_le_bytes());
+    for t in &triangles {
+        bin.extend_from_slice(&[0u8; 12]);
+        for &i in t {
+            for c in corners[i] {
+                bin.extend_from_slice(&c.to_le_bytes());
+            }
+        }
+        bin.extend_from_slice(&[0u8; 2]);
+    }
+    std::fs::write(dir.join("cube_binary.stl"), bin).unwrap();
+    // ASCII and binary PLY.
+    let header = |format: &str| {
+        format!(
+            "ply\nformat {format} 1.0\nelement vertex 8\nproperty float x\nproperty float y\nproperty float z\n\
+             element face 12\nproperty list uchar int vertex_indices\nend_header\n"
+        )
+    };
+    let mut ascii = header("ascii");
+    for c in &corners {
+        ascii += &format!("{} {} {}\n", c[0], c[1], c[2]);
+    }
+    for t in &triangles {
+        ascii += &format!("3 {} {} {}\n", t[0], t[1], t[2]);
+    }
+    std::fs::write(dir.join("cube_ascii.ply"), ascii).unwrap();
+    let mut binary = header("binary_little_endian").into_bytes();
+    for c in &corners {
+        for v in c {
+            binary.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    for t in &triangles {
+        binary.push(3);
+        for &i in t {
+            binary.extend_from_slice(&(i as i32).to_le_bytes());
+        }
+    }
+    std::fs::write(dir.join("cube_binary.ply"), binary).unwrap();
+
+    let distance_to = |mesh: &str| -> f64 {
+        let scene = format!(
+            "Scene(version: 2, name: \"m\", bodies: [Body(shape: Mesh(path: \"{mesh}\")), \
+             Body(shape: Sphere(radius: 0.1), translation: (1.0, 0.7, 0.3))], \
+             algorithms: [\"gjk\"], settings: Settings(tolerance: 1e-10, criterion: DualityGap, \
+             kind: Absolute, max_iterations: 100, initial_guess: CentreDifference))"
+        );
+        let path = dir.join(format!("{mesh}.ron"));
+        std::fs::write(&path, scene).unwrap();
+        let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            scene.bodies[0].mesh_report.as_ref().unwrap().hull_vertices,
+            8,
+            "{mesh}"
+        );
+        scene
+            .run(Algorithm::Gjk(DirectionRule::Vanilla))
+            .summary
+            .outcome
+            .distance()
+            .unwrap()
+    };
+    let reference = distance_to("cube.obj");
+    let exact = (DVec3::new(0.5, 0.45, 0.175).length()) - 0.1;
+    assert!((reference - exact).abs() < 1e-8, "{reference} vs {exact}");
+    for mesh in [
+        "cube_ascii.stl",
+        "cube_binary.stl",
+        "cube_ascii.ply",
+        "cube_binary.ply",
+    ] {
+        assert_eq!(distance_to(mesh), reference, "{mesh}");
+    }
+    // A PLY without a vertex element, and a truncated binary one.
+    std::fs::write(dir.join("empty.ply"), "ply\nformat ascii 1.0\nelement face 0\nproperty list uchar int vertex_indices\nend_header\n").unwrap();
+    let err = collidescope::mesh_io::load_mesh(&dir.join("empty.ply"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("empty.ply") && err.contains("vertex"), "{err}");
+    let bytes = std::fs::read(dir.join("cube_binary.ply")).unwrap();
+    std::fs::write(dir.join("cut.ply"), &bytes[..bytes.len() - 40]).unwrap();
+    let err = collidescope::mesh_io::load_mesh(&dir.join("cut.ply"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("cut.ply"), "{err}");
+}

@@ -49,7 +49,7 @@ impl FileAction {
 
     fn extensions(self) -> (&'static str, &'static [&'static str]) {
         match self {
-            FileAction::OpenObj(_) => ("Wavefront OBJ", &["obj"]),
+            FileAction::OpenObj(_) => ("Mesh (OBJ, STL, PLY)", &["obj", "stl", "ply"]),
             // An engine's query opens as a scene: a parry capture, an FCL/Coal dump.
             FileAction::OpenScene => (
                 "Scene, parry capture (JSON) or FCL/Coal dump",
@@ -315,6 +315,8 @@ fn dropped_files(
 ) {
     for drop in drops.read() {
         if let FileDragAndDrop::DroppedFile { path_buf, .. } = drop {
+            // A mesh (OBJ, STL, PLY) replaces the drop target; scenes and engines' queries
+            // open as scenes; a URDF in robot mode.
             let action = match path_buf.extension().and_then(|e| e.to_str()) {
                 Some("ron" | "json" | "txt" | "log") => FileAction::OpenScene,
                 Some("urdf") => FileAction::OpenRobot,

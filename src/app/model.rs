@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use crate::mesh_io::{load_obj, MeshReport};
+use crate::mesh_io::{load_mesh, MeshReport};
 use crate::pose::Pose;
 use crate::scene::{Body, Scene, ShapeSpec};
 use crate::solver::catalog::{Family, CATALOG};
@@ -383,7 +383,7 @@ impl ViewerModel {
     /// field all come here. On error the scene is unchanged.
     pub fn load_obj(&mut self, id: BodyId, path: &Path) -> Result<MeshReport, String> {
         let pose = self.body_mut(id)?.pose;
-        let mesh = load_obj(path).map_err(|e| e.to_string())?;
+        let mesh = load_mesh(path).map_err(|e| e.to_string())?;
         let absolute = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
         let report = mesh.report.clone();
         *self.body_mut(id)? = Body {

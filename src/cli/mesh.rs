@@ -2,10 +2,10 @@
 
 use std::path::Path;
 
-use collidescope::mesh_io::load_obj;
+use collidescope::mesh_io::load_mesh;
 
 pub fn run(path: &Path, json: bool) -> anyhow::Result<()> {
-    let mesh = load_obj(path)?;
+    let mesh = load_mesh(path)?;
     if json {
         println!("{}", serde_json::to_string_pretty(&mesh.report)?);
     } else {

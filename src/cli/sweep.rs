@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use collidescope::bench::sweep::{distributions, run_sweep, sample_poses, SweepPose};
-use collidescope::mesh_io::load_obj;
+use collidescope::mesh_io::load_mesh;
 use collidescope::pose::Pose;
 use collidescope::scene::{Body, Scene, ShapeSpec};
 use collidescope::shape::Shape;
@@ -42,7 +42,7 @@ pub fn parse_band(s: &str) -> Result<(f64, f64), String> {
 }
 
 fn load(path: &Path) -> anyhow::Result<(PathBuf, Shape)> {
-    let mesh = load_obj(path)?;
+    let mesh = load_mesh(path)?;
     let absolute = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     Ok((absolute, Shape::Polytope(mesh.polytope)))
 }

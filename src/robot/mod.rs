@@ -10,7 +10,7 @@ pub mod model;
 pub mod path;
 pub mod scene;
 pub mod srdf;
-mod stl;
+pub(crate) mod stl;
 
 pub use acm::{compute_acm, srdf_text, AcmRule};
 pub use check::{checked_pairs, parry_check, ConfigAnswer, PairAnswer, SelfCollision};

@@ -507,12 +507,12 @@ fn mesh_points(path: &Path) -> Result<Vec<DVec3>, String> {
         .map(str::to_ascii_lowercase);
     let points = match ext.as_deref() {
         Some("stl") => read_stl_points(path),
-        Some("obj") => crate::mesh_io::load_obj(path)
+        Some("obj" | "ply") => crate::mesh_io::load_mesh(path)
             .map(|m| m.polytope.vertices().to_vec())
             .map_err(|e| e.to_string()),
         Some("dae") => read_collada_points(path),
         _ => Err(format!(
-            "{}: only STL, OBJ and COLLADA (.dae) meshes are read",
+            "{}: only STL, OBJ, PLY and COLLADA (.dae) meshes are read",
             path.display()
         )),
     }?;

@@ -32,8 +32,8 @@ pub fn files_panel_ui(
         });
     };
     for (label, action) in [
-        ("Open OBJ as A", FileAction::OpenObj(Side::A)),
-        ("Open OBJ as B", FileAction::OpenObj(Side::B)),
+        ("Open mesh as A", FileAction::OpenObj(Side::A)),
+        ("Open mesh as B", FileAction::OpenObj(Side::B)),
         ("Open scene", FileAction::OpenScene),
         ("Open URDF (robot)", FileAction::OpenRobot),
         ("Save scene", FileAction::SaveScene),
@@ -62,7 +62,7 @@ pub fn files_panel_ui(
         });
     }
     ui.horizontal(|ui| {
-        ui.label("dropped OBJ replaces");
+        ui.label("dropped mesh replaces");
         ui.radio_value(&mut drop_target.0, Side::A, "A");
         ui.radio_value(&mut drop_target.0, Side::B, "B");
     });
