@@ -16,7 +16,19 @@ pub(super) fn narrate(run: &Run, trace: &EpaTrace, index: usize) -> String {
     let Some(r) = trace.records.get(index) else {
         let why = match run.gjk_stage.as_ref().map(|g| &g.outcome) {
             Some(Outcome::Intersecting) => "the starting polytope was certified at once",
-            Some(_) => "GJK answered on the shapes' cores (a sphere is a point, a capsule a segment) and the radii were added",
+            // GJK could not decide; EPA's start was flat or could not enclose the origin,
+            // and the supports along the boundary face's normal decided.
+            Some(Outcome::Contact { .. }) => {
+                "GJK ended within its tolerance of the origin with no proof either way; EPA \
+                 found the origin on a face it cannot push past, and the support along that \
+                 face's normal decides: on the origin's plane within round-off (touching) or \
+                 clearly below it (a separating plane)"
+            }
+            Some(Outcome::Separated { .. } | Outcome::Stalled { .. }) => {
+                "GJK proved the shapes apart with a separating plane (for spheres and \
+                 capsules: their cores, the radii then added), so there is no depth"
+            }
+            Some(_) => "GJK's answer stands",
             None => "a sphere's core is a point: its contact with another point or a segment has a closed form, and the radii were added",
         };
         return format!("No expansion: {why}. Result: {outcome}.");

@@ -61,9 +61,75 @@ pub fn files_panel_ui(
             }
         });
     }
+    gallery_menu(ui, files);
     ui.horizontal(|ui| {
         ui.label("dropped mesh replaces");
         ui.radio_value(&mut drop_target.0, Side::A, "A");
         ui.radio_value(&mut drop_target.0, Side::B, "B");
+    });
+}
+
+/// Where the gallery of real failures lives: `scenes/gallery` below the working folder,
+/// else in the source tree this viewer was built from.
+fn gallery_dir() -> Option<PathBuf> {
+    [
+        PathBuf::from("scenes/gallery"),
+        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/gallery")),
+    ]
+    .into_iter()
+    .find(|p| p.is_dir())
+}
+
+/// The gallery's scenes by name (their first comment line says which bug report).
+fn gallery_scenes() -> Vec<(String, PathBuf)> {
+    let Some(dir) = gallery_dir() else {
+        return Vec::new();
+    };
+    let mut scenes: Vec<(String, PathBuf)> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .map(|p| {
+            let title = std::fs::read_to_string(&p)
+                .ok()
+                .and_then(|t| {
+                    t.lines()
+                        .next()
+                        .and_then(|l| l.strip_prefix("// Gallery: "))
+                        .and_then(|l| l.split(". Imported").next())
+                        .map(str::to_string)
+                })
+                .unwrap_or_else(|| {
+                    p.file_stem()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned()
+                });
+            (title, p)
+        })
+        .collect();
+    scenes.sort();
+    scenes
+}
+
+/// Gallery: real failures of other engines (FCL, parry, ncollide), each opening as a
+/// scene whose lesson walks through where that engine went wrong.
+fn gallery_menu(ui: &mut egui::Ui, files: &mut MessageWriter<FileRequest>) {
+    ui.menu_button("Gallery of real failures", |ui| {
+        let scenes = gallery_scenes();
+        if scenes.is_empty() {
+            ui.label("no scenes/gallery folder here");
+        }
+        for (title, path) in scenes {
+            if ui.button(title).clicked() {
+                files.write(FileRequest {
+                    action: FileAction::OpenScene,
+                    path: Some(path),
+                });
+                ui.close();
+            }
+        }
     });
 }
