@@ -8,7 +8,9 @@ use std::path::Path;
 use collidescope::import::import_file;
 use collidescope::scene::Scene;
 
-const EXPECTED: [(&str, &str); 14] = [
+const EXPECTED: [(&str, &str); 16] = [
+    ("coal_604_boxes", "separated"),
+    ("fcl_508_box_box", "separated"),
     ("fcl_319_cylinder_box", "separated"),
     ("fcl_388_box_box", "separated"),
     ("fcl_390_cylinder_box", "separated"),
