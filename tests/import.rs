@@ -527,3 +527,59 @@ fn stl_and_ply_meshes_load_like_obj() {
         .to_string();
     assert!(err.contains("cut.ply"), "{err}");
 }
+
+/// A `cast_shapes` capture, `(pos1, vel1, shape1, pos2, vel2, shape2)` as parry writes
+/// it, imports as a moving pair whose time of impact is parry's (f64) to 1e-6, and the
+/// f32 build's velocities are read as f32.
+#[test]
+fn parry_cast_captures_import_as_moving_pairs() {
+    use parry3d_f64::math::{Pose, Rotation, Vector};
+    use parry3d_f64::query::{cast_shapes, ShapeCastOptions};
+    use parry3d_f64::shape::SharedShape;
+    let dir = temp_dir("cast");
+    let (a, b) = (
+        SharedShape::cuboid(0.3, 0.2, 0.1),
+        SharedShape::capsule_y(0.2, 0.1),
+    );
+    let pos1 = Pose::from_parts(Vector::new(-1.0, 0.1, 0.0), Rotation::from_rotation_z(0.2));
+    let pos2 = Pose::from_parts(Vector::new(1.0, -0.1, 0.05), Rotation::from_rotation_x(0.4));
+    let (vel1, vel2) = (Vector::new(1.5, 0.0, 0.0), Vector::new(-0.5, 0.1, 0.0));
+    let path = dir.join("cast.json");
+    std::fs::write(
+        &path,
+        serde_json::to_string(&(pos1, vel1, &a, pos2, vel2, &b)).unwrap(),
+    )
+    .unwrap();
+    let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(scene.bodies[1].velocity, Some(DVec3::new(-0.5, 0.1, 0.0)));
+    let theirs = cast_shapes(
+        &pos1,
+        vel1,
+        &*a,
+        &pos2,
+        vel2,
+        &*b,
+        ShapeCastOptions::with_max_time_of_impact(1.0),
+    )
+    .unwrap()
+    .expect("a hit")
+    .time_of_impact;
+    let ours = match scene
+        .run("toi".parse::<collidescope::solver::Method>().unwrap())
+        .summary
+        .outcome
+    {
+        collidescope::solver::Outcome::Impact { time, .. } => time,
+        other => panic!("{other}"),
+    };
+    assert!((ours - theirs).abs() < 1e-6, "ours {ours}, parry {theirs}");
+    // f32: 0.1 as a velocity is 0.1f32 widened.
+    let f32_capture = r#"[{"rotation":[0.0,0.0,0.0,1.0],"translation":[0.0,0.0,0.0],"padding":0},[0.1,0.0,0.0],{"Ball":{"radius":0.5}},{"rotation":[0.0,0.0,0.0,1.0],"translation":[2.0,0.0,0.0],"padding":0},[0.0,0.0,0.0],{"Ball":{"radius":0.5}}]"#;
+    let path = dir.join("cast32.json");
+    std::fs::write(&path, f32_capture).unwrap();
+    let scene = Scene::load(&path).unwrap();
+    assert_eq!(
+        scene.bodies[0].velocity,
+        Some(DVec3::new(f64::from(0.1f32), 0.0, 0.0))
+    );
+}

@@ -87,9 +87,14 @@ pub fn import_text(path: &Path, text: &str) -> Result<SceneFile, ImportError> {
             }
             let query = parry::read(&value).map_err(fail)?;
             let notes = format!(
-                "Imported from {source}: a {} query (serde JSON of (pos1, shape1, pos2, shape2)), \
-                 A = {}, B = {}{}.",
+                "Imported from {source}: a {} {}, A = {}, B = {}{}.",
                 query.precision.crate_name(),
+                if query.cast {
+                    "cast_shapes query (serde JSON of (pos1, vel1, shape1, pos2, vel2, shape2); \
+                     the bodies move by their velocities over parry's time [0, 1])"
+                } else {
+                    "query (serde JSON of (pos1, shape1, pos2, shape2))"
+                },
                 query.kinds[0],
                 query.kinds[1],
                 if query.precision == parry::Precision::F32 {
@@ -98,7 +103,11 @@ pub fn import_text(path: &Path, text: &str) -> Result<SceneFile, ImportError> {
                     ""
                 }
             );
-            Ok(scene(name, notes, query.bodies.to_vec()))
+            let mut file = scene(name, notes, query.bodies.to_vec());
+            if query.cast {
+                file.algorithms = ["toi", "toi_advancement"].map(String::from).to_vec();
+            }
+            Ok(file)
         }
         Some(Format::FclDump) => {
             let query = fcl_dump::read(text).map_err(fail)?;

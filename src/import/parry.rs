@@ -33,39 +33,77 @@ impl Precision {
 /// A parry query read from its JSON: both bodies, the precision, the shapes' kinds.
 pub struct ParryQuery {
     pub bodies: [BodySpec; 2],
+    /// A `cast_shapes` capture (the bodies move).
+    pub cast: bool,
     pub precision: Precision,
     pub kinds: [String; 2],
 }
 
-/// Whether `value` looks like a capture: a four-element array whose first and third
-/// elements are poses.
+/// Whether `value` looks like a capture: `[pos1, shape1, pos2, shape2]` (a distance or
+/// contact query) or `[pos1, vel1, shape1, pos2, vel2, shape2]` (`cast_shapes`' first six
+/// arguments), poses where they belong.
 pub fn looks_like_capture(value: &Value) -> bool {
     let Some(items) = value.as_array() else {
         return false;
     };
-    items.len() == 4
-        && [0, 2]
-            .iter()
-            .all(|&i| items[i].get("rotation").is_some() && items[i].get("translation").is_some())
+    let is_pose = |v: &Value| v.get("rotation").is_some() && v.get("translation").is_some();
+    match items.len() {
+        4 => is_pose(&items[0]) && is_pose(&items[2]),
+        6 => is_pose(&items[0]) && is_pose(&items[3]),
+        _ => false,
+    }
+}
+
+/// A velocity of a cast capture: three numbers, read in the capture's precision.
+fn velocity(value: &Value, precision: Precision, field: &str) -> Result<[f64; 3], String> {
+    let numbers = value
+        .as_array()
+        .filter(|a| a.len() == 3)
+        .ok_or_else(|| format!("{field}: a velocity is three numbers, got {value}"))?;
+    let mut out = [0.0; 3];
+    for (o, n) in out.iter_mut().zip(numbers) {
+        let x = n
+            .as_f64()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| format!("{field}: {n} is not a finite number"))?;
+        // An f32 capture's decimal is the shortest one of an f32: read it as one.
+        *o = match precision {
+            Precision::F32 => f64::from(
+                n.to_string()
+                    .parse::<f32>()
+                    .map_err(|e| format!("{field}: {e}"))?,
+            ),
+            Precision::F64 => x,
+        };
+    }
+    Ok(out)
 }
 
 /// Reads a capture; errors name the field (`pos1`, `shape2`, ...) and what is wrong.
 pub fn read(value: &Value) -> Result<ParryQuery, String> {
-    let items = value
-        .as_array()
-        .filter(|a| a.len() == 4)
-        .ok_or("expected [pos1, shape1, pos2, shape2], the tuple parry's distance() takes")?;
-    let precision = if items[0].get("padding").is_some() || items[2].get("padding").is_some() {
+    if !looks_like_capture(value) {
+        return Err(
+            "expected [pos1, shape1, pos2, shape2] (distance) or [pos1, vel1, shape1, \
+                    pos2, vel2, shape2] (cast_shapes)"
+                .into(),
+        );
+    }
+    let items = value.as_array().ok_or("an array")?;
+    let cast = items.len() == 6;
+    let (pose_at, shape_at) = if cast {
+        ([0, 3], [2, 5])
+    } else {
+        ([0, 2], [1, 3])
+    };
+    let precision = if pose_at.iter().any(|&i| items[i].get("padding").is_some()) {
         Precision::F32
     } else {
         Precision::F64
     };
     let mut bodies = Vec::new();
     let mut kinds = Vec::new();
-    for (n, (pose, shape)) in [(&items[0], &items[1]), (&items[2], &items[3])]
-        .into_iter()
-        .enumerate()
-    {
+    for n in 0..2 {
+        let (pose, shape) = (&items[pose_at[n]], &items[shape_at[n]]);
         let kind = kind_of(shape).map_err(|e| format!("shape{}: {e}", n + 1))?;
         let (spec, translation, rotation) = match precision {
             Precision::F32 => f32_body(pose, shape),
@@ -75,11 +113,22 @@ pub fn read(value: &Value) -> Result<ParryQuery, String> {
             e.replace("{pose}", &format!("pos{}", n + 1))
                 .replace("{shape}", &format!("shape{} ({kind})", n + 1))
         })?;
+        // A cast moves each body by its velocity over parry's time [0, 1] (its
+        // `max_time_of_impact` of 1): our times of impact are then parry's.
+        let velocity = if cast {
+            Some(velocity(
+                &items[pose_at[n] + 1],
+                precision,
+                &format!("vel{}", n + 1),
+            )?)
+        } else {
+            None
+        };
         bodies.push(BodySpec {
             shape: spec,
             translation: translation.to_array(),
             rotation: RotationSpec::Quaternion(rotation.to_array()),
-            velocity: None,
+            velocity,
             spin: None,
         });
         kinds.push(kind);
@@ -88,6 +137,7 @@ pub fn read(value: &Value) -> Result<ParryQuery, String> {
     let [ka, kb]: [String; 2] = kinds.try_into().map_err(|_| "two kinds")?;
     Ok(ParryQuery {
         bodies: [a, b],
+        cast,
         precision,
         kinds: [ka, kb],
     })
