@@ -108,8 +108,9 @@ pub enum Performed {
     Animation(PathBuf),
 }
 
-/// The SRDF that goes with a URDF: `name.srdf` beside it or in `../srdf/`.
-fn srdf_beside(urdf: &Path) -> Option<PathBuf> {
+/// The SRDF that goes with a URDF: `name.srdf` beside it or in `../srdf/`. Both ways
+/// of opening a robot (`view robot.urdf`, Files > Open URDF) look for it here.
+pub(super) fn srdf_beside(urdf: &Path) -> Option<PathBuf> {
     let stem = urdf.file_stem()?;
     let dir = urdf.parent()?;
     let name = Path::new(stem).with_extension("srdf");

@@ -155,8 +155,13 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
     let mut robot = robot::RobotSession::default();
     let scene = match &options.scene {
         Some(path) if is_urdf => {
-            let state = robot::RobotState::load(path, options.srdf.as_deref())
-                .map_err(anyhow::Error::msg)?;
+            // Without --srdf, the SRDF beside the URDF (as Files > Open URDF finds it).
+            let srdf = options.srdf.clone().or_else(|| files::srdf_beside(path));
+            if let Some(found) = srdf.as_ref().filter(|_| options.srdf.is_none()) {
+                eprintln!("using the SRDF beside the URDF: {}", found.display());
+            }
+            let state =
+                robot::RobotState::load(path, srdf.as_deref()).map_err(anyhow::Error::msg)?;
             let scene = state.scene(path.parent().unwrap_or(std::path::Path::new(".")));
             robot.0 = Some(state);
             scene
