@@ -8,7 +8,9 @@ use std::path::Path;
 use collidescope::import::import_file;
 use collidescope::scene::Scene;
 
-const EXPECTED: [(&str, &str); 17] = [
+const EXPECTED: [(&str, &str); 19] = [
+    ("mujoco_1800_tunneled_boxes", "penetrating"),
+    ("mujoco_3476_thin_boxes", "separated"),
     ("parry_429_ball_cast", "separated"),
     ("coal_604_boxes", "separated"),
     ("fcl_508_box_box", "separated"),
