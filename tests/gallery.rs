@@ -8,7 +8,8 @@ use std::path::Path;
 use collidescope::import::import_file;
 use collidescope::scene::Scene;
 
-const EXPECTED: [(&str, &str); 19] = [
+const EXPECTED: [(&str, &str); 20] = [
+    ("fcl_445_box_box", "penetrating"),
     ("mujoco_1800_tunneled_boxes", "penetrating"),
     ("mujoco_3476_thin_boxes", "separated"),
     ("parry_429_ball_cast", "separated"),
