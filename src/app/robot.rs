@@ -22,6 +22,11 @@ use crate::robot::{
 use crate::scene::Scene;
 use crate::solver::Algorithm;
 
+/// Random configurations the allowed-collision matrix samples when there is no SRDF,
+/// and the share of them a pair must collide in to be disabled ("always").
+const ACM_TRIALS: usize = 1000;
+const ACM_ALWAYS: f64 = 0.95;
+
 /// The robot being shown, when the viewer opened a URDF.
 #[derive(Resource, Default)]
 pub struct RobotSession(pub Option<RobotState>);
@@ -30,6 +35,8 @@ pub struct RobotSession(pub Option<RobotState>);
 pub struct RobotState {
     pub model: RobotModel,
     pub disabled: Vec<DisabledPair>,
+    /// Where `disabled` comes from: the SRDF's name, or the matrix computed without one.
+    pub disabled_by: String,
     /// Which disabled pairs the user turned back on.
     pub enabled_anyway: Vec<bool>,
     pub pairs: Vec<(usize, usize)>,
@@ -47,9 +54,30 @@ impl RobotState {
     /// Loads the URDF (and SRDF) and checks the zero configuration.
     pub fn load(urdf: &Path, srdf: Option<&Path>) -> Result<Self, String> {
         let model = RobotModel::load(urdf, None)?;
-        let disabled = match srdf {
-            Some(path) => disabled_pairs_for(&model, path)?.0,
-            None => Vec::new(),
+        // Without an SRDF, the allowed-collision matrix is computed by the rules of
+        // `robot --write-srdf` (MoveIt's setup assistant): adjacent links, pairs colliding
+        // at the default configuration or in nearly all random ones.
+        let (disabled, disabled_by) = match srdf {
+            Some(path) => (
+                disabled_pairs_for(&model, path)?.0,
+                format!(
+                    "the SRDF {}",
+                    path.file_name()
+                        .map_or(String::new(), |n| n.to_string_lossy().into_owned())
+                ),
+            ),
+            None => (
+                crate::robot::compute_acm(&model, ACM_TRIALS, ACM_ALWAYS, 1)
+                    .into_iter()
+                    .map(|(pair, _)| pair)
+                    .collect(),
+                format!(
+                    "the computed allowed-collision matrix (no SRDF found: adjacent links, pairs \
+                     colliding at the default configuration or in {:.0} % of {ACM_TRIALS} \
+                     random ones)",
+                    ACM_ALWAYS * 100.0
+                ),
+            ),
         };
         let pairs = checked_pairs(&model, &disabled);
         // Every joint at 0, clamped into its limits (the Panda's joint 4 excludes 0).
@@ -61,6 +89,7 @@ impl RobotState {
             path: SmoothPath::new(&model, q.clone(), 2),
             model,
             disabled,
+            disabled_by,
             pairs,
             q,
             answer,
@@ -174,10 +203,11 @@ pub fn robot_panel_ui(
 ) {
     ui.heading(format!("Robot {}", state.model.name));
     ui.label(format!(
-        "{} links with collision geometry, {} pairs checked, {} disabled by the SRDF",
+        "{} links with collision geometry, {} pairs checked, {} disabled by {}",
         state.model.shapes.len(),
         state.pairs.len(),
-        state.disabled.len()
+        state.disabled.len(),
+        state.disabled_by
     ));
     let mut q = state.q.clone();
     let mut changed = false;
@@ -264,21 +294,20 @@ pub fn robot_panel_ui(
         }
     });
     if !state.disabled.is_empty() {
-        egui::CollapsingHeader::new(format!(
-            "{} pairs disabled by the SRDF",
-            state.disabled.len()
-        ))
-        .show(ui, |ui| {
-            ui.label("Tick a pair to check it anyway.");
-            let mut toggled = false;
-            for (d, on) in state.disabled.iter().zip(state.enabled_anyway.iter_mut()) {
-                let text = format!("{} – {} ({})", d.link1, d.link2, d.reason);
-                toggled |= ui.checkbox(on, text).changed();
-            }
-            if toggled {
-                state.repair(commands);
-            }
-        });
+        egui::CollapsingHeader::new(format!("{} pairs disabled", state.disabled.len())).show(
+            ui,
+            |ui| {
+                ui.label("Tick a pair to check it anyway.");
+                let mut toggled = false;
+                for (d, on) in state.disabled.iter().zip(state.enabled_anyway.iter_mut()) {
+                    let text = format!("{} – {} ({})", d.link1, d.link2, d.reason);
+                    toggled |= ui.checkbox(on, text).changed();
+                }
+                if toggled {
+                    state.repair(commands);
+                }
+            },
+        );
     }
 }
 
@@ -295,6 +324,39 @@ impl std::fmt::Debug for RobotState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Without an SRDF the allowed-collision matrix is computed: the Panda at its home
+    /// pose then shows no adjacent pair as colliding, and the panel says where the
+    /// disabled pairs come from.
+    #[test]
+    fn a_robot_without_srdf_gets_a_computed_allowed_collision_matrix() {
+        let urdf = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../shared/data/robots/panda_description/urdf/panda.urdf");
+        if !urdf.exists() {
+            eprintln!("skipped: {} is absent", urdf.display());
+            return;
+        }
+        let state = RobotState::load(&urdf, None).unwrap();
+        assert!(
+            state.disabled_by.contains("computed"),
+            "{}",
+            state.disabled_by
+        );
+        assert!(state.disabled.iter().any(|d| d.reason == "Adjacent"));
+        let colliding: Vec<_> = state.answer.pairs.iter().filter(|a| a.colliding).collect();
+        assert!(
+            colliding.is_empty(),
+            "{} pairs collide at home",
+            colliding.len()
+        );
+        let with_srdf =
+            RobotState::load(&urdf, super::super::files::srdf_beside(&urdf).as_deref()).unwrap();
+        assert!(
+            with_srdf.disabled_by.contains("panda.srdf"),
+            "{}",
+            with_srdf.disabled_by
+        );
+    }
 
     #[test]
     fn a_urdf_becomes_a_scene_of_its_links_and_moves_with_its_joints() {
