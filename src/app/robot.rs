@@ -112,6 +112,18 @@ impl RobotState {
         checked_pairs(&self.model, &anyway)
     }
 
+    /// The user stops checking a pair: it joins the disabled ones (and can be ticked back
+    /// on there).
+    fn disable_pair(&mut self, link1: String, link2: String, commands: &mut PendingCommands) {
+        self.disabled.push(DisabledPair {
+            link1,
+            link2,
+            reason: "turned off here".into(),
+        });
+        self.enabled_anyway.push(false);
+        self.repair(commands);
+    }
+
     /// A disabled pair turned on or off: new pairs for the check and the scene.
     fn repair(&mut self, commands: &mut PendingCommands) {
         self.pairs = self.pairs_in_use();
@@ -258,11 +270,13 @@ pub fn robot_panel_ui(
         .map(|b| b.shape.local_aabb())
         .fold(0.0f64, |m, a| m.max((a.max - a.min).length()));
     let focused = model.scene.pairs.first().copied();
+    let mut turn_off = None;
     egui::Grid::new("robot-pairs").striped(true).show(ui, |ui| {
         ui.label("pair");
         ui.label("distance");
         ui.label("iter.");
         ui.label("µs");
+        ui.label("");
         ui.end_row();
         for k in order {
             let (i, j) = state.pairs[k];
@@ -290,9 +304,19 @@ pub fn robot_panel_ui(
             ui.label(egui::RichText::new(distance).color(colour));
             ui.label(a.iterations.to_string());
             ui.label(format!("{:.1}", a.seconds * 1e6));
+            if ui
+                .small_button("off")
+                .on_hover_text("stop checking this pair (it joins the disabled pairs below)")
+                .clicked()
+            {
+                turn_off = Some((names[i].to_string(), names[j].to_string()));
+            }
             ui.end_row();
         }
     });
+    if let Some((link1, link2)) = turn_off {
+        state.disable_pair(link1, link2, commands);
+    }
     if !state.disabled.is_empty() {
         egui::CollapsingHeader::new(format!("{} pairs disabled", state.disabled.len())).show(
             ui,
