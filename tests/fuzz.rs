@@ -160,6 +160,39 @@ fn mutated_scenes_never_panic_hang_or_answer_nan() {
 const CUBE_OBJ: &str = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n\
     f 1 2 3 4\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n";
 
+/// Engines' queries (parry captures of both builds and kinds, FCL dumps of both formats)
+/// mutated: imported as scenes, never a panic, a refusal names the file.
+#[test]
+fn mutated_imports_never_panic_or_answer_nan() {
+    let dir = scratch("imports");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/gallery/sources");
+    for (i, name) in [
+        "fcl_319_cylinder_box.txt",
+        "fcl_388_box_box.txt",
+        "parry_315_touching_boxes.json",
+        "parry_429_ball_cast.json",
+        "parry_a1_cuboids.json",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let sample = std::fs::read(root.join(name)).unwrap();
+        campaign(
+            300 + i as u64,
+            &dir.join(name),
+            name,
+            &sample,
+            &[],
+            &run_scene,
+        );
+    }
+    let convex = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/imports/fcl_594_format_convex_sphere.txt");
+    let sample = std::fs::read(convex).unwrap();
+    let name = "fcl_594_format_convex_sphere.txt";
+    campaign(310, &dir.join(name), name, &sample, &[], &run_scene);
+}
+
 #[test]
 fn mutated_obj_files_never_panic() {
     let dir = scratch("obj");
