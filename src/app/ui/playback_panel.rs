@@ -54,11 +54,11 @@ pub fn playback_panel_ui(
         if ui.button("⏭").on_hover_text("last (End)").clicked() {
             send(PlaybackCommand::Last);
         }
-        let mut step = cursor.cursor.min(len.saturating_sub(1));
-        let slider =
-            egui::Slider::new(&mut step, 0..=len.saturating_sub(1)).text(format!("step of {len}"));
+        // Counted from 1, as the narration counts ("Step 1: ..."): one numbering.
+        let mut step = cursor.cursor.min(len.saturating_sub(1)) + 1;
+        let slider = egui::Slider::new(&mut step, 1..=len.max(1)).text(format!("of {len}"));
         if ui.add(slider).changed() {
-            send(PlaybackCommand::Seek(step));
+            send(PlaybackCommand::Seek(step.saturating_sub(1)));
         }
         ui.label("speed");
         ui.add(
