@@ -34,11 +34,14 @@ pub fn plots_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: usize, bounds_lo
     ui.horizontal(|ui| {
         ui.vertical(|ui| {
             ui.set_width(width);
+            // What the curves are, said above the plot: a vertical axis title that long
+            // is clipped at laptop sizes.
+            ui.small("the gap per step: Frank-Wolfe gap (GJK family, FW), EPA upper − lower bound");
             Plot::new("duality-gap")
-                .height(height)
+                .height(height - 18.0)
                 .legend(Legend::default().text_style(egui::TextStyle::Body))
                 .x_axis_label("iteration k")
-                .y_axis_label("FW gap · EPA upper − lower (log₁₀)")
+                .y_axis_label("gap (log₁₀)")
                 .y_axis_formatter(|mark, _| format!("1e{:.0}", mark.value))
                 .show(ui, |plot| {
                     for r in model.runs() {
