@@ -39,6 +39,10 @@ fn family_hint(family: Family) -> &'static str {
 }
 
 pub fn algorithms_panel_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingCommands) {
+    // The results of the enabled methods first: they must be visible without scrolling
+    // on a laptop-sized window; the catalog of methods below them may scroll.
+    results_ui(ui, model, commands);
+    ui.separator();
     ui.strong("Methods (the selected radio is in focus)");
     for row in &catalog::CATALOG {
         let m = row.method;
@@ -63,8 +67,6 @@ pub fn algorithms_panel_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mu
     }
     ui.separator();
     settings_ui(ui, model, commands);
-    ui.separator();
-    results_ui(ui, model, commands);
 }
 
 fn settings_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingCommands) {
