@@ -317,6 +317,8 @@ fn draw_labels(
         "view-labels".into(),
     ));
     let painter = painter.with_clip_rect(view);
+    let font = egui::FontId::proportional(15.0);
+    let mut placed: Vec<egui::Rect> = Vec::new();
     for (world, text, color) in &labels.0 {
         let Ok(p) = camera.world_to_viewport(transform, *world) else {
             continue;
@@ -329,14 +331,34 @@ fn draw_labels(
             (c.green * 255.0) as u8,
             (c.blue * 255.0) as u8,
         );
-        painter.text(
-            at,
-            egui::Align2::LEFT_BOTTOM,
-            text,
-            egui::FontId::proportional(15.0),
-            color,
-        );
+        let galley = painter.layout_no_wrap(text.clone(), font.clone(), color);
+        // Labels at one place (x1, w1 and O at the origin) are stacked, never overlaid;
+        // the earlier label keeps its place.
+        let rect = free_spot(at, galley.size(), &placed);
+        placed.push(rect);
+        painter.galley(rect.min, galley, color);
     }
+}
+
+/// Where a label of `size` anchored at its bottom-left `anchor` goes: the anchor's own
+/// place if free, else the nearest free place stacked above or below it (one line
+/// apart), so that no two labels overlap.
+fn free_spot(anchor: egui::Pos2, size: egui::Vec2, placed: &[egui::Rect]) -> egui::Rect {
+    let at = |dy: f32| egui::Rect::from_min_size(anchor + egui::vec2(0.0, dy - size.y), size);
+    let free = |r: &egui::Rect| !placed.iter().any(|p| p.intersects(r.shrink(0.5)));
+    let step = size.y.max(1.0);
+    for k in 0..12 {
+        for sign in [-1.0, 1.0] {
+            let candidate = at(sign * step * k as f32);
+            if free(&candidate) {
+                return candidate;
+            }
+            if k == 0 {
+                break;
+            }
+        }
+    }
+    at(0.0)
 }
 
 #[cfg(test)]
@@ -345,6 +367,25 @@ mod tests {
     use crate::app::command::ViewerCommand;
     use crate::app::model::{Side, ViewerModel};
     use crate::scene::Scene;
+
+    /// Labels at one point (x1, w1 and O at the origin) are stacked apart, none overlaid.
+    #[test]
+    fn labels_at_one_place_never_overlap() {
+        let size = egui::vec2(24.0, 16.0);
+        let mut placed = Vec::new();
+        for _ in 0..3 {
+            let r = free_spot(egui::pos2(100.0, 100.0), size, &placed);
+            assert!(placed
+                .iter()
+                .all(|p: &egui::Rect| !p.intersects(r.shrink(0.5))));
+            placed.push(r);
+        }
+        // The first keeps its own place.
+        assert_eq!(placed[0].left_bottom(), egui::pos2(100.0, 100.0));
+        // A label elsewhere is not moved.
+        let far = free_spot(egui::pos2(300.0, 300.0), size, &placed);
+        assert_eq!(far.left_bottom(), egui::pos2(300.0, 300.0));
+    }
 
     fn model() -> ViewerModel {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
