@@ -45,6 +45,33 @@ impl OrbitCamera {
         self.focus = centre;
         self.distance = (radius.max(0.05) / (fov * 0.5).sin()) * 1.05;
     }
+
+    /// Looks at a box from the current direction, as close as its eight corners allow
+    /// within the vertical field of view `fov` and the view's `aspect` (width / height):
+    /// the box, not the sphere around it, fills the view.
+    pub fn frame_box(&mut self, min: Vec3, max: Vec3, fov: f32, aspect: f32) {
+        let centre = (min + max) * 0.5;
+        let rotation = Quat::from_euler(EulerRot::YXZ, self.yaw, -self.pitch, 0.0);
+        let (right, up, back) = (rotation * Vec3::X, rotation * Vec3::Y, rotation * Vec3::Z);
+        let tan_v = (fov * 0.5).tan();
+        let tan_h = tan_v * aspect.max(0.1);
+        let mut distance = 0.05f32;
+        for i in 0..8 {
+            let corner = Vec3::new(
+                if i & 1 == 0 { min.x } else { max.x },
+                if i & 2 == 0 { min.y } else { max.y },
+                if i & 4 == 0 { min.z } else { max.z },
+            );
+            let d = corner - centre;
+            // A corner nearer the eye (along `back`) needs the eye further away.
+            let depth = d.dot(back);
+            distance = distance
+                .max(depth + d.dot(right).abs() / tan_h)
+                .max(depth + d.dot(up).abs() / tan_v);
+        }
+        self.focus = centre;
+        self.distance = distance * 1.08;
+    }
 }
 
 /// The world-space sphere that holds everything drawn (kept by the drawing plugins).
@@ -240,25 +267,65 @@ fn frame_all_when_drawn(mut frames: Local<u32>, mut requests: MessageWriter<Came
     }
 }
 
+/// What "frame all" needs between frames: requests made before the view had a size,
+/// and the view's size and camera the last framing left.
+#[derive(Default)]
+struct Framing {
+    waiting: Vec<CameraRequest>,
+    framed: Option<(UVec2, OrbitCamera)>,
+}
+
 fn answer_camera_requests(
     mut requests: MessageReader<CameraRequest>,
     bounds: Res<SceneBounds>,
     step: Res<StepBounds>,
     mut orbit: ResMut<OrbitCamera>,
+    model: Res<super::Model>,
+    cameras: Query<&Camera, With<Camera3d>>,
+    mut state: Local<Framing>,
 ) {
-    for request in requests.read() {
+    let Framing { waiting, framed } = &mut *state;
+    // The 3-D view's width over height: the viewport the panels leave, once the UI has
+    // placed it (before that, the requests wait a frame).
+    let viewport = cameras
+        .iter()
+        .find_map(|c| c.viewport.as_ref().map(|v| v.physical_size));
+    let Some(size) = viewport else {
+        waiting.extend(requests.read().copied());
+        return;
+    };
+    let aspect = size.x as f32 / size.y.max(1) as f32;
+    let mut pending: Vec<CameraRequest> =
+        waiting.drain(..).chain(requests.read().copied()).collect();
+    // The view changed size (the panels settling at start, a resized window) and the
+    // camera is still where the last "frame all" put it: frame again for the new shape.
+    if let Some((at_size, left)) = *framed {
+        if at_size != size && *orbit == left && pending.is_empty() {
+            pending.push(CameraRequest::FrameAll);
+        }
+    }
+    let planar = model.scene.dimension == crate::scene::Dimension::Planar;
+    let frame_all = |orbit: &mut OrbitCamera| {
+        if planar {
+            let (centre, radius) = bounds.sphere();
+            orbit.frame(centre, radius, FOV);
+        } else {
+            orbit.frame_box(bounds.min, bounds.max, FOV, aspect);
+        }
+    };
+    for request in pending {
         match request {
             CameraRequest::Reset => {
                 *orbit = OrbitCamera::default();
-                let (centre, radius) = bounds.sphere();
-                orbit.frame(centre, radius, FOV);
+                frame_all(&mut orbit);
             }
-            CameraRequest::FrameAll => {
-                let (centre, radius) = bounds.sphere();
-                orbit.frame(centre, radius, FOV);
-            }
+            CameraRequest::FrameAll => frame_all(&mut orbit),
             CameraRequest::FrameStep => orbit.frame(step.centre, step.radius * 1.3, FOV),
         }
+        *framed = match request {
+            CameraRequest::FrameStep => None,
+            _ => Some((size, *orbit)),
+        };
     }
 }
 
