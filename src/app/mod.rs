@@ -12,6 +12,7 @@ mod diagnose;
 mod drag;
 mod draw;
 mod files;
+mod fonts;
 pub mod lesson;
 pub mod model;
 pub mod narration;
@@ -231,6 +232,7 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
         robot::plugin,
         lesson::plugin,
         presentation::plugin,
+        fonts::plugin,
         animate::plugin,
     ));
     if let Some((out, walk)) = options.animate {
