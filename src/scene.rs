@@ -266,6 +266,20 @@ impl From<SolverSettings> for SettingsSpec {
     }
 }
 
+impl From<&SettingsSpec> for SolverSettings {
+    fn from(s: &SettingsSpec) -> Self {
+        SolverSettings {
+            tolerance: s.tolerance,
+            criterion: s.criterion,
+            kind: s.kind,
+            max_iterations: s.max_iterations,
+            initial_guess: s.initial_guess,
+            mode: s.mode,
+            tetrahedron: s.tetrahedron,
+        }
+    }
+}
+
 /// Version 1's top level: exactly two bodies.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "Scene", deny_unknown_fields)]
@@ -599,16 +613,7 @@ impl Scene {
             // EPA starts from GJK: a scene of EPA alone still shows GJK's steps.
             algorithms.push(Algorithm::Gjk(crate::solver::DirectionRule::Vanilla));
         }
-        let s = &file.settings;
-        let settings = SolverSettings {
-            tolerance: s.tolerance,
-            criterion: s.criterion,
-            kind: s.kind,
-            max_iterations: s.max_iterations,
-            initial_guess: s.initial_guess,
-            mode: s.mode,
-            tetrahedron: s.tetrahedron,
-        };
+        let settings = SolverSettings::from(&file.settings);
         settings
             .validate()
             .map_err(|e| invalid(format!("settings: {e}")))?;

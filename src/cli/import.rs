@@ -1,5 +1,4 @@
-//! `collidescope import FILE [--out SCENE.ron]`: an engine's query as a scene; and
-//! `collidescope export SCENE --coal case.py --parry case.rs`: the reproductions back out.
+//! `collidescope import FILE [--out SCENE.ron]`: an engine's query as a scene.
 
 use std::path::Path;
 
@@ -22,37 +21,6 @@ pub fn run(file: &Path, out: Option<&Path>) -> anyhow::Result<()> {
             eprintln!("scene written to {}", path.display());
         }
         None => print!("{}", scene_file.to_ron().map_err(anyhow::Error::msg)?),
-    }
-    Ok(())
-}
-
-pub fn export(scene_path: &Path, coal: Option<&Path>, parry: Option<&Path>) -> anyhow::Result<()> {
-    if coal.is_none() && parry.is_none() {
-        anyhow::bail!("give --coal case.py and/or --parry case.rs");
-    }
-    let scene = Scene::load(scene_path)?;
-    let source = scene_path.display().to_string();
-    let certified = collidescope::export::certify(&scene).map_err(anyhow::Error::msg)?;
-    eprintln!(
-        "certified signed distance in [{:e}, {:e}] ({})",
-        certified.lower, certified.upper, certified.proof
-    );
-    if let Some(path) = coal {
-        let text = collidescope::export::coal_script(&scene, &source)
-            .map_err(|e| anyhow::anyhow!("{source}: cannot export to Coal: {e}"))?;
-        std::fs::write(path, text)
-            .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
-        eprintln!("Coal script written to {} (python3 {0})", path.display());
-    }
-    if let Some(path) = parry {
-        let text = collidescope::export::parry_test(&scene, &source)
-            .map_err(|e| anyhow::anyhow!("{source}: cannot export to parry: {e}"))?;
-        std::fs::write(path, text)
-            .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
-        eprintln!(
-            "parry3d-f64 test written to {} (put it in a crate's tests/)",
-            path.display()
-        );
     }
     Ok(())
 }

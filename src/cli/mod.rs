@@ -1,6 +1,7 @@
 //! Command-line interface: argument definitions and dispatch to one module per command.
 
 mod bench;
+mod export;
 mod import;
 #[cfg(feature = "app")]
 mod lesson;
@@ -399,7 +400,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         },
         Some(Command::Import { file, out }) => import::run(&file, out.as_deref()),
         Some(Command::Export { scene, coal, parry }) => {
-            import::export(&scene, coal.as_deref(), parry.as_deref())
+            export::run(&scene, coal.as_deref(), parry.as_deref())
         }
         Some(Command::Mesh { file, json }) => mesh::run(&file, json),
         Some(Command::Robot {

@@ -1,0 +1,36 @@
+//! `collidescope export SCENE --coal case.py --parry case.rs`: the reproductions back out.
+
+use std::path::Path;
+
+use collidescope::scene::Scene;
+
+pub fn run(scene_path: &Path, coal: Option<&Path>, parry: Option<&Path>) -> anyhow::Result<()> {
+    if coal.is_none() && parry.is_none() {
+        anyhow::bail!("give --coal case.py and/or --parry case.rs");
+    }
+    let scene = Scene::load(scene_path)?;
+    let source = scene_path.display().to_string();
+    let certified = collidescope::export::certify(&scene).map_err(anyhow::Error::msg)?;
+    eprintln!(
+        "certified signed distance in [{:e}, {:e}] ({})",
+        certified.lower, certified.upper, certified.proof
+    );
+    if let Some(path) = coal {
+        let text = collidescope::export::coal_script(&scene, &source)
+            .map_err(|e| anyhow::anyhow!("{source}: cannot export to Coal: {e}"))?;
+        std::fs::write(path, text)
+            .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
+        eprintln!("Coal script written to {} (python3 {0})", path.display());
+    }
+    if let Some(path) = parry {
+        let text = collidescope::export::parry_test(&scene, &source)
+            .map_err(|e| anyhow::anyhow!("{source}: cannot export to parry: {e}"))?;
+        std::fs::write(path, text)
+            .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
+        eprintln!(
+            "parry3d-f64 test written to {} (put it in a crate's tests/)",
+            path.display()
+        );
+    }
+    Ok(())
+}
