@@ -22,10 +22,18 @@ pub struct SupportStats {
     pub calls: u64,
     pub vertex_visits_a: u64,
     pub vertex_visits_b: u64,
+    /// Supports where Coal's conventions departed from the exact support (only under
+    /// [`crate::solver::SupportRule::Coal`]): the run's bounds then need an exact check.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub coal_departures: u64,
     /// The last support vertices found on A and B (polytopes): where the next query of
     /// the same pair starts hill climbing.
     #[serde(skip)]
     pub last_vertices: (usize, usize),
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// `A ⊖ B` with B placed by `b_in_a`; keeps the warm starts and counters of one query.
@@ -124,7 +132,11 @@ impl<'s, A: SupportMap, B: SupportMap> MinkowskiDifference<'s, A, B> {
     pub fn support_uncounted(&mut self, dir: DVec3) -> CsoPoint {
         let (a, b) = (self.cache_a, self.cache_b);
         let p = self.evaluate(dir);
+        // A departure still counts: the bounds it enters need the exact check.
+        let departed = (self.cache_a.coal_departures - a.coal_departures)
+            + (self.cache_b.coal_departures - b.coal_departures);
         (self.cache_a, self.cache_b) = (a, b);
+        self.cache_a.coal_departures += departed;
         p
     }
 
@@ -159,6 +171,7 @@ impl<'s, A: SupportMap, B: SupportMap> MinkowskiDifference<'s, A, B> {
             calls: self.calls,
             vertex_visits_a: self.cache_a.vertex_visits,
             vertex_visits_b: self.cache_b.vertex_visits,
+            coal_departures: self.cache_a.coal_departures + self.cache_b.coal_departures,
             last_vertices: (self.cache_a.last_vertex, self.cache_b.last_vertex),
         }
     }

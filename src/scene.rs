@@ -23,7 +23,7 @@ use crate::shape::{
 use crate::solver::toi::Motion;
 use crate::solver::{
     Algorithm, Criterion, CriterionKind, InitialGuess, Method, QueryMode, Run, SolverSettings,
-    TetrahedronRule,
+    SupportRule, TetrahedronRule,
 };
 
 /// The scene format version this build writes (it also reads version 1).
@@ -250,6 +250,10 @@ pub struct SettingsSpec {
     /// `RegionTree` (Coal's, the default) or `NearestFace`.
     #[serde(default)]
     pub tetrahedron: TetrahedronRule,
+    /// `Exact` (the default) or `Coal`: Coal's support conventions, so that a query
+    /// brought from Coal replays Coal's iterations.
+    #[serde(default)]
+    pub supports: SupportRule,
 }
 
 impl From<SolverSettings> for SettingsSpec {
@@ -262,6 +266,7 @@ impl From<SolverSettings> for SettingsSpec {
             initial_guess: s.initial_guess,
             mode: s.mode,
             tetrahedron: s.tetrahedron,
+            supports: s.supports,
         }
     }
 }
@@ -276,6 +281,7 @@ impl From<&SettingsSpec> for SolverSettings {
             initial_guess: s.initial_guess,
             mode: s.mode,
             tetrahedron: s.tetrahedron,
+            supports: s.supports,
         }
     }
 }

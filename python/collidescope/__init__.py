@@ -179,11 +179,16 @@ class Scene:
         """Coal's (or hpp-fcl's) query: Box, Sphere, Capsule, Cylinder, Cone, Ellipsoid,
         Convex, with `Transform3s` (or `Transform3f`) poses, shapes and poses to the bit.
         Coal's capsules, cylinders and cones stand along z: their pose's columns are
-        permuted exactly so that ours (along y) are the same sets."""
+        permuted exactly so that ours (along y) are the same sets. The scene runs with
+        Coal's conventions (`supports: Coal`: spheres and capsules as their cores, Coal's
+        1e-12 dead zone), so GJK takes Coal's iterations."""
         from ._coal import shape_and_pose
         shape_a, pose_a = shape_and_pose(geom1, M1, "geom1")
         shape_b, pose_b = shape_and_pose(geom2, M2, "geom2")
         kwargs.setdefault("name", "from Coal")
+        # Coal's supports and swept-sphere cores, so that the iterations are Coal's
+        # (settings={"supports": "Exact"} runs on the whole shapes instead).
+        kwargs["settings"] = {"supports": "Coal", **(kwargs.get("settings") or {})}
         return cls(shape_a, pose_a, shape_b, pose_b, **kwargs)
 
 

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use collidescope::bench::protocol::PrimitiveKind;
-use collidescope::solver::{Algorithm, Method, TetrahedronRule};
+use collidescope::solver::{Algorithm, Method, SupportRule, TetrahedronRule};
 
 /// Method names for the command line, listed in `--help` from the catalog.
 fn method_names() -> impl clap::builder::TypedValueParser<Value = Method> {
@@ -146,6 +146,10 @@ enum Command {
         /// Tetrahedron projection instead of the scene's (region-tree: Coal's, default).
         #[arg(long, value_enum)]
         tetrahedron: Option<TetrahedronRule>,
+        /// Support conventions instead of the scene's (coal: Coal's cores and dead zone,
+        /// so that GJK takes the iterations Coal takes).
+        #[arg(long, value_enum)]
+        supports: Option<SupportRule>,
         /// Also run parry3d-f64 on the same pair and pose and say, for each run, whether
         /// it agrees within the bound the run certifies.
         #[arg(long)]
@@ -355,11 +359,15 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             json,
             csv,
             tetrahedron,
+            supports,
             cross_check,
         }) => solve::run(
             &scene,
             &algorithms,
-            tetrahedron,
+            solve::Overrides {
+                tetrahedron,
+                supports,
+            },
             solve::Format::from_flags(json, csv),
             cross_check,
         ),

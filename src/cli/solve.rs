@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use collidescope::scene::Scene;
-use collidescope::solver::{Algorithm, DirectionRule, Method, Run, TetrahedronRule};
+use collidescope::solver::{Algorithm, DirectionRule, Method, Run, SupportRule, TetrahedronRule};
 use collidescope::DVec3;
 
 use super::solve_table::print_records;
@@ -26,16 +26,25 @@ impl Format {
     }
 }
 
+/// Settings the command line sets over the scene's.
+pub struct Overrides {
+    pub tetrahedron: Option<TetrahedronRule>,
+    pub supports: Option<SupportRule>,
+}
+
 pub fn run(
     path: &Path,
     methods: &[Method],
-    tetrahedron: Option<TetrahedronRule>,
+    overrides: Overrides,
     format: Format,
     cross_check: bool,
 ) -> anyhow::Result<()> {
     let mut scene = Scene::load(path)?;
-    if let Some(rule) = tetrahedron {
+    if let Some(rule) = overrides.tetrahedron {
         scene.settings.tetrahedron = rule;
+    }
+    if let Some(rule) = overrides.supports {
+        scene.settings.supports = rule;
     }
     let methods: Vec<Method> = if methods.is_empty() {
         scene.methods.clone()
@@ -149,6 +158,10 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
     println!("scene: {}", scene.name);
     println!("A: {}", scene.a().shape.describe());
     println!("B: {}", scene.b().shape.describe());
+    if scene.settings.supports == SupportRule::Coal {
+        let (a, b) = (&scene.a().shape, &scene.b().shape);
+        println!("{}", collidescope::solver::coal_replay::describe(a, b));
+    }
     for run in runs {
         println!();
         println!("== {} ==", run.method.name());

@@ -4,8 +4,8 @@ use glam::DVec3;
 
 use super::implicit::ImplicitShape;
 use super::{
-    Aabb, Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, HullSource, PointShape, Polytope,
-    Sphere, Superellipsoid, SupportCache, SupportMap, UnionHull,
+    Aabb, Capsule, CoalKind, CoalPrimitive, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, HullSource,
+    PointShape, Polytope, Sphere, Superellipsoid, SupportCache, SupportMap, UnionHull,
 };
 
 /// Every shape kind of the core, behind one type so scenes, solvers and the viewer can
@@ -26,6 +26,9 @@ pub enum Shape {
     Implicit(ImplicitShape),
     /// The hull of several shapes at their poses (a robot link's collision elements).
     Union(UnionHull),
+    /// A box, segment, cylinder or cone with Coal's support conventions: what
+    /// [`Shape::coal_core`] hands the distance solvers under `supports: Coal`.
+    Coal(CoalPrimitive),
 }
 
 macro_rules! dispatch {
@@ -43,6 +46,7 @@ macro_rules! dispatch {
             Shape::Dilated($s) => $body,
             Shape::Implicit($s) => $body,
             Shape::Union($s) => $body,
+            Shape::Coal($s) => $body,
         }
     };
 }
@@ -63,6 +67,7 @@ impl Shape {
             Shape::Dilated(_) => "dilated",
             Shape::Implicit(_) => "implicit",
             Shape::Union(_) => "union",
+            Shape::Coal(_) => "coal core",
         }
     }
 
@@ -148,6 +153,26 @@ impl Shape {
         }
     }
 
+    /// The shape as Coal's GJK sees it, and the radius Coal adds after the run (its
+    /// swept-sphere radius): a sphere is its centre, a capsule its segment, a dilated
+    /// shape its inner shape's core; boxes, cylinders and cones take Coal's supports
+    /// ([`CoalPrimitive`]); ellipsoids and polytopes are computed as Coal computes them
+    /// already. Shapes Coal does not have are their own core.
+    pub fn coal_core(&self) -> (Shape, f64) {
+        let (core, radius) = self.rounded_core();
+        let core = match core.as_ref() {
+            Shape::Cuboid(b) => CoalKind::Box(*b).into(),
+            Shape::Capsule(c) => CoalKind::Segment {
+                half_height: c.half_height(),
+            }
+            .into(),
+            Shape::Cylinder(c) => CoalKind::Cylinder(*c).into(),
+            Shape::Cone(c) => CoalKind::Cone(*c).into(),
+            other => other.clone(),
+        };
+        (core, radius)
+    }
+
     pub fn local_aabb(&self) -> Aabb {
         Aabb::of_support_map(self)
     }
@@ -168,7 +193,7 @@ impl Shape {
         matches!(
             self,
             Shape::Point(_) | Shape::Cuboid(_) | Shape::Polytope(_)
-        )
+        ) || matches!(self, Shape::Coal(c) if c.is_polytopal())
     }
 
     /// Whether the shape's boundary is strictly convex (no flat face or straight edge),
@@ -192,6 +217,12 @@ impl SupportMap for Shape {
 
     fn local_support_cached(&self, dir: DVec3, cache: &mut SupportCache) -> DVec3 {
         dispatch!(self, s => s.local_support_cached(dir, cache))
+    }
+}
+
+impl From<CoalKind> for Shape {
+    fn from(kind: CoalKind) -> Self {
+        Shape::Coal(CoalPrimitive::new(kind))
     }
 }
 

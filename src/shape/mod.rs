@@ -7,6 +7,7 @@
 mod any;
 mod capsule;
 mod coal_climb;
+mod coal_support;
 mod cone;
 mod cuboid;
 mod cylinder;
@@ -26,6 +27,7 @@ mod union;
 
 pub use any::Shape;
 pub use capsule::Capsule;
+pub use coal_support::{coal_from_ours, ours_from_coal, CoalKind, CoalPrimitive};
 pub use cone::Cone;
 pub use cuboid::Cuboid;
 pub use cylinder::Cylinder;

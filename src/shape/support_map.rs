@@ -26,6 +26,9 @@ pub struct SupportCache {
     /// first climb starts there rather than from the nearest fixed warm start.
     pub hinted: bool,
     pub vertex_visits: u64,
+    /// Supports where Coal's conventions ([`super::CoalPrimitive`]) gave another point
+    /// than the exact support (a component in the 1e-12 dead zone, an inflated tie).
+    pub coal_departures: u64,
 }
 
 /// Axis-aligned bounding box in a shape's local frame.

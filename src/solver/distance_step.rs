@@ -56,6 +56,24 @@ pub struct DistanceStep {
 }
 
 impl DistanceStep {
+    /// Every vector of the step (all in A's frame) through `f`: a run made in another
+    /// frame of A, reported in A's own ([`super::coal_replay`]).
+    pub fn map_vectors(&mut self, f: impl Fn(DVec3) -> DVec3) {
+        let point = |p: &mut CsoPoint| {
+            p.w = f(p.w);
+            p.a = f(p.a);
+            p.b = f(p.b);
+        };
+        self.direction = f(self.direction);
+        if let Some(s) = &mut self.support {
+            point(&mut s.point);
+        }
+        for v in &mut self.simplex {
+            point(&mut v.point);
+        }
+        self.x = f(self.x);
+    }
+
     /// Whether `x` is a point of `A ⊖ B` (every iterate but the bare initial guess).
     pub fn x_in_difference(&self) -> bool {
         !self.simplex.is_empty()

@@ -15,7 +15,7 @@ use super::lp::{LpQuestion, Simplex};
 use super::toi::{time_of_impact_moving, Motion, ToiRule, ToiSettings};
 use super::trace::Trace;
 use super::Outcome;
-use super::{Algorithm, RunSummary, SolverSettings};
+use super::{coal_replay, Algorithm, RunSummary, SolverSettings, SupportRule};
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
 use crate::shape::implicit::ImplicitBody;
@@ -113,8 +113,12 @@ impl Method {
         let buffer = traced.then_some(&mut trace);
         match *self {
             Method::Solver(algorithm) => {
-                let md = MinkowskiDifference::new(a, b, b_in_a);
-                let summary = algorithm.solver(md, settings).run(buffer);
+                let summary = if settings.supports == SupportRule::Coal {
+                    coal_replay::run_as_coal(algorithm, a, b, b_in_a, settings, buffer)
+                } else {
+                    let md = MinkowskiDifference::new(a, b, b_in_a);
+                    algorithm.solver(md, settings).run(buffer)
+                };
                 Run {
                     method: *self,
                     summary,

@@ -3,6 +3,7 @@
 //! record of the family's own type into it ([`trace`]).
 
 pub mod catalog;
+pub mod coal_replay;
 mod criteria;
 pub mod distance_step;
 pub mod epa;
@@ -29,7 +30,9 @@ pub use frank_wolfe::{FrankWolfe, FrankWolfeEvent, FrankWolfeRecord, StepRule};
 pub use gjk::{restart_plan, run_gjk, DirectionRule, Gjk, GjkEvent, GjkRecord, MomentumStop};
 pub use method::{Method, Run};
 pub use outcome::{Outcome, RunSummary};
-pub use settings::{Criterion, CriterionKind, InitialGuess, QueryMode, SolverSettings};
+pub use settings::{
+    Criterion, CriterionKind, InitialGuess, QueryMode, SolverSettings, SupportRule,
+};
 pub use simplex::{
     barycentric, nearest_in_simplex, points_enclose_origin, project_origin,
     project_origin_in_place, Projection, Simplex, SimplexVertex, TetrahedronRule,

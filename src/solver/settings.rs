@@ -48,6 +48,21 @@ pub enum QueryMode {
     Boolean { bound: f64 },
 }
 
+/// Whose support conventions the distance solvers follow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+pub enum SupportRule {
+    /// The exact support of each shape, on the whole shape.
+    #[default]
+    Exact,
+    /// Coal 3's, so that a query brought from Coal replays Coal's iterations
+    /// ([`crate::shape::CoalPrimitive`]): spheres, capsules and dilated shapes enter as
+    /// their cores with the radii added after the run (Coal's swept-sphere radius);
+    /// direction components within 1e-12 of zero count as zero, ties are inflated by
+    /// 1e-10. Verdicts stay certified: a run whose supports departed from the exact
+    /// ones takes its verdict from an exact run.
+    Coal,
+}
+
 /// Everything a solver needs besides the shapes.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SolverSettings {
@@ -60,6 +75,9 @@ pub struct SolverSettings {
     /// How a four-vertex simplex is projected (Coal's region tree by default).
     #[serde(default)]
     pub tetrahedron: TetrahedronRule,
+    /// Exact supports (the default) or Coal's conventions.
+    #[serde(default)]
+    pub supports: SupportRule,
 }
 
 /// The largest iteration cap a scene, problem file or the command line may ask for:
@@ -78,6 +96,7 @@ impl Default for SolverSettings {
             initial_guess: InitialGuess::CentreDifference,
             mode: QueryMode::Distance,
             tetrahedron: TetrahedronRule::RegionTree,
+            supports: SupportRule::Exact,
         }
     }
 }
@@ -93,6 +112,7 @@ impl SolverSettings {
             initial_guess: InitialGuess::CentreDifference,
             mode: QueryMode::Distance,
             tetrahedron: TetrahedronRule::RegionTree,
+            supports: SupportRule::Exact,
         }
     }
 

@@ -127,6 +127,17 @@ impl Trace {
         (0..self.len()).filter_map(|i| self.record(i))
     }
 
+    /// Every vector of the distance families' steps through `f` (see
+    /// [`crate::solver::distance_step::DistanceStep::map_vectors`]); other families'
+    /// records are left as they are.
+    pub fn map_distance_vectors(&mut self, f: impl Fn(glam::DVec3) -> glam::DVec3 + Copy) {
+        match self {
+            Trace::Gjk(records) => records.iter_mut().for_each(|r| r.step.map_vectors(f)),
+            Trace::FrankWolfe(records) => records.iter_mut().for_each(|r| r.step.map_vectors(f)),
+            _ => {}
+        }
+    }
+
     /// The distance step of record `i`, for the families that have one.
     pub fn distance_step(&self, i: usize) -> Option<&DistanceStep> {
         match self {

@@ -6,7 +6,8 @@ use crate::app::command::{PendingCommands, ViewerCommand};
 use crate::app::model::ViewerModel;
 use crate::solver::catalog::{self, Family, SettingsKind};
 use crate::solver::{
-    restart_plan, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, Method, Outcome,
+    restart_plan, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, Method,
+    Outcome, SupportRule,
 };
 
 /// The method's colour in panels and plots: the catalog's, or the projector theme's
@@ -160,6 +161,21 @@ fn settings_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingCom
                     .selectable_value(&mut s.initial_guess, InitialGuess::UnitX, "(1, 0, 0)")
                     .changed();
             });
+    });
+    ui.horizontal(|ui| {
+        ui.label("supports");
+        changed |= ui
+            .radio_value(&mut s.supports, SupportRule::Exact, "exact")
+            .on_hover_text("each shape's exact support, on the whole shape")
+            .changed();
+        changed |= ui
+            .radio_value(&mut s.supports, SupportRule::Coal, "as Coal")
+            .on_hover_text(
+                "Coal's conventions, so that GJK takes Coal's iterations: spheres and \
+                 capsules run as their cores (a point, a segment) with the radii taken off \
+                 at the end; direction components within 1e-12 of zero count as zero",
+            )
+            .changed();
     });
     if changed {
         commands.push(ViewerCommand::SetSettings(s));

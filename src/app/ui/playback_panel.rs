@@ -68,6 +68,11 @@ pub fn playback_panel_ui(
         );
     });
     ui.label(egui::RichText::new(narration).size(17.0));
+    let distance_family = matches!(run.run.method, crate::solver::Method::Solver(_));
+    if distance_family && model.scene.settings.supports == crate::solver::SupportRule::Coal {
+        let (a, b) = (&model.scene.a().shape, &model.scene.b().shape);
+        ui.label(crate::solver::coal_replay::describe(a, b));
+    }
     // Why the run was slow, with a button to the first step that shows it.
     for cause in crate::solver::explain::explain(&run.run) {
         ui.horizontal(|ui| {

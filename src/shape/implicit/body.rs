@@ -358,6 +358,11 @@ impl ImplicitBody {
                     "rounded shape (no implicit form here)".into(),
                 ))
             }
+            Shape::Coal(_) => {
+                return Err(ImplicitError::NoInterior(
+                    "Coal's core of a shape (a solver's view, not a scene's shape)".into(),
+                ))
+            }
         };
         Ok(constraints)
     }

@@ -263,6 +263,9 @@ pub struct Gjk<'s, A: SupportMap = Shape, B: SupportMap = Shape> {
     /// The iterate is a point of `A ⊖ B` from the start (a warm simplex's projection),
     /// so the convergence test may end the run at the first step.
     starts_in_difference: bool,
+    /// Under Coal's conventions, the radii the shapes' cores leave out (0 otherwise):
+    /// cores closer than this overlap as shapes ([`super::coal_replay`]).
+    swept_radius: f64,
     outcome: Option<Outcome>,
 }
 
@@ -321,8 +324,16 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
             final_weights: None,
             precise: false,
             starts_in_difference: false,
+            swept_radius: 0.0,
             outcome: None,
         }
+    }
+
+    /// The run is on cores whose shapes are these cores dilated by `radius` in all
+    /// (Coal's swept-sphere radius, [`super::coal_replay`]).
+    pub fn on_cores_of_radius(mut self, radius: f64) -> Self {
+        self.swept_radius = radius;
+        self
     }
 
     /// Starts from a previous query's simplex, its points re-evaluated at the new pose
@@ -834,7 +845,10 @@ impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
             // "Inside" is certified by exact signs: a simplex the origin misses by a hair
             // (round-off in the tree's dot products) goes on from its nearest point instead.
             if projected.contains_origin && !projected.enclosure_certified {
-                self.project_precisely()
+                // Coal stops here, its projection having put the origin on the simplex;
+                // on cores closer than their radii that stop is an overlap proved.
+                let (x, inside) = self.project_precisely();
+                (x, inside || x.length() < self.swept_radius)
             } else {
                 (projected.x, projected.contains_origin)
             }
