@@ -8,9 +8,10 @@ use std::path::Path;
 use collidescope::import::import_file;
 use collidescope::scene::Scene;
 
-const EXPECTED: [(&str, &str); 20] = [
+const EXPECTED: [(&str, &str); 21] = [
     ("fcl_445_box_box", "penetrating"),
     ("mujoco_1800_tunneled_boxes", "penetrating"),
+    ("libccd_25_stacked_cubes", "penetrating"),
     ("mujoco_3476_thin_boxes", "separated"),
     ("parry_429_ball_cast", "separated"),
     ("coal_604_boxes", "separated"),

@@ -22,6 +22,9 @@ pub struct DifferenceFrame {
     pub vertex_count: usize,
     /// Size of the drawing, for marker sizes.
     pub radius: f32,
+    /// It is the difference of the shapes' cores (a distance run under Coal's
+    /// conventions), not of the shapes.
+    pub cores: bool,
 }
 
 impl DifferenceFrame {
@@ -78,7 +81,7 @@ fn spawn_difference(
 fn rebuild_difference(
     model: Res<Model>,
     layers: Res<Layers>,
-    mut built: Local<Option<(u64, DifferencePlacement)>>,
+    mut built: Local<Option<(u64, DifferencePlacement, bool)>>,
     mut query: Query<(
         &mut Mesh3d,
         &mut Transform,
@@ -97,11 +100,22 @@ fn rebuild_difference(
     } else {
         Visibility::Hidden
     };
-    let key = (model.revision, layers.placement);
+    // A distance run under Coal's conventions works on the cores' difference: draw that.
+    let on_cores = model.scene.settings.supports == crate::solver::SupportRule::Coal
+        && matches!(
+            model.focused_run().map(|r| r.run.method),
+            Some(crate::solver::Method::Solver(_))
+        );
+    let key = (model.revision, layers.placement, on_cores);
     if *built != Some(key) {
         *built = Some(key);
         let scene = &model.scene;
-        let tri = difference_mesh(&scene.a().shape, &scene.b().shape, &scene.b_in_a());
+        let (a, b) = (&scene.a().shape, &scene.b().shape);
+        let tri = if on_cores {
+            difference_mesh(&a.rounded_core().0, &b.rounded_core().0, &scene.b_in_a())
+        } else {
+            difference_mesh(a, b, &scene.b_in_a())
+        };
         if !tri.triangles.is_empty() {
             mesh.0 = meshes.add(bevy_mesh(&tri));
         }
@@ -128,6 +142,7 @@ fn rebuild_difference(
             sampled: tri.sampled,
             vertex_count: tri.vertices.len(),
             radius,
+            cores: on_cores,
         };
         *transform = Transform::from_translation(anchor).with_rotation(rotation);
     }

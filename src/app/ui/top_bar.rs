@@ -37,7 +37,11 @@ pub fn top_bar_ui(
         let how = if frame.sampled { "sampled" } else { "exact" };
         ui.checkbox(
             &mut layers.difference,
-            format!("A − B ({how}, {} vertices)", frame.vertex_count),
+            if frame.cores {
+                format!("cores' A − B ({how}, {} vertices)", frame.vertex_count)
+            } else {
+                format!("A − B ({how}, {} vertices)", frame.vertex_count)
+            },
         );
         ui.selectable_value(
             &mut layers.placement,
