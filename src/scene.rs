@@ -22,8 +22,8 @@ use crate::shape::{
 };
 use crate::solver::toi::Motion;
 use crate::solver::{
-    Algorithm, Criterion, CriterionKind, InitialGuess, Method, QueryMode, Run, SolverSettings,
-    SupportRule, TetrahedronRule,
+    Algorithm, Criterion, CriterionKind, EpaSettings, InitialGuess, IpSettings, LpSettings, Method,
+    QueryMode, Run, SolverSettings, SupportRule, TetrahedronRule, ToiSettings,
 };
 
 /// The scene format version this build writes (it also reads version 1).
@@ -237,8 +237,10 @@ fn no_rotation() -> RotationSpec {
     RotationSpec::EulerDegrees([0.0; 3])
 }
 
+/// The scene's settings: every field optional (a scene names only what it changes; the
+/// rest are Coal's defaults, [`SolverSettings::default`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename = "Settings", deny_unknown_fields)]
+#[serde(rename = "Settings", default, deny_unknown_fields)]
 pub struct SettingsSpec {
     pub tolerance: f64,
     pub criterion: Criterion,
@@ -252,8 +254,29 @@ pub struct SettingsSpec {
     pub tetrahedron: TetrahedronRule,
     /// `Exact` (the default) or `Coal`: Coal's support conventions, so that a query
     /// brought from Coal replays Coal's iterations.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub supports: SupportRule,
+    /// The other families' settings, each optional, each field optional: a scene names
+    /// only what it changes (`epa: (tolerance: 1e-12)`).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub epa: EpaSettings,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub toi: ToiSettings,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub interior_point: IpSettings,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub lp: LpSettings,
+}
+
+impl Default for SettingsSpec {
+    fn default() -> Self {
+        SolverSettings::default().into()
+    }
+}
+
+/// Whether a setting is at its default (and so left out of a written scene).
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }
 
 impl From<SolverSettings> for SettingsSpec {
@@ -267,6 +290,10 @@ impl From<SolverSettings> for SettingsSpec {
             mode: s.mode,
             tetrahedron: s.tetrahedron,
             supports: s.supports,
+            epa: s.epa,
+            toi: s.toi,
+            interior_point: s.interior_point,
+            lp: s.lp,
         }
     }
 }
@@ -282,6 +309,10 @@ impl From<&SettingsSpec> for SolverSettings {
             mode: s.mode,
             tetrahedron: s.tetrahedron,
             supports: s.supports,
+            epa: s.epa,
+            toi: s.toi,
+            interior_point: s.interior_point,
+            lp: s.lp,
         }
     }
 }
@@ -297,6 +328,7 @@ pub struct SceneFileV1 {
     pub a: BodySpec,
     pub b: BodySpec,
     pub algorithms: Vec<String>,
+    #[serde(default)]
     pub settings: SettingsSpec,
 }
 
@@ -387,6 +419,7 @@ pub struct SceneFile {
     pub pairs: Vec<(usize, usize)>,
     /// Algorithm names as on the command line (`gjk`, `nesterov`, `fw_linesearch`, ...).
     pub algorithms: Vec<String>,
+    #[serde(default)]
     pub settings: SettingsSpec,
     #[serde(default)]
     pub lesson: Vec<LessonStep>,

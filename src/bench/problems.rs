@@ -24,8 +24,8 @@ use crate::solver::epa::{gjk_settings_for_epa, penetration, EpaSettings};
 use crate::solver::lp::LpQuestion;
 use crate::solver::toi::{time_of_impact, ToiRule, ToiSettings};
 use crate::solver::{
-    solve, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, Method, Outcome,
-    SolverSettings, StepRule, TetrahedronRule,
+    solve, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, IpSettings,
+    LpSettings, Method, Outcome, SolverSettings, StepRule, TetrahedronRule,
 };
 
 /// The algorithms a problem file is run with, in output order.
@@ -43,6 +43,15 @@ pub struct ProblemFile {
     pub tolerance: f64,
     pub criterion: String,
     pub max_iterations: usize,
+    /// The other families' settings, optional (each field too), named as in scenes.
+    #[serde(default)]
+    pub epa: EpaSettings,
+    #[serde(default)]
+    pub toi: ToiSettings,
+    #[serde(default)]
+    pub interior_point: IpSettings,
+    #[serde(default)]
+    pub lp: LpSettings,
     pub shapes: Vec<ProblemShape>,
     pub problems: Vec<Problem>,
 }
@@ -219,6 +228,10 @@ impl ProblemFile {
             kind,
             max_iterations: self.max_iterations,
             initial_guess: InitialGuess::OriginDifference,
+            epa: self.epa,
+            toi: self.toi,
+            interior_point: self.interior_point,
+            lp: self.lp,
             ..SolverSettings::default()
         };
         settings
@@ -350,10 +363,12 @@ pub fn run_problems(
                     let fits = catalog::info(*method).shapes.check(a, b);
                     let answer = match *method {
                         _ if fits.is_err() => not_applicable_answer(fits.clone().unwrap_err()),
-                        Method::InteriorPoint => interior_point_answer(a, b, b_in_a, timing),
+                        Method::InteriorPoint => {
+                            interior_point_answer(a, b, b_in_a, &settings, timing)
+                        }
                         Method::InteriorPointToi => {
                             let v = p.b_velocity.map(DVec3::from_array);
-                            interior_point_toi_answer(a, b, b_in_a, v, timing)
+                            interior_point_toi_answer(a, b, b_in_a, v, &settings, timing)
                         }
                         Method::Solver(alg) => {
                             let md = MinkowskiDifference::new(a, b, b_in_a);
@@ -374,16 +389,21 @@ pub fn run_problems(
                                 parry_toi: None,
                             }
                         }
-                        Method::Epa => epa_answer(a, b, b_in_a, timing),
+                        Method::Epa => epa_answer(a, b, b_in_a, &settings, timing),
                         Method::Toi(rule) => {
                             let v = p.b_velocity.map(DVec3::from_array);
-                            toi_answer(a, b, b_in_a, v, rule, timing)
+                            toi_answer(a, b, b_in_a, v, rule, &settings, timing)
                         }
-                        Method::Lp(simplex) => {
-                            lp_answer(a, b, b_in_a, LpQuestion::Collision(simplex), timing)
-                        }
+                        Method::Lp(simplex) => lp_answer(
+                            a,
+                            b,
+                            b_in_a,
+                            LpQuestion::Collision(simplex),
+                            &settings,
+                            timing,
+                        ),
                         Method::LpContainment => {
-                            lp_answer(a, b, b_in_a, LpQuestion::Containment, timing)
+                            lp_answer(a, b, b_in_a, LpQuestion::Containment, &settings, timing)
                         }
                     };
                     (method.name().to_string(), answer)
@@ -449,11 +469,12 @@ fn interior_point_answer(
     a: &Shape,
     b: &Shape,
     b_in_a: RelativePose,
+    settings: &SolverSettings,
     timing: bool,
 ) -> AlgorithmAnswer {
     let query = || {
         Method::InteriorPoint
-            .run(a, b, b_in_a, None, SolverSettings::default(), false)
+            .run(a, b, b_in_a, None, *settings, false)
             .summary
     };
     let run = query();
@@ -484,6 +505,7 @@ fn interior_point_toi_answer(
     b: &Shape,
     b_in_a: RelativePose,
     velocity: Option<DVec3>,
+    settings: &SolverSettings,
     timing: bool,
 ) -> AlgorithmAnswer {
     let Some(v) = velocity else {
@@ -497,7 +519,7 @@ fn interior_point_toi_answer(
     };
     let query = || {
         Method::InteriorPointToi
-            .run(a, b, b_in_a, Some(motion), SolverSettings::default(), false)
+            .run(a, b, b_in_a, Some(motion), *settings, false)
             .summary
     };
     let run = query();
@@ -506,7 +528,7 @@ fn interior_point_toi_answer(
         _ => None,
     };
     let initial = Method::InteriorPoint
-        .run(a, b, b_in_a, None, SolverSettings::default(), false)
+        .run(a, b, b_in_a, None, *settings, false)
         .summary
         .outcome
         .distance();
@@ -530,9 +552,15 @@ fn interior_point_toi_answer(
     }
 }
 
-fn epa_answer(a: &Shape, b: &Shape, b_in_a: RelativePose, timing: bool) -> AlgorithmAnswer {
-    let settings = EpaSettings::default();
-    let query = || penetration(a, b, b_in_a, gjk_settings_for_epa(), settings, None);
+fn epa_answer(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    settings: &SolverSettings,
+    timing: bool,
+) -> AlgorithmAnswer {
+    let epa = settings.epa;
+    let query = || penetration(a, b, b_in_a, gjk_settings_for_epa(), epa, None);
     let run = query();
     AlgorithmAnswer {
         iterations: run.iterations,
@@ -574,6 +602,7 @@ fn toi_answer(
     b_in_a: RelativePose,
     velocity: Option<DVec3>,
     rule: ToiRule,
+    settings: &SolverSettings,
     timing: bool,
 ) -> AlgorithmAnswer {
     let Some(v) = velocity else {
@@ -592,8 +621,8 @@ fn toi_answer(
             parry_toi: None,
         };
     };
-    let settings = ToiSettings::default();
-    let query = || time_of_impact(a, b, b_in_a, v, rule, settings, None);
+    let toi = settings.toi;
+    let query = || time_of_impact(a, b, b_in_a, v, rule, toi, None);
     let run = query();
     let time = match run.outcome {
         Outcome::Impact { time, .. } | Outcome::Grazing { time, .. } => Some(time),
@@ -635,9 +664,11 @@ fn lp_answer(
     b: &Shape,
     b_in_a: RelativePose,
     question: LpQuestion,
+    settings: &SolverSettings,
     timing: bool,
 ) -> AlgorithmAnswer {
-    let query = || crate::solver::lp::run_on_shapes(a, b, b_in_a, question, None);
+    let lp = settings.lp;
+    let query = || crate::solver::lp::run_on_shapes(a, b, b_in_a, question, lp, None);
     let answer = query();
     AlgorithmAnswer {
         iterations: answer.pivots,

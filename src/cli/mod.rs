@@ -150,6 +150,11 @@ enum Command {
         /// so that GJK takes the iterations Coal takes).
         #[arg(long, value_enum)]
         supports: Option<SupportRule>,
+        /// Any setting by its dotted name, over the scene's (repeatable):
+        /// `--set epa.tolerance=1e-12 --set lp.pivot_rule=SmallestIndex --set
+        /// toi.max_iterations=50 --set interior_point.tolerance=1e-10 --set tolerance=1e-9`.
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        assignments: Vec<String>,
         /// Also run parry3d-f64 on the same pair and pose and say, for each run, whether
         /// it agrees within the bound the run certifies.
         #[arg(long)]
@@ -360,6 +365,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             csv,
             tetrahedron,
             supports,
+            assignments,
             cross_check,
         }) => solve::run(
             &scene,
@@ -367,6 +373,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             solve::Overrides {
                 tetrahedron,
                 supports,
+                assignments,
             },
             solve::Format::from_flags(json, csv),
             cross_check,

@@ -30,6 +30,8 @@ impl Format {
 pub struct Overrides {
     pub tetrahedron: Option<TetrahedronRule>,
     pub supports: Option<SupportRule>,
+    /// `NAME=VALUE` settings (`--set`).
+    pub assignments: Vec<String>,
 }
 
 pub fn run(
@@ -45,6 +47,12 @@ pub fn run(
     }
     if let Some(rule) = overrides.supports {
         scene.settings.supports = rule;
+    }
+    for assignment in &overrides.assignments {
+        scene.settings = scene
+            .settings
+            .with_assignment(assignment)
+            .map_err(|why| anyhow::anyhow!("--set {why}"))?;
     }
     let methods: Vec<Method> = if methods.is_empty() {
         scene.methods.clone()

@@ -76,22 +76,21 @@ impl ShapeRequirement {
     }
 }
 
-/// Which settings a method reads.
+/// Which settings a method reads (all of them fields of [`super::SolverSettings`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SettingsKind {
-    /// The scene's solver settings (tolerance, criterion, cap, initial guess).
+    /// The distance solvers' (tolerance, criterion, cap, initial guess, supports).
     Distance,
-    /// EPA's own: a certified overlap test (GJK, relative duality gap 1e-9) and a gain
-    /// tolerance of 1e-10 · (1 + ‖support‖), 256 expansions at most.
+    /// EPA's own (`epa`: gain tolerance, expansion cap); its GJK stage keeps a
+    /// certified overlap test (relative duality gap 1e-9).
     Depth,
-    /// B's velocity (from the scene or problem) and the time-of-impact tolerances:
-    /// contact within 1e-9 of the scene's size, brackets to 1e-10 of the motion.
+    /// B's velocity (from the scene or problem) and `toi`: the contact tolerance, the
+    /// time tolerance, the step cap.
     Motion,
-    /// The interior point's own: the certified bracket of the distance within 1e-8 ·
-    /// max(1, d), 200 Newton steps at most.
+    /// `interior_point`: the certified bracket's tolerance, the acceptable bracket when
+    /// round-off stalls, the Newton cap.
     Barrier,
-    /// The LP's own: Bland's rule, a cap of columns × rows pivots, collision at an
-    /// optimum ≤ 1e-10 of the points' (centred, unit-scaled) spread.
+    /// `lp`: the pivot rule and the pivot cap (default: the seed's columns × rows).
     Simplex,
 }
 

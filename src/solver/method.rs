@@ -9,10 +9,10 @@ use std::str::FromStr;
 use serde::Serialize;
 
 use super::catalog::{self, Family};
-use super::epa::{gjk_settings_for_epa, penetration, EpaSettings};
-use super::interior_point::{distance, time_of_impact, IpSettings};
+use super::epa::{gjk_settings_for_epa, penetration};
+use super::interior_point::{distance, time_of_impact};
 use super::lp::{LpQuestion, Simplex};
-use super::toi::{time_of_impact_moving, Motion, ToiRule, ToiSettings};
+use super::toi::{time_of_impact_moving, Motion, ToiRule};
 use super::trace::Trace;
 use super::Outcome;
 use super::{coal_replay, Algorithm, RunSummary, SolverSettings, SupportRule};
@@ -90,8 +90,9 @@ impl Method {
 
     /// Runs this method on A (at the identity) and B (at `b_in_a`, moving by `motion`
     /// over t ∈ [0, 1] when it moves: A's frame), with records when `traced`. Distance
-    /// solvers use `settings`; EPA and the time of impact their own tolerances (EPA's
-    /// GJK stage must certify overlap whatever the scene's distance tolerance).
+    /// solvers use `settings`' distance fields, the other families their own
+    /// (`settings.epa`, `.toi`, `.interior_point`, `.lp`); EPA's GJK stage keeps its
+    /// certified overlap test whatever the scene's distance tolerance.
     pub fn run(
         &self,
         a: &Shape,
@@ -132,7 +133,7 @@ impl Method {
                     b,
                     b_in_a,
                     gjk_settings_for_epa(),
-                    EpaSettings::default(),
+                    settings.epa,
                     buffer.map(Trace::epa_mut),
                 );
                 Run {
@@ -148,7 +149,7 @@ impl Method {
                     _ => LpQuestion::Containment,
                 };
                 let records = buffer.map(Trace::lp_mut);
-                let answer = super::lp::run_on_shapes(a, b, b_in_a, question, records);
+                let answer = super::lp::run_on_shapes(a, b, b_in_a, question, settings.lp, records);
                 let mut summary = RunSummary::not_applicable(String::new());
                 summary.outcome = answer.outcome;
                 summary.iterations = answer.pivots;
@@ -177,7 +178,7 @@ impl Method {
                     (_, Some(m)) => Some(m.velocity),
                 };
                 let records = buffer.map(Trace::interior_point_mut);
-                let settings = IpSettings::default();
+                let settings = settings.interior_point;
                 let answer = ImplicitBody::of_shape(a).and_then(|ia| {
                     let ib = ImplicitBody::of_shape(b)?.moved(b_in_a);
                     Ok(match velocity {
@@ -218,7 +219,7 @@ impl Method {
                     return Run::not_applicable(*self, why);
                 };
                 let records = buffer.map(Trace::toi_mut);
-                let settings = ToiSettings::default();
+                let settings = settings.toi;
                 let toi = time_of_impact_moving(a, b, b_in_a, motion, rule, settings, records);
                 Run {
                     method: *self,

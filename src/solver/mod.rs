@@ -14,6 +14,7 @@ pub mod interior_point;
 pub mod lp;
 mod method;
 mod outcome;
+pub mod record;
 mod settings;
 mod simplex;
 pub mod toi;
@@ -31,7 +32,8 @@ pub use gjk::{restart_plan, run_gjk, DirectionRule, Gjk, GjkEvent, GjkRecord, Mo
 pub use method::{Method, Run};
 pub use outcome::{Outcome, RunSummary};
 pub use settings::{
-    Criterion, CriterionKind, InitialGuess, QueryMode, SolverSettings, SupportRule,
+    Criterion, CriterionKind, EpaSettings, InitialGuess, IpSettings, LpSettings, QueryMode,
+    SolverSettings, SupportRule, TieRule, ToiSettings, MAX_ITERATION_CAP,
 };
 pub use simplex::{
     barycentric, nearest_in_simplex, points_enclose_origin, project_origin,
@@ -62,6 +64,28 @@ pub trait Solver {
 
     /// The run's summary, once it has ended.
     fn summary(&self) -> Option<RunSummary>;
+}
+
+// The distance families step into their own records; the all-family `Trace` (above
+// them) hands each its buffer.
+impl<A: SupportMap, B: SupportMap> Solver for Gjk<'_, A, B> {
+    fn step(&mut self, trace: Option<&mut Trace>) -> Option<Outcome> {
+        self.step_into(trace.map(Trace::gjk_mut))
+    }
+
+    fn summary(&self) -> Option<RunSummary> {
+        self.run_summary()
+    }
+}
+
+impl Solver for FrankWolfe<'_> {
+    fn step(&mut self, trace: Option<&mut Trace>) -> Option<Outcome> {
+        self.step_into(trace.map(Trace::frank_wolfe_mut))
+    }
+
+    fn summary(&self) -> Option<RunSummary> {
+        self.run_summary()
+    }
 }
 
 /// Every named algorithm the CLI, scenes and viewer can run.

@@ -63,6 +63,101 @@ pub enum SupportRule {
     Coal,
 }
 
+/// EPA's own settings (GJK's come from the query).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EpaSettings {
+    /// Stop when the support along the nearest face's normal gains at most
+    /// `tolerance · (1 + ‖support‖)` over the face.
+    pub tolerance: f64,
+    pub max_iterations: usize,
+}
+
+impl Default for EpaSettings {
+    fn default() -> Self {
+        Self {
+            tolerance: 1e-10,
+            max_iterations: 256,
+        }
+    }
+}
+
+/// Tolerances of a time-of-impact query.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ToiSettings {
+    /// Shapes this close count as touching: a fraction of the scene's size (the shapes'
+    /// bounding-box diagonals and the motion's length).
+    pub contact_tolerance: f64,
+    /// The bracketing methods stop when the first contact's bracket is this narrow.
+    pub time_tolerance: f64,
+    pub max_iterations: usize,
+}
+
+impl Default for ToiSettings {
+    fn default() -> Self {
+        Self {
+            contact_tolerance: 1e-9,
+            time_tolerance: 1e-10,
+            max_iterations: 200,
+        }
+    }
+}
+
+/// The interior point's own settings.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct IpSettings {
+    /// The bracket `upper − lower` on the distance between the smoothed bodies must be
+    /// at most `tolerance · max(1, distance)` (the scene's units), and the certified one
+    /// on the true bodies ten times that.
+    pub tolerance: f64,
+    /// When round-off stops the bracket from narrowing (no progress in
+    /// a few steps), a bracket within `acceptable · max(1, d)` is still an
+    /// answer (the problem files' accuracy); a wider one ends the run at once.
+    pub acceptable: f64,
+    pub max_iterations: usize,
+}
+
+impl Default for IpSettings {
+    fn default() -> Self {
+        Self {
+            tolerance: 1e-8,
+            acceptable: 1e-6,
+            max_iterations: 200,
+        }
+    }
+}
+
+/// The leaving row among rows tied for the minimum ratio.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+pub enum TieRule {
+    /// The largest pivot element (then the smallest basic index): the safeguard against
+    /// tiny pivots. It is not Bland's leaving rule, so it can cycle on degenerate
+    /// vertices; when a basis repeats without the objective falling, the run switches to
+    /// plain Bland for good (cycle-free in exact arithmetic).
+    #[default]
+    LargestPivot,
+    /// Plain Bland: the smallest basic index, however small its pivot element.
+    SmallestIndex,
+    /// Seed 003's C# code as written: any positive element is admissible, reduced costs
+    /// and ratios compare with an absolute ε = 1e-4, ties go to the smallest basic
+    /// index. Kept to show what the safeguard fixes: on badly scaled inputs a row whose
+    /// ratio is up to ε above the minimum can be chosen, a right-hand side turns
+    /// negative, and Bland's guarantee is gone (it cycles: see the tests).
+    SeedAsWritten,
+}
+
+/// The LP test's own settings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LpSettings {
+    /// Which row leaves among those tied for the minimum ratio.
+    pub pivot_rule: TieRule,
+    /// At most this many pivots; `None`: the seed's cap, columns × rows.
+    pub max_pivots: Option<usize>,
+}
+
 /// Everything a solver needs besides the shapes.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SolverSettings {
@@ -78,6 +173,33 @@ pub struct SolverSettings {
     /// Exact supports (the default) or Coal's conventions.
     #[serde(default)]
     pub supports: SupportRule,
+    /// The other families' own settings (the distance settings above are GJK's and
+    /// Frank-Wolfe's; EPA's GJK stage keeps its certified overlap test).
+    #[serde(default)]
+    pub epa: EpaSettings,
+    #[serde(default)]
+    pub toi: ToiSettings,
+    #[serde(default)]
+    pub interior_point: IpSettings,
+    #[serde(default)]
+    pub lp: LpSettings,
+}
+
+/// The settings' dotted names, for an error message.
+fn known_settings_hint() -> String {
+    let Ok(serde_json::Value::Object(all)) = serde_json::to_value(SolverSettings::default()) else {
+        return String::new();
+    };
+    let mut names = Vec::new();
+    for (name, value) in all {
+        match value {
+            serde_json::Value::Object(fields) => {
+                names.extend(fields.keys().map(|f| format!("{name}.{f}")));
+            }
+            _ => names.push(name),
+        }
+    }
+    format!(" (known: {})", names.join(", "))
 }
 
 /// The largest iteration cap a scene, problem file or the command line may ask for:
@@ -97,6 +219,10 @@ impl Default for SolverSettings {
             mode: QueryMode::Distance,
             tetrahedron: TetrahedronRule::RegionTree,
             supports: SupportRule::Exact,
+            epa: EpaSettings::default(),
+            toi: ToiSettings::default(),
+            interior_point: IpSettings::default(),
+            lp: LpSettings::default(),
         }
     }
 }
@@ -113,7 +239,37 @@ impl SolverSettings {
             mode: QueryMode::Distance,
             tetrahedron: TetrahedronRule::RegionTree,
             supports: SupportRule::Exact,
+            epa: EpaSettings::default(),
+            toi: ToiSettings::default(),
+            interior_point: IpSettings::default(),
+            lp: LpSettings::default(),
         }
+    }
+
+    /// The settings with one of them set by its dotted name, as the command line's
+    /// `--set epa.tolerance=1e-12` says it: `value` is read as JSON (a number, `true`,
+    /// `null`) or else as a name (`DualityGap`, `SmallestIndex`). Refuses an unknown name
+    /// or a value of the wrong kind, saying which, and checks the result.
+    pub fn with_assignment(&self, assignment: &str) -> Result<Self, String> {
+        let (key, value) = assignment.split_once('=').ok_or_else(|| {
+            format!("'{assignment}': expected NAME=VALUE (e.g. epa.tolerance=1e-12)")
+        })?;
+        let (key, value) = (key.trim(), value.trim());
+        let parsed: serde_json::Value = serde_json::from_str(value)
+            .unwrap_or_else(|_| serde_json::Value::String(value.to_string()));
+        let mut all = serde_json::to_value(self).map_err(|e| e.to_string())?;
+        let mut slot = &mut all;
+        for part in key.split('.') {
+            slot = slot
+                .as_object_mut()
+                .and_then(|fields| fields.get_mut(part))
+                .ok_or_else(|| format!("'{key}': no such setting{}", known_settings_hint()))?;
+        }
+        *slot = parsed;
+        let settings: SolverSettings =
+            serde_json::from_value(all).map_err(|e| format!("'{key}' = '{value}': {e}"))?;
+        settings.validate()?;
+        Ok(settings)
     }
 
     /// Checks the numbers a user can type in; returns what is wrong.
@@ -143,6 +299,34 @@ impl SolverSettings {
             if !bound.is_finite() {
                 return Err(format!(
                     "Boolean distance bound must be finite, got {bound}"
+                ));
+            }
+        }
+        let tolerances = [
+            ("epa.tolerance", self.epa.tolerance),
+            ("toi.contact_tolerance", self.toi.contact_tolerance),
+            ("toi.time_tolerance", self.toi.time_tolerance),
+            ("interior_point.tolerance", self.interior_point.tolerance),
+            ("interior_point.acceptable", self.interior_point.acceptable),
+        ];
+        for (name, value) in tolerances {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(format!("{name} must be finite and > 0, got {value}"));
+            }
+        }
+        let caps = [
+            ("epa.max_iterations", self.epa.max_iterations),
+            ("toi.max_iterations", self.toi.max_iterations),
+            (
+                "interior_point.max_iterations",
+                self.interior_point.max_iterations,
+            ),
+            ("lp.max_pivots", self.lp.max_pivots.unwrap_or(1)),
+        ];
+        for (name, value) in caps {
+            if !(1..=MAX_ITERATION_CAP).contains(&value) {
+                return Err(format!(
+                    "{name} must be between 1 and {MAX_ITERATION_CAP}, got {value}"
                 ));
             }
         }

@@ -1,63 +1,22 @@
 //! Records of runs, one type per family (ALGORITHMS.md §6). [`Trace`] holds one run's
 //! records with one variant per family, so that everything which shows records (CLI,
 //! export, narration, drawing, plots) matches on it exhaustively and a new family cannot
-//! be forgotten. [`Record`] is what every family's records share.
+//! be forgotten. It sits above the families and only aggregates: what every family's
+//! records share ([`Record`], [`PlotValues`]) is the leaf module `record`, which the
+//! families import.
 
 use serde::Serialize;
 
 use super::catalog::Family;
 use super::distance_step::{DistanceStep, CSV_HEADER};
-use super::epa::{EpaRecord, EPA_CSV_HEADER};
+pub use super::epa::EpaTrace;
+use super::epa::EPA_CSV_HEADER;
 use super::frank_wolfe::FrankWolfeRecord;
 use super::gjk::GjkRecord;
 use super::interior_point::{IpRecord, IP_CSV_HEADER};
 use super::lp::{LpRecord, LP_CSV_HEADER};
+pub use super::record::{PlotValues, Record};
 use super::toi::{ToiRecord, TOI_CSV_HEADER};
-use crate::minkowski::CsoPoint;
-
-/// The numbers a step contributes to the plots; NaN where a family has none.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PlotValues {
-    /// An upper bound on the method's answer (‖x_k‖ for a distance, the support along
-    /// the nearest face's normal for a depth).
-    pub upper: f64,
-    /// A lower bound on it (the best separating plane's offset, the nearest face).
-    pub lower: f64,
-    /// The residual the convergence plot compares across methods (the Frank-Wolfe
-    /// duality gap for distances, upper − lower for a depth).
-    pub residual: f64,
-}
-
-impl PlotValues {
-    /// The distance families: ‖x_k‖ above, α below, the true duality gap as residual.
-    pub fn distance(step: &DistanceStep) -> Self {
-        Self {
-            upper: step.x_norm,
-            lower: step.alpha,
-            residual: step.fw_gap,
-        }
-    }
-}
-
-/// What every family's record provides.
-pub trait Record {
-    /// The iteration counter after this step.
-    fn k(&self) -> usize;
-    /// A short name of what the step did (tables, CSV).
-    fn event_name(&self) -> &'static str;
-    fn plot_values(&self) -> PlotValues;
-    /// Support calls of the run so far.
-    fn support_calls(&self) -> u64;
-    /// The CSV columns after `algorithm,k,event` (the family's header says which).
-    fn csv_fields(&self) -> String;
-}
-
-/// EPA's records with the polytope's points they index.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct EpaTrace {
-    pub points: Vec<CsoPoint>,
-    pub records: Vec<EpaRecord>,
-}
 
 /// One run's records.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -71,16 +71,18 @@ pub fn algorithms_panel_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mu
 }
 
 fn settings_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingCommands) {
-    ui.strong("Settings");
-    if catalog::info(model.focus()).settings == SettingsKind::Depth {
-        ui.label(
-            egui::RichText::new(
-                "EPA keeps its own tolerances (overlap certified by GJK to 1e-9 relative; \
-                 expansion stops on a gain ≤ 1e-10·(1 + |s|)); the settings below are the \
-                 distance solvers'.",
-            )
-            .italics(),
-        );
+    let kind = catalog::info(model.focus()).settings;
+    if kind != SettingsKind::Distance {
+        // The focused family's own settings; the distance solvers' follow.
+        ui.strong(format!("Settings: {}", model.focus().label()));
+        let mut s = model.scene.settings;
+        if super::family_settings::family_settings_ui(ui, kind, &mut s) {
+            commands.push(ViewerCommand::SetSettings(s));
+        }
+        ui.separator();
+        ui.strong("Settings: the distance solvers");
+    } else {
+        ui.strong("Settings");
     }
     let mut warm = model.warm_start();
     if ui

@@ -4,6 +4,7 @@
 
 mod algorithms_panel;
 mod diagnose_panel;
+mod family_settings;
 mod files_panel;
 mod playback_panel;
 mod plots;

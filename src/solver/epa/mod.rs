@@ -16,12 +16,11 @@ mod closed_form;
 mod record;
 
 use glam::DVec3;
-use serde::{Deserialize, Serialize};
 
-pub use record::{EpaEvent, EpaRecord, EPA_CSV_HEADER};
+pub use record::{EpaEvent, EpaRecord, EpaTrace, EPA_CSV_HEADER};
 
+pub use super::settings::EpaSettings;
 use super::settings::{Criterion, CriterionKind, SolverSettings};
-use super::trace::EpaTrace;
 use super::{run_gjk, DirectionRule, Outcome, RunSummary, Simplex};
 use crate::minkowski::{CsoPoint, MinkowskiDifference, SupportStats};
 use crate::pose::RelativePose;
@@ -29,24 +28,6 @@ use crate::shape::hull::incremental::{Expansion, IncrementalHull};
 use crate::shape::hull::quickhull::height;
 use crate::shape::hull::span::collinear;
 use crate::shape::Shape;
-
-/// EPA's own settings (GJK's come from the query).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct EpaSettings {
-    /// Stop when the support along the nearest face's normal gains at most
-    /// `tolerance · (1 + ‖support‖)` over the face.
-    pub tolerance: f64,
-    pub max_iterations: usize,
-}
-
-impl Default for EpaSettings {
-    fn default() -> Self {
-        Self {
-            tolerance: 1e-10,
-            max_iterations: 256,
-        }
-    }
-}
 
 /// A finished EPA query: GJK's run, then EPA's.
 #[derive(Clone, Debug)]

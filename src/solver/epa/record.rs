@@ -5,7 +5,8 @@
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
-use crate::solver::trace::{PlotValues, Record};
+use crate::minkowski::CsoPoint;
+use crate::solver::record::{PlotValues, Record};
 
 /// Why an expansion step ended the run, or what it did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -112,4 +113,11 @@ impl Record for EpaRecord {
             self.normal.z
         )
     }
+}
+
+/// EPA's records with the polytope's points they index.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct EpaTrace {
+    pub points: Vec<CsoPoint>,
+    pub records: Vec<EpaRecord>,
 }

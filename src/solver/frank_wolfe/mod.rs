@@ -15,8 +15,7 @@ use super::settings::{QueryMode, SolverSettings};
 use super::simplex::{
     barycentric, probed_enclosure, project_origin, Simplex, SimplexVertex, ENCLOSURE_PROBES,
 };
-use super::trace::Trace;
-use super::{initial_direction, run_gjk, witness_points, DirectionRule, Solver};
+use super::{initial_direction, run_gjk, witness_points, DirectionRule};
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
 use crate::shape::{PointShape, Polytope, Shape};
@@ -373,16 +372,6 @@ fn line_search(x: DVec3, d: DVec3, gamma_max: f64) -> f64 {
     (-x.dot(d) / dd).clamp(0.0, gamma_max.max(0.0))
 }
 
-impl Solver for FrankWolfe<'_> {
-    fn step(&mut self, trace: Option<&mut Trace>) -> Option<Outcome> {
-        self.step_into(trace.map(Trace::frank_wolfe_mut))
-    }
-
-    fn summary(&self) -> Option<RunSummary> {
-        self.run_summary()
-    }
-}
-
 impl FrankWolfe<'_> {
     /// One step, its record pushed to `out` when given.
     pub fn step_into(&mut self, mut out: Records) -> Option<Outcome> {
@@ -499,7 +488,8 @@ impl FrankWolfe<'_> {
         }
     }
 
-    fn run_summary(&self) -> Option<RunSummary> {
+    /// The run's summary, once it has ended.
+    pub fn run_summary(&self) -> Option<RunSummary> {
         let outcome = self.outcome.clone()?;
         let (witness_a, witness_b) = match &outcome {
             Outcome::Separated { .. } | Outcome::Contact { .. } => {

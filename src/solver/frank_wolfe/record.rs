@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::solver::distance_step::DistanceStep;
-use crate::solver::trace::{PlotValues, Record};
+use crate::solver::record::{PlotValues, Record};
 
 /// What one Frank-Wolfe step did.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -7,14 +7,13 @@ use serde::{Deserialize, Serialize};
 
 use super::criteria::{distance_guarantee, CriterionValues};
 use super::distance_step::{DistanceStep, WeightedVertex};
+use super::initial_direction;
 use super::outcome::{Outcome, RunSummary};
 use super::settings::{QueryMode, SolverSettings};
 use super::simplex::{
     barycentric, keep_positive, nearest_in_simplex, nearest_on_tetrahedron_faces, probed_enclosure,
     push_and_project, tetrahedron_contains_origin, Simplex, SimplexVertex,
 };
-use super::trace::Trace;
-use super::{initial_direction, Solver};
 use crate::minkowski::{CsoPoint, MinkowskiDifference};
 use crate::shape::{Shape, SupportMap};
 
@@ -705,16 +704,6 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
         });
     }
 }
-impl<A: SupportMap, B: SupportMap> Solver for Gjk<'_, A, B> {
-    fn step(&mut self, trace: Option<&mut Trace>) -> Option<Outcome> {
-        self.step_into(trace.map(Trace::gjk_mut))
-    }
-
-    fn summary(&self) -> Option<RunSummary> {
-        self.run_summary()
-    }
-}
-
 impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
     /// One step, its record pushed to `out` when given. Inlined into [`Gjk::run_into`]'s
     /// loop, where the iterate stays in registers between steps.
@@ -933,7 +922,8 @@ impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
         }
     }
 
-    fn run_summary(&self) -> Option<RunSummary> {
+    /// The run's summary, once it has ended.
+    pub fn run_summary(&self) -> Option<RunSummary> {
         Some(self.summary_with(self.outcome.clone()?))
     }
 

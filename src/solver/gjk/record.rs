@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::solver::distance_step::DistanceStep;
-use crate::solver::trace::{PlotValues, Record};
+use crate::solver::record::{PlotValues, Record};
 
 /// Why an accelerated run went back to plain GJK.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -17,39 +17,16 @@ mod record;
 
 use glam::DVec3;
 
+pub use super::settings::IpSettings;
 use crate::shape::implicit::{ImplicitBody, ImplicitError};
 use crate::solver::Outcome;
 use barrier::{Control, Group, Objective};
 pub use ccd::time_of_impact;
 pub use record::{IpRecord, IpStage, IP_CSV_HEADER};
 
-/// The interior point's own settings.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct IpSettings {
-    /// The bracket `upper − lower` on the distance between the smoothed bodies must be
-    /// at most `tolerance · max(1, distance)` (the scene's units), and the certified one
-    /// on the true bodies ten times that.
-    pub tolerance: f64,
-    /// When round-off stops the bracket from narrowing (no progress in
-    /// `STALL_STEPS` steps), a bracket within `acceptable · max(1, d)` is still an
-    /// answer (the problem files' accuracy); a wider one ends the run at once.
-    pub acceptable: f64,
-    pub max_iterations: usize,
-}
-
 /// Steps without the bracket narrowing by a thousandth, with μ at round-off level,
 /// before a run counts as stalled.
 const STALL_STEPS: usize = 6;
-
-impl Default for IpSettings {
-    fn default() -> Self {
-        Self {
-            tolerance: 1e-8,
-            acceptable: 1e-6,
-            max_iterations: 200,
-        }
-    }
-}
 
 /// A finished distance query.
 #[derive(Clone, Debug)]

@@ -81,7 +81,7 @@ impl IpRecord {
 pub const IP_CSV_HEADER: &str =
     "algorithm,k,event,mu,dual_residual,primal_slack,step,lower,upper,x_x,x_y,x_z,y_x,y_y,y_z";
 
-impl crate::solver::trace::Record for IpRecord {
+impl crate::solver::record::Record for IpRecord {
     fn k(&self) -> usize {
         self.k
     }
@@ -96,8 +96,8 @@ impl crate::solver::trace::Record for IpRecord {
     }
 
     /// The certified bracket of the distance; the residual plotted is μ.
-    fn plot_values(&self) -> crate::solver::trace::PlotValues {
-        crate::solver::trace::PlotValues {
+    fn plot_values(&self) -> crate::solver::record::PlotValues {
+        crate::solver::record::PlotValues {
             upper: self.upper,
             lower: self.lower,
             residual: self.mu,

@@ -21,6 +21,7 @@ use glam::DVec3;
 
 use crate::pose::RelativePose;
 use crate::shape::Shape;
+use crate::solver::settings::LpSettings;
 use crate::solver::Outcome;
 
 use pivoting::{Phase1, Phase1Solver, TieRule};
@@ -112,12 +113,25 @@ pub fn collision(a: &[DVec3], b: &[DVec3], steps: Option<&mut Vec<LpRecord>>) ->
     collision_by(Simplex::Tableau, a, b, steps)
 }
 
-/// Whether the convex hulls of `a` and `b` intersect; every pivot into `steps` when
-/// given (the weights' points renormalised where they do not yet sum to 1).
+/// Whether the convex hulls of `a` and `b` intersect, with the default pivot rule and
+/// cap; every pivot into `steps` when given.
 pub fn collision_by(
     simplex: Simplex,
     a: &[DVec3],
     b: &[DVec3],
+    steps: Option<&mut Vec<LpRecord>>,
+) -> LpRun {
+    collision_with(simplex, a, b, LpSettings::default(), steps)
+}
+
+/// Whether the convex hulls of `a` and `b` intersect, by `settings`' pivot rule and cap;
+/// every pivot into `steps` when given (the weights' points renormalised where they do
+/// not yet sum to 1).
+pub fn collision_with(
+    simplex: Simplex,
+    a: &[DVec3],
+    b: &[DVec3],
+    settings: LpSettings,
     steps: Option<&mut Vec<LpRecord>>,
 ) -> LpRun {
     let finished = |verdict| LpRun {
@@ -158,8 +172,16 @@ pub fn collision_by(
         scale,
     };
     match simplex {
-        Simplex::Tableau => scaled.decide(collision_tableau(&pa, &pb), steps),
-        Simplex::Revised => scaled.decide(collision_revised(&pa, &pb), steps),
+        Simplex::Tableau => {
+            let mut t = collision_tableau(&pa, &pb);
+            (t.ties, t.max_pivots) = (settings.pivot_rule, settings.max_pivots);
+            scaled.decide(t, steps)
+        }
+        Simplex::Revised => {
+            let mut t = collision_revised(&pa, &pb);
+            (t.ties, t.max_pivots) = (settings.pivot_rule, settings.max_pivots);
+            scaled.decide(t, steps)
+        }
     }
 }
 
@@ -346,6 +368,7 @@ pub fn run_on_shapes(
     b: &Shape,
     b_in_a: RelativePose,
     question: LpQuestion,
+    settings: LpSettings,
     mut trace: Option<&mut Vec<LpRecord>>,
 ) -> LpAnswer {
     let (Some(pa), Some(pb)) = (a.vertex_points(), b.vertex_points()) else {
@@ -358,7 +381,7 @@ pub fn run_on_shapes(
     };
     let pb: Vec<DVec3> = pb.iter().map(|q| b_in_a.transform_point(*q)).collect();
     if let LpQuestion::Collision(simplex) = question {
-        let run = collision_by(simplex, &pa, &pb, trace);
+        let run = collision_with(simplex, &pa, &pb, settings, trace);
         let (outcome, witness) = verdict_outcome(run.verdict, run.pivots);
         return LpAnswer {
             outcome,
@@ -368,7 +391,8 @@ pub fn run_on_shapes(
     }
     let mut pivots = 0;
     for (i, p) in pa.iter().enumerate() {
-        let run = collision_by(Simplex::Revised, std::slice::from_ref(p), &pb, None);
+        let point = std::slice::from_ref(p);
+        let run = collision_with(Simplex::Revised, point, &pb, settings, None);
         pivots += run.pivots;
         let inside = matches!(run.verdict, LpVerdict::Intersecting { .. });
         if let Some(records) = trace.as_deref_mut() {

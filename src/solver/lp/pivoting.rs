@@ -2,6 +2,7 @@
 //! ends, Bland's entering rule, the leaving row among ratio ties, and the cycle guard
 //! that hands the largest-pivot safeguard over to plain Bland.
 
+pub use crate::solver::settings::TieRule;
 use std::collections::HashSet;
 
 /// One pivot: which column entered, which row's basic variable left, and why.
@@ -28,25 +29,6 @@ pub enum Phase1 {
     Optimal,
     /// The seed's cap of columns × rows pivots was reached.
     PivotCap,
-}
-
-/// The leaving row among rows tied for the minimum ratio.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum TieRule {
-    /// The largest pivot element (then the smallest basic index): the safeguard against
-    /// tiny pivots. It is not Bland's leaving rule, so it can cycle on degenerate
-    /// vertices; when a basis repeats without the objective falling, the run switches to
-    /// plain Bland for good (cycle-free in exact arithmetic).
-    #[default]
-    LargestPivot,
-    /// Plain Bland: the smallest basic index, however small its pivot element.
-    SmallestIndex,
-    /// Seed 003's C# code as written: any positive element is admissible, reduced costs
-    /// and ratios compare with an absolute ε = 1e-4, ties go to the smallest basic
-    /// index. Kept to show what the safeguard fixes: on badly scaled inputs a row whose
-    /// ratio is up to ε above the minimum can be chosen, a right-hand side turns
-    /// negative, and Bland's guarantee is gone (it cycles: see the tests).
-    SeedAsWritten,
 }
 
 /// The seed's absolute ε (its `DEFAULT_EPSILON`).

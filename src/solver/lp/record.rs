@@ -5,7 +5,7 @@
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
-use crate::solver::trace::{PlotValues, Record};
+use crate::solver::record::{PlotValues, Record};
 
 /// What a step did.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

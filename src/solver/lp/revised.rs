@@ -31,6 +31,8 @@ pub struct RevisedSimplex {
     values: Vec<f64>,
     /// The tie rule (the cycle guard may switch it to plain Bland during a run).
     pub ties: TieRule,
+    /// A pivot cap instead of the seed's columns × rows.
+    pub max_pivots: Option<usize>,
 }
 
 impl RevisedSimplex {
@@ -64,6 +66,7 @@ impl RevisedSimplex {
             scratch: vec![0.0; 2 * rows * rows],
             inverse,
             ties: TieRule::default(),
+            max_pivots: None,
         }
     }
 
@@ -214,6 +217,7 @@ impl RevisedSimplex {
     /// Pivots to the phase-1 optimum (or the cap), calling `each` after every pivot.
     pub fn solve(&mut self, mut each: impl FnMut(&Self, &Pivot)) -> (Phase1, usize) {
         let cap = (self.n + self.rows) * self.rows;
+        let cap = self.max_pivots.unwrap_or(cap);
         let mut pivots = 0;
         let mut guard = CycleGuard::new(self.objective());
         loop {

@@ -25,6 +25,8 @@ pub struct Tableau {
     pub flip: Vec<f64>,
     /// How the leaving row is chosen among those tied for the minimum ratio.
     pub ties: TieRule,
+    /// A pivot cap instead of the seed's columns × rows.
+    pub max_pivots: Option<usize>,
 }
 
 impl Tableau {
@@ -57,6 +59,7 @@ impl Tableau {
             basis: (n..n + rows).collect(),
             flip,
             ties: TieRule::default(),
+            max_pivots: None,
         }
     }
 
@@ -145,6 +148,7 @@ impl Tableau {
     /// Pivots to the phase-1 optimum (or the cap), calling `each` after every pivot.
     pub fn solve(&mut self, mut each: impl FnMut(&Tableau, &Pivot)) -> (Phase1, usize) {
         let cap = self.columns() * self.rows;
+        let cap = self.max_pivots.unwrap_or(cap);
         let mut pivots = 0;
         let mut guard = CycleGuard::new(self.objective());
         loop {

@@ -31,6 +31,7 @@ use super::{
 };
 use std::borrow::Cow;
 
+pub use super::settings::ToiSettings;
 use crate::minkowski::{MinkowskiDifference, SupportStats};
 use crate::pose::RelativePose;
 use crate::shape::Shape;
@@ -55,27 +56,6 @@ pub enum ToiRule {
     Advancement,
     Halving,
     Brent,
-}
-
-/// Tolerances of a time-of-impact query.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ToiSettings {
-    /// Shapes this close count as touching: a fraction of the scene's size (the shapes'
-    /// bounding-box diagonals and the motion's length).
-    pub contact_tolerance: f64,
-    /// The bracketing methods stop when the first contact's bracket is this narrow.
-    pub time_tolerance: f64,
-    pub max_iterations: usize,
-}
-
-impl Default for ToiSettings {
-    fn default() -> Self {
-        Self {
-            contact_tolerance: 1e-9,
-            time_tolerance: 1e-10,
-            max_iterations: 200,
-        }
-    }
 }
 
 /// How close counts as touching: the settings' fraction of the scene's size (the
