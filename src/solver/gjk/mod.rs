@@ -1,9 +1,11 @@
 //! GJK as fully-corrective Frank-Wolfe on simplices, with the accelerated directions of
 //! seed 000 (Nesterov, normalised Nesterov, Polyak). The loop is ALGORITHMS.md §3–5,
-//! which reproduces Coal's iteration counts; only the direction depends on the variant.
+//! which reproduces Coal's iteration counts; only the direction depends on the variant
+//! (`direction.rs`), and the restart rule's policy lives in `restart.rs`. This file is
+//! the loop, to be read beside the paper (Montaut et al., "Collision Detection
+//! Accelerated: An Optimization Perspective", Algorithm 2), and its certified ending.
 
 use glam::DVec3;
-use serde::{Deserialize, Serialize};
 
 use super::criteria::{distance_guarantee, CriterionValues};
 use super::distance_step::{DistanceStep, WeightedVertex};
@@ -17,175 +19,18 @@ use super::simplex::{
 use crate::minkowski::{CsoPoint, MinkowskiDifference};
 use crate::shape::{Shape, SupportMap};
 
+mod direction;
 mod record;
+mod restart;
 
+use direction::accelerated;
+pub use direction::DirectionRule;
 pub use record::{GjkEvent, GjkRecord, MomentumStop};
+pub use restart::restart_plan;
+use restart::{Adapt, PairKind, Restart};
 
 /// Where a step's record goes: the caller's buffer, or nowhere (no record work at all).
 type Records<'r> = Option<&'r mut Vec<GjkRecord>>;
-
-/// How the support direction `d_k` is chosen (ALGORITHMS.md §4).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum DirectionRule {
-    /// `d_k = x_k`.
-    #[default]
-    Vanilla,
-    /// `δ_k = (k+1)/(k+3)`, momentum on the direction (strictly convex shapes).
-    Nesterov,
-    /// `δ_k = (k+2)/(k+3)` with normalised directions (meshes, flat faces).
-    NesterovNormalized,
-    /// Heavy ball: `δ_k = 1/(k+1)`.
-    Polyak,
-    /// Nesterov with adaptive restart (issue 15, `nesterov_restart`). After the first
-    /// step (a plain one) it decides from that step whether momentum can pay: a pair
-    /// whose certificate gap ‖x‖ − α is already below [`FAR_RELATIVE_GAP`]·‖x‖ (far
-    /// apart: A ⊖ B is seen under a narrow angle and plain GJK converges fast) or whose
-    /// first support plane shows a deep overlap (plain GJK encloses the origin in a few
-    /// steps, momentum only delays it) goes on with plain steps.
-    ///
-    /// - Curved shapes (both strictly convex: spheres, ellipsoids): Nesterov's momentum;
-    ///   deep overlap is a first plane beyond the origin by more than
-    ///   [`DEEP_OVERLAP_RATIO`]·‖x‖. A momentum step that keeps more than
-    ///   [`MOMENTUM_SLOW_RATIO`] of the gap restarts the momentum (δ from the start,
-    ///   O'Donoghue and Candès' scheme on the certificate gap), and a plain step that
-    ///   keeps more than [`PLAIN_SLOW_RATIO`] switches it back on (on a curved surface
-    ///   plain GJK can crawl).
-    /// - Polytopal shapes (polytopes, boxes): normalised momentum, as
-    ///   [`DirectionRule::NesterovNormalized`] (seed 000's advice for meshes); far
-    ///   apart is [`FAR_RELATIVE_GAP_FLAT`], deep overlap is the origin lying deeper
-    ///   than [`DEEP_OVERLAP_DEPTH_FLAT`] of the way from the first plane to the
-    ///   centres' difference, and either means plain GJK to the end. No restarts: on
-    ///   faces a slow step is GJK walking toward its exact end, and a restart costs a
-    ///   support.
-    /// - Everything else is plain GJK, step for step ([`PairKind`]): pairs with curved
-    ///   and flat parts (capsules, cylinders, cones, dilated and implicit shapes, a box
-    ///   against an ellipsoid) and pairs of small polytopes (at most
-    ///   [`SMALL_POLYTOPE_VERTICES`] vertices each: boxes, tetrahedra). Measured in
-    ///   support calls, momentum saves nothing there: on the mixed pairs whatever it
-    ///   gains near contact (up to 1.2× on capsules) it loses in slight overlaps (up to
-    ///   1.26× GJK's calls on a cylinder against a sphere), where it slides one vertex
-    ///   along the boundary toward the origin while plain GJK jumps across, and gating
-    ///   it on a separating plane leaves no gain; on boxes GJK ends exactly in about four
-    ///   steps, and the support a momentum stop discards costs more than momentum saves
-    ///   (README, "Nesterov with restart").
-    ///
-    /// A momentum support that makes no progress along x (`2⟨x, x − s⟩ ≤ ε`) ends the
-    /// momentum for good, as Nesterov's: restarting there spent a support call each time
-    /// near the end of a run for no fewer iterations. Convergence is certified as for
-    /// Nesterov: the last steps are plain ones.
-    NesterovRestart,
-}
-
-/// After the first step, a relative certificate gap below this means "far apart".
-pub const FAR_RELATIVE_GAP: f64 = 0.1;
-/// The same on polytopal pairs, where plain GJK ends exactly after few steps and
-/// normalised momentum pays off only near contact (its last, discarded support costs
-/// more than it saves already at distance 0.5 below 0.8).
-pub const FAR_RELATIVE_GAP_FLAT: f64 = 0.8;
-/// A first support plane this far beyond the origin (as a fraction of ‖x‖ after the
-/// first step) means "deep overlap": the origin is well inside A ⊖ B, where plain GJK
-/// encloses it in a few steps and momentum only delays.
-pub const DEEP_OVERLAP_RATIO: f64 = 0.3;
-/// On polytopal pairs, "deep overlap" when the origin lies deeper than this fraction of
-/// the way from the first support plane to the centres' difference (along the first
-/// direction). The angle test above mistakes slight overlaps of small hulls for near
-/// contact, and normalised momentum delays their enclosure.
-pub const DEEP_OVERLAP_DEPTH_FLAT: f64 = 0.05;
-/// Polytopes with at most this many vertices each (boxes, tetrahedra, prisms) are
-/// "small": plain GJK ends on them in a few steps, and `NesterovRestart` runs it.
-pub const SMALL_POLYTOPE_VERTICES: usize = 16;
-/// On curved shapes, a momentum step keeping more than this fraction of the gap
-/// restarts the momentum.
-pub const MOMENTUM_SLOW_RATIO: f64 = 0.7;
-/// On curved shapes, a plain step keeping more than this fraction of the gap switches
-/// momentum on.
-pub const PLAIN_SLOW_RATIO: f64 = 0.7;
-
-/// A momentum rule's weight `(a k + b) / (k + c)` at step `k`: the first steps' quotients
-/// computed at compile time (the same correctly rounded numbers), so that a step spares
-/// the divider, which its critical path needs for the supports and the projection.
-struct MomentumWeights {
-    table: [f64; MOMENTUM_TABLE_LEN],
-    a: f64,
-    b: f64,
-    c: f64,
-}
-
-const MOMENTUM_TABLE_LEN: usize = 256;
-
-impl MomentumWeights {
-    const fn new(a: f64, b: f64, c: f64) -> Self {
-        let mut table = [0.0; MOMENTUM_TABLE_LEN];
-        let mut k = 0;
-        while k < MOMENTUM_TABLE_LEN {
-            table[k] = (a * k as f64 + b) / (k as f64 + c);
-            k += 1;
-        }
-        Self { table, a, b, c }
-    }
-
-    #[inline(always)]
-    fn at(&self, step: usize) -> f64 {
-        match self.table.get(step) {
-            Some(weight) => *weight,
-            None => {
-                // Through i64: one conversion instruction, exact below 2⁵³.
-                let k = step as i64 as f64;
-                (self.a * k + self.b) / (k + self.c)
-            }
-        }
-    }
-}
-
-/// Nesterov's `δ_k = (k+1)/(k+3)`, the normalised rule's `(k+2)/(k+3)`, Polyak's `1/(k+1)`.
-static NESTEROV_WEIGHTS: MomentumWeights = MomentumWeights::new(1.0, 1.0, 3.0);
-static NORMALIZED_WEIGHTS: MomentumWeights = MomentumWeights::new(1.0, 2.0, 3.0);
-static POLYAK_WEIGHTS: MomentumWeights = MomentumWeights::new(0.0, 1.0, 1.0);
-
-/// What `NesterovRestart` makes of a pair (see [`DirectionRule::NesterovRestart`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum PairKind {
-    /// Both strictly convex (spheres, ellipsoids, points).
-    Curved,
-    /// Both polytopal (polytopes, boxes, points), not both small: every face flat.
-    Flat,
-    /// Where momentum does not pay, so plain GJK: curved and flat parts (capsules,
-    /// cylinders, cones, dilated and implicit shapes, a box against an ellipsoid), or
-    /// two small polytopes.
-    Plain,
-}
-
-impl PairKind {
-    fn of(a: &Shape, b: &Shape) -> Self {
-        if a.is_strictly_convex() && b.is_strictly_convex() {
-            PairKind::Curved
-        } else if a.is_polytopal() && b.is_polytopal() {
-            let small = |s: &Shape| {
-                s.vertex_count()
-                    .is_some_and(|n| n <= SMALL_POLYTOPE_VERTICES)
-            };
-            if small(a) && small(b) {
-                PairKind::Plain
-            } else {
-                PairKind::Flat
-            }
-        } else {
-            PairKind::Plain
-        }
-    }
-}
-
-/// What `NesterovRestart` does on this pair, in words (the viewer and `solve` show it
-/// beside the run, so that a run identical to GJK's is not a surprise).
-pub fn restart_plan(a: &Shape, b: &Shape) -> &'static str {
-    match PairKind::of(a, b) {
-        PairKind::Curved => "curved pair: Nesterov's momentum with restarts",
-        PairKind::Flat => "polytopes: normalised momentum",
-        PairKind::Plain => {
-            "plain GJK on this pair (curved and flat parts, or two small polytopes: momentum does not pay there)"
-        }
-    }
-}
 
 /// Runs GJK to its end without records, from `warm` (a previous query's simplex, see
 /// [`Gjk::warm_simplex`]; empty for none). For the pairs that dominate distance queries
@@ -240,20 +85,12 @@ pub struct Gjk<'s, A: SupportMap = Shape, B: SupportMap = Shape> {
     k: usize,
     next_id: u32,
     momentum_stopped_at: Option<usize>,
-    /// `NesterovRestart`: the step at which momentum (re)started (δ counts from it),
-    /// and the lower bound α before the last step (for its gap ratio).
-    momentum_from: usize,
-    previous_alpha: f64,
-    /// `NesterovRestart`: the first step's plane offset ω₀, negative when the plane lies
-    /// beyond the origin, and the offset of the centres' difference along the same
-    /// direction (how deep the origin is, relative to the difference's extent).
-    first_plane: f64,
-    first_centre_offset: f64,
+    /// `NesterovRestart`'s state (when momentum started, the first step's planes, the
+    /// pair's kind): [`Restart`].
+    restart: Restart,
     /// The momentum blends normalised directions: `NesterovNormalized`, and
     /// `NesterovRestart` on polytopal pairs (seed 000's rule for meshes).
     normalized_momentum: bool,
-    /// `NesterovRestart`: which of its three rules the pair gets (unread otherwise).
-    pair: PairKind,
     /// Barycentric weights of the refined final point (see `finish_separated`).
     final_weights: Option<[f64; 4]>,
     /// Set once round-off has stopped the loop early: from then on the simplex is
@@ -314,12 +151,8 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
             k: 0,
             next_id: 1,
             momentum_stopped_at: None,
-            momentum_from: 0,
-            previous_alpha: 0.0,
-            first_plane: 0.0,
-            first_centre_offset: 0.0,
+            restart: Restart::new(pair),
             normalized_momentum,
-            pair,
             final_weights: None,
             precise: false,
             starts_in_difference: false,
@@ -380,74 +213,31 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
     }
 
     fn accelerated_direction(&self) -> DVec3 {
-        let step = self.k - self.momentum_from.min(self.k);
-        let (x, s, d) = (self.x, self.previous_support, self.previous_direction);
-        match self.rule {
-            DirectionRule::Vanilla => x,
-            DirectionRule::Polyak => {
-                let m = POLYAK_WEIGHTS.at(step);
-                d * m + x * (1.0 - m)
-            }
-            _ if self.normalized_momentum => {
-                let m = NORMALIZED_WEIGHTS.at(step);
-                let y = x * m + s * (1.0 - m);
-                d * m / self.previous_direction_norm + y * (1.0 - m) / y.length()
-            }
-            // Nesterov, and the restart rule on strictly convex shapes.
-            _ => {
-                let m = NESTEROV_WEIGHTS.at(step);
-                let y = x * m + s * (1.0 - m);
-                d * m + y * (1.0 - m)
-            }
-        }
+        let step = self.k - self.restart.momentum_from.min(self.k);
+        accelerated(
+            self.rule,
+            self.normalized_momentum,
+            step,
+            (self.x, self.previous_support),
+            (self.previous_direction, self.previous_direction_norm),
+        )
     }
 
     /// `NesterovRestart` after a projection that took the certificate gap from
-    /// `previous_gap` to ‖x‖ − α (see [`DirectionRule::NesterovRestart`]).
+    /// `previous_gap` to ‖x‖ − α: what [`Restart::adapt`] decides, done.
     fn adapt_momentum(&mut self, previous_gap: f64, momentum: bool) {
-        if self.momentum_stopped_at.is_some() || self.pair == PairKind::Plain {
-            return; // momentum ended for good, or never had a place (plain pairs)
-        }
-        let gap = (self.r - self.alpha).max(0.0);
-        // "The step kept more than this share of the gap", without a division.
-        let kept_more_than = |share: f64| previous_gap > 0.0 && gap > share * previous_gap;
-        let far_ratio = match self.pair {
-            PairKind::Flat => FAR_RELATIVE_GAP_FLAT,
-            PairKind::Curved | PairKind::Plain => FAR_RELATIVE_GAP,
-        };
-        let far = self.k == 1 && self.r > 0.0 && gap <= far_ratio * self.r;
-        let deep = self.k == 1 && self.deep_overlap();
-        if deep || (far && self.pair == PairKind::Flat) {
-            // Deep inside, or far apart on polytopes: plain GJK to the end
-            // (deep inside its steps may keep much of ‖x‖ while the simplex grows around
-            // the origin; on flat parts a slow plain step walks across faces toward the
-            // exact end, which momentum does not speed up).
-            self.momentum_on = false;
-            self.momentum_stopped_at = Some(self.k);
-        } else if self.pair == PairKind::Flat {
-            // Polytopes: no restarts (see `DirectionRule::NesterovRestart`).
-        } else if far {
-            // Far apart on curved shapes: plain GJK steps (momentum comes back only if
-            // they crawl, as on a curved surface they can).
-            self.momentum_on = false;
-        } else if (momentum && kept_more_than(MOMENTUM_SLOW_RATIO))
-            || (!momentum && kept_more_than(PLAIN_SLOW_RATIO))
+        let stopped = self.momentum_stopped_at.is_some();
+        match self
+            .restart
+            .adapt(self.k, self.r, self.alpha, previous_gap, momentum, stopped)
         {
-            self.restart_momentum();
-        }
-    }
-
-    /// The first support plane says "deep overlap" (see [`DirectionRule::NesterovRestart`]).
-    fn deep_overlap(&self) -> bool {
-        let depth = -self.first_plane;
-        // The extent from the plane to the centres' difference is ≥ 0 (the centre lies
-        // in A ⊖ B); written without a division.
-        let deep_along_centres =
-            depth > 0.0 && depth > DEEP_OVERLAP_DEPTH_FLAT * (self.first_centre_offset + depth);
-        let deep_by_angle = depth > DEEP_OVERLAP_RATIO * self.r;
-        match self.pair {
-            PairKind::Flat => deep_along_centres,
-            PairKind::Curved | PairKind::Plain => deep_by_angle,
+            Adapt::Keep => {}
+            Adapt::PlainToTheEnd => {
+                self.momentum_on = false;
+                self.momentum_stopped_at = Some(self.k);
+            }
+            Adapt::PlainForNow => self.momentum_on = false,
+            Adapt::Restart => self.restart_momentum(),
         }
     }
 
@@ -455,7 +245,7 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
     /// support forgotten (the next direction is x).
     fn restart_momentum(&mut self) {
         self.momentum_on = true;
-        self.momentum_from = self.k;
+        self.restart.momentum_from = self.k;
         self.previous_direction = self.x;
         self.previous_direction_norm = self.r;
         self.previous_support = self.x;
@@ -741,7 +531,7 @@ impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
         // along x itself: no momentum yet, so no blend (Nesterov's own first step keeps
         // Coal's blend, whose rounding its iteration counts depend on).
         let momentum_starts =
-            self.rule == DirectionRule::NesterovRestart && self.k == self.momentum_from;
+            self.rule == DirectionRule::NesterovRestart && self.k == self.restart.momentum_from;
         let direction = if momentum && !momentum_starts {
             self.accelerated_direction()
         } else {
@@ -764,10 +554,10 @@ impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
         self.next_id += 1;
         let omega = direction.dot(s.w) / direction_norm;
         if self.k == 0 && self.rule == DirectionRule::NesterovRestart {
-            self.first_plane = omega;
+            self.restart.first_plane = omega;
             // Only the polytopes' depth test reads it.
-            if self.pair == PairKind::Flat {
-                self.first_centre_offset =
+            if self.restart.pair == PairKind::Flat {
+                self.restart.first_centre_offset =
                     direction.dot(self.md.centre_difference()) / direction_norm;
             }
         }
@@ -824,8 +614,8 @@ impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
         let previous_r = self.r;
         // For the restart rule: the certificate gap before this step (α already holds
         // this step's plane).
-        let previous_gap = (previous_r - self.previous_alpha).max(0.0);
-        self.previous_alpha = self.alpha;
+        let previous_gap = (previous_r - self.restart.previous_alpha).max(0.0);
+        self.restart.previous_alpha = self.alpha;
         let (x, contains_origin) = if self.precise {
             self.simplex.push(vertex);
             self.project_precisely()
