@@ -10,8 +10,8 @@ use serde::Serialize;
 use thiserror::Error;
 
 use crate::shape::hull::check::principal_axes;
+use crate::shape::hull::orientation::height;
 use crate::shape::hull::planar_face_count;
-use crate::shape::hull::quickhull::height;
 use crate::shape::{AffineDimension, HullSource, Polytope, ShapeError};
 
 /// Why an OBJ file could not become a shape.

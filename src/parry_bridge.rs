@@ -17,19 +17,6 @@ fn from_parry(v: ParryVector) -> DVec3 {
     DVec3::from_array(v.to_array())
 }
 
-/// 3-D convex hull (parry's `try_convex_hull`). Errors on sets it cannot hull
-/// (fewer than 4 points in general position, needle-thin sets).
-pub fn convex_hull(points: &[DVec3]) -> Result<(Vec<DVec3>, Vec<[u32; 3]>), String> {
-    let input: Vec<ParryVector> = points.iter().map(|p| to_parry(*p)).collect();
-    let (vertices, triangles) =
-        parry3d_f64::transformation::try_convex_hull(&input).map_err(|e| format!("{e:?}"))?;
-    let vertices: Vec<DVec3> = vertices.into_iter().map(from_parry).collect();
-    if vertices.iter().any(|v| !v.is_finite()) || triangles.is_empty() {
-        return Err("hull builder returned an unusable hull".to_string());
-    }
-    Ok((vertices, triangles))
-}
-
 /// Our shape seen through parry's `SupportMap` trait, so parry's GJK can run on it.
 pub struct AsParry<'s>(pub &'s Shape);
 

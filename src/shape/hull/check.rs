@@ -8,7 +8,7 @@ use std::fmt;
 
 use glam::{DMat3, DVec3};
 
-use super::quickhull::height;
+use super::orientation::height;
 
 /// How far outside a face an input point may lie, relative to the diagonal of the input's
 /// bounding box: a few hundred units of round-off, far below any real feature.

@@ -6,7 +6,7 @@
 
 use glam::DVec3;
 
-use super::quickhull::height;
+use super::orientation::height;
 
 /// A triangle of the hull, counter-clockwise seen from outside.
 #[derive(Clone, Copy, Debug, PartialEq)]

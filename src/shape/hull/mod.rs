@@ -7,6 +7,7 @@
 
 pub mod check;
 pub mod incremental;
+pub mod orientation;
 pub mod quickhull;
 pub mod span;
 
@@ -14,8 +15,6 @@ use std::fmt;
 
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
-
-use crate::parry_bridge;
 
 /// Where a polytope's hull came from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -94,11 +93,30 @@ pub fn solid_hull(points: &[DVec3]) -> SolidHull {
 }
 
 fn parry_hull(points: &[DVec3]) -> Result<Vec<[usize; 3]>, String> {
-    let (hull_points, triangles) = parry_bridge::convex_hull(points)?;
+    let (hull_points, triangles) = parry_convex_hull(points)?;
     let triangles =
         check::input_indices(points, &hull_points, &triangles).map_err(|d| d.to_string())?;
     check::check_hull(points, &triangles).map_err(|d| d.to_string())?;
     Ok(triangles)
+}
+
+/// 3-D convex hull (parry's `try_convex_hull`). Errors on sets it cannot hull
+/// (fewer than 4 points in general position, needle-thin sets).
+fn parry_convex_hull(points: &[DVec3]) -> Result<(Vec<DVec3>, Vec<[u32; 3]>), String> {
+    let input: Vec<parry3d_f64::math::Vector> = points
+        .iter()
+        .map(|p| parry3d_f64::math::Vector::new(p.x, p.y, p.z))
+        .collect();
+    let (vertices, triangles) =
+        parry3d_f64::transformation::try_convex_hull(&input).map_err(|e| format!("{e:?}"))?;
+    let vertices: Vec<DVec3> = vertices
+        .into_iter()
+        .map(|v| DVec3::new(v.x, v.y, v.z))
+        .collect();
+    if vertices.iter().any(|v| !v.is_finite()) || triangles.is_empty() {
+        return Err("hull builder returned an unusable hull".to_string());
+    }
+    Ok((vertices, triangles))
 }
 
 /// How many planar faces a triangulated hull has: triangles sharing an edge are one
@@ -121,7 +139,7 @@ pub fn planar_face_count(points: &[DVec3], triangles: &[[u32; 3]]) -> usize {
                 let apex = other_tri.iter().find(|v| **v != a && **v != b);
                 let p = |v: u32| points[v as usize];
                 if let Some(&apex) = apex {
-                    if quickhull::height(p(tri[0]), p(tri[1]), p(tri[2]), p(apex)) == 0.0 {
+                    if orientation::height(p(tri[0]), p(tri[1]), p(tri[2]), p(apex)) == 0.0 {
                         let (x, y) = (root(&mut parent, t), root(&mut parent, other));
                         parent[x] = y;
                     }

@@ -149,7 +149,7 @@ pub struct ImplicitBody {
 
 impl ImplicitBody {
     /// The intersection of `constraints`; refused when no box bounds it. (Emptiness is
-    /// found by the interior point's phase 1: `solver::interior_point::interior_point`.)
+    /// found by the barrier method's phase 1: [`super::interior_point`].)
     pub fn new(constraints: Vec<Constraint>) -> Result<Self, ImplicitError> {
         let everywhere = (DVec3::splat(f64::NEG_INFINITY), DVec3::splat(f64::INFINITY));
         Self::within(constraints, everywhere)

@@ -4,10 +4,14 @@
 //! (`solver::interior_point`) works on them; every shape kind with a volume has an
 //! implicit form ([`ImplicitBody::of_shape`]).
 
+pub(crate) mod barrier;
 mod body;
 mod primitive;
 mod shape;
+mod support;
 
 pub use body::{half_space_constraints, BodyParts, Constraint, ImplicitBody, ImplicitError};
 pub use primitive::{outer, Eval, HyperTerm, Primitive, SMOOTHING};
 pub use shape::ImplicitShape;
+pub(crate) use support::{frame, pull_inside};
+pub use support::{interior_of, interior_point, support};

@@ -5,9 +5,9 @@
 
 use glam::DVec3;
 
+use super::{interior_of, support};
 use super::{ImplicitBody, ImplicitError};
 use crate::shape::SupportMap;
-use crate::solver::interior_point::{interior_of, support};
 
 /// A body with a strictly interior point found once, at construction.
 #[derive(Clone, Debug, PartialEq)]

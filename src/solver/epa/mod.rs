@@ -25,7 +25,7 @@ use super::{run_gjk, DirectionRule, Outcome, RunSummary, Simplex};
 use crate::minkowski::{CsoPoint, MinkowskiDifference, SupportStats};
 use crate::pose::RelativePose;
 use crate::shape::hull::incremental::{Expansion, IncrementalHull};
-use crate::shape::hull::quickhull::height;
+use crate::shape::hull::orientation::height;
 use crate::shape::hull::span::collinear;
 use crate::shape::Shape;
 

@@ -8,10 +8,11 @@
 
 use glam::DVec3;
 
-use super::barrier::{self, Control, Group, Objective};
 use super::record::{IpRecord, IpStage};
-use super::{frame, interior_of, pull_inside, IpSettings};
+use super::IpSettings;
 use crate::pose::RelativePose;
+use crate::shape::implicit::barrier::{self, Control, Group, Objective};
+use crate::shape::implicit::{frame, interior_of, pull_inside};
 use crate::shape::implicit::{ImplicitBody, ImplicitError};
 use crate::shape::{Cuboid, Shape};
 use crate::solver::Outcome;

@@ -270,7 +270,7 @@ pub fn tetrahedron_contains_origin(simplex: &Simplex) -> bool {
 /// written, they stalled the core on loads straddling the stores).
 #[inline(always)]
 pub fn origin_in_tetrahedron([p0, p1, p2, p3]: [DVec3; 4]) -> bool {
-    use crate::shape::hull::quickhull::height;
+    use crate::shape::hull::orientation::height;
     let o = DVec3::ZERO;
     // height(a, b, c, 0) = −det[a; b; c].
     let weights = [
@@ -381,7 +381,7 @@ pub fn nearest_on_tetrahedron_faces(simplex: &Simplex) -> Option<(Simplex, DVec3
 /// (1 to 3 points; exact orientation tests): a face projection's "contains the origin"
 /// must be this.
 pub fn origin_on_flat(w: &[DVec3]) -> bool {
-    use crate::shape::hull::quickhull::height;
+    use crate::shape::hull::orientation::height;
     use crate::shape::hull::span::collinear;
     match w.len() {
         1 => w[0] == DVec3::ZERO,

@@ -15,7 +15,7 @@
 
 use glam::DVec3;
 
-use crate::shape::implicit::{outer, ImplicitBody};
+use super::{outer, ImplicitBody};
 
 /// A body whose point is `shift + S z` (`S` is 3 × N, row-major as three rows), with
 /// `extra · z` added to each of its constraint values.
