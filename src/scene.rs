@@ -736,14 +736,21 @@ impl Scene {
 
     /// Runs one method on the pair in focus with the scene's settings, with records.
     pub fn run(&self, method: impl Into<Method>) -> Run {
+        self.run_with(method, self.settings)
+    }
+
+    /// The same run with `settings` instead of the scene's (the viewer's warm start
+    /// changes the first direction): the one place a method meets a scene's pair, its
+    /// motion and settings (the CLI, the Python package and the viewer all come here).
+    pub fn run_with(&self, method: impl Into<Method>, settings: SolverSettings) -> Run {
         let method = method.into();
         let (a, b) = (&self.a().shape, &self.b().shape);
         match self.relative_motion() {
-            Ok(motion) => method.run(a, b, self.b_in_a(), motion, self.settings, true),
+            Ok(motion) => method.run(a, b, self.b_in_a(), motion, settings, true),
             Err(why) if method.family() == crate::solver::catalog::Family::TimeOfImpact => {
                 Run::not_applicable(method, why)
             }
-            Err(_) => method.run(a, b, self.b_in_a(), None, self.settings, true),
+            Err(_) => method.run(a, b, self.b_in_a(), None, settings, true),
         }
     }
 

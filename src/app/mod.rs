@@ -22,6 +22,7 @@ pub mod presentation;
 pub mod robot;
 mod screenshot;
 pub mod tessellate;
+pub mod theme;
 mod ui;
 
 use std::path::PathBuf;

@@ -494,26 +494,7 @@ fn settings_with(scene: &Scene, guess: Option<glam::DVec3>) -> SolverSettings {
 
 /// Runs `method` with records on the pair in focus.
 fn run_method(scene: &Scene, method: Method, guess: Option<glam::DVec3>) -> Run {
-    let (a, b) = (&scene.a().shape, &scene.b().shape);
-    match scene.relative_motion() {
-        Ok(motion) => method.run(
-            a,
-            b,
-            scene.b_in_a(),
-            motion,
-            settings_with(scene, guess),
-            true,
-        ),
-        Err(why) if method.family() == Family::TimeOfImpact => Run::not_applicable(method, why),
-        Err(_) => method.run(
-            a,
-            b,
-            scene.b_in_a(),
-            None,
-            settings_with(scene, guess),
-            true,
-        ),
-    }
+    scene.run_with(method, settings_with(scene, guess))
 }
 
 /// The direction a distance run started from (so timing repeats the same run).

@@ -1,8 +1,6 @@
 //! Presenting in class: the projector theme (F5: larger UI, high contrast, thick lines,
-//! the Okabe–Ito palette for the methods), the UI scale (Ctrl + / Ctrl −), hiding every
+//! the Okabe–Ito palette for the methods, `theme.rs`), the UI scale (Ctrl + / Ctrl −), hiding every
 //! panel but the 3-D view and the narration (F4), and fullscreen (F11).
-
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use bevy::prelude::*;
 use bevy::window::{MonitorSelection, WindowMode};
@@ -40,38 +38,12 @@ impl Presentation {
     pub fn set_projector(&mut self, on: bool) {
         self.projector = on;
         self.ui_scale = if on { 1.75 } else { 1.1 };
-        PROJECTOR_PALETTE.store(on, Ordering::Relaxed);
     }
 
     pub fn scale_by(&mut self, step: f32) {
         self.ui_scale =
             (self.ui_scale + step).clamp(*Self::SCALE_RANGE.start(), *Self::SCALE_RANGE.end());
     }
-}
-
-/// Okabe & Ito's colour-blind-safe palette: orange, sky blue, bluish green, yellow,
-/// blue, vermillion, reddish purple, black.
-pub const OKABE_ITO: [[u8; 3]; 8] = [
-    [230, 159, 0],
-    [86, 180, 233],
-    [0, 158, 115],
-    [240, 228, 66],
-    [0, 114, 178],
-    [213, 94, 0],
-    [204, 121, 167],
-    [0, 0, 0],
-];
-
-/// Whether method colours come from [`OKABE_ITO`] (read where a colour is needed,
-/// without threading the theme through every panel and plot).
-static PROJECTOR_PALETTE: AtomicBool = AtomicBool::new(false);
-
-/// The projector palette's colour for the method at `index` of the catalog order, when
-/// the projector theme is on.
-pub fn projector_colour(index: usize) -> Option<[u8; 3]> {
-    PROJECTOR_PALETTE
-        .load(Ordering::Relaxed)
-        .then(|| OKABE_ITO[index % OKABE_ITO.len()])
 }
 
 pub(super) fn plugin(app: &mut App) {
@@ -195,15 +167,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_projector_theme_scales_and_colours() {
+    fn the_projector_theme_scales() {
         let mut p = Presentation::default();
         p.set_projector(true);
         assert_eq!(p.ui_scale, 1.75);
-        assert_eq!(projector_colour(1), Some(OKABE_ITO[1]));
         p.scale_by(5.0);
         assert_eq!(p.ui_scale, 2.5);
         p.set_projector(false);
-        assert_eq!(projector_colour(1), None);
         assert_eq!(p.ui_scale, 1.1);
     }
 }

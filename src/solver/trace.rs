@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::catalog::Family;
 use super::distance_step::{DistanceStep, CSV_HEADER};
 pub use super::epa::EpaTrace;
-use super::epa::EPA_CSV_HEADER;
+use super::epa::{EpaRecord, EPA_CSV_HEADER};
 use super::frank_wolfe::FrankWolfeRecord;
 use super::gjk::GjkRecord;
 use super::interior_point::{IpRecord, IP_CSV_HEADER};
@@ -94,6 +94,54 @@ impl Trace {
             Trace::Gjk(records) => records.iter_mut().for_each(|r| r.step.map_vectors(f)),
             Trace::FrankWolfe(records) => records.iter_mut().for_each(|r| r.step.map_vectors(f)),
             _ => {}
+        }
+    }
+
+    /// GJK's records, when this is a GJK run.
+    pub fn as_gjk(&self) -> Option<&[GjkRecord]> {
+        match self {
+            Trace::Gjk(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Frank-Wolfe's records, when this is a Frank-Wolfe run.
+    pub fn as_frank_wolfe(&self) -> Option<&[FrankWolfeRecord]> {
+        match self {
+            Trace::FrankWolfe(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// EPA's records, when this is an EPA run.
+    pub fn as_epa(&self) -> Option<&[EpaRecord]> {
+        match self {
+            Trace::Epa(t) => Some(&t.records),
+            _ => None,
+        }
+    }
+
+    /// The time of impact's records, when this is a time-of-impact run.
+    pub fn as_toi(&self) -> Option<&[ToiRecord]> {
+        match self {
+            Trace::TimeOfImpact(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The LP test's records, when this is an LP run.
+    pub fn as_lp(&self) -> Option<&[LpRecord]> {
+        match self {
+            Trace::Lp(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The interior point's records, when this is an interior-point run.
+    pub fn as_interior_point(&self) -> Option<&[IpRecord]> {
+        match self {
+            Trace::InteriorPoint(r) => Some(r),
+            _ => None,
         }
     }
 

@@ -13,7 +13,8 @@ use crate::app::camera::StepBounds;
 use crate::app::model::ViewerModel;
 use crate::app::ViewerSet;
 use crate::solver::distance_step::DistanceStep;
-use crate::solver::RunSummary;
+use crate::solver::trace::Trace;
+use crate::solver::{Run, RunSummary};
 
 #[derive(Component)]
 struct SimplexFaces;
@@ -38,6 +39,49 @@ fn spawn_faces(
         Transform::default(),
         Pickable::IGNORE,
     ));
+}
+
+/// The focused run's records of one family with the playback cursor clamped to them:
+/// what every family's drawing starts from.
+pub struct AtCursor<'m, R> {
+    pub run: &'m Run,
+    pub records: &'m [R],
+    /// The cursor, clamped to the records.
+    pub index: usize,
+    pub last: usize,
+}
+
+impl<'m, R> AtCursor<'m, R> {
+    pub fn record(&self) -> &'m R {
+        &self.records[self.index]
+    }
+
+    /// The records up to the cursor, included.
+    pub fn so_far(&self) -> &'m [R] {
+        &self.records[..=self.index]
+    }
+
+    pub fn at_end(&self) -> bool {
+        self.index == self.last
+    }
+}
+
+/// The focused run's records, when they are the family `records` picks
+/// ([`Trace::as_gjk`], [`Trace::as_lp`], ...) and there is at least one.
+pub fn records_at_cursor<'m, R>(
+    model: &'m ViewerModel,
+    cursor: usize,
+    records: impl Fn(&'m Trace) -> Option<&'m [R]>,
+) -> Option<AtCursor<'m, R>> {
+    let run = &model.focused_run()?.run;
+    let records = records(&run.trace)?;
+    let last = records.len().checked_sub(1)?;
+    Some(AtCursor {
+        run,
+        records,
+        index: cursor.min(last),
+        last,
+    })
 }
 
 /// The focused distance run's step at `cursor` (clamped), when a distance family is in

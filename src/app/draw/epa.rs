@@ -3,6 +3,7 @@
 //! along that normal, the horizon of the expansion, and at the end the penetration
 //! vector between the witness points on the shapes.
 
+use crate::app::draw::common::records_at_cursor;
 use bevy::prelude::*;
 
 use super::minkowski::DifferenceFrame;
@@ -72,8 +73,8 @@ fn epa_run(model: &Model) -> Option<(&Run, &EpaTrace)> {
 /// The record at the cursor (clamped) and the trace it indexes.
 fn record_at(model: &Model, cursor: usize) -> Option<(&EpaTrace, &EpaRecord)> {
     let (_, trace) = epa_run(model)?;
-    let index = cursor.min(trace.records.len().checked_sub(1)?);
-    Some((trace, &trace.records[index]))
+    let at = records_at_cursor(model, cursor, Trace::as_epa)?;
+    Some((trace, at.record()))
 }
 
 fn update_meshes(

@@ -1,6 +1,7 @@
 //! Frank-Wolfe in focus: the shared distance drawing over the active set, and the
 //! zig-zag path of the iterates up to the cursor.
 
+use crate::app::draw::common::records_at_cursor;
 use bevy::prelude::*;
 
 use super::common::draw_distance_step;
@@ -26,18 +27,13 @@ fn draw_frank_wolfe_step(
     mut step_bounds: ResMut<StepBounds>,
     mut gizmos: Gizmos,
 ) {
-    let Some(run) = view.model.focused_run().map(|r| &r.run) else {
+    let Some(at) = records_at_cursor(&view.model, view.cursor.cursor, Trace::as_frank_wolfe) else {
         return;
     };
-    let Trace::FrankWolfe(records) = &run.trace else {
-        return;
-    };
-    let Some(last) = records.len().checked_sub(1) else {
-        return;
-    };
-    let index = view.cursor.cursor.min(last);
+    let (run, records, index, last) = (at.run, at.records, at.index, at.last);
     if view.layers.frank_wolfe_path {
-        let path: Vec<Vec3> = records[..=index]
+        let path: Vec<Vec3> = at
+            .so_far()
             .iter()
             .map(|r| view.frame.world_point(r.step.x))
             .collect();

@@ -1,6 +1,7 @@
 //! GJK in focus: the shared distance drawing, its support direction labelled as the
 //! momentum direction `−d` on accelerated steps and `−x` on plain ones.
 
+use crate::app::draw::common::records_at_cursor;
 use bevy::prelude::*;
 
 use super::common::draw_distance_step;
@@ -26,19 +27,13 @@ fn draw_gjk_step(
     mut step_bounds: ResMut<StepBounds>,
     mut gizmos: Gizmos,
 ) {
-    let Some(run) = view.model.focused_run().map(|r| &r.run) else {
+    let Some(at) = records_at_cursor(&view.model, view.cursor.cursor, Trace::as_gjk) else {
         return;
     };
-    let Trace::Gjk(records) = &run.trace else {
-        return;
-    };
-    let Some(last) = records.len().checked_sub(1) else {
-        return;
-    };
-    let index = view.cursor.cursor.min(last);
-    let record = &records[index];
+    let run = at.run;
+    let record = at.record();
     let label = if record.momentum { "−d" } else { "−x" };
-    let summary = (index == last).then_some(&run.summary);
+    let summary = at.at_end().then_some(&run.summary);
     draw_distance_step(
         &view,
         &record.step,

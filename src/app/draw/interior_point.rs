@@ -2,6 +2,7 @@
 //! (the central path) converging to the closest points, the segment between them at
 //! the cursor's step, and at the end the witness points (or the common point).
 
+use crate::app::draw::common::records_at_cursor;
 use bevy::prelude::*;
 
 use super::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_WITNESS};
@@ -32,22 +33,17 @@ fn draw_central_path(
     mut gizmos: Gizmos,
 ) {
     let model = &view.model;
-    let Some(run) = model.focused_run().map(|r| &r.run) else {
+    let Some(at) = records_at_cursor(model, view.cursor.cursor, Trace::as_interior_point) else {
         return;
     };
-    let Trace::InteriorPoint(records) = &run.trace else {
-        return;
-    };
-    let Some(last) = records.len().checked_sub(1) else {
-        return;
-    };
+    let (run, last) = (at.run, at.last);
     let pose_a = model.scene.a().pose;
     let world = |p: glam::DVec3| pose_a.transform_point(p).as_vec3();
     let size = view.marker.0;
-    let i = view.cursor.cursor.min(last);
+    let i = at.index;
     // The paths so far: x_0 … x_k in A, y_0 … y_k in B.
-    let path_a: Vec<Vec3> = records[..=i].iter().map(|r| world(r.x)).collect();
-    let path_b: Vec<Vec3> = records[..=i].iter().map(|r| world(r.y)).collect();
+    let path_a: Vec<Vec3> = at.so_far().iter().map(|r| world(r.x)).collect();
+    let path_b: Vec<Vec3> = at.so_far().iter().map(|r| world(r.y)).collect();
     gizmos.linestrip(path_a.iter().copied(), COLOR_ON_A);
     gizmos.linestrip(path_b.iter().copied(), COLOR_ON_B);
     for (p, q) in path_a.iter().zip(&path_b) {

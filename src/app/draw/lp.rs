@@ -110,7 +110,7 @@ fn draw_lp_step(
     let Some(run) = model.focused_run().map(|r| &r.run) else {
         return;
     };
-    let Trace::Lp(records) = &run.trace else {
+    let Some(records) = run.trace.as_lp() else {
         return;
     };
     let pose_a = model.scene.a().pose;

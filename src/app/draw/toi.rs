@@ -4,6 +4,7 @@
 //! first contact, and at the end the contact points and normal. For the ray cast, the
 //! ray into `A ⊖ B` with its point, simplex and gap, drawn beside the shapes.
 
+use crate::app::draw::common::records_at_cursor;
 use bevy::prelude::*;
 
 use super::shapes::{bevy_mesh, bevy_transform, placeholder_mesh, translucent, COLOR_B};
@@ -225,11 +226,10 @@ fn draw_motion(
     gizmos.arrow(start, at(1.0), COLOR_PATH);
     labels.0.push((start, "t = 0".into(), COLOR_PATH));
     labels.0.push((at(1.0), "t = 1".into(), COLOR_PATH));
-    let Some(last) = records.len().checked_sub(1) else {
+    let Some(cursor) = records_at_cursor(model, view.cursor.cursor, Trace::as_toi) else {
         return;
     };
-    let index = view.cursor.cursor.min(last);
-    let record = &records[index];
+    let (index, last, record) = (cursor.index, cursor.last, cursor.record());
     // Probes so far, and the bracket that still holds the first contact.
     for r in &records[..=index] {
         if r.time.is_finite() && (0.0..=1.0).contains(&r.time) {

@@ -4,23 +4,12 @@ use bevy_egui::egui;
 
 use crate::app::command::{PendingCommands, ViewerCommand};
 use crate::app::model::ViewerModel;
+use crate::app::theme::Theme;
 use crate::solver::catalog::{self, Family, SettingsKind};
 use crate::solver::{
     restart_plan, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, Method,
     Outcome, SupportRule,
 };
-
-/// The method's colour in panels and plots: the catalog's, or the projector theme's
-/// Okabe–Ito colour by catalog order.
-pub fn method_color(m: Method) -> egui::Color32 {
-    let index = catalog::CATALOG
-        .iter()
-        .position(|row| row.method == m)
-        .unwrap_or(0);
-    let [r, g, b] =
-        crate::app::presentation::projector_colour(index).unwrap_or(catalog::info(m).colour);
-    egui::Color32::from_rgb(r, g, b)
-}
 
 /// The outcome in words (its `Display`).
 pub fn outcome_text(o: &Outcome) -> String {
@@ -39,10 +28,15 @@ fn family_hint(family: Family) -> &'static str {
     }
 }
 
-pub fn algorithms_panel_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingCommands) {
+pub fn algorithms_panel_ui(
+    ui: &mut egui::Ui,
+    model: &ViewerModel,
+    theme: Theme,
+    commands: &mut PendingCommands,
+) {
     // The results of the enabled methods first: they must be visible without scrolling
     // on a laptop-sized window; the catalog of methods below them may scroll.
-    results_ui(ui, model, commands);
+    results_ui(ui, model, theme, commands);
     ui.separator();
     ui.strong("Methods (the selected radio is in focus)");
     for row in &catalog::CATALOG {
@@ -56,7 +50,7 @@ pub fn algorithms_panel_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mu
             {
                 commands.push(ViewerCommand::SetFocus(m));
             }
-            let label = egui::RichText::new(row.label).color(method_color(m));
+            let label = egui::RichText::new(row.label).color(theme.method_color(m));
             if ui
                 .checkbox(&mut on, label)
                 .on_hover_text(family_hint(row.family))
@@ -250,7 +244,12 @@ fn cross_check_ui(ui: &mut egui::Ui, model: &ViewerModel) {
     ui.separator();
 }
 
-fn results_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingCommands) {
+fn results_ui(
+    ui: &mut egui::Ui,
+    model: &ViewerModel,
+    theme: Theme,
+    commands: &mut PendingCommands,
+) {
     ui.horizontal(|ui| {
         ui.strong("Results on this pose");
         if ui
@@ -271,7 +270,7 @@ fn results_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingComm
         ui.end_row();
         for r in model.runs() {
             let m = r.run.method;
-            ui.colored_label(method_color(m), m.label());
+            ui.colored_label(theme.method_color(m), m.label());
             ui.label(r.run.summary.outcome.status_name())
                 .on_hover_text(r.run.summary.outcome.to_string());
             ui.label(r.run.summary.iterations.to_string());
@@ -292,7 +291,7 @@ fn results_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingComm
                 m.label(),
                 outcome_text(&r.run.summary.outcome)
             ))
-            .color(method_color(m)),
+            .color(theme.method_color(m)),
         );
         if let Some(k) = r.run.summary.momentum_stopped_at {
             ui.label(format!("   momentum stopped at iteration {k}"));

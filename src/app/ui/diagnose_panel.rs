@@ -6,10 +6,10 @@ use bevy_egui::egui;
 use egui_plot::{Bar, BarChart, Plot};
 use glam::DVec3;
 
-use super::algorithms_panel::method_color;
 use crate::app::command::{PendingCommands, ViewerCommand};
 use crate::app::diagnose::Diagnosis;
 use crate::app::model::{Side, ViewerModel};
+use crate::app::theme::Theme;
 use crate::app::StatusLine;
 use crate::solver::Method;
 
@@ -23,6 +23,7 @@ pub fn diagnose_panel_ui(
     ui: &mut egui::Ui,
     diagnosis: &mut Diagnosis,
     model: &ViewerModel,
+    theme: Theme,
     commands: &mut PendingCommands,
     status: &mut StatusLine,
     camera_right_up: (DVec3, DVec3),
@@ -95,7 +96,7 @@ pub fn diagnose_panel_ui(
     {
         actions.save_pose = true;
     }
-    sweep_ui(ui, diagnosis, model, commands, status);
+    sweep_ui(ui, diagnosis, model, theme, commands, status);
     heat_map_ui(ui, diagnosis, model, commands, status);
     actions
 }
@@ -104,6 +105,7 @@ fn sweep_ui(
     ui: &mut egui::Ui,
     diagnosis: &Diagnosis,
     model: &ViewerModel,
+    theme: Theme,
     commands: &mut PendingCommands,
     status: &mut StatusLine,
 ) {
@@ -122,7 +124,9 @@ fn sweep_ui(
             .iter()
             .copied()
             .find(|a| a.name() == d.algorithm);
-        let color = algorithm.map_or(egui::Color32::GRAY, |a| method_color(Method::Solver(a)));
+        let color = algorithm.map_or(egui::Color32::GRAY, |a| {
+            theme.method_color(Method::Solver(a))
+        });
         let name = algorithm.map_or(d.algorithm, |a| a.label());
         ui.colored_label(
             color,

@@ -12,6 +12,7 @@ mod shape_panel;
 mod tableau_panel;
 mod top_bar;
 
+use crate::app::theme::Theme;
 use bevy::camera::Viewport;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -175,6 +176,7 @@ fn viewer_ui(
             plots::plots_ui(
                 ui,
                 &state.model,
+                Theme::of(&state.presentation),
                 state.cursor.cursor,
                 &mut state.text.bounds_log,
             );
@@ -232,7 +234,12 @@ fn viewer_ui(
                 }
                 ui.separator();
                 if *state.mode.get() == ViewerMode::Explore {
-                    algorithms_panel::algorithms_panel_ui(ui, &state.model, &mut state.commands);
+                    algorithms_panel::algorithms_panel_ui(
+                        ui,
+                        &state.model,
+                        Theme::of(&state.presentation),
+                        &mut state.commands,
+                    );
                     tableau_panel::tableau_ui(ui, &state.model, state.cursor.cursor);
                     return;
                 }
@@ -242,6 +249,7 @@ fn viewer_ui(
                     ui,
                     &mut state.diagnosis,
                     &state.model,
+                    Theme::of(&state.presentation),
                     &mut state.commands,
                     &mut state.status,
                     right_up,
@@ -425,10 +433,10 @@ mod tests {
                 m.set_focus(method);
                 frames(&mut m, |ui, m| {
                     shape_panel::scene_panel_ui(ui, m, &mut drafts, &mut commands);
-                    algorithms_panel::algorithms_panel_ui(ui, m, &mut commands);
+                    algorithms_panel::algorithms_panel_ui(ui, m, Theme::default(), &mut commands);
                     tableau_panel::tableau_ui(ui, m, 3);
-                    plots::plots_ui(ui, m, 3, &mut true);
-                    plots::plots_ui(ui, m, 3, &mut false);
+                    plots::plots_ui(ui, m, Theme::default(), 3, &mut true);
+                    plots::plots_ui(ui, m, Theme { projector: true }, 3, &mut false);
                 });
             }
             // Untouched panels ask for nothing.

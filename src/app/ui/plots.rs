@@ -5,8 +5,8 @@
 use bevy_egui::egui;
 use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
 
-use super::algorithms_panel::method_color;
 use crate::app::model::ViewerModel;
+use crate::app::theme::Theme;
 use crate::solver::catalog::Family;
 use crate::solver::trace::{PlotValues, Trace};
 
@@ -24,7 +24,13 @@ fn series(trace: &Trace, f: impl Fn(PlotValues) -> f64) -> PlotPoints<'static> {
         .collect()
 }
 
-pub fn plots_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: usize, bounds_log: &mut bool) {
+pub fn plots_ui(
+    ui: &mut egui::Ui,
+    model: &ViewerModel,
+    theme: Theme,
+    cursor: usize,
+    bounds_log: &mut bool,
+) {
     let current_k = model
         .focused_trace()
         .and_then(|t| t.record(cursor.min(t.len().saturating_sub(1))))
@@ -48,7 +54,7 @@ pub fn plots_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: usize, bounds_lo
                         let points = series(&r.run.trace, |v| log10_floor(v.residual));
                         plot.line(
                             Line::new(r.run.method.label(), points)
-                                .color(method_color(r.run.method))
+                                .color(theme.method_color(r.run.method))
                                 .width(2.5),
                         );
                     }
@@ -77,7 +83,7 @@ pub fn plots_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: usize, bounds_lo
                     ui.radio_value(bounds_log, false, "linear: |x_k| and α");
                 }
             });
-            bounds_plot_ui(ui, model, current_k, height - 24.0, *bounds_log);
+            bounds_plot_ui(ui, model, theme, current_k, height - 24.0, *bounds_log);
         });
     });
 }
@@ -134,19 +140,32 @@ fn bound_names(family: Family) -> BoundNames {
 /// The focused run's upper and lower bounds, as they are or on a log scale: for a
 /// distance, their gaps to d* (the smallest distance any enabled run certified); for a
 /// depth, upper − lower.
-fn bounds_plot_ui(ui: &mut egui::Ui, model: &ViewerModel, current_k: f64, height: f32, log: bool) {
+fn bounds_plot_ui(
+    ui: &mut egui::Ui,
+    model: &ViewerModel,
+    theme: Theme,
+    current_k: f64,
+    height: f32,
+    log: bool,
+) {
     let Some(focused) = model.focused_run() else {
         return;
     };
     if let (true, Trace::TimeOfImpact(records)) = (log, &focused.run.trace) {
-        return motion_plot_ui(ui, model, records, method_color(focused.run.method), height);
+        return motion_plot_ui(
+            ui,
+            model,
+            records,
+            theme.method_color(focused.run.method),
+            height,
+        );
     }
     if let (true, Trace::InteriorPoint(records)) = (log, &focused.run.trace) {
-        let color = method_color(focused.run.method);
+        let color = theme.method_color(focused.run.method);
         return barrier_plot_ui(ui, records, color, current_k, height);
     }
     let trace = &focused.run.trace;
-    let color = method_color(focused.run.method);
+    let color = theme.method_color(focused.run.method);
     let names = bound_names(trace.family());
     // d*: the smallest distance a distance run certified (EPA's signed answers aside).
     let d_hat = model
