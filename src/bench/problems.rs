@@ -12,13 +12,8 @@ use crate::cross_check::{guarded, parry_cannot_compare};
 use crate::minkowski::MinkowskiDifference;
 use crate::parry_bridge::{parry_penetration, parry_time_of_impact};
 use crate::pose::RelativePose;
-use crate::scene::HyperTermSpec;
-use crate::shape::implicit::{
-    half_space_constraints, BodyParts, Constraint, ImplicitBody, ImplicitShape, Primitive,
-};
-use crate::shape::{
-    Capsule, Cone, Cuboid, Cylinder, Ellipsoid, Polytope, Shape, Sphere, Superellipsoid,
-};
+use crate::scene::{HyperTermSpec, MemberSpec, RotationSpec, ShapeSpec};
+use crate::shape::Shape;
 use crate::solver::catalog;
 use crate::solver::epa::{gjk_settings_for_epa, penetration, EpaSettings};
 use crate::solver::lp::LpQuestion;
@@ -819,92 +814,82 @@ pub fn timing_table(results: &[ProblemResult]) -> String {
     ratio_table(&samples)
 }
 
-/// One shape of a problem file.
+/// One shape of a problem file, built by the scenes' builder.
 fn build_shape(s: &ProblemShape) -> anyhow::Result<Shape> {
-    let shape = match s {
-        ProblemShape::Ellipsoid(r) => Shape::Ellipsoid(Ellipsoid::new(DVec3::from_array(*r))?),
-        ProblemShape::ConvexHull { vertices, .. } => {
-            let points: Vec<DVec3> = vertices.iter().map(|v| DVec3::from_array(*v)).collect();
-            Shape::Polytope(Polytope::from_points(&points)?)
-        }
-        ProblemShape::Sphere(r) => Shape::Sphere(Sphere::new(*r)?),
-        ProblemShape::Box(h) => Shape::Cuboid(Cuboid::new(DVec3::from_array(*h))?),
-        ProblemShape::Capsule {
-            radius,
-            half_height,
-        } => Shape::Capsule(Capsule::new(*radius, *half_height)?),
-        ProblemShape::Cylinder {
-            radius,
-            half_height,
-        } => Shape::Cylinder(Cylinder::new(*radius, *half_height)?),
-        ProblemShape::Cone {
-            radius,
-            half_height,
-        } => Shape::Cone(Cone::new(*radius, *half_height)?),
-        ProblemShape::Halfspaces(planes) => {
-            let points = crate::shape::halfspace_vertices(planes)
-                .map_err(|why| anyhow::anyhow!("halfspaces: {why}"))?;
-            Shape::Polytope(Polytope::from_points(&points)?)
-        }
-        ProblemShape::Superquadric { radii, exponents }
-            if exponents.iter().all(|n| *n == exponents[0]) =>
-        {
-            Shape::Superellipsoid(Superellipsoid::new(
-                DVec3::from_array(*radii),
-                exponents[0],
-            )?)
-        }
-        ProblemShape::Superquadric { .. } | ProblemShape::Hyperquadric { .. } => {
-            let body = implicit_constraints(s, DMat3::IDENTITY, DVec3::ZERO)?.into_body()?;
-            let what = match s {
-                ProblemShape::Superquadric { .. } => "superquadric",
-                _ => "hyperquadric",
-            };
-            Shape::Implicit(ImplicitShape::new(body, what)?)
-        }
-        ProblemShape::Intersection(members) => {
-            let mut parts = BodyParts::unboxed(Vec::new());
-            for (k, m) in members.iter().enumerate() {
-                let rotation = DMat3::from_cols_array_2d(&m.rotation).transpose();
-                let translation = DVec3::from_array(m.translation);
-                parts = parts.and(
-                    implicit_constraints(&m.shape, rotation, translation)
-                        .map_err(|e| anyhow::anyhow!("intersection member {k}: {e}"))?,
-                );
-            }
-            let body = parts.into_body()?;
-            let what = format!("intersection of {}", members.len());
-            Shape::Implicit(ImplicitShape::new(body, what)?)
-        }
-    };
-    Ok(shape)
+    let spec = s.to_spec(true)?;
+    crate::scene::build_shape_spec(&spec, Path::new(".")).map_err(|e| anyhow::anyhow!("{e}"))
 }
 
-/// A shape's constraints placed at `(rotation, translation)`: half-spaces as they are
-/// (an intersection's planes need not be bounded alone), other kinds by their implicit
-/// form with their own box (a cone's side and base bound it only together).
-fn implicit_constraints(
-    s: &ProblemShape,
-    rotation: DMat3,
-    translation: DVec3,
-) -> anyhow::Result<BodyParts> {
-    let place = |p: Primitive| Constraint::placed(p, rotation, translation);
-    Ok(match s {
-        ProblemShape::Halfspaces(planes) => {
-            BodyParts::unboxed(half_space_constraints(planes, rotation, translation)?)
-        }
-        ProblemShape::Superquadric { radii, exponents } => {
-            BodyParts::unboxed(vec![place(Primitive::superquadric(*radii, *exponents))])
-        }
-        ProblemShape::Hyperquadric { terms } => {
-            BodyParts::unboxed(vec![place(HyperTermSpec::primitive(terms))])
-        }
-        other => {
-            let body = ImplicitBody::of_shape(&build_shape(other)?)?;
-            let pose = RelativePose::from_matrix(rotation, translation);
-            BodyParts::of_body(&body.moved(pose))
-        }
-    })
+impl ProblemShape {
+    /// The same shape as a scene writes it. Half-spaces alone are the polytope of their
+    /// vertices (`top_level`); inside an intersection they stay planes. Rotations of
+    /// intersection members stay the matrices given.
+    pub fn to_spec(&self, top_level: bool) -> anyhow::Result<ShapeSpec> {
+        Ok(match self {
+            ProblemShape::Ellipsoid(radii) => ShapeSpec::Ellipsoid { radii: *radii },
+            ProblemShape::ConvexHull { vertices, .. } => ShapeSpec::Polytope {
+                points: vertices.clone(),
+            },
+            ProblemShape::Sphere(radius) => ShapeSpec::Sphere { radius: *radius },
+            ProblemShape::Box(half_extents) => ShapeSpec::Box {
+                half_extents: *half_extents,
+            },
+            ProblemShape::Capsule {
+                radius,
+                half_height,
+            } => ShapeSpec::Capsule {
+                radius: *radius,
+                half_height: *half_height,
+            },
+            ProblemShape::Cylinder {
+                radius,
+                half_height,
+            } => ShapeSpec::Cylinder {
+                radius: *radius,
+                half_height: *half_height,
+            },
+            ProblemShape::Cone {
+                radius,
+                half_height,
+            } => ShapeSpec::Cone {
+                radius: *radius,
+                half_height: *half_height,
+            },
+            ProblemShape::Halfspaces(planes) if top_level => {
+                let points = crate::shape::halfspace_vertices(planes)
+                    .map_err(|why| anyhow::anyhow!("halfspaces: {why}"))?;
+                ShapeSpec::Polytope {
+                    points: points.iter().map(|p| p.to_array()).collect(),
+                }
+            }
+            ProblemShape::Halfspaces(planes) => ShapeSpec::Halfspaces {
+                planes: planes.clone(),
+            },
+            ProblemShape::Superquadric { radii, exponents } => ShapeSpec::Superquadric {
+                radii: *radii,
+                exponents: *exponents,
+            },
+            ProblemShape::Hyperquadric { terms } => ShapeSpec::Hyperquadric {
+                terms: terms.clone(),
+            },
+            ProblemShape::Intersection(members) => ShapeSpec::Intersection {
+                members: members
+                    .iter()
+                    .enumerate()
+                    .map(|(k, m)| {
+                        Ok(MemberSpec {
+                            shape: m
+                                .shape
+                                .to_spec(false)
+                                .map_err(|e| anyhow::anyhow!("intersection member {k}: {e}"))?,
+                            translation: m.translation,
+                            rotation: RotationSpec::Matrix(m.rotation),
+                        })
+                    })
+                    .collect::<anyhow::Result<_>>()?,
+            },
+        })
+    }
 }
 
 #[cfg(test)]

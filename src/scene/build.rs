@@ -1,0 +1,345 @@
+//! Building a scene's bodies from their specs, and the checks that refuse what cannot
+//! be answered: the one shape builder (problem files build theirs through it too).
+
+use std::path::Path;
+
+use glam::{DMat3, DQuat, DVec3};
+
+use super::format::{BodySpec, Dimension, HyperTermSpec, RotationSpec, ShapeSpec};
+use super::{Body, Scene, SceneError};
+use crate::mesh_io::{load_mesh, MeshError, MeshReport};
+use crate::pose::{Pose, RelativePose};
+use crate::shape::implicit::{
+    half_space_constraints, BodyParts, Constraint, ImplicitBody, ImplicitError, ImplicitShape,
+    Primitive,
+};
+use crate::shape::{
+    Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, PointShape, Polytope, Shape, ShapeError,
+    Sphere, Superellipsoid, UnionHull,
+};
+use crate::solver::Method;
+
+impl Scene {
+    /// Builds a body from a shape description at `pose` (the viewer's shape editor).
+    pub fn build_body_spec(spec: &ShapeSpec, base_dir: &Path, pose: Pose) -> Result<Body, String> {
+        let mut mesh_report = None;
+        let shape = build_shape(spec, base_dir, &mut mesh_report).map_err(|e| e.to_string())?;
+        Ok(Body {
+            spec: spec.clone(),
+            shape,
+            pose,
+            mesh_report,
+            velocity: None,
+            spin: None,
+        })
+    }
+}
+
+/// "a", "b", then "body 3", ... as messages name bodies.
+pub(super) fn body_name(index: usize) -> String {
+    match index {
+        0 => "a".to_string(),
+        1 => "b".to_string(),
+        i => format!("body {}", i + 1),
+    }
+}
+
+/// A planar scene holds planar shapes in the xy-plane, turned about z only, and runs
+/// the GJK family and Frank-Wolfe (the methods that work on the flat `A ⊖ B`); a
+/// spatial scene holds no planar kinds.
+pub(super) fn check_dimension(
+    dimension: Dimension,
+    bodies: &[Body],
+    methods: &[Method],
+) -> Result<(), String> {
+    for (i, body) in bodies.iter().enumerate() {
+        let name = body_name(i);
+        match dimension {
+            Dimension::Spatial if body.spec.is_planar() && body.spec != ShapeSpec::Point => {
+                return Err(format!(
+                    "shape {name}: a planar kind needs `dimension: Planar`"
+                ));
+            }
+            Dimension::Spatial => {}
+            Dimension::Planar => {
+                if !body.spec.is_planar() {
+                    return Err(format!(
+                        "shape {name}: a planar scene takes polygons, circles, ellipses, stadiums, rectangles and points"
+                    ));
+                }
+                let q = body.pose.rotation;
+                if body.pose.translation.z != 0.0 || q.x.abs() > 1e-12 || q.y.abs() > 1e-12 {
+                    return Err(format!(
+                        "shape {name}: a planar scene's shapes lie in the xy-plane (z = 0, turned about z only)"
+                    ));
+                }
+                let moves_off = [body.velocity, body.spin]
+                    .iter()
+                    .flatten()
+                    .any(|v| v.z != 0.0);
+                if moves_off {
+                    return Err(format!("shape {name}: a planar motion stays in the plane"));
+                }
+            }
+        }
+    }
+    if dimension == Dimension::Planar {
+        if let Some(m) = methods.iter().find(|m| !matches!(m, Method::Solver(_))) {
+            return Err(format!(
+                "algorithms: {m} does not run in a planar scene (the GJK family and Frank-Wolfe do)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn build_body(
+    spec: &BodySpec,
+    name: &str,
+    path: &Path,
+    base_dir: &Path,
+) -> Result<Body, SceneError> {
+    let invalid = |message: String| SceneError::Invalid {
+        path: path.to_path_buf(),
+        message: format!("shape {name}: {message}"),
+    };
+    let translation = DVec3::from_array(spec.translation);
+    if !translation.is_finite() {
+        return Err(invalid(format!(
+            "translation must be finite, got {translation}"
+        )));
+    }
+    let pose = match spec.rotation {
+        RotationSpec::EulerDegrees(d) => {
+            let d = DVec3::from_array(d);
+            if !d.is_finite() {
+                return Err(invalid(format!("rotation angles must be finite, got {d}")));
+            }
+            Pose::from_euler_degrees(translation, d)
+        }
+        RotationSpec::Quaternion(q) => Pose::new(
+            translation,
+            crate::pose::unit_quaternion(q).map_err(&invalid)?,
+        ),
+        RotationSpec::Matrix(rows) => Pose::from_matrix(
+            translation,
+            crate::pose::rigid_rotation(rows).map_err(&invalid)?,
+        ),
+    };
+    let velocity = spec.velocity.map(DVec3::from_array);
+    let spin = spec.spin.map(DVec3::from_array);
+    for (what, v) in [("velocity", velocity), ("spin", spin)] {
+        if let Some(v) = v.filter(|v| !v.is_finite()) {
+            return Err(invalid(format!("{what} must be finite, got {v}")));
+        }
+    }
+    let mut mesh_report = None;
+    let shape = build_shape(&spec.shape, base_dir, &mut mesh_report).map_err(|e| match e {
+        BuildError::Shape(e) => invalid(e.to_string()),
+        BuildError::Implicit(e) => invalid(e.to_string()),
+        BuildError::Mesh(source) => SceneError::Mesh {
+            path: path.to_path_buf(),
+            body: name.to_string(),
+            source: Box::new(source),
+        },
+    })?;
+    Ok(Body {
+        spec: spec.shape.clone(),
+        shape,
+        pose,
+        mesh_report,
+        velocity,
+        spin,
+    })
+}
+
+/// A shape a spec describes, meshes read relative to `base_dir`: the builder scenes,
+/// the viewer's shape editor and problem files share.
+pub fn build_shape_spec(spec: &ShapeSpec, base_dir: &Path) -> Result<Shape, String> {
+    build_shape(spec, base_dir, &mut None).map_err(|e| e.to_string())
+}
+
+enum BuildError {
+    Shape(ShapeError),
+    Mesh(MeshError),
+    Implicit(ImplicitError),
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::Shape(e) => e.fmt(f),
+            BuildError::Mesh(e) => e.fmt(f),
+            BuildError::Implicit(e) => e.fmt(f),
+        }
+    }
+}
+
+impl From<ImplicitError> for BuildError {
+    fn from(e: ImplicitError) -> Self {
+        BuildError::Implicit(e)
+    }
+}
+
+impl From<ShapeError> for BuildError {
+    fn from(e: ShapeError) -> Self {
+        BuildError::Shape(e)
+    }
+}
+
+/// Builds the core shape a spec describes (loading meshes relative to `base_dir`).
+fn build_shape(
+    spec: &ShapeSpec,
+    base_dir: &Path,
+    report: &mut Option<MeshReport>,
+) -> Result<Shape, BuildError> {
+    let v = DVec3::from_array;
+    Ok(match spec {
+        ShapeSpec::Point => Shape::Point(PointShape),
+        ShapeSpec::Sphere { radius } => Shape::Sphere(Sphere::new(*radius)?),
+        ShapeSpec::Ellipsoid { radii } => Shape::Ellipsoid(Ellipsoid::new(v(*radii))?),
+        ShapeSpec::Box { half_extents } => Shape::Cuboid(Cuboid::new(v(*half_extents))?),
+        ShapeSpec::Capsule {
+            radius,
+            half_height,
+        } => Shape::Capsule(Capsule::new(*radius, *half_height)?),
+        ShapeSpec::Cylinder {
+            radius,
+            half_height,
+        } => Shape::Cylinder(Cylinder::new(*radius, *half_height)?),
+        ShapeSpec::Cone {
+            radius,
+            half_height,
+        } => Shape::Cone(Cone::new(*radius, *half_height)?),
+        ShapeSpec::Superellipsoid { radii, exponent } => {
+            Shape::Superellipsoid(Superellipsoid::new(v(*radii), *exponent)?)
+        }
+        ShapeSpec::Polytope { points } => {
+            let points: Vec<DVec3> = points.iter().map(|p| v(*p)).collect();
+            Shape::Polytope(Polytope::from_points(&points)?)
+        }
+        ShapeSpec::Mesh { path } => {
+            let mesh = load_mesh(&base_dir.join(path)).map_err(BuildError::Mesh)?;
+            *report = Some(mesh.report);
+            Shape::Polytope(mesh.polytope)
+        }
+        ShapeSpec::Dilated { shape, radius } => {
+            let inner = build_shape(shape, base_dir, report)?;
+            Shape::Dilated(Dilated::new(inner, *radius)?)
+        }
+        // The planar kinds are the 3-D shapes whose support along any direction of the
+        // xy-plane lies in that plane: GJK on them never leaves it.
+        ShapeSpec::Polygon { points } => {
+            let points: Vec<DVec3> = points.iter().map(|p| DVec3::new(p[0], p[1], 0.0)).collect();
+            Shape::Polytope(Polytope::from_points(&points)?)
+        }
+        ShapeSpec::Circle { radius } => Shape::Sphere(Sphere::new(*radius)?),
+        ShapeSpec::Ellipse { radii: [a, b] } => {
+            Shape::Ellipsoid(Ellipsoid::new(DVec3::new(*a, *b, a.min(*b)))?)
+        }
+        ShapeSpec::Stadium {
+            radius,
+            half_length,
+        } => Shape::Capsule(Capsule::new(*radius, *half_length)?),
+        ShapeSpec::Rectangle {
+            half_extents: [x, y],
+        } => {
+            let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)]
+                .map(|(sx, sy)| DVec3::new(sx * x, sy * y, 0.0));
+            Shape::Polytope(Polytope::from_points(&corners)?)
+        }
+        ShapeSpec::UnionHull { members } => {
+            let parts = members
+                .iter()
+                .map(|m| {
+                    let shape = build_shape(&m.shape, base_dir, report)?;
+                    let pose = Pose::new(DVec3::from_array(m.translation), member_turn(m.rotation));
+                    Ok((shape, pose))
+                })
+                .collect::<Result<Vec<_>, BuildError>>()?;
+            let union = UnionHull::new(parts).ok_or_else(|| {
+                BuildError::Implicit(ImplicitError::Invalid("a union needs a member".into()))
+            })?;
+            Shape::Union(union)
+        }
+        ShapeSpec::Superquadric { radii, exponents }
+            if exponents.iter().all(|n| *n == exponents[0]) =>
+        {
+            Shape::Superellipsoid(Superellipsoid::new(v(*radii), exponents[0])?)
+        }
+        ShapeSpec::Superquadric { .. }
+        | ShapeSpec::Hyperquadric { .. }
+        | ShapeSpec::Halfspaces { .. }
+        | ShapeSpec::Intersection { .. } => {
+            let parts = implicit_constraints(spec, DMat3::IDENTITY, DVec3::ZERO, base_dir)?;
+            let what = match spec {
+                ShapeSpec::Superquadric { .. } => "superquadric".to_string(),
+                ShapeSpec::Hyperquadric { .. } => "hyperquadric".to_string(),
+                ShapeSpec::Halfspaces { planes } => format!("{} half-spaces", planes.len()),
+                ShapeSpec::Intersection { members } => format!("intersection of {}", members.len()),
+                _ => unreachable!("matched above"),
+            };
+            Shape::Implicit(ImplicitShape::new(parts.into_body()?, what)?)
+        }
+    })
+}
+
+/// A member's rotation.
+fn member_turn(rotation: RotationSpec) -> DQuat {
+    match rotation {
+        RotationSpec::EulerDegrees(d) => {
+            Pose::from_euler_degrees(DVec3::ZERO, DVec3::from_array(d)).rotation
+        }
+        RotationSpec::Quaternion(q) => DQuat::from_array(q).normalize(),
+        RotationSpec::Matrix(rows) => {
+            DQuat::from_mat3(&DMat3::from_cols_array_2d(&rows).transpose()).normalize()
+        }
+    }
+}
+
+/// A member's rotation as a matrix: a given matrix exactly (a problem file's), the
+/// other forms through their quaternion.
+fn member_rotation(rotation: RotationSpec) -> DMat3 {
+    match rotation {
+        RotationSpec::Matrix(rows) => DMat3::from_cols_array_2d(&rows).transpose(),
+        other => DMat3::from_quat(member_turn(other)),
+    }
+}
+
+/// A spec's implicit constraints placed at `(rotation, translation)`, with the box of
+/// the shapes they come from (a cone's side and base bound it only together).
+fn implicit_constraints(
+    spec: &ShapeSpec,
+    rotation: DMat3,
+    translation: DVec3,
+    base_dir: &Path,
+) -> Result<BodyParts, BuildError> {
+    let place = |p: Primitive| Constraint::placed(p, rotation, translation);
+    Ok(match spec {
+        ShapeSpec::Superquadric { radii, exponents } => {
+            BodyParts::unboxed(vec![place(Primitive::superquadric(*radii, *exponents))])
+        }
+        ShapeSpec::Hyperquadric { terms } => {
+            BodyParts::unboxed(vec![place(HyperTermSpec::primitive(terms))])
+        }
+        ShapeSpec::Halfspaces { planes } => {
+            BodyParts::unboxed(half_space_constraints(planes, rotation, translation)?)
+        }
+        ShapeSpec::Intersection { members } => {
+            let mut all = BodyParts::unboxed(Vec::new());
+            for m in members {
+                let (r, t) = (
+                    rotation * member_rotation(m.rotation),
+                    rotation * DVec3::from_array(m.translation) + translation,
+                );
+                all = all.and(implicit_constraints(&m.shape, r, t, base_dir)?);
+            }
+            all
+        }
+        other => {
+            let shape = build_shape(other, base_dir, &mut None)?;
+            let body = ImplicitBody::of_shape(&shape)?;
+            BodyParts::of_body(&body.moved(RelativePose::from_matrix(rotation, translation)))
+        }
+    })
+}

@@ -1,0 +1,424 @@
+//! The scene file format (RON, strict, versioned): what a file may say, with serde's
+//! names and defaults. Turning it into shapes and validating it is `build.rs`.
+
+use std::path::Path;
+
+use glam::DVec3;
+use serde::{Deserialize, Serialize};
+
+use super::SceneError;
+use crate::shape::implicit::{HyperTerm, Primitive};
+use crate::solver::{
+    Criterion, CriterionKind, EpaSettings, InitialGuess, IpSettings, LpSettings, QueryMode,
+    SolverSettings, SupportRule, TetrahedronRule, ToiSettings,
+};
+
+/// A shape as written in a scene file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum ShapeSpec {
+    Point,
+    Sphere {
+        radius: f64,
+    },
+    Ellipsoid {
+        radii: [f64; 3],
+    },
+    Box {
+        half_extents: [f64; 3],
+    },
+    Capsule {
+        radius: f64,
+        half_height: f64,
+    },
+    Cylinder {
+        radius: f64,
+        half_height: f64,
+    },
+    Cone {
+        radius: f64,
+        half_height: f64,
+    },
+    Superellipsoid {
+        radii: [f64; 3],
+        exponent: f64,
+    },
+    /// The convex hull of the given points.
+    Polytope {
+        points: Vec<[f64; 3]>,
+    },
+    /// The convex hull of an OBJ file's vertices; the path is relative to the scene file.
+    Mesh {
+        path: String,
+    },
+    /// `shape ⊕ ball(radius)`.
+    Dilated {
+        shape: Box<ShapeSpec>,
+        radius: f64,
+    },
+    /// `Σ |x_i / a_i|^{n_i} ≤ 1`, one exponent `n_i ≥ 1` per axis (seed 004).
+    Superquadric {
+        radii: [f64; 3],
+        exponents: [f64; 3],
+    },
+    /// `Σ_i |h_i·x + c_i|^{n_i} ≤ 1` (seed 004's nut and pyramid).
+    Hyperquadric {
+        terms: Vec<HyperTermSpec>,
+    },
+    /// `{x : n·x ≤ d}` for each `[n1, n2, n3, d]`: bounded alone, or inside an
+    /// intersection.
+    Halfspaces {
+        planes: Vec<[f64; 4]>,
+    },
+    /// The points inside every member, each placed at its pose.
+    Intersection {
+        members: Vec<MemberSpec>,
+    },
+    /// The convex hull of the union of the members (a robot link's collision elements).
+    UnionHull {
+        members: Vec<MemberSpec>,
+    },
+    /// Planar scenes: the convex hull of points of the xy-plane.
+    Polygon {
+        points: Vec<[f64; 2]>,
+    },
+    /// Planar scenes: a disc in the xy-plane.
+    Circle {
+        radius: f64,
+    },
+    /// Planar scenes: an ellipse with semi-axes along x and y.
+    Ellipse {
+        radii: [f64; 2],
+    },
+    /// Planar scenes: a stadium (2-D capsule), its segment along y.
+    Stadium {
+        radius: f64,
+        half_length: f64,
+    },
+    /// Planar scenes: a rectangle.
+    Rectangle {
+        half_extents: [f64; 2],
+    },
+}
+
+impl ShapeSpec {
+    /// The kinds of the planar mode (shapes of the xy-plane).
+    pub fn is_planar(&self) -> bool {
+        matches!(
+            self,
+            ShapeSpec::Polygon { .. }
+                | ShapeSpec::Circle { .. }
+                | ShapeSpec::Ellipse { .. }
+                | ShapeSpec::Stadium { .. }
+                | ShapeSpec::Rectangle { .. }
+                | ShapeSpec::Point
+        )
+    }
+}
+
+/// A hyperquadric's term `|normal·x + offset|^exponent` (scene and problem files).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Term", deny_unknown_fields)]
+pub struct HyperTermSpec {
+    pub normal: [f64; 3],
+    #[serde(default)]
+    pub offset: f64,
+    pub exponent: f64,
+}
+
+impl HyperTermSpec {
+    /// The hyperquadric primitive of `terms`.
+    pub fn primitive(terms: &[HyperTermSpec]) -> Primitive {
+        Primitive::Hyperquadric {
+            terms: terms
+                .iter()
+                .map(|t| HyperTerm {
+                    normal: DVec3::from_array(t.normal),
+                    offset: t.offset,
+                    exponent: t.exponent,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A member of an intersection: a shape at a pose in the body's frame.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Member", deny_unknown_fields)]
+pub struct MemberSpec {
+    pub shape: ShapeSpec,
+    #[serde(default)]
+    pub translation: [f64; 3],
+    #[serde(default = "no_rotation")]
+    pub rotation: RotationSpec,
+}
+
+/// A rotation as written in a scene file.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum RotationSpec {
+    /// XYZ Euler angles in degrees.
+    EulerDegrees([f64; 3]),
+    /// A unit quaternion `(x, y, z, w)`, used as given (an f32 engine's quaternion,
+    /// widened, is within [`crate::pose::QUATERNION_TOLERANCE`] of unit length).
+    Quaternion([f64; 4]),
+    /// A rotation matrix, rows first, used as given: Coal's and FCL's poses, a problem
+    /// file's `b_rotation`. Orthonormal to [`crate::pose::MATRIX_TOLERANCE`].
+    Matrix([[f64; 3]; 3]),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Body", deny_unknown_fields)]
+pub struct BodySpec {
+    pub shape: ShapeSpec,
+    #[serde(default)]
+    pub translation: [f64; 3],
+    #[serde(default = "no_rotation")]
+    pub rotation: RotationSpec,
+    /// The body's translation over the motion (world frame; t runs from 0 to 1), for
+    /// the time-of-impact methods. Absent: the body stays.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub velocity: Option<[f64; 3]>,
+    /// The body's turn over the motion: a rotation vector (axis × angle in radians,
+    /// world frame) about its own origin. Only conservative advancement takes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spin: Option<[f64; 3]>,
+}
+
+fn no_rotation() -> RotationSpec {
+    RotationSpec::EulerDegrees([0.0; 3])
+}
+
+/// The scene's settings: every field optional (a scene names only what it changes; the
+/// rest are Coal's defaults, [`SolverSettings::default`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Settings", default, deny_unknown_fields)]
+pub struct SettingsSpec {
+    pub tolerance: f64,
+    pub criterion: Criterion,
+    pub kind: CriterionKind,
+    pub max_iterations: usize,
+    pub initial_guess: InitialGuess,
+    #[serde(default)]
+    pub mode: QueryMode,
+    /// `RegionTree` (Coal's, the default) or `NearestFace`.
+    #[serde(default)]
+    pub tetrahedron: TetrahedronRule,
+    /// `Exact` (the default) or `Coal`: Coal's support conventions, so that a query
+    /// brought from Coal replays Coal's iterations.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub supports: SupportRule,
+    /// The other families' settings, each optional, each field optional: a scene names
+    /// only what it changes (`epa: (tolerance: 1e-12)`).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub epa: EpaSettings,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub toi: ToiSettings,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub interior_point: IpSettings,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub lp: LpSettings,
+}
+
+impl Default for SettingsSpec {
+    fn default() -> Self {
+        SolverSettings::default().into()
+    }
+}
+
+/// Whether a setting is at its default (and so left out of a written scene).
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}
+
+impl From<SolverSettings> for SettingsSpec {
+    fn from(s: SolverSettings) -> Self {
+        SettingsSpec {
+            tolerance: s.tolerance,
+            criterion: s.criterion,
+            kind: s.kind,
+            max_iterations: s.max_iterations,
+            initial_guess: s.initial_guess,
+            mode: s.mode,
+            tetrahedron: s.tetrahedron,
+            supports: s.supports,
+            epa: s.epa,
+            toi: s.toi,
+            interior_point: s.interior_point,
+            lp: s.lp,
+        }
+    }
+}
+
+impl From<&SettingsSpec> for SolverSettings {
+    fn from(s: &SettingsSpec) -> Self {
+        SolverSettings {
+            tolerance: s.tolerance,
+            criterion: s.criterion,
+            kind: s.kind,
+            max_iterations: s.max_iterations,
+            initial_guess: s.initial_guess,
+            mode: s.mode,
+            tetrahedron: s.tetrahedron,
+            supports: s.supports,
+            epa: s.epa,
+            toi: s.toi,
+            interior_point: s.interior_point,
+            lp: s.lp,
+        }
+    }
+}
+
+/// Version 1's top level: exactly two bodies.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Scene", deny_unknown_fields)]
+pub struct SceneFileV1 {
+    pub version: u32,
+    pub name: String,
+    #[serde(default)]
+    pub notes: String,
+    pub a: BodySpec,
+    pub b: BodySpec,
+    pub algorithms: Vec<String>,
+    #[serde(default)]
+    pub settings: SettingsSpec,
+}
+
+/// Whether the scene lives in space or in the xy-plane (teaching in 2-D).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Dimension {
+    #[default]
+    Spatial,
+    Planar,
+}
+
+/// One step of a lesson: what the viewer shows and says at that point.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Step", deny_unknown_fields)]
+pub struct LessonStep {
+    /// The paragraph shown (Markdown-light).
+    pub text: String,
+    /// The algorithm in focus (a name as on the command line); unchanged when absent
+    /// (every field below likewise, but `frame` and `expect`).
+    #[serde(default)]
+    pub algorithm: Option<String>,
+    /// The pair in focus (an index into the scene's pairs); unchanged when absent.
+    #[serde(default)]
+    pub pair: Option<usize>,
+    /// The record under the cursor, from 0; unchanged when absent.
+    #[serde(default)]
+    pub cursor: Option<usize>,
+    /// The layers shown by name (`shapes`, `difference`, `simplex`, ...); as the step
+    /// before when absent (all, for a first step).
+    #[serde(default)]
+    pub layers: Option<Vec<String>>,
+    /// Camera as (eye, target), world coordinates; unchanged when absent.
+    #[serde(default)]
+    pub camera: Option<([f64; 3], [f64; 3])>,
+    /// Or: frame the whole scene or the current step (after `camera`).
+    #[serde(default)]
+    pub frame: Option<LessonFrame>,
+    /// What the step shows, as written when the lesson was checked: a solver change
+    /// that changes it fails the lesson test, so the text is revised on purpose.
+    #[serde(default)]
+    pub expect: Option<StepExpectation>,
+}
+
+/// A lesson step's camera framing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LessonFrame {
+    All,
+    Step,
+}
+
+/// The focused run's iteration count and the viewer's narration at the step's cursor.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Expect", deny_unknown_fields)]
+pub struct StepExpectation {
+    pub iterations: usize,
+    pub narration: String,
+}
+
+/// The layer names a lesson step may show (the viewer's "Show" toggles).
+pub const LAYER_NAMES: [&str; 10] = [
+    "shapes",
+    "difference",
+    "simplex",
+    "labels",
+    "support",
+    "parts",
+    "iterate",
+    "witness",
+    "fw_path",
+    "in_place",
+];
+
+/// The file's top level (version 2).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Scene", deny_unknown_fields)]
+pub struct SceneFile {
+    pub version: u32,
+    pub name: String,
+    #[serde(default)]
+    pub notes: String,
+    #[serde(default)]
+    pub dimension: Dimension,
+    /// Two or more bodies.
+    pub bodies: Vec<BodySpec>,
+    /// The pairs to check, as indices into `bodies`; every pair when empty. The first
+    /// is the one the viewer and `solve` focus on.
+    #[serde(default)]
+    pub pairs: Vec<(usize, usize)>,
+    /// Algorithm names as on the command line (`gjk`, `nesterov`, `fw_linesearch`, ...).
+    pub algorithms: Vec<String>,
+    #[serde(default)]
+    pub settings: SettingsSpec,
+    #[serde(default)]
+    pub lesson: Vec<LessonStep>,
+}
+
+impl From<SceneFileV1> for SceneFile {
+    fn from(v1: SceneFileV1) -> Self {
+        SceneFile {
+            version: v1.version,
+            name: v1.name,
+            notes: v1.notes,
+            dimension: Dimension::Spatial,
+            bodies: vec![v1.a, v1.b],
+            pairs: vec![(0, 1)],
+            algorithms: v1.algorithms,
+            settings: v1.settings,
+            lesson: Vec::new(),
+        }
+    }
+}
+
+/// The `version` field alone, read first to pick the format.
+#[derive(Deserialize)]
+#[serde(rename = "Scene")]
+pub(super) struct VersionOnly {
+    pub version: u32,
+}
+
+impl SceneFile {
+    /// The file's RON text (floats in shortest round-trip form: read back to the bit).
+    pub fn to_ron(&self) -> Result<String, String> {
+        let config = ron::ser::PrettyConfig::new()
+            .depth_limit(4)
+            .struct_names(true);
+        ron::ser::to_string_pretty(self, config)
+            .map(|text| text + "\n")
+            .map_err(|e| format!("cannot serialise: {e}"))
+    }
+
+    /// Writes the RON text to `path`.
+    pub fn write(&self, path: &Path) -> Result<(), SceneError> {
+        let text = self.to_ron().map_err(|message| SceneError::Invalid {
+            path: path.to_path_buf(),
+            message,
+        })?;
+        std::fs::write(path, text).map_err(|source| SceneError::Write {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+}
