@@ -20,6 +20,8 @@ pub struct OrbitCamera {
     pub yaw: f32,
     pub pitch: f32,
     pub distance: f32,
+    /// z is up (robots, as URDF has it) rather than y (the two-shape scenes).
+    pub z_up: bool,
 }
 
 impl Default for OrbitCamera {
@@ -29,6 +31,7 @@ impl Default for OrbitCamera {
             yaw: 0.6,
             pitch: 0.45,
             distance: 6.0,
+            z_up: false,
         }
     }
 }
@@ -36,6 +39,12 @@ impl Default for OrbitCamera {
 impl OrbitCamera {
     pub fn transform(&self) -> Transform {
         let rotation = Quat::from_euler(EulerRot::YXZ, self.yaw, -self.pitch, 0.0);
+        if self.z_up {
+            // The same orbit turned a quarter about x: its y becomes z.
+            let turn = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
+            let eye = self.focus + turn * rotation * Vec3::new(0.0, 0.0, self.distance);
+            return Transform::from_translation(eye).looking_at(self.focus, Vec3::Z);
+        }
         let eye = self.focus + rotation * Vec3::new(0.0, 0.0, self.distance);
         Transform::from_translation(eye).looking_at(self.focus, Vec3::Y)
     }

@@ -48,7 +48,16 @@ pub struct RobotState {
     /// Play mode: moving along a smooth random path.
     pub playing: bool,
     path: SmoothPath,
+    /// Which load this is (the viewer opens each new robot on the robot picture).
+    pub generation: u64,
 }
+
+/// Loads so far, for [`RobotState::generation`].
+static LOADS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// A pair this close (a share of the largest link's diagonal) counts as near: amber in
+/// the list and on the robot.
+const NEAR_SHARE: f64 = 0.02;
 
 impl RobotState {
     /// Loads the URDF (and SRDF) and checks the zero configuration.
@@ -96,7 +105,57 @@ impl RobotState {
             checker,
             rng: SplitMix64::new(1),
             playing: false,
+            generation: LOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
         })
+    }
+
+    /// Below this distance a pair is near (a share of the largest link's diagonal).
+    pub fn near_distance(&self) -> f64 {
+        let size = self
+            .model
+            .shapes
+            .iter()
+            .map(|s| s.shape.local_aabb())
+            .fold(0.0f64, |m, a| m.max((a.max - a.min).length()));
+        NEAR_SHARE * size
+    }
+
+    /// Each link's colour on the robot: red when one of its pairs collides, amber when
+    /// one is near, `None` otherwise.
+    pub fn link_tints(&self) -> Vec<Option<Color>> {
+        let near = self.near_distance();
+        let mut tints = vec![None; self.model.shapes.len()];
+        for (&(i, j), a) in self.pairs.iter().zip(&self.answer.pairs) {
+            let tint = if a.colliding {
+                Some(LINK_COLLIDING)
+            } else if a.distance < near {
+                Some(LINK_NEAR)
+            } else {
+                None
+            };
+            for k in [i, j] {
+                // Red wins over amber.
+                if tints[k] != Some(LINK_COLLIDING) && tint.is_some() {
+                    tints[k] = tint;
+                }
+            }
+        }
+        tints
+    }
+
+    /// The checked pair with link `body` that is nearest (colliding first): what a click
+    /// on that link focuses.
+    pub fn nearest_pair_of(&self, body: usize) -> Option<(usize, usize)> {
+        self.pairs
+            .iter()
+            .zip(&self.answer.pairs)
+            .filter(|((i, j), _)| *i == body || *j == body)
+            .min_by(|(_, a), (_, b)| {
+                (!a.colliding, a.distance)
+                    .partial_cmp(&(!b.colliding, b.distance))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
+            .map(|(pair, _)| *pair)
     }
 
     /// The checked pairs: the SRDF's enabled ones and the disabled ones the user turned
@@ -147,14 +206,84 @@ impl RobotState {
     }
 }
 
+const LINK_COLLIDING: Color = Color::srgb(0.86, 0.16, 0.16);
+const LINK_NEAR: Color = Color::srgb(0.92, 0.6, 0.05);
+
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(
+    app.add_observer(click_link).add_systems(
         Update,
         (
             play_path.in_set(super::ViewerSet::Input),
+            (open_on_the_robot, tint_links, z_up_for_robots).in_set(super::ViewerSet::Input),
             draw_nearest.in_set(super::ViewerSet::Draw),
         ),
     );
+}
+
+/// A new robot opens on the robot itself: the focused pair's A − B and step layers off
+/// (the top bar's checkboxes bring them back), the camera framing the links.
+fn open_on_the_robot(
+    session: Res<RobotSession>,
+    mut layers: ResMut<super::Layers>,
+    mut seen: Local<u64>,
+    mut camera: MessageWriter<super::camera::CameraRequest>,
+) {
+    let Some(state) = session.0.as_ref() else {
+        return;
+    };
+    if *seen == state.generation {
+        return;
+    }
+    *seen = state.generation;
+    layers.difference = false;
+    layers.simplex = false;
+    layers.support_direction = false;
+    layers.support_parts = false;
+    layers.iterate = false;
+    layers.frank_wolfe_path = false;
+    camera.write(super::camera::CameraRequest::FrameAll);
+}
+
+/// Robots stand along z (URDF's up): the camera keeps z up while one is shown.
+fn z_up_for_robots(session: Res<RobotSession>, mut orbit: ResMut<super::camera::OrbitCamera>) {
+    let wanted = session.0.is_some();
+    if orbit.z_up != wanted {
+        orbit.z_up = wanted;
+    }
+}
+
+/// The links' colours from the last check.
+fn tint_links(session: Res<RobotSession>, mut tints: ResMut<super::draw::shapes::BodyTints>) {
+    let wanted = session
+        .0
+        .as_ref()
+        .map_or_else(Vec::new, RobotState::link_tints);
+    if tints.0 != wanted {
+        tints.0 = wanted;
+    }
+}
+
+/// A click on a link (not a drag: released within a third of a second) focuses its
+/// nearest checked pair, as a click in the list does.
+fn click_link(
+    event: On<bevy::picking::events::Pointer<bevy::picking::events::Click>>,
+    bodies: Query<&super::draw::shapes::OtherBody>,
+    session: Res<RobotSession>,
+    model: Res<super::Model>,
+    mut commands: ResMut<PendingCommands>,
+) {
+    if event.button != PointerButton::Primary || event.duration.as_secs_f32() > 0.3 {
+        return;
+    }
+    let (Ok(body), Some(state)) = (bodies.get(event.entity), session.0.as_ref()) else {
+        return;
+    };
+    let Some(pair) = state.nearest_pair_of(body.0) else {
+        return;
+    };
+    if let Some(p) = model.scene.pairs.iter().position(|q| *q == pair) {
+        commands.push(ViewerCommand::FocusPair(p));
+    }
 }
 
 /// Play mode: a smooth path through random configurations (smoothstep between them,
@@ -197,6 +326,10 @@ fn draw_nearest(
     let colour = Color::srgb(0.85, 0.55, 0.0);
     let (a, b) = (a.as_vec3(), b.as_vec3());
     gizmos.line(a, b, colour);
+    // Marked at both ends, so that a short segment shows at the robot's size.
+    let dot = (state.near_distance() / NEAR_SHARE * 0.006) as f32;
+    gizmos.sphere(Isometry3d::from_translation(a), dot, colour);
+    gizmos.sphere(Isometry3d::from_translation(b), dot, colour);
     let d = nearest.map_or(0.0, |p| p.distance);
     labels
         .0
@@ -253,6 +386,14 @@ pub fn robot_panel_ui(
     if changed {
         state.move_to(q, commands);
     }
+    ui.label(
+        egui::RichText::new(
+            "The picture shows the robot: links red where a pair collides, amber where one is \
+             near; click a link (or a row) to put its nearest pair in focus, in blue and orange. \
+             Tick A − B and simplex in the top bar to step through that pair.",
+        )
+        .italics(),
+    );
     ui.separator();
     let seconds = state.answer.seconds * 1e6;
     ui.strong(format!("Pairs, nearest first ({seconds:.0} µs for all)"));
@@ -263,12 +404,7 @@ pub fn robot_panel_ui(
             .distance
             .total_cmp(&state.answer.pairs[*b].distance)
     });
-    let size = model
-        .scene
-        .bodies
-        .iter()
-        .map(|b| b.shape.local_aabb())
-        .fold(0.0f64, |m, a| m.max((a.max - a.min).length()));
+    let near = state.near_distance();
     let focused = model.scene.pairs.first().copied();
     let mut turn_off = None;
     egui::Grid::new("robot-pairs").striped(true).show(ui, |ui| {
@@ -283,7 +419,7 @@ pub fn robot_panel_ui(
             let a = &state.answer.pairs[k];
             let colour = if a.colliding {
                 RED
-            } else if a.distance < 0.02 * size {
+            } else if a.distance < near {
                 AMBER
             } else {
                 ui.visuals().text_color()
@@ -409,5 +545,60 @@ mod tests {
         state.move_to(q, &mut commands);
         assert_eq!(commands.0.len(), 11);
         assert_eq!(state.answer.pairs.len(), 20);
+    }
+
+    /// On the robot: both links of a colliding pair red, of a near pair amber, the rest
+    /// untinted; a click on a link focuses its nearest pair (colliding first).
+    #[test]
+    fn links_are_tinted_by_their_pairs_and_a_click_picks_the_nearest() {
+        let dir =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/robots/panda_description");
+        if !dir.exists() {
+            eprintln!("skipped: {} is absent", dir.display());
+            return;
+        }
+        let mut state = RobotState::load(
+            &dir.join("urdf/panda.urdf"),
+            Some(&dir.join("srdf/panda.srdf")),
+        )
+        .unwrap();
+        let mut commands = PendingCommands::default();
+        let mut rng = SplitMix64::new(5);
+        // Random configurations until one has a colliding pair.
+        let colliding = (0..500).find_map(|_| {
+            let q = random_configuration(&state.model, &mut rng);
+            state.move_to(q, &mut commands);
+            state.answer.pairs.iter().position(|a| a.colliding)
+        });
+        let k = colliding.expect("a colliding configuration in 500 random ones");
+        let tints = state.link_tints();
+        let (i, j) = state.pairs[k];
+        assert_eq!(
+            (tints[i], tints[j]),
+            (Some(LINK_COLLIDING), Some(LINK_COLLIDING))
+        );
+        let near = state.near_distance();
+        for (body, tint) in tints.iter().enumerate() {
+            let pairs: Vec<_> = state
+                .pairs
+                .iter()
+                .zip(&state.answer.pairs)
+                .filter(|((a, b), _)| *a == body || *b == body)
+                .map(|(_, answer)| answer)
+                .collect();
+            let expected = if pairs.iter().any(|a| a.colliding) {
+                Some(LINK_COLLIDING)
+            } else if pairs.iter().any(|a| a.distance < near) {
+                Some(LINK_NEAR)
+            } else {
+                None
+            };
+            assert_eq!(*tint, expected, "link {body}");
+        }
+        // A click on a colliding link focuses a colliding pair of it.
+        let picked = state.nearest_pair_of(i).unwrap();
+        assert!(picked.0 == i || picked.1 == i);
+        let p = state.pairs.iter().position(|q| *q == picked).unwrap();
+        assert!(state.answer.pairs[p].colliding);
     }
 }

@@ -24,24 +24,40 @@ pub struct Outline {
 }
 
 pub(super) fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn_shapes).add_systems(
-        Update,
-        (
-            rebuild_shape_meshes,
-            sync_other_bodies,
-            place_shapes,
-            draw_shape_edges,
-        )
-            .chain()
-            .in_set(ViewerSet::Draw),
-    );
+    app.init_resource::<BodyTints>()
+        .add_systems(Startup, spawn_shapes)
+        .add_systems(
+            Update,
+            (
+                rebuild_shape_meshes,
+                sync_other_bodies,
+                place_other_bodies,
+                place_shapes,
+                draw_shape_edges,
+            )
+                .chain()
+                .in_set(ViewerSet::Draw),
+        );
 }
 
-/// A body of a version-2 scene outside the pair in focus (drawn grey, not draggable).
+/// A body of a version-2 scene outside the pair in focus, by its index among the
+/// scene's bodies (drawn grey or in its [`BodyTints`] colour, not draggable; a click
+/// on it focuses one of its pairs, `robot.rs`).
 #[derive(Component)]
-struct OtherBody;
+pub struct OtherBody(pub usize);
 
-const COLOR_OTHER: Color = Color::srgb(0.55, 0.55, 0.58);
+pub const COLOR_OTHER: Color = Color::srgb(0.55, 0.55, 0.58);
+
+/// Colours for the scene's other bodies by index (robot mode: colliding links red,
+/// near ones amber); `None`, or an index past the end, is [`COLOR_OTHER`].
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct BodyTints(pub Vec<Option<Color>>);
+
+impl BodyTints {
+    fn of(&self, body: usize) -> Color {
+        self.0.get(body).copied().flatten().unwrap_or(COLOR_OTHER)
+    }
+}
 
 /// Respawns the scene's other bodies whenever the shapes change (a new scene, a new
 /// pair in focus, an edited shape).
@@ -49,6 +65,7 @@ fn sync_other_bodies(
     mut commands: Commands,
     model: Res<Model>,
     layers: Res<Layers>,
+    tints: Res<BodyTints>,
     mut built: Local<Option<u64>>,
     existing: Query<Entity, With<OtherBody>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
@@ -76,12 +93,38 @@ fn sync_other_bodies(
             continue;
         }
         commands.spawn((
-            OtherBody,
+            OtherBody(i),
             Mesh3d(meshes.add(bevy_mesh(&tri))),
-            MeshMaterial3d(materials.add(translucent(COLOR_OTHER, 0.3))),
+            MeshMaterial3d(materials.add(translucent(tints.of(i), 0.35))),
             bevy_transform(&body.pose),
-            Pickable::IGNORE,
         ));
+    }
+}
+
+/// The other bodies follow their poses (a robot's links move with its joints) and their
+/// tints (a link that starts colliding turns red).
+fn place_other_bodies(
+    model: Res<Model>,
+    tints: Res<BodyTints>,
+    mut bodies: Query<(
+        &OtherBody,
+        &mut Transform,
+        &MeshMaterial3d<StandardMaterial>,
+    )>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    for (body, mut transform, material) in &mut bodies {
+        if let Some(b) = model.scene.bodies.get(body.0) {
+            let placed = bevy_transform(&b.pose);
+            if *transform != placed {
+                *transform = placed;
+            }
+        }
+        if tints.is_changed() {
+            if let Some(mut m) = materials.get_mut(&material.0) {
+                m.base_color = tints.of(body.0).with_alpha(0.35);
+            }
+        }
     }
 }
 
