@@ -50,6 +50,9 @@ pub struct RobotState {
     path: SmoothPath,
     /// Which load this is (the viewer opens each new robot on the robot picture).
     pub generation: u64,
+    /// Draw the links' visual meshes (URDF `<visual>`) rather than the collision hulls
+    /// the checks use; on when the robot has visuals.
+    pub show_visuals: bool,
 }
 
 /// Loads so far, for [`RobotState::generation`].
@@ -63,6 +66,7 @@ impl RobotState {
     /// Loads the URDF (and SRDF) and checks the zero configuration.
     pub fn load(urdf: &Path, srdf: Option<&Path>) -> Result<Self, String> {
         let model = RobotModel::load(urdf, None)?;
+        let model_has_no_visuals = model.visuals.parts.is_empty();
         // Without an SRDF, the allowed-collision matrix is computed by the rules of
         // `robot --write-srdf` (MoveIt's setup assistant): adjacent links, pairs colliding
         // at the default configuration or in nearly all random ones.
@@ -106,6 +110,7 @@ impl RobotState {
             rng: SplitMix64::new(1),
             playing: false,
             generation: LOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+            show_visuals: !model_has_no_visuals,
         })
     }
 
@@ -215,6 +220,9 @@ pub(super) fn plugin(app: &mut App) {
         (
             play_path.in_set(super::ViewerSet::Input),
             (open_on_the_robot, tint_links, z_up_for_robots).in_set(super::ViewerSet::Input),
+            (sync_visuals, place_visuals)
+                .chain()
+                .in_set(super::ViewerSet::Draw),
             draw_nearest.in_set(super::ViewerSet::Draw),
         ),
     );
@@ -242,6 +250,109 @@ fn open_on_the_robot(
     layers.iterate = false;
     layers.frank_wolfe_path = false;
     camera.write(super::camera::CameraRequest::FrameAll);
+}
+
+/// One drawn `<visual>` of a link, by its index among the model's visuals.
+#[derive(Component)]
+struct VisualPart(usize);
+
+const VISUAL_DEFAULT: Color = Color::srgb(0.78, 0.78, 0.8);
+
+/// Spawns the visual meshes when a robot opens or the toggle changes (and hides the
+/// links' collision hulls meanwhile); their colours follow the links' tints.
+#[allow(clippy::too_many_arguments)]
+fn sync_visuals(
+    mut commands: Commands,
+    session: Res<RobotSession>,
+    tints: Res<super::draw::shapes::BodyTints>,
+    mut shown: ResMut<super::draw::shapes::OtherBodiesShown>,
+    mut built: Local<Option<(u64, bool)>>,
+    existing: Query<(Entity, &VisualPart, &MeshMaterial3d<StandardMaterial>)>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+) {
+    let key = session.0.as_ref().map(|s| (s.generation, s.show_visuals));
+    let visuals_on = key.is_some_and(|(_, on)| on);
+    if shown.0 == visuals_on {
+        shown.0 = !visuals_on;
+    }
+    let link_tint = |state: &RobotState, link: usize| {
+        state
+            .model
+            .shapes
+            .iter()
+            .position(|s| s.link == link)
+            .and_then(|body| tints.0.get(body).copied().flatten())
+    };
+    if *built != key {
+        *built = key;
+        for (entity, _, _) in &existing {
+            commands.entity(entity).despawn();
+        }
+        let Some(state) = session.0.as_ref().filter(|s| s.show_visuals) else {
+            return;
+        };
+        for (k, part) in state.model.visuals.parts.iter().enumerate() {
+            let mut positions = Vec::with_capacity(part.triangles.len() * 3);
+            let mut normals = Vec::with_capacity(part.triangles.len() * 3);
+            for t in &part.triangles {
+                let p = t.map(|v| v.as_vec3());
+                let n = (p[1] - p[0]).cross(p[2] - p[0]).normalize_or_zero();
+                for q in p {
+                    positions.push(q.to_array());
+                    normals.push(n.to_array());
+                }
+            }
+            let base = part
+                .rgba
+                .map_or(VISUAL_DEFAULT, |[r, g, b, _]| Color::srgb(r, g, b));
+            let colour = link_tint(state, part.link).unwrap_or(base);
+            commands.spawn((
+                VisualPart(k),
+                Mesh3d(meshes.add(super::draw::shapes::separate_triangles(positions, normals))),
+                MeshMaterial3d(materials.add(super::draw::shapes::translucent(colour, 0.6))),
+                Transform::default(),
+                Pickable::IGNORE,
+            ));
+        }
+        return;
+    }
+    if tints.is_changed() {
+        let Some(state) = session.0.as_ref() else {
+            return;
+        };
+        for (_, part, material) in &existing {
+            let Some(p) = state.model.visuals.parts.get(part.0) else {
+                continue;
+            };
+            let base = p
+                .rgba
+                .map_or(VISUAL_DEFAULT, |[r, g, b, _]| Color::srgb(r, g, b));
+            if let Some(mut m) = materials.get_mut(&material.0) {
+                m.base_color = link_tint(state, p.link).unwrap_or(base).with_alpha(0.6);
+            }
+        }
+    }
+}
+
+/// The visual meshes at the links' poses for the current configuration.
+fn place_visuals(session: Res<RobotSession>, mut parts: Query<(&VisualPart, &mut Transform)>) {
+    let Some(state) = session.0.as_ref() else {
+        return;
+    };
+    if parts.is_empty() {
+        return;
+    }
+    let links = crate::robot::kinematics::link_poses(&state.model, &state.q);
+    for (part, mut transform) in &mut parts {
+        if let Some(p) = state.model.visuals.parts.get(part.0) {
+            let pose = links[p.link].then_local(&p.origin);
+            let placed = super::draw::shapes::bevy_transform(&pose);
+            if *transform != placed {
+                *transform = placed;
+            }
+        }
+    }
 }
 
 /// Robots stand along z (URDF's up): the camera keeps z up while one is shown.
@@ -385,6 +496,28 @@ pub fn robot_panel_ui(
     });
     if changed {
         state.move_to(q, commands);
+    }
+    let visuals = &state.model.visuals;
+    ui.horizontal(|ui| {
+        ui.label("draw");
+        ui.add_enabled_ui(!visuals.parts.is_empty(), |ui| {
+            ui.radio_value(&mut state.show_visuals, true, "visual meshes")
+                .on_hover_text("the URDF's <visual> meshes, with their colours");
+        });
+        ui.radio_value(&mut state.show_visuals, false, "collision hulls")
+            .on_hover_text("the convex shapes the checks use");
+    });
+    if !visuals.missing.is_empty() {
+        ui.label(format!(
+            "{} visual meshes could not be read: {}",
+            visuals.missing.len(),
+            if visuals.parts.is_empty() {
+                "the links show their collision hulls"
+            } else {
+                "those links show only their other visuals"
+            }
+        ))
+        .on_hover_text(visuals.missing.join("\n"));
     }
     ui.label(
         egui::RichText::new(

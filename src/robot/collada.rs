@@ -1,9 +1,9 @@
 //! COLLADA (`.dae`) collision meshes: the points of every instanced geometry, placed by
 //! its node's transforms (parent first: `<matrix>`, `<translate>`, `<rotate>`,
 //! `<scale>` in document order) and scaled by the asset's `<unit meter>`, in f64. The
-//! document's `up_axis` is ignored, as ROS's mesh loaders do. Only the points matter to
-//! a convex hull, so the primitives' index lists are not read: every point of a
-//! geometry's POSITION source is one of its vertices.
+//! document's `up_axis` is ignored, as ROS's mesh loaders do. A convex hull needs only
+//! the points (every point of a geometry's POSITION source is one of its vertices); a
+//! robot's visual mesh also reads the primitives' index lists into triangles.
 //!
 //! Written here rather than taken from `mesh-loader`, whose 0.1 line composes nested
 //! node transforms child-first (a child's translation is not rotated by its parent's
@@ -17,21 +17,39 @@ use roxmltree::{Document, Node};
 
 /// The points of a COLLADA file, in metres.
 pub fn read_collada_points(path: &Path) -> Result<Vec<DVec3>, String> {
+    Ok(read_collada_mesh(path)?.0)
+}
+
+/// The triangles of a COLLADA file (its `<triangles>`, `<polylist>` and `<polygons>`,
+/// polygons as fans), in metres: what a visual mesh draws.
+pub fn read_collada_triangles(path: &Path) -> Result<Vec<[DVec3; 3]>, String> {
+    let (points, triangles) = read_collada_mesh(path)?;
+    Ok(triangles
+        .into_iter()
+        .filter_map(|[a, b, c]| Some([*points.get(a)?, *points.get(b)?, *points.get(c)?]))
+        .collect())
+}
+
+/// The placed points of every instanced geometry and its triangles (indices into them).
+fn read_collada_mesh(path: &Path) -> Result<(Vec<DVec3>, Vec<[usize; 3]>), String> {
     let name = path.display();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
     let doc =
         Document::parse(&text).map_err(|e| format!("{name}: not a readable COLLADA file: {e}"))?;
-    let points = document_points(&doc).map_err(|e| format!("{name}: {e}"))?;
+    let (points, triangles) = document_mesh(&doc).map_err(|e| format!("{name}: {e}"))?;
     if points.is_empty() {
         return Err(format!("{name}: the mesh has no vertices"));
     }
     if let Some(bad) = points.iter().find(|p| !p.is_finite()) {
         return Err(format!("{name}: a vertex is not finite ({bad})"));
     }
-    Ok(points)
+    Ok((points, triangles))
 }
 
-fn document_points(doc: &Document<'_>) -> Result<Vec<DVec3>, String> {
+/// A geometry's points and its triangles over them.
+type GeometryMesh = (Vec<DVec3>, Vec<[usize; 3]>);
+
+fn document_mesh(doc: &Document<'_>) -> Result<GeometryMesh, String> {
     let root = doc.root_element();
     if !root.has_tag_name("COLLADA") {
         return Err("not a COLLADA document (its root is not <COLLADA>)".into());
@@ -46,24 +64,120 @@ fn document_points(doc: &Document<'_>) -> Result<Vec<DVec3>, String> {
     let mut geometries = HashMap::new();
     for geometry in root.descendants().filter(|n| n.has_tag_name("geometry")) {
         if let Some(id) = geometry.attribute("id") {
-            geometries.insert(id, geometry_points(geometry)?);
+            let points = geometry_points(geometry)?;
+            let triangles = geometry_triangles(geometry, points.len());
+            geometries.insert(id, (points, triangles));
         }
     }
     let scene = child(root, "scene")
         .and_then(|s| child(s, "instance_visual_scene"))
         .and_then(|i| i.attribute("url"))
         .and_then(|url| by_id(doc, url));
-    let mut points = Vec::new();
+    let mut out = (Vec::new(), Vec::new());
     match scene {
         Some(scene) => {
             for node in scene.children().filter(|n| n.has_tag_name("node")) {
-                place_node(doc, node, DMat4::IDENTITY, &geometries, &mut points, 0)?;
+                place_node(doc, node, DMat4::IDENTITY, &geometries, &mut out, 0)?;
             }
         }
         // No scene: the geometries as they are.
-        None => points.extend(geometries.values().flatten().copied()),
+        None => {
+            for (points, triangles) in geometries.values() {
+                append(&mut out, points.iter().copied(), triangles);
+            }
+        }
     }
-    Ok(points.into_iter().map(|p| p * unit).collect())
+    let (points, triangles) = out;
+    Ok((points.into_iter().map(|p| p * unit).collect(), triangles))
+}
+
+/// Adds a placed geometry to `out`, its triangles' indices shifted past what is there.
+fn append(out: &mut GeometryMesh, points: impl Iterator<Item = DVec3>, triangles: &[[usize; 3]]) {
+    let base = out.0.len();
+    out.0.extend(points);
+    out.1.extend(
+        triangles
+            .iter()
+            .map(|t| [t[0] + base, t[1] + base, t[2] + base]),
+    );
+}
+
+/// A geometry's triangles as indices into its POSITION points: each primitive's VERTEX
+/// input read at its offset within the primitive's stride; polygons become fans.
+/// Unreadable primitives are skipped (the points still make the hull).
+fn geometry_triangles(geometry: Node<'_, '_>, count: usize) -> Vec<[usize; 3]> {
+    let Some(mesh) = child(geometry, "mesh") else {
+        return Vec::new();
+    };
+    let mut triangles = Vec::new();
+    for primitive in mesh.children().filter(Node::is_element) {
+        let kind = primitive.tag_name().name();
+        if !matches!(kind, "triangles" | "polylist" | "polygons") {
+            continue;
+        }
+        let inputs: Vec<Node> = primitive
+            .children()
+            .filter(|n| n.has_tag_name("input"))
+            .collect();
+        let offset_of = |n: &Node| {
+            n.attribute("offset")
+                .and_then(|o| o.parse::<usize>().ok())
+                .unwrap_or(0)
+        };
+        let Some(vertex) = inputs
+            .iter()
+            .find(|i| i.attribute("semantic") == Some("VERTEX"))
+        else {
+            continue;
+        };
+        let offset = offset_of(vertex);
+        let stride = inputs.iter().map(offset_of).max().unwrap_or(0) + 1;
+        let indices = |p: Node| -> Vec<usize> {
+            numbers(p)
+                .unwrap_or_default()
+                .chunks_exact(stride)
+                .map(|c| c[offset] as usize)
+                .collect()
+        };
+        let mut fan = |polygon: &[usize]| {
+            for k in 1..polygon.len().saturating_sub(1) {
+                let t = [polygon[0], polygon[k], polygon[k + 1]];
+                if t.iter().all(|i| *i < count) {
+                    triangles.push(t);
+                }
+            }
+        };
+        match kind {
+            "triangles" => {
+                for p in primitive.children().filter(|n| n.has_tag_name("p")) {
+                    indices(p).chunks_exact(3).for_each(&mut fan);
+                }
+            }
+            "polylist" => {
+                let Some(p) = child(primitive, "p") else {
+                    continue;
+                };
+                let counts = child(primitive, "vcount")
+                    .map(numbers)
+                    .unwrap_or(Ok(Vec::new()));
+                let all = indices(p);
+                let mut at = 0;
+                for n in counts.unwrap_or_default() {
+                    let n = n as usize;
+                    if let Some(polygon) = all.get(at..at + n) {
+                        fan(polygon);
+                    }
+                    at += n;
+                }
+            }
+            _ => {
+                for p in primitive.children().filter(|n| n.has_tag_name("p")) {
+                    fan(&indices(p));
+                }
+            }
+        }
+    }
+    triangles
 }
 
 /// A node's geometries under `parent · (its own transforms)`, then its children.
@@ -71,8 +185,8 @@ fn place_node(
     doc: &Document<'_>,
     node: Node<'_, '_>,
     parent: DMat4,
-    geometries: &HashMap<&str, Vec<DVec3>>,
-    out: &mut Vec<DVec3>,
+    geometries: &HashMap<&str, GeometryMesh>,
+    out: &mut GeometryMesh,
     depth: usize,
 ) -> Result<(), String> {
     if depth > 64 {
@@ -121,10 +235,11 @@ fn place_node(
         match element.tag_name().name() {
             "instance_geometry" => {
                 let url = element.attribute("url").unwrap_or("");
-                let points = geometries
+                let (points, triangles) = geometries
                     .get(url.trim_start_matches('#'))
                     .ok_or_else(|| format!("<instance_geometry> names {url}, which is absent"))?;
-                out.extend(points.iter().map(|p| transform.transform_point3(*p)));
+                let placed = points.iter().map(|p| transform.transform_point3(*p));
+                append(out, placed, triangles);
             }
             "instance_node" => {
                 let url = element.attribute("url").unwrap_or("");
@@ -236,11 +351,11 @@ mod tests {
         for source in ["", "p", "é", "#"] {
             let text = document(source);
             let doc = Document::parse(&text).unwrap();
-            let err = document_points(&doc).unwrap_err();
+            let err = document_mesh(&doc).unwrap_err();
             assert!(err.contains("not a local reference"), "{source:?}: {err}");
         }
         let text = document("#p");
         let doc = Document::parse(&text).unwrap();
-        assert_eq!(document_points(&doc).unwrap().len(), 3);
+        assert_eq!(document_mesh(&doc).unwrap().0.len(), 3);
     }
 }

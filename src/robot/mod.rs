@@ -11,6 +11,7 @@ pub mod path;
 pub mod scene;
 pub mod srdf;
 pub(crate) mod stl;
+pub mod visual;
 
 pub use acm::{compute_acm, srdf_text, AcmRule};
 pub use check::{checked_pairs, parry_check, ConfigAnswer, PairAnswer, SelfCollision};

@@ -14,6 +14,7 @@ use glam::{DQuat, DVec3, EulerRot};
 
 use super::collada::read_collada_points;
 use super::stl::read_stl_points;
+use super::visual::{load_visuals, Visuals};
 use crate::pose::Pose;
 use crate::shape::{Capsule, Cuboid, Cylinder, Polytope, Shape, Sphere, UnionHull};
 
@@ -69,6 +70,8 @@ pub struct RobotModel {
     pub actuated: Vec<usize>,
     /// Things the loader let pass (floating or planar joints held at 0, ...).
     pub warnings: Vec<String>,
+    /// How the links look (URDF `<visual>`): drawing only.
+    pub visuals: Visuals,
 }
 
 /// Where a URDF that urdf-rs refused goes wrong (its messages name no element): the XML
@@ -149,7 +152,7 @@ fn check_origin(p: &urdf_rs::Pose) -> Result<(), String> {
 }
 
 /// `xyz` and fixed-axis `rpy` (roll about x, then pitch about y, then yaw about z).
-fn pose_of(p: &urdf_rs::Pose) -> Pose {
+pub(super) fn pose_of(p: &urdf_rs::Pose) -> Pose {
     let [r, pi, y] = p.rpy.0;
     Pose::new(
         DVec3::from_array(p.xyz.0),
@@ -330,6 +333,7 @@ impl RobotModel {
                 offset,
             });
         }
+        let visuals = load_visuals(&robot, urdf, package_root);
         Ok(Self {
             name: robot.name,
             link_names,
@@ -339,6 +343,7 @@ impl RobotModel {
             shapes,
             actuated,
             warnings,
+            visuals,
         })
     }
 

@@ -24,6 +24,31 @@ pub fn read_stl_points(path: &Path) -> Result<Vec<DVec3>, String> {
     Ok(points)
 }
 
+/// The triangles of an STL file: what a visual mesh draws.
+pub fn read_stl_triangles(path: &Path) -> Result<Vec<[DVec3; 3]>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    if is_binary(&bytes) {
+        return Ok(binary_points(&bytes)
+            .chunks_exact(3)
+            .map(|t| [t[0], t[1], t[2]])
+            .collect());
+    }
+    stl_points(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    // ASCII (the points read): its indexed faces.
+    let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    let mesh = stl_io::read_stl(&mut Cursor::new(text))
+        .map_err(|e| format!("{}: not a readable ASCII STL file: {e}", path.display()))?;
+    let v = |i: usize| {
+        let p = mesh.vertices[i];
+        DVec3::new(f64::from(p[0]), f64::from(p[1]), f64::from(p[2]))
+    };
+    Ok(mesh
+        .faces
+        .iter()
+        .map(|f| [v(f.vertices[0]), v(f.vertices[1]), v(f.vertices[2])])
+        .collect())
+}
+
 /// The vertices of STL bytes: binary when the layout says so; ASCII when the text
 /// (after an optional UTF-8 byte-order mark) begins with `solid` and is text
 /// throughout; otherwise a binary file whose length and triangle count disagree, said

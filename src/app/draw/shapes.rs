@@ -25,6 +25,7 @@ pub struct Outline {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<BodyTints>()
+        .init_resource::<OtherBodiesShown>()
         .add_systems(Startup, spawn_shapes)
         .add_systems(
             Update,
@@ -48,6 +49,17 @@ pub struct OtherBody(pub usize);
 
 pub const COLOR_OTHER: Color = Color::srgb(0.55, 0.55, 0.58);
 
+/// Whether the scene's other bodies are drawn (robot mode hides the links' collision
+/// hulls while it shows their visual meshes).
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct OtherBodiesShown(pub bool);
+
+impl Default for OtherBodiesShown {
+    fn default() -> Self {
+        Self(true)
+    }
+}
+
 /// Colours for the scene's other bodies by index (robot mode: colliding links red,
 /// near ones amber); `None`, or an index past the end, is [`COLOR_OTHER`].
 #[derive(Resource, Default, Clone, Debug, PartialEq)]
@@ -61,17 +73,20 @@ impl BodyTints {
 
 /// Respawns the scene's other bodies whenever the shapes change (a new scene, a new
 /// pair in focus, an edited shape).
+#[allow(clippy::too_many_arguments)]
 fn sync_other_bodies(
     mut commands: Commands,
     model: Res<Model>,
     layers: Res<Layers>,
     tints: Res<BodyTints>,
+    shown: Res<OtherBodiesShown>,
     mut built: Local<Option<u64>>,
     existing: Query<Entity, With<OtherBody>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut meshes: ResMut<Assets<Mesh>>,
 ) {
-    let key = model.shape_revision.wrapping_mul(2) + u64::from(layers.shapes);
+    let key =
+        model.shape_revision.wrapping_mul(4) + u64::from(layers.shapes) + 2 * u64::from(shown.0);
     if *built == Some(key) {
         return;
     }
@@ -79,7 +94,7 @@ fn sync_other_bodies(
     for entity in &existing {
         commands.entity(entity).despawn();
     }
-    if !layers.shapes {
+    if !layers.shapes || !shown.0 {
         return;
     }
     let scene = &model.scene;
