@@ -189,7 +189,11 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
             let plan = collidescope::solver::restart_plan(&scene.a().shape, &scene.b().shape);
             println!("restart rule: {plan}");
         }
-        for cause in collidescope::solver::explain::explain(run) {
+        let explained = collidescope::solver::explain::explain_with_checks(
+            run,
+            Some((&scene.a().shape, &scene.b().shape)),
+        );
+        for cause in &explained.causes {
             let steps: Vec<String> = cause
                 .steps
                 .iter()
@@ -201,6 +205,12 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
                 steps.join(", "),
                 if cause.steps.len() > 8 { ", …" } else { "" }
             );
+        }
+        if explained.causes.is_empty() && !explained.checks.is_empty() {
+            println!("slow, no cause named; each test measured:");
+            for check in &explained.checks {
+                println!("  {check}");
+            }
         }
         if matches!(run.method, Method::Lp(_)) {
             print_seed_estimate(scene);

@@ -180,7 +180,8 @@ pub fn run(args: SweepArgs) -> anyhow::Result<()> {
 }
 
 /// Writes the pose as a scene and solves the file again; returns the iterations it gives
-/// and the explainer's causes for that run (`none named` when it finds none).
+/// and the explainer's causes for that run (`none named` with what each test measured
+/// when it finds none).
 fn write_scene(
     path: &Path,
     a: (&Path, &Shape),
@@ -219,12 +220,15 @@ fn write_scene(
     scene.save(path)?;
     let again = Scene::load(path)?;
     let run = again.run(algorithm);
-    let causes: Vec<&str> = collidescope::solver::explain::explain(&run)
-        .iter()
-        .map(|c| c.kind.name())
-        .collect();
+    let explained = collidescope::solver::explain::explain_with_checks(
+        &run,
+        Some((&again.a().shape, &again.b().shape)),
+    );
+    let causes: Vec<&str> = explained.causes.iter().map(|c| c.kind.name()).collect();
     let cause = if causes.is_empty() {
-        "none named".to_string()
+        // What each test measured, so that "none" is a finding, not a shrug.
+        let checks: Vec<String> = explained.checks.iter().map(|c| c.to_string()).collect();
+        format!("none named; {}", checks.join("; "))
     } else {
         causes.join(", ")
     };

@@ -74,7 +74,29 @@ pub fn playback_panel_ui(
         ui.label(crate::solver::coal_replay::describe(a, b));
     }
     // Why the run was slow, with a button to the first step that shows it.
-    for cause in crate::solver::explain::explain(&run.run) {
+    let explained = crate::solver::explain::explain_with_checks(
+        &run.run,
+        Some((&model.scene.a().shape, &model.scene.b().shape)),
+    );
+    if explained.causes.is_empty() && !explained.checks.is_empty() {
+        // A slow run with no cause named: what each test measured.
+        ui.label(
+            egui::RichText::new("slow, no cause named; each test measured:")
+                .color(egui::Color32::from_rgb(213, 94, 0)),
+        )
+        .on_hover_text(
+            explained
+                .checks
+                .iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+        for check in &explained.checks {
+            ui.label(egui::RichText::new(format!("  {check}")).small());
+        }
+    }
+    for cause in explained.causes {
         ui.horizontal(|ui| {
             ui.label(
                 egui::RichText::new(format!("slow: {cause}"))
