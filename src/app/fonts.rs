@@ -60,7 +60,7 @@ mod tests {
         let _ = ctx.run_ui(egui::RawInput::default(), |_| {});
         let font = egui::FontId::proportional(15.0);
         ctx.fonts_mut(|fonts| {
-            for c in ['⊖', '⟨', '⟩', '∈', '∇', '←', '₃'] {
+            for c in ['⊖', '⟨', '⟩', '∈', '∇', '←', '₃', '∥'] {
                 assert!(fonts.has_glyph(&font, c), "no glyph for {c}");
             }
         });

@@ -228,7 +228,7 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// A new robot opens on the robot itself: the focused pair's A − B and step layers off
+/// A new robot opens on the robot itself: the focused pair's A ⊖ B and step layers off
 /// (the top bar's checkboxes bring them back), the camera framing the links.
 fn open_on_the_robot(
     session: Res<RobotSession>,
@@ -523,7 +523,7 @@ pub fn robot_panel_ui(
         egui::RichText::new(
             "The picture shows the robot: links red where a pair collides, amber where one is \
              near; click a link (or a row) to put its nearest pair in focus, in blue and orange. \
-             Tick A − B and simplex in the top bar to step through that pair.",
+             Tick A ⊖ B and simplex in the top bar to step through that pair.",
         )
         .italics(),
     );

@@ -379,7 +379,7 @@ fn bad_guess(steps: &[(&DistanceStep, bool)], run: &Run) -> Option<Tested> {
 /// Steps of a walk across a fine tessellation: the support is a point the simplex did
 /// not hold, within a tenth of the shapes' size of one it held; the direction turned
 /// less than [`WALK_TURN_DEGREES`]; the certificate gap kept more than a quarter of
-/// itself; and the iterate is near contact (‖x‖ at most [`WALK_NEAR_CONTACT`] of the
+/// itself; and the iterate is near contact (∥x∥ at most [`WALK_NEAR_CONTACT`] of the
 /// size). At least [`WALK_STEPS`] in a row. Seen on real meshes near contact (a
 /// bunny against a cow: 6–18 such steps among 17–20 iterations), where the closest
 /// features lie on a patch of many small faces and each step moves to a neighbour.
@@ -430,7 +430,7 @@ fn surface_walk(steps: &[(&DistanceStep, bool)]) -> Tested {
         .map(|(st, _)| st.x_norm)
         .fold(f64::INFINITY, f64::min);
     let measured = format!(
-        "the longest walk lasted {} steps (closest ‖x‖ {:.1e} of the size {:.2})",
+        "the longest walk lasted {} steps (closest ∥x∥ {:.1e} of the size {:.2})",
         best.len(),
         nearest / scale,
         scale
@@ -455,7 +455,7 @@ fn surface_walk(steps: &[(&DistanceStep, bool)]) -> Tested {
         Cause {
             kind: CauseKind::SurfaceWalk,
             detail: format!(
-                "for {} steps (from step {}) each support was a new point next to the last, the direction turning {:.1}° a step on average, and the gap kept {:.0} % of itself a step: near contact (‖x‖ ≤ {:.1e} of the shapes' size) the closest features lie on a patch of small faces and GJK crosses it one face at a time",
+                "for {} steps (from step {}) each support was a new point next to the last, the direction turning {:.1}° a step on average, and the gap kept {:.0} % of itself a step: near contact (∥x∥ ≤ {:.1e} of the shapes' size) the closest features lie on a patch of small faces and GJK crosses it one face at a time",
                 best.len(),
                 best[0] + 1,
                 turns.iter().sum::<f64>() / turns.len() as f64,
@@ -477,7 +477,7 @@ fn surface_walk(steps: &[(&DistanceStep, bool)]) -> Tested {
 
 /// A walk's steps turn the direction less than this (degrees).
 pub const WALK_TURN_DEGREES: f64 = 20.0;
-/// A walk happens near contact: ‖x‖ at most this share of the shapes' size.
+/// A walk happens near contact: ∥x∥ at most this share of the shapes' size.
 pub const WALK_NEAR_CONTACT: f64 = 0.02;
 /// Steps in a row that make a walk.
 pub const WALK_STEPS: usize = 5;

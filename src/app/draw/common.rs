@@ -175,7 +175,11 @@ pub fn draw_distance_step(
         for (i, (p, id)) in points.iter().enumerate() {
             gizmos.sphere(Isometry3d::from_translation(*p), size, COLOR_SIMPLEX);
             if layers.labels && (points.len() <= 8 || i < 8) {
-                labels.0.push((*p, format!("w{id}"), COLOR_SIMPLEX));
+                labels.0.push((
+                    *p,
+                    format!("w{}", crate::app::narration::subscript(*id as usize)),
+                    COLOR_SIMPLEX,
+                ));
             }
             for (q, _) in points.iter().skip(i + 1).take(3) {
                 if points.len() <= 4 {
@@ -199,9 +203,11 @@ pub fn draw_distance_step(
                 size * 1.3,
                 COLOR_SUPPORT,
             );
-            labels
-                .0
-                .push((s_world, format!("s = w{}", s.id), COLOR_SUPPORT));
+            labels.0.push((
+                s_world,
+                format!("s = w{}", crate::app::narration::subscript(s.id as usize)),
+                COLOR_SUPPORT,
+            ));
         }
         if layers.support_parts {
             let a = pose_a.transform_point(s.point.a).as_vec3();
@@ -218,7 +224,11 @@ pub fn draw_distance_step(
         let x = frame.world_point(step.x);
         gizmos.line(origin, x, COLOR_ITERATE);
         gizmos.sphere(Isometry3d::from_translation(x), size * 1.1, COLOR_ITERATE);
-        labels.0.push((x, format!("x{}", step.k), COLOR_ITERATE));
+        labels.0.push((
+            x,
+            format!("x{}", crate::app::narration::subscript(step.k)),
+            COLOR_ITERATE,
+        ));
     }
     let Some(summary) = summary.filter(|_| layers.witness) else {
         return;

@@ -156,9 +156,11 @@ fn draw_expansion(
         }
         if layers.labels {
             for v in record.nearest {
-                labels
-                    .0
-                    .push((world(v), format!("w{}", v + 1), COLOR_NEAREST));
+                labels.0.push((
+                    world(v),
+                    format!("w{}", crate::app::narration::subscript(v + 1)),
+                    COLOR_NEAREST,
+                ));
             }
         }
     }

@@ -7,7 +7,12 @@ use crate::solver::{Outcome, Run};
 
 /// The polytope's vertices as `w1, w2, ...` (1-based, in the order EPA added them).
 fn face_label(face: &[usize; 3]) -> String {
-    format!("[w{} w{} w{}]", face[0] + 1, face[1] + 1, face[2] + 1)
+    format!(
+        "[w{} w{} w{}]",
+        super::subscript(face[0] + 1),
+        super::subscript(face[1] + 1),
+        super::subscript(face[2] + 1)
+    )
 }
 
 /// Says what EPA's record `index` did, or what the run ended with.

@@ -16,7 +16,10 @@ pub(super) fn narrate(name: &str, record: &FrankWolfeRecord, index: usize) -> St
     );
     let k = if advanced { r.k.saturating_sub(1) } else { r.k };
     let direction = format!("direction −x{}", subscript(k));
-    let added = r.support.map(|s| format!("w{}", s.id)).unwrap_or_default();
+    let added = r
+        .support
+        .map(|s| format!("w{}", super::subscript(s.id as usize)))
+        .unwrap_or_default();
     match &record.event {
         FrankWolfeEvent::Started { .. } => format!(
             "Step {step}: start at x₀ = {added}, the support point opposite the initial direction."
@@ -38,7 +41,7 @@ pub(super) fn narrate(name: &str, record: &FrankWolfeRecord, index: usize) -> St
                 s += &format!("; {} dropped from the active set", and_list(dropped));
             }
             s + &format!(
-                " ({} active points, |x| = {:.6}).",
+                " ({} active points, ∥x∥ = {:.6}).",
                 record.active_set_size, r.x_norm
             )
         }
@@ -51,17 +54,17 @@ pub(super) fn narrate(name: &str, record: &FrankWolfeRecord, index: usize) -> St
             if !dropped.is_empty() {
                 s += &format!("; {} dropped", and_list(dropped));
             }
-            s + &format!(" (|x| = {:.6}).", r.x_norm)
+            s + &format!(" (∥x∥ = {:.6}).", r.x_norm)
         }
         FrankWolfeEvent::OriginEnclosed { .. } => format!(
             "Step {step}: support point {added} in {direction} added; the active set encloses the origin, so the shapes intersect."
         ),
         FrankWolfeEvent::WithinTolerance => format!(
-            "Step {step}: |x| = {:.2e} is below the tolerance: the origin lies within it of A − B (Coal calls this a collision; it proves one only if points of A − B enclose the origin).",
+            "Step {step}: ∥x∥ = {:.2e} is below the tolerance: the origin lies within it of A ⊖ B (Coal calls this a collision; it proves one only if points of A ⊖ B enclose the origin).",
             r.x_norm
         ),
         FrankWolfeEvent::Converged => format!(
-            "Step {step}: converged: the duality gap at {added} is {:.2e}; distance |x| = {:.9}.",
+            "Step {step}: converged: the duality gap at {added} is {:.2e}; distance ∥x∥ = {:.9}.",
             r.criteria.duality_gap, r.x_norm
         ),
         FrankWolfeEvent::SeparatingPlane => format!(

@@ -27,20 +27,23 @@ pub(super) fn narrate(name: &str, record: &GjkRecord, index: usize) -> String {
     } else {
         format!("direction −x{}", subscript(k))
     };
-    let added = r.support.map(|s| format!("w{}", s.id)).unwrap_or_default();
+    let added = r
+        .support
+        .map(|s| format!("w{}", super::subscript(s.id as usize)))
+        .unwrap_or_default();
     match &record.event {
         GjkEvent::Projected { dropped, .. } => {
             let mut s = format!("Step {step}: support point {added} in {direction} added; {}", feature(&kept));
             if !dropped.is_empty() {
                 s += &format!("; {} dropped", and_list(dropped));
             }
-            s + &format!(" (|x| = {:.6}).", r.x_norm)
+            s + &format!(" (∥x∥ = {:.6}).", r.x_norm)
         }
         GjkEvent::OriginEnclosed { .. } => format!(
             "Step {step}: support point {added} in {direction} added; the simplex encloses the origin, so the shapes intersect."
         ),
         GjkEvent::WithinTolerance => format!(
-            "Step {step}: |x| = {:.2e} is below the tolerance: the origin lies within it of A − B (Coal calls this a collision; it proves one only if points of A − B enclose the origin).",
+            "Step {step}: ∥x∥ = {:.2e} is below the tolerance: the origin lies within it of A ⊖ B (Coal calls this a collision; it proves one only if points of A ⊖ B enclose the origin).",
             r.x_norm
         ),
         GjkEvent::MomentumStopped { cause } => {
@@ -55,7 +58,7 @@ pub(super) fn narrate(name: &str, record: &GjkRecord, index: usize) -> String {
             format!("Step {step}: momentum stopped ({why}); {added} discarded, continuing as plain GJK.")
         }
         GjkEvent::Converged => format!(
-            "Step {step}: converged: {added} in {direction} brings no progress (gap {:.2e}); distance |x| = {:.9}.",
+            "Step {step}: converged: {added} in {direction} brings no progress (gap {:.2e}); distance ∥x∥ = {:.9}.",
             r.criteria.duality_gap, r.x_norm
         ),
         GjkEvent::SeparatingPlane => format!(
@@ -63,11 +66,11 @@ pub(super) fn narrate(name: &str, record: &GjkRecord, index: usize) -> String {
             r.omega
         ),
         GjkEvent::Refined => format!(
-            "Step {step}: the loop stopped on round-off: x recomputed from the shapes' points (|x| = {:.9}) is not certified yet, so the run goes on with the precise projection.",
+            "Step {step}: the loop stopped on round-off: x recomputed from the shapes' points (∥x∥ = {:.9}) is not certified yet, so the run goes on with the precise projection.",
             r.x_norm
         ),
         GjkEvent::Stalled => format!(
-            "Step {step}: {added} in {direction} is already in the simplex, yet the gap {:.2e} is above the tolerance: round-off, no further progress possible. Distance between {:.9} (plane) and {:.9} (|x|).",
+            "Step {step}: {added} in {direction} is already in the simplex, yet the gap {:.2e} is above the tolerance: round-off, no further progress possible. Distance between {:.9} (plane) and {:.9} (∥x∥).",
             r.criteria.duality_gap, r.alpha.max(0.0), r.x_norm
         ),
         GjkEvent::Degenerate => format!("Step {step}: the numbers stopped being finite; {name} stops here."),
@@ -97,7 +100,7 @@ mod tests {
         let lines: Vec<String> = (0..run.trace.len()).map(|i| narrate(&run, i)).collect();
         assert!(
             lines[0].starts_with(
-                "Step 1: support point w1 in direction −x₀ added; origin nearest vertex w1"
+                "Step 1: support point w₁ in direction −x₀ added; origin nearest vertex w₁"
             ),
             "{}",
             lines[0]

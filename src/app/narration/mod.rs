@@ -70,13 +70,16 @@ pub(crate) fn subscript(n: usize) -> String {
 
 pub(crate) fn labels(ids: &[u32]) -> String {
     ids.iter()
-        .map(|i| format!("w{i}"))
+        .map(|i| format!("w{}", subscript(*i as usize)))
         .collect::<Vec<_>>()
         .join(" ")
 }
 
 pub(crate) fn and_list(ids: &[u32]) -> String {
-    let names: Vec<String> = ids.iter().map(|i| format!("w{i}")).collect();
+    let names: Vec<String> = ids
+        .iter()
+        .map(|i| format!("w{}", subscript(*i as usize)))
+        .collect();
     match names.len() {
         0 => String::new(),
         1 => names[0].clone(),

@@ -304,7 +304,7 @@ fn results_ui(
         if matches!(m, Method::Lp(_)) {
             if let Some(estimate) = seed_estimate(model) {
                 ui.label(format!(
-                    "   seed 003's estimate ‖b − Ax*‖₁/√3 = {estimate:.4e} (not a bound: compare GJK's distance)"
+                    "   seed 003's estimate ∥b − Ax*∥₁/√3 = {estimate:.4e} (not a bound: compare GJK's distance)"
                 ));
             }
         }

@@ -79,8 +79,8 @@ pub fn plots_ui(
                     ui.radio_value(bounds_log, true, "distance against t, probes marked");
                     ui.radio_value(bounds_log, false, "the first contact's bracket");
                 } else {
-                    ui.radio_value(bounds_log, true, "log: |x_k| − d* and d* − α");
-                    ui.radio_value(bounds_log, false, "linear: |x_k| and α");
+                    ui.radio_value(bounds_log, true, "log: ∥x_k∥ − d* and d* − α");
+                    ui.radio_value(bounds_log, false, "linear: ∥x_k∥ and α");
                 }
             });
             bounds_plot_ui(ui, model, theme, current_k, height - 24.0, *bounds_log);
@@ -101,9 +101,9 @@ fn bound_names(family: Family) -> BoundNames {
     match family {
         Family::Gjk | Family::FrankWolfe => BoundNames {
             axis: "distance bounds",
-            upper: "|x_k| (upper bound)",
+            upper: "∥x_k∥ (upper bound)",
             lower: "α (lower bound)",
-            log_upper: "|x_k| − d*",
+            log_upper: "∥x_k∥ − d*",
             log_lower: "d* − α",
         },
         Family::Epa => BoundNames {

@@ -38,9 +38,9 @@ pub fn top_bar_ui(
         ui.checkbox(
             &mut layers.difference,
             if frame.cores {
-                format!("cores' A − B ({how}, {} vertices)", frame.vertex_count)
+                format!("cores' A ⊖ B ({how}, {} vertices)", frame.vertex_count)
             } else {
-                format!("A − B ({how}, {} vertices)", frame.vertex_count)
+                format!("A ⊖ B ({how}, {} vertices)", frame.vertex_count)
             },
         );
         ui.selectable_value(
