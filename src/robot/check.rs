@@ -96,6 +96,38 @@ pub struct SelfCollision {
     warm: Vec<PairWarmStart>,
     /// The configuration the warm directions belong to.
     last_q: Option<Vec<f64>>,
+    /// Each link shape's bounding sphere in its own frame (the broad phase), built on
+    /// the first query.
+    spheres: Vec<(DVec3, f64)>,
+}
+
+/// The nearest checked pair at a configuration: what planners use for margins.
+#[derive(Clone, Copy, Debug)]
+pub struct NearestPair {
+    /// Index into [`SelfCollision::pairs`].
+    pub pair: usize,
+    /// Its certified distance (0 when colliding).
+    pub distance: f64,
+    pub colliding: bool,
+    /// Pairs that ran GJK; the others were ruled out by their bounding spheres.
+    pub narrow_phase_pairs: usize,
+}
+
+/// A sphere around a shape, in its frame: the bounding box's centre, and the farthest
+/// vertex from it (the box's half diagonal for curved shapes). Every point of the shape
+/// lies inside, so two such spheres apart prove the shapes apart.
+fn bounding_sphere(shape: &crate::shape::Shape) -> (DVec3, f64) {
+    let aabb = shape.local_aabb();
+    let centre = aabb.centre();
+    let radius = match shape.vertex_points() {
+        Some(points) if !points.is_empty() => points
+            .iter()
+            .map(|p| (*p - centre).length())
+            .fold(0.0f64, f64::max),
+        _ => 0.5 * aabb.extent().length(),
+    };
+    // Round-off of the centre and of the poses: a relative hair more.
+    (centre, radius * (1.0 + 1e-12) + 1e-15)
 }
 
 /// Joint steps (radians or metres) below which the previous configuration's directions
@@ -121,7 +153,23 @@ impl SelfCollision {
             settings: SolverSettings::default(),
             warm,
             last_q: None,
+            spheres: Vec::new(),
         }
+    }
+
+    /// The gap between the bounding spheres of pair `k` at the links' world poses: a
+    /// lower bound of the pair's distance when positive (the spheres hold the shapes).
+    fn sphere_gap(&mut self, model: &RobotModel, poses: &[crate::pose::Pose], k: usize) -> f64 {
+        if self.spheres.len() != model.shapes.len() {
+            self.spheres = model
+                .shapes
+                .iter()
+                .map(|s| bounding_sphere(&s.shape))
+                .collect();
+        }
+        let (i, j) = self.pairs[k];
+        let ((ci, ri), (cj, rj)) = (self.spheres[i], self.spheres[j]);
+        (poses[i].transform_point(ci) - poses[j].transform_point(cj)).length() - ri - rj
     }
 
     /// Whether `q` is near enough the last configuration for its warm directions.
@@ -226,6 +274,10 @@ impl SelfCollision {
         let mut settings = self.settings;
         settings.mode = crate::solver::QueryMode::Boolean { bound: 0.0 };
         for k in 0..self.pairs.len() {
+            // Broad phase: spheres apart prove the pair free, no GJK needed.
+            if self.sphere_gap(model, &poses, k) > 0.0 {
+                continue;
+            }
             let (i, j) = self.pairs[k];
             let rel = RelativePose::between(&poses[i], &poses[j]);
             let run = self.run_pair(model, k, &rel, warm, settings);
@@ -234,6 +286,58 @@ impl SelfCollision {
             }
         }
         (None, start.elapsed().as_secs_f64())
+    }
+}
+
+impl SelfCollision {
+    /// The nearest pair at `q` and its certified distance (branch and bound): pairs in
+    /// order of their bounding spheres' gap, a lower bound of their distance; GJK runs on
+    /// a pair only while that bound is below the best distance found, so every pair left
+    /// out is proved no nearer. A colliding pair ends the search at once.
+    pub fn nearest_pair(&mut self, model: &RobotModel, q: &[f64]) -> Option<(NearestPair, f64)> {
+        let start = Instant::now();
+        let warm = self.near_last(q);
+        let poses = shape_poses(model, q);
+        let mut order: Vec<(f64, usize)> = (0..self.pairs.len())
+            .map(|k| (self.sphere_gap(model, &poses, k), k))
+            .collect();
+        order.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut best: Option<NearestPair> = None;
+        let mut narrow = 0;
+        for (bound, k) in order {
+            if best.is_some_and(|b| bound >= b.distance) {
+                break;
+            }
+            let (i, j) = self.pairs[k];
+            let rel = RelativePose::between(&poses[i], &poses[j]);
+            let run = self.run_pair(model, k, &rel, warm, self.settings);
+            narrow += 1;
+            if colliding(&run.outcome) {
+                let hit = NearestPair {
+                    pair: k,
+                    distance: 0.0,
+                    colliding: true,
+                    narrow_phase_pairs: narrow,
+                };
+                return Some((hit, start.elapsed().as_secs_f64()));
+            }
+            let distance = match run.outcome {
+                Outcome::IterationCap { upper_bound, .. } => upper_bound,
+                ref other => other.distance().unwrap_or(f64::INFINITY),
+            };
+            if best.is_none_or(|b| distance < b.distance) {
+                best = Some(NearestPair {
+                    pair: k,
+                    distance,
+                    colliding: false,
+                    narrow_phase_pairs: 0,
+                });
+            }
+        }
+        best.map(|mut b| {
+            b.narrow_phase_pairs = narrow;
+            (b, start.elapsed().as_secs_f64())
+        })
     }
 }
 

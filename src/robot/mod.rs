@@ -14,6 +14,6 @@ pub(crate) mod stl;
 pub mod visual;
 
 pub use acm::{compute_acm, srdf_text, AcmRule};
-pub use check::{checked_pairs, parry_check, ConfigAnswer, PairAnswer, SelfCollision};
+pub use check::{checked_pairs, parry_check, ConfigAnswer, NearestPair, PairAnswer, SelfCollision};
 pub use model::{JointKind, LinkShape, RobotJoint, RobotModel};
 pub use srdf::{disabled_pairs_for, read_disabled_pairs, DisabledPair};
