@@ -250,6 +250,12 @@ pub fn lesson_panel_ui(ui: &mut egui::Ui, player: &mut LessonPlayer) {
 }
 
 /// The current step's paragraph, large (in its own panel under the 3-D view).
+/// Whether the playback panel shows the run's narration: not on a lesson step that
+/// hides it.
+pub fn narration_shown(player: &LessonPlayer) -> bool {
+    !has_lesson(player) || player.lesson.get(player.step).is_none_or(|s| s.narration)
+}
+
 pub fn lesson_text_ui(ui: &mut egui::Ui, player: &LessonPlayer, size: f32) {
     let Some(step) = player.lesson.get(player.step) else {
         return;

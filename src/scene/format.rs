@@ -321,6 +321,18 @@ pub struct LessonStep {
     /// that changes it fails the lesson test, so the text is revised on purpose.
     #[serde(default)]
     pub expect: Option<StepExpectation>,
+    /// `false`: the run's narration line is hidden on this step (a step that talks
+    /// about A ⊖ B before GJK is introduced shows no GJK narration).
+    #[serde(default = "shown", skip_serializing_if = "is_shown")]
+    pub narration: bool,
+}
+
+fn shown() -> bool {
+    true
+}
+
+fn is_shown(b: &bool) -> bool {
+    *b
 }
 
 /// A lesson step's camera framing.

@@ -168,6 +168,7 @@ fn viewer_ui(
                 &state.model,
                 &mut state.cursor,
                 &mut requests.playback,
+                crate::app::lesson::narration_shown(&state.lesson),
             );
             if state.model.focused_family() == crate::solver::catalog::Family::TimeOfImpact {
                 playback_panel::toi_preview_ui(ui, &mut state.preview);
@@ -182,13 +183,11 @@ fn viewer_ui(
             );
         });
     if crate::app::lesson::has_lesson(&state.lesson) {
+        // As tall as the step's text (a step of four lines is read whole, never cut).
         egui::Panel::bottom("lesson-text")
-            .resizable(true)
-            .default_size(120.0)
+            .resizable(false)
             .show(&mut root, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    crate::app::lesson::lesson_text_ui(ui, &state.lesson, 22.0);
-                });
+                crate::app::lesson::lesson_text_ui(ui, &state.lesson, 22.0);
             });
     }
     egui::Panel::left("scene-panel")

@@ -13,6 +13,7 @@ pub fn playback_panel_ui(
     model: &ViewerModel,
     cursor: &mut Playback,
     requests: &mut MessageWriter<PlaybackRequest>,
+    show_narration: bool,
 ) {
     let len = model.step_count();
     let index = cursor.cursor.min(len.saturating_sub(1));
@@ -67,7 +68,9 @@ pub fn playback_panel_ui(
                 .suffix(" steps/s"),
         );
     });
-    ui.label(egui::RichText::new(narration).size(17.0));
+    if show_narration {
+        ui.label(egui::RichText::new(narration).size(17.0));
+    }
     let distance_family = matches!(run.run.method, crate::solver::Method::Solver(_));
     if distance_family && model.scene.settings.supports == crate::solver::SupportRule::Coal {
         let (a, b) = (&model.scene.a().shape, &model.scene.b().shape);
