@@ -5,11 +5,12 @@ use crate::app::draw::common::records_at_cursor;
 use bevy::prelude::*;
 
 use super::common::draw_distance_step;
-use super::{family_in_focus, DrawStep, StepView, ViewLabels};
+use super::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_SIMPLEX};
 use crate::app::camera::StepBounds;
 use crate::app::ViewerSet;
 use crate::solver::catalog::Family;
 use crate::solver::trace::Trace;
+use crate::solver::GjkEvent;
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
@@ -43,4 +44,34 @@ fn draw_gjk_step(
         &mut step_bounds,
         &mut gizmos,
     );
+    // The vertices this step dropped, ghosted where they were, with the edges that
+    // joined them to the simplex: the tetrahedron (or triangle) before the reduction
+    // stays visible beside what was kept.
+    if let (GjkEvent::Projected { dropped, .. }, true, Some(index)) =
+        (&record.event, view.layers.simplex, at.index.checked_sub(1))
+    {
+        let before = &at.records[index].step.simplex;
+        let ghost = COLOR_SIMPLEX.with_alpha(0.35);
+        let kept: Vec<Vec3> = record
+            .step
+            .simplex
+            .iter()
+            .map(|v| view.frame.world_point(v.point.w))
+            .collect();
+        for v in before.iter().filter(|v| dropped.contains(&v.id)) {
+            let p = view.frame.world_point(v.point.w);
+            gizmos.sphere(Isometry3d::from_translation(p), view.marker.0 * 0.8, ghost);
+            for q in &kept {
+                gizmos.line(p, *q, ghost);
+            }
+            labels.0.push((
+                p,
+                format!(
+                    "w{} dropped",
+                    crate::app::narration::subscript(v.id as usize)
+                ),
+                ghost,
+            ));
+        }
+    }
 }

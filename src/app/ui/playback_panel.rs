@@ -82,22 +82,17 @@ pub fn playback_panel_ui(
         Some((&model.scene.a().shape, &model.scene.b().shape)),
     );
     if explained.causes.is_empty() && !explained.checks.is_empty() {
-        // A slow run with no cause named: what each test measured.
-        ui.label(
-            egui::RichText::new("slow, no cause named; each test measured:")
-                .color(egui::Color32::from_rgb(213, 94, 0)),
-        )
-        .on_hover_text(
-            explained
-                .checks
-                .iter()
-                .map(|c| c.to_string())
-                .collect::<Vec<_>>()
-                .join("\n"),
-        );
-        for check in &explained.checks {
-            ui.label(egui::RichText::new(format!("  {check}")).small());
-        }
+        // A slow run with no cause named: what each test measured, folded away.
+        let title = egui::RichText::new("slow, no cause named: what each test measured")
+            .color(egui::Color32::from_rgb(213, 94, 0));
+        egui::CollapsingHeader::new(title)
+            .id_salt("slow-checks")
+            .default_open(false)
+            .show(ui, |ui| {
+                for check in &explained.checks {
+                    ui.label(egui::RichText::new(check.to_string()).small());
+                }
+            });
     }
     for cause in explained.causes {
         ui.horizontal(|ui| {
