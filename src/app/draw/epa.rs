@@ -168,8 +168,22 @@ fn draw_expansion(
     let foot = frame.world_point(record.normal * record.nearest_distance);
     let reach = frame.world_point(record.normal * record.support_distance);
     let support = frame.world_point(record.support);
-    gizmos.line(origin, foot, COLOR_NEAREST);
+    // The depth vector in A ⊖ B: from the origin to the nearest face's foot point, a
+    // lower bound of the depth at every step, the depth itself at the end.
+    if (foot - origin).length() > size * 2.0 {
+        gizmos.arrow(origin, foot, COLOR_NEAREST);
+    } else {
+        gizmos.line(origin, foot, COLOR_NEAREST);
+    }
     gizmos.sphere(Isometry3d::from_translation(foot), size, COLOR_NEAREST);
+    if layers.labels {
+        let what = if record.event == EpaEvent::Converged {
+            format!("depth {:.6}", record.nearest_distance)
+        } else {
+            format!("depth ≥ {:.4}", record.nearest_distance)
+        };
+        labels.0.push(((origin + foot) * 0.5, what, COLOR_NEAREST));
+    }
     if layers.support_direction {
         let along = frame.world_direction(record.normal).normalize_or_zero();
         let length = (frame.radius.max(0.2) * 0.5).min(size * 30.0);
