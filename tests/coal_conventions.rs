@@ -189,3 +189,51 @@ fn the_radii_come_off_every_bound() {
         Outcome::Intersecting
     );
 }
+
+/// Every kind, Coal's or not, degenerate sizes included (a zero radius, a flat box, a
+/// segment-thin cylinder, far from the origin), runs under Coal's conventions without a
+/// panic and with the exact run's verdict (a hair's contact aside).
+#[test]
+fn every_kind_and_degenerate_size_runs_under_coal_conventions() {
+    use collidescope::shape::{Capsule, Cylinder, Dilated, Sphere};
+    let mut rng = Rng::new(31);
+    let mut shapes: Vec<Shape> = (0..common::PRIMITIVE_KINDS)
+        .map(|k| random_primitive(&mut rng, k))
+        .collect();
+    shapes.extend([
+        Shape::Sphere(Sphere::new(0.0).unwrap()),
+        Shape::Cuboid(Cuboid::new(DVec3::new(0.5, 0.0, 0.3)).unwrap()),
+        Shape::Cylinder(Cylinder::new(1e-9, 0.4).unwrap()),
+        Shape::Capsule(Capsule::new(0.2, 0.0).unwrap()),
+        Shape::Dilated(Dilated::new(Shape::Sphere(Sphere::new(0.1).unwrap()), 0.1).unwrap()),
+    ]);
+    let settings = coal_settings();
+    let exact = SolverSettings {
+        supports: SupportRule::Exact,
+        ..settings
+    };
+    for a in &shapes {
+        for b in &shapes {
+            for far in [0.0, 1e4] {
+                let pose = Pose::new(rng.vector(0.8) + DVec3::splat(far), rng.rotation());
+                let b_in_a = RelativePose::between(
+                    &Pose::new(DVec3::splat(far), glam::DQuat::IDENTITY),
+                    &pose,
+                );
+                let method = Method::Solver(Algorithm::Gjk(DirectionRule::Vanilla));
+                let coal = method
+                    .run(a, b, b_in_a, None, settings, true)
+                    .summary
+                    .outcome;
+                let reference = method.run(a, b, b_in_a, None, exact, false).summary.outcome;
+                let apart = |o: &Outcome| o.proves_apart();
+                let overlapping = |o: &Outcome| matches!(o, Outcome::Intersecting);
+                assert!(
+                    !(apart(&coal) && overlapping(&reference))
+                        && !(overlapping(&coal) && apart(&reference)),
+                    "{a:?} {b:?}: {coal} / {reference}"
+                );
+            }
+        }
+    }
+}
