@@ -15,7 +15,7 @@ use crate::pose::RelativePose;
 use crate::scene::{HyperTermSpec, MemberSpec, RotationSpec, ShapeSpec};
 use crate::shape::Shape;
 use crate::solver::catalog;
-use crate::solver::epa::{gjk_settings_for_epa, penetration, EpaSettings};
+use crate::solver::epa::EpaSettings;
 use crate::solver::lp::LpQuestion;
 use crate::solver::toi::{time_of_impact, ToiRule, ToiSettings};
 use crate::solver::{
@@ -554,8 +554,12 @@ fn epa_answer(
     settings: &SolverSettings,
     timing: bool,
 ) -> AlgorithmAnswer {
-    let epa = settings.epa;
-    let query = || penetration(a, b, b_in_a, gjk_settings_for_epa(), epa, None);
+    // The one entry every caller uses (the EPA family reads `settings.epa`).
+    let query = || {
+        Method::Epa
+            .run(a, b, b_in_a, None, *settings, false)
+            .summary
+    };
     let run = query();
     AlgorithmAnswer {
         iterations: run.iterations,
@@ -662,16 +666,19 @@ fn lp_answer(
     settings: &SolverSettings,
     timing: bool,
 ) -> AlgorithmAnswer {
-    let lp = settings.lp;
-    let query = || crate::solver::lp::run_on_shapes(a, b, b_in_a, question, lp, None);
+    let method = match question {
+        LpQuestion::Collision(simplex) => Method::Lp(simplex),
+        LpQuestion::Containment => Method::LpContainment,
+    };
+    let query = || method.run(a, b, b_in_a, None, *settings, false).summary;
     let answer = query();
     AlgorithmAnswer {
-        iterations: answer.pivots,
+        iterations: answer.iterations,
         distance: None,
         status: answer.outcome.status_name().to_string(),
         normal: None,
         time_of_impact: None,
-        pivots: Some(answer.pivots),
+        pivots: Some(answer.iterations),
         seconds_per_query: timing.then(|| {
             seconds_per_query(|| {
                 std::hint::black_box(query());
