@@ -17,7 +17,7 @@ use crate::shape::Shape;
 use crate::solver::catalog;
 use crate::solver::epa::EpaSettings;
 use crate::solver::lp::LpQuestion;
-use crate::solver::toi::{time_of_impact, ToiRule, ToiSettings};
+use crate::solver::toi::{ToiRule, ToiSettings};
 use crate::solver::{
     solve, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, IpSettings,
     LpSettings, Method, Outcome, SolverSettings, StepRule, TetrahedronRule,
@@ -620,16 +620,21 @@ fn toi_answer(
             parry_toi: None,
         };
     };
-    let toi = settings.toi;
-    let query = || time_of_impact(a, b, b_in_a, v, rule, toi, None);
-    let run = query();
+    let motion = crate::solver::toi::Motion {
+        velocity: v,
+        spin: DVec3::ZERO,
+    };
+    // The one entry every caller uses (the family reads `settings.toi`).
+    let query = || Method::Toi(rule).run(a, b, b_in_a, Some(motion), *settings, false);
+    let whole = query();
+    let run = &whole.summary;
     let time = match run.outcome {
         Outcome::Impact { time, .. } | Outcome::Grazing { time, .. } => Some(time),
         _ => None,
     };
     AlgorithmAnswer {
         iterations: run.iterations,
-        distance: run.initial_distance,
+        distance: whole.initial_distance,
         status: run.outcome.status_name().to_string(),
         normal: run.outcome.normal().map(|n| n.to_array()),
         time_of_impact: Some(time),

@@ -50,6 +50,10 @@ pub struct Run {
     pub trace: Trace,
     /// The GJK run a method starts from (EPA's overlap test), when it has one.
     pub gjk_stage: Option<RunSummary>,
+    /// The time of impact's distance at t = 0, when it measured one (its family's
+    /// extra, as `gjk_stage` is EPA's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub initial_distance: Option<f64>,
 }
 
 impl Run {
@@ -60,6 +64,7 @@ impl Run {
             summary: RunSummary::not_applicable(why),
             trace: Trace::new(method.family()),
             gjk_stage: None,
+            initial_distance: None,
         }
     }
 }
@@ -109,6 +114,7 @@ impl Method {
                 summary: RunSummary::not_applicable(why),
                 trace,
                 gjk_stage: None,
+                initial_distance: None,
             };
         }
         let buffer = traced.then_some(&mut trace);
@@ -125,6 +131,7 @@ impl Method {
                     summary,
                     trace,
                     gjk_stage: None,
+                    initial_distance: None,
                 }
             }
             Method::Epa => {
@@ -141,6 +148,7 @@ impl Method {
                     summary: epa.summary(),
                     trace,
                     gjk_stage: epa.gjk,
+                    initial_distance: None,
                 }
             }
             Method::Lp(_) | Method::LpContainment => {
@@ -160,6 +168,7 @@ impl Method {
                     summary,
                     trace,
                     gjk_stage: None,
+                    initial_distance: None,
                 }
             }
             Method::InteriorPoint | Method::InteriorPointToi => {
@@ -211,6 +220,7 @@ impl Method {
                     summary,
                     trace,
                     gjk_stage: None,
+                    initial_distance: None,
                 }
             }
             Method::Toi(rule) => {
@@ -226,6 +236,7 @@ impl Method {
                     summary: toi.summary(),
                     trace,
                     gjk_stage: None,
+                    initial_distance: toi.initial_distance,
                 }
             }
         }

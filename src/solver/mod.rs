@@ -180,6 +180,7 @@ pub fn solve_traced(
         summary,
         trace,
         gjk_stage: None,
+        initial_distance: None,
     }
 }
 
