@@ -651,19 +651,24 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_urdf_becomes_a_scene_of_its_links_and_moves_with_its_joints() {
+    /// The Panda with its SRDF, and its folder; `None` (said) when the data is absent.
+    fn panda_with_srdf() -> Option<(std::path::PathBuf, RobotState)> {
         let dir =
             Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/robots/panda_description");
         if !dir.exists() {
             eprintln!("skipped: {} is absent", dir.display());
-            return;
+            return None;
         }
-        let mut state = RobotState::load(
-            &dir.join("urdf/panda.urdf"),
-            Some(&dir.join("srdf/panda.srdf")),
-        )
-        .unwrap();
+        let urdf = dir.join("urdf/panda.urdf");
+        let state = RobotState::load(&urdf, Some(&dir.join("srdf/panda.srdf"))).unwrap();
+        Some((dir, state))
+    }
+
+    #[test]
+    fn a_urdf_becomes_a_scene_of_its_links_and_moves_with_its_joints() {
+        let Some((dir, mut state)) = panda_with_srdf() else {
+            return;
+        };
         let scene = state.scene(&dir);
         assert_eq!((scene.bodies.len(), scene.pairs.len()), (11, 20));
         // The default configuration respects every limit.
@@ -684,17 +689,9 @@ mod tests {
     /// untinted; a click on a link focuses its nearest pair (colliding first).
     #[test]
     fn links_are_tinted_by_their_pairs_and_a_click_picks_the_nearest() {
-        let dir =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/robots/panda_description");
-        if !dir.exists() {
-            eprintln!("skipped: {} is absent", dir.display());
+        let Some((_, mut state)) = panda_with_srdf() else {
             return;
-        }
-        let mut state = RobotState::load(
-            &dir.join("urdf/panda.urdf"),
-            Some(&dir.join("srdf/panda.srdf")),
-        )
-        .unwrap();
+        };
         let mut commands = PendingCommands::default();
         let mut rng = SplitMix64::new(5);
         // Random configurations until one has a colliding pair.

@@ -20,7 +20,7 @@ use crate::solver::lp::LpQuestion;
 use crate::solver::toi::{ToiRule, ToiSettings};
 use crate::solver::{
     solve, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, IpSettings,
-    LpSettings, Method, Outcome, SolverSettings, StepRule, TetrahedronRule,
+    LpSettings, Method, Outcome, RunSummary, SolverSettings, StepRule, TetrahedronRule,
 };
 
 /// The algorithms a problem file is run with, in output order.
@@ -158,6 +158,32 @@ pub struct AlgorithmAnswer {
     /// the distance).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lower_bound: Option<f64>,
+}
+
+impl AlgorithmAnswer {
+    /// A run's answer in the contract: iterations, status, the distance it certifies, why
+    /// it has none, the plane's gap, and with `timing` the time of `query` (the same
+    /// run again). The families fill in their own fields over it.
+    fn of(run: &RunSummary, timing: Option<&dyn Fn() -> RunSummary>) -> Self {
+        AlgorithmAnswer {
+            iterations: run.iterations,
+            distance: run.outcome.distance(),
+            status: run.outcome.status_name().to_string(),
+            normal: None,
+            time_of_impact: None,
+            pivots: None,
+            support_calls: None,
+            seconds_per_query: timing.map(|query| {
+                seconds_per_query(|| {
+                    std::hint::black_box(query());
+                })
+            }),
+            parry: None,
+            parry_toi: None,
+            reason: outcome_reason(&run.outcome),
+            lower_bound: proved_lower_bound(&run.outcome),
+        }
+    }
 }
 
 /// parry3d-f64's answer and time for a penetration query.
@@ -472,25 +498,7 @@ fn interior_point_answer(
             .run(a, b, b_in_a, None, *settings, false)
             .summary
     };
-    let run = query();
-    AlgorithmAnswer {
-        iterations: run.iterations,
-        distance: run.outcome.distance(),
-        status: run.outcome.status_name().to_string(),
-        normal: None,
-        time_of_impact: None,
-        pivots: None,
-        support_calls: None,
-        reason: outcome_reason(&run.outcome),
-        lower_bound: proved_lower_bound(&run.outcome),
-        parry_toi: None,
-        seconds_per_query: timing.then(|| {
-            seconds_per_query(|| {
-                std::hint::black_box(query());
-            })
-        }),
-        parry: None,
-    }
+    AlgorithmAnswer::of(&query(), timing.then_some(&query))
 }
 
 /// The interior point's time of impact in the time-of-impact contract (its distance at
@@ -562,21 +570,8 @@ fn epa_answer(
     };
     let run = query();
     AlgorithmAnswer {
-        iterations: run.iterations,
         distance: run.outcome.signed_distance(),
-        status: run.outcome.status_name().to_string(),
         normal: run.outcome.normal().map(|n| n.to_array()),
-        time_of_impact: None,
-        pivots: None,
-        support_calls: None,
-        reason: outcome_reason(&run.outcome),
-        lower_bound: proved_lower_bound(&run.outcome),
-        parry_toi: None,
-        seconds_per_query: timing.then(|| {
-            seconds_per_query(|| {
-                std::hint::black_box(query());
-            })
-        }),
         // A panic inside parry is its failure on this pair: no depth, no time.
         parry: timing
             .then(|| {
@@ -589,6 +584,7 @@ fn epa_answer(
                 })
             })
             .flatten(),
+        ..AlgorithmAnswer::of(&run, timing.then_some(&query))
     }
 }
 
@@ -676,24 +672,11 @@ fn lp_answer(
         LpQuestion::Containment => Method::LpContainment,
     };
     let query = || method.run(a, b, b_in_a, None, *settings, false).summary;
-    let answer = query();
+    let run = query();
     AlgorithmAnswer {
-        iterations: answer.iterations,
         distance: None,
-        status: answer.outcome.status_name().to_string(),
-        normal: None,
-        time_of_impact: None,
-        pivots: Some(answer.iterations),
-        seconds_per_query: timing.then(|| {
-            seconds_per_query(|| {
-                std::hint::black_box(query());
-            })
-        }),
-        parry: None,
-        support_calls: None,
-        reason: outcome_reason(&answer.outcome),
-        lower_bound: proved_lower_bound(&answer.outcome),
-        parry_toi: None,
+        pivots: Some(run.iterations),
+        ..AlgorithmAnswer::of(&run, timing.then_some(&query))
     }
 }
 

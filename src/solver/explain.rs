@@ -172,6 +172,45 @@ fn check(kind: CauseKind, measured: String, needed: &str) -> Check {
     }
 }
 
+/// Each step's support point, and the largest of their norms (the shapes' size as the
+/// records see it).
+fn supports_and_scale(steps: &[(&DistanceStep, bool)]) -> (Vec<Option<DVec3>>, f64) {
+    let s: Vec<Option<DVec3>> = steps.iter().map(|(st, _)| support(st)).collect();
+    let scale = s
+        .iter()
+        .flatten()
+        .map(|p| p.length())
+        .fold(0.0f64, f64::max)
+        .max(1e-300);
+    (s, scale)
+}
+
+/// The longest run of consecutive `k` in `range` for which `holds`.
+fn longest_run(range: std::ops::Range<usize>, holds: impl Fn(usize) -> bool) -> Vec<usize> {
+    let (mut best, mut current): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
+    for k in range {
+        if holds(k) {
+            current.push(k);
+            if current.len() > best.len() {
+                best = current.clone();
+            }
+        } else {
+            current.clear();
+        }
+    }
+    best
+}
+
+/// How far step `k`'s direction turned from step `k − 1`'s, in degrees.
+fn turn_degrees(steps: &[(&DistanceStep, bool)], k: usize) -> f64 {
+    let (d, e) = (steps[k].0.direction, steps[k - 1].0.direction);
+    d.normalize_or_zero()
+        .dot(e.normalize_or_zero())
+        .clamp(-1.0, 1.0)
+        .acos()
+        .to_degrees()
+}
+
 fn support(step: &DistanceStep) -> Option<DVec3> {
     step.support.map(|s| s.point.w)
 }
@@ -185,24 +224,12 @@ fn same(p: DVec3, q: DVec3) -> bool {
 /// after leaving it: at least 6 such steps.
 fn zig_zag(steps: &[(&DistanceStep, bool)]) -> Tested {
     let s: Vec<Option<DVec3>> = steps.iter().map(|(st, _)| support(st)).collect();
-    let mut best: Vec<usize> = Vec::new();
-    let mut current: Vec<usize> = Vec::new();
-    for k in 2..s.len() {
-        // Back to (nearly) the point of two steps ago, away from the last one: on
-        // curved shapes the two points drift a little from one bounce to the next.
-        let alternates = match (s[k], s[k - 1], s[k - 2]) {
-            (Some(a), Some(b), Some(c)) => !same(a, b) && near(a, c, a - b),
-            _ => false,
-        };
-        if alternates {
-            current.push(k);
-            if current.len() > best.len() {
-                best = current.clone();
-            }
-        } else {
-            current.clear();
-        }
-    }
+    // Back to (nearly) the point of two steps ago, away from the last one: on curved
+    // shapes the two points drift a little from one bounce to the next.
+    let best = longest_run(2..s.len(), |k| match (s[k], s[k - 1], s[k - 2]) {
+        (Some(a), Some(b), Some(c)) => !same(a, b) && near(a, c, a - b),
+        _ => false,
+    });
     let measured = format!("the support alternated for at most {} steps", best.len());
     let found = (best.len() >= 6).then(|| Cause {
         kind: CauseKind::ZigZag,
@@ -255,13 +282,7 @@ fn momentum_overshoot(steps: &[(&DistanceStep, bool)]) -> Tested {
 /// the support slides across a face nearly orthogonal to the direction, its vertices
 /// all but tied. At least 5 such steps, zig-zag steps aside.
 fn plateau(steps: &[(&DistanceStep, bool)]) -> Tested {
-    let s: Vec<Option<DVec3>> = steps.iter().map(|(st, _)| support(st)).collect();
-    let scale = s
-        .iter()
-        .flatten()
-        .map(|p| p.length())
-        .fold(0.0f64, f64::max)
-        .max(1e-300);
+    let (s, scale) = supports_and_scale(steps);
     let ties: Vec<usize> = (1..steps.len())
         .filter(|&k| {
             let (Some(a), Some(b)) = (s[k], s[k - 1]) else {
@@ -384,13 +405,7 @@ fn bad_guess(steps: &[(&DistanceStep, bool)], run: &Run) -> Option<Tested> {
 /// bunny against a cow: 6–18 such steps among 17–20 iterations), where the closest
 /// features lie on a patch of many small faces and each step moves to a neighbour.
 fn surface_walk(steps: &[(&DistanceStep, bool)]) -> Tested {
-    let s: Vec<Option<DVec3>> = steps.iter().map(|(st, _)| support(st)).collect();
-    let scale = s
-        .iter()
-        .flatten()
-        .map(|p| p.length())
-        .fold(0.0f64, f64::max)
-        .max(1e-300);
+    let (s, scale) = supports_and_scale(steps);
     let walks = |k: usize| -> bool {
         let Some(p) = s[k] else {
             return false;
@@ -399,32 +414,15 @@ fn surface_walk(steps: &[(&DistanceStep, bool)]) -> Tested {
         let kept: Vec<DVec3> = steps[k - 1].0.simplex.iter().map(|v| v.point.w).collect();
         let new = !kept.iter().any(|q| same(*q, p));
         let close = kept.iter().any(|q| (p - *q).length() <= 0.1 * scale);
-        let (d, e) = (steps[k].0.direction, steps[k - 1].0.direction);
-        let turn = d
-            .normalize_or_zero()
-            .dot(e.normalize_or_zero())
-            .clamp(-1.0, 1.0)
-            .acos();
         let (gap, before) = (
             steps[k].0.criteria.van_den_bergen,
             steps[k - 1].0.criteria.van_den_bergen,
         );
         let slow = before > 0.0 && gap > 0.25 * before;
         let near = steps[k].0.x_norm <= WALK_NEAR_CONTACT * scale;
-        new && close && turn.to_degrees() < WALK_TURN_DEGREES && slow && near
+        new && close && turn_degrees(steps, k) < WALK_TURN_DEGREES && slow && near
     };
-    let mut best: Vec<usize> = Vec::new();
-    let mut current: Vec<usize> = Vec::new();
-    for k in 1..s.len() {
-        if walks(k) {
-            current.push(k);
-            if current.len() > best.len() {
-                best = current.clone();
-            }
-        } else {
-            current.clear();
-        }
-    }
+    let best = longest_run(1..s.len(), walks);
     let nearest = steps
         .iter()
         .map(|(st, _)| st.x_norm)
@@ -436,17 +434,7 @@ fn surface_walk(steps: &[(&DistanceStep, bool)]) -> Tested {
         scale
     );
     let found = (best.len() >= WALK_STEPS).then(|| {
-        let turns: Vec<f64> = best
-            .iter()
-            .map(|&k| {
-                let (d, e) = (steps[k].0.direction, steps[k - 1].0.direction);
-                d.normalize_or_zero()
-                    .dot(e.normalize_or_zero())
-                    .clamp(-1.0, 1.0)
-                    .acos()
-                    .to_degrees()
-            })
-            .collect();
+        let turns: Vec<f64> = best.iter().map(|&k| turn_degrees(steps, k)).collect();
         let kept: f64 = best
             .iter()
             .map(|&k| steps[k].0.criteria.van_den_bergen / steps[k - 1].0.criteria.van_den_bergen)
