@@ -1,4 +1,4 @@
-"""New mesh-hull problem files answered by Coal (issue 28 part 6): Collidescope's
+"""New mesh-hull problem files answered by Coal: Collidescope's
 iteration counts are compared with Coal's on hulls and poses it was never tuned on.
 
     pip install coal

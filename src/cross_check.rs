@@ -1,4 +1,4 @@
-//! parry3d-f64's answer on the same pair and pose, beside ours (issue 15): its native
+//! parry3d-f64's answer on the same pair and pose, beside ours: its native
 //! query where parry has the shapes (what a parry user gets), its GJK on our support
 //! maps otherwise, its penetration depth on overlap and its time of impact when B
 //! moves; and whether the two agree within the bound our run certifies. A disagreement
@@ -13,9 +13,10 @@ use crate::parry_bridge::{
     parry_cast_query, parry_gjk_closest_points, parry_native_distance, parry_penetration,
     parry_time_of_impact_moving,
 };
+use crate::pose::Motion;
 use crate::pose::RelativePose;
 use crate::shape::Shape;
-use crate::solver::toi::{contact_distance, Motion, ToiSettings};
+use crate::solver::toi::{contact_distance, ToiSettings};
 use crate::solver::{distance_guarantee, Outcome, RunSummary, SolverSettings};
 
 /// Why parry3d-f64's answer is not about these shapes, when it is not: parry has no

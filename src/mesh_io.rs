@@ -451,7 +451,7 @@ mod tests {
     const CUBE: &str = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n\
         f 1 2 3 4\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n";
 
-    /// Issue 34: tobj's "face parse error" and "face vertex index out of bounds" name no
+    /// tobj's "face parse error" and "face vertex index out of bounds" name no
     /// line; the refusal does.
     #[test]
     fn a_bad_face_is_refused_with_its_line() {

@@ -38,8 +38,8 @@ fn is_zero(n: &u64) -> bool {
 
 /// `A ⊖ B` with B placed by `b_in_a`; keeps the warm starts and counters of one query.
 /// With a sweep, B is the swept shape `B ⊕ [0, sweep]` (every place B takes translating
-/// by `sweep`, seed 001 §4): GJK on it answers whether the shapes touch at any time of
-/// the motion.
+/// by `sweep`, Ericson, "The Gilbert-Johnson-Keerthi algorithm" §4): GJK on it answers
+/// whether the shapes touch at any time of the motion.
 ///
 /// `A` and `B` are the types whose supports are called: [`Shape`] by default (a `match`
 /// per call), or the concrete kinds ([`MinkowskiDifference::concrete`]), so that a solver
@@ -102,7 +102,7 @@ impl<'s> MinkowskiDifference<'s> {
 
 impl<'s, A: SupportMap, B: SupportMap> MinkowskiDifference<'s, A, B> {
     /// B swept by `sweep` (A's frame): the swept support `S_B(d) + (⟨d, sweep⟩ > 0 ?
-    /// sweep : 0)` of seed 001 §4, the segment's end that lies further along `d`.
+    /// sweep : 0)` of Ericson §4, the segment's end that lies further along `d`.
     pub fn swept(mut self, sweep: DVec3) -> Self {
         self.sweep = sweep;
         self.swept = sweep != DVec3::ZERO;

@@ -5,9 +5,9 @@ use glam::DVec3;
 use parry3d_f64::math::{Pose as ParryPose, Rotation as ParryRotation, Vector as ParryVector};
 use parry3d_f64::shape::SupportMap as ParrySupportMap;
 
+use crate::pose::Motion;
 use crate::pose::RelativePose;
 use crate::shape::{AffineDimension, Polytope, Shape, SupportMap};
-use crate::solver::toi::Motion;
 
 fn to_parry(v: DVec3) -> ParryVector {
     ParryVector::from_array(v.to_array())

@@ -246,3 +246,39 @@ mod tests {
         assert!((p.euler_degrees() - deg).length() < 1e-9);
     }
 }
+
+/// B's motion over t ∈ [0, 1], in A's frame: a translation by `t·velocity` and a turn
+/// by the angle `t·|spin|` about `spin` through B's origin.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Motion {
+    pub velocity: DVec3,
+    pub spin: DVec3,
+}
+
+impl Motion {
+    /// B's pose at time `t`, from `start` (turned about B's own origin).
+    pub fn pose_at(&self, start: RelativePose, t: f64) -> RelativePose {
+        RelativePose {
+            translation: start.translation + self.velocity * t,
+            rotation: turned(start.rotation, self.spin, t),
+        }
+    }
+}
+
+impl From<DVec3> for Motion {
+    fn from(velocity: DVec3) -> Self {
+        Self {
+            velocity,
+            spin: DVec3::ZERO,
+        }
+    }
+}
+
+/// B's rotation after turning for time `t` by `spin` (A's frame), from `start`.
+pub fn turned(start: DMat3, spin: DVec3, t: f64) -> DMat3 {
+    let angle = spin.length() * t;
+    if angle == 0.0 {
+        return start;
+    }
+    DMat3::from_axis_angle(spin / spin.length(), angle) * start
+}

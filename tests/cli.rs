@@ -661,7 +661,7 @@ fn lp_through_solve_and_its_benchmark() {
     );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("separated: the plane"), "{text}");
-    assert!(text.contains("seed 003's estimate"), "{text}");
+    assert!(text.contains("Kreuzer's estimate"), "{text}");
     let dir = std::env::temp_dir().join(format!("collidescope-lp-{}", std::process::id()));
     let out = collidescope(&[
         "bench",

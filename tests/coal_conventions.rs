@@ -1,4 +1,4 @@
-//! `supports: Coal` (issue 29): the distance solvers run on Coal's cores with Coal's
+//! `supports: Coal`: the distance solvers run on Coal's cores with Coal's
 //! supports, so that a query brought from Coal takes Coal's iterations (python/tests
 //! compares the counts with Coal's own GJK). Here, against independent answers: the
 //! verdicts and distances are those of exact runs on the whole shapes (another path:

@@ -1,4 +1,4 @@
-//! The cross-check against parry3d-f64 (issue 15) on the disagreement kept in
+//! The cross-check against parry3d-f64 on the disagreement kept in
 //! `scenes/parry_cuboid_disagreement.ron`: our distance equals an independent one (GJK
 //! on the hulls of the boxes' corners placed in the world, and parry's convex-hull
 //! query on them), and the cross-check flags parry's native cuboid answer exactly when

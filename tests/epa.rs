@@ -32,7 +32,7 @@ fn query(a: &Shape, b: &Shape, rel: RelativePose) -> Outcome {
         );
         assert!(r.nearest_distance.is_finite() && r.normal.is_finite());
     }
-    run.outcome
+    run.summary.outcome
 }
 
 fn penetrating(outcome: &Outcome, label: &str) -> (f64, DVec3) {

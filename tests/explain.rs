@@ -1,4 +1,4 @@
-//! The slow-case explainer (issue 15): crafted scenes are classified by the cause they
+//! The slow-case explainer: crafted scenes are classified by the cause they
 //! were made for, and runs that are not slow, or slow for no listed reason, get none.
 
 use std::path::Path;
@@ -73,8 +73,8 @@ fn fast_or_well_behaved_runs_get_no_cause() {
     assert!(causes(&scene("ellipsoids_close.ron"), "nesterov").is_empty());
 }
 
-/// The slowest GJK runs of mesh sweeps near contact get a cause named (issue 31, fifth
-/// point), and a slow run without one says what each test measured. Tuned on the bunny
+/// The slowest GJK runs of mesh sweeps near contact get a cause named,
+/// and a slow run without one says what each test measured. Tuned on the bunny
 /// against spot (its five slowest poses of 3000, seed 2); held on pairs never tuned on:
 /// over the five slowest poses of each, at least 70 % named (measured: 25 of 30).
 #[test]

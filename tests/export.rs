@@ -1,4 +1,4 @@
-//! Reproductions sent back out (issue 29): the exported Coal script passes where Coal
+//! Reproductions sent back out: the exported Coal script passes where Coal
 //! is right and fails where its answer leaves the certified bracket; the exported parry
 //! test of `scenes/parry_cuboid_disagreement.ron` builds and fails (parry 0.31's cuboid
 //! distance is wrong there) while the one of a pair parry gets right passes.

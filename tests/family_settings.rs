@@ -1,4 +1,4 @@
-//! Every family's own settings (issue 30, second point): EPA, the time of impact, the
+//! Every family's own settings: EPA, the time of impact, the
 //! interior point and the LP test read theirs from the scene (`settings: Settings(epa:
 //! (max_iterations: 2))`, a scene naming only what it changes), from problem files and
 //! from the command line (`--set epa.tolerance=1e-12`); a scene that names none runs as

@@ -1,4 +1,4 @@
-//! Seeded mutation fuzzing of the input formats (issue 34): scenes (lessons are scenes),
+//! Seeded mutation fuzzing of the input formats: scenes (lessons are scenes),
 //! OBJ, problem files, URDF with its STL and COLLADA meshes, SRDF. Each sample is mutated (truncated, a byte
 //! flipped, a number replaced by NaN, ±inf, ±1e308, 0 or −1, a range dropped or
 //! repeated, a multi-byte character inserted) and loaded as a user's file would be, and

@@ -1,4 +1,4 @@
-//! The gallery of real failures (issue 29): every case is the query of a public bug
+//! The gallery of real failures: every case is the query of a public bug
 //! report brought in through the importers (its source beside it imports to the same
 //! bodies, to the bit), narrates itself in three steps, and gets the verdict the closed
 //! forms and parry3d-f64 give.

@@ -1,4 +1,4 @@
-//! Engines' queries brought in (issue 29): parry captures written by parry's own types in
+//! Engines' queries brought in: parry captures written by parry's own types in
 //! both precisions, FCL dumps quoted in FCL's issues, and the refusals of bad files.
 // The dumps' numbers are quoted with the 20 digits FCL prints.
 #![allow(clippy::excessive_precision)]

@@ -1,4 +1,4 @@
-//! The interior point (issue 12) on the problem files of implicit shapes and motions:
+//! The interior point on the problem files of implicit shapes and motions:
 //! every distance it reports is within 1e-6·max(1, d) of the truth, and every run it
 //! cannot finish says so with a bracket that holds the truth.
 
@@ -163,8 +163,10 @@ fn superellipsoids_from_octahedra_to_boxes_agree_with_gjk() {
     );
 }
 
-/// The interior point's time of impact (seed 004 §VII) on the moving-objects problem
-/// file: every impact time within 1e-6 of the truth, every miss a certified miss.
+/// The interior point's time of impact (Chakraborty et al., "Proximity Queries between
+/// Convex Objects: An Interior Point Approach for Implicit Surfaces" §VII) on the
+/// moving-objects problem file: every impact time within 1e-6 of the truth, every miss a
+/// certified miss.
 #[test]
 fn toi_sample_times_of_impact_match_the_truth() {
     let Some(dir) = common::shared_data("problems") else {
@@ -179,7 +181,7 @@ fn toi_sample_times_of_impact_match_the_truth() {
         let truth = &truths["problems"][i];
         let label = format!("problem {i} ({})", truth["origin"]);
         let Some(v) = p.b_velocity else { continue };
-        let motion = collidescope::solver::toi::Motion {
+        let motion = collidescope::pose::Motion {
             velocity: collidescope::DVec3::from_array(v),
             spin: collidescope::DVec3::ZERO,
         };
@@ -256,6 +258,7 @@ fn lenses_match_dykstras_projection() {
             .moved(RelativePose::from_matrix(DMat3::IDENTITY, p));
         match distance(&lens, &sphere, IpSettings::default(), None)
             .unwrap()
+            .summary
             .outcome
         {
             Outcome::Separated { distance, .. } => {

@@ -1,4 +1,4 @@
-//! The LP methods (issue 11) through the method table: verdicts against
+//! The LP methods through the method table: verdicts against
 //! GJK, containment against the corners' exact test, honest not_applicable.
 
 mod common;

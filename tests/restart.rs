@@ -1,4 +1,4 @@
-//! `nesterov_restart` (issue 15): on the paper's protocol it takes no more iterations
+//! `nesterov_restart`: on the paper's protocol it takes no more iterations
 //! than GJK at any distance on ellipsoids (half as many or fewer near contact) and on
 //! mesh hulls (1.3× fewer near contact), and no more than GJK on the shared problem
 //! files, with the same certified distances; likewise in support calls (a momentum

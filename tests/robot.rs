@@ -1,4 +1,4 @@
-//! Robot self-collision (issue 13): the sample robots against their certified expected
+//! Robot self-collision: the sample robots against their certified expected
 //! distances, and the loader on small URDFs written here (primitives, mimic joints,
 //! mirrored meshes, bad input).
 
@@ -312,7 +312,7 @@ fn bad_robots_are_refused_naming_the_file_and_the_element() {
             ),
             "link c",
         ),
-        // Issue 34: non-finite or absurd values are refused at load, the element named
+        // non-finite or absurd values are refused at load, the element named
         // (they made every distance NaN, and a NaN pair read as free).
         (
             "infinite_limits.urdf",
@@ -481,7 +481,7 @@ fn the_boolean_check_agrees_with_the_distances() {
     assert!(hits > 10 && misses > 10, "{hits} / {misses}");
 }
 
-/// The nearest pair by branch and bound over bounding spheres (issue 32) is the nearest
+/// The nearest pair by branch and bound over bounding spheres is the nearest
 /// of all pairs: its distance the least of the all-pairs check's (to the GJK
 /// tolerance), colliding exactly when a pair collides; on random configurations and
 /// along a path, on the Panda with and without its SRDF and on the UR5.

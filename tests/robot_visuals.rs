@@ -1,4 +1,4 @@
-//! A robot's visual meshes (issue 31, first point): URDF `<visual>` elements read as
+//! A robot's visual meshes: URDF `<visual>` elements read as
 //! triangles (STL, OBJ, COLLADA, primitives) with their colours, inline or named;
 //! a missing mesh is named, not an error (the checks use the collision shapes).
 

@@ -1,4 +1,4 @@
-//! Time of impact (issue 10): the four methods against closed forms, against each other
+//! Time of impact: the four methods against closed forms, against each other
 //! and parry3d-f64's `cast_shapes`, on tunnelling, grazing and touching cases, and on
 //! `../shared/data/problems/toi_sample.json`.
 
@@ -21,7 +21,9 @@ const RULES: [ToiRule; 4] = [
 ];
 
 fn toi(a: &Shape, b: &Shape, rel: RelativePose, v: DVec3, rule: ToiRule) -> Outcome {
-    time_of_impact(a, b, rel, v, rule, ToiSettings::default(), None).outcome
+    time_of_impact(a, b, rel, v, rule, ToiSettings::default(), None)
+        .summary
+        .outcome
 }
 
 fn impact_time(outcome: &Outcome, label: &str) -> f64 {
@@ -325,7 +327,8 @@ fn toi_sample_answers_within_its_stated_bound() {
 
 #[test]
 fn a_turning_rod_meets_the_floor_when_its_end_dips_to_it() {
-    use collidescope::solver::toi::{time_of_impact_moving, Motion};
+    use collidescope::pose::Motion;
+    use collidescope::solver::toi::time_of_impact_moving;
     // The floor's top at y = 0; a rod 2 long and 0.02 thick, 0.5 above it, turning by
     // `spin` about z over the motion (and drifting along x, which changes nothing):
     // contact when sin α + 0.01 cos α = 0.5.

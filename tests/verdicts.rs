@@ -1,4 +1,4 @@
-//! Every verdict is a proof (issue 28): symmetric and mirrored poses, where the origin
+//! Every verdict is a proof: symmetric and mirrored poses, where the origin
 //! lands on a face, an edge or a vertex of the first simplex, run through every method
 //! on every shape kind it takes, each verdict checked against an independent oracle.
 //!
@@ -458,7 +458,7 @@ fn symmetric_and_mirrored_poses_get_verdicts_the_oracle_confirms() {
     }
 }
 
-/// Issue 28, case by case.
+/// Case by case.
 mod regressions {
     use super::*;
     use collidescope::bench::problems::{run_problems, ProblemFile};
@@ -682,7 +682,7 @@ mod regressions {
     }
 }
 
-/// Issue 34's reproducers that touch the answers: sizes beyond the points' limit are
+/// Reproducers of bad input that touch the answers: sizes beyond the points' limit are
 /// refused by name, a peer's panic is its failure, a problem's pose must be rigid.
 mod reliability {
     use collidescope::bench::problems::ProblemFile;

@@ -253,15 +253,9 @@ impl ViewerModel {
             .filter_map(|i| {
                 let t = i as f64 / 100.0;
                 let pose = motion.pose_at(start, t);
-                let run = crate::solver::epa::penetration(
-                    a,
-                    b,
-                    pose,
-                    crate::solver::epa::gjk_settings_for_epa(),
-                    crate::solver::epa::EpaSettings::default(),
-                    None,
-                );
-                Some([t, run.outcome.signed_distance()?])
+                let settings = SolverSettings::default();
+                let run = Method::Epa.run(a, b, pose, None, settings, false);
+                Some([t, run.summary.outcome.signed_distance()?])
             })
             .collect()
     }

@@ -1,8 +1,9 @@
-//! The interior point's speed (issue 12), single thread, bodies built once and only the
-//! pose changing per query (as seed 004 measured): seed 004's Table I pairs at random
-//! near-contact poses, two ellipsoids against our GJK on the same pairs, the time per
-//! Newton step against the number of half-spaces, and continuous collision against a
-//! distance query on the same pairs.
+//! The interior point's speed, single thread, bodies built once and only the
+//! pose changing per query (as Chakraborty et al., "Proximity Queries between Convex
+//! Objects: An Interior Point Approach for Implicit Surfaces" measured): Chakraborty et
+//! al.'s Table I pairs at random near-contact poses, two ellipsoids against our GJK on the
+//! same pairs, the time per Newton step against the number of half-spaces, and continuous
+//! collision against a distance query on the same pairs.
 
 use std::path::Path;
 
@@ -19,7 +20,7 @@ use crate::shape::{Ellipsoid, Shape, Sphere};
 use crate::solver::interior_point::{distance, distance_warm, time_of_impact, IpSettings};
 use crate::solver::{solve, Algorithm, DirectionRule, Outcome, SolverSettings};
 
-/// Table I's pairs (seed 004), as indices into its six objects I … VI.
+/// Table I's pairs (Chakraborty et al.), as indices into its six objects I … VI.
 pub const TABLE_ONE: [(usize, usize); 8] = [
     (0, 1),
     (0, 2),
@@ -45,9 +46,9 @@ pub struct IpRow {
     pub peer_micros: Option<f64>,
 }
 
-/// Seed 004's six objects, from the shipped scene (one source of truth).
-pub fn seed_objects() -> anyhow::Result<Vec<ImplicitBody>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ip_seed004_objects.ron");
+/// Chakraborty et al.'s six objects, from the shipped scene (one source of truth).
+pub fn paper_objects() -> anyhow::Result<Vec<ImplicitBody>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ip_implicit_objects.ron");
     let scene = Scene::load(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     scene
         .bodies
@@ -151,7 +152,9 @@ fn time_warm(
             unanswered += 1;
             continue;
         };
-        let previous = (first.x, first.y);
+        let previous = first
+            .witnesses()
+            .expect("the interior point reports its last iterates");
         let moved = b.moved(nudge);
         match distance_warm(a, &moved, previous, IpSettings::default(), None) {
             Ok(r) if answered(&r.outcome) => steps += r.iterations as f64,
@@ -181,7 +184,7 @@ fn time_warm(
 /// Every row of the report.
 pub fn run(queries: usize) -> anyhow::Result<(Vec<IpRow>, Vec<IpRow>)> {
     let mut rng = SplitMix64::new(2007);
-    let objects = seed_objects()?;
+    let objects = paper_objects()?;
     let mut rows = Vec::new();
     for (i, j) in TABLE_ONE {
         let name = format!("Table I: {} – {}", ROMAN[i], ROMAN[j]);

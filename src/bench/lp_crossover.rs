@@ -1,5 +1,5 @@
-//! LP against GJK as a Boolean test (issue 11): time per query of the simplex method
-//! (`solver::lp::collision_by`, seed 003's dense tableau and the revised simplex) and
+//! LP against GJK as a Boolean test: time per query of the simplex method
+//! (`solver::lp::collision_by`, Kreuzer's dense tableau and the revised simplex) and
 //! of GJK in Boolean mode (which stops at the first separating plane) on the same
 //! random hull pairs, by vertex count; where the LP stops being competitive. Every
 //! verdict is compared with GJK's, and a disagreement is reported (only touching pairs
@@ -153,7 +153,7 @@ pub fn plot(rows: &[CrossoverRow], path: &Path) -> anyhow::Result<()> {
         .draw()?;
     type Pick = fn(&CrossoverRow) -> f64;
     let series: [(&str, RGBColor, Pick); 3] = [
-        ("LP, dense tableau (seed 003)", RGBColor(82, 84, 163), |r| {
+        ("LP, dense tableau (Kreuzer)", RGBColor(82, 84, 163), |r| {
             r.lp_micros
         }),
         ("LP, revised simplex", RGBColor(231, 150, 156), |r| {

@@ -516,7 +516,7 @@ fn interior_point_toi_answer(
         answer.time_of_impact = Some(None);
         return answer;
     };
-    let motion = crate::solver::toi::Motion {
+    let motion = crate::pose::Motion {
         velocity: v,
         spin: DVec3::ZERO,
     };
@@ -616,7 +616,7 @@ fn toi_answer(
             parry_toi: None,
         };
     };
-    let motion = crate::solver::toi::Motion {
+    let motion = crate::pose::Motion {
         velocity: v,
         spin: DVec3::ZERO,
     };
@@ -630,7 +630,7 @@ fn toi_answer(
     };
     AlgorithmAnswer {
         iterations: run.iterations,
-        distance: whole.initial_distance,
+        distance: whole.extras.initial_distance,
         status: run.outcome.status_name().to_string(),
         normal: run.outcome.normal().map(|n| n.to_array()),
         time_of_impact: Some(time),

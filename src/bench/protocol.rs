@@ -1,6 +1,6 @@
-//! The benchmark protocol of ALGORITHMS.md §12 (seed 000 §IV): random shape pairs, B at
-//! a random rotation, then translated so that the signed distance takes each value of
-//! [`SIGNED_DISTANCES`].
+//! The benchmark protocol of ALGORITHMS.md §12 (Montaut et al., "Collision Detection
+//! Accelerated: An Optimization Perspective" §IV): random shape pairs, B at a random
+//! rotation, then translated so that the signed distance takes each value of [`SIGNED_DISTANCES`].
 
 use std::path::{Path, PathBuf};
 

@@ -177,10 +177,16 @@ impl SuiteOptions {
     }
 }
 
+/// Where a benchmark writes when `--out` is not given: under `target/` (ignored by git),
+/// so that running a benchmark never adds files to the repository.
+pub fn default_out(suite: &str) -> PathBuf {
+    Path::new("target").join("bench").join(suite)
+}
+
 pub fn run_ellipsoids(args: SuiteArgs, timing: bool) -> anyhow::Result<()> {
     let options = SuiteOptions::new(
         &args.algorithms,
-        args.out.unwrap_or_else(|| "bench-ellipsoids".into()),
+        args.out.unwrap_or_else(|| default_out("ellipsoids")),
         timing,
     )?;
     let set = ellipsoid_problems(args.pairs, args.poses, args.seed);
@@ -194,7 +200,7 @@ pub fn run_ellipsoids(args: SuiteArgs, timing: bool) -> anyhow::Result<()> {
 pub fn run_meshes(dir: &Path, args: SuiteArgs, timing: bool) -> anyhow::Result<()> {
     let options = SuiteOptions::new(
         &args.algorithms,
-        args.out.unwrap_or_else(|| "bench-meshes".into()),
+        args.out.unwrap_or_else(|| default_out("meshes")),
         timing,
     )?;
     let hulls = load_hulls(dir)?;
@@ -215,10 +221,10 @@ pub fn run_primitives(
     args: SuiteArgs,
     timing: bool,
 ) -> anyhow::Result<()> {
-    let default_out = format!("bench-{}-{}", a.name(), b.name());
+    let folder = format!("primitives-{}-{}", a.name(), b.name());
     let options = SuiteOptions::new(
         &args.algorithms,
-        args.out.unwrap_or_else(|| default_out.into()),
+        args.out.unwrap_or_else(|| default_out(&folder)),
         timing,
     )?;
     let set = primitive_problems(a, b, args.pairs, args.poses, args.seed);
@@ -299,7 +305,7 @@ fn run_suite(set: &ProblemSet, options: &SuiteOptions, title: &str) -> anyhow::R
 /// `bench lp`: the LP test against GJK's Boolean mode by vertex count.
 pub fn run_lp_crossover(pairs: usize, out: Option<PathBuf>) -> anyhow::Result<()> {
     use collidescope::bench::lp_crossover;
-    let out = out.unwrap_or_else(|| "bench-lp".into());
+    let out = out.unwrap_or_else(|| default_out("lp"));
     std::fs::create_dir_all(&out)
         .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", out.display()))?;
     let rows = lp_crossover::run(pairs.max(1));
@@ -314,7 +320,7 @@ pub fn run_lp_crossover(pairs: usize, out: Option<PathBuf>) -> anyhow::Result<()
 /// `bench ip`: the interior point's speed report.
 pub fn run_interior_point(queries: usize, out: Option<PathBuf>) -> anyhow::Result<()> {
     use collidescope::bench::interior_point;
-    let out = out.unwrap_or_else(|| "bench-ip".into());
+    let out = out.unwrap_or_else(|| default_out("ip"));
     std::fs::create_dir_all(&out)
         .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", out.display()))?;
     let (rows, scaling) = interior_point::run(queries.max(1))?;

@@ -64,7 +64,7 @@ pub struct SuiteArgs {
     #[arg(value_parser = solver_names(), long = "algorithm")]
     pub algorithms: Vec<Algorithm>,
     /// Folder for runs.csv, summary.txt, timing.txt and the PNG plots
-    /// (default: bench-ellipsoids or bench-meshes).
+    /// (default: target/bench/ellipsoids, target/bench/meshes, target/bench/primitives-A-B).
     #[arg(long)]
     pub out: Option<PathBuf>,
 }
@@ -100,7 +100,7 @@ enum BenchSuite {
         /// Pairs per vertex count.
         #[arg(long, default_value_t = 20)]
         pairs: usize,
-        /// Folder for lp_crossover.txt and lp_crossover.png (default: bench-lp).
+        /// Folder for lp_crossover.txt and lp_crossover.png (default: target/bench/lp).
         #[arg(long)]
         out: Option<PathBuf>,
     },
@@ -114,14 +114,14 @@ enum BenchSuite {
         #[arg(long, default_value_t = 2000)]
         configs: usize,
     },
-    /// The interior point's speed: seed 004's Table I pairs, two ellipsoids against our
+    /// The interior point's speed: Chakraborty et al.'s Table I pairs, two ellipsoids against our
     /// GJK, continuous collision against a distance query, and the time per Newton step
     /// against the number of half-spaces (a table and ip_newton_step.png).
     Ip {
         /// Random poses per pair.
         #[arg(long, default_value_t = 50)]
         queries: usize,
-        /// Folder for ip.txt and ip_newton_step.png (default: bench-ip).
+        /// Folder for ip.txt and ip_newton_step.png (default: target/bench/ip).
         #[arg(long)]
         out: Option<PathBuf>,
     },
@@ -262,7 +262,8 @@ enum Command {
         distance: (f64, f64),
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        #[arg(long, default_value = "sweep-out")]
+        /// Folder for the report and the slowest poses' scenes.
+        #[arg(long, default_value = "target/sweep")]
         out: PathBuf,
         /// How many of the slowest poses per algorithm to keep as scenes.
         #[arg(long, default_value_t = 5)]
@@ -296,8 +297,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Robot self-collision (seed 002): every link pair of a URDF, minus the SRDF's
-    /// disabled pairs, at given or random configurations.
+    /// Robot self-collision (Coulombe, "High Precision Real Time Collision Detection"):
+    /// every link pair of a URDF, minus the SRDF's disabled pairs, at given or random
+    /// configurations.
     Robot {
         urdf: PathBuf,
         /// SRDF whose disable_collisions pairs are skipped.

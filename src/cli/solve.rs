@@ -141,7 +141,7 @@ fn print_csv(runs: &[Run]) {
     }
 }
 
-/// Seed 003's distance estimate beside GJK's distance (the estimate is not a bound).
+/// Kreuzer's distance estimate beside GJK's distance (the estimate is not a bound).
 fn print_seed_estimate(scene: &Scene) {
     let rel = scene.b_in_a();
     let (Some(a), Some(b)) = (
@@ -157,7 +157,7 @@ fn print_seed_estimate(scene: &Scene) {
         .summary
         .outcome;
     println!(
-        "seed 003's estimate ‖b − Ax*‖₁/√3 = {estimate:.6e} (GJK: {gjk}); not a lower bound: \
+        "Kreuzer's estimate ‖b − Ax*‖₁/√3 = {estimate:.6e} (GJK: {gjk}); not a lower bound: \
          see solver::lp::seed_distance_estimate"
     );
 }
@@ -173,7 +173,7 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
     for run in runs {
         println!();
         println!("== {} ==", run.method.name());
-        if let Some(gjk) = &run.gjk_stage {
+        if let Some(gjk) = &run.extras.gjk_stage {
             println!("GJK stage: {}; {} iterations", gjk.outcome, gjk.iterations);
         }
         print_records(&run.trace);

@@ -1,6 +1,6 @@
-//! Robot self-collision from URDF (seed 002, issue 13): the loader (`model.rs`, with
-//! STL in `stl.rs`), forward kinematics, the SRDF's disabled pairs, and the all-pairs
-//! check with any GJK-family method.
+//! Robot self-collision from URDF (Coulombe, "High Precision Real Time Collision
+//! Detection"): the loader (`model.rs`, with STL in `stl.rs`), forward
+//! kinematics, the SRDF's disabled pairs, and the all-pairs check with any GJK-family method.
 
 pub mod acm;
 pub mod check;

@@ -118,7 +118,7 @@ fn binary_points(bytes: &[u8]) -> Vec<DVec3> {
 #[cfg(test)]
 mod tests {
 
-    /// Issue 34: three faults that all read "failed to fill whole buffer", and a count
+    /// three faults that all read "failed to fill whole buffer", and a count
     /// below the triangles stored, which was read silently as that many.
     #[test]
     fn each_fault_of_a_binary_file_is_said_with_its_numbers() {

@@ -56,12 +56,14 @@ pub enum ShapeSpec {
         shape: Box<ShapeSpec>,
         radius: f64,
     },
-    /// `Σ |x_i / a_i|^{n_i} ≤ 1`, one exponent `n_i ≥ 1` per axis (seed 004).
+    /// `Σ |x_i / a_i|^{n_i} ≤ 1`, one exponent `n_i ≥ 1` per axis (Chakraborty et al.,
+    /// "Proximity Queries between Convex Objects: An Interior Point Approach for Implicit
+    /// Surfaces").
     Superquadric {
         radii: [f64; 3],
         exponents: [f64; 3],
     },
-    /// `Σ_i |h_i·x + c_i|^{n_i} ≤ 1` (seed 004's nut and pyramid).
+    /// `Σ_i |h_i·x + c_i|^{n_i} ≤ 1` (Chakraborty et al.'s nut and pyramid).
     Hyperquadric {
         terms: Vec<HyperTermSpec>,
     },

@@ -10,9 +10,9 @@ use glam::DVec3;
 use thiserror::Error;
 
 use crate::mesh_io::{MeshError, MeshReport};
+use crate::pose::Motion;
 use crate::pose::{Pose, RelativePose};
 use crate::shape::Shape;
-use crate::solver::toi::Motion;
 use crate::solver::{Algorithm, Method, Run, SolverSettings};
 
 mod build;
@@ -382,7 +382,7 @@ impl Scene {
             "support_calls": s.stats.calls,
             "vertex_visits": s.stats.vertex_visits_a + s.stats.vertex_visits_b,
             "momentum_stopped_at": s.momentum_stopped_at,
-            "gjk_iterations": run.gjk_stage.as_ref().map(|g| g.iterations),
+            "gjk_iterations": run.extras.gjk_stage.as_ref().map(|g| g.iterations),
             "witness_a_world": world(s.witness_a),
             "witness_b_world": world(s.witness_b),
             "trace": run.trace,
@@ -490,7 +490,7 @@ Scene(
 )
 "#;
 
-    /// Issue 34: invalid UTF-8 is refused with its line, column and byte offset.
+    /// invalid UTF-8 is refused with its line, column and byte offset.
     #[test]
     fn invalid_utf8_is_refused_with_where_it_starts() {
         let dir = std::env::temp_dir().join(format!("collidescope-utf8-{}", std::process::id()));

@@ -197,9 +197,10 @@ impl Shape {
     }
 
     /// Whether the shape's boundary is strictly convex (no flat face or straight edge),
-    /// which is when Nesterov without normalisation is the right choice (seed 000); a
-    /// dilated shape keeps its inner shape's flat faces, offset. A point counts as
-    /// strictly convex: it adds no flat part to a Minkowski difference.
+    /// which is when Nesterov without normalisation is the right choice (Montaut et al.,
+    /// "Collision Detection Accelerated: An Optimization Perspective"); a dilated shape
+    /// keeps its inner shape's flat faces, offset. A point counts as strictly convex: it
+    /// adds no flat part to a Minkowski difference.
     pub fn is_strictly_convex(&self) -> bool {
         match self {
             Shape::Point(_) | Shape::Sphere(_) | Shape::Ellipsoid(_) => true,

@@ -1,4 +1,4 @@
-//! Why a run was slow, from its records (issue 15): each cause with the steps that show
+//! Why a run was slow, from its records: each cause with the steps that show
 //! it. Only runs of at least [`SLOW_ITERATIONS`] iterations (or that hit the cap) are
 //! explained, and each cause needs its own evidence, so fast runs get none.
 

@@ -9,16 +9,14 @@ use std::str::FromStr;
 use serde::Serialize;
 
 use super::catalog::{self, Family};
-use super::epa::{gjk_settings_for_epa, penetration};
-use super::interior_point::{distance, time_of_impact};
+use super::epa::{EpaExtras, Penetration};
+use super::family::{Answer, FamilyRun, PairQuery};
+use super::interior_point::{IpExtras, IpQuestion};
 use super::lp::{LpQuestion, Simplex};
-use super::toi::{time_of_impact_moving, Motion, ToiRule};
+use super::toi::{ToiExtras, ToiRule};
 use super::trace::Trace;
-use super::Outcome;
-use super::{coal_replay, Algorithm, RunSummary, SolverSettings, SupportRule};
-use crate::minkowski::MinkowskiDifference;
-use crate::pose::RelativePose;
-use crate::shape::implicit::ImplicitBody;
+use super::{Algorithm, RunSummary, SolverSettings};
+use crate::pose::{Motion, RelativePose};
 use crate::shape::Shape;
 
 /// A named method of the CLI and problem-file runs.
@@ -29,18 +27,21 @@ pub enum Method {
     Epa,
     /// Time of impact of B moving by `t·v`, t ∈ [0, 1].
     Toi(ToiRule),
-    /// The collision test by linear programming (seed 003), on the dense tableau or by
-    /// the revised simplex.
+    /// The collision test by linear programming (Kreuzer, "On Convex Polytopes, Collision
+    /// Detection, and the Simplex Method"), on the dense tableau or by the revised simplex.
     Lp(Simplex),
     /// Whether every point of A lies in B, one LP per point (by the revised simplex).
     LpContainment,
-    /// Distance between implicit bodies by the primal-dual interior point (seed 004).
+    /// Distance between implicit bodies by the primal-dual interior point (Chakraborty et
+    /// al., "Proximity Queries between Convex Objects: An Interior Point Approach for
+    /// Implicit Surfaces").
     InteriorPoint,
-    /// The interior point's continuous collision for a translating B (seed 004 §VII).
+    /// The interior point's continuous collision for a translating B (Chakraborty et al. §VII).
     InteriorPointToi,
 }
 
-/// A finished run of any method: what every family reports, and its records.
+/// A finished run of any method: what every family reports, its records, and its
+/// family's extras.
 #[derive(Clone, Debug, Serialize)]
 pub struct Run {
     #[serde(serialize_with = "method_name")]
@@ -48,12 +49,55 @@ pub struct Run {
     pub summary: RunSummary,
     /// Empty when the run was not traced.
     pub trace: Trace,
-    /// The GJK run a method starts from (EPA's overlap test), when it has one.
+    #[serde(flatten)]
+    pub extras: RunExtras,
+}
+
+/// The families' extras as a finished run carries them (only the running family's are
+/// set; in JSON beside the summary).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RunExtras {
+    /// EPA's: the GJK run it started from.
     pub gjk_stage: Option<RunSummary>,
-    /// The time of impact's distance at t = 0, when it measured one (its family's
-    /// extra, as `gjk_stage` is EPA's).
+    /// The time of impact's: the distance at t = 0, when it measured one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub initial_distance: Option<f64>,
+    /// The interior point's: the certified bracket of the distance.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance_bracket: Option<(f64, f64)>,
+}
+
+impl From<()> for RunExtras {
+    fn from(_: ()) -> Self {
+        RunExtras::default()
+    }
+}
+
+impl From<EpaExtras> for RunExtras {
+    fn from(e: EpaExtras) -> Self {
+        RunExtras {
+            gjk_stage: e.gjk_stage,
+            ..RunExtras::default()
+        }
+    }
+}
+
+impl From<ToiExtras> for RunExtras {
+    fn from(e: ToiExtras) -> Self {
+        RunExtras {
+            initial_distance: e.initial_distance,
+            ..RunExtras::default()
+        }
+    }
+}
+
+impl From<Option<IpExtras>> for RunExtras {
+    fn from(e: Option<IpExtras>) -> Self {
+        RunExtras {
+            distance_bracket: e.map(|e| (e.lower, e.upper)),
+            ..RunExtras::default()
+        }
+    }
 }
 
 impl Run {
@@ -63,8 +107,7 @@ impl Run {
             method,
             summary: RunSummary::not_applicable(why),
             trace: Trace::new(method.family()),
-            gjk_stage: None,
-            initial_distance: None,
+            extras: RunExtras::default(),
         }
     }
 }
@@ -107,140 +150,57 @@ impl Method {
         settings: SolverSettings,
         traced: bool,
     ) -> Run {
-        let mut trace = Trace::new(self.family());
-        if let Err(why) = catalog::info(*self).shapes.check(a, b) {
-            return Run {
-                method: *self,
-                summary: RunSummary::not_applicable(why),
-                trace,
-                gjk_stage: None,
-                initial_distance: None,
-            };
+        let query = PairQuery {
+            a,
+            b,
+            b_in_a,
+            motion,
+            settings,
+        };
+        self.run_query(&query, traced)
+    }
+
+    /// [`Method::run`] on a query: the method's family entry ([`FamilyRun`]), its records
+    /// gathered into the run's [`Trace`] when `traced`.
+    pub fn run_query(&self, query: &PairQuery<'_>, traced: bool) -> Run {
+        if let Err(why) = catalog::info(*self).shapes.check(query.a, query.b) {
+            return Run::not_applicable(*self, why);
         }
+        let mut trace = Trace::new(self.family());
         let buffer = traced.then_some(&mut trace);
-        match *self {
-            Method::Solver(algorithm) => {
-                let summary = if settings.supports == SupportRule::Coal {
-                    coal_replay::run_as_coal(algorithm, a, b, b_in_a, settings, buffer)
-                } else {
-                    let md = MinkowskiDifference::new(a, b, b_in_a);
-                    algorithm.solver(md, settings).run(buffer)
-                };
-                Run {
-                    method: *self,
-                    summary,
-                    trace,
-                    gjk_stage: None,
-                    initial_distance: None,
-                }
-            }
-            Method::Epa => {
-                let epa = penetration(
-                    a,
-                    b,
-                    b_in_a,
-                    gjk_settings_for_epa(),
-                    settings.epa,
-                    buffer.map(Trace::epa_mut),
-                );
-                Run {
-                    method: *self,
-                    summary: epa.summary(),
-                    trace,
-                    gjk_stage: epa.gjk,
-                    initial_distance: None,
-                }
-            }
-            Method::Lp(_) | Method::LpContainment => {
-                let question = match *self {
-                    Method::Lp(simplex) => LpQuestion::Collision(simplex),
-                    _ => LpQuestion::Containment,
-                };
+        let q = query;
+        let (summary, extras) = match *self {
+            Method::Solver(algorithm) => parts(algorithm.run(q, buffer)),
+            Method::Epa => parts(Penetration.run(q, buffer.map(Trace::epa_mut))),
+            Method::Toi(rule) => parts(rule.run(q, buffer.map(Trace::toi_mut))),
+            Method::Lp(simplex) => {
                 let records = buffer.map(Trace::lp_mut);
-                let answer = super::lp::run_on_shapes(a, b, b_in_a, question, settings.lp, records);
-                let mut summary = RunSummary::not_applicable(String::new());
-                summary.outcome = answer.outcome;
-                summary.iterations = answer.pivots;
-                summary.witness_a = answer.witness;
-                summary.witness_b = answer.witness;
-                Run {
-                    method: *self,
-                    summary,
-                    trace,
-                    gjk_stage: None,
-                    initial_distance: None,
-                }
+                parts(LpQuestion::Collision(simplex).run(q, records))
             }
-            Method::InteriorPoint | Method::InteriorPointToi => {
-                // The time of impact needs a translating B; the distance ignores motion.
-                let velocity = match (*self, motion) {
-                    (Method::InteriorPoint, _) => None,
-                    (_, None) => {
-                        let why = "B has no velocity: a time of impact needs one".to_string();
-                        return Run::not_applicable(*self, why);
-                    }
-                    (_, Some(m)) if m.spin != glam::DVec3::ZERO => {
-                        let why =
-                            "the interior point's time of impact takes translating bodies only";
-                        return Run::not_applicable(*self, why.to_string());
-                    }
-                    (_, Some(m)) => Some(m.velocity),
-                };
+            Method::LpContainment => {
+                parts(LpQuestion::Containment.run(q, buffer.map(Trace::lp_mut)))
+            }
+            Method::InteriorPoint => {
                 let records = buffer.map(Trace::interior_point_mut);
-                let settings = settings.interior_point;
-                let answer = ImplicitBody::of_shape(a).and_then(|ia| {
-                    let ib = ImplicitBody::of_shape(b)?.moved(b_in_a);
-                    Ok(match velocity {
-                        None => {
-                            let r = distance(&ia, &ib, settings, records)?;
-                            (r.outcome, r.iterations, r.x, r.y)
-                        }
-                        Some(v) => {
-                            let r = time_of_impact(&ia, &ib, v, settings, records)?;
-                            (r.outcome, r.iterations, r.x, r.y)
-                        }
-                    })
-                });
-                let mut summary = RunSummary::not_applicable(String::new());
-                match answer {
-                    Ok((outcome, iterations, x, y)) => {
-                        summary.outcome = outcome;
-                        summary.iterations = iterations;
-                        summary.witness_a = Some(x);
-                        summary.witness_b = Some(y);
-                    }
-                    Err(why) => {
-                        summary.outcome = Outcome::Degenerate {
-                            reason: why.to_string(),
-                        }
-                    }
-                }
-                Run {
-                    method: *self,
-                    summary,
-                    trace,
-                    gjk_stage: None,
-                    initial_distance: None,
-                }
+                parts(IpQuestion::Distance.run(q, records))
             }
-            Method::Toi(rule) => {
-                let Some(motion) = motion else {
-                    let why = "B has no velocity: a time of impact needs one".to_string();
-                    return Run::not_applicable(*self, why);
-                };
-                let records = buffer.map(Trace::toi_mut);
-                let settings = settings.toi;
-                let toi = time_of_impact_moving(a, b, b_in_a, motion, rule, settings, records);
-                Run {
-                    method: *self,
-                    summary: toi.summary(),
-                    trace,
-                    gjk_stage: None,
-                    initial_distance: toi.initial_distance,
-                }
+            Method::InteriorPointToi => {
+                let records = buffer.map(Trace::interior_point_mut);
+                parts(IpQuestion::TimeOfImpact.run(q, records))
             }
+        };
+        Run {
+            method: *self,
+            summary,
+            trace,
+            extras,
         }
     }
+}
+
+/// An answer's summary and its family's extras in the form every run carries them.
+fn parts<E: Into<RunExtras>>(answer: Answer<E>) -> (RunSummary, RunExtras) {
+    (answer.summary, answer.extras.into())
 }
 
 impl From<Algorithm> for Method {

@@ -8,6 +8,7 @@ mod criteria;
 pub mod distance_step;
 pub mod epa;
 pub mod explain;
+pub mod family;
 mod frank_wolfe;
 mod gjk;
 pub mod interior_point;
@@ -29,7 +30,7 @@ use serde::{Deserialize, Serialize};
 pub use criteria::{distance_guarantee, CriterionValues};
 pub use frank_wolfe::{FrankWolfe, FrankWolfeEvent, FrankWolfeRecord, StepRule};
 pub use gjk::{restart_plan, run_gjk, DirectionRule, Gjk, GjkEvent, GjkRecord, MomentumStop};
-pub use method::{Method, Run};
+pub use method::{Method, Run, RunExtras};
 pub use outcome::{Outcome, RunSummary};
 pub use settings::{
     Criterion, CriterionKind, EpaSettings, InitialGuess, IpSettings, LpSettings, QueryMode,
@@ -42,6 +43,7 @@ pub use simplex::{
 
 use crate::minkowski::MinkowskiDifference;
 use crate::shape::SupportMap;
+use family::{Answer, FamilyRun, PairQuery};
 use trace::Trace;
 
 /// A steppable solver. `run()` is `step()` in a loop; every run ends in an [`Outcome`].
@@ -85,6 +87,27 @@ impl Solver for FrankWolfe<'_> {
 
     fn summary(&self) -> Option<RunSummary> {
         self.run_summary()
+    }
+}
+
+/// The distance solvers as a family entry: GJK and Frank-Wolfe step into the
+/// all-family [`Trace`] (which hands each its own records), on the exact supports or,
+/// with `supports: Coal`, as Coal runs them ([`coal_replay`]).
+impl FamilyRun for Algorithm {
+    type Records = Trace;
+    type Extras = ();
+
+    fn run(&self, q: &PairQuery<'_>, records: Option<&mut Trace>) -> Answer {
+        let summary = if q.settings.supports == SupportRule::Coal {
+            coal_replay::run_as_coal(*self, q.a, q.b, q.b_in_a, q.settings, records)
+        } else {
+            let md = MinkowskiDifference::new(q.a, q.b, q.b_in_a);
+            self.solver(md, q.settings).run(records)
+        };
+        Answer {
+            summary,
+            extras: (),
+        }
     }
 }
 
@@ -179,8 +202,7 @@ pub fn solve_traced(
         method: Method::Solver(algorithm),
         summary,
         trace,
-        gjk_stage: None,
-        initial_distance: None,
+        extras: RunExtras::default(),
     }
 }
 

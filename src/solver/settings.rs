@@ -140,7 +140,7 @@ pub enum TieRule {
     LargestPivot,
     /// Plain Bland: the smallest basic index, however small its pivot element.
     SmallestIndex,
-    /// Seed 003's C# code as written: any positive element is admissible, reduced costs
+    /// Kreuzer's C# code as written: any positive element is admissible, reduced costs
     /// and ratios compare with an absolute ε = 1e-4, ties go to the smallest basic
     /// index. Kept to show what the safeguard fixes: on badly scaled inputs a row whose
     /// ratio is up to ε above the minimum can be chosen, a right-hand side turns

@@ -19,7 +19,7 @@ fn face_label(face: &[usize; 3]) -> String {
 pub(super) fn narrate(run: &Run, trace: &EpaTrace, index: usize) -> String {
     let outcome = &run.summary.outcome;
     let Some(r) = trace.records.get(index) else {
-        let why = match run.gjk_stage.as_ref().map(|g| &g.outcome) {
+        let why = match run.extras.gjk_stage.as_ref().map(|g| &g.outcome) {
             Some(Outcome::Intersecting) => "the starting polytope was certified at once",
             // GJK could not decide; EPA's start was flat or could not enclose the origin,
             // and the supports along the boundary face's normal decided.

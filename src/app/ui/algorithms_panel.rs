@@ -304,11 +304,11 @@ fn results_ui(
         if matches!(m, Method::Lp(_)) {
             if let Some(estimate) = seed_estimate(model) {
                 ui.label(format!(
-                    "   seed 003's estimate ∥b − Ax*∥₁/√3 = {estimate:.4e} (not a bound: compare GJK's distance)"
+                    "   Kreuzer's estimate ∥b − Ax*∥₁/√3 = {estimate:.4e} (not a bound: compare GJK's distance)"
                 ));
             }
         }
-        if let Some(gjk) = &r.run.gjk_stage {
+        if let Some(gjk) = &r.run.extras.gjk_stage {
             ui.label(format!(
                 "   GJK stage: {} iterations; then {} expansions",
                 gjk.iterations, r.run.summary.iterations
@@ -317,7 +317,7 @@ fn results_ui(
     }
 }
 
-/// Seed 003's distance estimate on the pair in focus (shapes given by their points).
+/// Kreuzer's distance estimate on the pair in focus (shapes given by their points).
 fn seed_estimate(model: &ViewerModel) -> Option<f64> {
     let scene = &model.scene;
     let rel = scene.b_in_a();

@@ -91,7 +91,7 @@ pub fn default_spec(kind: &str) -> ShapeSpec {
             radii: [0.5, 0.4, 0.3],
             exponent: 4.0,
         },
-        // Seed 004's "diamond", half size.
+        // Chakraborty et al.'s "diamond", half size.
         "superquadric" => ShapeSpec::Superquadric {
             radii: [0.5, 0.35, 0.75],
             exponents: [4.0 / 3.0, 1.4, 15.0 / 13.0],

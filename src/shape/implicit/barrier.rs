@@ -1,7 +1,8 @@
-//! The primal-dual barrier method every interior-point query runs (seed 004,
-//! ALGORITHMS.md §11), on `N ≤ 7` variables: a convex quadratic or linear objective
-//! and the constraints of implicit bodies, each body's point an affine function of the
-//! variables (`x = shift + S z`, plus `c·z` added to every value: phase 1's `−t`).
+//! The primal-dual barrier method every interior-point query runs (Chakraborty et al.,
+//! "Proximity Queries between Convex Objects: An Interior Point Approach for Implicit
+//! Surfaces", ALGORITHMS.md §11), on `N ≤ 7` variables: a convex quadratic or linear
+//! objective and the constraints of implicit bodies, each body's point an affine function
+//! of the variables (`x = shift + S z`, plus `c·z` added to every value: phase 1's `−t`).
 //!
 //! Iterates stay strictly feasible (`F(z) < 0`, slacks `s = −F(z)`), so every `x` lies
 //! in its body: the objective at an iterate is an upper bound. The Newton system is the

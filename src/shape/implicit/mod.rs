@@ -1,6 +1,7 @@
-//! Convex bodies given by implicit constraints (seed 004): a body is the set of points
-//! where every constraint `f_i(M_i (x − o_i)) ≤ 0` holds, each primitive placed by an
-//! affine map (rotations and non-uniform scaling). The interior-point solver
+//! Convex bodies given by implicit constraints (Chakraborty et al., "Proximity Queries
+//! between Convex Objects: An Interior Point Approach for Implicit Surfaces"): a body is
+//! the set of points where every constraint `f_i(M_i (x − o_i)) ≤ 0` holds, each primitive
+//! placed by an affine map (rotations and non-uniform scaling). The interior-point solver
 //! (`solver::interior_point`) works on them; every shape kind with a volume has an
 //! implicit form ([`ImplicitBody::of_shape`]).
 

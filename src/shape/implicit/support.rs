@@ -1,7 +1,8 @@
 //! What an implicit body's support map needs: a point strictly inside it (phase 1) and
-//! the support itself, both by the primal-dual barrier method of seed 004
-//! ([`super::barrier`]). The interior-point solver (`solver::interior_point`) uses the
-//! same engine for distances and times of impact.
+//! the support itself, both by the primal-dual barrier method of Chakraborty et al.,
+//! "Proximity Queries between Convex Objects: An Interior Point Approach for Implicit
+//! Surfaces" ([`super::barrier`]). The interior-point solver (`solver::interior_point`)
+//! uses the same engine for distances and times of impact.
 
 use glam::DVec3;
 

@@ -19,6 +19,7 @@ use glam::DVec3;
 
 pub use record::{EpaEvent, EpaRecord, EpaTrace, EPA_CSV_HEADER};
 
+use super::family::{Answer, FamilyRun, PairQuery};
 pub use super::settings::EpaSettings;
 use super::settings::{Criterion, CriterionKind, SolverSettings};
 use super::{run_gjk, DirectionRule, Outcome, RunSummary, Simplex};
@@ -29,22 +30,39 @@ use crate::shape::hull::orientation::height;
 use crate::shape::hull::span::collinear;
 use crate::shape::Shape;
 
-/// A finished EPA query: GJK's run, then EPA's.
-#[derive(Clone, Debug)]
-pub struct EpaRun {
-    /// `Penetrating`, `Touching`, GJK's `Separated` (or `Stalled`), `IterationCap`,
-    /// `Degenerate`.
-    pub outcome: Outcome,
-    /// Expansions (EPA steps that added a point).
-    pub iterations: usize,
-    /// EPA's support calls and vertex visits (GJK's are in `gjk`).
-    pub stats: SupportStats,
-    /// Witness points in A's frame: the deepest point pair, or GJK's closest points.
-    pub witness_a: Option<DVec3>,
-    pub witness_b: Option<DVec3>,
+/// A finished EPA query: `Penetrating`, `Touching`, GJK's `Separated` (or `Stalled`),
+/// `IterationCap` or `Degenerate`; iterations are expansions (EPA steps that added a
+/// point), support counts EPA's own, witnesses the deepest point pair or GJK's closest
+/// points (A's frame).
+pub type EpaRun = Answer<EpaExtras>;
+
+/// What EPA reports beyond the common summary.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EpaExtras {
     /// The GJK run EPA started from (`None` when the cores' contact had a closed form:
     /// a sphere against a sphere, a capsule or a box).
-    pub gjk: Option<RunSummary>,
+    pub gjk_stage: Option<RunSummary>,
+}
+
+/// The penetration query as a family entry: GJK, then EPA, with the query's EPA
+/// settings (GJK's stage keeps its certified overlap test, [`gjk_settings_for_epa`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Penetration;
+
+impl FamilyRun for Penetration {
+    type Records = EpaTrace;
+    type Extras = EpaExtras;
+
+    fn run(&self, q: &PairQuery<'_>, records: Option<&mut EpaTrace>) -> EpaRun {
+        penetration(
+            q.a,
+            q.b,
+            q.b_in_a,
+            gjk_settings_for_epa(),
+            q.settings.epa,
+            records,
+        )
+    }
 }
 
 /// GJK's settings for the query that precedes EPA: a relative duality-gap stop at 1e-9
@@ -102,27 +120,9 @@ impl EpaRun {
                 normal: c.normal,
             }
         };
-        EpaRun {
-            outcome,
-            iterations: 0,
-            stats: SupportStats::default(),
-            witness_a: Some(c.on_a + c.normal * radius_a),
-            witness_b: Some(c.on_b - c.normal * radius_b),
-            gjk: None,
-        }
-    }
-
-    /// What every family's run reports (the GJK stage stays in `gjk`).
-    pub fn summary(&self) -> RunSummary {
-        RunSummary {
-            outcome: self.outcome.clone(),
-            iterations: self.iterations,
-            stats: self.stats,
-            witness_a: self.witness_a,
-            witness_b: self.witness_b,
-            momentum_stopped_at: None,
-            simplex: Simplex::new(),
-        }
+        let witnesses = (c.on_a + c.normal * radius_a, c.on_b - c.normal * radius_b);
+        let extras = EpaExtras { gjk_stage: None };
+        EpaRun::new(outcome, 0, SupportStats::default(), Some(witnesses), extras)
     }
 
     /// Turns an answer about the cores into one about the cores ⊕ balls of the radii.
@@ -213,13 +213,12 @@ pub fn penetration_of_cores(
         gjk_settings,
         &[],
     );
-    let finished = |outcome: Outcome, summary: RunSummary| EpaRun {
-        witness_a: summary.witness_a,
-        witness_b: summary.witness_b,
-        outcome,
-        iterations: 0,
-        stats: SupportStats::default(),
-        gjk: Some(summary),
+    let finished = |outcome: Outcome, summary: RunSummary| {
+        let witnesses = summary.witness_a.zip(summary.witness_b);
+        let extras = EpaExtras {
+            gjk_stage: Some(summary),
+        };
+        EpaRun::new(outcome, 0, SupportStats::default(), witnesses, extras)
     };
     match summary.outcome {
         // GJK's certified answer stands.
@@ -337,14 +336,10 @@ impl<'s, 'r> Epa<'s, 'r> {
         if let Some(trace) = self.trace {
             trace.points = self.points;
         }
-        EpaRun {
-            outcome,
-            iterations,
-            stats: self.md.stats(),
-            witness_a: witness.map(|w| w.0),
-            witness_b: witness.map(|w| w.1),
-            gjk: Some(self.gjk),
-        }
+        let extras = EpaExtras {
+            gjk_stage: Some(self.gjk),
+        };
+        EpaRun::new(outcome, iterations, self.md.stats(), witness, extras)
     }
 
     fn run(mut self, simplex: &Simplex) -> EpaRun {

@@ -1,7 +1,7 @@
 //! How GJK's support direction `d_k` is chosen (ALGORITHMS.md §4): plain GJK's `x_k`,
 //! or a momentum blend of the last direction and the iterate (Nesterov's, normalised
 //! Nesterov's, Polyak's heavy ball), after Montaut et al., "Collision Detection
-//! Accelerated: An Optimization Perspective" (seed 000).
+//! Accelerated: An Optimization Perspective".
 
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
@@ -18,7 +18,7 @@ pub enum DirectionRule {
     NesterovNormalized,
     /// Heavy ball: `δ_k = 1/(k+1)`.
     Polyak,
-    /// Nesterov with adaptive restart (issue 15, `nesterov_restart`; the thresholds
+    /// Nesterov with adaptive restart (`nesterov_restart`; the thresholds
     /// named below are `restart.rs`'s). After the first
     /// step (a plain one) it decides from that step whether momentum can pay: a pair
     /// whose certificate gap ‖x‖ − α is already below `FAR_RELATIVE_GAP`·‖x‖ (far
@@ -34,7 +34,7 @@ pub enum DirectionRule {
     ///   keeps more than `PLAIN_SLOW_RATIO` switches it back on (on a curved surface
     ///   plain GJK can crawl).
     /// - Polytopal shapes (polytopes, boxes): normalised momentum, as
-    ///   [`DirectionRule::NesterovNormalized`] (seed 000's advice for meshes); far
+    ///   [`DirectionRule::NesterovNormalized`] (Montaut et al.'s advice for meshes); far
     ///   apart is `FAR_RELATIVE_GAP_FLAT`, deep overlap is the origin lying deeper
     ///   than `DEEP_OVERLAP_DEPTH_FLAT` of the way from the first plane to the
     ///   centres' difference, and either means plain GJK to the end. No restarts: on
@@ -50,7 +50,7 @@ pub enum DirectionRule {
     ///   along the boundary toward the origin while plain GJK jumps across, and gating
     ///   it on a separating plane leaves no gain; on boxes GJK ends exactly in about four
     ///   steps, and the support a momentum stop discards costs more than momentum saves
-    ///   (README, "Nesterov with restart").
+    ///   (docs/algorithms.md, "Accelerated GJK").
     ///
     /// A momentum support that makes no progress along x (`2⟨x, x − s⟩ ≤ ε`) ends the
     /// momentum for good, as Nesterov's: restarting there spent a support call each time

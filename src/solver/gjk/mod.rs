@@ -1,9 +1,10 @@
 //! GJK as fully-corrective Frank-Wolfe on simplices, with the accelerated directions of
-//! seed 000 (Nesterov, normalised Nesterov, Polyak). The loop is ALGORITHMS.md §3–5,
-//! which reproduces Coal's iteration counts; only the direction depends on the variant
-//! (`direction.rs`), and the restart rule's policy lives in `restart.rs`. This file is
-//! the loop, to be read beside the paper (Montaut et al., "Collision Detection
-//! Accelerated: An Optimization Perspective", Algorithm 2), and its certified ending.
+//! Montaut et al., "Collision Detection Accelerated: An Optimization Perspective"
+//! (Nesterov, normalised Nesterov, Polyak). The loop is ALGORITHMS.md §3–5, which
+//! reproduces Coal's iteration counts; only the direction depends on the variant
+//! (`direction.rs`), and the restart rule's policy lives in `restart.rs`. This file is the
+//! loop, to be read beside the paper (Montaut et al., "Collision Detection Accelerated: An
+//! Optimization Perspective", Algorithm 2), and its certified ending.
 
 use glam::DVec3;
 
@@ -89,7 +90,7 @@ pub struct Gjk<'s, A: SupportMap = Shape, B: SupportMap = Shape> {
     /// pair's kind): [`Restart`].
     restart: Restart,
     /// The momentum blends normalised directions: `NesterovNormalized`, and
-    /// `NesterovRestart` on polytopal pairs (seed 000's rule for meshes).
+    /// `NesterovRestart` on polytopal pairs (Montaut et al.'s rule for meshes).
     normalized_momentum: bool,
     /// Barycentric weights of the refined final point (see `finish_separated`).
     final_weights: Option<[f64; 4]>,
@@ -276,10 +277,10 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
     /// and short segments into a shift), which makes it a point of `A ⊖ B`: an upper
     /// bound. The loop's best plane α is a lower bound (its supports are exact); when
     /// it does not close the bracket, a fresh support at the recomputed point (not
-    /// counted, like the record's FW gap) gives a better separating plane. `Separated` when the run's criterion passes at
-    /// the recomputed point or the bounds are as close as the criterion guarantees;
-    /// otherwise `Stalled`, with both bounds. The loop itself keeps Coal's arithmetic,
-    /// so iteration counts stay Coal's.
+    /// counted, like the record's FW gap) gives a better separating plane. `Separated`
+    /// when the run's criterion passes at the recomputed point or the bounds are as close
+    /// as the criterion guarantees; otherwise `Stalled`, with both bounds. The loop itself
+    /// keeps Coal's arithmetic, so iteration counts stay Coal's.
     #[inline(never)]
     fn finish_separated(
         &mut self,

@@ -1,8 +1,8 @@
-//! The restart rule's policy (`nesterov_restart`, issue 15): which pairs get momentum,
+//! The restart rule's policy (`nesterov_restart`): which pairs get momentum,
 //! when it stops for good, when it restarts. Nesterov with adaptive restart after
 //! O'Donoghue and Candès, "Adaptive Restart for Accelerated Gradient Schemes", on GJK's
 //! certificate gap ‖x‖ − α; the thresholds were measured on this project's benchmarks
-//! (README, "Nesterov with restart").
+//! (docs/algorithms.md, "Accelerated GJK").
 
 use crate::shape::Shape;
 

@@ -1,31 +1,37 @@
-//! Continuous collision for a translating B (seed 004 §VII): the time `t ∈ [0, 1]` of
-//! B's motion `t·v` becomes a variable. First `min ‖x − y‖²` over `x ∈ A`,
-//! `y ∈ B + t v`, `t ∈ [0, 1]` (seven variables): a certified positive minimum is a
+//! Continuous collision for a translating B (Chakraborty et al., "Proximity Queries
+//! between Convex Objects: An Interior Point Approach for Implicit Surfaces" §VII): the
+//! time `t ∈ [0, 1]` of B's motion `t·v` becomes a variable. First `min ‖x − y‖²` over `x
+//! ∈ A`, `y ∈ B + t v`, `t ∈ [0, 1]` (seven variables): a certified positive minimum is a
 //! miss (`no_impact`, the closest approach); a common point (checked inside A and the
-//! moved B) means contact, and a second problem, `min t` over a common point
-//! `x ∈ A ∩ (B + t v)` started from it, gives the first contact time with a certified
-//! bracket. Touching within the tolerance without a common point is `grazing`.
+//! moved B) means contact, and a second problem, `min t` over a common point `x ∈ A ∩ (B +
+//! t v)` started from it, gives the first contact time with a certified bracket. Touching
+//! within the tolerance without a common point is `grazing`.
 
 use glam::DVec3;
 
 use super::record::{IpRecord, IpStage};
 use super::IpSettings;
+use crate::minkowski::SupportStats;
 use crate::pose::RelativePose;
 use crate::shape::implicit::barrier::{self, Control, Group, Objective};
 use crate::shape::implicit::{frame, interior_of, pull_inside};
 use crate::shape::implicit::{ImplicitBody, ImplicitError};
 use crate::shape::{Cuboid, Shape};
+use crate::solver::family::Answer;
 use crate::solver::Outcome;
 
-/// A finished time-of-impact query.
-#[derive(Clone, Debug)]
-pub struct IpToiAnswer {
-    pub outcome: Outcome,
-    /// Newton steps of both problems.
-    pub iterations: usize,
-    /// The contact (or closest) points at the end: on A, and on B at that time.
-    pub x: DVec3,
-    pub y: DVec3,
+/// A finished time-of-impact query: iterations are the Newton steps of both problems,
+/// the witnesses the contact (or closest) points at the end, on A and on B at that time.
+pub type IpToiAnswer = Answer<()>;
+
+fn finished(outcome: Outcome, iterations: usize, x: DVec3, y: DVec3) -> IpToiAnswer {
+    Answer::new(
+        outcome,
+        iterations,
+        SupportStats::default(),
+        Some((x, y)),
+        (),
+    )
 }
 
 /// The box `0 ≤ p.x ≤ 1` (with `|p.y|, |p.z| ≤ 1`, which hold at 0): `t`'s range, as a
@@ -172,24 +178,17 @@ pub fn time_of_impact(
     );
     let (common, t_common) = match ending {
         Some(Ok(found)) => found,
-        Some(Err(outcome)) => {
-            return Ok(IpToiAnswer {
-                outcome,
-                iterations,
-                x: last.0,
-                y: last.1,
-            })
-        }
+        Some(Err(outcome)) => return Ok(finished(outcome, iterations, last.0, last.1)),
         None => {
-            return Ok(IpToiAnswer {
-                outcome: Outcome::IterationCap {
+            return Ok(finished(
+                Outcome::IterationCap {
                     lower_bound: lower,
                     upper_bound: upper,
                 },
                 iterations,
-                x: last.0,
-                y: last.1,
-            })
+                last.0,
+                last.1,
+            ))
         }
     };
     // Stage 2: z = (x', t), min t with x in A and in B + t v.
@@ -279,15 +278,15 @@ pub fn time_of_impact(
         },
     );
     if !done {
-        return Ok(IpToiAnswer {
-            outcome: Outcome::IterationCap {
+        return Ok(finished(
+            Outcome::IterationCap {
                 lower_bound: t_low,
                 upper_bound: t_high,
             },
             iterations,
-            x: contact,
-            y: contact,
-        });
+            contact,
+            contact,
+        ));
     }
     // The direction to move B out of A: A's outward normal at the contact.
     let normal = a
@@ -297,13 +296,13 @@ pub fn time_of_impact(
         .max_by(|p, q| p.0.total_cmp(&q.0))
         .map(|(_, g)| g.normalize_or_zero())
         .unwrap_or(DVec3::ZERO);
-    Ok(IpToiAnswer {
-        outcome: Outcome::Impact {
+    Ok(finished(
+        Outcome::Impact {
             time: t_high,
             normal,
         },
         iterations,
-        x: contact,
-        y: contact,
-    })
+        contact,
+        contact,
+    ))
 }

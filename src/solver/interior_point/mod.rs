@@ -1,6 +1,7 @@
 //! Distance between implicit convex bodies by a primal-dual interior-point method
-//! (seed 004, ALGORITHMS.md §11): `min ‖x − y‖²` over `x ∈ A`, `y ∈ B`, in the six
-//! variables `(x, y)` whatever the number of constraints.
+//! (Chakraborty et al., "Proximity Queries between Convex Objects: An Interior Point
+//! Approach for Implicit Surfaces", ALGORITHMS.md §11): `min ‖x − y‖²` over `x ∈ A`, `y ∈
+//! B`, in the six variables `(x, y)` whatever the number of constraints.
 //!
 //! Every answer is certified. The iterates are strictly inside both bodies, so
 //! `‖x − y‖` is an upper bound of the distance; the Lagrangian with the current
@@ -17,29 +18,93 @@ mod record;
 use glam::DVec3;
 
 pub use super::settings::IpSettings;
+use crate::minkowski::SupportStats;
 use crate::shape::implicit::barrier::{self, Control, Group, Objective};
 use crate::shape::implicit::{frame, pull_inside, ImplicitBody, ImplicitError};
 pub use crate::shape::implicit::{interior_of, interior_point, support};
+use crate::solver::family::{Answer, FamilyRun, PairQuery};
 use crate::solver::Outcome;
-pub use ccd::time_of_impact;
+pub use ccd::{time_of_impact, IpToiAnswer};
 pub use record::{IpRecord, IpStage, IP_CSV_HEADER};
 
 /// Steps without the bracket narrowing by a thousandth, with μ at round-off level,
 /// before a run counts as stalled.
 const STALL_STEPS: usize = 6;
 
-/// A finished distance query.
-#[derive(Clone, Debug)]
-pub struct IpAnswer {
-    pub outcome: Outcome,
-    /// Newton steps (phase 1 not counted).
-    pub iterations: usize,
-    /// The last iterates: points of A and of B (A's frame).
-    pub x: DVec3,
-    pub y: DVec3,
+/// A finished distance query: iterations are Newton steps (phase 1 not counted), the
+/// witnesses the last iterates, points of A and of B (A's frame).
+pub type IpAnswer = Answer<IpExtras>;
+
+/// What the interior point reports beyond the common summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct IpExtras {
     /// The certified bracket of the distance.
     pub lower: f64,
     pub upper: f64,
+}
+
+/// Which interior-point method: the distance, or the time of impact of a translating B.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IpQuestion {
+    Distance,
+    TimeOfImpact,
+}
+
+/// The interior point as a family entry: both bodies in their implicit form (a shape
+/// without one is `not_applicable`), the query's `interior_point` settings; a body
+/// that cannot be solved for (no interior) is `degenerate` with the reason.
+impl FamilyRun for IpQuestion {
+    type Records = Vec<IpRecord>;
+    type Extras = Option<IpExtras>;
+
+    fn run(
+        &self,
+        q: &PairQuery<'_>,
+        records: Option<&mut Vec<IpRecord>>,
+    ) -> Answer<Option<IpExtras>> {
+        let refuse =
+            |outcome: Outcome| Answer::new(outcome, 0, SupportStats::default(), None, None);
+        // The time of impact needs a translating B; the distance ignores motion.
+        let velocity = match (self, q.motion) {
+            (IpQuestion::Distance, _) => None,
+            (_, None) => {
+                let why = "B has no velocity: a time of impact needs one".to_string();
+                return refuse(Outcome::NotApplicable { why });
+            }
+            (_, Some(m)) if m.spin != DVec3::ZERO => {
+                let why = "the interior point's time of impact takes translating bodies only";
+                return refuse(Outcome::NotApplicable {
+                    why: why.to_string(),
+                });
+            }
+            (_, Some(m)) => Some(m.velocity),
+        };
+        let settings = q.settings.interior_point;
+        let answer = ImplicitBody::of_shape(q.a).and_then(|ia| {
+            let ib = ImplicitBody::of_shape(q.b)?.moved(q.b_in_a);
+            Ok(match velocity {
+                None => {
+                    let r = distance(&ia, &ib, settings, records)?;
+                    Answer {
+                        summary: r.summary,
+                        extras: Some(r.extras),
+                    }
+                }
+                Some(v) => {
+                    let r = time_of_impact(&ia, &ib, v, settings, records)?;
+                    Answer {
+                        summary: r.summary,
+                        extras: None,
+                    }
+                }
+            })
+        });
+        answer.unwrap_or_else(|why| {
+            refuse(Outcome::Degenerate {
+                reason: why.to_string(),
+            })
+        })
+    }
 }
 
 /// The distance between `a` and `b` (both in A's frame), recording each Newton step
@@ -55,7 +120,7 @@ pub fn distance(
 
 /// Warm start: the previous answer's points (A's frame, after the pose changed a
 /// little), moved a tenth of the way to the bodies' interior points so that they start
-/// strictly inside, with a smaller barrier parameter (seed 004's remark: the pose
+/// strictly inside, with a smaller barrier parameter (Chakraborty et al.'s remark: the pose
 /// changes little between time steps).
 pub fn distance_warm(
     a: &ImplicitBody,
@@ -225,14 +290,14 @@ fn distance_from(
             }
         }
     };
-    Ok(IpAnswer {
+    let extras = IpExtras { lower, upper };
+    Ok(IpAnswer::new(
         outcome,
         iterations,
-        x,
-        y,
-        lower,
-        upper,
-    })
+        SupportStats::default(),
+        Some((x, y)),
+        extras,
+    ))
 }
 
 #[cfg(test)]

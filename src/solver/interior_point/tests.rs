@@ -65,7 +65,7 @@ fn agrees_with_gjk(
     tolerance: f64,
     label: &str,
 ) -> bool {
-    match ip(a, b).outcome {
+    match ip(a, b).summary.outcome {
         Outcome::Separated { distance, .. } => {
             assert!(
                 (distance - truth).abs() <= tolerance * truth.max(1.0),
@@ -106,14 +106,14 @@ fn sphere_pairs_match_the_closed_form() {
         let centre = DVec3::new(0.3, -0.5, 0.8).normalize() * (r1 + r2 + gap);
         let b = body(&ball, RelativePose::from_matrix(DMat3::IDENTITY, centre));
         let answer = ip(&a, &b);
-        match answer.outcome {
+        match answer.summary.outcome {
             Outcome::Separated { distance, .. } => {
                 assert!(gap > 0.0);
                 assert!(
                     (distance - gap).abs() <= 1e-7 * gap.max(1.0),
                     "{gap}: {distance}"
                 );
-                assert!(answer.lower <= gap + 1e-12 && gap <= answer.upper + 1e-12);
+                assert!(answer.extras.lower <= gap + 1e-12 && gap <= answer.extras.upper + 1e-12);
             }
             Outcome::Intersecting => assert!(gap < 0.0),
             other => panic!("gap {gap}: {other}"),
@@ -134,7 +134,7 @@ fn a_sphere_and_a_box_match_the_clamped_centre() {
             continue;
         }
         let b = body(&ball, RelativePose::from_matrix(DMat3::IDENTITY, centre));
-        match ip(&a, &b).outcome {
+        match ip(&a, &b).summary.outcome {
             Outcome::Separated { distance, .. } => {
                 assert!((distance - exact).abs() <= 1e-7, "{distance} vs {exact}")
             }
@@ -245,8 +245,15 @@ fn a_warm_start_gives_the_cold_answer_in_fewer_steps() {
         );
         let b = body(&s, nudged);
         let cold = ip(&a, &b);
-        let warm = distance_warm(&a, &b, (first.x, first.y), IpSettings::default(), None).unwrap();
-        match (cold.outcome, warm.outcome) {
+        let warm = distance_warm(
+            &a,
+            &b,
+            first.witnesses().unwrap(),
+            IpSettings::default(),
+            None,
+        )
+        .unwrap();
+        match (&cold.summary.outcome, &warm.summary.outcome) {
             (Outcome::Separated { distance: c, .. }, Outcome::Separated { distance: w, .. }) => {
                 assert!((c - w).abs() <= 1e-7, "{c} vs {w}")
             }

@@ -1,16 +1,17 @@
-//! The collision test by linear programming (seed 003, ALGORITHMS.md §10): A and B,
-//! given by their points, intersect iff some `λ, μ ≥ 0` with `Σλ = 1`, `Σμ = 1` give
-//! `Σλ_i p_i = Σμ_j q_j`. Phase 1 of the simplex method (`tableau.rs`) decides it: an
-//! optimum of 0 is a common point, a positive optimum has duals `(y₁, y₂, w)` with
-//! `w·p_i ≤ −y₁ < y₂ ≤ w·q_j`: a separating plane. Both verdicts are certified before
-//! they are reported: the common point is rebuilt from the weights and checked, the
-//! plane is checked against every point. Points are taken about their centroid and
-//! scaled to unit size first, so the tolerances are relative to the coordinates' scale.
+//! The collision test by linear programming (Kreuzer, "On Convex Polytopes, Collision
+//! Detection, and the Simplex Method", ALGORITHMS.md §10): A and B, given by their points,
+//! intersect iff some `λ, μ ≥ 0` with `Σλ = 1`, `Σμ = 1` give `Σλ_i p_i = Σμ_j q_j`. Phase
+//! 1 of the simplex method (`tableau.rs`) decides it: an optimum of 0 is a common point, a
+//! positive optimum has duals `(y₁, y₂, w)` with `w·p_i ≤ −y₁ < y₂ ≤ w·q_j`: a separating
+//! plane. Both verdicts are certified before they are reported: the common point is
+//! rebuilt from the weights and checked, the plane is checked against every point. Points
+//! are taken about their centroid and scaled to unit size first, so the tolerances are
+//! relative to the coordinates' scale.
 //!
 //! The method table's `lp` (dense tableau), `lp_revised` (revised simplex, `revised.rs`)
-//! and `lp_containment` run it; `pivoting.rs` holds the rules both solvers share. The certified lower bound of
-//! the distance is the separating plane's gap; seed 003's own estimate is computed by
-//! [`seed_distance_estimate`], which shows it is no bound.
+//! and `lp_containment` run it; `pivoting.rs` holds the rules both solvers share. The
+//! certified lower bound of the distance is the separating plane's gap; Kreuzer's own
+//! estimate is computed by [`seed_distance_estimate`], which shows it is no bound.
 
 pub mod pivoting;
 mod record;
@@ -19,6 +20,8 @@ pub mod tableau;
 
 use glam::DVec3;
 
+use super::family::{Answer, FamilyRun, PairQuery};
+use crate::minkowski::SupportStats;
 use crate::pose::RelativePose;
 use crate::shape::Shape;
 use crate::solver::settings::LpSettings;
@@ -68,7 +71,7 @@ fn column_names(na: usize, nb: usize) -> Vec<String> {
         .collect()
 }
 
-/// The phase-1 tableau of the collision problem (seed 003's P2): columns
+/// The phase-1 tableau of the collision problem (Kreuzer's P2): columns
 /// `λ_i = (1, 0, p_i)`, `μ_j = (0, 1, −q_j)`; rows `Σλ = 1`, `Σμ = 1` and the three
 /// coordinates of `Σλp − Σμq = 0`.
 pub fn collision_tableau(a: &[DVec3], b: &[DVec3]) -> Tableau {
@@ -101,7 +104,7 @@ fn collision_matrix(a: &[DVec3], b: &[DVec3]) -> (Vec<f64>, usize) {
 /// Which phase-1 solver runs the test.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Simplex {
-    /// Seed 003's dense tableau (every pivot updates every entry).
+    /// Kreuzer's dense tableau (every pivot updates every entry).
     #[default]
     Tableau,
     /// The revised simplex (a 5 × 5 basis inverse, columns priced from the duals).
@@ -288,7 +291,7 @@ impl Scaled<'_> {
     }
 }
 
-/// Seed 003's distance estimate `min ‖b − Ax‖₁ / √3` over its problem P2 (`Ax ≤ b`,
+/// Kreuzer's distance estimate `min ‖b − Ax‖₁ / √3` over its problem P2 (`Ax ≤ b`,
 /// `x ≥ 0`, the points unscaled, as the seed writes it). The seed presents it as a lower
 /// bound of the distance; it is not one: P2's slacks `b − Ax ≥ 0` force the coordinate
 /// rows' residual to one sign, so `(y, 0, 0)` for a `y ∈ A ⊖ B` is feasible only when
@@ -324,7 +327,7 @@ fn separating_plane(a: &[DVec3], b: &[DVec3], w: DVec3) -> Option<(DVec3, f64, f
     None
 }
 
-/// Containment: whether every point of `a` lies in the convex hull of `b` (seed 003,
+/// Containment: whether every point of `a` lies in the convex hull of `b` (Kreuzer,
 /// one collision test per point); `Err(i)` names the first point outside, with the
 /// plane that separates it from `b`.
 pub fn containment(a: &[DVec3], b: &[DVec3]) -> Result<(), (usize, LpVerdict)> {
@@ -344,12 +347,25 @@ pub fn containment(a: &[DVec3], b: &[DVec3]) -> Result<(), (usize, LpVerdict)> {
     Ok(())
 }
 
-/// A finished LP method on two shapes: the outcome and the pivots it took.
-pub struct LpAnswer {
-    pub outcome: Outcome,
-    pub pivots: usize,
-    /// The common point (collision) on both, A's frame.
-    pub witness: Option<DVec3>,
+/// A finished LP method on two shapes: the outcome, the pivots it took as its
+/// iterations, and the common point (a collision's, or the vertex of A found outside B)
+/// as both witnesses (A's frame). The LP test reports nothing beyond the summary.
+pub type LpAnswer = Answer<()>;
+
+fn answer(outcome: Outcome, pivots: usize, witness: Option<DVec3>) -> LpAnswer {
+    let stats = SupportStats::default();
+    Answer::new(outcome, pivots, stats, witness.map(|w| (w, w)), ())
+}
+
+/// The LP test as a family entry: the question names the method; the query's `lp`
+/// settings choose the pivot rule and cap.
+impl FamilyRun for LpQuestion {
+    type Records = Vec<LpRecord>;
+    type Extras = ();
+
+    fn run(&self, q: &PairQuery<'_>, records: Option<&mut Vec<LpRecord>>) -> LpAnswer {
+        run_on_shapes(q.a, q.b, q.b_in_a, *self, q.settings.lp, records)
+    }
 }
 
 /// What an LP run on two shapes asks.
@@ -373,21 +389,13 @@ pub fn run_on_shapes(
 ) -> LpAnswer {
     let (Some(pa), Some(pb)) = (a.vertex_points(), b.vertex_points()) else {
         let why = "the LP test takes shapes given by their points".to_string();
-        return LpAnswer {
-            outcome: Outcome::NotApplicable { why },
-            pivots: 0,
-            witness: None,
-        };
+        return answer(Outcome::NotApplicable { why }, 0, None);
     };
     let pb: Vec<DVec3> = pb.iter().map(|q| b_in_a.transform_point(*q)).collect();
     if let LpQuestion::Collision(simplex) = question {
         let run = collision_with(simplex, &pa, &pb, settings, trace);
         let (outcome, witness) = verdict_outcome(run.verdict, run.pivots);
-        return LpAnswer {
-            outcome,
-            pivots: run.pivots,
-            witness,
-        };
+        return answer(outcome, run.pivots, witness);
     }
     let mut pivots = 0;
     for (i, p) in pa.iter().enumerate() {
@@ -408,27 +416,15 @@ pub fn run_on_shapes(
         match run.verdict {
             LpVerdict::Intersecting { .. } => continue,
             LpVerdict::Separated { .. } => {
-                return LpAnswer {
-                    outcome: Outcome::NotContained { vertex: i },
-                    pivots,
-                    witness: Some(*p),
-                }
+                return answer(Outcome::NotContained { vertex: i }, pivots, Some(*p))
             }
             other => {
                 let (outcome, _) = verdict_outcome(other, pivots);
-                return LpAnswer {
-                    outcome,
-                    pivots,
-                    witness: None,
-                };
+                return answer(outcome, pivots, None);
             }
         }
     }
-    LpAnswer {
-        outcome: Outcome::Contained,
-        pivots,
-        witness: None,
-    }
+    answer(Outcome::Contained, pivots, None)
 }
 
 /// The outcome of a collision verdict (and the common point when there is one).

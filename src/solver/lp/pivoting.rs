@@ -89,7 +89,7 @@ impl TieRule {
     }
 }
 
-/// Seed 003's `SelectPivotByBlandsRule`, line for line: a row joins the ties when its
+/// Kreuzer's `SelectPivotByBlandsRule`, line for line: a row joins the ties when its
 /// ratio is within ε of the smallest seen so far (not of the final minimum).
 fn seed_leaving_row(
     rows: usize,

@@ -1,11 +1,11 @@
-//! A dense phase-1 simplex tableau (seed 003): `A x = b`, `x ≥ 0`, `b ≥ 0`, one
-//! artificial variable per row, minimise their sum. Bland's rule picks the entering
-//! column (the smallest index with a negative reduced cost); among the rows tied for
-//! the minimum ratio the largest pivot magnitude wins (the seed warns that cancellation
-//! can make even Bland's rule cycle: a tiny pivot is where it starts), then the
-//! smallest basic index; a basis that comes back hands over to plain Bland
-//! (`pivoting.rs`). The pivot cap is the seed's: columns × rows. Each pivot updates the
-//! whole tableau, O(rows × columns): `revised.rs` is the fast variant.
+//! A dense phase-1 simplex tableau (Kreuzer, "On Convex Polytopes, Collision Detection,
+//! and the Simplex Method"): `A x = b`, `x ≥ 0`, `b ≥ 0`, one artificial variable per row,
+//! minimise their sum. Bland's rule picks the entering column (the smallest index with a
+//! negative reduced cost); among the rows tied for the minimum ratio the largest pivot
+//! magnitude wins (the seed warns that cancellation can make even Bland's rule cycle: a
+//! tiny pivot is where it starts), then the smallest basic index; a basis that comes back
+//! hands over to plain Bland (`pivoting.rs`). The pivot cap is the seed's: columns × rows.
+//! Each pivot updates the whole tableau, O(rows × columns): `revised.rs` is the fast variant.
 
 use super::pivoting::{CycleGuard, Phase1Solver};
 pub use super::pivoting::{Phase1, Pivot, TieRule};

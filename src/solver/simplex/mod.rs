@@ -1,6 +1,7 @@
 //! The GJK simplex and the projection of the origin onto it (the "distance
-//! sub-algorithm"), in the pruned form of seed 002 §III-B and Coal: the newest vertex
-//! `A` is the closest to the origin, so only the regions that touch `A` are tested.
+//! sub-algorithm"), in the pruned form of Coulombe, "High Precision Real Time Collision
+//! Detection" §III-B and Coal: the newest vertex `A` is the closest to the origin, so only
+//! the regions that touch `A` are tested.
 //!
 //! Storage order matters for reproducing Coal's iteration counts: the newest vertex is
 //! last; a kept segment is stored `[B, A]`; a kept triangle `[C, B, A]` when the origin is

@@ -1,10 +1,10 @@
 //! The bracketing methods: the first contact lies in `[lo, hi]`, which shrinks.
 //!
-//! Interval halving (seed 001 §4): B swept over `[lo, mid]` touches A or not: the
-//! contact is in that half or the other. Every test is GJK on the swept shape,
-//! warm-started from the last test's nearest point.
+//! Interval halving (Ericson, "The Gilbert-Johnson-Keerthi algorithm" §4): B swept over
+//! `[lo, mid]` touches A or not: the contact is in that half or the other. Every test is
+//! GJK on the swept shape, warm-started from the last test's nearest point.
 //!
-//! Brent's method (seed 001's alternative): on the signed distance (GJK apart, EPA's
+//! Brent's method (Ericson's alternative): on the signed distance (GJK apart, EPA's
 //! depth inside), which is positive before the first contact and not positive on the
 //! interval of overlap (a convex set under translation overlaps on one interval), so
 //! the first contact is its only sign change in `[0, hi]` once `hi` overlaps.

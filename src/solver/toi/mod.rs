@@ -1,11 +1,11 @@
-//! Time of impact (seed 001 §4, ALGORITHMS.md §9): B translates by `t·v`, t ∈ [0, 1],
-//! A stays; when do they first touch? Four methods, one family:
+//! Time of impact (Ericson, "The Gilbert-Johnson-Keerthi algorithm" §4, ALGORITHMS.md §9):
+//! B translates by `t·v`, t ∈ [0, 1], A stays; when do they first touch? Four methods, one family:
 //!
 //! - [`ToiRule::RayCast`]: GJK ray cast (van den Bergen's; Box2D's `b2ShapeCast`): the
 //!   ray `λ·v` from the origin into `A ⊖ B`, its point pushed on by each support plane.
 //! - [`ToiRule::Advancement`]: conservative advancement (Box2D's `b2TimeOfImpact`): the
 //!   distance and its closing speed allow a step that cannot pass the contact.
-//! - [`ToiRule::Halving`]: interval halving on the swept shape (seed 001): does B,
+//! - [`ToiRule::Halving`]: interval halving on the swept shape (Ericson): does B,
 //!   swept over the bracket's first half, touch A? Each test warm-starts from the last.
 //! - [`ToiRule::Brent`]: Brent's method on the signed distance (GJK, EPA inside).
 //!
@@ -26,14 +26,13 @@ use serde::{Deserialize, Serialize};
 pub use record::{RayState, ToiEvent, ToiRecord, TOI_CSV_HEADER};
 
 use super::epa::{gjk_settings_for_epa, penetration, EpaSettings};
-use super::{
-    nearest_in_simplex, run_gjk, DirectionRule, InitialGuess, Outcome, RunSummary, Simplex,
-};
+use super::family::{Answer, FamilyRun, PairQuery};
+use super::{nearest_in_simplex, run_gjk, DirectionRule, InitialGuess, Outcome, RunSummary};
 use std::borrow::Cow;
 
 pub use super::settings::ToiSettings;
 use crate::minkowski::{MinkowskiDifference, SupportStats};
-use crate::pose::RelativePose;
+use crate::pose::{Motion, RelativePose};
 use crate::shape::Shape;
 
 /// GJK for the time of impact: EPA's relative duality-gap stop, but overlap only
@@ -66,61 +65,40 @@ pub fn contact_distance(a: &Shape, b: &Shape, velocity: DVec3, settings: ToiSett
     settings.contact_tolerance * scale
 }
 
-/// A finished time-of-impact query.
-#[derive(Clone, Debug)]
-pub struct ToiRun {
-    /// `impact` (time, normal: the direction to move B out of A), `no_impact` (closest
-    /// approach), `grazing`, `iteration_cap`, `degenerate`.
-    pub outcome: Outcome,
-    /// The method's own steps (the two opening tests not counted).
-    pub iterations: usize,
-    /// Support calls of every GJK run the query made.
-    pub stats: SupportStats,
-    /// The contact points on A and on B (B at the impact time), A's frame.
-    pub witness_a: Option<DVec3>,
-    pub witness_b: Option<DVec3>,
+/// A finished time-of-impact query: `impact` (time, normal: the direction to move B out
+/// of A), `no_impact` (closest approach), `grazing`, `iteration_cap` or `degenerate`;
+/// iterations are the method's own steps (the two opening tests not counted), support
+/// calls those of every GJK run the query made, witnesses the contact points on A and
+/// on B (B at the impact time, A's frame).
+pub type ToiRun = Answer<ToiExtras>;
+
+/// What a time-of-impact run reports beyond the common summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ToiExtras {
     /// The distance at t = 0 (`None` when GJK had none).
     pub initial_distance: Option<f64>,
 }
 
-impl ToiRun {
-    pub fn summary(&self) -> RunSummary {
-        RunSummary {
-            outcome: self.outcome.clone(),
-            iterations: self.iterations,
-            stats: self.stats,
-            witness_a: self.witness_a,
-            witness_b: self.witness_b,
-            momentum_stopped_at: None,
-            simplex: Simplex::new(),
-        }
-    }
-}
+/// The time of impact as a family entry: the rule names the method; B's motion and the
+/// query's `toi` settings come with the query.
+impl FamilyRun for ToiRule {
+    type Records = Vec<ToiRecord>;
+    type Extras = ToiExtras;
 
-/// B's motion over t ∈ [0, 1], in A's frame: a translation by `t·velocity` and a turn
-/// by the angle `t·|spin|` about `spin` through B's origin.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Motion {
-    pub velocity: DVec3,
-    pub spin: DVec3,
-}
-
-impl Motion {
-    /// B's pose at time `t`, from `start` (turned about B's own origin).
-    pub fn pose_at(&self, start: RelativePose, t: f64) -> RelativePose {
-        RelativePose {
-            translation: start.translation + self.velocity * t,
-            rotation: turning::turned(start.rotation, self.spin, t),
-        }
-    }
-}
-
-impl From<DVec3> for Motion {
-    fn from(velocity: DVec3) -> Self {
-        Self {
-            velocity,
-            spin: DVec3::ZERO,
-        }
+    fn run(&self, q: &PairQuery<'_>, records: Option<&mut Vec<ToiRecord>>) -> ToiRun {
+        let Some(motion) = q.motion else {
+            let why = "B has no velocity: a time of impact needs one".to_string();
+            let outcome = Outcome::NotApplicable { why };
+            return ToiRun::new(
+                outcome,
+                0,
+                SupportStats::default(),
+                None,
+                ToiExtras::default(),
+            );
+        };
+        let settings = q.settings.toi;
+        time_of_impact_moving(q.a, q.b, q.b_in_a, motion, *self, settings, records)
     }
 }
 
@@ -338,7 +316,7 @@ impl<'s, 'r> Query<'s, 'r> {
     pub fn pose_at(&self, t: f64) -> RelativePose {
         RelativePose {
             translation: self.b_in_a.translation + self.velocity * t,
-            rotation: turning::turned(self.b_in_a.rotation, self.spin, t),
+            rotation: crate::pose::turned(self.b_in_a.rotation, self.spin, t),
         }
     }
 
@@ -394,10 +372,10 @@ impl<'s, 'r> Query<'s, 'r> {
             None,
         );
         self.add_stats(run.stats);
-        if let Some(g) = &run.gjk {
+        if let Some(g) = &run.extras.gjk_stage {
             self.add_stats(g.stats);
         }
-        match (run.outcome.signed_distance(), &run.gjk) {
+        match (run.outcome.signed_distance(), &run.extras.gjk_stage) {
             (Some(f), _) => Some(f),
             // Overlap certified by GJK, depth unknown (EPA capped on a curved pair):
             // the sign is what the root finder needs.
@@ -602,14 +580,10 @@ impl<'s, 'r> Query<'s, 'r> {
     }
 
     pub fn finish(&mut self, outcome: Outcome, witnesses: Option<(DVec3, DVec3)>) -> ToiRun {
-        ToiRun {
-            outcome,
-            iterations: self.k,
-            stats: self.stats,
-            witness_a: witnesses.map(|w| w.0),
-            witness_b: witnesses.map(|w| w.1),
+        let extras = ToiExtras {
             initial_distance: self.initial_distance,
-        }
+        };
+        ToiRun::new(outcome, self.k, self.stats, witnesses, extras)
     }
 
     pub fn finish_degenerate(&mut self, reason: String) -> ToiRun {

@@ -11,19 +11,8 @@
 //! smallest distance the probes measured, an upper bound of the closest approach (the
 //! true one, between probes, may be smaller but is not zero).
 
-use glam::{DMat3, DVec3};
-
 /// The largest distance of B's points from B's origin, from its bounding box.
 pub(super) fn reach(b: &crate::shape::Shape) -> f64 {
     let aabb = b.local_aabb();
     aabb.min.abs().max(aabb.max.abs()).length()
-}
-
-/// B's rotation after turning for time `t` by `spin` (A's frame), from `start`.
-pub(super) fn turned(start: DMat3, spin: DVec3, t: f64) -> DMat3 {
-    let angle = spin.length() * t;
-    if angle == 0.0 {
-        return start;
-    }
-    DMat3::from_axis_angle(spin / spin.length(), angle) * start
 }
