@@ -14,14 +14,20 @@ use collidescope::solver::Outcome;
 use collidescope::{DMat3, DQuat, DVec3};
 use common::{shared_data, Rng};
 
+/// EPA itself (the closed forms off, so that boxes expand too), its bounds checked at
+/// every expansion.
 fn query(a: &Shape, b: &Shape, rel: RelativePose) -> Outcome {
     let mut trace = EpaTrace::default();
+    let settings = EpaSettings {
+        closed_forms: false,
+        ..EpaSettings::default()
+    };
     let run = penetration(
         a,
         b,
         rel,
         gjk_settings_for_epa(),
-        EpaSettings::default(),
+        settings,
         Some(&mut trace),
     );
     for r in &trace.records {
@@ -185,6 +191,133 @@ fn spheres_and_sphere_box_match_closed_forms() {
             "{depth} vs {expected} at {centre}"
         );
     }
+}
+
+/// The default settings answer boxes (against boxes and spheres, rounded or not) in
+/// closed form: the same depth and normal as the separating axes (boxes) or the nearest
+/// face (spheres), no expansion, and a deepest point pair on the two shapes that the
+/// push `depth · n` brings together.
+#[test]
+fn closed_forms_for_boxes_match_the_separating_axes_and_their_witnesses_touch() {
+    let mut rng = Rng::new(43);
+    let inside = |p: DVec3, h: DVec3, r: f64, rot: DMat3, t: DVec3| {
+        let local = rot.transpose() * (p - t);
+        (local - local.clamp(-h, h)).length() <= r + 1e-9
+    };
+    let mut checked = 0;
+    for i in 0..400 {
+        let ha = DVec3::new(
+            rng.range(0.05, 0.6),
+            rng.range(0.05, 0.6),
+            rng.range(0.05, 0.6),
+        );
+        let hb = DVec3::new(
+            rng.range(0.05, 0.6),
+            rng.range(0.05, 0.6),
+            rng.range(0.05, 0.6),
+        );
+        let rb = DMat3::from_quat(rng.rotation());
+        let tb = rng.vector(0.6);
+        // Every fourth pair rounded (dilated boxes), every fifth B a sphere.
+        let (ra, rr) = if i % 4 == 0 {
+            (rng.range(0.0, 0.1), rng.range(0.0, 0.1))
+        } else {
+            (0.0, 0.0)
+        };
+        let sphere = i % 5 == 0;
+        let (expected, axis) = if sphere {
+            let local = tb;
+            let clamped = local.clamp(-ha, ha);
+            if clamped == local {
+                let to_face = ha - local.abs();
+                let k = if to_face.x <= to_face.y && to_face.x <= to_face.z {
+                    0
+                } else if to_face.y <= to_face.z {
+                    1
+                } else {
+                    2
+                };
+                let mut n = DVec3::ZERO;
+                n[k] = local[k].signum();
+                (to_face[k] + hb.x + ra, n)
+            } else {
+                (
+                    hb.x + ra - (local - clamped).length(),
+                    (local - clamped).normalize(),
+                )
+            }
+        } else {
+            // Rounded boxes whose cores are apart are GJK's (their depth is not the
+            // cores' plus the radii): only overlapping cores here.
+            let (d, n) = box_box_depth(ha, hb, rb, tb);
+            if d <= 1e-6 {
+                continue;
+            }
+            (d + ra + rr, n)
+        };
+        if expected <= 1e-6 {
+            continue;
+        }
+        let dilate = |s: Shape, r: f64| {
+            if r > 0.0 {
+                Shape::Dilated(collidescope::shape::Dilated::new(s, r).unwrap())
+            } else {
+                s
+            }
+        };
+        let a = dilate(Shape::Cuboid(Cuboid::new(ha).unwrap()), ra);
+        let b = if sphere {
+            Shape::Sphere(Sphere::new(hb.x).unwrap())
+        } else {
+            dilate(Shape::Cuboid(Cuboid::new(hb).unwrap()), rr)
+        };
+        let rel = RelativePose::from_matrix(rb, tb);
+        let run = penetration(
+            &a,
+            &b,
+            rel,
+            gjk_settings_for_epa(),
+            EpaSettings::default(),
+            None,
+        );
+        let label = format!("case {i}: {ha} {hb} at {tb}");
+        let (depth, normal) = penetrating(&run.summary.outcome, &label);
+        assert_eq!(
+            run.summary.iterations, 0,
+            "{label}: answered in closed form"
+        );
+        assert!(
+            (depth - expected).abs() <= 1e-9 * expected.max(1.0),
+            "{label}: {depth} vs {expected}"
+        );
+        if !sphere && second_smallest_overlap(ha, hb, rb, tb, axis) - (expected - ra - rr) > 1e-6 {
+            assert!(
+                normal.angle_between(axis) <= 1e-6,
+                "{label}: {normal} vs {axis}"
+            );
+        }
+        let (wa, wb) = run.witnesses().expect("witnesses");
+        assert!(
+            (wa - wb - normal * depth).length() <= 1e-9,
+            "{label}: {wa} − {wb} vs {}",
+            normal * depth
+        );
+        assert!(
+            inside(wa, ha, ra, DMat3::IDENTITY, DVec3::ZERO),
+            "{label}: {wa} on A"
+        );
+        let b_half = if sphere { DVec3::ZERO } else { hb };
+        let b_radius = if sphere { hb.x } else { rr };
+        assert!(inside(wb, b_half, b_radius, rb, tb), "{label}: {wb} on B");
+        // The same answer as EPA's expansions.
+        let (by_epa, _) = penetrating(&query(&a, &b, rel), &label);
+        assert!(
+            (by_epa - depth).abs() <= 1e-8 * depth.max(1.0),
+            "{label}: EPA {by_epa} vs {depth}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 150, "{checked}");
 }
 
 /// Closest distance between segments p1q1 and p2q2 (Ericson, Real-Time Collision

@@ -36,10 +36,23 @@ fn scene_at(x: f64, settings: &str, algorithms: &str, b_velocity: &str) -> Scene
 #[test]
 fn each_family_reads_its_own_settings_from_the_scene() {
     let defaults = scene_with("", "\"epa\"", "");
-    let Outcome::Penetrating { .. } = defaults.run(Method::Epa).summary.outcome else {
+    let by_axes = defaults.run(Method::Epa);
+    let Outcome::Penetrating { depth, .. } = by_axes.summary.outcome else {
         panic!("the default EPA answers this overlap");
     };
-    let capped = scene_with("epa: (max_iterations: 2)", "\"epa\"", "");
+    // Two boxes: the separating axes answer at once, unless the scene asks for EPA.
+    assert_eq!(by_axes.summary.iterations, 0);
+    let expanded = scene_with("epa: (closed_forms: false)", "\"epa\"", "").run(Method::Epa);
+    let Outcome::Penetrating { depth: by_epa, .. } = expanded.summary.outcome else {
+        panic!("EPA answers this overlap");
+    };
+    assert!(expanded.summary.iterations > 0);
+    assert!((depth - by_epa).abs() <= 1e-9, "axes {depth}, EPA {by_epa}");
+    let capped = scene_with(
+        "epa: (max_iterations: 2, closed_forms: false)",
+        "\"epa\"",
+        "",
+    );
     assert_eq!(capped.settings.epa.max_iterations, 2);
     // Only what the scene names changed.
     assert_eq!(
@@ -105,7 +118,7 @@ fn a_scene_writes_only_the_settings_it_changes() {
         );
     }
     let changed = scene_with(
-        "epa: (tolerance: 1e-12), lp: (pivot_rule: SeedAsWritten)",
+        "epa: (tolerance: 1e-12), lp: (pivot_rule: KreuzerAsWritten)",
         "\"gjk\"",
         "",
     );
@@ -113,7 +126,7 @@ fn a_scene_writes_only_the_settings_it_changes() {
     let again = Scene::parse(Path::new("again.ron"), &text).unwrap();
     assert_eq!(again.settings, changed.settings);
     assert_eq!(again.settings.epa.tolerance, 1e-12);
-    assert_eq!(again.settings.lp.pivot_rule, TieRule::SeedAsWritten);
+    assert_eq!(again.settings.lp.pivot_rule, TieRule::KreuzerAsWritten);
 }
 
 #[test]
@@ -174,7 +187,7 @@ fn the_command_lines_assignments_name_what_they_set() {
 fn problem_files_set_the_families_too() {
     let text = r#"{
         "tolerance": 1e-8, "criterion": "duality_gap_absolute", "max_iterations": 1000,
-        "epa": {"max_iterations": 1},
+        "epa": {"max_iterations": 1, "closed_forms": false},
         "shapes": [{"box": [0.5, 0.5, 0.5]}, {"box": [0.5, 0.4, 0.3]}],
         "problems": [{"a": 0, "b": 1,
             "b_rotation": [[1, 0, 0], [0, 1, 0], [0, 0, 1]],

@@ -111,6 +111,9 @@ pub struct Problem {
     pub target_distance: f64,
     #[serde(default)]
     pub coal: BTreeMap<String, CoalAnswer>,
+    /// The kind of pair (`box_box`, `tunnelling`, ...), where the file names one.
+    #[serde(default)]
+    pub category: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -702,6 +705,49 @@ pub fn epa_ratio(results: &[ProblemResult]) -> Option<(f64, f64, usize)> {
     }
     ratios.sort_by(f64::total_cmp);
     (n > 0).then(|| (ours / theirs, ratios[n / 2], n))
+}
+
+/// Per category of the file's problems (`category`), each timed method's mean time per
+/// query beside its peer's in the same process (parry3d-f64's penetration query for
+/// EPA, its `cast_shapes` for a time of impact): the table the speed goals are stated
+/// on. `None` when nothing was timed against a peer or the file has no categories.
+pub fn category_table(file: &ProblemFile, results: &[ProblemResult]) -> Option<String> {
+    let mut rows: BTreeMap<(String, String), Vec<(f64, f64)>> = BTreeMap::new();
+    for r in results {
+        let Some(category) = file.problems.get(r.index).and_then(|p| p.category.clone()) else {
+            continue;
+        };
+        for (name, answer) in &r.algorithms {
+            let peer = (answer.parry.as_ref().map(|p| p.seconds_per_query))
+                .or(answer.parry_toi.as_ref().map(|p| p.seconds_per_query));
+            if let (Some(ours), Some(peer)) = (answer.seconds_per_query, peer) {
+                let key = (name.clone(), category.clone());
+                rows.entry(key).or_default().push((ours, peer));
+            }
+        }
+    }
+    if rows.is_empty() {
+        return None;
+    }
+    let mut out = format!(
+        "{:<18} {:<24} {:>3} {:>10} {:>10} {:>8} {:>8}\n",
+        "method", "category", "n", "ours µs", "peer µs", "ratio", "median"
+    );
+    for ((method, category), times) in rows {
+        let n = times.len();
+        let ours = times.iter().map(|t| t.0).sum::<f64>() / n as f64;
+        let peer = times.iter().map(|t| t.1).sum::<f64>() / n as f64;
+        let mut ratios: Vec<f64> = times.iter().map(|(o, p)| o / p).collect();
+        ratios.sort_by(f64::total_cmp);
+        out.push_str(&format!(
+            "{method:<18} {category:<24} {n:>3} {:>10.3} {:>10.3} {:>8.2} {:>8.2}\n",
+            ours * 1e6,
+            peer * 1e6,
+            ours / peer,
+            ratios[n / 2]
+        ));
+    }
+    Some(out)
 }
 
 /// Mean iterations per target distance, per algorithm: ours and (where given) Coal's.

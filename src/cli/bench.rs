@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 use collidescope::bench::plot::plot_iterations;
 use collidescope::bench::problems::{
-    epa_ratio, mean_table, run_problems, timing_table, ProblemFile, PROBLEM_ALGORITHMS,
+    category_table, epa_ratio, mean_table, run_problems, timing_table, ProblemFile,
+    PROBLEM_ALGORITHMS,
 };
 use collidescope::bench::protocol::{
     ellipsoid_problems, load_hulls, mesh_problems, primitive_problems, PrimitiveKind, ProblemSet,
@@ -88,6 +89,13 @@ pub fn run_problem_file(
             "\nEPA time per query / parry3d-f64's penetration query, {n} overlapping problems: \
              {summed:.2} summed, {median:.2} median per problem\n"
         ));
+    }
+    if let (Some(summary), Some(by_category)) =
+        (&mut timing_summary, category_table(&file, &results))
+    {
+        summary
+            .push_str("\nTime per query beside the peer's, by category (ratio: of the means):\n");
+        summary.push_str(&by_category);
     }
     if json {
         println!(

@@ -151,14 +151,14 @@ fn print_seed_estimate(scene: &Scene) {
         return;
     };
     let b: Vec<DVec3> = b.iter().map(|q| rel.transform_point(*q)).collect();
-    let estimate = collidescope::solver::lp::seed_distance_estimate(&a, &b);
+    let estimate = collidescope::solver::lp::kreuzer_distance_estimate(&a, &b);
     let gjk = scene
         .run(collidescope::solver::Algorithm::ALL[0])
         .summary
         .outcome;
     println!(
         "Kreuzer's estimate ‖b − Ax*‖₁/√3 = {estimate:.6e} (GJK: {gjk}); not a lower bound: \
-         see solver::lp::seed_distance_estimate"
+         see solver::lp::kreuzer_distance_estimate"
     );
 }
 

@@ -90,7 +90,7 @@ pub enum SettingsKind {
     /// `interior_point`: the certified bracket's tolerance, the acceptable bracket when
     /// round-off stalls, the Newton cap.
     Barrier,
-    /// `lp`: the pivot rule and the pivot cap (default: the seed's columns × rows).
+    /// `lp`: the pivot rule and the pivot cap (default: Kreuzer's columns × rows).
     Simplex,
 }
 

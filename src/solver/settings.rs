@@ -71,6 +71,10 @@ pub struct EpaSettings {
     /// `tolerance · (1 + ‖support‖)` over the face.
     pub tolerance: f64,
     pub max_iterations: usize,
+    /// Spheres and boxes against boxes in closed form (the box's faces, the separating
+    /// axes), as parry answers them; `false` runs EPA on them so that its expansions
+    /// can be watched.
+    pub closed_forms: bool,
 }
 
 impl Default for EpaSettings {
@@ -78,6 +82,7 @@ impl Default for EpaSettings {
         Self {
             tolerance: 1e-10,
             max_iterations: 256,
+            closed_forms: true,
         }
     }
 }
@@ -145,7 +150,8 @@ pub enum TieRule {
     /// index. Kept to show what the safeguard fixes: on badly scaled inputs a row whose
     /// ratio is up to ε above the minimum can be chosen, a right-hand side turns
     /// negative, and Bland's guarantee is gone (it cycles: see the tests).
-    SeedAsWritten,
+    #[serde(alias = "SeedAsWritten")]
+    KreuzerAsWritten,
 }
 
 /// The LP test's own settings.
@@ -154,7 +160,7 @@ pub enum TieRule {
 pub struct LpSettings {
     /// Which row leaves among those tied for the minimum ratio.
     pub pivot_rule: TieRule,
-    /// At most this many pivots; `None`: the seed's cap, columns × rows.
+    /// At most this many pivots; `None`: Kreuzer's cap, columns × rows.
     pub max_pivots: Option<usize>,
 }
 

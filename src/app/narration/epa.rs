@@ -34,7 +34,12 @@ pub(super) fn narrate(run: &Run, trace: &EpaTrace, index: usize) -> String {
                  capsules: their cores, the radii then added), so there is no depth"
             }
             Some(_) => "GJK's answer stands",
-            None => "a sphere's core is a point: its contact with another point or a segment has a closed form, and the radii were added",
+            None => {
+                "the contact has a closed form (a sphere's core is a point: against a point or \
+                 a segment its nearest points, against a box the box's faces; two boxes: the \
+                 separating axes), and the radii were added. To watch EPA expand on boxes, \
+                 untick the closed forms in EPA's settings"
+            }
         };
         return format!("No expansion: {why}. Result: {outcome}.");
     };

@@ -329,5 +329,5 @@ fn seed_estimate(model: &ViewerModel) -> Option<f64> {
         .iter()
         .map(|q| rel.transform_point(*q))
         .collect();
-    Some(crate::solver::lp::seed_distance_estimate(&a, &b))
+    Some(crate::solver::lp::kreuzer_distance_estimate(&a, &b))
 }

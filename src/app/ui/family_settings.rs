@@ -17,6 +17,10 @@ pub fn family_settings_ui(ui: &mut egui::Ui, kind: SettingsKind, s: &mut SolverS
             let e = &mut s.epa;
             changed |= tolerance(ui, "gain tolerance", &mut e.tolerance, "expansion stops when the support along the nearest face's normal gains at most this · (1 + |s|)");
             changed |= cap(ui, "expansion cap", &mut e.max_iterations);
+            changed |= ui
+                .checkbox(&mut e.closed_forms, "spheres and boxes against boxes in closed form")
+                .on_hover_text("the box's faces and the separating axes answer at once, as parry does; untick to watch EPA expand on them")
+                .changed();
             note(ui, "EPA's GJK stage keeps its own test: overlap certified to 1e-9 (relative duality gap), whatever the distance settings.");
         }
         SettingsKind::Motion => {
@@ -46,7 +50,7 @@ pub fn family_settings_ui(ui: &mut egui::Ui, kind: SettingsKind, s: &mut SolverS
                         for rule in [
                             TieRule::LargestPivot,
                             TieRule::SmallestIndex,
-                            TieRule::SeedAsWritten,
+                            TieRule::KreuzerAsWritten,
                         ] {
                             changed |= ui
                                 .selectable_value(&mut l.pivot_rule, rule, pivot_rule_name(rule))
@@ -57,7 +61,7 @@ pub fn family_settings_ui(ui: &mut egui::Ui, kind: SettingsKind, s: &mut SolverS
             ui.horizontal(|ui| {
                 let mut seed_cap = l.max_pivots.is_none();
                 if ui
-                    .checkbox(&mut seed_cap, "the seed's pivot cap (columns × rows)")
+                    .checkbox(&mut seed_cap, "Kreuzer's pivot cap (columns × rows)")
                     .changed()
                 {
                     l.max_pivots = if seed_cap { None } else { Some(100) };
@@ -78,7 +82,7 @@ fn pivot_rule_name(rule: TieRule) -> &'static str {
     match rule {
         TieRule::LargestPivot => "largest pivot (safeguarded)",
         TieRule::SmallestIndex => "Bland (smallest index)",
-        TieRule::SeedAsWritten => "the seed's code as written",
+        TieRule::KreuzerAsWritten => "Kreuzer's code as written",
     }
 }
 

@@ -12,6 +12,7 @@
 //! support along its normal: the answer lies in `[lower, upper]` with
 //! `upper − lower ≤ tolerance · (1 + ‖support‖)`.
 
+mod boxes;
 mod closed_form;
 mod record;
 
@@ -95,6 +96,11 @@ pub fn penetration(
     let (core_b, radius_b) = b.rounded_core();
     if let Some(contact) = closed_form::point_core_contact(&core_a, &core_b, b_in_a) {
         return EpaRun::of_cores_in_contact(contact, radius_a, radius_b);
+    }
+    if settings.closed_forms {
+        if let Some(contact) = boxes::box_core_contact(&core_a, &core_b, b_in_a) {
+            return EpaRun::of_cores_in_contact(contact, radius_a, radius_b);
+        }
     }
     let mut run = penetration_of_cores(&core_a, &core_b, b_in_a, gjk_settings, settings, trace);
     if radius_a + radius_b > 0.0 {

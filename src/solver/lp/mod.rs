@@ -11,7 +11,7 @@
 //! The method table's `lp` (dense tableau), `lp_revised` (revised simplex, `revised.rs`)
 //! and `lp_containment` run it; `pivoting.rs` holds the rules both solvers share. The
 //! certified lower bound of the distance is the separating plane's gap; Kreuzer's own
-//! estimate is computed by [`seed_distance_estimate`], which shows it is no bound.
+//! estimate is computed by [`kreuzer_distance_estimate`], which shows it is no bound.
 
 pub mod pivoting;
 mod record;
@@ -44,7 +44,7 @@ pub enum LpVerdict {
     /// The plane `normal·x = offset` has A below and B above, `gap` apart (checked
     /// against every point); `None` for an empty set (nothing to collide with).
     Separated { plane: Option<(DVec3, f64, f64)> },
-    /// The seed's cap of columns × rows pivots.
+    /// Kreuzer's cap of columns × rows pivots.
     PivotCap,
     /// The certificate did not hold (round-off beyond the tolerance).
     Uncertified { reason: String },
@@ -292,13 +292,13 @@ impl Scaled<'_> {
 }
 
 /// Kreuzer's distance estimate `min ‖b − Ax‖₁ / √3` over its problem P2 (`Ax ≤ b`,
-/// `x ≥ 0`, the points unscaled, as the seed writes it). The seed presents it as a lower
+/// `x ≥ 0`, the points unscaled, as Kreuzer writes it). Kreuzer presents it as a lower
 /// bound of the distance; it is not one: P2's slacks `b − Ax ≥ 0` force the coordinate
 /// rows' residual to one sign, so `(y, 0, 0)` for a `y ∈ A ⊖ B` is feasible only when
 /// `y ≤ 0` componentwise, and the optimum can exceed `‖y‖₁` (on lp_sample.json's
 /// separated problems: 4 of 20 above the true distance, up to 1.37×; two others a
 /// thousand times below it). Kept to be shown beside the true distance, not trusted.
-pub fn seed_distance_estimate(a: &[DVec3], b: &[DVec3]) -> f64 {
+pub fn kreuzer_distance_estimate(a: &[DVec3], b: &[DVec3]) -> f64 {
     if a.is_empty() || b.is_empty() {
         return f64::NAN;
     }
@@ -628,12 +628,12 @@ mod tests {
         let a = [DVec3::ZERO, DVec3::X];
         let b = [DVec3::new(0.0, 0.5, 0.0), DVec3::new(1.0, 0.5, 0.0)];
         // Σλp − Σμq = (·, −0.5, 0) has the sign P2 allows: the estimate is ‖·‖₁/√3.
-        let below = seed_distance_estimate(&a, &b);
+        let below = kreuzer_distance_estimate(&a, &b);
         assert!((below - 0.5 / 3f64.sqrt()).abs() < 1e-12, "{below}");
         // B below A instead: the residual has the forbidden sign; P2 must give up
         // weight, and its optimum exceeds the distance.
         let b_low: Vec<DVec3> = b.iter().map(|q| *q - DVec3::Y).collect();
-        let above = seed_distance_estimate(&a, &b_low);
+        let above = kreuzer_distance_estimate(&a, &b_low);
         assert!(above > 0.5, "{above}");
     }
 }

@@ -27,12 +27,12 @@ pub struct Pivot {
 pub enum Phase1 {
     /// No column improves the objective: optimal.
     Optimal,
-    /// The seed's cap of columns × rows pivots was reached.
+    /// Kreuzer's cap of columns × rows pivots was reached.
     PivotCap,
 }
 
-/// The seed's absolute ε (its `DEFAULT_EPSILON`).
-const SEED_EPSILON: f64 = 1e-4;
+/// Kreuzer's absolute ε (its `DEFAULT_EPSILON`).
+const KREUZER_EPSILON: f64 = 1e-4;
 /// Reduced costs above `−COST_TOLERANCE` do not improve the objective.
 const COST_TOLERANCE: f64 = 1e-12;
 /// Pivot elements below this are not admissible.
@@ -42,7 +42,7 @@ impl TieRule {
     /// Whether a reduced cost lets its column enter.
     pub fn improves(self, reduced_cost: f64) -> bool {
         match self {
-            TieRule::SeedAsWritten => reduced_cost + SEED_EPSILON < 0.0,
+            TieRule::KreuzerAsWritten => reduced_cost + KREUZER_EPSILON < 0.0,
             _ => reduced_cost < -COST_TOLERANCE,
         }
     }
@@ -57,8 +57,8 @@ impl TieRule {
         rhs: impl Fn(usize) -> f64,
         basis: &[usize],
     ) -> Option<(usize, usize)> {
-        if self == TieRule::SeedAsWritten {
-            return seed_leaving_row(rows, column, rhs, basis);
+        if self == TieRule::KreuzerAsWritten {
+            return kreuzer_leaving_row(rows, column, rhs, basis);
         }
         let mut best: Option<f64> = None;
         let mut ties: Vec<usize> = Vec::new();
@@ -91,7 +91,7 @@ impl TieRule {
 
 /// Kreuzer's `SelectPivotByBlandsRule`, line for line: a row joins the ties when its
 /// ratio is within ε of the smallest seen so far (not of the final minimum).
-fn seed_leaving_row(
+fn kreuzer_leaving_row(
     rows: usize,
     column: impl Fn(usize) -> f64,
     rhs: impl Fn(usize) -> f64,
@@ -108,7 +108,7 @@ fn seed_leaving_row(
         if ratio < quotient {
             quotient = ratio;
             ties = vec![r];
-        } else if (ratio - quotient).abs() < SEED_EPSILON {
+        } else if (ratio - quotient).abs() < KREUZER_EPSILON {
             ties.push(r);
         }
     }

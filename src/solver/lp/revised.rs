@@ -5,7 +5,7 @@
 //! updated per pivot and refactored from the original columns every `rows` pivots and
 //! after any small pivot element (Gauss–Jordan with partial pivoting, about 2·rows³
 //! operations), so round-off does not build up. Same rules as the tableau: Bland's entering column,
-//! the tie rule and its cycle guard, the seed's pivot cap.
+//! the tie rule and its cycle guard, Kreuzer's pivot cap.
 
 use super::pivoting::{CycleGuard, Phase1, Phase1Solver, Pivot, TieRule};
 
@@ -31,7 +31,7 @@ pub struct RevisedSimplex {
     values: Vec<f64>,
     /// The tie rule (the cycle guard may switch it to plain Bland during a run).
     pub ties: TieRule,
-    /// A pivot cap instead of the seed's columns × rows.
+    /// A pivot cap instead of Kreuzer's columns × rows.
     pub max_pivots: Option<usize>,
 }
 

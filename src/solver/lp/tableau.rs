@@ -2,9 +2,9 @@
 //! and the Simplex Method"): `A x = b`, `x ≥ 0`, `b ≥ 0`, one artificial variable per row,
 //! minimise their sum. Bland's rule picks the entering column (the smallest index with a
 //! negative reduced cost); among the rows tied for the minimum ratio the largest pivot
-//! magnitude wins (the seed warns that cancellation can make even Bland's rule cycle: a
+//! magnitude wins (Kreuzer warns that cancellation can make even Bland's rule cycle: a
 //! tiny pivot is where it starts), then the smallest basic index; a basis that comes back
-//! hands over to plain Bland (`pivoting.rs`). The pivot cap is the seed's: columns × rows.
+//! hands over to plain Bland (`pivoting.rs`). The pivot cap is Kreuzer's: columns × rows.
 //! Each pivot updates the whole tableau, O(rows × columns): `revised.rs` is the fast variant.
 
 use super::pivoting::{CycleGuard, Phase1Solver};
@@ -25,7 +25,7 @@ pub struct Tableau {
     pub flip: Vec<f64>,
     /// How the leaving row is chosen among those tied for the minimum ratio.
     pub ties: TieRule,
-    /// A pivot cap instead of the seed's columns × rows.
+    /// A pivot cap instead of Kreuzer's columns × rows.
     pub max_pivots: Option<usize>,
 }
 

@@ -122,18 +122,22 @@ fn gjk_distance(a: &[[f64; 3]], b: &[[f64; 3]]) -> f64 {
 #[test]
 fn the_seeds_rule_as_written_cycles_where_the_safeguard_does_not() {
     // Lattice points of spacing 1e-3 jittered by 5e-7 (found by a search over 100 000
-    // degenerate inputs at scales 1e-3 … 1e3): the seed's absolute ε = 1e-4 lets a row
+    // degenerate inputs at scales 1e-3 … 1e3): Kreuzer's absolute ε = 1e-4 lets a row
     // whose ratio is not the minimum leave, a right-hand side goes negative, and the
-    // seed's rule visits the same basis again and again until its cap.
-    let mut seed = collision_tableau(&SEED_CYCLES_A, &SEED_CYCLES_B, TieRule::SeedAsWritten);
+    // Kreuzer's rule visits the same basis again and again until its cap.
+    let mut seed = collision_tableau(
+        &KREUZER_CYCLES_A,
+        &KREUZER_CYCLES_B,
+        TieRule::KreuzerAsWritten,
+    );
     let (end, repeated, _) = run(&mut seed);
     assert_eq!(end, Phase1::PivotCap);
     assert!(repeated);
     // The safeguard ends at the optimum, and the objective says "apart" as GJK does.
-    let mut safe = collision_tableau(&SEED_CYCLES_A, &SEED_CYCLES_B, TieRule::LargestPivot);
+    let mut safe = collision_tableau(&KREUZER_CYCLES_A, &KREUZER_CYCLES_B, TieRule::LargestPivot);
     let (end, repeated, _) = run(&mut safe);
     assert_eq!((end, repeated), (Phase1::Optimal, false));
-    let distance = gjk_distance(&SEED_CYCLES_A, &SEED_CYCLES_B);
+    let distance = gjk_distance(&KREUZER_CYCLES_A, &KREUZER_CYCLES_B);
     assert!(distance > 3e-4 && safe.objective() > 1e-6);
 }
 
@@ -162,7 +166,7 @@ fn a_repeated_basis_hands_the_safeguard_over_to_plain_bland() {
     assert!(crate::solver::lp::pivoting::Phase1Solver::objective(&revised) > 0.1);
 }
 
-const SEED_CYCLES_A: [[f64; 3]; 9] = [
+const KREUZER_CYCLES_A: [[f64; 3]; 9] = [
     [
         0.0010003784585153248,
         0.0020002924374972453,
@@ -209,7 +213,7 @@ const SEED_CYCLES_A: [[f64; 3]; 9] = [
         -4.921317182792293e-7,
     ],
 ];
-const SEED_CYCLES_B: [[f64; 3]; 3] = [
+const KREUZER_CYCLES_B: [[f64; 3]; 3] = [
     [
         0.0020002064074973063,
         0.0020002088965442267,

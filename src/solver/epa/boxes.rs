@@ -1,0 +1,277 @@
+//! Boxes in closed form (the default; `epa: (closed_forms: false)` hands them to EPA so
+//! its expansions can be watched): a point core (a sphere) against a box core by the
+//! box's nearest point or face, and a box against a box by the separating-axis theorem (Gottschalk, Lin
+//! and Manocha, "OBBTree: A Hierarchical Structure for Rapid Interference Detection";
+//! Ericson, "Real-Time Collision Detection" §4.4), as parry answers them.
+//!
+//! Two convex polytopes' penetration depth is the smallest overlap of their projections
+//! over the normals of the faces of their Minkowski difference; for two boxes those are
+//! among 15 axes (A's three face normals, B's three, and the nine cross products of an
+//! edge of each). The overlap along any unit axis bounds the depth from above, so an
+//! axis the rounding tilts a little can only overestimate, never undercut, the minimum.
+//! Only clear overlaps are answered here: near a touch (an overlap below the rounding
+//! of the scene's size) GJK and EPA decide, with their certificates.
+
+use glam::{DMat3, DVec3};
+
+use super::closed_form::CoreContact;
+use super::gjk_settings_for_epa;
+use crate::minkowski::MinkowskiDifference;
+use crate::pose::RelativePose;
+use crate::shape::{Cuboid, Shape};
+use crate::solver::{run_gjk, DirectionRule, Outcome};
+
+/// Overlaps below this fraction of the scene's size are left to GJK and EPA.
+const CLEAR_OVERLAP: f64 = 1e-9;
+
+/// The contact of a box core with a point or box core (A's frame), when they clearly
+/// overlap; `None` for any other pair, or when they are apart or nearly touching.
+pub(super) fn box_core_contact(a: &Shape, b: &Shape, b_in_a: RelativePose) -> Option<CoreContact> {
+    match (a, b) {
+        (Shape::Cuboid(ca), Shape::Point(_)) => point_in_box(ca.half_extents(), b_in_a.translation),
+        (Shape::Point(_), Shape::Cuboid(cb)) => {
+            // A's point in B's frame; the normal that pushes A out of B pushes B the
+            // other way.
+            let (r, t) = (b_in_a.rotation, b_in_a.translation);
+            let c = point_in_box(cb.half_extents(), r.transpose() * -t)?;
+            Some(CoreContact {
+                signed_distance: c.signed_distance,
+                normal: -(r * c.normal),
+                on_a: DVec3::ZERO,
+                on_b: r * c.on_a + t,
+            })
+        }
+        (Shape::Cuboid(ca), Shape::Cuboid(cb)) => box_in_box(a, b, ca, cb, b_in_a),
+        _ => None,
+    }
+}
+
+/// A point `p` against a box of half extents `h` (the box's frame): outside, its
+/// distance to the box's nearest point and the direction from there; inside, the depth
+/// to its nearest face (negative), that face's outward normal and the point on it.
+/// Within the rounding of the boundary, `None` (GJK and EPA decide).
+fn point_in_box(h: DVec3, p: DVec3) -> Option<CoreContact> {
+    let margin = CLEAR_OVERLAP * (h.length() + p.length());
+    let nearest = p.clamp(-h, h);
+    if nearest != p {
+        let v = p - nearest;
+        let d = v.length();
+        return (d > margin).then(|| CoreContact {
+            signed_distance: d,
+            normal: v / d,
+            on_a: nearest,
+            on_b: p,
+        });
+    }
+    let depths = h - p.abs();
+    let axis = if depths.x <= depths.y && depths.x <= depths.z {
+        0
+    } else if depths.y <= depths.z {
+        1
+    } else {
+        2
+    };
+    let depth = depths[axis];
+    if depth <= margin {
+        return None;
+    }
+    let mut normal = DVec3::ZERO;
+    normal[axis] = if p[axis] < 0.0 { -1.0 } else { 1.0 };
+    let mut on_face = p;
+    on_face[axis] = normal[axis] * h[axis];
+    Some(CoreContact {
+        signed_distance: -depth,
+        normal,
+        on_a: on_face,
+        on_b: p,
+    })
+}
+
+/// The smallest overlap of two boxes over the 15 axes and the axis (pointing from A to
+/// B), or `None` when some axis separates them or the overlap is not clear.
+pub(crate) fn smallest_overlap(ha: DVec3, hb: DVec3, b_in_a: RelativePose) -> Option<(f64, DVec3)> {
+    let (r, t) = (b_in_a.rotation, b_in_a.translation);
+    let scale = ha.length() + hb.length() + t.length();
+    let mut best: Option<(f64, DVec3)> = None;
+    for axis in candidate_axes(r) {
+        let overlap = radius(ha, DMat3::IDENTITY, axis) + radius(hb, r, axis) - axis.dot(t).abs();
+        if best.is_none_or(|(o, _)| overlap < o) {
+            let towards_b = if axis.dot(t) < 0.0 { -axis } else { axis };
+            best = Some((overlap, towards_b));
+        }
+    }
+    best.filter(|(overlap, _)| *overlap > CLEAR_OVERLAP * scale)
+}
+
+/// A's three face normals, B's three (the rotation's columns), and the nine cross
+/// products of one of each, normalised; cross products of parallel edges (no direction)
+/// are left out: their faces' normals already hold the minimum.
+pub(crate) fn candidate_axes(r: DMat3) -> impl Iterator<Item = DVec3> {
+    let a_axes = [DVec3::X, DVec3::Y, DVec3::Z];
+    let b_axes = [r.x_axis, r.y_axis, r.z_axis];
+    let crosses = a_axes
+        .into_iter()
+        .flat_map(move |u| b_axes.into_iter().map(move |w| u.cross(w)))
+        .filter(|c| c.length_squared() > 1e-24)
+        .map(DVec3::normalize);
+    a_axes.into_iter().chain(b_axes).chain(crosses)
+}
+
+/// Half the width of a box (half extents `h`, turned by `r`) along the unit `axis`.
+pub(crate) fn radius(h: DVec3, r: DMat3, axis: DVec3) -> f64 {
+    h.x * r.x_axis.dot(axis).abs() + h.y * r.y_axis.dot(axis).abs() + h.z * r.z_axis.dot(axis).abs()
+}
+
+/// Two boxes clearly overlapping: the depth and normal by the separating axes, and the
+/// deepest point pair from GJK on B pushed out along that normal past the contact (a
+/// face's Voronoi region is the prism over it, so GJK's nearest points there are the
+/// pair the push brings together).
+fn box_in_box(
+    a: &Shape,
+    b: &Shape,
+    ca: &Cuboid,
+    cb: &Cuboid,
+    b_in_a: RelativePose,
+) -> Option<CoreContact> {
+    let (ha, hb) = (ca.half_extents(), cb.half_extents());
+    let (depth, normal) = smallest_overlap(ha, hb, b_in_a)?;
+    if let Some((on_a, on_b)) = vertex_witnesses(ha, hb, b_in_a, depth, normal) {
+        return Some(CoreContact {
+            signed_distance: -depth,
+            normal,
+            on_a,
+            on_b,
+        });
+    }
+    let push = depth + ca.half_extents().length() + cb.half_extents().length();
+    let pushed = RelativePose {
+        translation: b_in_a.translation + normal * push,
+        ..b_in_a
+    };
+    let settings = gjk_settings_for_epa();
+    let run = run_gjk(
+        MinkowskiDifference::new(a, b, pushed),
+        DirectionRule::Vanilla,
+        settings,
+        &[],
+    );
+    if !matches!(run.outcome, Outcome::Separated { .. }) {
+        return None;
+    }
+    let (on_a, pushed_b) = run.witness_a.zip(run.witness_b)?;
+    Some(CoreContact {
+        signed_distance: -depth,
+        normal,
+        on_a,
+        on_b: pushed_b - normal * push,
+    })
+}
+
+/// The deepest point pair when one box's deepest vertex along the normal is unique
+/// and the push `depth · n` lays it on the other box (a vertex against a face, the
+/// commonest contact): that vertex and its pushed image. `None` otherwise (an edge or
+/// face of each, or edges crossing): GJK finds the pair.
+fn vertex_witnesses(
+    ha: DVec3,
+    hb: DVec3,
+    b_in_a: RelativePose,
+    depth: f64,
+    normal: DVec3,
+) -> Option<(DVec3, DVec3)> {
+    let (r, t) = (b_in_a.rotation, b_in_a.translation);
+    let tolerance = 1e-10 * (ha.length() + hb.length() + t.length());
+    let unique = |n: DVec3| n.abs().min_element() > 1e-9;
+    // B's vertex deepest along −n (B's frame signs), laid on A's face.
+    let in_b = r.transpose() * normal;
+    if unique(in_b) {
+        let on_b = t + r * (-in_b.signum() * hb);
+        let on_a = on_b + normal * depth;
+        if (on_a.abs() - ha).max_element() <= tolerance {
+            return Some((on_a, on_b));
+        }
+    }
+    // A's vertex deepest along +n, laid on B's face.
+    if unique(normal) {
+        let on_a = normal.signum() * ha;
+        let on_b = on_a - normal * depth;
+        let local = r.transpose() * (on_b - t);
+        if (local.abs() - hb).max_element() <= tolerance {
+            return Some((on_a, on_b));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::PointShape;
+
+    fn at(rotation: DMat3, t: DVec3) -> RelativePose {
+        RelativePose::from_matrix(rotation, t)
+    }
+
+    #[test]
+    fn a_point_inside_a_box_leaves_through_its_nearest_face() {
+        let cube = Shape::Cuboid(Cuboid::new(DVec3::new(1.0, 2.0, 3.0)).unwrap());
+        let point = Shape::Point(PointShape);
+        let c = box_core_contact(
+            &cube,
+            &point,
+            at(DMat3::IDENTITY, DVec3::new(0.7, -0.5, 0.0)),
+        )
+        .unwrap();
+        assert_eq!(
+            (c.signed_distance, c.normal),
+            (-0.30000000000000004, DVec3::X)
+        );
+        assert_eq!(c.on_a, DVec3::new(1.0, -0.5, 0.0));
+        // From B's side: the box turned a quarter about z, the point at A's origin.
+        let turn = DMat3::from_rotation_z(std::f64::consts::FRAC_PI_2);
+        let d = box_core_contact(&point, &cube, at(turn, DVec3::new(0.0, 0.5, 0.0))).unwrap();
+        assert!(
+            (d.signed_distance + 0.5).abs() < 1e-15,
+            "{}",
+            d.signed_distance
+        );
+        assert!((d.normal - DVec3::Y).length() < 1e-15, "{}", d.normal);
+        // Outside: the distance to the nearest point; on a face: left to GJK and EPA.
+        let out = box_core_contact(
+            &cube,
+            &point,
+            at(DMat3::IDENTITY, DVec3::new(1.5, 0.0, 3.5)),
+        )
+        .unwrap();
+        assert!((out.signed_distance - 0.5f64.hypot(0.5)).abs() < 1e-15);
+        assert_eq!(out.on_a, DVec3::new(1.0, 0.0, 3.0));
+        assert!(box_core_contact(&cube, &point, at(DMat3::IDENTITY, DVec3::X)).is_none());
+    }
+
+    #[test]
+    fn two_boxes_face_to_face_and_edge_to_edge() {
+        let cube = Shape::Cuboid(Cuboid::new(DVec3::splat(0.5)).unwrap());
+        let Shape::Cuboid(c) = &cube else {
+            unreachable!()
+        };
+        // Face to face, 0.2 deep along x.
+        let rel = at(DMat3::IDENTITY, DVec3::new(0.8, 0.1, 0.0));
+        let contact = box_in_box(&cube, &cube, c, c, rel).unwrap();
+        assert!((contact.signed_distance + 0.2).abs() < 1e-15);
+        assert_eq!(contact.normal, DVec3::X);
+        let gap = contact.on_a - contact.on_b;
+        assert!((gap - DVec3::X * 0.2).length() < 1e-12, "{gap}");
+        // Edge to edge: B turned 45° about z and about x, its edge dipping into A's.
+        let turn = DMat3::from_rotation_z(0.25 * std::f64::consts::PI)
+            * DMat3::from_rotation_x(0.25 * std::f64::consts::PI);
+        let rel = at(turn, DVec3::new(0.8, 0.8, 0.1));
+        let (depth, n) = smallest_overlap(c.half_extents(), c.half_extents(), rel).unwrap();
+        let contact = box_in_box(&cube, &cube, c, c, rel).unwrap();
+        assert_eq!(-contact.signed_distance, depth);
+        assert!((contact.on_a - contact.on_b - n * depth).length() < 1e-12);
+        // Apart: no answer.
+        assert!(
+            smallest_overlap(c.half_extents(), c.half_extents(), at(turn, DVec3::X * 3.0))
+                .is_none()
+        );
+    }
+}
