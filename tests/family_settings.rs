@@ -87,7 +87,10 @@ fn each_family_reads_its_own_settings_from_the_scene() {
     let Outcome::Impact { .. } = far("").run(halving).summary.outcome else {
         panic!("{}", far("").run(halving).summary.outcome);
     };
-    let run = far("toi: (max_iterations: 3)").run(halving);
+    // Two boxes: the separating axes swept answer at once, unless the scene asks for
+    // the method's own steps.
+    assert_eq!(far("").run(halving).summary.iterations, 0);
+    let run = far("toi: (max_iterations: 3, closed_forms: false)").run(halving);
     assert!(
         matches!(run.summary.outcome, Outcome::IterationCap { .. }),
         "{}",

@@ -633,7 +633,15 @@ fn toi_answer(
     };
     AlgorithmAnswer {
         iterations: run.iterations,
-        distance: whole.extras.initial_distance,
+        // The contract's distance at t = 0: the run's own, or (a closed form that did
+        // not need it) GJK's, measured outside the timed query.
+        distance: whole.extras.initial_distance.or_else(|| {
+            let md = MinkowskiDifference::new(a, b, b_in_a);
+            let gjk = Algorithm::Gjk(crate::solver::DirectionRule::Vanilla);
+            solve(gjk, md, crate::solver::epa::gjk_settings_for_epa())
+                .outcome
+                .distance()
+        }),
         status: run.outcome.status_name().to_string(),
         normal: run.outcome.normal().map(|n| n.to_array()),
         time_of_impact: Some(time),

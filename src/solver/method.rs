@@ -57,8 +57,9 @@ pub struct Run {
 /// set; in JSON beside the summary).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct RunExtras {
-    /// EPA's: the GJK run it started from.
-    pub gjk_stage: Option<RunSummary>,
+    /// EPA's: the GJK run it started from (boxed: a run of another family carries
+    /// none, and moves no room for one).
+    pub gjk_stage: Option<Box<RunSummary>>,
     /// The time of impact's: the distance at t = 0, when it measured one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub initial_distance: Option<f64>,
@@ -76,7 +77,7 @@ impl From<()> for RunExtras {
 impl From<EpaExtras> for RunExtras {
     fn from(e: EpaExtras) -> Self {
         RunExtras {
-            gjk_stage: e.gjk_stage,
+            gjk_stage: e.gjk_stage.map(Box::new),
             ..RunExtras::default()
         }
     }

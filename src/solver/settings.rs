@@ -97,6 +97,10 @@ pub struct ToiSettings {
     /// The bracketing methods stop when the first contact's bracket is this narrow.
     pub time_tolerance: f64,
     pub max_iterations: usize,
+    /// Two spheres and two boxes in closed form (a quadratic, the separating axes
+    /// swept), as parry answers them; `false` runs the method chosen on them so that its
+    /// steps can be watched.
+    pub closed_forms: bool,
 }
 
 impl Default for ToiSettings {
@@ -105,6 +109,7 @@ impl Default for ToiSettings {
             contact_tolerance: 1e-9,
             time_tolerance: 1e-10,
             max_iterations: 200,
+            closed_forms: true,
         }
     }
 }

@@ -70,6 +70,13 @@ pub(super) fn narrate(run: &Run, records: &[ToiRecord], index: usize) -> String 
             "Step {step}: no contact for t in [0, 1]; closest approach {d:.6e}. Result: {}.",
             run.summary.outcome
         ),
+        ToiEvent::ClosedForm => format!(
+            "Step {step}: closed form (two spheres: the quadratic |p + t·v| = r_A + r_B; two \
+             boxes: the first time every separating axis overlaps): t = {t:.9}, distance \
+             {d:.3e}. Result: {}. To watch the method's own steps, untick the closed forms \
+             in the time of impact's settings.",
+            run.summary.outcome
+        ),
     }
 }
 

@@ -28,6 +28,10 @@ pub fn family_settings_ui(ui: &mut egui::Ui, kind: SettingsKind, s: &mut SolverS
             changed |= tolerance(ui, "contact tolerance", &mut t.contact_tolerance, "shapes this close count as touching: a fraction of the scene's size (bounding boxes and the motion's length)");
             changed |= tolerance(ui, "time tolerance", &mut t.time_tolerance, "the bracketing methods stop when the first contact's bracket is this narrow (a fraction of the motion)");
             changed |= cap(ui, "step cap", &mut t.max_iterations);
+            changed |= ui
+                .checkbox(&mut t.closed_forms, "two spheres and two boxes in closed form")
+                .on_hover_text("a quadratic and the separating axes swept answer at once, as parry does; untick to watch the method's own steps")
+                .changed();
         }
         SettingsKind::Barrier => {
             let p = &mut s.interior_point;

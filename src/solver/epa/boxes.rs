@@ -123,9 +123,7 @@ pub(crate) fn radius(h: DVec3, r: DMat3, axis: DVec3) -> f64 {
 }
 
 /// Two boxes clearly overlapping: the depth and normal by the separating axes, and the
-/// deepest point pair from GJK on B pushed out along that normal past the contact (a
-/// face's Voronoi region is the prism over it, so GJK's nearest points there are the
-/// pair the push brings together).
+/// deepest point pair ([`deepest_pair`]).
 fn box_in_box(
     a: &Shape,
     b: &Shape,
@@ -133,38 +131,50 @@ fn box_in_box(
     cb: &Cuboid,
     b_in_a: RelativePose,
 ) -> Option<CoreContact> {
+    let (depth, normal) = smallest_overlap(ca.half_extents(), cb.half_extents(), b_in_a)?;
+    let (on_a, on_b) = deepest_pair(a, b, b_in_a, depth, normal)?;
+    Some(CoreContact {
+        signed_distance: -depth,
+        normal,
+        on_a,
+        on_b,
+    })
+}
+
+/// Points of two boxes (A's frame) with `on_a − on_b = depth · normal`, for the normal
+/// and depth of their smallest overlap (0: touching): a vertex laid on a face by the push
+/// ([`vertex_witnesses`]), or else GJK's nearest points once B is pushed out along the
+/// normal past the contact (a face's Voronoi region is the prism over it, so the pair
+/// GJK finds there is the one the push brings together).
+pub(crate) fn deepest_pair(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    depth: f64,
+    normal: DVec3,
+) -> Option<(DVec3, DVec3)> {
+    let (Shape::Cuboid(ca), Shape::Cuboid(cb)) = (a, b) else {
+        return None;
+    };
     let (ha, hb) = (ca.half_extents(), cb.half_extents());
-    let (depth, normal) = smallest_overlap(ha, hb, b_in_a)?;
-    if let Some((on_a, on_b)) = vertex_witnesses(ha, hb, b_in_a, depth, normal) {
-        return Some(CoreContact {
-            signed_distance: -depth,
-            normal,
-            on_a,
-            on_b,
-        });
+    if let Some(pair) = vertex_witnesses(ha, hb, b_in_a, depth, normal)
+        .or_else(|| edge_witnesses(ha, hb, b_in_a, depth, normal))
+    {
+        return Some(pair);
     }
-    let push = depth + ca.half_extents().length() + cb.half_extents().length();
+    let push = depth + ha.length() + hb.length();
     let pushed = RelativePose {
         translation: b_in_a.translation + normal * push,
         ..b_in_a
     };
     let settings = gjk_settings_for_epa();
-    let run = run_gjk(
-        MinkowskiDifference::new(a, b, pushed),
-        DirectionRule::Vanilla,
-        settings,
-        &[],
-    );
+    let md = MinkowskiDifference::new(a, b, pushed);
+    let run = run_gjk(md, DirectionRule::Vanilla, settings, &[]);
     if !matches!(run.outcome, Outcome::Separated { .. }) {
         return None;
     }
     let (on_a, pushed_b) = run.witness_a.zip(run.witness_b)?;
-    Some(CoreContact {
-        signed_distance: -depth,
-        normal,
-        on_a,
-        on_b: pushed_b - normal * push,
-    })
+    Some((on_a, pushed_b - normal * push))
 }
 
 /// The deepest point pair when one box's deepest vertex along the normal is unique
@@ -200,6 +210,48 @@ fn vertex_witnesses(
         }
     }
     None
+}
+
+/// The deepest point pair when the normal is across an edge of each box (the normal
+/// perpendicular to one axis of each, the others' signs fixing which edges): the
+/// nearest points of the two edges' lines, when they lie on the edges and the push
+/// `depth · n` brings them together. `None` otherwise.
+fn edge_witnesses(
+    ha: DVec3,
+    hb: DVec3,
+    b_in_a: RelativePose,
+    depth: f64,
+    normal: DVec3,
+) -> Option<(DVec3, DVec3)> {
+    let (r, t) = (b_in_a.rotation, b_in_a.translation);
+    let tolerance = 1e-10 * (ha.length() + hb.length() + t.length());
+    // A's edge deepest along +n and B's along −n (B's frame): the one free axis each.
+    let edge = |n: DVec3, h: DVec3| -> Option<(usize, DVec3)> {
+        let free: Vec<usize> = (0..3).filter(|&i| n[i].abs() <= 1e-9).collect();
+        let [axis] = free[..] else { return None };
+        let mut base = n.signum() * h;
+        base[axis] = 0.0;
+        Some((axis, base))
+    };
+    let (i, base_a) = edge(normal, ha)?;
+    let (j, base_b) = edge(r.transpose() * -normal, hb)?;
+    // The nearest points of the lines base_a + s·e_i and t + R(base_b + u·e_j)
+    // (Ericson, "Real-Time Collision Detection" §5.1.9).
+    let (d1, d2) = (DVec3::AXES[i], r.col(j));
+    let p2 = t + r * base_b;
+    let offset = base_a - p2;
+    let (b, c, f) = (d1.dot(d2), d1.dot(offset), d2.dot(offset));
+    let denom = 1.0 - b * b;
+    if denom <= 1e-12 {
+        return None;
+    }
+    let s = (b * f - c) / denom;
+    let u = b * s + f;
+    if s.abs() > ha[i] + tolerance || u.abs() > hb[j] + tolerance {
+        return None;
+    }
+    let (on_a, on_b) = (base_a + d1 * s, p2 + d2 * u);
+    ((on_a - on_b - normal * depth).length() <= tolerance).then_some((on_a, on_b))
 }
 
 #[cfg(test)]
@@ -247,6 +299,35 @@ mod tests {
         assert!(box_core_contact(&cube, &point, at(DMat3::IDENTITY, DVec3::X)).is_none());
     }
 
+    /// Over turned boxes at many offsets: where the normal crosses an edge of each, the
+    /// edges' nearest points answer (no GJK), on both boxes, `depth · n` apart.
+    #[test]
+    fn crossing_edges_give_their_nearest_points() {
+        let (ha, hb) = (DVec3::new(0.5, 0.3, 0.4), DVec3::new(0.2, 0.6, 0.3));
+        let on_box = |p: DVec3, h: DVec3| (p.abs() - h).max_element() <= 1e-12;
+        let mut crossing = 0;
+        for i in 0..400 {
+            let f = i as f64;
+            let turn = DMat3::from_euler(glam::EulerRot::XYZ, 0.37 * f, 0.61 * f, 0.23 * f);
+            let dir = DVec3::new((1.3 * f).sin(), (0.7 * f).cos(), (2.1 * f).sin()).normalize();
+            let rel = at(turn, dir * 0.7);
+            let Some((depth, n)) = smallest_overlap(ha, hb, rel) else {
+                continue;
+            };
+            let Some((on_a, on_b)) = edge_witnesses(ha, hb, rel, depth, n) else {
+                continue;
+            };
+            crossing += 1;
+            assert!((on_a - on_b - n * depth).length() < 1e-12, "case {i}");
+            assert!(on_box(on_a, ha), "case {i}: {on_a}");
+            assert!(
+                on_box(turn.transpose() * (on_b - rel.translation), hb),
+                "case {i}: {on_b}"
+            );
+        }
+        assert!(crossing >= 10, "{crossing} crossings");
+    }
+
     #[test]
     fn two_boxes_face_to_face_and_edge_to_edge() {
         let cube = Shape::Cuboid(Cuboid::new(DVec3::splat(0.5)).unwrap());
@@ -267,6 +348,7 @@ mod tests {
         let (depth, n) = smallest_overlap(c.half_extents(), c.half_extents(), rel).unwrap();
         let contact = box_in_box(&cube, &cube, c, c, rel).unwrap();
         assert_eq!(-contact.signed_distance, depth);
+
         assert!((contact.on_a - contact.on_b - n * depth).length() < 1e-12);
         // Apart: no answer.
         assert!(

@@ -12,7 +12,7 @@
 //! support along its normal: the answer lies in `[lower, upper]` with
 //! `upper − lower ≤ tolerance · (1 + ‖support‖)`.
 
-mod boxes;
+pub(crate) mod boxes;
 mod closed_form;
 mod record;
 

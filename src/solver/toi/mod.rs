@@ -16,6 +16,7 @@
 
 mod advancement;
 mod bracketing;
+mod closed_form;
 mod ray_cast;
 mod record;
 mod turning;
@@ -128,6 +129,18 @@ pub fn time_of_impact_moving(
     settings: ToiSettings,
     trace: Option<&mut Vec<ToiRecord>>,
 ) -> ToiRun {
+    let mut trace = trace;
+    if let (true, Shape::Sphere(sa), Shape::Sphere(sb)) = (settings.closed_forms, a, b) {
+        if motion.spin == DVec3::ZERO {
+            let (p, v) = (b_in_a.translation, motion.velocity);
+            let contact = contact_distance(a, b, v, settings);
+            let reach = sa.radius() + sb.radius();
+            let records = trace.as_deref_mut();
+            if let Some(run) = closed_form::balls(p, v, reach, sa.radius(), contact, records) {
+                return run;
+            }
+        }
+    }
     let mut q = Query::new(a, b, b_in_a, motion.velocity, settings, trace);
     q.spin = motion.spin;
     if !(motion.velocity.is_finite() && motion.spin.is_finite()) {
@@ -149,6 +162,11 @@ pub fn time_of_impact_moving(
             return q.touching_at_start(&d0);
         }
         return advancement::run(q, d0);
+    }
+    if settings.closed_forms {
+        if let Some(run) = closed_form::answer(&mut q) {
+            return run;
+        }
     }
     match q.opening() {
         Opening::Decided(run) => *run,

@@ -32,6 +32,9 @@ pub enum ToiEvent {
     Contact,
     /// No contact in t ∈ [0, 1].
     NoContact,
+    /// The pair's closed form (two spheres, two boxes) gave the answer: the first
+    /// contact's time, or the closest approach when there is none.
+    ClosedForm,
 }
 
 impl ToiEvent {
@@ -48,6 +51,7 @@ impl ToiEvent {
             ToiEvent::RayProject => "ray_project",
             ToiEvent::Contact => "contact",
             ToiEvent::NoContact => "no_contact",
+            ToiEvent::ClosedForm => "closed_form",
         }
     }
 }
