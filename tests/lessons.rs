@@ -43,3 +43,43 @@ fn every_lesson_step_shows_what_it_says() {
         }
     }
 }
+
+/// Every lesson ends with questions for the class, and its worksheet holds what a
+/// student needs to redo it by hand: the shapes' coordinates, every step's text, the
+/// runs narrated step by step (the support points and distances), and the questions.
+#[test]
+fn every_lesson_has_questions_and_a_worksheet() {
+    use collidescope::app::worksheet::worksheet;
+    for path in lesson_files() {
+        let scene = Scene::load(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        assert!(
+            scene.questions.len() >= 3,
+            "{name}: {} questions",
+            scene.questions.len()
+        );
+        let sheet = worksheet(scene.clone());
+        assert!(sheet.starts_with(&format!("# {}", scene.name)), "{name}");
+        assert!(
+            sheet.contains("## The shapes\n\n- A: `"),
+            "{name}: no shapes"
+        );
+        for step in &scene.lesson {
+            assert!(
+                sheet.contains(step.text.trim()),
+                "{name}: a step's text is missing"
+            );
+        }
+        assert!(
+            sheet.contains("## The runs, to redo by hand"),
+            "{name}: no runs"
+        );
+        assert!(
+            sheet.contains("1. Step 1:"),
+            "{name}: the run's first step is not narrated"
+        );
+        for q in &scene.questions {
+            assert!(sheet.contains(q.as_str()), "{name}: question missing: {q}");
+        }
+    }
+}

@@ -21,6 +21,8 @@ pub struct LessonPlayer {
     requested: bool,
     /// The lesson the step belongs to: another scene's lesson starts at its first step.
     lesson: Vec<LessonStep>,
+    /// The questions for the class, shown with the last step.
+    questions: Vec<String>,
     /// The scene's pairs in the file's order (focusing one moves it first in the model;
     /// steps name pairs by this order).
     pairs: Vec<(usize, usize)>,
@@ -89,6 +91,7 @@ fn apply_lesson_step(
 ) {
     if model.scene.lesson != player.lesson {
         player.lesson = model.scene.lesson.clone();
+        player.questions = model.scene.questions.clone();
         player.pairs = model.scene.pairs.clone();
         let start = player.start.take().unwrap_or(0);
         player.step = start.min(player.lesson.len().saturating_sub(1));
@@ -260,14 +263,30 @@ pub fn lesson_text_ui(ui: &mut egui::Ui, player: &LessonPlayer, size: f32) {
     let Some(step) = player.lesson.get(player.step) else {
         return;
     };
+    let text = match (
+        player.step + 1 == player.lesson.len(),
+        player.questions.is_empty(),
+    ) {
+        (true, false) => format!("{}\n\n{}", step.text, questions_text(&player.questions)),
+        _ => step.text.clone(),
+    };
     let visuals = ui.visuals();
     let job = markdown_light(
-        &step.text,
+        &text,
         size,
         visuals.text_color(),
         visuals.strong_text_color(),
     );
     ui.add(egui::Label::new(job).wrap());
+}
+
+/// The questions as the last step shows them: a bold heading, then one numbered line
+/// each.
+pub fn questions_text(questions: &[String]) -> String {
+    let list: Vec<String> = (questions.iter().enumerate())
+        .map(|(k, q)| format!("{}. {q}", k + 1))
+        .collect();
+    format!("**Questions for the class**\n{}", list.join("\n"))
 }
 
 /// What one step shows, computed as the player does: the focused method, its
@@ -283,37 +302,48 @@ pub struct StepTranscript {
 /// Every step of `scene`'s lesson as the player shows it (no window needed): the
 /// lesson test holds each to the step's `expect`, and `collidescope lesson` prints it.
 pub fn transcript(scene: crate::scene::Scene) -> Vec<StepTranscript> {
+    let mut shown = Vec::new();
+    replay(scene, |_, model, cursor| {
+        let run = model.focused_run().map(|r| &r.run);
+        shown.push(StepTranscript {
+            method: model.focus(),
+            cursor,
+            iterations: run.map_or(0, |r| r.summary.iterations),
+            narration: run.map_or_else(String::new, |r| super::narration::narrate(r, cursor)),
+        });
+    });
+    shown
+}
+
+/// Plays `scene`'s lesson step by step as the player does (pair, method in focus,
+/// cursor), calling `visit` with each step, the solved model and the cursor.
+pub fn replay(
+    scene: crate::scene::Scene,
+    mut visit: impl FnMut(&LessonStep, &super::model::ViewerModel, usize),
+) {
     let lesson = scene.lesson.clone();
     let pairs = scene.pairs.clone();
     let mut model = super::model::ViewerModel::new(scene);
     let mut cursor = 0;
-    (0..lesson.len())
-        .map(|k| effective_step(&lesson, k))
-        .map(|step| {
-            if let Some(k) = step
-                .pair
-                .and_then(|k| pair_position(&model.scene.pairs, &pairs, k))
-            {
-                model.set_focus_pair(k);
-            }
-            if let Some(method) = step.algorithm.as_deref().and_then(|n| n.parse().ok()) {
-                model.set_enabled(method, true);
-                model.set_focus(method);
-            }
-            model.solve();
-            if let Some(k) = step.cursor {
-                cursor = k;
-            }
-            cursor = cursor.min(model.step_count().saturating_sub(1));
-            let run = model.focused_run().map(|r| &r.run);
-            StepTranscript {
-                method: model.focus(),
-                cursor,
-                iterations: run.map_or(0, |r| r.summary.iterations),
-                narration: run.map_or_else(String::new, |r| super::narration::narrate(r, cursor)),
-            }
-        })
-        .collect()
+    for k in 0..lesson.len() {
+        let step = effective_step(&lesson, k);
+        if let Some(k) = step
+            .pair
+            .and_then(|k| pair_position(&model.scene.pairs, &pairs, k))
+        {
+            model.set_focus_pair(k);
+        }
+        if let Some(method) = step.algorithm.as_deref().and_then(|n| n.parse().ok()) {
+            model.set_enabled(method, true);
+            model.set_focus(method);
+        }
+        model.solve();
+        if let Some(k) = step.cursor {
+            cursor = k;
+        }
+        cursor = cursor.min(model.step_count().saturating_sub(1));
+        visit(&lesson[k], &model, cursor);
+    }
 }
 
 /// The lesson steps of the scene, when it has any.

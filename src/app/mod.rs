@@ -24,6 +24,7 @@ mod screenshot;
 pub mod tessellate;
 pub mod theme;
 mod ui;
+pub mod worksheet;
 
 use std::path::PathBuf;
 

@@ -11,12 +11,18 @@ use collidescope::app::{run_viewer, ViewerOptions};
 use collidescope::scene::Scene;
 use collidescope::solver::Method;
 
-pub fn print_lesson(path: &Path) -> anyhow::Result<()> {
+pub fn print_lesson(path: &Path, worksheet: Option<&Path>) -> anyhow::Result<()> {
     let scene = Scene::load(path)?;
     if scene.lesson.is_empty() {
         anyhow::bail!("{}: the scene has no lesson steps", path.display());
     }
+    if let Some(out) = worksheet {
+        std::fs::write(out, collidescope::app::worksheet::worksheet(scene.clone()))
+            .map_err(|e| anyhow::anyhow!("{}: cannot write the worksheet: {e}", out.display()))?;
+        println!("wrote the worksheet {}", out.display());
+    }
     let steps = scene.lesson.clone();
+    let scene_questions = scene.questions.clone();
     println!("{}: {} steps", scene.name, steps.len());
     let mut differ = 0;
     for (k, (step, shown)) in steps.iter().zip(transcript(scene)).enumerate() {
@@ -37,10 +43,19 @@ pub fn print_lesson(path: &Path) -> anyhow::Result<()> {
             None => "no expect written",
         };
         println!("  {status}");
+        for line in step.text.lines() {
+            println!("  | {line}");
+        }
         println!(
             "  expect: Some(Expect(iterations: {}, narration: {:?})),",
             shown.iterations, shown.narration
         );
+    }
+    if !scene_questions.is_empty() {
+        println!("\nquestions for the class:");
+        for (k, q) in scene_questions.iter().enumerate() {
+            println!("  {}. {q}", k + 1);
+        }
     }
     if differ > 0 {
         anyhow::bail!(

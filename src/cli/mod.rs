@@ -239,14 +239,19 @@ enum Command {
         #[arg(long)]
         projector: bool,
     },
-    /// Print a lesson's steps as the viewer's lesson player shows them (focused method,
-    /// cursor, iterations, narration), each checked against the step's `expect`; exits
-    /// with an error when one differs. The printed `expect` lines are what to paste
-    /// after a deliberate change.
+    /// Print a lesson's steps as the viewer's lesson player shows them (each step's text
+    /// in full, focused method, cursor, iterations, narration) and its questions, each
+    /// step checked against its `expect`; exits with an error when one differs. The
+    /// printed `expect` lines are what to paste after a deliberate change. With
+    /// `--worksheet OUT.md`, also a printable worksheet for the class.
     #[cfg(feature = "app")]
     Lesson {
         /// Scene file (RON) with lesson steps.
         scene: PathBuf,
+        /// Also write a printable worksheet (Markdown): the shapes' coordinates, each
+        /// step's text, the runs step by step to redo by hand, the questions.
+        #[arg(long)]
+        worksheet: Option<PathBuf>,
     },
     /// Find the slow poses of two meshes: sample relative poses at signed distances in a
     /// band, run the algorithms, report the distributions, write the worst as scenes.
@@ -492,7 +497,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             animate: None,
         }),
         #[cfg(feature = "app")]
-        Some(Command::Lesson { scene }) => lesson::print_lesson(&scene),
+        Some(Command::Lesson { scene, worksheet }) => {
+            lesson::print_lesson(&scene, worksheet.as_deref())
+        }
         #[cfg(feature = "app")]
         Some(Command::Animate {
             scene,

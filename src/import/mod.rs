@@ -142,5 +142,6 @@ fn scene(name: String, notes: String, bodies: Vec<crate::scene::BodySpec>) -> Sc
         algorithms: ["gjk", "nesterov", "epa"].map(String::from).to_vec(),
         settings: SettingsSpec::from(SolverSettings::default()),
         lesson: Vec::new(),
+        questions: Vec::new(),
     }
 }

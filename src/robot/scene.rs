@@ -75,6 +75,7 @@ pub fn robot_scene(model: &RobotModel, pairs: &[(usize, usize)], q: &[f64], dir:
         bodies,
         pairs: pairs.to_vec(),
         lesson: Vec::new(),
+        questions: Vec::new(),
         algorithms: vec![gjk],
         methods: vec![Method::Solver(gjk)],
         settings: SolverSettings::default(),

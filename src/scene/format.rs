@@ -388,6 +388,10 @@ pub struct SceneFile {
     pub settings: SettingsSpec,
     #[serde(default)]
     pub lesson: Vec<LessonStep>,
+    /// Questions to ask the class after the lesson (shown with its last step, and on
+    /// the worksheet `collidescope lesson --worksheet` writes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub questions: Vec<String>,
 }
 
 impl From<SceneFileV1> for SceneFile {
@@ -402,6 +406,7 @@ impl From<SceneFileV1> for SceneFile {
             algorithms: v1.algorithms,
             settings: v1.settings,
             lesson: Vec::new(),
+            questions: Vec::new(),
         }
     }
 }

@@ -83,6 +83,8 @@ pub struct Scene {
     /// The pairs to check (indices into `bodies`, `i ≠ j`); the first is in focus.
     pub pairs: Vec<(usize, usize)>,
     pub lesson: Vec<LessonStep>,
+    /// Questions to ask the class after the lesson.
+    pub questions: Vec<String>,
     pub algorithms: Vec<Algorithm>,
     /// Every method the file names, in its order (`algorithms` are its solvers, plus GJK
     /// when it names only EPA).
@@ -194,6 +196,7 @@ impl Scene {
             bodies: vec![a, b],
             pairs: vec![(0, 1)],
             lesson: Vec::new(),
+            questions: Vec::new(),
             algorithms: vec![Algorithm::Gjk(crate::solver::DirectionRule::Vanilla)],
             methods: vec![Method::Solver(Algorithm::Gjk(
                 crate::solver::DirectionRule::Vanilla,
@@ -305,6 +308,7 @@ impl Scene {
             bodies,
             pairs,
             lesson: file.lesson,
+            questions: file.questions,
             algorithms,
             methods,
             settings,
@@ -407,6 +411,7 @@ impl Scene {
             bodies: self.bodies.iter().map(body).collect(),
             pairs: self.pairs.clone(),
             lesson: self.lesson.clone(),
+            questions: self.questions.clone(),
             algorithms: self.methods.iter().map(|m| m.name().to_string()).collect(),
             settings: SettingsSpec::from(*s),
         }
