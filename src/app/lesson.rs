@@ -205,6 +205,7 @@ pub fn show_only(layers: &mut Layers, names: &[String]) {
         iterate: on("iterate"),
         witness: on("witness"),
         frank_wolfe_path: on("fw_path"),
+        plots: on("plots"),
     };
 }
 

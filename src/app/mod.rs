@@ -112,6 +112,8 @@ pub struct Layers {
     pub iterate: bool,
     pub witness: bool,
     pub frank_wolfe_path: bool,
+    /// The playback panel with its plots, in a lesson (outside one it is always shown).
+    pub plots: bool,
 }
 
 impl Default for Layers {
@@ -127,6 +129,7 @@ impl Default for Layers {
             iterate: true,
             witness: true,
             frank_wolfe_path: true,
+            plots: true,
         }
     }
 }

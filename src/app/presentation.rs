@@ -18,6 +18,10 @@ pub struct Presentation {
     /// Only the 3-D view and the narration.
     pub panels_hidden: bool,
     pub fullscreen: bool,
+    /// In a lesson, every panel (the scene and method panels, playback and plots);
+    /// otherwise only the picture, the lesson's text and its step list, the plots when
+    /// a step shows them.
+    pub lesson_panels: bool,
 }
 
 impl Default for Presentation {
@@ -27,6 +31,7 @@ impl Default for Presentation {
             ui_scale: 1.1,
             panels_hidden: false,
             fullscreen: false,
+            lesson_panels: false,
         }
     }
 }

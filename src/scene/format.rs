@@ -352,8 +352,9 @@ pub struct StepExpectation {
     pub narration: String,
 }
 
-/// The layer names a lesson step may show (the viewer's "Show" toggles).
-pub const LAYER_NAMES: [&str; 10] = [
+/// The layer names a lesson step may show (the viewer's "Show" toggles, and `plots`:
+/// the playback panel's plots, folded away in a lesson unless a step shows them).
+pub const LAYER_NAMES: [&str; 11] = [
     "shapes",
     "difference",
     "simplex",
@@ -364,6 +365,7 @@ pub const LAYER_NAMES: [&str; 10] = [
     "witness",
     "fw_path",
     "in_place",
+    "plots",
 ];
 
 /// The file's top level (version 2).

@@ -81,12 +81,15 @@ mod tests {
         let a = Shape::Cuboid(Cuboid::new(DVec3::new(0.6, 0.4, 0.3)).unwrap());
         let b = Shape::Cuboid(Cuboid::new(DVec3::new(0.5, 0.2, 0.35)).unwrap());
         let rotation = DMat3::from_quat(DQuat::from_euler(glam::EulerRot::XYZ, 0.3, 0.6, 0.2));
+        // EPA's own expansions (two boxes have a closed form by default).
+        let mut expanding = SolverSettings::default();
+        expanding.epa.closed_forms = false;
         let run = Method::Epa.run(
             &a,
             &b,
             RelativePose::from_matrix(rotation, DVec3::ZERO),
             None,
-            SolverSettings::default(),
+            expanding,
             true,
         );
         assert!(run.trace.len() > 2);

@@ -95,13 +95,16 @@ mod tests {
         let ball = Shape::Sphere(Sphere::new(0.1).unwrap());
         let rel = RelativePose::from_matrix(DMat3::IDENTITY, DVec3::new(0.0, 2.0, 0.0));
         let v = Some(DVec3::new(0.0, -4.0, 0.0).into());
+        // The methods' own steps (a sphere and a box have a closed form by default).
+        let mut stepping = SolverSettings::default();
+        stepping.toi.closed_forms = false;
         for (rule, phrase) in [
             (ToiRule::Halving, "contact is"),
             (ToiRule::Brent, "signed distance"),
             (ToiRule::Advancement, "advanced to"),
             (ToiRule::RayCast, "λ moves on"),
         ] {
-            let run = Method::Toi(rule).run(&plate, &ball, rel, v, SolverSettings::default(), true);
+            let run = Method::Toi(rule).run(&plate, &ball, rel, v, stepping, true);
             let lines: Vec<String> = (0..run.trace.len()).map(|i| narrate(&run, i)).collect();
             assert!(lines[1].contains("overlaps A"), "{rule:?}: {}", lines[1]);
             assert!(
@@ -113,5 +116,21 @@ mod tests {
                 "{rule:?}: {lines:#?}"
             );
         }
+    }
+
+    #[test]
+    fn a_closed_form_says_so_and_how_to_watch_the_steps() {
+        let plate = Shape::Cuboid(Cuboid::new(DVec3::new(1.0, 0.01, 1.0)).unwrap());
+        let ball = Shape::Sphere(Sphere::new(0.1).unwrap());
+        let rel = RelativePose::from_matrix(DMat3::IDENTITY, DVec3::new(0.0, 2.0, 0.0));
+        let v = Some(DVec3::new(0.0, -4.0, 0.0).into());
+        let rule = ToiRule::RayCast;
+        let run = Method::Toi(rule).run(&plate, &ball, rel, v, SolverSettings::default(), true);
+        let last = narrate(&run, run.trace.len() - 1);
+        assert!(
+            last.contains("closed form") && last.contains("impact at t"),
+            "{last}"
+        );
+        assert!(last.contains("untick the closed forms"), "{last}");
     }
 }

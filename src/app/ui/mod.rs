@@ -147,6 +147,20 @@ fn viewer_ui(
             &mut requests.camera,
         );
         ui.horizontal(|ui| {
+            if crate::app::lesson::has_lesson(&state.lesson) {
+                let p = &mut state.presentation;
+                let label = if p.lesson_panels {
+                    "lesson view"
+                } else {
+                    "all panels"
+                };
+                let hint = "In a lesson the picture and its text own the screen: the shape, \
+                            method and playback panels fold away (the plots come back on steps \
+                            that show them). This brings every panel back, or folds them again.";
+                if ui.button(label).on_hover_text(hint).clicked() {
+                    p.lesson_panels = !p.lesson_panels;
+                }
+            }
             crate::app::presentation::presentation_ui(ui, &mut state.presentation);
             if let Some(job) = &animation {
                 let (done, total) = job.progress();
@@ -159,29 +173,36 @@ fn viewer_ui(
             }
         });
     });
-    egui::Panel::bottom("playback-panel")
-        .resizable(true)
-        .default_size(330.0)
-        .show(&mut root, |ui| {
-            playback_panel::playback_panel_ui(
-                ui,
-                &state.model,
-                &mut state.cursor,
-                &mut requests.playback,
-                crate::app::lesson::narration_shown(&state.lesson),
-            );
-            if state.model.focused_family() == crate::solver::catalog::Family::TimeOfImpact {
-                playback_panel::toi_preview_ui(ui, &mut state.preview);
-            }
-            ui.separator();
-            plots::plots_ui(
-                ui,
-                &state.model,
-                Theme::of(&state.presentation),
-                state.cursor.cursor,
-                &mut state.text.bounds_log,
-            );
-        });
+    // A lesson folds the panels away unless asked for: the picture and the text own the
+    // screen (the plots stay on the steps that show them).
+    let lesson_view =
+        crate::app::lesson::has_lesson(&state.lesson) && !state.presentation.lesson_panels;
+    let playback_shown = !lesson_view || state.layers.plots;
+    if playback_shown {
+        egui::Panel::bottom("playback-panel")
+            .resizable(true)
+            .default_size(if lesson_view { 260.0 } else { 330.0 })
+            .show(&mut root, |ui| {
+                playback_panel::playback_panel_ui(
+                    ui,
+                    &state.model,
+                    &mut state.cursor,
+                    &mut requests.playback,
+                    crate::app::lesson::narration_shown(&state.lesson),
+                );
+                if state.model.focused_family() == crate::solver::catalog::Family::TimeOfImpact {
+                    playback_panel::toi_preview_ui(ui, &mut state.preview);
+                }
+                ui.separator();
+                plots::plots_ui(
+                    ui,
+                    &state.model,
+                    Theme::of(&state.presentation),
+                    state.cursor.cursor,
+                    &mut state.text.bounds_log,
+                );
+            });
+    }
     if crate::app::lesson::has_lesson(&state.lesson) {
         // As tall as the step's text (a step of four lines is read whole, never cut).
         egui::Panel::bottom("lesson-text")
@@ -189,6 +210,25 @@ fn viewer_ui(
             .show(&mut root, |ui| {
                 crate::app::lesson::lesson_text_ui(ui, &state.lesson, 22.0);
             });
+    }
+    if lesson_view {
+        egui::Panel::left("lesson-steps")
+            .resizable(true)
+            .default_size(230.0)
+            .show(&mut root, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    crate::app::lesson::lesson_panel_ui(ui, &mut state.lesson);
+                });
+            });
+        place_viewport(
+            ctx,
+            &root,
+            &mut camera,
+            &window,
+            &labels,
+            state.layers.labels,
+        );
+        return Ok(());
     }
     egui::Panel::left("scene-panel")
         .resizable(true)
