@@ -139,6 +139,38 @@ fn update_faces(
     mesh.0 = meshes.add(triangle_list(positions));
 }
 
+/// One colour per simplex vertex for its pair of points on A and B (Okabe and Ito's
+/// yellow, vermillion, sky blue and bluish green: apart from A's blue and B's orange).
+const PAIR_COLOURS: [Color; 4] = [
+    Color::srgb(0.80, 0.72, 0.0),
+    Color::srgb(0.835, 0.369, 0.0),
+    Color::srgb(0.337, 0.706, 0.914),
+    Color::srgb(0.0, 0.620, 0.451),
+];
+
+/// Each simplex vertex w_i = a_i − b_i as its pair of points, a_i on A and b_i on B,
+/// one colour per pair (Box2D's shape-distance sample draws them so): where on the two
+/// shapes each point of the simplex comes from.
+fn draw_vertex_pairs(
+    step: &DistanceStep,
+    pose_a: crate::pose::Pose,
+    size: f32,
+    labels: &mut ViewLabels,
+    gizmos: &mut Gizmos,
+) {
+    for (i, v) in step.simplex.iter().take(4).enumerate() {
+        let colour = PAIR_COLOURS[i % PAIR_COLOURS.len()];
+        let a = pose_a.transform_point(v.point.a).as_vec3();
+        let b = pose_a.transform_point(v.point.b).as_vec3();
+        gizmos.sphere(Isometry3d::from_translation(a), size * 1.2, colour);
+        gizmos.sphere(Isometry3d::from_translation(b), size * 1.2, colour);
+        gizmos.line(a, b, colour.with_alpha(0.5));
+        let id = crate::app::narration::subscript(v.id as usize);
+        labels.0.push((a, format!("a{id}"), colour));
+        labels.0.push((b, format!("b{id}"), colour));
+    }
+}
+
 /// Draws `step` (the cursor's record of the focused distance run): simplex, support,
 /// iterate, and the witnesses when `at_end`. `direction_label` names the direction
 /// whose support was taken ("−x", or "−d" for a momentum step).
@@ -209,7 +241,9 @@ pub fn draw_distance_step(
                 COLOR_SUPPORT,
             ));
         }
-        if layers.support_parts {
+        // The support's parts, unless the simplex's pairs below already show them.
+        let in_simplex = layers.simplex && step.simplex.iter().any(|v| v.id == s.id);
+        if layers.support_parts && !in_simplex {
             let a = pose_a.transform_point(s.point.a).as_vec3();
             let b = pose_a.transform_point(s.point.b).as_vec3();
             let (colour_a, colour_b) = (COLOR_A.darker(0.3), COLOR_B.darker(0.3));
@@ -219,6 +253,9 @@ pub fn draw_distance_step(
             labels.0.push((a, "a".into(), colour_a));
             labels.0.push((b, "b".into(), colour_b));
         }
+    }
+    if layers.support_parts && layers.simplex {
+        draw_vertex_pairs(step, pose_a, size, labels, gizmos);
     }
     if layers.iterate {
         let x = frame.world_point(step.x);
