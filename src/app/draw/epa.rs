@@ -227,7 +227,8 @@ fn draw_penetration(
     gizmos.sphere(Isometry3d::from_translation(b), size * 1.5, COLOR_WITNESS);
     gizmos.line(b, a, COLOR_WITNESS);
     let direction = (pose_a.rotation * normal).as_vec3();
-    if let Some(depth) = s.outcome.signed_distance().map(|d| -d) {
+    // `0.0 - d`, not `-d`: a touching answer's depth reads 0, never −0.
+    if let Some(depth) = s.outcome.signed_distance().map(|d| 0.0 - d) {
         let tip = a + direction * (depth as f32).max(size * 4.0);
         labels.0.push((
             (a + b) * 0.5,
