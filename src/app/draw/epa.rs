@@ -47,8 +47,8 @@ fn spawn_meshes(
     mut meshes: ResMut<Assets<Mesh>>,
 ) {
     for (which, color, alpha) in [
-        (EpaMesh::Polytope, COLOR_POLYTOPE, 0.25),
-        (EpaMesh::NearestFace, COLOR_NEAREST, 0.7),
+        (EpaMesh::Polytope, COLOR_POLYTOPE, 0.15),
+        (EpaMesh::NearestFace, COLOR_NEAREST, 0.8),
     ] {
         commands.spawn((
             which,
@@ -143,13 +143,24 @@ fn draw_expansion(
     };
     let world = |v: usize| frame.world_point(trace.points[v].w);
     if layers.simplex {
+        // Among many faces the nearest one is what the step is about: the others'
+        // edges fade, its own are drawn over them.
+        let edges = if record.faces.len() > 12 {
+            COLOR_POLYTOPE.with_alpha(0.25)
+        } else {
+            COLOR_POLYTOPE
+        };
         for face in &record.faces {
             for i in 0..3 {
                 let (p, q) = (face[i], face[(i + 1) % 3]);
                 if p < q {
-                    gizmos.line(world(p), world(q), COLOR_POLYTOPE);
+                    gizmos.line(world(p), world(q), edges);
                 }
             }
+        }
+        for i in 0..3 {
+            let (p, q) = (record.nearest[i], record.nearest[(i + 1) % 3]);
+            gizmos.line(world(p), world(q), COLOR_NEAREST);
         }
         for (p, q) in &record.horizon {
             gizmos.line(world(*p), world(*q), COLOR_HORIZON);
