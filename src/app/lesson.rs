@@ -206,6 +206,7 @@ pub fn show_only(layers: &mut Layers, names: &[String]) {
         witness: on("witness"),
         frank_wolfe_path: on("fw_path"),
         plots: on("plots"),
+        construction: on("construction"),
     };
 }
 

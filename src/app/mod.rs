@@ -114,6 +114,9 @@ pub struct Layers {
     pub frank_wolfe_path: bool,
     /// The playback panel with its plots, in a lesson (outside one it is always shown).
     pub plots: bool,
+    /// `A ⊖ B` built before the eyes: copies of −B placed at points of A, one after
+    /// another (off unless asked for).
+    pub construction: bool,
 }
 
 impl Default for Layers {
@@ -130,6 +133,7 @@ impl Default for Layers {
             witness: true,
             frank_wolfe_path: true,
             plots: true,
+            construction: false,
         }
     }
 }

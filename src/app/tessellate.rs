@@ -182,6 +182,21 @@ pub fn implicit_mesh(shape: &ImplicitShape) -> TriMesh {
     }
 }
 
+/// A coarse mesh of a shape in its local frame (42 support samples for a smooth shape,
+/// the hull for a polytope): drawn many times over, as in the construction of `A ⊖ B`.
+pub fn coarse_mesh(shape: &Shape) -> TriMesh {
+    match shape {
+        Shape::Polytope(p) => polytope_mesh(p, false),
+        _ => {
+            let points: Vec<DVec3> = sphere_directions(1)
+                .into_iter()
+                .map(|d| shape.local_support(d))
+                .collect();
+            hull_mesh(&points, true)
+        }
+    }
+}
+
 /// The mesh of a shape in its local frame.
 pub fn shape_mesh(shape: &Shape) -> TriMesh {
     match shape {

@@ -354,7 +354,7 @@ pub struct StepExpectation {
 
 /// The layer names a lesson step may show (the viewer's "Show" toggles, and `plots`:
 /// the playback panel's plots, folded away in a lesson unless a step shows them).
-pub const LAYER_NAMES: [&str; 11] = [
+pub const LAYER_NAMES: [&str; 12] = [
     "shapes",
     "difference",
     "simplex",
@@ -366,6 +366,7 @@ pub const LAYER_NAMES: [&str; 11] = [
     "fw_path",
     "in_place",
     "plots",
+    "construction",
 ];
 
 /// The file's top level (version 2).

@@ -4,6 +4,7 @@
 //! `common` holds what the distance families (GJK, Frank-Wolfe) share.
 
 mod common;
+pub mod construction;
 mod epa;
 mod frank_wolfe;
 mod gjk;
@@ -66,6 +67,7 @@ pub(super) fn plugin(app: &mut App) {
         .add_plugins((
             shapes::plugin,
             minkowski::plugin,
+            construction::plugin,
             common::plugin,
             gjk::plugin,
             frank_wolfe::plugin,

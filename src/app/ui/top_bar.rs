@@ -57,6 +57,8 @@ pub fn top_bar_ui(
         ui.checkbox(&mut layers.labels, "labels");
         ui.checkbox(&mut layers.support_direction, "support dir.");
         ui.checkbox(&mut layers.support_parts, "parts on A, B");
+        ui.checkbox(&mut layers.construction, "construction")
+            .on_hover_text("A ⊖ B built before your eyes: −B placed at point after point of A");
         ui.checkbox(&mut layers.iterate, "x_k");
         ui.checkbox(&mut layers.frank_wolfe_path, "FW path");
         ui.checkbox(&mut layers.witness, "witnesses");
