@@ -410,3 +410,49 @@ mod tests {
         assert!((t.translation - eye).length() < 1e-4, "{:?}", t.translation);
     }
 }
+
+/// "Try it" under the step list: the rounding radius of each rounded body of the pair
+/// in focus (a sphere's, a capsule's, a circle's, a stadium's, a dilated shape's) and
+/// the warm start, as Box2D's shape-distance sample offers them: the class changes a
+/// radius and watches the run follow.
+pub fn try_it_ui(
+    ui: &mut egui::Ui,
+    model: &super::model::ViewerModel,
+    commands: &mut super::command::PendingCommands,
+) {
+    use super::command::ViewerCommand;
+    use super::model::Side;
+    use crate::scene::ShapeSpec;
+    ui.separator();
+    ui.strong("Try it");
+    for side in [Side::A, Side::B] {
+        let id = model.side(side);
+        let spec = model.body(id).spec.clone();
+        let mut edited = spec.clone();
+        let radius = match &mut edited {
+            ShapeSpec::Sphere { radius }
+            | ShapeSpec::Capsule { radius, .. }
+            | ShapeSpec::Circle { radius }
+            | ShapeSpec::Stadium { radius, .. }
+            | ShapeSpec::Dilated { radius, .. } => radius,
+            _ => continue,
+        };
+        let top = (*radius * 3.0).max(1.0);
+        let label = format!("{}'s radius", side.label());
+        if ui
+            .add(egui::Slider::new(radius, 0.01f64.min(*radius)..=top).text(label))
+            .changed()
+            && edited != spec
+        {
+            commands.push(ViewerCommand::SetShape(id, edited));
+        }
+    }
+    let mut warm = model.warm_start();
+    if ui
+        .checkbox(&mut warm, "warm start")
+        .on_hover_text("each run starts from the previous pose's final simplex (Box2D's simplex cache): drag a shape and watch the iterations drop")
+        .changed()
+    {
+        commands.push(ViewerCommand::SetWarmStart(warm));
+    }
+}

@@ -218,6 +218,7 @@ fn viewer_ui(
             .show(&mut root, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     crate::app::lesson::lesson_panel_ui(ui, &mut state.lesson);
+                    crate::app::lesson::try_it_ui(ui, &state.model, &mut state.commands);
                 });
             });
         place_viewport(
