@@ -384,33 +384,6 @@ pub fn markdown_light(
     job
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bold_spans_alternate_and_titles_are_short() {
-        let job = markdown_light("a **b** c", 20.0, egui::Color32::GRAY, egui::Color32::WHITE);
-        let texts: Vec<&str> = job
-            .sections
-            .iter()
-            .map(|s| &job.text[s.byte_range.start.0..s.byte_range.end.0])
-            .collect();
-        assert_eq!(texts, ["a ", "b", " c"]);
-        assert_eq!(job.sections[1].format.color, egui::Color32::WHITE);
-        assert_eq!(first_words("one **two** three four", 2), "one two…");
-    }
-
-    #[test]
-    fn the_camera_looks_from_the_eye_at_the_target() {
-        let mut orbit = OrbitCamera::default();
-        let (eye, target) = (Vec3::new(1.0, 2.0, 3.0), Vec3::new(0.5, -1.0, 0.0));
-        look_from(&mut orbit, eye, target);
-        let t = orbit.transform();
-        assert!((t.translation - eye).length() < 1e-4, "{:?}", t.translation);
-    }
-}
-
 /// "Try it" under the step list: the rounding radius of each rounded body of the pair
 /// in focus (a sphere's, a capsule's, a circle's, a stadium's, a dilated shape's) and
 /// the warm start, as Box2D's shape-distance sample offers them: the class changes a
@@ -454,5 +427,32 @@ pub fn try_it_ui(
         .changed()
     {
         commands.push(ViewerCommand::SetWarmStart(warm));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bold_spans_alternate_and_titles_are_short() {
+        let job = markdown_light("a **b** c", 20.0, egui::Color32::GRAY, egui::Color32::WHITE);
+        let texts: Vec<&str> = job
+            .sections
+            .iter()
+            .map(|s| &job.text[s.byte_range.start.0..s.byte_range.end.0])
+            .collect();
+        assert_eq!(texts, ["a ", "b", " c"]);
+        assert_eq!(job.sections[1].format.color, egui::Color32::WHITE);
+        assert_eq!(first_words("one **two** three four", 2), "one two…");
+    }
+
+    #[test]
+    fn the_camera_looks_from_the_eye_at_the_target() {
+        let mut orbit = OrbitCamera::default();
+        let (eye, target) = (Vec3::new(1.0, 2.0, 3.0), Vec3::new(0.5, -1.0, 0.0));
+        look_from(&mut orbit, eye, target);
+        let t = orbit.transform();
+        assert!((t.translation - eye).length() < 1e-4, "{:?}", t.translation);
     }
 }
