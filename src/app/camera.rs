@@ -138,6 +138,16 @@ impl StepBounds {
             radius: ((hi - lo).length() * 0.5).max(min_radius),
         }
     }
+
+    /// The smallest sphere holding this one and `p`.
+    pub fn include(&mut self, p: Vec3) {
+        let d = (p - self.centre).length();
+        if d > self.radius {
+            let grown = 0.5 * (self.radius + d);
+            self.centre += (p - self.centre) * ((grown - self.radius) / d);
+            self.radius = grown;
+        }
+    }
 }
 
 /// Set while the pointer drags a shape, so the camera leaves that drag alone.

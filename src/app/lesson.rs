@@ -21,7 +21,7 @@ pub struct LessonPlayer {
     requested: bool,
     /// The lesson the step belongs to: another scene's lesson starts at its first step.
     lesson: Vec<LessonStep>,
-    /// The questions for the class, shown with the last step.
+    /// The questions for the class: a page after the last step.
     questions: Vec<String>,
     /// The scene's pairs in the file's order (focusing one moves it first in the model;
     /// steps name pairs by this order).
@@ -41,10 +41,21 @@ impl LessonPlayer {
         }
     }
 
-    /// Asks for step `k` (clamped to the lesson).
+    /// Asks for step `k` (clamped to the lesson; one past its last step is the page of
+    /// questions for the class, when it has any).
     pub fn go_to(&mut self, k: usize) {
-        self.step = k.min(self.lesson.len().saturating_sub(1));
+        self.step = k.min(self.pages().saturating_sub(1));
         self.requested = true;
+    }
+
+    /// The lesson's steps, and its questions as one page more.
+    fn pages(&self) -> usize {
+        self.lesson.len() + usize::from(!self.questions.is_empty())
+    }
+
+    /// Whether the page on screen is the questions after the last step.
+    pub fn on_questions(&self) -> bool {
+        !self.questions.is_empty() && self.step == self.lesson.len()
     }
 
     pub fn next(&mut self) {
@@ -94,7 +105,7 @@ fn apply_lesson_step(
         player.questions = model.scene.questions.clone();
         player.pairs = model.scene.pairs.clone();
         let start = player.start.take().unwrap_or(0);
-        player.step = start.min(player.lesson.len().saturating_sub(1));
+        player.step = start.min(player.pages().saturating_sub(1));
         player.requested = !player.lesson.is_empty();
     }
     if !player.requested {
@@ -104,7 +115,8 @@ fn apply_lesson_step(
     if player.lesson.is_empty() {
         return;
     }
-    let step = effective_step(&player.lesson, player.step);
+    // The questions page keeps the last step's picture.
+    let step = effective_step(&player.lesson, player.step.min(player.lesson.len() - 1));
     if let Some(k) = step
         .pair
         .and_then(|k| pair_position(&model.scene.pairs, &player.pairs, k))
@@ -230,7 +242,11 @@ pub fn lesson_panel_ui(ui: &mut egui::Ui, player: &mut LessonPlayer) {
     if count == 0 {
         return;
     }
-    ui.heading(format!("Lesson · step {} of {count}", player.step + 1));
+    if player.on_questions() {
+        ui.heading("Lesson · questions");
+    } else {
+        ui.heading(format!("Lesson · step {} of {count}", player.step + 1));
+    }
     ui.horizontal(|ui| {
         if ui.button("◀ previous").on_hover_text("PageUp").clicked() {
             player.previous();
@@ -249,6 +265,13 @@ pub fn lesson_panel_ui(ui: &mut egui::Ui, player: &mut LessonPlayer) {
             chosen = Some(k);
         }
     }
+    if !player.questions.is_empty()
+        && ui
+            .selectable_label(player.on_questions(), "Questions for the class")
+            .clicked()
+    {
+        chosen = Some(count);
+    }
     if let Some(k) = chosen {
         player.go_to(k);
     }
@@ -262,15 +285,12 @@ pub fn narration_shown(player: &LessonPlayer) -> bool {
 }
 
 pub fn lesson_text_ui(ui: &mut egui::Ui, player: &LessonPlayer, size: f32) {
-    let Some(step) = player.lesson.get(player.step) else {
+    let text = if player.on_questions() {
+        questions_text(&player.questions)
+    } else if let Some(step) = player.lesson.get(player.step) {
+        step.text.clone()
+    } else {
         return;
-    };
-    let text = match (
-        player.step + 1 == player.lesson.len(),
-        player.questions.is_empty(),
-    ) {
-        (true, false) => format!("{}\n\n{}", step.text, questions_text(&player.questions)),
-        _ => step.text.clone(),
     };
     let visuals = ui.visuals();
     let job = markdown_light(
@@ -282,7 +302,7 @@ pub fn lesson_text_ui(ui: &mut egui::Ui, player: &LessonPlayer, size: f32) {
     ui.add(egui::Label::new(job).wrap());
 }
 
-/// The questions as the last step shows them: a bold heading, then one numbered line
+/// The questions as their page after the last step shows them: a bold heading, then one numbered line
 /// each.
 pub fn questions_text(questions: &[String]) -> String {
     let list: Vec<String> = (questions.iter().enumerate())
@@ -382,6 +402,47 @@ pub fn markdown_light(
         job.append(span, 0.0, format);
     }
     job
+}
+
+/// The text of the step on screen, when a lesson is open.
+pub fn current_text(player: &LessonPlayer) -> Option<&str> {
+    player.lesson.get(player.step).map(|s| s.text.as_str())
+}
+
+/// The points a step's text names as the view labels them: w, x, a, b or s with a
+/// subscript number (w₁, x₁₂, a₃), and the origin O.
+pub fn named_points(text: &str) -> Vec<String> {
+    const SUBSCRIPTS: &str = "₀₁₂₃₄₅₆₇₈₉";
+    let mut names = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let boundary = i == 0 || !chars[i - 1].is_alphanumeric();
+        if !boundary {
+            continue;
+        }
+        if matches!(c, 'w' | 'x' | 'a' | 'b' | 's') {
+            let digits: String = chars[i + 1..]
+                .iter()
+                .take_while(|d| SUBSCRIPTS.contains(**d))
+                .collect();
+            if !digits.is_empty() {
+                names.push(format!("{c}{digits}"));
+            }
+        }
+        let alone = chars.get(i + 1).is_none_or(|n| !n.is_alphanumeric());
+        if c == 'O' && alone {
+            names.push("O".to_string());
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Whether a view label shows the point `name` (the label's words, "s = w₃" or
+/// "w₂ dropped", hold it as one word).
+pub fn label_shows(label: &str, name: &str) -> bool {
+    label.split_whitespace().any(|word| word == name)
 }
 
 /// "Try it" under the step list: the rounding radius of each rounded body of the pair

@@ -56,6 +56,8 @@ pub struct ViewerOptions {
     pub lesson_step: Option<usize>,
     /// Start in the projector theme.
     pub projector: bool,
+    /// Scripted mode, a lesson: fail when a label the step's text names is off the view.
+    pub check_labels: bool,
     /// Scripted mode: capture every step as an animation to this file, then exit.
     pub animate: Option<(PathBuf, animate::Walk)>,
 }
@@ -252,6 +254,7 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
             path,
             close_up: options.close_up,
             diagnose: options.diagnose,
+            check_labels: options.check_labels,
         });
     }
     match app.run() {

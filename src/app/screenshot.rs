@@ -21,6 +21,8 @@ pub struct ScriptedScreenshot {
     pub close_up: bool,
     /// Run a pose sweep and a heat map first, and capture the Diagnose panel's results.
     pub diagnose: bool,
+    /// A lesson: fail when a point the step's text names is labelled outside the view.
+    pub check_labels: bool,
 }
 
 #[derive(Resource)]
@@ -28,6 +30,7 @@ struct ScreenshotJob {
     path: PathBuf,
     close_up: bool,
     diagnose: bool,
+    check_labels: bool,
     frame: u32,
     requested: bool,
     /// File size seen last frame: the file is complete once it stops growing.
@@ -41,6 +44,7 @@ impl Plugin for ScriptedScreenshot {
             path: self.path.clone(),
             close_up: self.close_up,
             diagnose: self.diagnose,
+            check_labels: self.check_labels,
             frame: 0,
             requested: false,
             last_size: 0,
@@ -59,6 +63,8 @@ fn capture_then_exit(
     model: Res<Model>,
     orbit: Res<OrbitCamera>,
     mut mode: ResMut<NextState<ViewerMode>>,
+    lesson: Res<super::lesson::LessonPlayer>,
+    offscreen: Res<super::draw::OffscreenLabels>,
 ) {
     job.frame += 1;
     if job.close_up && job.frame == 6 {
@@ -85,10 +91,38 @@ fn capture_then_exit(
     let size = std::fs::metadata(&job.path).map_or(0, |m| m.len());
     if job.requested && size > 0 && size == job.last_size {
         info!("screenshot written to {}", job.path.display());
-        exit.write(AppExit::Success);
+        let hidden = if job.check_labels {
+            named_but_hidden(&lesson, &offscreen)
+        } else {
+            Vec::new()
+        };
+        if hidden.is_empty() {
+            exit.write(AppExit::Success);
+        } else {
+            error!(
+                "the step's text names {} but the view does not show them",
+                hidden.join(", ")
+            );
+            exit.write(AppExit::error());
+        }
     } else if job.frame > GIVE_UP_FRAMES {
         error!("no screenshot after {GIVE_UP_FRAMES} frames: could not render");
         exit.write(AppExit::error());
     }
     job.last_size = size;
+}
+
+/// The points the lesson step's text names whose labels fell outside the view.
+fn named_but_hidden(
+    lesson: &super::lesson::LessonPlayer,
+    offscreen: &super::draw::OffscreenLabels,
+) -> Vec<String> {
+    use super::lesson::{current_text, label_shows, named_points};
+    let Some(text) = current_text(lesson) else {
+        return Vec::new();
+    };
+    named_points(text)
+        .into_iter()
+        .filter(|name| offscreen.0.iter().any(|label| label_shows(label, name)))
+        .collect()
 }

@@ -215,6 +215,10 @@ enum Command {
         /// Start in the projector theme (F5 toggles it in the viewer).
         #[arg(long)]
         projector: bool,
+        /// Scripted mode, a lesson: fail when a point the step's text names (w₁, x₂, a₁,
+        /// O, ...) has its label outside the 3-D view.
+        #[arg(long)]
+        check_labels: bool,
     },
     /// Capture every step of the focused run (or, for a scene with a lesson, every lesson
     /// step) as an animated GIF, or numbered PNGs when OUT ends in .png. Needs a display;
@@ -483,6 +487,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             diagnose,
             lesson_step,
             projector,
+            check_labels,
         }) => collidescope::app::run_viewer(collidescope::app::ViewerOptions {
             scene,
             srdf,
@@ -494,6 +499,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             diagnose,
             lesson_step,
             projector,
+            check_labels,
             animate: None,
         }),
         #[cfg(feature = "app")]

@@ -391,7 +391,7 @@ pub struct SceneFile {
     pub settings: SettingsSpec,
     #[serde(default)]
     pub lesson: Vec<LessonStep>,
-    /// Questions to ask the class after the lesson (shown with its last step, and on
+    /// Questions to ask the class after the lesson (a page after its last step, and on
     /// the worksheet `collidescope lesson --worksheet` writes).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub questions: Vec<String>,

@@ -60,6 +60,8 @@ fn draw_gjk_step(
             .collect();
         for v in before.iter().filter(|v| dropped.contains(&v.id)) {
             let p = view.frame.world_point(v.point.w);
+            // "Frame step" keeps the dropped vertices in view: the step is about them.
+            step_bounds.include(p);
             gizmos.sphere(Isometry3d::from_translation(p), view.marker.0 * 0.8, ghost);
             for q in &kept {
                 gizmos.line(p, *q, ghost);

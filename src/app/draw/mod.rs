@@ -35,6 +35,11 @@ pub const COLOR_WITNESS: Color = Color::srgb(0.0, 0.62, 0.45);
 #[derive(Resource, Default)]
 pub struct ViewLabels(pub Vec<(Vec3, String, Color)>);
 
+/// The labels of the last frame that fell outside the 3-D view (or behind the camera),
+/// for the lesson check (`view --check-labels`).
+#[derive(Resource, Default, Debug)]
+pub struct OffscreenLabels(pub Vec<String>);
+
 /// The systems that draw the focused run's step, after the scene layers.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 pub struct DrawStep;
@@ -56,6 +61,7 @@ pub fn family_in_focus(family: Family) -> impl Fn(Res<Model>) -> bool + Clone {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ViewLabels>()
+        .init_resource::<OffscreenLabels>()
         .add_systems(Startup, thicker_lines)
         .add_systems(
             Update,

@@ -23,7 +23,7 @@ use super::command::PendingCommands;
 use super::diagnose::Diagnosis;
 use super::draw::minkowski::DifferenceFrame;
 use super::draw::toi::ToiPreview;
-use super::draw::ViewLabels;
+use super::draw::{OffscreenLabels, ViewLabels};
 use super::files::{DropTarget, FileAction, FileRequest};
 use super::playback::PlaybackRequest;
 use super::{Layers, Model, PlaybackCursor, StatusLine, ViewerMode};
@@ -106,6 +106,7 @@ fn viewer_ui(
     mut state: PanelState,
     mut requests: PanelRequests,
     labels: Res<ViewLabels>,
+    mut offscreen: ResMut<OffscreenLabels>,
     mut camera: Query<(&mut Camera, &GlobalTransform), With<Camera3d>>,
     window: Query<&Window>,
     animation: Option<Res<crate::app::animate::AnimationJob>>,
@@ -134,6 +135,7 @@ fn viewer_ui(
             &window,
             &labels,
             state.layers.labels,
+            &mut offscreen,
         );
         return Ok(());
     }
@@ -177,7 +179,8 @@ fn viewer_ui(
     // screen (the plots stay on the steps that show them).
     let lesson_view =
         crate::app::lesson::has_lesson(&state.lesson) && !state.presentation.lesson_panels;
-    let playback_shown = !lesson_view || state.layers.plots;
+    // The questions page after the last step is the text and the picture alone.
+    let playback_shown = !lesson_view || (state.layers.plots && !state.lesson.on_questions());
     if playback_shown {
         egui::Panel::bottom("playback-panel")
             .resizable(true)
@@ -228,6 +231,7 @@ fn viewer_ui(
             &window,
             &labels,
             state.layers.labels,
+            &mut offscreen,
         );
         return Ok(());
     }
@@ -309,6 +313,7 @@ fn viewer_ui(
         &window,
         &labels,
         state.layers.labels,
+        &mut offscreen,
     );
     Ok(())
 }
@@ -321,7 +326,9 @@ fn place_viewport(
     window: &Query<&Window>,
     labels: &ViewLabels,
     show_labels: bool,
+    offscreen: &mut OffscreenLabels,
 ) {
+    offscreen.0.clear();
     let view = root.available_rect_before_wrap();
     let zoom = ctx.zoom_factor();
     let scale = window.iter().next().map_or(1.0, |w| w.scale_factor()) * zoom;
@@ -337,7 +344,7 @@ fn place_viewport(
             ..default()
         });
         if show_labels {
-            draw_labels(ctx, &cam, transform, labels, view, zoom);
+            offscreen.0 = draw_labels(ctx, &cam, transform, labels, view, zoom);
         }
     }
 }
@@ -352,7 +359,8 @@ fn scene_path(field: &str) -> std::path::PathBuf {
     }
 }
 
-/// Writes the 3-D view's labels at their projected positions.
+/// Writes the 3-D view's labels at their projected positions; returns those that fall
+/// outside the view (or behind the camera).
 fn draw_labels(
     ctx: &egui::Context,
     camera: &Camera,
@@ -360,7 +368,8 @@ fn draw_labels(
     labels: &ViewLabels,
     view: egui::Rect,
     zoom: f32,
-) {
+) -> Vec<String> {
+    let mut outside = Vec::new();
     let painter = ctx.layer_painter(egui::LayerId::new(
         egui::Order::Foreground,
         "view-labels".into(),
@@ -370,6 +379,7 @@ fn draw_labels(
     let mut placed: Vec<egui::Rect> = Vec::new();
     for (world, text, color) in &labels.0 {
         let Ok(p) = camera.world_to_viewport(transform, *world) else {
+            outside.push(text.clone());
             continue;
         };
         // Logical window pixels (the viewport offset included); egui points are / zoom.
@@ -385,8 +395,12 @@ fn draw_labels(
         // the earlier label keeps its place.
         let rect = free_spot(at, galley.size(), &placed);
         placed.push(rect);
+        if !view.contains_rect(rect) {
+            outside.push(text.clone());
+        }
         painter.galley(rect.min, galley, color);
     }
+    outside
 }
 
 /// Where a label of `size` anchored at its bottom-left `anchor` goes: the anchor's own
