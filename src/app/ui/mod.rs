@@ -53,6 +53,8 @@ impl Default for UiText {
 #[derive(SystemParam)]
 pub struct PanelState<'w> {
     model: Res<'w, Model>,
+    /// The labels that fell outside the view (for `view --check-labels`).
+    offscreen: ResMut<'w, OffscreenLabels>,
     commands: ResMut<'w, PendingCommands>,
     mode: Res<'w, State<ViewerMode>>,
     next_mode: ResMut<'w, NextState<ViewerMode>>,
@@ -106,7 +108,6 @@ fn viewer_ui(
     mut state: PanelState,
     mut requests: PanelRequests,
     labels: Res<ViewLabels>,
-    mut offscreen: ResMut<OffscreenLabels>,
     mut camera: Query<(&mut Camera, &GlobalTransform), With<Camera3d>>,
     window: Query<&Window>,
     animation: Option<Res<crate::app::animate::AnimationJob>>,
@@ -135,7 +136,7 @@ fn viewer_ui(
             &window,
             &labels,
             state.layers.labels,
-            &mut offscreen,
+            &mut state.offscreen,
         );
         return Ok(());
     }
@@ -231,7 +232,7 @@ fn viewer_ui(
             &window,
             &labels,
             state.layers.labels,
-            &mut offscreen,
+            &mut state.offscreen,
         );
         return Ok(());
     }
@@ -313,7 +314,7 @@ fn viewer_ui(
         &window,
         &labels,
         state.layers.labels,
-        &mut offscreen,
+        &mut state.offscreen,
     );
     Ok(())
 }
