@@ -113,6 +113,19 @@ fn viewer_ui(
     animation: Option<Res<crate::app::animate::AnimationJob>>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
+    // The 3-D view takes what the panels leave, whichever layout drew them.
+    let mut place = |root: &egui::Ui, state: &mut PanelState| {
+        let show = state.layers.labels;
+        place_viewport(
+            ctx,
+            root,
+            &mut camera,
+            &window,
+            &labels,
+            show,
+            &mut state.offscreen,
+        );
+    };
     let mut root = egui::Ui::new(
         ctx.clone(),
         "viewer-root".into(),
@@ -129,15 +142,7 @@ fn viewer_ui(
                 playback_panel::narration_ui(ui, &state.model, &state.cursor);
             }
         });
-        place_viewport(
-            ctx,
-            &root,
-            &mut camera,
-            &window,
-            &labels,
-            state.layers.labels,
-            &mut state.offscreen,
-        );
+        place(&root, &mut state);
         return Ok(());
     }
     egui::Panel::top("top-bar").show(&mut root, |ui| {
@@ -225,15 +230,7 @@ fn viewer_ui(
                     crate::app::lesson::try_it_ui(ui, &state.model, &mut state.commands);
                 });
             });
-        place_viewport(
-            ctx,
-            &root,
-            &mut camera,
-            &window,
-            &labels,
-            state.layers.labels,
-            &mut state.offscreen,
-        );
+        place(&root, &mut state);
         return Ok(());
     }
     egui::Panel::left("scene-panel")
@@ -307,15 +304,7 @@ fn viewer_ui(
                 }
             });
         });
-    place_viewport(
-        ctx,
-        &root,
-        &mut camera,
-        &window,
-        &labels,
-        state.layers.labels,
-        &mut state.offscreen,
-    );
+    place(&root, &mut state);
     Ok(())
 }
 
