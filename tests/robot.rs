@@ -536,6 +536,71 @@ fn the_nearest_pair_is_the_nearest_of_all_pairs() {
     }
 }
 
+/// The margin check answers as the all-pairs distances do: the same colliding pairs,
+/// the same distances for pairs within the margin, and for every pair it calls beyond
+/// the margin a lower bound above the margin and below the pair's distance; on random
+/// configurations and along a path (warm starts), margins 0 and 5 cm, on the Panda with
+/// its SRDF and the UR5.
+#[test]
+fn the_margin_check_agrees_with_the_distances() {
+    let Some(dir) = common::shared_data("robots") else {
+        return;
+    };
+    let robots = [
+        (
+            "panda_description/urdf/panda.urdf",
+            Some("panda_description/srdf/panda.srdf"),
+        ),
+        ("ur_description/urdf/ur5_robot.urdf", None),
+    ];
+    for (urdf, srdf) in robots {
+        let model = RobotModel::load(&dir.join(urdf), None).unwrap();
+        let known = |n: &str| model.link_names.iter().any(|l| l == n);
+        let disabled = match srdf {
+            Some(s) => read_disabled_pairs(&dir.join(s), known).unwrap().0,
+            None => Vec::new(),
+        };
+        let pairs = checked_pairs(&model, &disabled);
+        let mut rng = collidescope::rng::SplitMix64::new(12);
+        let random: Vec<Vec<f64>> = (0..150)
+            .map(|_| collidescope::robot::acm::random_configuration(&model, &mut rng))
+            .collect();
+        let path = collidescope::robot::path::SmoothPath::sample(&model, 150, 0.02, 3);
+        for configs in [&random, &path] {
+            for margin in [0.0, 0.05] {
+                let mut all = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
+                let mut within = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
+                let mut beyond = 0;
+                for q in configs {
+                    let full = all.check(&model, q);
+                    let answer = within.check_within(&model, q, margin);
+                    assert!(full.pairs.iter().all(|p| !p.beyond_margin));
+                    for (k, (w, a)) in answer.pairs.iter().zip(&full.pairs).enumerate() {
+                        if w.beyond_margin {
+                            beyond += 1;
+                            assert!(!a.colliding, "{urdf} pair {k}");
+                            assert!(w.distance > margin, "{urdf} pair {k}");
+                            assert!(w.distance <= a.distance + 1e-9, "{urdf} pair {k}");
+                        } else {
+                            assert_eq!(w.colliding, a.colliding, "{urdf} pair {k}");
+                            assert!(
+                                (w.distance - a.distance).abs() <= 1e-6,
+                                "{urdf} pair {k}: {} vs {}",
+                                w.distance,
+                                a.distance
+                            );
+                            if !w.colliding {
+                                assert!(w.distance <= margin + 1e-6, "{urdf} pair {k}");
+                            }
+                        }
+                    }
+                }
+                assert!(beyond > 0, "{urdf}");
+            }
+        }
+    }
+}
+
 /// Along a smooth path every pair starts from its last query (direction, hill-climbing
 /// vertices, simplex): the answers must be the cold ones (a fresh checker per
 /// configuration) to the tolerance, and the verdicts parry3d-f64's on the same hulls.

@@ -343,9 +343,23 @@ enum Command {
         /// pair.
         #[arg(long, conflicts_with = "json")]
         any: bool,
+        /// Only distances up to this margin (metres) matter, as in a planner's safety
+        /// check; 0 asks only which pairs collide. Pairs proved farther apart (bounding
+        /// spheres, GJK's separating plane) are reported beyond it with that lower bound.
+        #[arg(long, value_parser = non_negative_margin)]
+        margin: Option<f64>,
         #[arg(long)]
         json: bool,
     },
+}
+
+/// `--margin`: a finite distance ≥ 0.
+fn non_negative_margin(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(m) if m.is_finite() && m >= 0.0 => Ok(m),
+        Ok(m) => Err(format!("the margin must be a finite distance ≥ 0, got {m}")),
+        Err(e) => Err(format!("not a number: {e}")),
+    }
 }
 
 /// Parses `WIDTHxHEIGHT`.
@@ -441,6 +455,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             algorithm,
             timing,
             any,
+            margin,
             json,
         }) => robot::run(robot::RobotArgs {
             urdf,
@@ -454,6 +469,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             algorithm: algorithm.unwrap_or(Algorithm::ALL[0]),
             timing,
             any,
+            margin,
             json,
         }),
         Some(Command::Sweep {

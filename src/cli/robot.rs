@@ -26,6 +26,7 @@ pub struct RobotArgs {
     pub algorithm: Algorithm,
     pub timing: bool,
     pub any: bool,
+    pub margin: Option<f64>,
     pub json: bool,
 }
 
@@ -88,7 +89,11 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
         );
         return Ok(());
     }
-    let answers: Vec<_> = configs.iter().map(|q| checker.check(&model, q)).collect();
+    let margin = args.margin.unwrap_or(f64::INFINITY);
+    let answers: Vec<_> = configs
+        .iter()
+        .map(|q| checker.check_within(&model, q, margin))
+        .collect();
     if args.json {
         let results: Vec<_> = answers
             .iter()
@@ -98,6 +103,7 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
                     "config": c,
                     "distances": a.pairs.iter().map(|p| p.distance).collect::<Vec<_>>(),
                     "colliding": a.pairs.iter().enumerate().filter(|(_, p)| p.colliding).map(|(k, _)| k).collect::<Vec<_>>(),
+                    "beyond_margin": a.pairs.iter().enumerate().filter(|(_, p)| p.beyond_margin).map(|(k, _)| k).collect::<Vec<_>>(),
                     "seconds": a.seconds,
                 })
             })
@@ -105,6 +111,7 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
         let out = json!({
             "links": links,
             "pairs": pairs.iter().map(|(i, j)| [i, j]).collect::<Vec<_>>(),
+            "margin": args.margin,
             "results": results,
         });
         println!("{}", serde_json::to_string(&out)?);
@@ -132,11 +139,15 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
             .pairs
             .iter()
             .enumerate()
-            .filter(|(_, p)| !p.colliding)
+            .filter(|(_, p)| !p.colliding && !p.beyond_margin)
             .min_by(|x, y| x.1.distance.total_cmp(&y.1.distance));
-        let nearest = nearest.map_or("—".to_string(), |(k, p)| {
-            format!("{} at {:.6}", name(k), p.distance)
-        });
+        let nearest = nearest.map_or_else(
+            || match args.margin {
+                Some(m) => format!("none within {m}"),
+                None => "—".to_string(),
+            },
+            |(k, p)| format!("{} at {:.6}", name(k), p.distance),
+        );
         println!(
             "config {c:>4}: colliding [{}]; nearest apart: {nearest}",
             colliding.join(", ")
@@ -164,7 +175,13 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
                 let worst = answers
                     .iter()
                     .zip(&parry)
-                    .flat_map(|(a, p)| a.pairs.iter().zip(p).map(|(x, y)| (x.distance - y).abs()))
+                    .flat_map(|(a, p)| {
+                        a.pairs
+                            .iter()
+                            .zip(p)
+                            .filter(|(x, _)| !x.beyond_margin)
+                            .map(|(x, y)| (x.distance - y).abs())
+                    })
                     .fold(0.0f64, f64::max);
                 println!(
                     "parry3d-f64 on the same pairs: {:.1} µs per configuration; ours / parry = {:.2}; largest difference in distance {worst:.1e}",
@@ -282,6 +299,27 @@ pub fn bench(
     Ok(())
 }
 
+/// The margins `bench robot` times the margin check at: 0 (which pairs collide, a
+/// full self-collision check's answer) and a planner's 5 cm safety margin.
+const MARGINS: [f64; 2] = [0.0, 0.05];
+
+/// Whether a margin check agrees with the all-pairs distances: the same colliding
+/// pairs, the same distances up to the margin, and every bound beyond it below the
+/// pair's distance.
+fn agrees_within(
+    within: &collidescope::robot::ConfigAnswer,
+    all: &collidescope::robot::ConfigAnswer,
+    margin: f64,
+) -> bool {
+    within.pairs.iter().zip(&all.pairs).all(|(w, a)| {
+        if w.beyond_margin {
+            !a.colliding && w.distance > margin && w.distance <= a.distance + 1e-9
+        } else {
+            w.colliding == a.colliding && (w.distance - a.distance).abs() <= 1e-6
+        }
+    })
+}
+
 /// The joint resolution of the benchmark's path (a dense motion check's).
 const PATH_RESOLUTION: f64 = 0.02;
 
@@ -323,6 +361,30 @@ fn bench_configs(model: &RobotModel, pairs: &[(usize, usize)], configs: &[Vec<f6
         None => println!("  parry3d-f64: not every link shape has a parry counterpart"),
     }
     println!("  anything colliding?    {any:>9.1} µs / configuration (Boolean, first hit; bounding spheres first)");
+    for margin in MARGINS {
+        let mut within = SelfCollision::new(pairs.to_vec(), Algorithm::ALL[0]);
+        let (mut seconds, mut narrow, mut disagree) = (0.0, 0usize, 0usize);
+        for (q, all) in configs.iter().zip(&answers) {
+            let answer = within.check_within(model, q, margin);
+            seconds += answer.seconds;
+            narrow += answer.pairs.iter().filter(|p| p.seconds > 0.0).count();
+            disagree += usize::from(!agrees_within(&answer, all, margin));
+        }
+        println!(
+            "  every pair within {:>4} m{:>7.1} µs / configuration (GJK on {:.1} pairs; {})",
+            margin,
+            seconds / count * 1e6,
+            narrow as f64 / count,
+            if margin == 0.0 {
+                "each pair's collision status"
+            } else {
+                "distances up to the margin, the rest bounded"
+            }
+        );
+        if disagree > 0 {
+            println!("    {disagree} configurations disagree with the all-pairs distances");
+        }
+    }
     // The nearest pair by branch and bound, checked against the all-pairs answers.
     let mut nearest = SelfCollision::new(pairs.to_vec(), Algorithm::ALL[0]);
     let mut narrow = 0usize;

@@ -4,6 +4,8 @@
 //! the joints moved little (along a path; after a random jump the shapes' centres are
 //! the better first guess).
 
+use std::cmp::{Ordering, Reverse};
+use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use glam::DVec3;
@@ -45,6 +47,24 @@ pub struct PairAnswer {
     pub seconds: f64,
     /// The witness points on the two links (world frame), when the run has them.
     pub witnesses: Option<(DVec3, DVec3)>,
+    /// The pair is proved farther apart than the check's margin, and `distance` is
+    /// that proof's lower bound (the bounding spheres' gap, or GJK's separating plane),
+    /// not the pair's distance. Never set by [`SelfCollision::check`].
+    pub beyond_margin: bool,
+}
+
+impl PairAnswer {
+    /// A pair proved farther apart than the margin by `lower_bound`.
+    fn beyond(lower_bound: f64, seconds: f64) -> Self {
+        Self {
+            distance: lower_bound,
+            colliding: false,
+            iterations: 0,
+            seconds,
+            witnesses: None,
+            beyond_margin: true,
+        }
+    }
 }
 
 /// What one pair's last query leaves for the next at a nearby configuration.
@@ -157,9 +177,13 @@ impl SelfCollision {
         }
     }
 
-    /// The gap between the bounding spheres of pair `k` at the links' world poses: a
-    /// lower bound of the pair's distance when positive (the spheres hold the shapes).
-    fn sphere_gap(&mut self, model: &RobotModel, poses: &[crate::pose::Pose], k: usize) -> f64 {
+    /// Each link shape's bounding sphere at its world pose (centre, radius): the broad
+    /// phase's input, placed once per configuration rather than once per pair.
+    fn world_spheres(
+        &mut self,
+        model: &RobotModel,
+        poses: &[crate::pose::Pose],
+    ) -> Vec<(DVec3, f64)> {
         if self.spheres.len() != model.shapes.len() {
             self.spheres = model
                 .shapes
@@ -167,9 +191,19 @@ impl SelfCollision {
                 .map(|s| bounding_sphere(&s.shape))
                 .collect();
         }
+        self.spheres
+            .iter()
+            .zip(poses)
+            .map(|(&(centre, radius), pose)| (pose.transform_point(centre), radius))
+            .collect()
+    }
+
+    /// The gap between the bounding spheres of pair `k` (from [`Self::world_spheres`]):
+    /// a lower bound of the pair's distance when positive (the spheres hold the shapes).
+    fn sphere_gap(&self, spheres: &[(DVec3, f64)], k: usize) -> f64 {
         let (i, j) = self.pairs[k];
-        let ((ci, ri), (cj, rj)) = (self.spheres[i], self.spheres[j]);
-        (poses[i].transform_point(ci) - poses[j].transform_point(cj)).length() - ri - rj
+        let ((ci, ri), (cj, rj)) = (spheres[i], spheres[j]);
+        (ci - cj).length() - ri - rj
     }
 
     /// Whether `q` is near enough the last configuration for its warm directions.
@@ -183,21 +217,51 @@ impl SelfCollision {
 
     /// Every pair's distance at configuration `q` (actuated joints, in order).
     pub fn check(&mut self, model: &RobotModel, q: &[f64]) -> ConfigAnswer {
+        self.check_within(model, q, f64::INFINITY)
+    }
+
+    /// Every pair's status at `q` when only distances up to `margin` matter (a
+    /// planner's safety margin; 0 asks only which pairs collide): a pair whose bounding
+    /// spheres are more than `margin` apart is answered by that gap without GJK, and
+    /// GJK stops at the first separating plane beyond `margin` (Boolean mode with that
+    /// bound). Every other pair gets its certified distance, as [`Self::check`] does.
+    pub fn check_within(&mut self, model: &RobotModel, q: &[f64], margin: f64) -> ConfigAnswer {
         let start = Instant::now();
         let warm = self.near_last(q);
         let poses = shape_poses(model, q);
+        let spheres = if margin.is_finite() {
+            self.world_spheres(model, &poses)
+        } else {
+            Vec::new()
+        };
         let kinematics_seconds = start.elapsed().as_secs_f64();
-        let relative: Vec<RelativePose> = self
-            .pairs
-            .iter()
-            .map(|&(i, j)| RelativePose::between(&poses[i], &poses[j]))
-            .collect();
-        let transforms_seconds = start.elapsed().as_secs_f64() - kinematics_seconds;
+        let mut settings = self.settings;
+        if margin.is_finite() {
+            settings.mode = crate::solver::QueryMode::Boolean { bound: margin };
+        }
+        let mut transforms_seconds = 0.0;
         let mut answers = Vec::with_capacity(self.pairs.len());
-        for (k, rel) in relative.iter().enumerate() {
-            let i = self.pairs[k].0;
+        for k in 0..self.pairs.len() {
+            // The broad phase, untimed per pair: a clock read costs as much as the test.
+            if margin.is_finite() {
+                let gap = self.sphere_gap(&spheres, k);
+                if gap > margin {
+                    answers.push(PairAnswer::beyond(gap, 0.0));
+                    continue;
+                }
+            }
             let pair_start = Instant::now();
-            let run = self.run_pair(model, k, rel, warm, self.settings);
+            let (i, j) = self.pairs[k];
+            let rel = RelativePose::between(&poses[i], &poses[j]);
+            transforms_seconds += pair_start.elapsed().as_secs_f64();
+            let run = self.run_pair(model, k, &rel, warm, settings);
+            if let Outcome::SeparatedEarlyStop { lower_bound } = run.outcome {
+                let mut answer =
+                    PairAnswer::beyond(lower_bound, pair_start.elapsed().as_secs_f64());
+                answer.iterations = run.iterations;
+                answers.push(answer);
+                continue;
+            }
             let (distance, colliding) = match run.outcome {
                 ref hit if colliding(hit) => (0.0, true),
                 Outcome::IterationCap { upper_bound, .. } => (upper_bound, false),
@@ -218,6 +282,7 @@ impl SelfCollision {
                 iterations: run.iterations,
                 seconds: pair_start.elapsed().as_secs_f64(),
                 witnesses,
+                beyond_margin: false,
             });
         }
         ConfigAnswer {
@@ -271,11 +336,12 @@ impl SelfCollision {
         let start = Instant::now();
         let warm = self.near_last(q);
         let poses = shape_poses(model, q);
+        let spheres = self.world_spheres(model, &poses);
         let mut settings = self.settings;
         settings.mode = crate::solver::QueryMode::Boolean { bound: 0.0 };
         for k in 0..self.pairs.len() {
             // Broad phase: spheres apart prove the pair free, no GJK needed.
-            if self.sphere_gap(model, &poses, k) > 0.0 {
+            if self.sphere_gap(&spheres, k) > 0.0 {
                 continue;
             }
             let (i, j) = self.pairs[k];
@@ -298,13 +364,15 @@ impl SelfCollision {
         let start = Instant::now();
         let warm = self.near_last(q);
         let poses = shape_poses(model, q);
-        let mut order: Vec<(f64, usize)> = (0..self.pairs.len())
-            .map(|k| (self.sphere_gap(model, &poses, k), k))
+        let spheres = self.world_spheres(model, &poses);
+        // A heap rather than a sort: the search usually ends after a few pairs, and
+        // ordering all of a large robot's pairs cost more than its GJK runs.
+        let mut order: BinaryHeap<Reverse<(OrderedGap, usize)>> = (0..self.pairs.len())
+            .map(|k| Reverse((OrderedGap(self.sphere_gap(&spheres, k)), k)))
             .collect();
-        order.sort_by(|a, b| a.0.total_cmp(&b.0));
         let mut best: Option<NearestPair> = None;
         let mut narrow = 0;
-        for (bound, k) in order {
+        while let Some(Reverse((OrderedGap(bound), k))) = order.pop() {
             if best.is_some_and(|b| bound >= b.distance) {
                 break;
             }
@@ -338,6 +406,24 @@ impl SelfCollision {
             b.narrow_phase_pairs = narrow;
             (b, start.elapsed().as_secs_f64())
         })
+    }
+}
+
+/// A bounding spheres' gap ordered by `f64::total_cmp`, for the nearest pair's heap.
+#[derive(Clone, Copy, PartialEq)]
+struct OrderedGap(f64);
+
+impl Eq for OrderedGap {}
+
+impl PartialOrd for OrderedGap {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for OrderedGap {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.total_cmp(&other.0)
     }
 }
 

@@ -439,6 +439,10 @@ impl Polytope {
         visits: &mut u64,
     ) -> PlateauExit {
         let mut plateau = vec![start];
+        // Membership by bitmap: a flat face of a CAD mesh holds hundreds of vertices,
+        // and a linear `contains` made the search quadratic in them.
+        let mut on_plateau = vec![0u64; self.vertices.len().div_ceil(64)];
+        on_plateau[start / 64] |= 1 << (start % 64);
         let mut top = start;
         let mut exact_ties = 1;
         let mut i = 0;
@@ -452,7 +456,9 @@ impl Polytope {
                 if d > value {
                     return PlateauExit::Higher(n, d);
                 }
-                if d >= value - rounding && !plateau.contains(&n) {
+                let bit = 1u64 << (n % 64);
+                if d >= value - rounding && on_plateau[n / 64] & bit == 0 {
+                    on_plateau[n / 64] |= bit;
                     plateau.push(n);
                     if d == value {
                         top = top.min(n);

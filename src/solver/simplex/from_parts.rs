@@ -344,6 +344,12 @@ pub const ENCLOSURE_PROBES: [DVec3; 10] = [
 /// within the tolerance of the origin (Coal's "check A", which proves nothing alone).
 /// `support` is the support of `A ⊖ B`; `None` when there are too many points to try.
 pub fn probed_enclosure(points: &[DVec3], mut support: impl FnMut(DVec3) -> DVec3) -> Option<bool> {
+    // The points alone first: a warm-started run whose simplex already encloses the
+    // origin needs no probe (each is two hill climbs across a mesh), and an enclosure
+    // by some of the points is one by all of them.
+    if points_enclose_origin(points) == Some(true) {
+        return Some(true);
+    }
     let mut all = points.to_vec();
     all.extend(ENCLOSURE_PROBES.iter().map(|d| support(*d)));
     all.dedup();
