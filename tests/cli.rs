@@ -680,3 +680,71 @@ fn lp_through_solve_and_its_benchmark() {
     assert!(table.lines().count() >= 6, "{table}");
     assert!(dir.join("lp_crossover.png").exists());
 }
+
+/// A robot pair where parry3d-f64's `query::distance` is wrong goes back out as a
+/// reproduction: `robot --timing` finds the disagreements (parry's own GJK agreeing with
+/// ours on each), `--disagreement-scene` writes the worst as a two-body scene, and that
+/// scene solves to the distance we printed and exports as a parry test. The fixture's
+/// two boxes are where parry 0.31's cuboid–cuboid closest points (separating axes)
+/// overestimate the gap.
+#[test]
+fn a_robot_pair_parry_gets_wrong_becomes_a_reproduction() {
+    let dir = temp_dir("disagreement");
+    std::fs::create_dir_all(&dir).unwrap();
+    let scene = dir.join("pair.ron");
+    let out = collidescope(&[
+        "robot",
+        "tests/data/robots/box_pair/box_pair.urdf",
+        "--random",
+        "50",
+        "--timing",
+        "--disagreement-scene",
+        scene.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.contains("query::distance differs from ours"))
+        .unwrap_or_else(|| panic!("no disagreement found:\n{text}"));
+    // "... on N pair configurations; parry's own GJK ... agrees with ours on M of them"
+    let numbers: Vec<usize> = line
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert!(
+        numbers.len() == 2 && numbers[0] > 0 && numbers[0] == numbers[1],
+        "{line}"
+    );
+    // The first listed disagreement is the scene's pair; the scene solves to our value.
+    let first = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("config ") && l.contains(" ours "))
+        .unwrap();
+    let ours: f64 = first
+        .split("ours ")
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .and_then(|v| v.parse().ok())
+        .unwrap();
+    let json = solve_json(scene.to_str().unwrap());
+    assert!((distance(&json, "gjk") - ours).abs() < 1e-8, "{first}");
+    let test = dir.join("repro.rs");
+    let out = collidescope(&[
+        "export",
+        scene.to_str().unwrap(),
+        "--parry",
+        test.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let source = std::fs::read_to_string(&test).unwrap();
+    assert!(source.contains("query::distance") && source.contains("Cuboid"));
+}

@@ -348,6 +348,10 @@ enum Command {
         /// spheres, GJK's separating plane) are reported beyond it with that lower bound.
         #[arg(long, value_parser = non_negative_margin)]
         margin: Option<f64>,
+        /// With --timing: write the pair configuration where parry3d-f64 differs most
+        /// from ours as a two-body scene (for `collidescope export ... --parry`).
+        #[arg(long, requires = "timing")]
+        disagreement_scene: Option<PathBuf>,
         #[arg(long)]
         json: bool,
     },
@@ -456,6 +460,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             timing,
             any,
             margin,
+            disagreement_scene,
             json,
         }) => robot::run(robot::RobotArgs {
             urdf,
@@ -470,6 +475,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             timing,
             any,
             margin,
+            disagreement_scene,
             json,
         }),
         Some(Command::Sweep {

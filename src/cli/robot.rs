@@ -27,6 +27,7 @@ pub struct RobotArgs {
     pub timing: bool,
     pub any: bool,
     pub margin: Option<f64>,
+    pub disagreement_scene: Option<PathBuf>,
     pub json: bool,
 }
 
@@ -188,6 +189,11 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
                     parry_seconds * 1e6,
                     total / (parry_seconds * 1e6)
                 );
+                let disagreements = Disagreements::find(&model, &pairs, &configs, &answers, &parry);
+                disagreements.print(&model, &pairs);
+                if let Some(out) = &args.disagreement_scene {
+                    disagreements.write_worst(&model, &pairs, &configs, out, &args.urdf)?;
+                }
             }
             None => println!("parry3d-f64: not every link shape has a parry counterpart"),
         }
@@ -297,6 +303,99 @@ pub fn bench(
     println!("along a smooth path, joints moving ≤ {PATH_RESOLUTION} rad per step (warm starts):");
     bench_configs(&model, &pairs, &path);
     Ok(())
+}
+
+/// Pair answers that parry3d-f64 differs from by more than [`DISAGREEMENT`], each with
+/// parry's GJK on the same shapes as a second opinion (parry's `query::distance` has
+/// special cases, such as cuboid–cuboid closest points, that its GJK does not share).
+struct Disagreements {
+    /// `(configuration, pair, ours, parry's query::distance, parry's GJK)`, worst first.
+    found: Vec<(usize, usize, f64, f64, f64)>,
+}
+
+/// A difference in distance beyond any stopping tolerance (ours certifies 1e-6, parry's
+/// GJK stops within its own relative tolerance).
+const DISAGREEMENT: f64 = 1e-4;
+
+impl Disagreements {
+    fn find(
+        model: &RobotModel,
+        pairs: &[(usize, usize)],
+        configs: &[Vec<f64>],
+        answers: &[collidescope::robot::ConfigAnswer],
+        parry: &[Vec<f64>],
+    ) -> Self {
+        use collidescope::parry_bridge::parry_gjk_distance;
+        use collidescope::pose::RelativePose;
+        use collidescope::robot::kinematics::shape_poses;
+        let mut found = Vec::new();
+        for (c, (answer, theirs)) in answers.iter().zip(parry).enumerate() {
+            for (k, (ours, &their)) in answer.pairs.iter().zip(theirs).enumerate() {
+                if ours.beyond_margin || (ours.distance - their).abs() <= DISAGREEMENT {
+                    continue;
+                }
+                let poses = shape_poses(model, &configs[c]);
+                let (i, j) = pairs[k];
+                let rel = RelativePose::between(&poses[i], &poses[j]);
+                let gjk = parry_gjk_distance(&model.shapes[i].shape, &model.shapes[j].shape, &rel);
+                found.push((c, k, ours.distance, their, gjk.max(0.0)));
+            }
+        }
+        found.sort_by(|x, y| (y.3 - y.2).abs().total_cmp(&(x.3 - x.2).abs()));
+        Self { found }
+    }
+
+    fn print(&self, model: &RobotModel, pairs: &[(usize, usize)]) {
+        if self.found.is_empty() {
+            return;
+        }
+        let gjk_agrees = self
+            .found
+            .iter()
+            .filter(|f| (f.4 - f.2).abs() <= DISAGREEMENT)
+            .count();
+        println!(
+            "parry3d-f64's query::distance differs from ours by more than {DISAGREEMENT:e} on {} pair configurations; parry's own GJK on the same shapes agrees with ours on {gjk_agrees} of them:",
+            self.found.len()
+        );
+        for &(c, k, ours, theirs, gjk) in self.found.iter().take(5) {
+            let (i, j) = pairs[k];
+            let (a, b) = (&model.shapes[i], &model.shapes[j]);
+            println!(
+                "  config {c}: {}–{} ({} and {}): ours {ours:.9}, parry {theirs:.9}, parry's GJK {gjk:.9}",
+                a.name,
+                b.name,
+                a.shape.kind_name(),
+                b.shape.kind_name()
+            );
+        }
+        println!("  (--disagreement-scene OUT.ron writes the first as a scene; `collidescope export OUT.ron --parry TEST.rs` makes it a failing parry test)");
+    }
+
+    /// The worst disagreement as a two-body scene, for `collidescope export`.
+    fn write_worst(
+        &self,
+        model: &RobotModel,
+        pairs: &[(usize, usize)],
+        configs: &[Vec<f64>],
+        out: &std::path::Path,
+        urdf: &std::path::Path,
+    ) -> anyhow::Result<()> {
+        let Some(&(c, k, ..)) = self.found.first() else {
+            println!(
+                "no disagreement with parry3d-f64: {} not written",
+                out.display()
+            );
+            return Ok(());
+        };
+        let dir = urdf.parent().unwrap_or(std::path::Path::new("."));
+        let scene = collidescope::robot::scene::pair_scene(model, pairs[k], &configs[c], dir);
+        scene
+            .save(out)
+            .map_err(|e| anyhow::anyhow!("{}: cannot write the scene: {e}", out.display()))?;
+        println!("the worst disagreement written to {}", out.display());
+        Ok(())
+    }
 }
 
 /// The margins `bench robot` times the margin check at: 0 (which pairs collide, a

@@ -167,10 +167,15 @@ pub struct ConfigAnswer {
 impl SelfCollision {
     pub fn new(pairs: Vec<(usize, usize)>, algorithm: Algorithm) -> Self {
         let warm = vec![PairWarmStart::default(); pairs.len()];
+        // "Colliding" is one answer for touching and overlapping links: no overlap proof.
+        let settings = SolverSettings {
+            overlap_proof: false,
+            ..SolverSettings::default()
+        };
         Self {
             pairs,
             algorithm,
-            settings: SolverSettings::default(),
+            settings,
             warm,
             last_q: None,
             spheres: Vec::new(),

@@ -82,3 +82,21 @@ pub fn robot_scene(model: &RobotModel, pairs: &[(usize, usize)], q: &[f64], dir:
         base_dir: dir.to_path_buf(),
     }
 }
+
+/// One pair of the robot at `q` as a two-body scene (A = link shape `i`, B = link shape
+/// `j`, at their world poses): what `collidescope export` sends to an engine's
+/// maintainers when that engine disagrees on the pair.
+pub fn pair_scene(model: &RobotModel, (i, j): (usize, usize), q: &[f64], dir: &Path) -> Scene {
+    let mut scene = robot_scene(model, &[], q, dir);
+    scene.bodies = vec![scene.bodies[i].clone(), scene.bodies[j].clone()];
+    scene.pairs = vec![(0, 1)];
+    scene.name = format!(
+        "{}: {} and {}",
+        model.name, model.shapes[i].name, model.shapes[j].name
+    );
+    scene.notes = format!(
+        "Links {} and {} of {} at configuration {:?} (actuated joints in order).",
+        model.shapes[i].name, model.shapes[j].name, model.name, q
+    );
+    scene
+}

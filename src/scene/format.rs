@@ -209,6 +209,10 @@ pub struct SettingsSpec {
     /// brought from Coal replays Coal's iterations.
     #[serde(default, skip_serializing_if = "is_default")]
     pub supports: SupportRule,
+    /// `false`: a run within the tolerance of the origin answers `contact` without
+    /// trying to prove the overlap (see `SolverSettings::overlap_proof`).
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub overlap_proof: bool,
     /// The other families' settings, each optional, each field optional: a scene names
     /// only what it changes (`epa: (tolerance: 1e-12)`).
     #[serde(default, skip_serializing_if = "is_default")]
@@ -227,6 +231,14 @@ impl Default for SettingsSpec {
     }
 }
 
+fn yes() -> bool {
+    true
+}
+
+fn is_yes(value: &bool) -> bool {
+    *value
+}
+
 /// Whether a setting is at its default (and so left out of a written scene).
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
     *value == T::default()
@@ -243,6 +255,7 @@ impl From<SolverSettings> for SettingsSpec {
             mode: s.mode,
             tetrahedron: s.tetrahedron,
             supports: s.supports,
+            overlap_proof: s.overlap_proof,
             epa: s.epa,
             toi: s.toi,
             interior_point: s.interior_point,
@@ -262,6 +275,7 @@ impl From<&SettingsSpec> for SolverSettings {
             mode: s.mode,
             tetrahedron: s.tetrahedron,
             supports: s.supports,
+            overlap_proof: s.overlap_proof,
             epa: s.epa,
             toi: s.toi,
             interior_point: s.interior_point,

@@ -184,6 +184,13 @@ pub struct SolverSettings {
     /// Exact supports (the default) or Coal's conventions.
     #[serde(default)]
     pub supports: SupportRule,
+    /// When the iterate comes within the tolerance of the origin, try to prove the
+    /// overlap (supports along fixed directions, an exact enclosure test) before
+    /// answering `contact` (default). A caller to whom contact and overlap are one answer
+    /// (a robot check's "colliding") turns it off: on touching links the proof costs
+    /// several microseconds and can only fail.
+    #[serde(default = "yes")]
+    pub overlap_proof: bool,
     /// The other families' own settings (the distance settings above are GJK's and
     /// Frank-Wolfe's; EPA's GJK stage keeps its certified overlap test).
     #[serde(default)]
@@ -194,6 +201,11 @@ pub struct SolverSettings {
     pub interior_point: IpSettings,
     #[serde(default)]
     pub lp: LpSettings,
+}
+
+/// Serde's default for settings that are on unless a file turns them off.
+fn yes() -> bool {
+    true
 }
 
 /// The settings' dotted names, for an error message.
@@ -230,6 +242,7 @@ impl Default for SolverSettings {
             mode: QueryMode::Distance,
             tetrahedron: TetrahedronRule::RegionTree,
             supports: SupportRule::Exact,
+            overlap_proof: true,
             epa: EpaSettings::default(),
             toi: ToiSettings::default(),
             interior_point: IpSettings::default(),
@@ -250,6 +263,7 @@ impl SolverSettings {
             mode: QueryMode::Distance,
             tetrahedron: TetrahedronRule::RegionTree,
             supports: SupportRule::Exact,
+            overlap_proof: true,
             epa: EpaSettings::default(),
             toi: ToiSettings::default(),
             interior_point: IpSettings::default(),

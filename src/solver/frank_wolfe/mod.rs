@@ -318,7 +318,11 @@ impl<'s> FrankWolfe<'s> {
 
     fn finish(&mut self, outcome: Outcome) -> Option<Outcome> {
         let outcome = match outcome {
-            Outcome::Contact { .. } if self.active_set_encloses_origin() => Outcome::Intersecting,
+            Outcome::Contact { .. }
+                if self.settings.overlap_proof && self.active_set_encloses_origin() =>
+            {
+                Outcome::Intersecting
+            }
             other => other,
         };
         self.outcome = Some(outcome.clone());

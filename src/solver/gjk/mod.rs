@@ -394,6 +394,9 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
     /// when the simplex and a few uncounted supports around it enclose the origin
     /// (exact signs), otherwise `Contact` (touching, overlapping, or that near).
     fn within_tolerance(&mut self) -> Outcome {
+        if !self.settings.overlap_proof {
+            return Outcome::Contact { distance: self.r };
+        }
         let points: Vec<DVec3> = self.simplex.vertices().iter().map(|v| v.point.w).collect();
         let md = &mut self.md;
         match probed_enclosure(&points, |d| md.support_uncounted(d).w) {
@@ -410,7 +413,7 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
     #[cold]
     #[inline(never)]
     fn overlap_or(&mut self, outcome: Outcome) -> Outcome {
-        if !matches!(outcome, Outcome::Contact { .. }) {
+        if !matches!(outcome, Outcome::Contact { .. }) || !self.settings.overlap_proof {
             return outcome;
         }
         let mut points: Vec<DVec3> = self.simplex.vertices().iter().map(|v| v.point.w).collect();
