@@ -53,6 +53,9 @@ pub struct RobotState {
     /// Draw the links' visual meshes (URDF `<visual>`) rather than the collision hulls
     /// the checks use; on when the robot has visuals.
     pub show_visuals: bool,
+    /// Only distances up to this margin are asked ([`SelfCollision::check_within`]):
+    /// pairs proved farther apart show their bound. `None`: every pair's distance.
+    pub margin: Option<f64>,
 }
 
 /// Loads so far, for [`RobotState::generation`].
@@ -111,7 +114,16 @@ impl RobotState {
             playing: false,
             generation: LOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
             show_visuals: !model_has_no_visuals,
+            margin: None,
         })
+    }
+
+    /// Checks the pairs at the current configuration, within the margin when one is set.
+    fn recheck(&mut self) {
+        self.answer = match self.margin {
+            Some(margin) => self.checker.check_within(&self.model, &self.q, margin),
+            None => self.checker.check(&self.model, &self.q),
+        };
     }
 
     /// Below this distance a pair is near (a share of the largest link's diagonal).
@@ -133,7 +145,7 @@ impl RobotState {
         for (&(i, j), a) in self.pairs.iter().zip(&self.answer.pairs) {
             let tint = if a.colliding {
                 Some(LINK_COLLIDING)
-            } else if a.distance < near {
+            } else if a.distance < near && !a.beyond_margin {
                 Some(LINK_NEAR)
             } else {
                 None
@@ -192,7 +204,7 @@ impl RobotState {
     fn repair(&mut self, commands: &mut PendingCommands) {
         self.pairs = self.pairs_in_use();
         self.checker = SelfCollision::new(self.pairs.clone(), Algorithm::ALL[0]);
-        self.answer = self.checker.check(&self.model, &self.q);
+        self.recheck();
         commands.push(ViewerCommand::SetPairs(self.pairs.clone()));
     }
 
@@ -207,7 +219,7 @@ impl RobotState {
         for (b, pose) in shape_poses(&self.model, &self.q).into_iter().enumerate() {
             commands.push(ViewerCommand::SetPose(BodyId(b), pose));
         }
-        self.answer = self.checker.check(&self.model, &self.q);
+        self.recheck();
     }
 }
 
@@ -429,7 +441,7 @@ fn draw_nearest(
         .answer
         .pairs
         .iter()
-        .filter(|p| !p.colliding)
+        .filter(|p| !p.colliding && !p.beyond_margin)
         .min_by(|a, b| a.distance.total_cmp(&b.distance));
     let Some((a, b)) = nearest.and_then(|p| p.witnesses) else {
         return;
@@ -445,6 +457,38 @@ fn draw_nearest(
     labels
         .0
         .push(((a + b) * 0.5, format!("nearest pair: {d:.4}"), colour));
+}
+
+/// "Only distances up to M": the margin check, what a planner's safety margin asks
+/// (0: only which pairs collide). Its default is the amber threshold, the distance the
+/// picture needs.
+fn margin_ui(ui: &mut egui::Ui, state: &mut RobotState) {
+    let mut on = state.margin.is_some();
+    let mut margin = state.margin.unwrap_or_else(|| state.near_distance());
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        changed |= ui
+            .checkbox(&mut on, "only distances up to")
+            .on_hover_text(
+                "pairs whose bounding spheres are farther apart are not run; GJK stops at \
+                 the first separating plane beyond the margin (0: only which pairs collide)",
+            )
+            .changed();
+        ui.add_enabled_ui(on, |ui| {
+            changed |= ui
+                .add(
+                    egui::DragValue::new(&mut margin)
+                        .speed(0.001)
+                        .range(0.0..=10.0)
+                        .suffix(" m"),
+                )
+                .changed();
+        });
+    });
+    if changed {
+        state.margin = on.then_some(margin);
+        state.recheck();
+    }
 }
 
 const RED: egui::Color32 = egui::Color32::from_rgb(200, 40, 40);
@@ -528,8 +572,20 @@ pub fn robot_panel_ui(
         .italics(),
     );
     ui.separator();
+    margin_ui(ui, state);
     let seconds = state.answer.seconds * 1e6;
-    ui.strong(format!("Pairs, nearest first ({seconds:.0} µs for all)"));
+    let narrow = state
+        .answer
+        .pairs
+        .iter()
+        .filter(|p| !p.beyond_margin)
+        .count();
+    match state.margin {
+        Some(m) => ui.strong(format!(
+            "Pairs, nearest first ({seconds:.0} µs for all; {narrow} within {m:.4} m or not ruled out)"
+        )),
+        None => ui.strong(format!("Pairs, nearest first ({seconds:.0} µs for all)")),
+    };
     let names: Vec<&str> = state.model.shapes.iter().map(|s| s.name.as_str()).collect();
     let mut order: Vec<usize> = (0..state.pairs.len()).collect();
     order.sort_by(|a, b| {
@@ -552,7 +608,7 @@ pub fn robot_panel_ui(
             let a = &state.answer.pairs[k];
             let colour = if a.colliding {
                 RED
-            } else if a.distance < near {
+            } else if a.distance < near && !a.beyond_margin {
                 AMBER
             } else {
                 ui.visuals().text_color()
@@ -567,10 +623,18 @@ pub fn robot_panel_ui(
             }
             let distance = if a.colliding {
                 "colliding".to_string()
+            } else if a.beyond_margin {
+                format!("≥ {:.6}", a.distance)
             } else {
                 format!("{:.6}", a.distance)
             };
-            ui.label(egui::RichText::new(distance).color(colour));
+            let cell = ui.label(egui::RichText::new(distance).color(colour));
+            if a.beyond_margin {
+                cell.on_hover_text(
+                    "beyond the margin: a lower bound (the bounding spheres' gap, or GJK's \
+                     first separating plane beyond the margin), not the distance",
+                );
+            }
             ui.label(a.iterations.to_string());
             ui.label(format!("{:.1}", a.seconds * 1e6));
             if ui
@@ -683,6 +747,34 @@ mod tests {
         state.move_to(q, &mut commands);
         assert_eq!(commands.0.len(), 11);
         assert_eq!(state.answer.pairs.len(), 20);
+    }
+
+    /// With the margin at the amber threshold the picture is the one every pair's
+    /// distance gives (same tints), while pairs are ruled out without their distance.
+    #[test]
+    fn the_margin_check_paints_the_same_robot() {
+        let Some((_, mut state)) = panda_with_srdf() else {
+            return;
+        };
+        let mut commands = PendingCommands::default();
+        let mut rng = SplitMix64::new(8);
+        let mut beyond = 0;
+        for _ in 0..100 {
+            let q = random_configuration(&state.model, &mut rng);
+            state.margin = None;
+            state.move_to(q.clone(), &mut commands);
+            let full = state.link_tints();
+            state.margin = Some(state.near_distance());
+            state.move_to(q, &mut commands);
+            assert_eq!(state.link_tints(), full);
+            beyond += state
+                .answer
+                .pairs
+                .iter()
+                .filter(|p| p.beyond_margin)
+                .count();
+        }
+        assert!(beyond > 100, "{beyond}");
     }
 
     /// On the robot: both links of a colliding pair red, of a near pair amber, the rest
