@@ -67,7 +67,9 @@ pub(super) fn balls(
     contact: f64,
     records: Option<&mut Vec<ToiRecord>>,
 ) -> Option<ToiRun> {
-    let d0 = p.length() - reach;
+    // Each length once: a square root's latency is most of this query's time.
+    let p_len = p.length();
+    let d0 = p_len - reach;
     if d0 <= contact || !(p.is_finite() && v.is_finite()) {
         return None;
     }
@@ -78,7 +80,7 @@ pub(super) fn balls(
         0.0
     };
     let closest = (p + v * closest_time).length() - reach;
-    let scale = p.length() + v.length() + reach;
+    let scale = p_len + speed2.sqrt() + reach;
     let extras = ToiExtras {
         initial_distance: Some(d0),
     };
@@ -127,8 +129,9 @@ pub(super) fn balls(
         return None;
     }
     let centre = p + v * time;
-    let normal = centre.normalize();
-    record(records, time, (time, after), centre.length() - reach);
+    let centre_len = centre.length();
+    let normal = centre * centre_len.recip(); // `normalize`, its length reused
+    record(records, time, (time, after), centre_len - reach);
     let witnesses = (normal * radius_a, centre - normal * (reach - radius_a));
     Some(ToiRun::new(
         Outcome::Impact { time, normal },

@@ -133,7 +133,10 @@ pub fn time_of_impact_moving(
     if let (true, Shape::Sphere(sa), Shape::Sphere(sb)) = (settings.closed_forms, a, b) {
         if motion.spin == DVec3::ZERO {
             let (p, v) = (b_in_a.translation, motion.velocity);
-            let contact = contact_distance(a, b, v, settings);
+            // `contact_distance` without the boxes: a ball's box diagonal is √(12 r²).
+            let diagonal = |r: f64| (12.0 * (r * r)).sqrt();
+            let size = diagonal(sa.radius()) + diagonal(sb.radius());
+            let contact = settings.contact_tolerance * (size + v.length()).max(f64::MIN_POSITIVE);
             let reach = sa.radius() + sb.radius();
             let records = trace.as_deref_mut();
             if let Some(run) = closed_form::balls(p, v, reach, sa.radius(), contact, records) {
