@@ -1,12 +1,14 @@
 //! Queries brought in from the engines people debug: a parry/rapier capture (serde JSON
-//! of `(pos1, shape1, pos2, shape2)`, f32 or f64 build) and an FCL/Coal failure dump
-//! (shape parameters and two 4×4 poses). Each becomes a scene holding exactly the query
+//! of `(pos1, shape1, pos2, shape2)`, f32 or f64 build), an FCL/Coal failure dump
+//! (shape parameters and two 4×4 poses) and a MuJoCo model (MJCF: its geoms at the
+//! file's configuration, the pairs MuJoCo's filter tests). Each becomes a scene holding exactly the query
 //! the engine ran: numbers to the bit, rotations as given (a matrix stays a matrix).
 //!
 //! `Scene::open` reads these files wherever a scene is taken (`view`, `solve`, the
 //! viewer's Open dialog and drag-and-drop); `collidescope import` writes the scene.
 
 pub mod fcl_dump;
+pub mod mjcf;
 pub mod parry;
 
 use std::path::{Path, PathBuf};
@@ -29,12 +31,16 @@ pub struct ImportError {
 pub enum Format {
     Parry,
     FclDump,
+    Mjcf,
 }
 
 /// What `text` is, from its content (extensions vary: `.json`, `.txt`, `.log`).
 pub fn detect(text: &str) -> Option<Format> {
     if fcl_dump::looks_like_dump(text) {
         return Some(Format::FclDump);
+    }
+    if mjcf::looks_like_mjcf(text) {
+        return Some(Format::Mjcf);
     }
     let trimmed = text.trim_start();
     if trimmed.starts_with('[') {
@@ -122,9 +128,46 @@ pub fn import_text(path: &Path, text: &str) -> Result<SceneFile, ImportError> {
             }
             Ok(scene(name, notes, query.bodies.to_vec()))
         }
+        Some(Format::Mjcf) => {
+            let model = mjcf::read(path, text).map_err(|e| ImportError {
+                path: path.to_path_buf(),
+                message: e,
+            })?;
+            if model.pairs.is_empty() {
+                return Err(fail(format!(
+                    "a MuJoCo model with {} collision geoms and no pair MuJoCo would test{}",
+                    model.geoms.len(),
+                    if model.left_out.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (left out: {})", model.left_out.join("; "))
+                    }
+                )));
+            }
+            let mut notes = format!(
+                "Imported from {source}: the MuJoCo model {}, every collision geom at the file's \
+                 configuration, the pairs MuJoCo's collision filter tests ({}), nearest first. \
+                 Bodies:",
+                model.name,
+                model.pairs.len()
+            );
+            for (k, g) in model.geoms.iter().enumerate() {
+                notes.push_str(&format!(" {k}: {} ({}, body {});", g.name, g.kind, g.body));
+            }
+            if !model.left_out.is_empty() {
+                notes.push_str(&format!(" Left out: {}.", model.left_out.join("; ")));
+            }
+            for stand_in in &model.stand_ins {
+                notes.push_str(&format!(" Planes: {stand_in}."));
+            }
+            let mut file = scene(name, notes, model.bodies);
+            file.pairs = model.pairs;
+            Ok(file)
+        }
         None => Err(fail(
-            "not a format Collidescope imports: a parry capture (JSON [pos1, shape1, pos2, shape2]) \
-             or an FCL/Coal dump (Shape 1: ... X_FS1 ... Shape 2: ... X_FS2 ...)"
+            "not a format Collidescope imports: a parry capture (JSON [pos1, shape1, pos2, shape2]), \
+             an FCL/Coal dump (Shape 1: ... X_FS1 ... Shape 2: ... X_FS2 ...) or a MuJoCo model \
+             (<mujoco> XML)"
                 .into(),
         )),
     }

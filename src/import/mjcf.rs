@@ -1,0 +1,1030 @@
+//! MuJoCo models (MJCF XML): every collision geom at the model's initial configuration
+//! (the poses the file writes, qpos0) as a body in the world frame, and the geom pairs
+//! MuJoCo's collision filter would test, nearest first by their bounding spheres: a
+//! MuJoCo user's failing contact opens as the pair in focus, with the rest of the model
+//! around it.
+//!
+//! Read as MuJoCo compiles it: `<compiler angle eulerseq meshdir assetdir>`, `<default>`
+//! classes (nested, inherited; a geom's `class`, a body's `childclass`), `<asset>` meshes
+//! (files in STL, OBJ or PLY, or inline `vertex` lists; `scale`), `<body>` and `<frame>`
+//! poses (`pos` with one of `quat`, `axisangle`, `euler`, `xyaxes`, `zaxis`), geoms by
+//! `size` or `fromto`, top-level `<include>`, and `<contact>` `pair` and `exclude`.
+//! Candidate pairs follow MuJoCo's filter: geoms of different weld bodies (a body without
+//! joints is welded to its parent), not a weld body and its parent's (the world aside),
+//! `contype`/`conaffinity` compatible. A plane is a half-space, which GJK cannot take:
+//! a slab under every other geom whose top face is the plane stands in for it (distances
+//! and depths are the half-space's). Height fields and SDF geoms are left out. The
+//! scene's notes say both.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use glam::{DMat3, DQuat, DVec3};
+use roxmltree::{Document, Node};
+
+use crate::scene::{BodySpec, RotationSpec, ShapeSpec};
+
+/// Whether `text` is an MJCF model: its root element is `<mujoco>`.
+pub fn looks_like_mjcf(text: &str) -> bool {
+    let mut rest = text.trim_start();
+    // Skip the XML declaration and comments before the root.
+    loop {
+        if let Some(after) = rest.strip_prefix("<?") {
+            match after.find("?>") {
+                Some(end) => rest = after[end + 2..].trim_start(),
+                None => return false,
+            }
+        } else if let Some(after) = rest.strip_prefix("<!--") {
+            match after.find("-->") {
+                Some(end) => rest = after[end + 3..].trim_start(),
+                None => return false,
+            }
+        } else {
+            break;
+        }
+    }
+    rest.strip_prefix("<mujoco")
+        .is_some_and(|r| r.starts_with(|c: char| c.is_whitespace() || c == '>' || c == '/'))
+}
+
+/// One geom as imported: its name (or its index), type and body, for the notes.
+#[derive(Clone, Debug)]
+pub struct GeomInfo {
+    pub name: String,
+    pub kind: String,
+    pub body: String,
+}
+
+/// A model read: one body per collision geom, the candidate pairs (nearest first), what
+/// was left out and why, and what stands in for what.
+#[derive(Clone, Debug)]
+pub struct MjcfModel {
+    pub name: String,
+    pub bodies: Vec<BodySpec>,
+    pub geoms: Vec<GeomInfo>,
+    pub pairs: Vec<(usize, usize)>,
+    pub left_out: Vec<String>,
+    /// What stands in for a geom GJK cannot take as it is (a plane's slab).
+    pub stand_ins: Vec<String>,
+}
+
+/// The compiler settings that change how numbers read.
+struct Compiler {
+    /// Angles in degrees (MuJoCo's default) or radians.
+    degrees: bool,
+    /// Three of x, y, z (intrinsic, rotating with the frame) or X, Y, Z (extrinsic).
+    eulerseq: [u8; 3],
+    meshdir: Option<String>,
+}
+
+/// Attributes by default class, inherited from the enclosing classes.
+#[derive(Default)]
+struct Defaults {
+    geom: HashMap<String, HashMap<String, String>>,
+    mesh: HashMap<String, HashMap<String, String>>,
+}
+
+/// The model's files: the main one and the files it includes (top level), each with
+/// the files it includes in the order they appear.
+struct Sources {
+    texts: Vec<(PathBuf, String)>,
+    includes: Vec<Vec<usize>>,
+}
+
+impl Sources {
+    fn read(path: &Path, text: &str) -> Result<Self, String> {
+        let mut sources = Sources {
+            texts: Vec::new(),
+            includes: Vec::new(),
+        };
+        sources.add(path, text.to_string(), 0)?;
+        Ok(sources)
+    }
+
+    /// Adds `text` and the files its top-level `<include file>` name; its index.
+    fn add(&mut self, path: &Path, text: String, depth: usize) -> Result<usize, String> {
+        if depth > 8 {
+            return Err(format!("{}: includes nested deeper than 8", path.display()));
+        }
+        let files: Vec<String> = {
+            let doc = Document::parse(&text).map_err(|e| xml_error(path, &e))?;
+            doc.root_element()
+                .children()
+                .filter(|n| n.has_tag_name("include"))
+                .map(|n| {
+                    n.attribute("file")
+                        .map(str::to_string)
+                        .ok_or_else(|| located(path, &doc, n, "<include> without a file"))
+                })
+                .collect::<Result<_, _>>()?
+        };
+        let index = self.texts.len();
+        self.texts.push((path.to_path_buf(), text));
+        self.includes.push(Vec::new());
+        let dir = path.parent().unwrap_or(Path::new("."));
+        for file in files {
+            let included = dir.join(&file);
+            let text = std::fs::read_to_string(&included).map_err(|e| {
+                format!(
+                    "{}: <include file=\"{file}\">: cannot read {}: {e}",
+                    path.display(),
+                    included.display()
+                )
+            })?;
+            let child = self.add(&included, text, depth + 1)?;
+            self.includes[index].push(child);
+        }
+        Ok(index)
+    }
+}
+
+/// The top-level elements of document `k` in MuJoCo's order: each `<include>` replaced
+/// by the included file's elements, where it stands.
+fn expanded<'d, 'i>(
+    docs: &'d [(PathBuf, Document<'i>)],
+    includes: &[Vec<usize>],
+    k: usize,
+    out: &mut Vec<(usize, Node<'d, 'i>)>,
+) {
+    let mut next = includes[k].iter();
+    for node in docs[k].1.root_element().children().filter(Node::is_element) {
+        if node.has_tag_name("include") {
+            if let Some(&child) = next.next() {
+                expanded(docs, includes, child, out);
+            }
+        } else {
+            out.push((k, node));
+        }
+    }
+}
+
+fn xml_error(path: &Path, e: &roxmltree::Error) -> String {
+    format!("{}: not valid XML: {e}", path.display())
+}
+
+/// A message naming the file, the line and the element.
+fn located(path: &Path, doc: &Document, node: Node, message: &str) -> String {
+    let pos = doc.text_pos_at(node.range().start);
+    format!(
+        "{} line {}: <{}>: {message}",
+        path.display(),
+        pos.row,
+        node.tag_name().name()
+    )
+}
+
+/// Reads the model at `path` (its text already read).
+pub fn read(path: &Path, text: &str) -> Result<MjcfModel, String> {
+    let sources = Sources::read(path, text)?;
+    let docs: Vec<(PathBuf, Document)> = sources
+        .texts
+        .iter()
+        .map(|(p, t)| {
+            Document::parse(t)
+                .map(|d| (p.clone(), d))
+                .map_err(|e| xml_error(p, &e))
+        })
+        .collect::<Result<_, _>>()?;
+    let mut top = Vec::new();
+    expanded(&docs, &sources.includes, 0, &mut top);
+    let sections = |tag: &'static str| {
+        top.iter()
+            .filter(move |(_, n)| n.has_tag_name(tag))
+            .map(|&(k, n)| (docs[k].0.as_path(), &docs[k].1, n))
+    };
+    let mut compiler = Compiler {
+        degrees: true,
+        eulerseq: *b"xyz",
+        meshdir: None,
+    };
+    for (p, d, node) in sections("compiler") {
+        read_compiler(&mut compiler, node).map_err(|e| located(p, d, node, &e))?;
+    }
+    let mut defaults = Defaults::default();
+    for (p, d, node) in sections("default") {
+        read_defaults(
+            &mut defaults,
+            node,
+            "main",
+            &HashMap::new(),
+            &HashMap::new(),
+        )
+        .map_err(|e| located(p, d, node, &e))?;
+    }
+    let model_dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
+    let mut meshes = HashMap::new();
+    for (p, d, asset) in sections("asset") {
+        for node in asset.children().filter(|n| n.has_tag_name("mesh")) {
+            let (name, points) = read_mesh(node, &defaults, &compiler, &model_dir)
+                .map_err(|e| located(p, d, node, &e))?;
+            meshes.insert(name, points);
+        }
+    }
+    let mut walk = Walk {
+        compiler: &compiler,
+        defaults: &defaults,
+        meshes: &meshes,
+        model: MjcfModel {
+            name: docs[0]
+                .1
+                .root_element()
+                .attribute("model")
+                .unwrap_or("MuJoCo model")
+                .to_string(),
+            bodies: Vec::new(),
+            geoms: Vec::new(),
+            pairs: Vec::new(),
+            left_out: Vec::new(),
+            stand_ins: Vec::new(),
+        },
+        body_names: vec!["world".into()],
+        body_parent: vec![0],
+        body_has_joint: vec![true],
+        geom_body: Vec::new(),
+        geom_filter: Vec::new(),
+        geom_names: HashMap::new(),
+        geom_count: 0,
+        bounds: Vec::new(),
+        planes: Vec::new(),
+    };
+    // Every <worldbody> (the included files' too) is one world body: its geoms first,
+    // then the bodies, as MuJoCo numbers them.
+    for (p, d, world) in sections("worldbody") {
+        walk.geoms_in(p, d, world, Frame::IDENTITY, 0, "main")?;
+    }
+    for (p, d, world) in sections("worldbody") {
+        walk.bodies_in(p, d, world, Frame::IDENTITY, 0, "main")?;
+    }
+    let mut excluded = Vec::new();
+    let mut explicit = Vec::new();
+    for (p, d, contact) in sections("contact") {
+        for node in contact.children().filter(Node::is_element) {
+            let named = |attr: &str| {
+                node.attribute(attr)
+                    .map(str::to_string)
+                    .ok_or_else(|| located(p, d, node, &format!("no {attr}")))
+            };
+            match node.tag_name().name() {
+                "exclude" => excluded.push((named("body1")?, named("body2")?)),
+                "pair" => {
+                    let (g1, g2) = (named("geom1")?, named("geom2")?);
+                    let find = |g: &str| {
+                        walk.geom_names.get(g).copied().ok_or_else(|| {
+                            located(p, d, node, &format!("no collision geom named {g}"))
+                        })
+                    };
+                    explicit.push((find(&g1)?, find(&g2)?));
+                }
+                _ => {}
+            }
+        }
+    }
+    walk.place_planes();
+    walk.model.pairs = walk.candidate_pairs(&excluded, &explicit);
+    Ok(walk.model)
+}
+
+fn read_compiler(compiler: &mut Compiler, node: Node) -> Result<(), String> {
+    if let Some(angle) = node.attribute("angle") {
+        compiler.degrees = match angle {
+            "degree" => true,
+            "radian" => false,
+            other => return Err(format!("angle=\"{other}\": degree or radian")),
+        };
+    }
+    if let Some(seq) = node.attribute("eulerseq") {
+        let bytes = seq.as_bytes();
+        if bytes.len() != 3 || !bytes.iter().all(|b| b"xyzXYZ".contains(b)) {
+            return Err(format!("eulerseq=\"{seq}\": three of x, y, z, X, Y, Z"));
+        }
+        compiler.eulerseq = [bytes[0], bytes[1], bytes[2]];
+    }
+    if let Some(dir) = node.attribute("meshdir").or(node.attribute("assetdir")) {
+        compiler.meshdir = Some(dir.to_string());
+    }
+    Ok(())
+}
+
+/// A `<default>` element and its nested classes: each class's geom and mesh attributes
+/// over its parent's.
+fn read_defaults(
+    defaults: &mut Defaults,
+    node: Node,
+    class: &str,
+    parent_geom: &HashMap<String, String>,
+    parent_mesh: &HashMap<String, String>,
+) -> Result<(), String> {
+    let attributes = |tag: &str, parent: &HashMap<String, String>| {
+        let mut merged = parent.clone();
+        for child in node.children().filter(|n| n.has_tag_name(tag)) {
+            for a in child.attributes() {
+                merged.insert(a.name().to_string(), a.value().to_string());
+            }
+        }
+        merged
+    };
+    let geom = attributes("geom", parent_geom);
+    let mesh = attributes("mesh", parent_mesh);
+    for child in node.children().filter(|n| n.has_tag_name("default")) {
+        let name = child
+            .attribute("class")
+            .ok_or("a nested <default> without a class")?;
+        read_defaults(defaults, child, name, &geom, &mesh)?;
+    }
+    defaults.geom.insert(class.to_string(), geom);
+    defaults.mesh.insert(class.to_string(), mesh);
+    Ok(())
+}
+
+/// A `<mesh>` asset: its name (the file's stem when it has none) and its vertices,
+/// scaled.
+fn read_mesh(
+    node: Node,
+    defaults: &Defaults,
+    compiler: &Compiler,
+    model_dir: &Path,
+) -> Result<(String, Vec<DVec3>), String> {
+    let class = node.attribute("class").unwrap_or("main");
+    let attr = |name: &str| {
+        node.attribute(name)
+            .map(str::to_string)
+            .or_else(|| defaults.mesh.get(class).and_then(|m| m.get(name).cloned()))
+    };
+    let scale = match attr("scale") {
+        Some(s) => vector(&s, "scale")?,
+        None => DVec3::ONE,
+    };
+    let (name, points) = if let Some(file) = node.attribute("file") {
+        let dir = match &compiler.meshdir {
+            Some(d) => model_dir.join(d),
+            None => model_dir.to_path_buf(),
+        };
+        let path = dir.join(file);
+        let vertices = if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("msh"))
+        {
+            read_msh(&path)?
+        } else {
+            let mesh = crate::mesh_io::load_mesh(&path).map_err(|e| e.to_string())?;
+            mesh.polytope.vertices().to_vec()
+        };
+        let stem = Path::new(file)
+            .file_stem()
+            .map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned());
+        (
+            node.attribute("name").map_or(stem, str::to_string),
+            vertices,
+        )
+    } else if let Some(vertex) = node.attribute("vertex") {
+        let values = numbers(vertex, "vertex")?;
+        if values.len() < 12 || values.len() % 3 != 0 {
+            return Err(format!(
+                "vertex: {} numbers; at least four points of three",
+                values.len()
+            ));
+        }
+        let name = node
+            .attribute("name")
+            .ok_or("a mesh with inline vertices needs a name")?;
+        let points = values
+            .chunks(3)
+            .map(|c| DVec3::new(c[0], c[1], c[2]))
+            .collect();
+        (name.to_string(), points)
+    } else {
+        return Err("a mesh needs a file or a vertex list".into());
+    };
+    Ok((name, points.into_iter().map(|p| p * scale).collect()))
+}
+
+/// A rigid frame: rotation then translation (world from local).
+#[derive(Clone, Copy)]
+struct Frame {
+    rotation: DQuat,
+    translation: DVec3,
+}
+
+impl Frame {
+    const IDENTITY: Frame = Frame {
+        rotation: DQuat::IDENTITY,
+        translation: DVec3::ZERO,
+    };
+
+    fn then(&self, local: Frame) -> Frame {
+        Frame {
+            rotation: (self.rotation * local.rotation).normalize(),
+            translation: self.translation + self.rotation * local.translation,
+        }
+    }
+}
+
+/// The walk over the bodies: what has been read so far.
+struct Walk<'a> {
+    compiler: &'a Compiler,
+    defaults: &'a Defaults,
+    meshes: &'a HashMap<String, Vec<DVec3>>,
+    model: MjcfModel,
+    body_names: Vec<String>,
+    body_parent: Vec<usize>,
+    /// Whether the body has a joint (else it is welded to its parent).
+    body_has_joint: Vec<bool>,
+    geom_body: Vec<usize>,
+    /// `(contype, conaffinity)` per imported geom.
+    geom_filter: Vec<(u32, u32)>,
+    geom_names: HashMap<String, usize>,
+    /// Geom elements met so far (MuJoCo's geom ids).
+    geom_count: usize,
+    /// A bounding sphere per imported geom (world centre, radius): the pairs' order.
+    bounds: Vec<(DVec3, f64)>,
+    /// The plane geoms: their index among the imported geoms and their frame (the plane
+    /// is the frame's xy-plane, its normal the frame's z axis).
+    planes: Vec<(usize, Frame)>,
+}
+
+impl Walk<'_> {
+    /// A body's contents in MuJoCo's order: its own geoms first (those inside its
+    /// `<frame>`s included, in document order), then its child bodies, depth first; so
+    /// geoms are numbered as MuJoCo numbers them.
+    fn children(
+        &mut self,
+        path: &Path,
+        doc: &Document,
+        node: Node,
+        frame: Frame,
+        body: usize,
+        childclass: &str,
+    ) -> Result<(), String> {
+        self.geoms_in(path, doc, node, frame, body, childclass)?;
+        self.bodies_in(path, doc, node, frame, body, childclass)
+    }
+
+    fn geoms_in(
+        &mut self,
+        path: &Path,
+        doc: &Document,
+        node: Node,
+        frame: Frame,
+        body: usize,
+        childclass: &str,
+    ) -> Result<(), String> {
+        for child in node.children().filter(Node::is_element) {
+            let here = |e: String| located(path, doc, child, &e);
+            match child.tag_name().name() {
+                "geom" => self.geom(child, frame, body, childclass).map_err(here)?,
+                "frame" => {
+                    let local = self.pose(child, None).map_err(here)?;
+                    let class = child.attribute("childclass").unwrap_or(childclass);
+                    self.geoms_in(path, doc, child, frame.then(local), body, class)?;
+                }
+                "include" => {
+                    return Err(here(
+                        "<include> inside a body: only top-level includes are read".into(),
+                    ))
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn bodies_in(
+        &mut self,
+        path: &Path,
+        doc: &Document,
+        node: Node,
+        frame: Frame,
+        body: usize,
+        childclass: &str,
+    ) -> Result<(), String> {
+        for child in node.children().filter(Node::is_element) {
+            let here = |e: String| located(path, doc, child, &e);
+            match child.tag_name().name() {
+                "body" => {
+                    let local = self.pose(child, None).map_err(here)?;
+                    let index = self.body_names.len();
+                    let name = child
+                        .attribute("name")
+                        .map_or_else(|| format!("body {index}"), str::to_string);
+                    self.body_names.push(name);
+                    self.body_parent.push(body);
+                    let jointed = child
+                        .children()
+                        .any(|n| n.has_tag_name("joint") || n.has_tag_name("freejoint"));
+                    self.body_has_joint.push(jointed);
+                    let class = child.attribute("childclass").unwrap_or(childclass);
+                    self.children(path, doc, child, frame.then(local), index, class)?;
+                }
+                "frame" => {
+                    let local = self.pose(child, None).map_err(here)?;
+                    let class = child.attribute("childclass").unwrap_or(childclass);
+                    self.bodies_in(path, doc, child, frame.then(local), body, class)?;
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// An element's local pose from its attributes (or, for a geom, its defaults).
+    fn pose(
+        &self,
+        node: Node,
+        defaults: Option<&HashMap<String, String>>,
+    ) -> Result<Frame, String> {
+        let attr = |name: &str| {
+            node.attribute(name)
+                .map(str::to_string)
+                .or_else(|| defaults.and_then(|d| d.get(name).cloned()))
+        };
+        let translation = match attr("pos") {
+            Some(p) => vector(&p, "pos")?,
+            None => DVec3::ZERO,
+        };
+        let given: Vec<&str> = ["quat", "axisangle", "euler", "xyaxes", "zaxis"]
+            .into_iter()
+            .filter(|a| node.attribute(*a).is_some())
+            .collect();
+        if given.len() > 1 {
+            return Err(format!("more than one orientation: {}", given.join(", ")));
+        }
+        // The element's own orientation, else its class's.
+        let orientation = given.first().map(|a| a.to_string()).or_else(|| {
+            ["quat", "axisangle", "euler", "xyaxes", "zaxis"]
+                .into_iter()
+                .find(|a| defaults.is_some_and(|d| d.contains_key(*a)))
+                .map(str::to_string)
+        });
+        let rotation = match orientation.as_deref() {
+            None => DQuat::IDENTITY,
+            Some(kind) => {
+                let text = attr(kind).unwrap_or_default();
+                self.orientation(kind, &text)?
+            }
+        };
+        Ok(Frame {
+            rotation,
+            translation,
+        })
+    }
+
+    fn angle(&self, value: f64) -> f64 {
+        if self.compiler.degrees {
+            value.to_radians()
+        } else {
+            value
+        }
+    }
+
+    fn orientation(&self, kind: &str, text: &str) -> Result<DQuat, String> {
+        let v = numbers(text, kind)?;
+        let count = |n: usize| {
+            if v.len() == n {
+                Ok(())
+            } else {
+                Err(format!("{kind}=\"{text}\": {n} numbers expected"))
+            }
+        };
+        let unit = |q: DQuat| {
+            let n = q.length();
+            if n > 0.0 && n.is_finite() {
+                Ok(q / n)
+            } else {
+                Err(format!("{kind}=\"{text}\": no rotation"))
+            }
+        };
+        match kind {
+            "quat" => {
+                count(4)?;
+                // MuJoCo writes w first.
+                unit(DQuat::from_xyzw(v[1], v[2], v[3], v[0]))
+            }
+            "axisangle" => {
+                count(4)?;
+                let axis = DVec3::new(v[0], v[1], v[2]);
+                let n = axis.length();
+                if !(n > 0.0 && n.is_finite()) {
+                    return Err(format!("axisangle=\"{text}\": the axis is zero"));
+                }
+                Ok(DQuat::from_axis_angle(axis / n, self.angle(v[3])))
+            }
+            "euler" => {
+                count(3)?;
+                let mut q = DQuat::IDENTITY;
+                for (k, &axis) in self.compiler.eulerseq.iter().enumerate() {
+                    let turn = match axis.to_ascii_lowercase() {
+                        b'x' => DQuat::from_rotation_x(self.angle(v[k])),
+                        b'y' => DQuat::from_rotation_y(self.angle(v[k])),
+                        _ => DQuat::from_rotation_z(self.angle(v[k])),
+                    };
+                    // Lower case: about the rotating frame's axis; upper case: the fixed one.
+                    q = if axis.is_ascii_lowercase() {
+                        q * turn
+                    } else {
+                        turn * q
+                    };
+                }
+                unit(q)
+            }
+            "xyaxes" => {
+                count(6)?;
+                let x = DVec3::new(v[0], v[1], v[2]).normalize_or_zero();
+                let y = DVec3::new(v[3], v[4], v[5]);
+                let y = (y - x * x.dot(y)).normalize_or_zero();
+                let z = x.cross(y);
+                if x == DVec3::ZERO || y == DVec3::ZERO {
+                    return Err(format!("xyaxes=\"{text}\": the axes are zero or parallel"));
+                }
+                unit(DQuat::from_mat3(&DMat3::from_cols(x, y, z)))
+            }
+            _ => {
+                count(3)?;
+                let z = DVec3::new(v[0], v[1], v[2]);
+                let n = z.length();
+                if !(n > 0.0 && n.is_finite()) {
+                    return Err(format!("zaxis=\"{text}\": the axis is zero"));
+                }
+                Ok(DQuat::from_rotation_arc(DVec3::Z, z / n))
+            }
+        }
+    }
+
+    fn geom(
+        &mut self,
+        node: Node,
+        frame: Frame,
+        body: usize,
+        childclass: &str,
+    ) -> Result<(), String> {
+        let class = node.attribute("class").unwrap_or(childclass);
+        if class != "main" && !self.defaults.geom.contains_key(class) {
+            return Err(format!("class=\"{class}\": no such default class"));
+        }
+        let empty = HashMap::new();
+        let defaults = self.defaults.geom.get(class).unwrap_or(&empty);
+        // MuJoCo's geom id: every geom counts, collision or not.
+        let index = self.geom_count;
+        self.geom_count += 1;
+        let attr = |name: &str| {
+            node.attribute(name)
+                .map(str::to_string)
+                .or_else(|| defaults.get(name).cloned())
+        };
+        let name = node
+            .attribute("name")
+            .map_or_else(|| format!("geom {index}"), str::to_string);
+        // A geom naming a mesh is a mesh unless it says otherwise (MuJoCo infers it).
+        let kind = attr("type").unwrap_or_else(|| {
+            if attr("mesh").is_some() {
+                "mesh".into()
+            } else {
+                "sphere".into()
+            }
+        });
+        let integer = |name: &str, default: u32| -> Result<u32, String> {
+            match attr(name) {
+                Some(t) => t
+                    .trim()
+                    .parse::<u32>()
+                    .map_err(|_| format!("{name}=\"{t}\": not a non-negative integer")),
+                None => Ok(default),
+            }
+        };
+        let filter = (integer("contype", 1)?, integer("conaffinity", 1)?);
+        if filter == (0, 0) {
+            // A visual geom: MuJoCo never collides it.
+            return Ok(());
+        }
+        let size = match attr("size") {
+            Some(s) => numbers(&s, "size")?,
+            None => Vec::new(),
+        };
+        let size_at = |k: usize| -> Result<f64, String> {
+            size.get(k)
+                .copied()
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .ok_or_else(|| format!("{kind} geom {name}: size needs {} numbers ≥ 0", k + 1))
+        };
+        let mut local = self.pose(node, Some(defaults))?;
+        // `fromto`: the geom's z axis along the segment, its half length half the segment.
+        let mut half_length = None;
+        if let Some(text) = attr("fromto") {
+            let v = numbers(&text, "fromto")?;
+            if v.len() != 6 {
+                return Err(format!("fromto=\"{text}\": 6 numbers expected"));
+            }
+            let (from, to) = (DVec3::new(v[0], v[1], v[2]), DVec3::new(v[3], v[4], v[5]));
+            let axis = to - from;
+            if axis.length() == 0.0 {
+                return Err(format!("fromto=\"{text}\": the two ends coincide"));
+            }
+            local = Frame {
+                rotation: DQuat::from_rotation_arc(DVec3::Z, axis.normalize()),
+                translation: 0.5 * (from + to),
+            };
+            half_length = Some(0.5 * axis.length());
+        }
+        let length = |k: usize| half_length.map_or_else(|| size_at(k), Ok);
+        // This project's capsules and cylinders stand along y, MuJoCo's along z.
+        let (spec, along_z) = match kind.as_str() {
+            "sphere" => (
+                ShapeSpec::Sphere {
+                    radius: size_at(0)?,
+                },
+                false,
+            ),
+            "capsule" => (
+                ShapeSpec::Capsule {
+                    radius: size_at(0)?,
+                    half_height: length(1)?,
+                },
+                true,
+            ),
+            "cylinder" => (
+                ShapeSpec::Cylinder {
+                    radius: size_at(0)?,
+                    half_height: length(1)?,
+                },
+                true,
+            ),
+            "ellipsoid" => (
+                ShapeSpec::Ellipsoid {
+                    radii: [size_at(0)?, size_at(1)?, length(2)?],
+                },
+                false,
+            ),
+            "box" => (
+                ShapeSpec::Box {
+                    half_extents: [size_at(0)?, size_at(1)?, length(2)?],
+                },
+                false,
+            ),
+            "mesh" => {
+                let mesh = attr("mesh").ok_or("a mesh geom without a mesh")?;
+                let points = self
+                    .meshes
+                    .get(&mesh)
+                    .ok_or_else(|| format!("mesh=\"{mesh}\": no such mesh asset"))?;
+                let points = points.iter().map(|p| p.to_array()).collect();
+                (ShapeSpec::Polytope { points }, false)
+            }
+            // A half-space is not a body GJK takes: a slab under the plane stands in for
+            // it, sized once every geom is known ([`Walk::place_planes`]).
+            "plane" => (
+                ShapeSpec::Box {
+                    half_extents: [1.0; 3],
+                },
+                false,
+            ),
+            "hfield" | "sdf" => {
+                let body = &self.body_names[body];
+                self.model.left_out.push(format!(
+                    "{name} ({kind} in {body}): not a bounded convex shape"
+                ));
+                return Ok(());
+            }
+            other => return Err(format!("type=\"{other}\": not a MuJoCo geom type")),
+        };
+        let world = frame.then(local);
+        let mut rotation = DMat3::from_quat(world.rotation);
+        if along_z {
+            // Turn ours onto MuJoCo's: y to z (columns permuted, one negated: exact).
+            rotation = DMat3::from_cols(rotation.x_axis, rotation.z_axis, -rotation.y_axis);
+        }
+        if kind == "plane" {
+            self.planes.push((self.geom_body.len(), world));
+        }
+        let radius = bounding_radius(&spec);
+        let centre = match &spec {
+            ShapeSpec::Polytope { points } => {
+                // The points' own centre: a mesh need not surround its frame's origin.
+                let (lo, hi) = points.iter().fold(
+                    (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+                    |(lo, hi), p| (lo.min(DVec3::from(*p)), hi.max(DVec3::from(*p))),
+                );
+                world.translation + world.rotation * (0.5 * (lo + hi))
+            }
+            _ => world.translation,
+        };
+        self.bounds.push((centre, radius));
+        self.geom_names.insert(name.clone(), self.geom_body.len());
+        self.geom_body.push(body);
+        self.geom_filter.push(filter);
+        self.model.geoms.push(GeomInfo {
+            name,
+            kind,
+            body: self.body_names[body].clone(),
+        });
+        self.model.bodies.push(BodySpec {
+            shape: spec,
+            translation: world.translation.to_array(),
+            rotation: RotationSpec::Matrix(rotation.transpose().to_cols_array_2d()),
+            velocity: None,
+            spin: None,
+        });
+        Ok(())
+    }
+
+    /// Each plane as a slab whose top face is the plane: under every other geom
+    /// (laterally twice the model's reach around its centre's foot on the plane, as deep
+    /// as that), so that a distance to it, or a depth into it, is the one to the
+    /// half-space. The notes say so.
+    fn place_planes(&mut self) {
+        let solids: Vec<(DVec3, f64)> = (0..self.bounds.len())
+            .filter(|k| !self.planes.iter().any(|(p, _)| p == k))
+            .map(|k| self.bounds[k])
+            .collect();
+        let centre = if solids.is_empty() {
+            DVec3::ZERO
+        } else {
+            solids.iter().map(|(c, _)| *c).sum::<DVec3>() / solids.len() as f64
+        };
+        let reach = solids
+            .iter()
+            .map(|(c, r)| (*c - centre).length() + r)
+            .fold(0.0f64, f64::max);
+        // Twice the reach: a geom sunk into the plane leaves through the top face, never
+        // through a side.
+        let half = (2.0 * reach).max(1e-6) * 1.01;
+        for &(k, frame) in &self.planes {
+            let normal = frame.rotation * DVec3::Z;
+            let foot = centre - normal * normal.dot(centre - frame.translation);
+            let slab_centre = foot - normal * half;
+            let body = &mut self.model.bodies[k];
+            body.shape = ShapeSpec::Box {
+                half_extents: [half; 3],
+            };
+            body.translation = slab_centre.to_array();
+            let rotation = DMat3::from_quat(frame.rotation);
+            body.rotation = RotationSpec::Matrix(rotation.transpose().to_cols_array_2d());
+            self.bounds[k] = (slab_centre, f64::INFINITY);
+        }
+        if !self.planes.is_empty() {
+            self.model.stand_ins.push(format!(
+                "each plane is a slab {} wide and deep whose top face is the plane (under \
+                 every other geom, so distances and depths are the half-space's)",
+                2.0 * half
+            ));
+        }
+    }
+
+    /// The signed gap between the bounding spheres of geoms `i` and `j` (for a plane,
+    /// the other's sphere above the plane): the pairs' order.
+    fn gap(&self, i: usize, j: usize) -> f64 {
+        let plane = |k: usize| self.planes.iter().find(|(p, _)| *p == k).map(|(_, f)| *f);
+        match (plane(i), plane(j)) {
+            (Some(f), None) | (None, Some(f)) => {
+                let other = if plane(i).is_some() { j } else { i };
+                let (c, r) = self.bounds[other];
+                (f.rotation * DVec3::Z).dot(c - f.translation) - r
+            }
+            _ => {
+                let ((ci, ri), (cj, rj)) = (self.bounds[i], self.bounds[j]);
+                (ci - cj).length() - ri - rj
+            }
+        }
+    }
+
+    /// The body a body is welded to: itself when it has a joint (or is the world).
+    fn weld(&self, mut body: usize) -> usize {
+        while body != 0 && !self.body_has_joint[body] {
+            body = self.body_parent[body];
+        }
+        body
+    }
+
+    /// MuJoCo's candidate pairs: explicit `<pair>`s first, then every two geoms its
+    /// filter lets through, nearest first by their bounding spheres.
+    fn candidate_pairs(
+        &self,
+        excluded: &[(String, String)],
+        explicit: &[(usize, usize)],
+    ) -> Vec<(usize, usize)> {
+        let n = self.geom_body.len();
+        let mut pairs: Vec<(usize, usize)> = explicit.to_vec();
+        let mut rest = Vec::new();
+        for i in 0..n {
+            for j in i + 1..n {
+                if pairs.contains(&(i, j)) || pairs.contains(&(j, i)) {
+                    continue;
+                }
+                let (wi, wj) = (self.weld(self.geom_body[i]), self.weld(self.geom_body[j]));
+                if wi == wj {
+                    continue;
+                }
+                // A weld body and its parent's weld body, unless that is the world.
+                let parent = |w: usize| self.weld(self.body_parent[w]);
+                if wi != 0 && wj != 0 && (parent(wi) == wj || parent(wj) == wi) {
+                    continue;
+                }
+                let ((ti, ai), (tj, aj)) = (self.geom_filter[i], self.geom_filter[j]);
+                if ti & aj == 0 && tj & ai == 0 {
+                    continue;
+                }
+                let (bi, bj) = (
+                    &self.body_names[self.geom_body[i]],
+                    &self.body_names[self.geom_body[j]],
+                );
+                if excluded
+                    .iter()
+                    .any(|(a, b)| (a == bi && b == bj) || (a == bj && b == bi))
+                {
+                    continue;
+                }
+                rest.push((self.gap(i, j), (i, j)));
+            }
+        }
+        rest.sort_by(|a, b| a.0.total_cmp(&b.0));
+        pairs.extend(rest.into_iter().map(|(_, p)| p));
+        pairs
+    }
+}
+
+/// A radius about the geom's frame origin (about the points' box centre for a mesh)
+/// that holds the shape.
+fn bounding_radius(spec: &ShapeSpec) -> f64 {
+    match spec {
+        ShapeSpec::Sphere { radius } => *radius,
+        ShapeSpec::Capsule {
+            radius,
+            half_height,
+        } => radius + half_height,
+        ShapeSpec::Cylinder {
+            radius,
+            half_height,
+        } => radius.hypot(*half_height),
+        ShapeSpec::Ellipsoid { radii } => radii.iter().fold(0.0f64, |m, r| m.max(*r)),
+        ShapeSpec::Box { half_extents } => DVec3::from(*half_extents).length(),
+        ShapeSpec::Polytope { points } => {
+            let (lo, hi) = points.iter().fold(
+                (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+                |(lo, hi), p| (lo.min(DVec3::from(*p)), hi.max(DVec3::from(*p))),
+            );
+            0.5 * (hi - lo).length()
+        }
+        _ => f64::INFINITY,
+    }
+}
+
+/// The vertices of MuJoCo's legacy binary mesh (`.msh`): four counts (vertices,
+/// normals, texture coordinates, faces) as little-endian `i32`, then the vertices as
+/// `f32` triples, then the rest; the length must be what the counts say.
+fn read_msh(path: &Path) -> Result<Vec<DVec3>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let bad = |why: String| format!("{}: not a MuJoCo .msh mesh: {why}", path.display());
+    if bytes.len() < 16 {
+        return Err(bad(format!(
+            "{} bytes, shorter than its header",
+            bytes.len()
+        )));
+    }
+    let count = |k: usize| i32::from_le_bytes(bytes[4 * k..4 * k + 4].try_into().unwrap());
+    let [vertices, normals, texcoords, faces] = [count(0), count(1), count(2), count(3)];
+    if [vertices, normals, texcoords, faces].iter().any(|c| *c < 0) || vertices < 4 {
+        return Err(bad(format!(
+            "counts {vertices}, {normals}, {texcoords}, {faces} (at least 4 vertices)"
+        )));
+    }
+    let expected = 16
+        + 4 * (3 * vertices as u64 + 3 * normals as u64 + 2 * texcoords as u64 + 3 * faces as u64);
+    if bytes.len() as u64 != expected {
+        return Err(bad(format!(
+            "{} bytes where its counts say {expected}",
+            bytes.len()
+        )));
+    }
+    let float = |k: usize| f32::from_le_bytes(bytes[16 + 4 * k..20 + 4 * k].try_into().unwrap());
+    let points: Vec<DVec3> = (0..vertices as usize)
+        .map(|v| {
+            DVec3::new(
+                float(3 * v).into(),
+                float(3 * v + 1).into(),
+                float(3 * v + 2).into(),
+            )
+        })
+        .collect();
+    if points.iter().any(|p| !p.is_finite()) {
+        return Err(bad("a vertex is not finite".into()));
+    }
+    Ok(points)
+}
+
+/// Whitespace-separated numbers of attribute `name`, every one finite.
+fn numbers(text: &str, name: &str) -> Result<Vec<f64>, String> {
+    text.split_whitespace()
+        .map(|w| match w.parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(v),
+            _ => Err(format!("{name}=\"{text}\": `{w}` is not a finite number")),
+        })
+        .collect()
+}
+
+fn vector(text: &str, name: &str) -> Result<DVec3, String> {
+    match numbers(text, name)?.as_slice() {
+        [x, y, z] => Ok(DVec3::new(*x, *y, *z)),
+        other => Err(format!(
+            "{name}=\"{text}\": 3 numbers expected, {} given",
+            other.len()
+        )),
+    }
+}
