@@ -171,7 +171,7 @@ class Scene:
 
     @classmethod
     def load(cls, path):
-        """A scene file, a parry capture or an FCL/Coal dump."""
+        """A scene file, a parry capture, an FCL/Coal dump or a MuJoCo model (MJCF)."""
         return cls._from_file(json.loads(_native.load(os.fspath(path))))
 
     @classmethod

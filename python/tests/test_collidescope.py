@@ -157,3 +157,25 @@ def test_view_says_when_the_viewer_is_missing(monkeypatch):
     monkeypatch.setattr(cs, "_program", lambda: None)
     with pytest.raises(RuntimeError, match="not installed"):
         cs.view(cs.Scene(cs.Sphere(1.0), None, cs.Sphere(1.0), (np.eye(3), [3.0, 0.0, 0.0])))
+
+
+def test_a_mujoco_model_loads_with_mujocos_pair_in_focus():
+    """An MJCF file loads as its geoms (the pairs MuJoCo tests, nearest first); with
+    MuJoCo installed, the focused pair's distance is mj_geomDistance's."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(here, "..", "..", "tests", "data", "imports", "mjcf", "stacked_boxes.xml")
+    scene = cs.Scene.load(path)
+    assert len(scene.file["bodies"]) == 4
+    run = scene.run("gjk")
+    assert run["distance"] < 1e-3
+    mujoco = pytest.importorskip("mujoco")
+    model = mujoco.MjModel.from_xml_path(path)
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    top = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "top")
+    far = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "far")
+    theirs = mujoco.mj_geomDistance(model, data, top, far, 10.0, np.zeros(6))
+    i, j = 2, 3  # the bodies of "top" and "far" (MuJoCo's geom order, the floor first)
+    ours = cs.Scene.load(path)
+    ours.file["pairs"] = [[i, j]]
+    assert abs(ours.run("gjk")["distance"] - theirs) < 1e-6
