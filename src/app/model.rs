@@ -367,6 +367,7 @@ impl ViewerModel {
             .map_err(|e| format!("{label}: {e}"))?;
         let old = self.body_mut(id)?;
         (body.velocity, body.spin) = (old.velocity, old.spin);
+        body.name = old.name.clone();
         *self.body_mut(id)? = body;
         self.shape_revision += 1;
         self.mark_stale();
@@ -381,6 +382,7 @@ impl ViewerModel {
         let absolute = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
         let report = mesh.report.clone();
         *self.body_mut(id)? = Body {
+            name: self.body(id).name.clone(),
             spec: ShapeSpec::Mesh {
                 path: absolute.to_string_lossy().into_owned(),
             },

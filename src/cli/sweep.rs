@@ -192,6 +192,7 @@ fn write_scene(
     algorithm: Algorithm,
 ) -> anyhow::Result<(usize, String)> {
     let body = |(p, s): (&Path, &Shape), pose: Pose| Body {
+        name: None,
         spec: ShapeSpec::Mesh {
             path: p.to_string_lossy().into_owned(),
         },

@@ -67,6 +67,7 @@ pub fn read(text: &str) -> Result<FclQuery, String> {
             rotation
         };
         bodies.push(BodySpec {
+            name: None,
             shape: spec,
             translation: translation.to_array(),
             rotation: RotationSpec::Matrix(rotation.transpose().to_cols_array_2d()),

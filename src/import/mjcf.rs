@@ -811,11 +811,12 @@ impl Walk<'_> {
         self.geom_body.push(body);
         self.geom_filter.push(filter);
         self.model.geoms.push(GeomInfo {
-            name,
+            name: name.clone(),
             kind,
             body: self.body_names[body].clone(),
         });
         self.model.bodies.push(BodySpec {
+            name: Some(name),
             shape: spec,
             translation: world.translation.to_array(),
             rotation: RotationSpec::Matrix(rotation.transpose().to_cols_array_2d()),

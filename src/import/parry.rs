@@ -125,6 +125,7 @@ pub fn read(value: &Value) -> Result<ParryQuery, String> {
             None
         };
         bodies.push(BodySpec {
+            name: None,
             shape: spec,
             translation: translation.to_array(),
             rotation: RotationSpec::Quaternion(rotation.to_array()),

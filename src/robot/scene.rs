@@ -59,6 +59,7 @@ pub fn robot_scene(model: &RobotModel, pairs: &[(usize, usize)], q: &[f64], dir:
         .iter()
         .zip(poses)
         .map(|(s, pose)| Body {
+            name: Some(s.name.clone()),
             spec: shape_spec(&s.shape),
             shape: s.shape.clone(),
             pose,

@@ -25,6 +25,7 @@ impl Scene {
         let mut mesh_report = None;
         let shape = build_shape(spec, base_dir, &mut mesh_report).map_err(|e| e.to_string())?;
         Ok(Body {
+            name: None,
             spec: spec.clone(),
             shape,
             pose,
@@ -144,6 +145,7 @@ pub(super) fn build_body(
         },
     })?;
     Ok(Body {
+        name: spec.name.clone(),
         spec: spec.shape.clone(),
         shape,
         pose,

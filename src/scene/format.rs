@@ -171,6 +171,10 @@ pub enum RotationSpec {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "Body", deny_unknown_fields)]
 pub struct BodySpec {
+    /// What the body is called where it came from (a robot's link, a MuJoCo geom): the
+    /// viewer's pair list and messages use it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     pub shape: ShapeSpec,
     #[serde(default)]
     pub translation: [f64; 3],

@@ -61,6 +61,8 @@ pub enum SceneError {
 /// One shape of a loaded scene: what the file said, the built shape, its pose.
 #[derive(Clone, Debug)]
 pub struct Body {
+    /// The body's own name, when the file gave one (a link, a geom).
+    pub name: Option<String>,
     pub spec: ShapeSpec,
     pub shape: Shape,
     pub pose: Pose,
@@ -273,7 +275,13 @@ impl Scene {
             .bodies
             .iter()
             .enumerate()
-            .map(|(i, spec)| build_body(spec, &body_name(i), path, &base_dir))
+            .map(|(i, spec)| {
+                let label = match &spec.name {
+                    Some(name) => format!("{} ({name})", body_name(i)),
+                    None => body_name(i),
+                };
+                build_body(spec, &label, path, &base_dir)
+            })
             .collect::<Result<Vec<_>, _>>()?;
         check_dimension(file.dimension, &bodies, &methods).map_err(invalid)?;
         for (k, step) in file.lesson.iter().enumerate() {
@@ -396,6 +404,7 @@ impl Scene {
     /// The file form of this scene.
     pub fn to_file(&self) -> SceneFile {
         let body = |b: &Body| BodySpec {
+            name: b.name.clone(),
             shape: b.spec.clone(),
             translation: b.pose.translation.to_array(),
             rotation: rotation_spec(&b.pose),

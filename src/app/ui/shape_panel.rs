@@ -145,7 +145,12 @@ fn pair_ui(ui: &mut egui::Ui, model: &ViewerModel, commands: &mut PendingCommand
     if model.scene.pairs.len() < 2 {
         return;
     }
-    let label = |(i, j): (usize, usize)| format!("bodies {} and {}", i + 1, j + 1);
+    // Named bodies (a robot's links, a MuJoCo model's geoms) by their names.
+    let name = |i: usize| match &model.scene.bodies[i].name {
+        Some(name) => name.clone(),
+        None => format!("body {}", i + 1),
+    };
+    let label = |(i, j): (usize, usize)| format!("{} and {}", name(i), name(j));
     let current = model.scene.pairs[0];
     let mut chosen = None;
     ui.horizontal(|ui| {
@@ -173,7 +178,14 @@ fn body_ui(
     commands: &mut PendingCommands,
 ) {
     let body = model.side(side);
-    ui.strong(format!("Shape {} (body {})", side.label(), body.0 + 1));
+    match &model.body(body).name {
+        Some(name) => ui.strong(format!(
+            "Shape {} (body {}: {name})",
+            side.label(),
+            body.0 + 1
+        )),
+        None => ui.strong(format!("Shape {} (body {})", side.label(), body.0 + 1)),
+    };
     let mut changed = false;
     egui::ComboBox::from_id_salt(("kind", side.label()))
         .selected_text(kind_of(spec))
