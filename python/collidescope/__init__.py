@@ -11,6 +11,7 @@
     scene.save("case.ron"); cs.Scene.load("case.ron")   # scenes, parry captures, FCL dumps
     cs.view(scene)                                      # the viewer on it
     cs.Scene.from_coal(geom1, M1, geom2, M2)            # Coal's (or hpp-fcl's) query, to the bit
+    cs.Scene.from_mujoco(model, data, "geom1", "geom2") # two geoms of a MuJoCo simulation
 
 Shapes and poses reach the Rust core as JSON whose floats Python writes in shortest
 round-trip form: every number arrives to the bit. Rotation matrices are kept as given.
@@ -190,6 +191,27 @@ class Scene:
         # (settings={"supports": "Exact"} runs on the whole shapes instead).
         kwargs["settings"] = {"supports": "Coal", **(kwargs.get("settings") or {})}
         return cls(shape_a, pose_a, shape_b, pose_b, **kwargs)
+
+    @classmethod
+    def from_mujoco(cls, model, data, geom1, geom2, **kwargs):
+        """Two geoms of a live MuJoCo simulation (names or ids), as MuJoCo placed them at
+        `data`'s state (`data.geom_xpos`, `data.geom_xmat` after `mj_forward` or
+        `mj_step`): sphere, capsule, cylinder, ellipsoid, box and mesh geoms (the mesh's
+        compiled vertices), shapes and poses to the bit. A plane or a height field is
+        refused: open the model file instead (`collidescope import model.xml`)."""
+        from ._mujoco import geom_id, geom_name, shape_and_pose
+        g1, g2 = geom_id(model, geom1, "geom1"), geom_id(model, geom2, "geom2")
+        shape_a, pose_a = shape_and_pose(model, data, g1, "geom1")
+        shape_b, pose_b = shape_and_pose(model, data, g2, "geom2")
+        names = (geom_name(model, g1), geom_name(model, g2))
+        kwargs.setdefault("name", f"from MuJoCo: {names[0]} and {names[1]}")
+        kwargs.setdefault("notes", f"MuJoCo geoms {names[0]} (id {g1}) and {names[1]} "
+                                   f"(id {g2}) at simulation time {float(data.time)!r}.")
+        kwargs.setdefault("algorithms", ("gjk", "nesterov", "epa"))
+        scene = cls(shape_a, pose_a, shape_b, pose_b, **kwargs)
+        for body, name in zip(scene.file["bodies"], names):
+            body["name"] = name
+        return scene
 
 
 def _program():

@@ -179,3 +179,51 @@ def test_a_mujoco_model_loads_with_mujocos_pair_in_focus():
     ours = cs.Scene.load(path)
     ours.file["pairs"] = [[i, j]]
     assert abs(ours.run("gjk")["distance"] - theirs) < 1e-6
+
+
+MUJOCO_SCENE = """
+<mujoco>
+  <asset><mesh name="wedge" vertex="0 0 0  0.2 0 0  0 0.15 0  0 0 0.1  0.2 0.15 0.1"/></asset>
+  <worldbody>
+    <geom name="floor" type="plane" size="3 3 0.1"/>
+    <body pos="0 0 0.5" euler="10 20 30"><freejoint/><geom name="box" type="box" size="0.1 0.2 0.15"/></body>
+    <body pos="0.5 0.1 0.6" euler="40 0 10"><freejoint/><geom name="capsule" type="capsule" size="0.06 0.2"/></body>
+    <body pos="-0.4 0.2 0.7"><freejoint/><geom name="cylinder" type="cylinder" size="0.08 0.12" euler="0 70 0"/></body>
+    <body pos="0.1 -0.5 0.4"><freejoint/><geom name="ellipsoid" type="ellipsoid" size="0.1 0.15 0.08"/></body>
+    <body pos="-0.2 -0.3 0.9"><freejoint/><geom name="wedge" type="mesh" mesh="wedge"/></body>
+    <body pos="0.3 0.4 1.0"><freejoint/><geom name="ball" size="0.09"/></body>
+  </worldbody>
+</mujoco>
+"""
+
+
+def test_two_geoms_of_a_mujoco_simulation_arrive_as_mujoco_placed_them():
+    """A few hundred steps into a simulation, every two geoms of the scene: our
+    distance is mj_geomDistance's, the shapes and poses MuJoCo's own."""
+    mujoco = pytest.importorskip("mujoco")
+    model = mujoco.MjModel.from_xml_string(MUJOCO_SCENE)
+    data = mujoco.MjData(model)
+    for _ in range(150):
+        mujoco.mj_step(model, data)
+    names = ["box", "capsule", "cylinder", "ellipsoid", "wedge", "ball"]
+    compared = 0
+    for k, a in enumerate(names):
+        for b in names[k + 1:]:
+            scene = cs.Scene.from_mujoco(model, data, a, b, settings={"tolerance": 1e-9})
+            assert [body["name"] for body in scene.file["bodies"]] == [a, b]
+            ga = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, a)
+            gb = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, b)
+            theirs = mujoco.mj_geomDistance(model, data, ga, gb, 10.0, np.zeros(6))
+            run = scene.run("gjk")
+            if theirs > 1e-6:
+                assert run["status"] == "separated", (a, b, run["status"], theirs)
+                assert abs(run["distance"] - theirs) <= 1e-6 * (1 + theirs), (a, b, run["distance"], theirs)
+                compared += 1
+            elif theirs < -1e-6:
+                assert run["status"] in ("intersecting", "contact"), (a, b, run["status"], theirs)
+                compared += 1
+    assert compared >= 12
+    with pytest.raises(TypeError, match="plane"):
+        cs.Scene.from_mujoco(model, data, "floor", "box")
+    with pytest.raises(ValueError, match="no geom named"):
+        cs.Scene.from_mujoco(model, data, "nothing", "box")

@@ -50,10 +50,11 @@ impl FileAction {
     fn extensions(self) -> (&'static str, &'static [&'static str]) {
         match self {
             FileAction::OpenObj(_) => ("Mesh (OBJ, STL, PLY)", &["obj", "stl", "ply"]),
-            // An engine's query opens as a scene: a parry capture, an FCL/Coal dump.
+            // An engine's query opens as a scene: a parry capture, an FCL/Coal dump, a
+            // MuJoCo model.
             FileAction::OpenScene => (
-                "Scene, parry capture (JSON) or FCL/Coal dump",
-                &["ron", "json", "txt", "log"],
+                "Scene, parry capture (JSON), FCL/Coal dump or MuJoCo model (XML)",
+                &["ron", "json", "txt", "log", "xml", "mjcf"],
             ),
             FileAction::SaveScene => ("Collidescope scene", &["ron"]),
             FileAction::OpenRobot => ("URDF", &["urdf"]),
@@ -309,6 +310,18 @@ fn finish_dialogs(mut pending: ResMut<PendingDialog>, mut effects: FileEffects) 
     }
 }
 
+/// Whether an XML file's root element is a URDF `<robot>` (read as far as the root).
+pub(super) fn is_urdf(path: &Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|text| {
+        text.find('<').is_some_and(|_| {
+            text.split('<')
+                .map(str::trim_start)
+                .find(|tag| !tag.starts_with('?') && !tag.starts_with('!') && !tag.is_empty())
+                .is_some_and(|tag| tag.starts_with("robot"))
+        })
+    })
+}
+
 fn dropped_files(
     mut drops: MessageReader<FileDragAndDrop>,
     target: Res<DropTarget>,
@@ -319,8 +332,11 @@ fn dropped_files(
             // A mesh (OBJ, STL, PLY) replaces the drop target; scenes and engines' queries
             // open as scenes; a URDF in robot mode.
             let action = match path_buf.extension().and_then(|e| e.to_str()) {
-                Some("ron" | "json" | "txt" | "log") => FileAction::OpenScene,
+                Some("ron" | "json" | "txt" | "log" | "mjcf") => FileAction::OpenScene,
                 Some("urdf") => FileAction::OpenRobot,
+                // XML is a MuJoCo model or a URDF: its root element says which.
+                Some("xml") if is_urdf(path_buf) => FileAction::OpenRobot,
+                Some("xml") => FileAction::OpenScene,
                 _ => FileAction::OpenObj(target.0),
             };
             perform_and_report(action, path_buf, &mut effects);
@@ -332,6 +348,24 @@ fn dropped_files(
 mod tests {
     use super::*;
     use crate::scene::Scene;
+
+    /// An XML file opens by its root: `<robot>` in robot mode, `<mujoco>` as a scene.
+    #[test]
+    fn xml_files_open_by_their_root_element() {
+        let dir = std::env::temp_dir().join(format!("collidescope-xml-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let urdf = dir.join("arm.xml");
+        std::fs::write(
+            &urdf,
+            "<?xml version=\"1.0\"?>\n<!-- an arm -->\n<robot name=\"a\"/>",
+        )
+        .unwrap();
+        let mjcf = dir.join("model.xml");
+        std::fs::write(&mjcf, "<!-- a model -->\n<mujoco model=\"m\"/>").unwrap();
+        assert!(is_urdf(&urdf));
+        assert!(!is_urdf(&mjcf));
+        assert!(!is_urdf(&dir.join("absent.xml")));
+    }
 
     #[test]
     fn a_urdf_opens_in_robot_mode_with_its_srdf_and_a_bad_one_changes_nothing() {

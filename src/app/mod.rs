@@ -160,9 +160,12 @@ pub enum ViewerMode {
 
 /// Loads the scene (or the default one) and runs the viewer until its window closes.
 pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
+    // A URDF by its extension, or an XML file whose root is <robot> (MuJoCo's XML opens
+    // as a scene).
     let is_urdf = options.scene.as_ref().is_some_and(|p| {
         p.extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("urdf"))
+            || (p.extension().is_some_and(|e| e.eq_ignore_ascii_case("xml")) && files::is_urdf(p))
     });
     let mut robot = robot::RobotSession::default();
     let scene = match &options.scene {
