@@ -1,5 +1,5 @@
 //! Seeded mutation fuzzing of the input formats: scenes (lessons are scenes),
-//! OBJ, problem files, URDF with its STL and COLLADA meshes, SRDF. Each sample is mutated (truncated, a byte
+//! OBJ, problem files, URDF with its STL and COLLADA meshes, SRDF, MuJoCo models. Each sample is mutated (truncated, a byte
 //! flipped, a number replaced by NaN, ±inf, ±1e308, 0 or −1, a range dropped or
 //! repeated, a multi-byte character inserted) and loaded as a user's file would be, and
 //! what loads is run. Asserted: no panic, no run past a time bound, no NaN where a
@@ -191,6 +191,32 @@ fn mutated_imports_never_panic_or_answer_nan() {
     let sample = std::fs::read(convex).unwrap();
     let name = "fcl_594_format_convex_sphere.txt";
     campaign(310, &dir.join(name), name, &sample, &[], &run_scene);
+}
+
+/// MuJoCo models mutated (the feature fixture with its included assets and its STL
+/// mesh beside it, and the stacked boxes): imported as scenes, never a panic, a refusal
+/// names the file.
+#[test]
+fn mutated_mujoco_models_never_panic_or_answer_nan() {
+    let dir = scratch("mjcf");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/imports/mjcf");
+    let features = std::fs::read_to_string(root.join("features.xml"))
+        .unwrap()
+        .replace(" meshdir=\"meshes\"", "");
+    let assets = std::fs::read(root.join("features_assets.xml")).unwrap();
+    let cube = std::fs::read(root.join("meshes/cube.stl")).unwrap();
+    let also: [(&str, &[u8]); 2] = [("features_assets.xml", &assets), ("cube.stl", &cube)];
+    campaign(
+        320,
+        &dir.join("features"),
+        "features.xml",
+        features.as_bytes(),
+        &also,
+        &run_scene,
+    );
+    let stacked = std::fs::read(root.join("stacked_boxes.xml")).unwrap();
+    let name = "stacked_boxes.xml";
+    campaign(321, &dir.join(name), name, &stacked, &[], &run_scene);
 }
 
 #[test]
