@@ -481,6 +481,22 @@ fn the_boolean_check_agrees_with_the_distances() {
     assert!(hits > 10 && misses > 10, "{hits} / {misses}");
 }
 
+/// A robot of the shared data and its checked pairs (all, or those its SRDF leaves).
+fn robot_with_pairs(
+    dir: &Path,
+    urdf: &str,
+    srdf: Option<&str>,
+) -> (RobotModel, Vec<(usize, usize)>) {
+    let model = RobotModel::load(&dir.join(urdf), None).unwrap();
+    let known = |n: &str| model.link_names.iter().any(|l| l == n);
+    let disabled = match srdf {
+        Some(s) => read_disabled_pairs(&dir.join(s), known).unwrap().0,
+        None => Vec::new(),
+    };
+    let pairs = checked_pairs(&model, &disabled);
+    (model, pairs)
+}
+
 /// The nearest pair by branch and bound over bounding spheres is the nearest
 /// of all pairs: its distance the least of the all-pairs check's (to the GJK
 /// tolerance), colliding exactly when a pair collides; on random configurations and
@@ -499,13 +515,7 @@ fn the_nearest_pair_is_the_nearest_of_all_pairs() {
         ("ur_description/urdf/ur5_robot.urdf", None),
     ];
     for (urdf, srdf) in robots {
-        let model = RobotModel::load(&dir.join(urdf), None).unwrap();
-        let known = |n: &str| model.link_names.iter().any(|l| l == n);
-        let disabled = match srdf {
-            Some(s) => read_disabled_pairs(&dir.join(s), known).unwrap().0,
-            None => Vec::new(),
-        };
-        let pairs = checked_pairs(&model, &disabled);
+        let (model, pairs) = robot_with_pairs(&dir, urdf, srdf);
         let mut all = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
         let mut nearest = SelfCollision::new(pairs, Algorithm::ALL[0]);
         let mut rng = collidescope::rng::SplitMix64::new(9);
@@ -554,13 +564,7 @@ fn the_margin_check_agrees_with_the_distances() {
         ("ur_description/urdf/ur5_robot.urdf", None),
     ];
     for (urdf, srdf) in robots {
-        let model = RobotModel::load(&dir.join(urdf), None).unwrap();
-        let known = |n: &str| model.link_names.iter().any(|l| l == n);
-        let disabled = match srdf {
-            Some(s) => read_disabled_pairs(&dir.join(s), known).unwrap().0,
-            None => Vec::new(),
-        };
-        let pairs = checked_pairs(&model, &disabled);
+        let (model, pairs) = robot_with_pairs(&dir, urdf, srdf);
         let mut rng = collidescope::rng::SplitMix64::new(12);
         let random: Vec<Vec<f64>> = (0..150)
             .map(|_| collidescope::robot::acm::random_configuration(&model, &mut rng))

@@ -250,10 +250,10 @@ pub fn read(path: &Path, text: &str) -> Result<MjcfModel, String> {
     // Every <worldbody> (the included files' too) is one world body: its geoms first,
     // then the bodies, as MuJoCo numbers them.
     for (p, d, world) in sections("worldbody") {
-        walk.geoms_in(p, d, world, Frame::IDENTITY, 0, "main")?;
+        walk.walk(Pass::Geoms, p, d, world, Frame::IDENTITY, 0, "main")?;
     }
     for (p, d, world) in sections("worldbody") {
-        walk.bodies_in(p, d, world, Frame::IDENTITY, 0, "main")?;
+        walk.walk(Pass::Bodies, p, d, world, Frame::IDENTITY, 0, "main")?;
     }
     let mut excluded = Vec::new();
     let mut explicit = Vec::new();
@@ -419,6 +419,13 @@ impl Frame {
     }
 }
 
+/// A walk's pass over a body: MuJoCo numbers a body's geoms before its children's.
+#[derive(Clone, Copy)]
+enum Pass {
+    Geoms,
+    Bodies,
+}
+
 /// The walk over the bodies: what has been read so far.
 struct Walk<'a> {
     compiler: &'a Compiler,
@@ -455,12 +462,15 @@ impl Walk<'_> {
         body: usize,
         childclass: &str,
     ) -> Result<(), String> {
-        self.geoms_in(path, doc, node, frame, body, childclass)?;
-        self.bodies_in(path, doc, node, frame, body, childclass)
+        self.walk(Pass::Geoms, path, doc, node, frame, body, childclass)?;
+        self.walk(Pass::Bodies, path, doc, node, frame, body, childclass)
     }
 
-    fn geoms_in(
+    /// One pass over `node`'s children (through its frames): its geoms, or its bodies.
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
         &mut self,
+        pass: Pass,
         path: &Path,
         doc: &Document,
         node: Node,
@@ -470,37 +480,19 @@ impl Walk<'_> {
     ) -> Result<(), String> {
         for child in node.children().filter(Node::is_element) {
             let here = |e: String| located(path, doc, child, &e);
-            match child.tag_name().name() {
-                "geom" => self.geom(child, frame, body, childclass).map_err(here)?,
-                "frame" => {
+            match (pass, child.tag_name().name()) {
+                (_, "frame") => {
                     let local = self.pose(child, None).map_err(here)?;
                     let class = child.attribute("childclass").unwrap_or(childclass);
-                    self.geoms_in(path, doc, child, frame.then(local), body, class)?;
+                    self.walk(pass, path, doc, child, frame.then(local), body, class)?;
                 }
-                "include" => {
+                (Pass::Geoms, "geom") => self.geom(child, frame, body, childclass).map_err(here)?,
+                (Pass::Geoms, "include") => {
                     return Err(here(
                         "<include> inside a body: only top-level includes are read".into(),
                     ))
                 }
-                _ => {}
-            }
-        }
-        Ok(())
-    }
-
-    fn bodies_in(
-        &mut self,
-        path: &Path,
-        doc: &Document,
-        node: Node,
-        frame: Frame,
-        body: usize,
-        childclass: &str,
-    ) -> Result<(), String> {
-        for child in node.children().filter(Node::is_element) {
-            let here = |e: String| located(path, doc, child, &e);
-            match child.tag_name().name() {
-                "body" => {
+                (Pass::Bodies, "body") => {
                     let local = self.pose(child, None).map_err(here)?;
                     let index = self.body_names.len();
                     let name = child
@@ -514,11 +506,6 @@ impl Walk<'_> {
                     self.body_has_joint.push(jointed);
                     let class = child.attribute("childclass").unwrap_or(childclass);
                     self.children(path, doc, child, frame.then(local), index, class)?;
-                }
-                "frame" => {
-                    let local = self.pose(child, None).map_err(here)?;
-                    let class = child.attribute("childclass").unwrap_or(childclass);
-                    self.bodies_in(path, doc, child, frame.then(local), body, class)?;
                 }
                 _ => {}
             }
