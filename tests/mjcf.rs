@@ -207,6 +207,10 @@ fn bad_models_say_where() {
             "at least four points",
         ),
         ("<mujoco><worldbody><geom size=\"1\"", "not valid XML"),
+        (
+            "<mujoco><worldbody><replicate count=\"3\" offset=\"1 0 0\"><geom size=\"1\"/></replicate></worldbody></mujoco>",
+            "<replicate> is not expanded here",
+        ),
     ];
     for (k, (text, needle)) in cases.iter().enumerate() {
         let path = dir.join(format!("bad{k}.xml"));

@@ -492,6 +492,14 @@ impl Walk<'_> {
                         "<include> inside a body: only top-level includes are read".into(),
                     ))
                 }
+                // Elements that make geoms this reader does not expand: refused, never
+                // dropped in silence.
+                (Pass::Geoms, tag @ ("replicate" | "attach" | "composite" | "flexcomp")) => {
+                    return Err(here(format!(
+                        "<{tag}> is not expanded here: save the compiled model with MuJoCo's \
+                         mj_saveLastXML and import that"
+                    )));
+                }
                 (Pass::Bodies, "body") => {
                     let local = self.pose(child, None).map_err(here)?;
                     let index = self.body_names.len();
