@@ -857,7 +857,7 @@ impl Walk<'_> {
         }
         if !self.planes.is_empty() {
             self.model.stand_ins.push(format!(
-                "each plane is a slab {} wide and deep whose top face is the plane (under \
+                "each plane is a slab {:.4} wide and deep whose top face is the plane (under \
                  every other geom, so distances and depths are the half-space's)",
                 2.0 * half
             ));

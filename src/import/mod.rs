@@ -144,16 +144,15 @@ pub fn import_text(path: &Path, text: &str) -> Result<SceneFile, ImportError> {
                     }
                 )));
             }
+            // The geoms' names are on the bodies (the viewer's pair list shows them).
             let mut notes = format!(
-                "Imported from {source}: the MuJoCo model {}, every collision geom at the file's \
-                 configuration, the pairs MuJoCo's collision filter tests ({}), nearest first. \
-                 Bodies:",
+                "Imported from {source}: the MuJoCo model {}: {} collision geoms at the file's \
+                 configuration (bodies named by their geoms), the {} pairs MuJoCo's collision \
+                 filter tests, nearest first.",
                 model.name,
+                model.geoms.len(),
                 model.pairs.len()
             );
-            for (k, g) in model.geoms.iter().enumerate() {
-                notes.push_str(&format!(" {k}: {} ({}, body {});", g.name, g.kind, g.body));
-            }
             if !model.left_out.is_empty() {
                 notes.push_str(&format!(" Left out: {}.", model.left_out.join("; ")));
             }
