@@ -222,6 +222,80 @@ fn parry_f32_captures_are_read_as_f32_and_widened_exactly() {
     );
 }
 
+/// parry's `HalfSpace` (rapier's ground) against convex shapes comes in as a slab whose
+/// top face is the plane: the same distance as parry's, and the same depth when the
+/// shape sinks in; either argument order, any pose of the plane.
+#[test]
+fn parry_half_spaces_import_as_slabs_with_parrys_answers() {
+    use parry3d_f64::math::{Pose, Rotation, Vector};
+    use parry3d_f64::shape::SharedShape;
+    let dir = temp_dir("halfspace");
+    let plane = SharedShape::halfspace(Vector::new(0.2, 1.0, -0.1).normalize());
+    let others = [
+        ("ball", SharedShape::ball(0.4)),
+        ("cuboid", SharedShape::cuboid(0.3, 0.2, 0.5)),
+        ("capsule", SharedShape::capsule_y(0.4, 0.1)),
+    ];
+    let plane_pose = Pose::from_parts(Vector::new(0.3, -0.2, 0.1), Rotation::from_rotation_z(0.2));
+    let mut compared = 0;
+    for (k, (kind, other)) in others.iter().enumerate() {
+        for (h, height) in [0.8, 0.35, 0.05].into_iter().enumerate() {
+            let other_pose = Pose::from_parts(
+                Vector::new(0.5, height, -0.3),
+                Rotation::from_axis_angle(Vector::new(1.0, 0.4, 0.2).normalize(), 0.7),
+            );
+            let theirs = parry3d_f64::query::distance(&plane_pose, &*plane, &other_pose, &**other)
+                .unwrap()
+                .distance;
+            for swap in [false, true] {
+                let path = dir.join(format!("{k}_{h}_{swap}.json"));
+                let json = if swap {
+                    serde_json::to_string(&(other_pose, other, plane_pose, &plane))
+                } else {
+                    serde_json::to_string(&(plane_pose, &plane, other_pose, other))
+                };
+                std::fs::write(&path, json.unwrap()).unwrap();
+                let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
+                assert!(scene.notes.contains("slab"), "{}", scene.notes);
+                let run = scene.run(Algorithm::Gjk(DirectionRule::Vanilla));
+                let ours = run.summary.outcome.distance().unwrap();
+                if theirs > 1e-9 {
+                    assert!(run.summary.outcome.proves_apart(), "{kind} at {height}");
+                    assert!(
+                        (ours - theirs).abs() <= 1e-6,
+                        "{kind} at {height}: ours {ours}, parry {theirs}"
+                    );
+                } else {
+                    let depth = match scene
+                        .run("epa".parse::<collidescope::solver::Method>().unwrap())
+                        .summary
+                        .outcome
+                    {
+                        collidescope::solver::Outcome::Penetrating { depth, .. } => depth,
+                        other => panic!("{kind} at {height}: {other}"),
+                    };
+                    let contact = parry3d_f64::query::contact(
+                        &plane_pose,
+                        &*plane,
+                        &other_pose,
+                        &**other,
+                        0.0,
+                    )
+                    .unwrap()
+                    .unwrap();
+                    assert!(
+                        (depth + contact.dist).abs() <= 1e-6,
+                        "{kind} at {height}: depth {depth}, parry {}",
+                        contact.dist
+                    );
+                }
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 18);
+}
+
 #[test]
 fn parry_kinds_that_are_not_convex_are_refused_by_name() {
     use parry3d_f64::math::{Pose, Vector};
@@ -229,14 +303,10 @@ fn parry_kinds_that_are_not_convex_are_refused_by_name() {
     let dir = temp_dir("refused");
     let pose = Pose::IDENTITY;
     let ball = SharedShape::ball(1.0);
-    let cases = [
-        ("HalfSpace", SharedShape::halfspace(Vector::Y)),
-        (
-            "TriMesh",
-            SharedShape::trimesh(vec![Vector::ZERO, Vector::X, Vector::Y], vec![[0, 1, 2]])
-                .unwrap(),
-        ),
-    ];
+    let cases = [(
+        "TriMesh",
+        SharedShape::trimesh(vec![Vector::ZERO, Vector::X, Vector::Y], vec![[0, 1, 2]]).unwrap(),
+    )];
     for (kind, shape) in cases {
         let path = dir.join(format!("{kind}.json"));
         std::fs::write(

@@ -109,6 +109,13 @@ pub fn import_text(path: &Path, text: &str) -> Result<SceneFile, ImportError> {
                     ""
                 }
             );
+            let mut notes = notes;
+            if query.kinds.iter().any(|k| k == "HalfSpace") {
+                notes.push_str(
+                    " The HalfSpace is a slab whose top face is its plane (under the other body, \
+                     twice its reach wide and deep, so distances and depths are the half-space's).",
+                );
+            }
             let mut file = scene(name, notes, query.bodies.to_vec());
             if query.cast {
                 file.algorithms = ["toi", "toi_advancement"].map(String::from).to_vec();

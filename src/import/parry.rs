@@ -134,6 +134,15 @@ pub fn read(value: &Value) -> Result<ParryQuery, String> {
         });
         kinds.push(kind);
     }
+    for half in 0..2 {
+        if kinds[half] == "HalfSpace" {
+            if kinds[1 - half] == "HalfSpace" {
+                return Err("two half-spaces: no convex pair to check".into());
+            }
+            let other = bodies[1 - half].clone();
+            slab_for_half_space(&mut bodies[half], &other);
+        }
+    }
     let [a, b]: [BodySpec; 2] = bodies.try_into().map_err(|_| "two bodies")?;
     let [ka, kb]: [String; 2] = kinds.try_into().map_err(|_| "two kinds")?;
     Ok(ParryQuery {
@@ -155,7 +164,8 @@ fn kind_of(shape: &Value) -> Result<String, String> {
 
 /// The kinds a convex query can hold; the others are named in the refusal.
 const CONVEX_KINDS: &str = "Ball, Cuboid, Capsule, Cylinder, Cone, ConvexPolyhedron, Segment, \
-     Triangle, RoundCuboid, RoundCylinder, RoundCone, RoundConvexPolyhedron, RoundTriangle";
+     Triangle, RoundCuboid, RoundCylinder, RoundCone, RoundConvexPolyhedron, RoundTriangle, and \
+     HalfSpace against one of them";
 
 fn refuse(kind: &str) -> String {
     format!(
@@ -218,6 +228,11 @@ macro_rules! body_reader {
                     ShapeSpec::Polytope { points: points(s.inner_shape.points()) },
                     widen(s.border_radius),
                 ),
+                // A marker the query replaces by a slab once the other body is known.
+                TypedShape::HalfSpace(s) => ShapeSpec::Halfspaces { planes: vec![{
+                    let n = v(s.normal);
+                    [n[0], n[1], n[2], 0.0]
+                }] },
                 _ => return Err(refuse(&kind)),
             };
             let r = pose.rotation;
@@ -233,6 +248,56 @@ macro_rules! body_reader {
 
 body_reader!(f32_body, parry3d, |x: f32| f64::from(x));
 body_reader!(f64_body, parry3d_f64, |x: f64| x);
+
+/// parry's `HalfSpace` (the points below the plane through its origin, normal `n` in its
+/// frame) as a slab GJK can take: a cube whose top face lies on the plane, centred under
+/// the other body and twice its reach from the plane's origin wide and deep, so that a
+/// distance to it, or a depth into it, is the half-space's.
+fn slab_for_half_space(half: &mut BodySpec, other: &BodySpec) {
+    let ShapeSpec::Halfspaces { planes } = &half.shape else {
+        return;
+    };
+    let local = DVec3::new(planes[0][0], planes[0][1], planes[0][2]);
+    let rotation = match half.rotation {
+        RotationSpec::Quaternion(q) => DQuat::from_array(q).normalize(),
+        _ => DQuat::IDENTITY,
+    };
+    let normal = (rotation * local).normalize();
+    let origin = DVec3::from_array(half.translation);
+    let reach = (DVec3::from_array(other.translation) - origin).length() + spec_reach(&other.shape);
+    let size = (2.0 * reach).max(1e-6) * 1.01;
+    half.shape = ShapeSpec::Box {
+        half_extents: [size; 3],
+    };
+    half.translation = (origin - normal * size).to_array();
+    half.rotation = RotationSpec::Quaternion(DQuat::from_rotation_arc(DVec3::Z, normal).to_array());
+}
+
+/// A radius about a body's origin that holds the shape a spec describes.
+fn spec_reach(spec: &ShapeSpec) -> f64 {
+    match spec {
+        ShapeSpec::Sphere { radius } => *radius,
+        ShapeSpec::Box { half_extents } => DVec3::from_array(*half_extents).length(),
+        ShapeSpec::Capsule {
+            radius,
+            half_height,
+        } => radius + half_height,
+        ShapeSpec::Cylinder {
+            radius,
+            half_height,
+        }
+        | ShapeSpec::Cone {
+            radius,
+            half_height,
+        } => radius.hypot(*half_height),
+        ShapeSpec::Polytope { points } => points
+            .iter()
+            .map(|p| DVec3::from_array(*p).length())
+            .fold(0.0, f64::max),
+        ShapeSpec::Dilated { shape, radius } => spec_reach(shape) + radius,
+        _ => 1.0,
+    }
+}
 
 fn dilated(shape: ShapeSpec, radius: f64) -> ShapeSpec {
     ShapeSpec::Dilated {
