@@ -178,14 +178,25 @@ class Scene:
     @classmethod
     def from_coal(cls, geom1, M1, geom2, M2, **kwargs):
         """Coal's (or hpp-fcl's) query: Box, Sphere, Capsule, Cylinder, Cone, Ellipsoid,
-        Convex, with `Transform3s` (or `Transform3f`) poses, shapes and poses to the bit.
+        Convex, with `Transform3s` (or `Transform3f`) poses, shapes and poses to the bit;
+        a Halfspace against one of them as a slab whose top face is its plane.
         Coal's capsules, cylinders and cones stand along z: their pose's columns are
         permuted exactly so that ours (along y) are the same sets. The scene runs with
         Coal's conventions (`supports: Coal`: spheres and capsules as their cores, Coal's
         1e-12 dead zone), so GJK takes Coal's iterations."""
-        from ._coal import shape_and_pose
-        shape_a, pose_a = shape_and_pose(geom1, M1, "geom1")
-        shape_b, pose_b = shape_and_pose(geom2, M2, "geom2")
+        from ._coal import half_space_slab, shape_and_pose
+        half = [type(g).__name__ == "Halfspace" for g in (geom1, geom2)]
+        if all(half):
+            raise TypeError("two half-spaces: no convex pair to check")
+        if half[0]:
+            shape_b, pose_b = shape_and_pose(geom2, M2, "geom2")
+            shape_a, pose_a = half_space_slab(geom1, M1, shape_b, pose_b, "geom1")
+        elif half[1]:
+            shape_a, pose_a = shape_and_pose(geom1, M1, "geom1")
+            shape_b, pose_b = half_space_slab(geom2, M2, shape_a, pose_a, "geom2")
+        else:
+            shape_a, pose_a = shape_and_pose(geom1, M1, "geom1")
+            shape_b, pose_b = shape_and_pose(geom2, M2, "geom2")
         kwargs.setdefault("name", "from Coal")
         # Coal's supports and swept-sphere cores, so that the iterations are Coal's
         # (settings={"supports": "Exact"} runs on the whole shapes instead).

@@ -34,7 +34,8 @@ def shape_and_pose(geom, M, what):
         shape = Convex(np.array(geom.points(), dtype=float))
     else:
         raise TypeError(f"{what}: Coal's {kind} is not a shape Collidescope takes "
-                        "(Box, Sphere, Capsule, Cylinder, Cone, Ellipsoid, Convex)")
+                        "(Box, Sphere, Capsule, Cylinder, Cone, Ellipsoid, Convex, and a "
+                        "Halfspace against one of them)")
     radius = float(geom.getSweptSphereRadius()) if hasattr(geom, "getSweptSphereRadius") else 0.0
     if radius > 0.0:
         shape = Dilated(shape, radius)
@@ -42,3 +43,43 @@ def shape_and_pose(geom, M, what):
         # Coal's axis is z, ours y: world = R (e_x, e_z, -e_y) p, columns permuted exactly.
         R = np.stack([R[:, 0], R[:, 2], -R[:, 1]], axis=1)
     return shape, (R, t)
+
+
+def _reach(spec):
+    """A radius about a body's origin that holds the shape a spec describes."""
+    (kind, fields), = spec.items()
+    if kind == "Sphere":
+        return fields["radius"]
+    if kind == "Box":
+        return float(np.linalg.norm(fields["half_extents"]))
+    if kind == "Ellipsoid":
+        return max(fields["radii"])
+    if kind == "Capsule":
+        return fields["radius"] + fields["half_height"]
+    if kind in ("Cylinder", "Cone"):
+        return float(np.hypot(fields["radius"], fields["half_height"]))
+    if kind == "Polytope":
+        return max(float(np.linalg.norm(p)) for p in fields["points"])
+    if kind == "Dilated":
+        return _reach(fields["shape"]) + fields["radius"]
+    return 1.0
+
+
+def half_space_slab(geom, M, other_shape, other_pose, what):
+    """Coal's Halfspace (the points x with n.x <= d in its frame) as a slab GJK can take:
+    a cube whose top face lies on the plane, under the other body, twice its reach from
+    the plane's foot wide and deep, so that distances and depths are the half-space's."""
+    R, t = _rotation_translation(M, what)
+    n = np.array(geom.n, dtype=float).reshape(3)
+    n = n / np.linalg.norm(n)
+    normal = R @ n
+    foot = R @ (n * float(geom.d)) + t
+    centre = np.asarray(other_pose[1], dtype=float)
+    size = max(2.0 * (float(np.linalg.norm(centre - foot)) + _reach(other_shape.spec)), 1e-6) * 1.01
+    # Any frame whose z axis is the normal (the cube is the same turned about it).
+    helper = np.array([1.0, 0.0, 0.0]) if abs(normal[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
+    x = np.cross(helper, normal)
+    x /= np.linalg.norm(x)
+    y = np.cross(normal, x)
+    rotation = np.stack([x, y, normal], axis=1)
+    return Box([size, size, size]), (rotation, foot - normal * size)

@@ -227,3 +227,28 @@ def test_two_geoms_of_a_mujoco_simulation_arrive_as_mujoco_placed_them():
         cs.Scene.from_mujoco(model, data, "floor", "box")
     with pytest.raises(ValueError, match="no geom named"):
         cs.Scene.from_mujoco(model, data, "nothing", "box")
+
+
+def test_a_coal_half_space_comes_in_as_a_slab_with_coals_answers():
+    """Coal's Halfspace (a ground) against a sphere, a box and a capsule, apart and sunk
+    in: the distance Coal gives, and the depth of its signed distance."""
+    n = np.array([0.1, 0.2, 1.0]); n /= np.linalg.norm(n)
+    ground = coal.Halfspace(n, 0.05)
+    M_ground = coal.Transform3s(rotation(random.Random(7)), np.array([0.2, -0.1, 0.3]))
+    for geom in (coal.Sphere(0.3), coal.Box(0.4, 0.2, 0.6), coal.Capsule(0.1, 0.5)):
+        for lift in (0.9, 0.4, 0.1):
+            M = coal.Transform3s(rotation(random.Random(11)), M_ground.getTranslation() + lift * (M_ground.getRotation() @ n))
+            request, result = coal.DistanceRequest(), coal.DistanceResult()
+            request.enable_signed_distance = True
+            theirs = coal.distance(ground, M_ground, geom, M, request, result)
+            for order in ((ground, M_ground, geom, M), (geom, M, ground, M_ground)):
+                scene = cs.Scene.from_coal(*order, settings={"supports": "Exact"})
+                if theirs > 1e-9:
+                    run = scene.run("gjk")
+                    assert run["status"] == "separated" and abs(run["distance"] - theirs) < 1e-6, (type(geom).__name__, lift, run["distance"], theirs)
+                else:
+                    run = scene.run("epa")
+                    assert run["status"] == "penetrating", run["status"]
+                    assert abs(run["distance"] - theirs) < 1e-6, (type(geom).__name__, lift, run["distance"], theirs)
+    with pytest.raises(TypeError, match="two half-spaces"):
+        cs.Scene.from_coal(ground, M_ground, ground, M_ground)
