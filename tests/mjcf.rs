@@ -18,8 +18,9 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// MuJoCo's view of the model (tests/mjcf_oracle.py), or `None` (said) without MuJoCo.
-fn mujoco_oracle(model: &Path) -> Option<serde_json::Value> {
+/// MuJoCo's view of the model (tests/mjcf_oracle.py), at keyframe `key` when given, or
+/// `None` (said) without MuJoCo.
+fn mujoco_oracle(model: &Path, key: Option<&str>) -> Option<serde_json::Value> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mjcf_oracle.py");
     let has_mujoco = Command::new("python3")
         .args(["-c", "import mujoco"])
@@ -32,6 +33,7 @@ fn mujoco_oracle(model: &Path) -> Option<serde_json::Value> {
     let out = Command::new("python3")
         .arg(script)
         .arg(model)
+        .args(key)
         .output()
         .unwrap();
     assert!(
@@ -93,9 +95,52 @@ fn an_mjcf_model_imports_as_mujoco_compiles_it() {
     );
     let scene = Scene::load(&path).unwrap();
     assert_eq!(scene.bodies.len(), ours.len());
-    let Some(oracle) = mujoco_oracle(&path) else {
+    agrees_with_mujoco(&path, None);
+}
+
+/// At a keyframe the joints move the bodies as MuJoCo's kinematics does: a free joint,
+/// a hinge about its anchor along its class's axis, a slide from its `ref`, a ball.
+#[test]
+fn an_mjcf_model_at_a_keyframe_is_where_mujoco_puts_it() {
+    let path = fixture("features.xml");
+    let rest = Scene::load(&path).unwrap();
+    let file = collidescope::import::import_file_at(&path, Some("bent")).unwrap();
+    let bent = Scene::from_scene_file(file, &path).unwrap();
+    assert!(bent.notes.contains("keyframe \"bent\""), "{}", bent.notes);
+    // Every jointed body moved.
+    for name in ["chest", "upper", "tip", "ball", "post"] {
+        let k = rest
+            .bodies
+            .iter()
+            .position(|b| b.name.as_deref() == Some(name))
+            .unwrap();
+        let (a, b) = (&rest.bodies[k].pose, &bent.bodies[k].pose);
+        let moved = (a.translation - b.translation).length() > 1e-3
+            || a.rotation.angle_between(b.rotation) > 1e-3;
+        assert!(moved, "{name}");
+    }
+    agrees_with_mujoco(&path, Some("bent"));
+    let err = collidescope::import::import_file_at(&path, Some("nope"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("no keyframe \"nope\"") && err.contains("bent"),
+        "{err}"
+    );
+}
+
+/// The model at `key` against MuJoCo itself: the same collision geoms in MuJoCo's
+/// order, the same pairs its filter lets through, and on every two geoms our certified
+/// distance beside `mj_geomDistance`.
+fn agrees_with_mujoco(path: &Path, key: Option<&str>) {
+    let Some(oracle) = mujoco_oracle(path, key) else {
         return;
     };
+    let text = std::fs::read_to_string(path).unwrap();
+    let model = mjcf::read_at(path, &text, key).unwrap();
+    let ours: Vec<String> = model.geoms.iter().map(|g| g.name.clone()).collect();
+    let file = collidescope::import::import_file_at(path, key).unwrap();
+    let scene = Scene::from_scene_file(file, path).unwrap();
     assert_eq!(
         ours,
         names(&oracle["geoms"]),
@@ -126,20 +171,20 @@ fn an_mjcf_model_imports_as_mujoco_compiles_it() {
     let mut compared = 0;
     for i in 0..ours.len() {
         for j in i + 1..ours.len() {
-            let key = format!("{}|{}", ours[i], ours[j]);
-            let theirs = oracle["distance"][&key].as_f64().unwrap();
+            let pair = format!("{}|{}", ours[i], ours[j]);
+            let theirs = oracle["distance"][&pair].as_f64().unwrap();
             let (distance, colliding) = our_distance(&scene, i, j);
             if theirs > 1e-6 {
-                assert!(!colliding, "{key}: MuJoCo {theirs}, ours overlapping");
+                assert!(!colliding, "{pair}: MuJoCo {theirs}, ours overlapping");
                 assert!(
                     (distance - theirs).abs() <= 1e-6 * (1.0 + theirs),
-                    "{key}: ours {distance}, MuJoCo {theirs}"
+                    "{pair}: ours {distance}, MuJoCo {theirs}"
                 );
                 compared += 1;
             } else if theirs < -1e-6 {
                 assert!(
                     colliding,
-                    "{key}: MuJoCo {theirs} (overlap), ours {distance}"
+                    "{pair}: MuJoCo {theirs} (overlap), ours {distance}"
                 );
                 compared += 1;
             }
@@ -159,7 +204,7 @@ fn the_nearest_pair_is_in_focus() {
     let (i, j) = scene.pairs[0];
     let (distance, _) = our_distance(&scene, i, j);
     assert!(distance < 1e-3, "{distance}");
-    if let Some(oracle) = mujoco_oracle(&path) {
+    if let Some(oracle) = mujoco_oracle(&path, None) {
         assert_eq!(oracle["pairs"].as_array().unwrap().len(), scene.pairs.len());
     }
 }

@@ -3,7 +3,7 @@ geom pairs its collision filter lets through (computed from the compiled model's
 bodies, parents, contype/conaffinity, exclusions and explicit pairs, as MuJoCo's
 collision driver filters them), and mj_geomDistance for every two collision geoms.
 
-usage: python3 tests/mjcf_oracle.py MODEL.xml  (prints JSON)
+usage: python3 tests/mjcf_oracle.py MODEL.xml [KEY]  (prints JSON; at keyframe KEY when given)
 """
 import itertools, json, sys
 
@@ -12,6 +12,8 @@ import numpy as np
 
 m = mujoco.MjModel.from_xml_path(sys.argv[1])
 d = mujoco.MjData(m)
+if len(sys.argv) > 2:
+    mujoco.mj_resetDataKeyframe(m, d, mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_KEY, sys.argv[2]))
 mujoco.mj_forward(m, d)
 name = lambda g: mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_GEOM, g) or f"geom {g}"
 unbounded = {int(t) for t in (mujoco.mjtGeom.mjGEOM_HFIELD, mujoco.mjtGeom.mjGEOM_SDF)}

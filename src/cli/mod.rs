@@ -287,6 +287,10 @@ enum Command {
         /// Write the scene here (RON); without it the scene is printed.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// A MuJoCo model at this keyframe (its name or index) instead of the file's
+        /// configuration: the joints placed at the key's qpos.
+        #[arg(long)]
+        key: Option<String>,
     },
     /// Send a scene's pair back to an engine's maintainers: a standalone Coal script
     /// (Python) and/or a standalone parry3d-f64 `#[test]`, each with the shapes and poses
@@ -443,7 +447,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 "give --problems FILE, or a suite: bench ellipsoids, bench meshes DIR"
             ),
         },
-        Some(Command::Import { file, out }) => import::run(&file, out.as_deref()),
+        Some(Command::Import { file, out, key }) => {
+            import::run(&file, out.as_deref(), key.as_deref())
+        }
         Some(Command::Export { scene, coal, parry }) => {
             export::run(&scene, coal.as_deref(), parry.as_deref())
         }

@@ -82,6 +82,7 @@ struct Compiler {
 struct Defaults {
     geom: HashMap<String, HashMap<String, String>>,
     mesh: HashMap<String, HashMap<String, String>>,
+    joint: HashMap<String, HashMap<String, String>>,
 }
 
 /// The model's files: the main one and the files it includes (top level), each with
@@ -173,8 +174,15 @@ fn located(path: &Path, doc: &Document, node: Node, message: &str) -> String {
     )
 }
 
-/// Reads the model at `path` (its text already read).
+/// Reads the model at `path` (its text already read), at the file's configuration.
 pub fn read(path: &Path, text: &str) -> Result<MjcfModel, String> {
+    read_at(path, text, None)
+}
+
+/// [`read`] at a keyframe (`<keyframe><key name qpos>`, by name or index) instead of the
+/// file's configuration: the joints placed at the key's `qpos` as MuJoCo's kinematics
+/// places them (hinge and slide from their `ref`, ball and free quaternions).
+pub fn read_at(path: &Path, text: &str, key: Option<&str>) -> Result<MjcfModel, String> {
     let sources = Sources::read(path, text)?;
     let docs: Vec<(PathBuf, Document)> = sources
         .texts
@@ -208,6 +216,7 @@ pub fn read(path: &Path, text: &str) -> Result<MjcfModel, String> {
             "main",
             &HashMap::new(),
             &HashMap::new(),
+            &HashMap::new(),
         )
         .map_err(|e| located(p, d, node, &e))?;
     }
@@ -220,7 +229,16 @@ pub fn read(path: &Path, text: &str) -> Result<MjcfModel, String> {
             meshes.insert(name, points);
         }
     }
+    let qpos = match key {
+        Some(key) => Some(keyframe_qpos(
+            &sections("keyframe").collect::<Vec<_>>(),
+            key,
+        )?),
+        None => None,
+    };
     let mut walk = Walk {
+        qpos,
+        qpos_at: 0,
         compiler: &compiler,
         defaults: &defaults,
         meshes: &meshes,
@@ -279,9 +297,54 @@ pub fn read(path: &Path, text: &str) -> Result<MjcfModel, String> {
             }
         }
     }
+    if let Some(qpos) = &walk.qpos {
+        if walk.qpos_at != qpos.len() {
+            return Err(format!(
+                "{}: the key's qpos has {} numbers, the model's joints {}",
+                path.display(),
+                qpos.len(),
+                walk.qpos_at
+            ));
+        }
+    }
     walk.place_planes();
     walk.model.pairs = walk.candidate_pairs(&excluded, &explicit);
     Ok(walk.model)
+}
+
+/// The `qpos` of the key named `key` (or at that index) among the `<keyframe>`s.
+fn keyframe_qpos(sections: &[(&Path, &Document, Node)], key: &str) -> Result<Vec<f64>, String> {
+    let keys: Vec<(&Path, Node)> = sections
+        .iter()
+        .flat_map(|(p, _, k)| {
+            k.children()
+                .filter(|n| n.has_tag_name("key"))
+                .map(move |n| (*p, n))
+        })
+        .collect();
+    let found = keys
+        .iter()
+        .find(|(_, n)| n.attribute("name") == Some(key))
+        .or_else(|| key.parse::<usize>().ok().and_then(|i| keys.get(i)));
+    let Some((path, node)) = found else {
+        let names: Vec<String> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, (_, n))| n.attribute("name").map_or(i.to_string(), str::to_string))
+            .collect();
+        return Err(format!(
+            "no keyframe {key:?} (the model has {})",
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        ));
+    };
+    let qpos = node
+        .attribute("qpos")
+        .ok_or_else(|| format!("{}: keyframe {key:?} has no qpos", path.display()))?;
+    numbers(qpos, "qpos")
 }
 
 fn read_compiler(compiler: &mut Compiler, node: Node) -> Result<(), String> {
@@ -313,6 +376,7 @@ fn read_defaults(
     class: &str,
     parent_geom: &HashMap<String, String>,
     parent_mesh: &HashMap<String, String>,
+    parent_joint: &HashMap<String, String>,
 ) -> Result<(), String> {
     let attributes = |tag: &str, parent: &HashMap<String, String>| {
         let mut merged = parent.clone();
@@ -325,14 +389,16 @@ fn read_defaults(
     };
     let geom = attributes("geom", parent_geom);
     let mesh = attributes("mesh", parent_mesh);
+    let joint = attributes("joint", parent_joint);
     for child in node.children().filter(|n| n.has_tag_name("default")) {
         let name = child
             .attribute("class")
             .ok_or("a nested <default> without a class")?;
-        read_defaults(defaults, child, name, &geom, &mesh)?;
+        read_defaults(defaults, child, name, &geom, &mesh, &joint)?;
     }
     defaults.geom.insert(class.to_string(), geom);
     defaults.mesh.insert(class.to_string(), mesh);
+    defaults.joint.insert(class.to_string(), joint);
     Ok(())
 }
 
@@ -428,6 +494,10 @@ enum Pass {
 
 /// The walk over the bodies: what has been read so far.
 struct Walk<'a> {
+    /// The keyframe's joint positions, when one was asked for, and how many the joints
+    /// walked so far took.
+    qpos: Option<Vec<f64>>,
+    qpos_at: usize,
     compiler: &'a Compiler,
     defaults: &'a Defaults,
     meshes: &'a HashMap<String, Vec<DVec3>>,
@@ -502,6 +572,8 @@ impl Walk<'_> {
                 }
                 (Pass::Bodies, "body") => {
                     let local = self.pose(child, None).map_err(here)?;
+                    let class = child.attribute("childclass").unwrap_or(childclass);
+                    let placed = self.joints(child, frame.then(local), class).map_err(here)?;
                     let index = self.body_names.len();
                     let name = child
                         .attribute("name")
@@ -512,13 +584,104 @@ impl Walk<'_> {
                         .children()
                         .any(|n| n.has_tag_name("joint") || n.has_tag_name("freejoint"));
                     self.body_has_joint.push(jointed);
-                    let class = child.attribute("childclass").unwrap_or(childclass);
-                    self.children(path, doc, child, frame.then(local), index, class)?;
+                    self.children(path, doc, child, placed, index, class)?;
                 }
                 _ => {}
             }
         }
         Ok(())
+    }
+
+    /// A body's frame moved by its joints at the keyframe's `qpos` (MuJoCo's
+    /// `mj_kinematics`): a free joint sets the pose, a ball or hinge turns the body about
+    /// the joint's anchor, a slide moves it along the axis. Without a keyframe the joints
+    /// only count their coordinates, and the body stays where the file puts it.
+    fn joints(&mut self, body: Node, frame: Frame, class: &str) -> Result<Frame, String> {
+        let mut frame = frame;
+        for joint in body
+            .children()
+            .filter(|n| n.has_tag_name("joint") || n.has_tag_name("freejoint"))
+        {
+            let joint_class = joint.attribute("class").unwrap_or(class);
+            let empty = HashMap::new();
+            let defaults = self.defaults.joint.get(joint_class).unwrap_or(&empty);
+            let attr = |name: &str| {
+                joint
+                    .attribute(name)
+                    .map(str::to_string)
+                    .or_else(|| defaults.get(name).cloned())
+            };
+            let kind = if joint.has_tag_name("freejoint") {
+                "free".to_string()
+            } else {
+                attr("type").unwrap_or_else(|| "hinge".into())
+            };
+            let width = match kind.as_str() {
+                "free" => 7,
+                "ball" => 4,
+                "hinge" | "slide" => 1,
+                other => {
+                    return Err(format!(
+                        "joint type=\"{other}\": free, ball, hinge or slide"
+                    ))
+                }
+            };
+            let at = self.qpos_at;
+            self.qpos_at += width;
+            let Some(qpos) = &self.qpos else {
+                continue;
+            };
+            let Some(q) = qpos.get(at..at + width) else {
+                return Err(format!(
+                    "the key's qpos has {} numbers; the joints need more",
+                    qpos.len()
+                ));
+            };
+            let anchor = match attr("pos") {
+                Some(p) => vector(&p, "pos")?,
+                None => DVec3::ZERO,
+            };
+            let axis = match attr("axis") {
+                Some(a) => vector(&a, "axis")?.normalize_or_zero(),
+                None => DVec3::Z,
+            };
+            let reference = match attr("ref") {
+                Some(r) => numbers(&r, "ref")?.first().copied().unwrap_or(0.0),
+                None => 0.0,
+            };
+            let unit = |q: DQuat| {
+                let n = q.length();
+                if n > 0.0 && n.is_finite() {
+                    Ok(q / n)
+                } else {
+                    Err("the key's quaternion is zero".to_string())
+                }
+            };
+            let turn = |frame: Frame, local: DQuat| {
+                let world_anchor = frame.translation + frame.rotation * anchor;
+                let rotation = (frame.rotation * local).normalize();
+                Frame {
+                    rotation,
+                    translation: world_anchor - rotation * anchor,
+                }
+            };
+            frame = match kind.as_str() {
+                "free" => Frame {
+                    translation: DVec3::new(q[0], q[1], q[2]),
+                    rotation: unit(DQuat::from_xyzw(q[4], q[5], q[6], q[3]))?,
+                },
+                "ball" => turn(frame, unit(DQuat::from_xyzw(q[1], q[2], q[3], q[0]))?),
+                "hinge" => {
+                    let angle = q[0] - self.angle(reference);
+                    turn(frame, DQuat::from_axis_angle(axis, angle))
+                }
+                _ => Frame {
+                    rotation: frame.rotation,
+                    translation: frame.translation + frame.rotation * axis * (q[0] - reference),
+                },
+            };
+        }
+        Ok(frame)
     }
 
     /// An element's local pose from its attributes (or, for a geom, its defaults).

@@ -52,6 +52,12 @@ pub fn detect(text: &str) -> Option<Format> {
 /// Reads an engine's query into a scene file (not yet validated: `Scene::from_file`
 /// builds and checks it, naming this file).
 pub fn import_file(path: &Path) -> Result<SceneFile, ImportError> {
+    import_file_at(path, None)
+}
+
+/// [`import_file`], a MuJoCo model at keyframe `key` (name or index) when one is given
+/// (refused for the other formats, which hold one configuration).
+pub fn import_file_at(path: &Path, key: Option<&str>) -> Result<SceneFile, ImportError> {
     let fail = |message: String| ImportError {
         path: path.to_path_buf(),
         message,
@@ -63,11 +69,20 @@ pub fn import_file(path: &Path) -> Result<SceneFile, ImportError> {
             e.utf8_error().valid_up_to()
         ))
     })?;
-    import_text(path, &text)
+    import_text_at(path, &text, key)
 }
 
 /// [`import_file`] on text already read.
 pub fn import_text(path: &Path, text: &str) -> Result<SceneFile, ImportError> {
+    import_text_at(path, text, None)
+}
+
+/// [`import_file_at`] on text already read.
+pub fn import_text_at(
+    path: &Path,
+    text: &str,
+    key: Option<&str>,
+) -> Result<SceneFile, ImportError> {
     let fail = |message: String| ImportError {
         path: path.to_path_buf(),
         message,
@@ -79,7 +94,13 @@ pub fn import_text(path: &Path, text: &str) -> Result<SceneFile, ImportError> {
     let source = path
         .file_name()
         .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
-    match detect(text) {
+    let format = detect(text);
+    if key.is_some() && format != Some(Format::Mjcf) {
+        return Err(fail(
+            "--key picks a keyframe of a MuJoCo model; this file is not one".into(),
+        ));
+    }
+    match format {
         Some(Format::Parry) => {
             let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
                 fail(format!("line {}, column {}: not JSON: {e}", e.line(), e.column()))
@@ -136,7 +157,7 @@ pub fn import_text(path: &Path, text: &str) -> Result<SceneFile, ImportError> {
             Ok(scene(name, notes, query.bodies.to_vec()))
         }
         Some(Format::Mjcf) => {
-            let model = mjcf::read(path, text).map_err(|e| ImportError {
+            let model = mjcf::read_at(path, text, key).map_err(|e| ImportError {
                 path: path.to_path_buf(),
                 message: e,
             })?;
@@ -152,10 +173,14 @@ pub fn import_text(path: &Path, text: &str) -> Result<SceneFile, ImportError> {
                 )));
             }
             // The geoms' names are on the bodies (the viewer's pair list shows them).
+            let configuration = match key {
+                Some(key) => format!("keyframe {key:?}"),
+                None => "the file's configuration".to_string(),
+            };
             let mut notes = format!(
-                "Imported from {source}: the MuJoCo model {}: {} collision geoms at the file's \
-                 configuration (bodies named by their geoms), the {} pairs MuJoCo's collision \
-                 filter tests, nearest first.",
+                "Imported from {source}: the MuJoCo model {}: {} collision geoms at {configuration} \
+                 (bodies named by their geoms), the {} pairs MuJoCo's collision filter tests, \
+                 nearest first.",
                 model.name,
                 model.geoms.len(),
                 model.pairs.len()
