@@ -171,9 +171,11 @@ class Scene:
             f.write(_native.to_ron(self._json()))
 
     @classmethod
-    def load(cls, path):
-        """A scene file, a parry capture, an FCL/Coal dump or a MuJoCo model (MJCF)."""
-        return cls._from_file(json.loads(_native.load(os.fspath(path))))
+    def load(cls, path, key=None):
+        """A scene file, a parry capture, an FCL/Coal dump or a MuJoCo model (MJCF; at
+        keyframe `key`, a name or an index, when given)."""
+        key = None if key is None else str(key)
+        return cls._from_file(json.loads(_native.load(os.fspath(path), key)))
 
     @classmethod
     def from_coal(cls, geom1, M1, geom2, M2, **kwargs):

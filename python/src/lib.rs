@@ -46,10 +46,20 @@ fn to_ron(scene_json: &str) -> PyResult<String> {
     file.to_ron().map_err(value_error)
 }
 
-/// Reads a scene file, or imports an engine's query (parry capture, FCL dump): its JSON.
+/// Reads a scene file, or imports an engine's query (parry capture, FCL dump, MuJoCo
+/// model; a MuJoCo model at keyframe `key` when given): its JSON.
 #[pyfunction]
-fn load(path: &str) -> PyResult<String> {
-    let scene = Scene::load(Path::new(path)).map_err(value_error)?;
+#[pyo3(signature = (path, key=None))]
+fn load(path: &str, key: Option<&str>) -> PyResult<String> {
+    let path = Path::new(path);
+    let scene = match key {
+        Some(key) => {
+            let file =
+                collidescope::import::import_file_at(path, Some(key)).map_err(value_error)?;
+            Scene::from_scene_file(file, path).map_err(value_error)?
+        }
+        None => Scene::load(path).map_err(value_error)?,
+    };
     serde_json::to_string(&scene.to_file()).map_err(value_error)
 }
 

@@ -175,6 +175,12 @@ def test_a_mujoco_model_loads_with_mujocos_pair_in_focus():
     top = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "top")
     far = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, "far")
     theirs = mujoco.mj_geomDistance(model, data, top, far, 10.0, np.zeros(6))
+    # At a keyframe: the model with the top box lifted by 0.25 (a free joint's qpos).
+    features = os.path.join(here, "..", "..", "tests", "data", "imports", "mjcf", "features.xml")
+    bent = cs.Scene.load(features, key="bent")
+    assert "keyframe" in bent.file["notes"]
+    with pytest.raises(ValueError, match="no keyframe"):
+        cs.Scene.load(features, key="nope")
     i, j = 2, 3  # the bodies of "top" and "far" (MuJoCo's geom order, the floor first)
     ours = cs.Scene.load(path)
     ours.file["pairs"] = [[i, j]]
