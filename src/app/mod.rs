@@ -15,7 +15,6 @@ mod files;
 mod fonts;
 pub mod lesson;
 pub mod model;
-pub mod narration;
 mod playback;
 pub mod playback_state;
 pub mod presentation;

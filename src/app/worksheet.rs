@@ -12,7 +12,7 @@ use crate::scene::Scene;
 use crate::solver::distance_step::DistanceStep;
 
 use super::lesson::{questions_text, replay};
-use super::narration::narrate;
+use crate::solver::narration::narrate;
 
 /// The worksheet of `scene`'s lesson.
 pub fn worksheet(scene: Scene) -> String {

@@ -14,6 +14,7 @@ mod gjk;
 pub mod interior_point;
 pub mod lp;
 mod method;
+pub mod narration;
 mod outcome;
 pub mod record;
 mod settings;

@@ -165,7 +165,7 @@ fn draw_vertex_pairs(
         gizmos.sphere(Isometry3d::from_translation(a), size * 1.2, colour);
         gizmos.sphere(Isometry3d::from_translation(b), size * 1.2, colour);
         gizmos.line(a, b, colour.with_alpha(0.5));
-        let id = crate::app::narration::subscript(v.id as usize);
+        let id = crate::solver::narration::subscript(v.id as usize);
         labels.0.push((a, format!("a{id}"), colour));
         labels.0.push((b, format!("b{id}"), colour));
     }
@@ -209,7 +209,7 @@ pub fn draw_distance_step(
             if layers.labels && (points.len() <= 8 || i < 8) {
                 labels.0.push((
                     *p,
-                    format!("w{}", crate::app::narration::subscript(*id as usize)),
+                    format!("w{}", crate::solver::narration::subscript(*id as usize)),
                     COLOR_SIMPLEX,
                 ));
             }
@@ -237,7 +237,10 @@ pub fn draw_distance_step(
             );
             labels.0.push((
                 s_world,
-                format!("s = w{}", crate::app::narration::subscript(s.id as usize)),
+                format!(
+                    "s = w{}",
+                    crate::solver::narration::subscript(s.id as usize)
+                ),
                 COLOR_SUPPORT,
             ));
         }
@@ -263,7 +266,7 @@ pub fn draw_distance_step(
         gizmos.sphere(Isometry3d::from_translation(x), size * 1.1, COLOR_ITERATE);
         labels.0.push((
             x,
-            format!("x{}", crate::app::narration::subscript(step.k)),
+            format!("x{}", crate::solver::narration::subscript(step.k)),
             COLOR_ITERATE,
         ));
     }

@@ -169,7 +169,7 @@ fn draw_expansion(
             for v in record.nearest {
                 labels.0.push((
                     world(v),
-                    format!("w{}", crate::app::narration::subscript(v + 1)),
+                    format!("w{}", crate::solver::narration::subscript(v + 1)),
                     COLOR_NEAREST,
                 ));
             }

@@ -70,7 +70,7 @@ fn draw_gjk_step(
                 p,
                 format!(
                     "w{} dropped",
-                    crate::app::narration::subscript(v.id as usize)
+                    crate::solver::narration::subscript(v.id as usize)
                 ),
                 ghost,
             ));

@@ -56,12 +56,12 @@ fn draw_central_path(
     gizmos.line(x, y, COLOR_GAP);
     labels.0.push((
         x,
-        format!("x{}", crate::app::narration::subscript(i)),
+        format!("x{}", crate::solver::narration::subscript(i)),
         COLOR_ON_A,
     ));
     labels.0.push((
         y,
-        format!("y{}", crate::app::narration::subscript(i)),
+        format!("y{}", crate::solver::narration::subscript(i)),
         COLOR_ON_B,
     ));
     if i == last {

@@ -4,9 +4,9 @@ use bevy::prelude::MessageWriter;
 use bevy_egui::egui;
 
 use crate::app::model::ViewerModel;
-use crate::app::narration::narrate;
 use crate::app::playback::PlaybackRequest;
 use crate::app::playback_state::{Playback, PlaybackCommand};
+use crate::solver::narration::narrate;
 
 pub fn playback_panel_ui(
     ui: &mut egui::Ui,

@@ -14,6 +14,8 @@
 
 pub(crate) mod boxes;
 mod closed_form;
+/// The step-by-step sentences of this family (the viewer, lessons, worksheets).
+pub mod narrate;
 mod record;
 
 use glam::DVec3;

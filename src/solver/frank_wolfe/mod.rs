@@ -20,6 +20,8 @@ use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
 use crate::shape::{PointShape, Polytope, Shape};
 
+/// The step-by-step sentences of this family (the viewer, lessons, worksheets).
+pub mod narrate;
 mod record;
 
 pub use record::{FrankWolfeEvent, FrankWolfeRecord};

@@ -21,6 +21,8 @@ use crate::minkowski::{CsoPoint, MinkowskiDifference};
 use crate::shape::{Shape, SupportMap};
 
 mod direction;
+/// The step-by-step sentences of this family (the viewer, lessons, worksheets).
+pub mod narrate;
 mod record;
 mod restart;
 

@@ -13,6 +13,8 @@
 //! tolerances are relative to the scene and bodies far from the origin lose nothing.
 
 mod ccd;
+/// The step-by-step sentences of this family (the viewer, lessons, worksheets).
+pub mod narrate;
 mod record;
 
 use glam::DVec3;

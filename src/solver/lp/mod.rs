@@ -13,6 +13,8 @@
 //! certified lower bound of the distance is the separating plane's gap; Kreuzer's own
 //! estimate is computed by [`kreuzer_distance_estimate`], which shows it is no bound.
 
+/// The step-by-step sentences of this family (the viewer, lessons, worksheets).
+pub mod narrate;
 pub mod pivoting;
 mod record;
 pub mod revised;

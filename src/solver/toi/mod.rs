@@ -17,6 +17,8 @@
 mod advancement;
 mod bracketing;
 mod closed_form;
+/// The step-by-step sentences of this family (the viewer, lessons, worksheets).
+pub mod narrate;
 mod ray_cast;
 mod record;
 mod turning;

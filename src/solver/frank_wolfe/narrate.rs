@@ -1,12 +1,12 @@
 //! Frank-Wolfe's steps in words: the step toward the support (or away from the worst
 //! active point) with its γ, the active set's size, and why the run stopped.
 
-use super::gjk::feature;
-use super::{and_list, subscript};
+use crate::solver::gjk::narrate::feature;
+use crate::solver::narration::{and_list, subscript};
 use crate::solver::{FrankWolfeEvent, FrankWolfeRecord};
 
 /// Says what `record` (step `index` of the run of method `name`) did.
-pub(super) fn narrate(name: &str, record: &FrankWolfeRecord, index: usize) -> String {
+pub fn narrate(name: &str, record: &FrankWolfeRecord, index: usize) -> String {
     let step = index + 1;
     let r = &record.step;
     // `k` counts iterations after the step: a step that advanced it used x_{k−1}.
@@ -18,7 +18,7 @@ pub(super) fn narrate(name: &str, record: &FrankWolfeRecord, index: usize) -> St
     let direction = format!("direction −x{}", subscript(k));
     let added = r
         .support
-        .map(|s| format!("w{}", super::subscript(s.id as usize)))
+        .map(|s| format!("w{}", crate::solver::narration::subscript(s.id as usize)))
         .unwrap_or_default();
     match &record.event {
         FrankWolfeEvent::Started { .. } => format!(

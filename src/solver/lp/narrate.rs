@@ -6,7 +6,7 @@ use crate::solver::lp::{LpEvent, LpRecord};
 use crate::solver::Run;
 
 /// Says what record `index` of an LP run did.
-pub(super) fn narrate(run: &Run, records: &[LpRecord], index: usize) -> String {
+pub fn narrate(run: &Run, records: &[LpRecord], index: usize) -> String {
     let Some(r) = records.get(index) else {
         return format!("No pivot was needed. Result: {}.", run.summary.outcome);
     };

@@ -1,11 +1,11 @@
 //! GJK's steps in words: the support added, the simplex feature nearest the origin, the
 //! vertices dropped, and why the run stopped.
 
-use super::{and_list, labels, subscript};
+use crate::solver::narration::{and_list, labels, subscript};
 use crate::solver::{GjkEvent, GjkRecord, MomentumStop};
 
 /// The nearest feature of the kept simplex, as a phrase.
-pub(super) fn feature(ids: &[u32]) -> String {
+pub fn feature(ids: &[u32]) -> String {
     match ids.len() {
         1 => format!("origin nearest vertex {}", labels(ids)),
         2 => format!("origin nearest edge [{}]", labels(ids)),
@@ -15,7 +15,7 @@ pub(super) fn feature(ids: &[u32]) -> String {
 }
 
 /// Says what `record` (step `index` of the run of method `name`) did.
-pub(super) fn narrate(name: &str, record: &GjkRecord, index: usize) -> String {
+pub fn narrate(name: &str, record: &GjkRecord, index: usize) -> String {
     let step = index + 1;
     let r = &record.step;
     let kept: Vec<u32> = r.simplex.iter().map(|v| v.id).collect();
@@ -29,7 +29,7 @@ pub(super) fn narrate(name: &str, record: &GjkRecord, index: usize) -> String {
     };
     let added = r
         .support
-        .map(|s| format!("w{}", super::subscript(s.id as usize)))
+        .map(|s| format!("w{}", crate::solver::narration::subscript(s.id as usize)))
         .unwrap_or_default();
     match &record.event {
         GjkEvent::Projected { dropped, .. } => {
@@ -79,7 +79,7 @@ pub(super) fn narrate(name: &str, record: &GjkRecord, index: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::app::narration::narrate;
+    use crate::solver::narration::narrate;
     use crate::minkowski::MinkowskiDifference;
     use crate::pose::{Pose, RelativePose};
     use crate::shape::{Cuboid, Shape};

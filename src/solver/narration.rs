@@ -1,14 +1,10 @@
-//! One sentence per step, in words a student understands, one file per family: what was
-//! added, which feature is nearest the origin, what was dropped and why (GJK,
-//! Frank-Wolfe); which face is nearest and what the expansion changed (EPA).
+//! One sentence per step, in words a student understands, one file per family (its
+//! `narrate.rs`, beside the family's steps and records): what was added, which feature
+//! is nearest the origin, what was dropped and why (GJK, Frank-Wolfe); which face is
+//! nearest and what the expansion changed (EPA). Plain text: the viewer, the lessons'
+//! transcripts and the worksheets all say the same.
 
-mod epa;
-mod frank_wolfe;
-mod gjk;
-mod interior_point;
-mod lp;
-mod toi;
-
+use super::{epa, frank_wolfe, gjk, interior_point, lp, toi};
 use crate::solver::trace::Trace;
 use crate::solver::{FrankWolfeEvent, GjkEvent, Run};
 
@@ -34,7 +30,7 @@ pub fn narrate(run: &Run, index: usize) -> String {
                 );
                 verdict(
                     ends && index + 1 == records.len(),
-                    gjk::narrate(name, r, index),
+                    gjk::narrate::narrate(name, r, index),
                 )
             },
         ),
@@ -45,14 +41,14 @@ pub fn narrate(run: &Run, index: usize) -> String {
                     r.event,
                     FrankWolfeEvent::Converged | FrankWolfeEvent::WithinTolerance
                 );
-                let line = frank_wolfe::narrate(name, r, index);
+                let line = frank_wolfe::narrate::narrate(name, r, index);
                 verdict(ends && index + 1 == records.len(), line)
             },
         ),
-        Trace::Epa(trace) => epa::narrate(run, trace, index),
-        Trace::TimeOfImpact(records) => toi::narrate(run, records, index),
-        Trace::Lp(records) => lp::narrate(run, records, index),
-        Trace::InteriorPoint(records) => interior_point::narrate(run, records, index),
+        Trace::Epa(trace) => epa::narrate::narrate(run, trace, index),
+        Trace::TimeOfImpact(records) => toi::narrate::narrate(run, records, index),
+        Trace::Lp(records) => lp::narrate::narrate(run, records, index),
+        Trace::InteriorPoint(records) => interior_point::narrate::narrate(run, records, index),
     }
 }
 
@@ -60,7 +56,7 @@ fn no_steps(run: &Run) -> String {
     format!("No steps recorded. Result: {}.", run.summary.outcome)
 }
 
-pub(crate) fn subscript(n: usize) -> String {
+pub fn subscript(n: usize) -> String {
     const DIGITS: [char; 10] = ['₀', '₁', '₂', '₃', '₄', '₅', '₆', '₇', '₈', '₉'];
     n.to_string()
         .chars()
@@ -68,14 +64,14 @@ pub(crate) fn subscript(n: usize) -> String {
         .collect()
 }
 
-pub(crate) fn labels(ids: &[u32]) -> String {
+pub fn labels(ids: &[u32]) -> String {
     ids.iter()
         .map(|i| format!("w{}", subscript(*i as usize)))
         .collect::<Vec<_>>()
         .join(" ")
 }
 
-pub(crate) fn and_list(ids: &[u32]) -> String {
+pub fn and_list(ids: &[u32]) -> String {
     let names: Vec<String> = ids
         .iter()
         .map(|i| format!("w{}", subscript(*i as usize)))

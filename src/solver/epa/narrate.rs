@@ -9,14 +9,14 @@ use crate::solver::{Outcome, Run};
 fn face_label(face: &[usize; 3]) -> String {
     format!(
         "[w{} w{} w{}]",
-        super::subscript(face[0] + 1),
-        super::subscript(face[1] + 1),
-        super::subscript(face[2] + 1)
+        crate::solver::narration::subscript(face[0] + 1),
+        crate::solver::narration::subscript(face[1] + 1),
+        crate::solver::narration::subscript(face[2] + 1)
     )
 }
 
 /// Says what EPA's record `index` did, or what the run ended with.
-pub(super) fn narrate(run: &Run, trace: &EpaTrace, index: usize) -> String {
+pub fn narrate(run: &Run, trace: &EpaTrace, index: usize) -> String {
     let outcome = &run.summary.outcome;
     let Some(r) = trace.records.get(index) else {
         let why = match run.extras.gjk_stage.as_ref().map(|g| &g.outcome) {
@@ -70,7 +70,7 @@ pub(super) fn narrate(run: &Run, trace: &EpaTrace, index: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::app::narration::narrate;
+    use crate::solver::narration::narrate;
     use crate::pose::RelativePose;
     use crate::shape::{Cuboid, Shape};
     use crate::solver::{Method, SolverSettings};

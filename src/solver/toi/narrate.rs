@@ -14,7 +14,7 @@ fn bracket(r: &ToiRecord) -> String {
 }
 
 /// Says what record `index` of a time-of-impact run did.
-pub(super) fn narrate(run: &Run, records: &[ToiRecord], index: usize) -> String {
+pub fn narrate(run: &Run, records: &[ToiRecord], index: usize) -> String {
     let Some(r) = records.get(index) else {
         return format!("No steps recorded. Result: {}.", run.summary.outcome);
     };
@@ -82,7 +82,7 @@ pub(super) fn narrate(run: &Run, records: &[ToiRecord], index: usize) -> String 
 
 #[cfg(test)]
 mod tests {
-    use crate::app::narration::narrate;
+    use crate::solver::narration::narrate;
     use crate::pose::RelativePose;
     use crate::shape::{Cuboid, Shape, Sphere};
     use crate::solver::toi::ToiRule;

@@ -6,7 +6,7 @@ use crate::solver::interior_point::{IpRecord, IpStage};
 use crate::solver::Run;
 
 /// Says what record `index` of an interior-point run did.
-pub(super) fn narrate(run: &Run, records: &[IpRecord], index: usize) -> String {
+pub fn narrate(run: &Run, records: &[IpRecord], index: usize) -> String {
     let Some(r) = records.get(index) else {
         return format!(
             "No Newton step was recorded. Result: {}.",
