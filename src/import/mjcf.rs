@@ -952,18 +952,8 @@ impl Walk<'_> {
         if kind == "plane" {
             self.planes.push((self.geom_body.len(), world));
         }
-        let radius = bounding_radius(&spec);
-        let centre = match &spec {
-            ShapeSpec::Polytope { points } => {
-                // The points' own centre: a mesh need not surround its frame's origin.
-                let (lo, hi) = points.iter().fold(
-                    (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
-                    |(lo, hi), p| (lo.min(DVec3::from(*p)), hi.max(DVec3::from(*p))),
-                );
-                world.translation + world.rotation * (0.5 * (lo + hi))
-            }
-            _ => world.translation,
-        };
+        // A sphere about the geom's origin (a mesh need not surround it: its farthest point).
+        let (centre, radius) = (world.translation, super::spec_reach(&spec));
         self.bounds.push((centre, radius));
         self.geom_names.insert(name.clone(), self.geom_body.len());
         self.geom_body.push(body);
@@ -1096,32 +1086,6 @@ impl Walk<'_> {
         rest.sort_by(|a, b| a.0.total_cmp(&b.0));
         pairs.extend(rest.into_iter().map(|(_, p)| p));
         pairs
-    }
-}
-
-/// A radius about the geom's frame origin (about the points' box centre for a mesh)
-/// that holds the shape.
-fn bounding_radius(spec: &ShapeSpec) -> f64 {
-    match spec {
-        ShapeSpec::Sphere { radius } => *radius,
-        ShapeSpec::Capsule {
-            radius,
-            half_height,
-        } => radius + half_height,
-        ShapeSpec::Cylinder {
-            radius,
-            half_height,
-        } => radius.hypot(*half_height),
-        ShapeSpec::Ellipsoid { radii } => radii.iter().fold(0.0f64, |m, r| m.max(*r)),
-        ShapeSpec::Box { half_extents } => DVec3::from(*half_extents).length(),
-        ShapeSpec::Polytope { points } => {
-            let (lo, hi) = points.iter().fold(
-                (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
-                |(lo, hi), p| (lo.min(DVec3::from(*p)), hi.max(DVec3::from(*p))),
-            );
-            0.5 * (hi - lo).length()
-        }
-        _ => f64::INFINITY,
     }
 }
 

@@ -13,9 +13,10 @@ pub mod parry;
 
 use std::path::{Path, PathBuf};
 
+use glam::DVec3;
 use thiserror::Error;
 
-use crate::scene::{Dimension, SceneFile, SettingsSpec, SCENE_VERSION};
+use crate::scene::{Dimension, SceneFile, SettingsSpec, ShapeSpec, SCENE_VERSION};
 use crate::solver::SolverSettings;
 
 /// An import that failed: the file and what is wrong where (line or field).
@@ -217,5 +218,32 @@ fn scene(name: String, notes: String, bodies: Vec<crate::scene::BodySpec>) -> Sc
         settings: SettingsSpec::from(SolverSettings::default()),
         lesson: Vec::new(),
         questions: Vec::new(),
+    }
+}
+
+/// A radius about a body's origin that holds the shape a spec describes.
+pub(crate) fn spec_reach(spec: &ShapeSpec) -> f64 {
+    match spec {
+        ShapeSpec::Sphere { radius } => *radius,
+        ShapeSpec::Box { half_extents } => DVec3::from_array(*half_extents).length(),
+        ShapeSpec::Capsule {
+            radius,
+            half_height,
+        } => radius + half_height,
+        ShapeSpec::Cylinder {
+            radius,
+            half_height,
+        }
+        | ShapeSpec::Cone {
+            radius,
+            half_height,
+        } => radius.hypot(*half_height),
+        ShapeSpec::Polytope { points } => points
+            .iter()
+            .map(|p| DVec3::from_array(*p).length())
+            .fold(0.0, f64::max),
+        ShapeSpec::Dilated { shape, radius } => spec_reach(shape) + radius,
+        ShapeSpec::Ellipsoid { radii } => radii.iter().fold(0.0, |m: f64, r| m.max(*r)),
+        _ => 1.0,
     }
 }

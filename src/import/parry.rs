@@ -264,39 +264,14 @@ fn slab_for_half_space(half: &mut BodySpec, other: &BodySpec) {
     };
     let normal = (rotation * local).normalize();
     let origin = DVec3::from_array(half.translation);
-    let reach = (DVec3::from_array(other.translation) - origin).length() + spec_reach(&other.shape);
+    let reach =
+        (DVec3::from_array(other.translation) - origin).length() + super::spec_reach(&other.shape);
     let size = (2.0 * reach).max(1e-6) * 1.01;
     half.shape = ShapeSpec::Box {
         half_extents: [size; 3],
     };
     half.translation = (origin - normal * size).to_array();
     half.rotation = RotationSpec::Quaternion(DQuat::from_rotation_arc(DVec3::Z, normal).to_array());
-}
-
-/// A radius about a body's origin that holds the shape a spec describes.
-fn spec_reach(spec: &ShapeSpec) -> f64 {
-    match spec {
-        ShapeSpec::Sphere { radius } => *radius,
-        ShapeSpec::Box { half_extents } => DVec3::from_array(*half_extents).length(),
-        ShapeSpec::Capsule {
-            radius,
-            half_height,
-        } => radius + half_height,
-        ShapeSpec::Cylinder {
-            radius,
-            half_height,
-        }
-        | ShapeSpec::Cone {
-            radius,
-            half_height,
-        } => radius.hypot(*half_height),
-        ShapeSpec::Polytope { points } => points
-            .iter()
-            .map(|p| DVec3::from_array(*p).length())
-            .fold(0.0, f64::max),
-        ShapeSpec::Dilated { shape, radius } => spec_reach(shape) + radius,
-        _ => 1.0,
-    }
 }
 
 fn dilated(shape: ShapeSpec, radius: f64) -> ShapeSpec {

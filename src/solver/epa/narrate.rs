@@ -70,9 +70,9 @@ pub fn narrate(run: &Run, trace: &EpaTrace, index: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::solver::narration::narrate;
     use crate::pose::RelativePose;
     use crate::shape::{Cuboid, Shape};
+    use crate::solver::narration::narrate;
     use crate::solver::{Method, SolverSettings};
     use glam::{DMat3, DQuat, DVec3};
 

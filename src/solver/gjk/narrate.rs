@@ -79,10 +79,10 @@ pub fn narrate(name: &str, record: &GjkRecord, index: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::solver::narration::narrate;
     use crate::minkowski::MinkowskiDifference;
     use crate::pose::{Pose, RelativePose};
     use crate::shape::{Cuboid, Shape};
+    use crate::solver::narration::narrate;
     use crate::solver::{solve_traced, Algorithm, DirectionRule, SolverSettings};
     use glam::DVec3;
 

@@ -82,9 +82,9 @@ pub fn narrate(run: &Run, records: &[ToiRecord], index: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::solver::narration::narrate;
     use crate::pose::RelativePose;
     use crate::shape::{Cuboid, Shape, Sphere};
+    use crate::solver::narration::narrate;
     use crate::solver::toi::ToiRule;
     use crate::solver::{Method, SolverSettings};
     use glam::{DMat3, DVec3};
