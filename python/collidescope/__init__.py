@@ -210,12 +210,21 @@ class Scene:
         """Two geoms of a live MuJoCo simulation (names or ids), as MuJoCo placed them at
         `data`'s state (`data.geom_xpos`, `data.geom_xmat` after `mj_forward` or
         `mj_step`): sphere, capsule, cylinder, ellipsoid, box and mesh geoms (the mesh's
-        compiled vertices), shapes and poses to the bit. A plane or a height field is
-        refused: open the model file instead (`collidescope import model.xml`)."""
-        from ._mujoco import geom_id, geom_name, shape_and_pose
+        compiled vertices), shapes and poses to the bit; a plane against one of them as a
+        slab whose top face is the plane. A height field is refused."""
+        from ._mujoco import geom_id, geom_name, is_plane, plane_slab, shape_and_pose
         g1, g2 = geom_id(model, geom1, "geom1"), geom_id(model, geom2, "geom2")
-        shape_a, pose_a = shape_and_pose(model, data, g1, "geom1")
-        shape_b, pose_b = shape_and_pose(model, data, g2, "geom2")
+        if is_plane(model, g1) and is_plane(model, g2):
+            raise TypeError("two planes: no convex pair to check")
+        if is_plane(model, g1):
+            shape_b, pose_b = shape_and_pose(model, data, g2, "geom2")
+            shape_a, pose_a = plane_slab(model, data, g1, shape_b, pose_b)
+        elif is_plane(model, g2):
+            shape_a, pose_a = shape_and_pose(model, data, g1, "geom1")
+            shape_b, pose_b = plane_slab(model, data, g2, shape_a, pose_a)
+        else:
+            shape_a, pose_a = shape_and_pose(model, data, g1, "geom1")
+            shape_b, pose_b = shape_and_pose(model, data, g2, "geom2")
         names = (geom_name(model, g1), geom_name(model, g2))
         kwargs.setdefault("name", f"from MuJoCo: {names[0]} and {names[1]}")
         kwargs.setdefault("notes", f"MuJoCo geoms {names[0]} (id {g1}) and {names[1]} "

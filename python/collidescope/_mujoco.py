@@ -61,6 +61,24 @@ def shape_and_pose(model, data, g, what):
     else:
         name = str(kinds(kind)).split(".")[-1]
         raise TypeError(
-            f"{what}: MuJoCo's {name} geom is not a bounded convex shape (open the model file "
-            f"with `collidescope import`, where a plane becomes a slab whose top face it is)")
+            f"{what}: MuJoCo's {name} geom is not a bounded convex shape")
     return shape, (rotation, translation)
+
+
+def is_plane(model, g):
+    return int(model.geom_type[g]) == int(_mujoco().mjtGeom.mjGEOM_PLANE)
+
+
+def plane_slab(model, data, g, other_shape, other_pose):
+    """A MuJoCo plane (the geom frame's xy-plane, normal its z axis) as a slab GJK can
+    take: a cube whose top face lies on the plane, under the other geom, twice its reach
+    from the plane's origin wide and deep, so that distances and depths are the
+    half-space's."""
+    from . import Box
+    from ._coal import _reach
+    rotation = np.array(data.geom_xmat[g], dtype=float).reshape(3, 3)
+    origin = np.array(data.geom_xpos[g], dtype=float)
+    normal = rotation[:, 2]
+    centre = np.asarray(other_pose[1], dtype=float)
+    size = max(2.0 * (float(np.linalg.norm(centre - origin)) + _reach(other_shape.spec)), 1e-6) * 1.01
+    return Box([size, size, size]), (rotation, origin - normal * size)

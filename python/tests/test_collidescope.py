@@ -229,8 +229,16 @@ def test_two_geoms_of_a_mujoco_simulation_arrive_as_mujoco_placed_them():
                 assert run["status"] in ("intersecting", "contact"), (a, b, run["status"], theirs)
                 compared += 1
     assert compared >= 12
-    with pytest.raises(TypeError, match="plane"):
-        cs.Scene.from_mujoco(model, data, "floor", "box")
+    # The floor (a plane) against each: a slab with MuJoCo's distances and depths.
+    for name in names:
+        g = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_GEOM, name)
+        theirs = mujoco.mj_geomDistance(model, data, 0, g, 10.0, np.zeros(6))
+        scene = cs.Scene.from_mujoco(model, data, "floor", name, settings={"tolerance": 1e-9})
+        run = scene.run("gjk" if theirs > 1e-6 else "epa")
+        if abs(theirs) > 1e-6:
+            assert abs(run["distance"] - theirs) <= 1e-5, (name, run["status"], run["distance"], theirs)
+    with pytest.raises(TypeError, match="two planes"):
+        cs.Scene.from_mujoco(model, data, "floor", "floor")
     with pytest.raises(ValueError, match="no geom named"):
         cs.Scene.from_mujoco(model, data, "nothing", "box")
 
