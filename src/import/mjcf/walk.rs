@@ -1,478 +1,26 @@
-//! MuJoCo models (MJCF XML): every collision geom at the model's initial configuration
-//! (the poses the file writes, qpos0) as a body in the world frame, and the geom pairs
-//! MuJoCo's collision filter would test, nearest first by their bounding spheres: a
-//! MuJoCo user's failing contact opens as the pair in focus, with the rest of the model
-//! around it.
-//!
-//! Read as MuJoCo compiles it: `<compiler angle eulerseq meshdir assetdir>`, `<default>`
-//! classes (nested, inherited; a geom's `class`, a body's `childclass`), `<asset>` meshes
-//! (files in STL, OBJ or PLY, or inline `vertex` lists; `scale`), `<body>` and `<frame>`
-//! poses (`pos` with one of `quat`, `axisangle`, `euler`, `xyaxes`, `zaxis`), geoms by
-//! `size` or `fromto`, top-level `<include>`, and `<contact>` `pair` and `exclude`.
-//! Candidate pairs follow MuJoCo's filter: geoms of different weld bodies (a body without
-//! joints is welded to its parent), not a weld body and its parent's (the world aside),
-//! `contype`/`conaffinity` compatible. A plane is a half-space, which GJK cannot take:
-//! a slab under every other geom whose top face is the plane stands in for it (distances
-//! and depths are the half-space's). Height fields and SDF geoms are left out. The
-//! scene's notes say both.
+//! The walk over the body tree: frames composed (and joints placed at a keyframe, as
+//! MuJoCo's kinematics does), every geom made a body in the world, planes made slabs, and
+//! the pairs MuJoCo's collision filter tests.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use glam::{DMat3, DQuat, DVec3};
 use roxmltree::{Document, Node};
 
+use super::settings::{Compiler, Defaults};
+use super::{located, numbers, vector, GeomInfo, MjcfModel};
 use crate::scene::{BodySpec, RotationSpec, ShapeSpec};
-
-/// Whether `text` is an MJCF model: its root element is `<mujoco>`.
-pub fn looks_like_mjcf(text: &str) -> bool {
-    let mut rest = text.trim_start();
-    // Skip the XML declaration and comments before the root.
-    loop {
-        if let Some(after) = rest.strip_prefix("<?") {
-            match after.find("?>") {
-                Some(end) => rest = after[end + 2..].trim_start(),
-                None => return false,
-            }
-        } else if let Some(after) = rest.strip_prefix("<!--") {
-            match after.find("-->") {
-                Some(end) => rest = after[end + 3..].trim_start(),
-                None => return false,
-            }
-        } else {
-            break;
-        }
-    }
-    rest.strip_prefix("<mujoco")
-        .is_some_and(|r| r.starts_with(|c: char| c.is_whitespace() || c == '>' || c == '/'))
-}
-
-/// One geom as imported: its name (or its index), type and body, for the notes.
-#[derive(Clone, Debug)]
-pub struct GeomInfo {
-    pub name: String,
-    pub kind: String,
-    pub body: String,
-}
-
-/// A model read: one body per collision geom, the candidate pairs (nearest first), what
-/// was left out and why, and what stands in for what.
-#[derive(Clone, Debug)]
-pub struct MjcfModel {
-    pub name: String,
-    pub bodies: Vec<BodySpec>,
-    pub geoms: Vec<GeomInfo>,
-    pub pairs: Vec<(usize, usize)>,
-    pub left_out: Vec<String>,
-    /// What stands in for a geom GJK cannot take as it is (a plane's slab).
-    pub stand_ins: Vec<String>,
-}
-
-/// The compiler settings that change how numbers read.
-struct Compiler {
-    /// Angles in degrees (MuJoCo's default) or radians.
-    degrees: bool,
-    /// Three of x, y, z (intrinsic, rotating with the frame) or X, Y, Z (extrinsic).
-    eulerseq: [u8; 3],
-    meshdir: Option<String>,
-}
-
-/// Attributes by default class, inherited from the enclosing classes.
-#[derive(Default)]
-struct Defaults {
-    geom: HashMap<String, HashMap<String, String>>,
-    mesh: HashMap<String, HashMap<String, String>>,
-    joint: HashMap<String, HashMap<String, String>>,
-}
-
-/// The model's files: the main one and the files it includes (top level), each with
-/// the files it includes in the order they appear.
-struct Sources {
-    texts: Vec<(PathBuf, String)>,
-    includes: Vec<Vec<usize>>,
-}
-
-impl Sources {
-    fn read(path: &Path, text: &str) -> Result<Self, String> {
-        let mut sources = Sources {
-            texts: Vec::new(),
-            includes: Vec::new(),
-        };
-        sources.add(path, text.to_string(), 0)?;
-        Ok(sources)
-    }
-
-    /// Adds `text` and the files its top-level `<include file>` name; its index.
-    fn add(&mut self, path: &Path, text: String, depth: usize) -> Result<usize, String> {
-        if depth > 8 {
-            return Err(format!("{}: includes nested deeper than 8", path.display()));
-        }
-        let files: Vec<String> = {
-            let doc = Document::parse(&text).map_err(|e| xml_error(path, &e))?;
-            doc.root_element()
-                .children()
-                .filter(|n| n.has_tag_name("include"))
-                .map(|n| {
-                    n.attribute("file")
-                        .map(str::to_string)
-                        .ok_or_else(|| located(path, &doc, n, "<include> without a file"))
-                })
-                .collect::<Result<_, _>>()?
-        };
-        let index = self.texts.len();
-        self.texts.push((path.to_path_buf(), text));
-        self.includes.push(Vec::new());
-        let dir = path.parent().unwrap_or(Path::new("."));
-        for file in files {
-            let included = dir.join(&file);
-            let text = std::fs::read_to_string(&included).map_err(|e| {
-                format!(
-                    "{}: <include file=\"{file}\">: cannot read {}: {e}",
-                    path.display(),
-                    included.display()
-                )
-            })?;
-            let child = self.add(&included, text, depth + 1)?;
-            self.includes[index].push(child);
-        }
-        Ok(index)
-    }
-}
-
-/// The top-level elements of document `k` in MuJoCo's order: each `<include>` replaced
-/// by the included file's elements, where it stands.
-fn expanded<'d, 'i>(
-    docs: &'d [(PathBuf, Document<'i>)],
-    includes: &[Vec<usize>],
-    k: usize,
-    out: &mut Vec<(usize, Node<'d, 'i>)>,
-) {
-    let mut next = includes[k].iter();
-    for node in docs[k].1.root_element().children().filter(Node::is_element) {
-        if node.has_tag_name("include") {
-            if let Some(&child) = next.next() {
-                expanded(docs, includes, child, out);
-            }
-        } else {
-            out.push((k, node));
-        }
-    }
-}
-
-fn xml_error(path: &Path, e: &roxmltree::Error) -> String {
-    format!("{}: not valid XML: {e}", path.display())
-}
-
-/// A message naming the file, the line and the element.
-fn located(path: &Path, doc: &Document, node: Node, message: &str) -> String {
-    let pos = doc.text_pos_at(node.range().start);
-    format!(
-        "{} line {}: <{}>: {message}",
-        path.display(),
-        pos.row,
-        node.tag_name().name()
-    )
-}
-
-/// Reads the model at `path` (its text already read), at the file's configuration.
-pub fn read(path: &Path, text: &str) -> Result<MjcfModel, String> {
-    read_at(path, text, None)
-}
-
-/// [`read`] at a keyframe (`<keyframe><key name qpos>`, by name or index) instead of the
-/// file's configuration: the joints placed at the key's `qpos` as MuJoCo's kinematics
-/// places them (hinge and slide from their `ref`, ball and free quaternions).
-pub fn read_at(path: &Path, text: &str, key: Option<&str>) -> Result<MjcfModel, String> {
-    let sources = Sources::read(path, text)?;
-    let docs: Vec<(PathBuf, Document)> = sources
-        .texts
-        .iter()
-        .map(|(p, t)| {
-            Document::parse(t)
-                .map(|d| (p.clone(), d))
-                .map_err(|e| xml_error(p, &e))
-        })
-        .collect::<Result<_, _>>()?;
-    let mut top = Vec::new();
-    expanded(&docs, &sources.includes, 0, &mut top);
-    let sections = |tag: &'static str| {
-        top.iter()
-            .filter(move |(_, n)| n.has_tag_name(tag))
-            .map(|&(k, n)| (docs[k].0.as_path(), &docs[k].1, n))
-    };
-    let mut compiler = Compiler {
-        degrees: true,
-        eulerseq: *b"xyz",
-        meshdir: None,
-    };
-    for (p, d, node) in sections("compiler") {
-        read_compiler(&mut compiler, node).map_err(|e| located(p, d, node, &e))?;
-    }
-    let mut defaults = Defaults::default();
-    for (p, d, node) in sections("default") {
-        read_defaults(
-            &mut defaults,
-            node,
-            "main",
-            &HashMap::new(),
-            &HashMap::new(),
-            &HashMap::new(),
-        )
-        .map_err(|e| located(p, d, node, &e))?;
-    }
-    let model_dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let mut meshes = HashMap::new();
-    for (p, d, asset) in sections("asset") {
-        for node in asset.children().filter(|n| n.has_tag_name("mesh")) {
-            let (name, points) = read_mesh(node, &defaults, &compiler, &model_dir)
-                .map_err(|e| located(p, d, node, &e))?;
-            meshes.insert(name, points);
-        }
-    }
-    let qpos = match key {
-        Some(key) => Some(keyframe_qpos(
-            &sections("keyframe").collect::<Vec<_>>(),
-            key,
-        )?),
-        None => None,
-    };
-    let mut walk = Walk {
-        qpos,
-        qpos_at: 0,
-        compiler: &compiler,
-        defaults: &defaults,
-        meshes: &meshes,
-        model: MjcfModel {
-            name: docs[0]
-                .1
-                .root_element()
-                .attribute("model")
-                .unwrap_or("MuJoCo model")
-                .to_string(),
-            bodies: Vec::new(),
-            geoms: Vec::new(),
-            pairs: Vec::new(),
-            left_out: Vec::new(),
-            stand_ins: Vec::new(),
-        },
-        body_names: vec!["world".into()],
-        body_parent: vec![0],
-        body_has_joint: vec![true],
-        geom_body: Vec::new(),
-        geom_filter: Vec::new(),
-        geom_names: HashMap::new(),
-        geom_count: 0,
-        bounds: Vec::new(),
-        planes: Vec::new(),
-    };
-    // Every <worldbody> (the included files' too) is one world body: its geoms first,
-    // then the bodies, as MuJoCo numbers them.
-    for (p, d, world) in sections("worldbody") {
-        walk.walk(Pass::Geoms, p, d, world, Frame::IDENTITY, 0, "main")?;
-    }
-    for (p, d, world) in sections("worldbody") {
-        walk.walk(Pass::Bodies, p, d, world, Frame::IDENTITY, 0, "main")?;
-    }
-    let mut excluded = Vec::new();
-    let mut explicit = Vec::new();
-    for (p, d, contact) in sections("contact") {
-        for node in contact.children().filter(Node::is_element) {
-            let named = |attr: &str| {
-                node.attribute(attr)
-                    .map(str::to_string)
-                    .ok_or_else(|| located(p, d, node, &format!("no {attr}")))
-            };
-            match node.tag_name().name() {
-                "exclude" => excluded.push((named("body1")?, named("body2")?)),
-                "pair" => {
-                    let (g1, g2) = (named("geom1")?, named("geom2")?);
-                    let find = |g: &str| {
-                        walk.geom_names.get(g).copied().ok_or_else(|| {
-                            located(p, d, node, &format!("no collision geom named {g}"))
-                        })
-                    };
-                    explicit.push((find(&g1)?, find(&g2)?));
-                }
-                _ => {}
-            }
-        }
-    }
-    if let Some(qpos) = &walk.qpos {
-        if walk.qpos_at != qpos.len() {
-            return Err(format!(
-                "{}: the key's qpos has {} numbers, the model's joints {}",
-                path.display(),
-                qpos.len(),
-                walk.qpos_at
-            ));
-        }
-    }
-    walk.place_planes();
-    walk.model.pairs = walk.candidate_pairs(&excluded, &explicit);
-    Ok(walk.model)
-}
-
-/// The `qpos` of the key named `key` (or at that index) among the `<keyframe>`s.
-fn keyframe_qpos(sections: &[(&Path, &Document, Node)], key: &str) -> Result<Vec<f64>, String> {
-    let keys: Vec<(&Path, Node)> = sections
-        .iter()
-        .flat_map(|(p, _, k)| {
-            k.children()
-                .filter(|n| n.has_tag_name("key"))
-                .map(move |n| (*p, n))
-        })
-        .collect();
-    let found = keys
-        .iter()
-        .find(|(_, n)| n.attribute("name") == Some(key))
-        .or_else(|| key.parse::<usize>().ok().and_then(|i| keys.get(i)));
-    let Some((path, node)) = found else {
-        let names: Vec<String> = keys
-            .iter()
-            .enumerate()
-            .map(|(i, (_, n))| n.attribute("name").map_or(i.to_string(), str::to_string))
-            .collect();
-        return Err(format!(
-            "no keyframe {key:?} (the model has {})",
-            if names.is_empty() {
-                "none".to_string()
-            } else {
-                names.join(", ")
-            }
-        ));
-    };
-    let qpos = node
-        .attribute("qpos")
-        .ok_or_else(|| format!("{}: keyframe {key:?} has no qpos", path.display()))?;
-    numbers(qpos, "qpos")
-}
-
-fn read_compiler(compiler: &mut Compiler, node: Node) -> Result<(), String> {
-    if let Some(angle) = node.attribute("angle") {
-        compiler.degrees = match angle {
-            "degree" => true,
-            "radian" => false,
-            other => return Err(format!("angle=\"{other}\": degree or radian")),
-        };
-    }
-    if let Some(seq) = node.attribute("eulerseq") {
-        let bytes = seq.as_bytes();
-        if bytes.len() != 3 || !bytes.iter().all(|b| b"xyzXYZ".contains(b)) {
-            return Err(format!("eulerseq=\"{seq}\": three of x, y, z, X, Y, Z"));
-        }
-        compiler.eulerseq = [bytes[0], bytes[1], bytes[2]];
-    }
-    if let Some(dir) = node.attribute("meshdir").or(node.attribute("assetdir")) {
-        compiler.meshdir = Some(dir.to_string());
-    }
-    Ok(())
-}
-
-/// A `<default>` element and its nested classes: each class's geom and mesh attributes
-/// over its parent's.
-fn read_defaults(
-    defaults: &mut Defaults,
-    node: Node,
-    class: &str,
-    parent_geom: &HashMap<String, String>,
-    parent_mesh: &HashMap<String, String>,
-    parent_joint: &HashMap<String, String>,
-) -> Result<(), String> {
-    let attributes = |tag: &str, parent: &HashMap<String, String>| {
-        let mut merged = parent.clone();
-        for child in node.children().filter(|n| n.has_tag_name(tag)) {
-            for a in child.attributes() {
-                merged.insert(a.name().to_string(), a.value().to_string());
-            }
-        }
-        merged
-    };
-    let geom = attributes("geom", parent_geom);
-    let mesh = attributes("mesh", parent_mesh);
-    let joint = attributes("joint", parent_joint);
-    for child in node.children().filter(|n| n.has_tag_name("default")) {
-        let name = child
-            .attribute("class")
-            .ok_or("a nested <default> without a class")?;
-        read_defaults(defaults, child, name, &geom, &mesh, &joint)?;
-    }
-    defaults.geom.insert(class.to_string(), geom);
-    defaults.mesh.insert(class.to_string(), mesh);
-    defaults.joint.insert(class.to_string(), joint);
-    Ok(())
-}
-
-/// A `<mesh>` asset: its name (the file's stem when it has none) and its vertices,
-/// scaled.
-fn read_mesh(
-    node: Node,
-    defaults: &Defaults,
-    compiler: &Compiler,
-    model_dir: &Path,
-) -> Result<(String, Vec<DVec3>), String> {
-    let class = node.attribute("class").unwrap_or("main");
-    let attr = |name: &str| {
-        node.attribute(name)
-            .map(str::to_string)
-            .or_else(|| defaults.mesh.get(class).and_then(|m| m.get(name).cloned()))
-    };
-    let scale = match attr("scale") {
-        Some(s) => vector(&s, "scale")?,
-        None => DVec3::ONE,
-    };
-    let (name, points) = if let Some(file) = node.attribute("file") {
-        let dir = match &compiler.meshdir {
-            Some(d) => model_dir.join(d),
-            None => model_dir.to_path_buf(),
-        };
-        let path = dir.join(file);
-        let vertices = if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("msh"))
-        {
-            read_msh(&path)?
-        } else {
-            let mesh = crate::mesh_io::load_mesh(&path).map_err(|e| e.to_string())?;
-            mesh.polytope.vertices().to_vec()
-        };
-        let stem = Path::new(file)
-            .file_stem()
-            .map_or_else(|| file.to_string(), |s| s.to_string_lossy().into_owned());
-        (
-            node.attribute("name").map_or(stem, str::to_string),
-            vertices,
-        )
-    } else if let Some(vertex) = node.attribute("vertex") {
-        let values = numbers(vertex, "vertex")?;
-        if values.len() < 12 || values.len() % 3 != 0 {
-            return Err(format!(
-                "vertex: {} numbers; at least four points of three",
-                values.len()
-            ));
-        }
-        let name = node
-            .attribute("name")
-            .ok_or("a mesh with inline vertices needs a name")?;
-        let points = values
-            .chunks(3)
-            .map(|c| DVec3::new(c[0], c[1], c[2]))
-            .collect();
-        (name.to_string(), points)
-    } else {
-        return Err("a mesh needs a file or a vertex list".into());
-    };
-    Ok((name, points.into_iter().map(|p| p * scale).collect()))
-}
 
 /// A rigid frame: rotation then translation (world from local).
 #[derive(Clone, Copy)]
-struct Frame {
-    rotation: DQuat,
-    translation: DVec3,
+pub(super) struct Frame {
+    pub(super) rotation: DQuat,
+    pub(super) translation: DVec3,
 }
 
 impl Frame {
-    const IDENTITY: Frame = Frame {
+    pub(super) const IDENTITY: Frame = Frame {
         rotation: DQuat::IDENTITY,
         translation: DVec3::ZERO,
     };
@@ -487,36 +35,36 @@ impl Frame {
 
 /// A walk's pass over a body: MuJoCo numbers a body's geoms before its children's.
 #[derive(Clone, Copy)]
-enum Pass {
+pub(super) enum Pass {
     Geoms,
     Bodies,
 }
 
 /// The walk over the bodies: what has been read so far.
-struct Walk<'a> {
+pub(super) struct Walk<'a> {
     /// The keyframe's joint positions, when one was asked for, and how many the joints
     /// walked so far took.
-    qpos: Option<Vec<f64>>,
-    qpos_at: usize,
-    compiler: &'a Compiler,
-    defaults: &'a Defaults,
-    meshes: &'a HashMap<String, Vec<DVec3>>,
-    model: MjcfModel,
-    body_names: Vec<String>,
-    body_parent: Vec<usize>,
+    pub(super) qpos: Option<Vec<f64>>,
+    pub(super) qpos_at: usize,
+    pub(super) compiler: &'a Compiler,
+    pub(super) defaults: &'a Defaults,
+    pub(super) meshes: &'a HashMap<String, Vec<DVec3>>,
+    pub(super) model: MjcfModel,
+    pub(super) body_names: Vec<String>,
+    pub(super) body_parent: Vec<usize>,
     /// Whether the body has a joint (else it is welded to its parent).
-    body_has_joint: Vec<bool>,
-    geom_body: Vec<usize>,
+    pub(super) body_has_joint: Vec<bool>,
+    pub(super) geom_body: Vec<usize>,
     /// `(contype, conaffinity)` per imported geom.
-    geom_filter: Vec<(u32, u32)>,
-    geom_names: HashMap<String, usize>,
+    pub(super) geom_filter: Vec<(u32, u32)>,
+    pub(super) geom_names: HashMap<String, usize>,
     /// Geom elements met so far (MuJoCo's geom ids).
-    geom_count: usize,
+    pub(super) geom_count: usize,
     /// A bounding sphere per imported geom (world centre, radius): the pairs' order.
-    bounds: Vec<(DVec3, f64)>,
+    pub(super) bounds: Vec<(DVec3, f64)>,
     /// The plane geoms: their index among the imported geoms and their frame (the plane
     /// is the frame's xy-plane, its normal the frame's z axis).
-    planes: Vec<(usize, Frame)>,
+    pub(super) planes: Vec<(usize, Frame)>,
 }
 
 impl Walk<'_> {
@@ -538,7 +86,7 @@ impl Walk<'_> {
 
     /// One pass over `node`'s children (through its frames): its geoms, or its bodies.
     #[allow(clippy::too_many_arguments)]
-    fn walk(
+    pub(super) fn walk(
         &mut self,
         pass: Pass,
         path: &Path,
@@ -953,7 +501,7 @@ impl Walk<'_> {
             self.planes.push((self.geom_body.len(), world));
         }
         // A sphere about the geom's origin (a mesh need not surround it: its farthest point).
-        let (centre, radius) = (world.translation, super::spec_reach(&spec));
+        let (centre, radius) = (world.translation, crate::import::spec_reach(&spec));
         self.bounds.push((centre, radius));
         self.geom_names.insert(name.clone(), self.geom_body.len());
         self.geom_body.push(body);
@@ -978,7 +526,7 @@ impl Walk<'_> {
     /// (laterally twice the model's reach around its centre's foot on the plane, as deep
     /// as that), so that a distance to it, or a depth into it, is the one to the
     /// half-space. The notes say so.
-    fn place_planes(&mut self) {
+    pub(super) fn place_planes(&mut self) {
         let solids: Vec<(DVec3, f64)> = (0..self.bounds.len())
             .filter(|k| !self.planes.iter().any(|(p, _)| p == k))
             .map(|k| self.bounds[k])
@@ -1044,7 +592,7 @@ impl Walk<'_> {
 
     /// MuJoCo's candidate pairs: explicit `<pair>`s first, then every two geoms its
     /// filter lets through, nearest first by their bounding spheres.
-    fn candidate_pairs(
+    pub(super) fn candidate_pairs(
         &self,
         excluded: &[(String, String)],
         explicit: &[(usize, usize)],
@@ -1086,68 +634,5 @@ impl Walk<'_> {
         rest.sort_by(|a, b| a.0.total_cmp(&b.0));
         pairs.extend(rest.into_iter().map(|(_, p)| p));
         pairs
-    }
-}
-
-/// The vertices of MuJoCo's legacy binary mesh (`.msh`): four counts (vertices,
-/// normals, texture coordinates, faces) as little-endian `i32`, then the vertices as
-/// `f32` triples, then the rest; the length must be what the counts say.
-fn read_msh(path: &Path) -> Result<Vec<DVec3>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    let bad = |why: String| format!("{}: not a MuJoCo .msh mesh: {why}", path.display());
-    if bytes.len() < 16 {
-        return Err(bad(format!(
-            "{} bytes, shorter than its header",
-            bytes.len()
-        )));
-    }
-    let count = |k: usize| i32::from_le_bytes(bytes[4 * k..4 * k + 4].try_into().unwrap());
-    let [vertices, normals, texcoords, faces] = [count(0), count(1), count(2), count(3)];
-    if [vertices, normals, texcoords, faces].iter().any(|c| *c < 0) || vertices < 4 {
-        return Err(bad(format!(
-            "counts {vertices}, {normals}, {texcoords}, {faces} (at least 4 vertices)"
-        )));
-    }
-    let expected = 16
-        + 4 * (3 * vertices as u64 + 3 * normals as u64 + 2 * texcoords as u64 + 3 * faces as u64);
-    if bytes.len() as u64 != expected {
-        return Err(bad(format!(
-            "{} bytes where its counts say {expected}",
-            bytes.len()
-        )));
-    }
-    let float = |k: usize| f32::from_le_bytes(bytes[16 + 4 * k..20 + 4 * k].try_into().unwrap());
-    let points: Vec<DVec3> = (0..vertices as usize)
-        .map(|v| {
-            DVec3::new(
-                float(3 * v).into(),
-                float(3 * v + 1).into(),
-                float(3 * v + 2).into(),
-            )
-        })
-        .collect();
-    if points.iter().any(|p| !p.is_finite()) {
-        return Err(bad("a vertex is not finite".into()));
-    }
-    Ok(points)
-}
-
-/// Whitespace-separated numbers of attribute `name`, every one finite.
-fn numbers(text: &str, name: &str) -> Result<Vec<f64>, String> {
-    text.split_whitespace()
-        .map(|w| match w.parse::<f64>() {
-            Ok(v) if v.is_finite() => Ok(v),
-            _ => Err(format!("{name}=\"{text}\": `{w}` is not a finite number")),
-        })
-        .collect()
-}
-
-fn vector(text: &str, name: &str) -> Result<DVec3, String> {
-    match numbers(text, name)?.as_slice() {
-        [x, y, z] => Ok(DVec3::new(*x, *y, *z)),
-        other => Err(format!(
-            "{name}=\"{text}\": 3 numbers expected, {} given",
-            other.len()
-        )),
     }
 }
