@@ -372,6 +372,15 @@ fn view_refuses_bad_input_before_opening_a_window() {
         &["view", "scenes/boxes_face_to_face.ron", "--focus", "gjkk"],
         "possible values: gjk, nesterov",
     );
+    assert_clean_failure(
+        &[
+            "view",
+            "tests/data/imports/mjcf/features.xml",
+            "--key",
+            "nope",
+        ],
+        "no keyframe \"nope\" (the model has bent)",
+    );
 }
 
 fn temp_dir(name: &str) -> PathBuf {

@@ -42,6 +42,8 @@ pub struct ViewerOptions {
     pub scene: Option<PathBuf>,
     /// With a URDF as the scene: the SRDF whose disabled pairs robot mode skips.
     pub srdf: Option<PathBuf>,
+    /// With a MuJoCo model as the scene: the keyframe (name or index) to open it at.
+    pub key: Option<String>,
     /// Scripted mode: render, save this PNG and exit.
     pub screenshot: Option<PathBuf>,
     pub iteration: Option<usize>,
@@ -180,7 +182,13 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
             robot.0 = Some(state);
             scene
         }
-        Some(path) => Scene::load(path)?,
+        Some(path) => match &options.key {
+            Some(key) => {
+                let file = crate::import::import_file_at(path, Some(key))?;
+                Scene::from_scene_file(file, path)?
+            }
+            None => Scene::load(path)?,
+        },
         None => Scene::parse(
             std::path::Path::new("scenes/ellipsoids_close.ron"),
             DEFAULT_SCENE,

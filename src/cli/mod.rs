@@ -191,6 +191,9 @@ enum Command {
         /// With a URDF: the SRDF whose disable_collisions pairs robot mode skips.
         #[arg(long)]
         srdf: Option<PathBuf>,
+        /// With a MuJoCo model: open it at this keyframe (name or index).
+        #[arg(long)]
+        key: Option<String>,
         /// Scripted mode: render, write this PNG with Bevy's screenshot API and exit.
         #[arg(long)]
         screenshot: Option<PathBuf>,
@@ -508,6 +511,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::View {
             scene,
             srdf,
+            key,
             screenshot,
             iteration,
             focus,
@@ -520,6 +524,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }) => collidescope::app::run_viewer(collidescope::app::ViewerOptions {
             scene,
             srdf,
+            key,
             screenshot,
             iteration,
             focus,
