@@ -65,21 +65,26 @@ def _reach(spec):
     return 1.0
 
 
+def slab(rotation, foot, other_shape, other_pose):
+    """A half-space (below the plane through `foot` whose normal is `rotation`'s z
+    column) as a slab GJK can take: a cube whose top face lies on the plane, under the
+    other body, twice its reach from the foot wide and deep, so that distances and
+    depths are the half-space's. Coal's Halfspace and MuJoCo's plane both come here."""
+    normal = rotation[:, 2]
+    centre = np.asarray(other_pose[1], dtype=float)
+    size = max(2.0 * (float(np.linalg.norm(centre - foot)) + _reach(other_shape.spec)), 1e-6) * 1.01
+    return Box([size, size, size]), (rotation, foot - normal * size)
+
+
 def half_space_slab(geom, M, other_shape, other_pose, what):
-    """Coal's Halfspace (the points x with n.x <= d in its frame) as a slab GJK can take:
-    a cube whose top face lies on the plane, under the other body, twice its reach from
-    the plane's foot wide and deep, so that distances and depths are the half-space's."""
+    """Coal's Halfspace (the points x with n.x <= d in its frame) as a [`slab`]."""
     R, t = _rotation_translation(M, what)
     n = np.array(geom.n, dtype=float).reshape(3)
     n = n / np.linalg.norm(n)
     normal = R @ n
-    foot = R @ (n * float(geom.d)) + t
-    centre = np.asarray(other_pose[1], dtype=float)
-    size = max(2.0 * (float(np.linalg.norm(centre - foot)) + _reach(other_shape.spec)), 1e-6) * 1.01
     # Any frame whose z axis is the normal (the cube is the same turned about it).
     helper = np.array([1.0, 0.0, 0.0]) if abs(normal[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
     x = np.cross(helper, normal)
     x /= np.linalg.norm(x)
-    y = np.cross(normal, x)
-    rotation = np.stack([x, y, normal], axis=1)
-    return Box([size, size, size]), (rotation, foot - normal * size)
+    rotation = np.stack([x, np.cross(normal, x), normal], axis=1)
+    return slab(rotation, R @ (n * float(geom.d)) + t, other_shape, other_pose)

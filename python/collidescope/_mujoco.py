@@ -70,15 +70,9 @@ def is_plane(model, g):
 
 
 def plane_slab(model, data, g, other_shape, other_pose):
-    """A MuJoCo plane (the geom frame's xy-plane, normal its z axis) as a slab GJK can
-    take: a cube whose top face lies on the plane, under the other geom, twice its reach
-    from the plane's origin wide and deep, so that distances and depths are the
-    half-space's."""
-    from . import Box
-    from ._coal import _reach
+    """A MuJoCo plane (the geom frame's xy-plane, normal its z axis) as a slab: see
+    `_coal.slab`."""
+    from ._coal import slab
     rotation = np.array(data.geom_xmat[g], dtype=float).reshape(3, 3)
     origin = np.array(data.geom_xpos[g], dtype=float)
-    normal = rotation[:, 2]
-    centre = np.asarray(other_pose[1], dtype=float)
-    size = max(2.0 * (float(np.linalg.norm(centre - origin)) + _reach(other_shape.spec)), 1e-6) * 1.01
-    return Box([size, size, size]), (rotation, origin - normal * size)
+    return slab(rotation, origin, other_shape, other_pose)
