@@ -52,7 +52,7 @@ fn coal_conventions_give_the_exact_runs_verdicts_and_distances() {
                 let pose = Pose::new(rng.vector(1.2), rng.rotation());
                 let b_in_a = RelativePose::between(&Pose::IDENTITY, &pose);
                 for rule in [DirectionRule::Vanilla, DirectionRule::Nesterov] {
-                    let method = Method::Solver(Algorithm::Gjk(rule));
+                    let method = Method::of(Algorithm::Gjk(rule));
                     let coal = method.run(&a, &b, b_in_a, None, settings, false).summary;
                     let md = MinkowskiDifference::new(&a, &b, b_in_a);
                     let oracle = solve(Algorithm::Gjk(DirectionRule::Vanilla), md, exact);
@@ -116,7 +116,7 @@ fn a_direction_in_the_dead_zone_is_answered_by_an_exact_run() {
     let b = a.clone();
     let pose = Pose::from_translation(DVec3::new(1e-13, 1.3, 0.0));
     let b_in_a = RelativePose::between(&Pose::IDENTITY, &pose);
-    let method = Method::Solver(Algorithm::Gjk(DirectionRule::Vanilla));
+    let method = Method::of(Algorithm::Gjk(DirectionRule::Vanilla));
     let run = method.run(&a, &b, b_in_a, None, coal_settings(), true);
     assert!(
         run.summary.stats.coal_departures > 0,
@@ -143,7 +143,7 @@ fn spheres_run_as_their_centres_in_one_step() {
     let b = Shape::Sphere(collidescope::shape::Sphere::new(0.25).unwrap());
     let pose = Pose::from_translation(DVec3::new(1.0, 0.5, -0.25));
     let b_in_a = RelativePose::between(&Pose::IDENTITY, &pose);
-    let method = Method::Solver(Algorithm::Gjk(DirectionRule::Vanilla));
+    let method = Method::of(Algorithm::Gjk(DirectionRule::Vanilla));
     let run = method
         .run(&a, &b, b_in_a, None, coal_settings(), true)
         .summary;
@@ -220,7 +220,7 @@ fn every_kind_and_degenerate_size_runs_under_coal_conventions() {
                     &Pose::new(DVec3::splat(far), glam::DQuat::IDENTITY),
                     &pose,
                 );
-                let method = Method::Solver(Algorithm::Gjk(DirectionRule::Vanilla));
+                let method = Method::of(Algorithm::Gjk(DirectionRule::Vanilla));
                 let coal = method
                     .run(a, b, b_in_a, None, settings, true)
                     .summary

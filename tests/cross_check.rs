@@ -19,7 +19,7 @@ use collidescope::solver::{solve, Algorithm, Method, Outcome};
 fn a_parry_disagreement_is_flagged_with_both_numbers() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/parry_cuboid_disagreement.ron");
     let scene = Scene::load(&path).unwrap();
-    let run = scene.run(collidescope::solver::Method::Solver(Algorithm::ALL[0]));
+    let run = scene.run(collidescope::solver::Method::of(Algorithm::ALL[0]));
     let Outcome::Separated { distance, .. } = run.summary.outcome else {
         panic!("{:?}", run.summary.outcome);
     };
@@ -90,7 +90,7 @@ fn time_of_impact_runs_are_checked_against_parrys_cast() {
             ToiRule::Halving,
             ToiRule::Brent,
         ] {
-            let run = scene.run(Method::Toi(rule));
+            let run = scene.run(Method::toi(rule));
             if matches!(run.summary.outcome, Outcome::NotApplicable { .. }) {
                 continue; // B turns: only advancement takes it
             }

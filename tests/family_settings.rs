@@ -36,13 +36,13 @@ fn scene_at(x: f64, settings: &str, algorithms: &str, b_velocity: &str) -> Scene
 #[test]
 fn each_family_reads_its_own_settings_from_the_scene() {
     let defaults = scene_with("", "\"epa\"", "");
-    let by_axes = defaults.run(Method::Epa);
+    let by_axes = defaults.run(Method::epa());
     let Outcome::Penetrating { depth, .. } = by_axes.summary.outcome else {
         panic!("the default EPA answers this overlap");
     };
     // Two boxes: the separating axes answer at once, unless the scene asks for EPA.
     assert_eq!(by_axes.summary.iterations, 0);
-    let expanded = scene_with("epa: (closed_forms: false)", "\"epa\"", "").run(Method::Epa);
+    let expanded = scene_with("epa: (closed_forms: false)", "\"epa\"", "").run(Method::epa());
     let Outcome::Penetrating { depth: by_epa, .. } = expanded.summary.outcome else {
         panic!("EPA answers this overlap");
     };
@@ -59,7 +59,7 @@ fn each_family_reads_its_own_settings_from_the_scene() {
         capped.settings.epa.tolerance,
         SolverSettings::default().epa.tolerance
     );
-    let run = capped.run(Method::Epa);
+    let run = capped.run(Method::epa());
     assert!(
         matches!(run.summary.outcome, Outcome::IterationCap { .. }),
         "{}",
@@ -103,7 +103,7 @@ fn each_family_reads_its_own_settings_from_the_scene() {
         "\"interior_point\"",
         "",
     );
-    let run = ip.run(Method::InteriorPoint);
+    let run = ip.run(Method::interior_point());
     assert!(
         matches!(run.summary.outcome, Outcome::IterationCap { .. }),
         "{}",
@@ -202,7 +202,8 @@ fn problem_files_set_the_families_too() {
     std::fs::write(&path, text).unwrap();
     let file = ProblemFile::load(&path).unwrap();
     assert_eq!(file.settings().unwrap().epa.max_iterations, 1);
-    let results = run_problems(&file, false, TetrahedronRule::RegionTree, &[Method::Epa]).unwrap();
+    let results =
+        run_problems(&file, false, TetrahedronRule::RegionTree, &[Method::epa()]).unwrap();
     assert_eq!(results[0].algorithms["epa"].status, "iteration_cap");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -45,7 +45,7 @@ fn check_sample(name: &str) {
         let verdict = truth["truth"].as_str().unwrap();
         let touching = verdict == "touching";
         let label = format!("{name} problem {i} ({})", truth["origin"]);
-        let run = Method::InteriorPoint.run(
+        let run = Method::interior_point().run(
             &shapes[p.a],
             &shapes[p.b],
             p.b_in_a(),
@@ -140,7 +140,7 @@ fn superellipsoids_from_octahedra_to_boxes_agree_with_gjk() {
             settings,
         );
         let truth = gjk.outcome.distance().unwrap();
-        let run = Method::InteriorPoint.run(&a, &b, rel, None, SolverSettings::default(), false);
+        let run = Method::interior_point().run(&a, &b, rel, None, SolverSettings::default(), false);
         match run.summary.outcome {
             Outcome::Separated { distance, .. } => assert!(
                 (distance - truth).abs() <= 1e-6 * truth.max(1.0),
@@ -185,7 +185,7 @@ fn toi_sample_times_of_impact_match_the_truth() {
             velocity: collidescope::DVec3::from_array(v),
             spin: collidescope::DVec3::ZERO,
         };
-        let run = Method::InteriorPointToi.run(
+        let run = Method::interior_point_toi().run(
             &shapes[p.a],
             &shapes[p.b],
             p.b_in_a(),
@@ -315,7 +315,8 @@ fn tiny_against_huge_and_far_from_the_origin_agree_with_gjk() {
                 settings,
             );
             let truth = gjk.outcome.distance().unwrap();
-            let run = Method::InteriorPoint.run(a, b, rel, None, SolverSettings::default(), false);
+            let run =
+                Method::interior_point().run(a, b, rel, None, SolverSettings::default(), false);
             match run.summary.outcome {
                 Outcome::Separated { distance, .. } => assert!(
                     (distance - truth).abs() <= 1e-6 * truth.max(1.0),

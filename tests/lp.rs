@@ -35,7 +35,7 @@ fn lp_verdicts_agree_with_gjk_on_boxes_and_hulls() {
         );
         let rel = RelativePose::between(&Pose::IDENTITY, &pose_b);
         let gjk = run(
-            Method::Solver(collidescope::solver::Algorithm::ALL[0]),
+            Method::of(collidescope::solver::Algorithm::ALL[0]),
             &a,
             &b,
             rel,
@@ -45,7 +45,7 @@ fn lp_verdicts_agree_with_gjk_on_boxes_and_hulls() {
             continue;
         }
         for simplex in [Simplex::Tableau, Simplex::Revised] {
-            match (run(Method::Lp(simplex), &a, &b, rel), &gjk) {
+            match (run(Method::lp(simplex), &a, &b, rel), &gjk) {
                 (Outcome::Intersecting, Outcome::Intersecting) => {}
                 (Outcome::SeparatingPlane { gap, .. }, Outcome::Separated { distance, .. }) => {
                     assert!(
@@ -69,15 +69,15 @@ fn containment_names_the_corner_outside_and_curved_shapes_are_refused() {
         RelativePose::between(&pose, &Pose::IDENTITY)
     };
     assert_eq!(
-        run(Method::LpContainment, &small, &big, turned(0.1)),
+        run(Method::lp_containment(), &small, &big, turned(0.1)),
         Outcome::Contained
     );
     assert!(matches!(
-        run(Method::LpContainment, &small, &big, turned(0.4)),
+        run(Method::lp_containment(), &small, &big, turned(0.4)),
         Outcome::NotContained { .. }
     ));
     let ball = Shape::Sphere(Sphere::new(1.0).unwrap());
-    let outcome = run(Method::Lp(Simplex::Tableau), &ball, &big, turned(0.0));
+    let outcome = run(Method::lp(Simplex::Tableau), &ball, &big, turned(0.0));
     assert_eq!(outcome.status_name(), "not_applicable", "{outcome}");
 }
 
@@ -95,7 +95,7 @@ fn lp_sample_verdicts_and_containment_are_the_exact_ones() {
         let truth = &truths["problems"][i];
         let (a, b, rel) = (&shapes[p.a], &shapes[p.b], p.b_in_a());
         let label = format!("problem {i} ({})", truth["origin"]);
-        let verdict = run(Method::Lp(Simplex::Tableau), a, b, rel);
+        let verdict = run(Method::lp(Simplex::Tableau), a, b, rel);
         match truth["truth"].as_str().unwrap() {
             "separated" => assert!(
                 matches!(verdict, Outcome::SeparatingPlane { .. }),
@@ -105,7 +105,7 @@ fn lp_sample_verdicts_and_containment_are_the_exact_ones() {
             _ => {} // touching: either verdict
         }
         if let Some(expected) = truth["containment_truth"].as_str() {
-            let got = run(Method::LpContainment, a, b, rel);
+            let got = run(Method::lp_containment(), a, b, rel);
             assert_eq!(got.status_name(), expected, "{label}: {got}");
         }
     }
@@ -126,7 +126,7 @@ fn touching_faces_and_large_hulls_get_certified_verdicts() {
     ] {
         let rel = RelativePose::between(&Pose::IDENTITY, &Pose::new(t, turn));
         for simplex in [Simplex::Tableau, Simplex::Revised] {
-            let outcome = run(Method::Lp(simplex), &a, &a, rel);
+            let outcome = run(Method::lp(simplex), &a, &a, rel);
             assert!(
                 matches!(
                     outcome,
@@ -154,11 +154,11 @@ fn touching_faces_and_large_hulls_get_certified_verdicts() {
             &Pose::IDENTITY,
             &Pose::new(DVec3::new(gap, 0.0, 0.0), DQuat::IDENTITY),
         );
-        let revised = run(Method::Lp(Simplex::Revised), &big, &other, rel);
+        let revised = run(Method::lp(Simplex::Revised), &big, &other, rel);
         assert_eq!(matches!(revised, Outcome::Intersecting), expect_hit);
-        let lp = run(Method::Lp(Simplex::Tableau), &big, &other, rel);
+        let lp = run(Method::lp(Simplex::Tableau), &big, &other, rel);
         let gjk = run(
-            Method::Solver(collidescope::solver::Algorithm::ALL[0]),
+            Method::of(collidescope::solver::Algorithm::ALL[0]),
             &big,
             &other,
             rel,

@@ -150,8 +150,8 @@ fn restart_is_never_slower_than_gjk_on_the_problem_files() {
         return;
     };
     let methods = [
-        Method::Solver(Algorithm::Gjk(DirectionRule::Vanilla)),
-        Method::Solver(Algorithm::Gjk(DirectionRule::NesterovRestart)),
+        Method::of(Algorithm::Gjk(DirectionRule::Vanilla)),
+        Method::of(Algorithm::Gjk(DirectionRule::NesterovRestart)),
     ];
     for name in ["ellipsoids_sample.json", "meshes_sample.json"] {
         let file = ProblemFile::load(&dir.join(name)).unwrap();

@@ -136,7 +136,6 @@ fn witness_points_lie_on_the_shapes_and_span_the_distance() {
 
 #[test]
 fn records_go_into_the_callers_buffer_or_nowhere() {
-    use collidescope::solver::catalog::Family;
     use collidescope::solver::trace::Trace;
     use collidescope::solver::Method;
     let a = Shape::Cuboid(Cuboid::new(DVec3::new(0.5, 0.3, 0.2)).unwrap());
@@ -159,7 +158,7 @@ fn records_go_into_the_callers_buffer_or_nowhere() {
         }
         // A buffer of another family becomes the solver's own.
         for algorithm in Algorithm::ALL {
-            let mut buffer = Trace::new(Family::Epa);
+            let mut buffer = Trace::new(collidescope::solver::epa::FAMILY);
             let md = MinkowskiDifference::new(&a, &b, rel);
             let summary = algorithm
                 .solver(md, SolverSettings::default())

@@ -8,7 +8,8 @@ use collidescope::shape::Shape;
 use collidescope::solver::distance_step::DistanceStep;
 use collidescope::solver::trace::Trace;
 use collidescope::solver::{
-    solve_traced, Algorithm, Criterion, CriterionKind, DirectionRule, Outcome, SolverSettings,
+    solve_traced, Algorithm, Criterion, CriterionKind, DirectionRule, FrankWolfeRecord, GjkRecord,
+    Outcome, SolverSettings,
 };
 use collidescope::DVec3;
 use common::{mesh_hulls, random_primitive, Rng, PRIMITIVE_KINDS};
@@ -42,18 +43,18 @@ fn optimum(a: &Shape, b: &Shape, rel: RelativePose) -> Option<DVec3> {
 
 /// Each record's distance step, event name and full active-set size.
 fn steps(trace: &Trace) -> Vec<(&DistanceStep, &'static str, usize)> {
-    match trace {
-        Trace::Gjk(records) => records
+    if let Some(records) = trace.steps::<GjkRecord>() {
+        records
             .iter()
             .map(|r| (&r.step, r.event.name(), r.step.simplex.len()))
-            .collect(),
-        Trace::FrankWolfe(records) => records
+            .collect()
+    } else if let Some(records) = trace.steps::<FrankWolfeRecord>() {
+        records
             .iter()
             .map(|r| (&r.step, r.event.name(), r.active_set_size))
-            .collect(),
-        Trace::Epa(_) | Trace::TimeOfImpact(_) | Trace::Lp(_) | Trace::InteriorPoint(_) => {
-            panic!("not a distance trace")
-        }
+            .collect()
+    } else {
+        panic!("not a distance trace")
     }
 }
 

@@ -9,7 +9,7 @@ use std::time::Instant;
 use crate::mesh_io::{load_mesh, MeshReport};
 use crate::pose::Pose;
 use crate::scene::{Body, Scene, ShapeSpec};
-use crate::solver::catalog::{Family, CATALOG};
+use crate::solver::catalog::Family;
 use crate::solver::trace::Trace;
 use crate::solver::{nearest_in_simplex, Algorithm, InitialGuess, Method, Run, SolverSettings};
 
@@ -138,24 +138,16 @@ impl ViewerModel {
     pub fn enabled_algorithms(&self) -> Vec<Algorithm> {
         self.enabled
             .iter()
-            .filter_map(|m| match m {
-                Method::Solver(a) => Some(*a),
-                Method::Epa
-                | Method::Toi(_)
-                | Method::Lp(_)
-                | Method::LpContainment
-                | Method::InteriorPoint
-                | Method::InteriorPointToi => None,
-            })
+            .filter_map(|m| m.entry::<Algorithm>())
             .collect()
     }
 
     /// The solver a heat map counts iterations of: the focused one, or with another
     /// family in focus, the first enabled solver (GJK when none is).
     pub fn diagnosed_algorithm(&self) -> Algorithm {
-        match self.focus {
-            Method::Solver(a) => a,
-            _ => self
+        match self.focus.entry::<Algorithm>() {
+            Some(a) => a,
+            None => self
                 .enabled_algorithms()
                 .first()
                 .copied()
@@ -237,7 +229,7 @@ impl ViewerModel {
         let toi_enabled = self
             .enabled
             .iter()
-            .any(|m| m.family() == Family::TimeOfImpact);
+            .any(|m| m.family() == crate::solver::toi::FAMILY);
         let Some(motion) = self
             .scene
             .relative_motion()
@@ -254,7 +246,7 @@ impl ViewerModel {
                 let t = i as f64 / 100.0;
                 let pose = motion.pose_at(start, t);
                 let settings = SolverSettings::default();
-                let run = Method::Epa.run(a, b, pose, None, settings, false);
+                let run = Method::epa().run(a, b, pose, None, settings, false);
                 Some([t, run.summary.outcome.signed_distance()?])
             })
             .collect()
@@ -468,13 +460,12 @@ impl ViewerModel {
 
 /// `list` in the catalog's order, without repeats; GJK when empty.
 fn ordered(list: &[Method]) -> Vec<Method> {
-    let v: Vec<Method> = CATALOG
-        .iter()
-        .map(|row| row.method)
+    let v: Vec<Method> = Method::all()
+        .into_iter()
         .filter(|m| list.contains(m))
         .collect();
     if v.is_empty() {
-        vec![CATALOG[0].method]
+        vec![Method::all()[0]]
     } else {
         v
     }
@@ -562,11 +553,11 @@ mod tests {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/epa_deep_coincident.ron");
         let mut m = ViewerModel::new(Scene::load(&path).unwrap());
         // The scene names epa first: enabled and in focus.
-        assert!(m.enabled().contains(&Method::Epa) && m.focus() == Method::Epa);
-        let epa = m.run_of(Method::Epa).unwrap();
+        assert!(m.enabled().contains(&Method::epa()) && m.focus() == Method::epa());
+        let epa = m.run_of(Method::epa()).unwrap();
         assert_eq!(m.step_count(), epa.run.trace.len());
         assert!(epa.run.trace.len() > 5);
-        assert_eq!(m.focused_family(), Family::Epa);
+        assert_eq!(m.focused_family(), crate::solver::epa::FAMILY);
         // A pose change re-runs EPA; focusing a solver gives the steps back to it.
         let b = m.side(Side::B);
         let mut pose = m.body(b).pose;
@@ -574,17 +565,17 @@ mod tests {
         m.set_pose(b, pose).unwrap();
         assert!(m.is_stale());
         m.solve();
-        let epa = &m.run_of(Method::Epa).unwrap().run.summary.outcome;
+        let epa = &m.run_of(Method::epa()).unwrap().run.summary.outcome;
         assert!(epa.signed_distance().unwrap() < 0.0);
-        let solver = *m.enabled().iter().find(|x| **x != Method::Epa).unwrap();
+        let solver = *m.enabled().iter().find(|x| **x != Method::epa()).unwrap();
         m.set_focus(solver);
-        assert_ne!(m.focused_family(), Family::Epa);
+        assert_ne!(m.focused_family(), crate::solver::epa::FAMILY);
         assert_eq!(m.step_count(), m.focused_run().unwrap().run.trace.len());
         // Saving keeps EPA in the list.
-        assert!(m.scene.methods.contains(&Method::Epa));
-        m.set_enabled(Method::Epa, false);
+        assert!(m.scene.methods.contains(&Method::epa()));
+        m.set_enabled(Method::epa(), false);
         m.solve();
-        assert!(m.run_of(Method::Epa).is_none() && !m.scene.methods.contains(&Method::Epa));
+        assert!(m.run_of(Method::epa()).is_none() && !m.scene.methods.contains(&Method::epa()));
     }
 
     #[test]
@@ -718,7 +709,7 @@ mod tests {
     #[test]
     fn toggles_and_focus() {
         let mut m = model();
-        let fw = Method::Solver(Algorithm::ALL[5]);
+        let fw = Method::of(Algorithm::ALL[5]);
         m.set_enabled(fw, true);
         m.solve();
         assert!(m.run_of(fw).is_some());
@@ -765,7 +756,7 @@ mod tests {
         let path =
             Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/toi_bullet_through_plate.ron");
         let mut m = ViewerModel::new(Scene::load(&path).unwrap());
-        assert_eq!(m.focused_family(), Family::TimeOfImpact);
+        assert_eq!(m.focused_family(), crate::solver::toi::FAMILY);
         assert!(m.step_count() > 2);
         assert_eq!(m.motion_curve().len(), 101);
         let time = |m: &ViewerModel| match m.focused_run().unwrap().run.summary.outcome {

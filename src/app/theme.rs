@@ -43,10 +43,7 @@ impl Theme {
 
     pub fn method_rgb(&self, m: Method) -> [u8; 3] {
         if self.projector {
-            let index = catalog::CATALOG
-                .iter()
-                .position(|row| row.method == m)
-                .unwrap_or(0);
+            let index = m.row();
             OKABE_ITO[index % OKABE_ITO.len()]
         } else {
             catalog::info(m).colour
@@ -60,7 +57,7 @@ mod tests {
 
     #[test]
     fn the_projector_theme_takes_the_okabe_ito_palette_in_catalog_order() {
-        let second = catalog::CATALOG[1].method;
+        let second = crate::solver::Method::all()[1];
         let plain = Theme::default();
         let projector = Theme { projector: true };
         assert_eq!(plain.method_rgb(second), catalog::info(second).colour);

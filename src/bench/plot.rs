@@ -84,8 +84,7 @@ pub fn plot_iterations(
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     for algorithm in algorithms.iter() {
         // The catalog's colour: each method keeps it in every plot.
-        let [r, g, b] =
-            crate::solver::catalog::info(crate::solver::Method::Solver(*algorithm)).colour;
+        let [r, g, b] = crate::solver::catalog::info(crate::solver::Method::of(*algorithm)).colour;
         let color = RGBColor(r, g, b);
         let mut own: Vec<&&SummaryCell> = cells
             .iter()

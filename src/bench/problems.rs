@@ -15,10 +15,11 @@ use crate::pose::RelativePose;
 use crate::scene::{HyperTermSpec, MemberSpec, RotationSpec, ShapeSpec};
 use crate::shape::Shape;
 use crate::solver::catalog;
-use crate::solver::epa::{EpaSettings, Penetration};
+use crate::solver::epa::{self, EpaSettings, Penetration};
 use crate::solver::family::{FamilyRun, PairQuery};
+use crate::solver::interior_point::IpQuestion;
 use crate::solver::lp::LpQuestion;
-use crate::solver::toi::{ToiRule, ToiSettings};
+use crate::solver::toi::{ToiExtras, ToiRule, ToiSettings};
 use crate::solver::{
     solve, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, IpSettings,
     LpSettings, Method, Outcome, RunSummary, SolverSettings, StepRule, TetrahedronRule,
@@ -342,10 +343,7 @@ pub fn run_problems(
     methods: &[Method],
 ) -> anyhow::Result<Vec<ProblemResult>> {
     let methods: Vec<Method> = if methods.is_empty() {
-        PROBLEM_ALGORITHMS
-            .iter()
-            .map(|a| Method::Solver(*a))
-            .collect()
+        PROBLEM_ALGORITHMS.iter().map(|a| Method::of(*a)).collect()
     } else {
         methods.to_vec()
     };
@@ -386,50 +384,45 @@ pub fn run_problems(
                 .iter()
                 .map(|method| {
                     let fits = catalog::info(*method).shapes.check(a, b);
-                    let answer = match *method {
-                        _ if fits.is_err() => not_applicable_answer(fits.clone().unwrap_err()),
-                        Method::InteriorPoint => {
-                            interior_point_answer(a, b, b_in_a, &settings, timing)
+                    let velocity = p.b_velocity.map(DVec3::from_array);
+                    let answer = if let Err(why) = fits {
+                        not_applicable_answer(why)
+                    } else if let Some(alg) = method.entry::<Algorithm>() {
+                        let md = MinkowskiDifference::new(a, b, b_in_a);
+                        let run = solve(alg, md, settings);
+                        AlgorithmAnswer {
+                            iterations: run.iterations,
+                            distance: run.outcome.distance(),
+                            status: run.outcome.status_name().to_string(),
+                            normal: None,
+                            time_of_impact: None,
+                            pivots: None,
+                            seconds_per_query: timing
+                                .then(|| our_seconds(a, b, b_in_a, alg, settings)),
+                            parry: None,
+                            support_calls: Some(run.stats.calls),
+                            reason: outcome_reason(&run.outcome),
+                            lower_bound: proved_lower_bound(&run.outcome),
+                            parry_toi: None,
                         }
-                        Method::InteriorPointToi => {
-                            let v = p.b_velocity.map(DVec3::from_array);
-                            interior_point_toi_answer(a, b, b_in_a, v, &settings, timing)
-                        }
-                        Method::Solver(alg) => {
-                            let md = MinkowskiDifference::new(a, b, b_in_a);
-                            let run = solve(alg, md, settings);
-                            AlgorithmAnswer {
-                                iterations: run.iterations,
-                                distance: run.outcome.distance(),
-                                status: run.outcome.status_name().to_string(),
-                                normal: None,
-                                time_of_impact: None,
-                                pivots: None,
-                                seconds_per_query: timing
-                                    .then(|| our_seconds(a, b, b_in_a, alg, settings)),
-                                parry: None,
-                                support_calls: Some(run.stats.calls),
-                                reason: outcome_reason(&run.outcome),
-                                lower_bound: proved_lower_bound(&run.outcome),
-                                parry_toi: None,
-                            }
-                        }
-                        Method::Epa => epa_answer(a, b, b_in_a, &settings, timing),
-                        Method::Toi(rule) => {
-                            let v = p.b_velocity.map(DVec3::from_array);
-                            toi_answer(a, b, b_in_a, v, rule, &settings, timing)
-                        }
-                        Method::Lp(simplex) => lp_answer(
-                            a,
-                            b,
-                            b_in_a,
-                            LpQuestion::Collision(simplex),
-                            &settings,
-                            timing,
-                        ),
-                        Method::LpContainment => {
-                            lp_answer(a, b, b_in_a, LpQuestion::Containment, &settings, timing)
-                        }
+                    } else if method.family() == epa::FAMILY {
+                        epa_answer(a, b, b_in_a, &settings, timing)
+                    } else if let Some(rule) = method.entry::<ToiRule>() {
+                        toi_answer(a, b, b_in_a, velocity, rule, &settings, timing)
+                    } else if let Some(question) = method.entry::<LpQuestion>() {
+                        lp_answer(a, b, b_in_a, question, &settings, timing)
+                    } else if method.entry::<IpQuestion>() == Some(IpQuestion::Distance) {
+                        interior_point_answer(a, b, b_in_a, &settings, timing)
+                    } else if method.entry::<IpQuestion>() == Some(IpQuestion::TimeOfImpact) {
+                        interior_point_toi_answer(a, b, b_in_a, velocity, &settings, timing)
+                    } else {
+                        // A family with no comparison of its own: its run as it is.
+                        let motion = velocity.map(|velocity| crate::pose::Motion {
+                            velocity,
+                            spin: DVec3::ZERO,
+                        });
+                        let query = || method.run(a, b, b_in_a, motion, settings, false).summary;
+                        AlgorithmAnswer::of(&query(), timing.then_some(&query))
                     };
                     (method.name().to_string(), answer)
                 })
@@ -498,7 +491,7 @@ fn interior_point_answer(
     timing: bool,
 ) -> AlgorithmAnswer {
     let query = || {
-        Method::InteriorPoint
+        Method::interior_point()
             .run(a, b, b_in_a, None, *settings, false)
             .summary
     };
@@ -525,7 +518,7 @@ fn interior_point_toi_answer(
         spin: DVec3::ZERO,
     };
     let query = || {
-        Method::InteriorPointToi
+        Method::interior_point_toi()
             .run(a, b, b_in_a, Some(motion), *settings, false)
             .summary
     };
@@ -534,7 +527,7 @@ fn interior_point_toi_answer(
         Outcome::Impact { time, .. } | Outcome::Grazing { time, .. } => Some(time),
         _ => None,
     };
-    let initial = Method::InteriorPoint
+    let initial = Method::interior_point()
         .run(a, b, b_in_a, None, *settings, false)
         .summary
         .outcome
@@ -577,7 +570,7 @@ fn epa_answer(
         settings: *settings,
     };
     let query = || Penetration.run(&pair, None).summary;
-    let run = Method::Epa
+    let run = Method::epa()
         .run(a, b, b_in_a, None, *settings, false)
         .summary;
     let applicable = !matches!(run.outcome, Outcome::NotApplicable { .. });
@@ -634,7 +627,7 @@ fn toi_answer(
     };
     // The answer through `Method::run`, the time through the family's own entry (the
     // same run without the catalog's check and the trace slot), as for EPA.
-    let whole = Method::Toi(rule).run(a, b, b_in_a, Some(motion), *settings, false);
+    let whole = Method::toi(rule).run(a, b, b_in_a, Some(motion), *settings, false);
     let pair = PairQuery {
         a,
         b,
@@ -653,13 +646,17 @@ fn toi_answer(
         iterations: run.iterations,
         // The contract's distance at t = 0: the run's own, or (a closed form that did
         // not need it) GJK's, measured outside the timed query.
-        distance: whole.extras.initial_distance.or_else(|| {
-            let md = MinkowskiDifference::new(a, b, b_in_a);
-            let gjk = Algorithm::Gjk(crate::solver::DirectionRule::Vanilla);
-            solve(gjk, md, crate::solver::epa::gjk_settings_for_epa())
-                .outcome
-                .distance()
-        }),
+        distance: whole
+            .extras
+            .get::<ToiExtras>()
+            .and_then(|e| e.initial_distance)
+            .or_else(|| {
+                let md = MinkowskiDifference::new(a, b, b_in_a);
+                let gjk = Algorithm::Gjk(crate::solver::DirectionRule::Vanilla);
+                solve(gjk, md, crate::solver::epa::gjk_settings_for_epa())
+                    .outcome
+                    .distance()
+            }),
         status: run.outcome.status_name().to_string(),
         normal: run.outcome.normal().map(|n| n.to_array()),
         time_of_impact: Some(time),
@@ -696,10 +693,7 @@ fn lp_answer(
     settings: &SolverSettings,
     timing: bool,
 ) -> AlgorithmAnswer {
-    let method = match question {
-        LpQuestion::Collision(simplex) => Method::Lp(simplex),
-        LpQuestion::Containment => Method::LpContainment,
-    };
+    let method = Method::of(question);
     let query = || method.run(a, b, b_in_a, None, *settings, false).summary;
     let run = query();
     AlgorithmAnswer {

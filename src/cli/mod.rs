@@ -8,7 +8,6 @@ mod lesson;
 mod mesh;
 mod robot;
 mod solve;
-mod solve_table;
 mod sweep;
 
 use std::path::PathBuf;

@@ -4,10 +4,9 @@
 use std::path::Path;
 
 use collidescope::scene::Scene;
+use collidescope::solver::lp::LpQuestion;
 use collidescope::solver::{Algorithm, DirectionRule, Method, Run, SupportRule, TetrahedronRule};
 use collidescope::DVec3;
-
-use super::solve_table::print_records;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -173,10 +172,10 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
     for run in runs {
         println!();
         println!("== {} ==", run.method.name());
-        if let Some(gjk) = &run.extras.gjk_stage {
+        if let Some(gjk) = run.gjk_stage() {
             println!("GJK stage: {}; {} iterations", gjk.outcome, gjk.iterations);
         }
-        print_records(&run.trace);
+        print!("{}", run.trace.table());
         let s = &run.summary;
         println!(
             "outcome: {}; {} iterations, {} support calls",
@@ -185,7 +184,7 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
         if let Some(k) = s.momentum_stopped_at {
             println!("momentum stopped at iteration {k}");
         }
-        if run.method == Method::Solver(Algorithm::Gjk(DirectionRule::NesterovRestart)) {
+        if run.method == Method::of(Algorithm::Gjk(DirectionRule::NesterovRestart)) {
             let plan = collidescope::solver::restart_plan(&scene.a().shape, &scene.b().shape);
             println!("restart rule: {plan}");
         }
@@ -212,7 +211,7 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
                 println!("  {check}");
             }
         }
-        if matches!(run.method, Method::Lp(_)) {
+        if let Some(LpQuestion::Collision(_)) = run.method.entry::<LpQuestion>() {
             print_seed_estimate(scene);
         }
         if let (Some(a), Some(b)) = (world(scene, s.witness_a), world(scene, s.witness_b)) {

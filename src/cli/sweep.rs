@@ -204,7 +204,7 @@ fn write_scene(
     };
     let scene = Scene {
         algorithms: algorithms.to_vec(),
-        methods: algorithms.iter().map(|a| Method::Solver(*a)).collect(),
+        methods: algorithms.iter().map(|a| Method::of(*a)).collect(),
         settings,
         ..Scene::of_pair(
             format!(

@@ -56,14 +56,15 @@ pub fn certify(scene: &Scene) -> Result<Certified, String> {
         Outcome::Penetrating { depth, .. } => {
             // The polytope inside A − B bounds the depth from below (its nearest face),
             // the supports along the faces' normals from above.
-            let upper_depth = match &run.trace {
-                crate::solver::trace::Trace::Epa(t) => t
-                    .records
-                    .iter()
-                    .map(|r| r.support_distance)
-                    .fold(f64::INFINITY, f64::min),
-                _ => f64::INFINITY,
-            };
+            let upper_depth =
+                run.trace
+                    .get::<crate::solver::epa::EpaTrace>()
+                    .map_or(f64::INFINITY, |t| {
+                        t.records
+                            .iter()
+                            .map(|r| r.support_distance)
+                            .fold(f64::INFINITY, f64::min)
+                    });
             let upper_depth = if upper_depth.is_finite() {
                 upper_depth.max(*depth)
             } else {

@@ -78,7 +78,7 @@ pub fn robot_scene(model: &RobotModel, pairs: &[(usize, usize)], q: &[f64], dir:
         lesson: Vec::new(),
         questions: Vec::new(),
         algorithms: vec![gjk],
-        methods: vec![Method::Solver(gjk)],
+        methods: vec![Method::of(gjk)],
         settings: SolverSettings::default(),
         base_dir: dir.to_path_buf(),
     }

@@ -85,7 +85,10 @@ pub(super) fn check_dimension(
         }
     }
     if dimension == Dimension::Planar {
-        if let Some(m) = methods.iter().find(|m| !matches!(m, Method::Solver(_))) {
+        if let Some(m) = methods
+            .iter()
+            .find(|m| m.entry::<crate::solver::Algorithm>().is_none())
+        {
             return Err(format!(
                 "algorithms: {m} does not run in a planar scene (the GJK family and Frank-Wolfe do)"
             ));

@@ -200,7 +200,7 @@ impl Scene {
             lesson: Vec::new(),
             questions: Vec::new(),
             algorithms: vec![Algorithm::Gjk(crate::solver::DirectionRule::Vanilla)],
-            methods: vec![Method::Solver(Algorithm::Gjk(
+            methods: vec![Method::of(Algorithm::Gjk(
                 crate::solver::DirectionRule::Vanilla,
             ))],
             settings: SolverSettings::default(),
@@ -253,15 +253,7 @@ impl Scene {
         }
         let mut algorithms: Vec<Algorithm> = methods
             .iter()
-            .filter_map(|m| match m {
-                Method::Solver(a) => Some(*a),
-                Method::Epa
-                | Method::Toi(_)
-                | Method::Lp(_)
-                | Method::LpContainment
-                | Method::InteriorPoint
-                | Method::InteriorPointToi => None,
-            })
+            .filter_map(|m| m.entry::<Algorithm>())
             .collect();
         if algorithms.is_empty() {
             // EPA starts from GJK: a scene of EPA alone still shows GJK's steps.
@@ -369,7 +361,7 @@ impl Scene {
         let (a, b) = (&self.a().shape, &self.b().shape);
         match self.relative_motion() {
             Ok(motion) => method.run(a, b, self.b_in_a(), motion, settings, true),
-            Err(why) if method.family() == crate::solver::catalog::Family::TimeOfImpact => {
+            Err(why) if method.family() == crate::solver::toi::FAMILY => {
                 Run::not_applicable(method, why)
             }
             Err(_) => method.run(a, b, self.b_in_a(), None, settings, true),
@@ -394,7 +386,7 @@ impl Scene {
             "support_calls": s.stats.calls,
             "vertex_visits": s.stats.vertex_visits_a + s.stats.vertex_visits_b,
             "momentum_stopped_at": s.momentum_stopped_at,
-            "gjk_iterations": run.extras.gjk_stage.as_ref().map(|g| g.iterations),
+            "gjk_iterations": run.gjk_stage().map(|g| g.iterations),
             "witness_a_world": world(s.witness_a),
             "witness_b_world": world(s.witness_b),
             "trace": run.trace,
@@ -677,7 +669,7 @@ Scene(
         };
         let path = Path::new("moving.ron");
         let scene = Scene::parse(path, &text("", ", velocity: Some((-4.0, 0.0, 0.0))")).unwrap();
-        let run = scene.run(Method::Toi(crate::solver::toi::ToiRule::Advancement));
+        let run = scene.run(Method::toi(crate::solver::toi::ToiRule::Advancement));
         match run.summary.outcome {
             crate::solver::Outcome::Impact { time, .. } => assert!((time - 0.375).abs() < 1e-7),
             ref other => panic!("{other}"),
@@ -693,7 +685,7 @@ Scene(
             ),
         )
         .unwrap();
-        let run = turning.run(Method::Toi(crate::solver::toi::ToiRule::Advancement));
+        let run = turning.run(Method::toi(crate::solver::toi::ToiRule::Advancement));
         assert_eq!(run.summary.outcome.status_name(), "not_applicable");
         // A non-finite velocity is refused at load, naming the body.
         let err = Scene::parse(path, &text("", ", velocity: Some((1.0, NaN, 0.0))"))

@@ -1,30 +1,19 @@
-//! The one table of methods: for each, its name on the command line and in files, its
-//! label in panels and legends, its colour in plots, its family (which decides the
-//! record type, the drawing and the narration), the shapes it takes and the settings it
-//! reads. Everything that lists methods reads it.
+//! The one table of methods: for each, the family entry it runs (a direction rule, a
+//! time-of-impact rule, an LP question, ...: the entry names its family, which decides
+//! the record type, the drawing and the narration), its name on the command line and in
+//! files, its label in panels and legends, its colour in plots, the shapes it takes and
+//! the settings it reads. Everything that lists methods reads it; a new family's
+//! methods are new rows.
 
-use super::lp::Simplex;
+use super::epa::Penetration;
+pub use super::family::Family;
+use super::family::MethodEntry;
+use super::interior_point::IpQuestion;
+use super::lp::{LpQuestion, Simplex};
 use super::toi::ToiRule;
 use super::{Algorithm, DirectionRule, Method, StepRule};
 use crate::shape::implicit::ImplicitBody;
 use crate::shape::Shape;
-
-/// Families of methods: each has its own record type and its own drawing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Family {
-    /// GJK and its accelerated variants: distance on simplices.
-    Gjk,
-    /// Frank-Wolfe with its step rules: distance on active sets.
-    FrankWolfe,
-    /// EPA: penetration depth on a polytope grown inside `A ⊖ B`.
-    Epa,
-    /// Time of impact of B moving by `t·v`: ray cast, advancement, halving, Brent.
-    TimeOfImpact,
-    /// The collision and containment tests by linear programming (the simplex method).
-    Lp,
-    /// Distance between implicit bodies by a primal-dual interior-point method.
-    InteriorPoint,
-}
 
 /// Which shapes a method takes; any other pair gets an honest `not_applicable`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,64 +84,67 @@ pub enum SettingsKind {
 }
 
 /// One row of the table.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub struct MethodInfo {
-    pub method: Method,
+    /// What the method runs: a value of its family's variant type.
+    pub entry: &'static dyn MethodEntry,
     pub name: &'static str,
     pub label: &'static str,
     /// sRGB, distinct across the table (matplotlib's tab10 order, then more).
     pub colour: [u8; 3],
-    pub family: Family,
     pub shapes: ShapeRequirement,
     pub settings: SettingsKind,
 }
 
+impl MethodInfo {
+    pub fn family(&self) -> Family {
+        self.entry.family()
+    }
+}
+
 const fn gjk(
-    rule: DirectionRule,
+    entry: &'static Algorithm,
     name: &'static str,
     label: &'static str,
     colour: [u8; 3],
 ) -> MethodInfo {
     MethodInfo {
-        method: Method::Solver(Algorithm::Gjk(rule)),
+        entry,
         name,
         label,
         colour,
-        family: Family::Gjk,
         shapes: ShapeRequirement::SupportMap,
         settings: SettingsKind::Distance,
     }
 }
 
 const fn fw(
-    rule: StepRule,
+    entry: &'static Algorithm,
     name: &'static str,
     label: &'static str,
     colour: [u8; 3],
 ) -> MethodInfo {
     MethodInfo {
-        method: Method::Solver(Algorithm::FrankWolfe(rule)),
+        entry,
         name,
         label,
         colour,
-        family: Family::FrankWolfe,
         shapes: ShapeRequirement::SupportMap,
         settings: SettingsKind::Distance,
     }
 }
 
 const fn toi(
-    rule: ToiRule,
+    entry: &'static ToiRule,
     name: &'static str,
     label: &'static str,
     colour: [u8; 3],
 ) -> MethodInfo {
     MethodInfo {
-        method: Method::Toi(rule),
+        entry,
         name,
         label,
         colour,
-        family: Family::TimeOfImpact,
         shapes: ShapeRequirement::SupportMap,
         settings: SettingsKind::Motion,
     }
@@ -160,132 +152,139 @@ const fn toi(
 
 /// Every method, in the order panels and help texts list them.
 pub const CATALOG: [MethodInfo; 19] = [
-    gjk(DirectionRule::Vanilla, "gjk", "GJK", [31, 119, 180]),
     gjk(
-        DirectionRule::Nesterov,
+        &Algorithm::Gjk(DirectionRule::Vanilla),
+        "gjk",
+        "GJK",
+        [31, 119, 180],
+    ),
+    gjk(
+        &Algorithm::Gjk(DirectionRule::Nesterov),
         "nesterov",
         "Nesterov",
         [214, 39, 40],
     ),
     gjk(
-        DirectionRule::NesterovNormalized,
+        &Algorithm::Gjk(DirectionRule::NesterovNormalized),
         "nesterov_normalized",
         "Nesterov + normalisation",
         [148, 103, 189],
     ),
-    gjk(DirectionRule::Polyak, "polyak", "Polyak", [44, 160, 44]),
     gjk(
-        DirectionRule::NesterovRestart,
+        &Algorithm::Gjk(DirectionRule::Polyak),
+        "polyak",
+        "Polyak",
+        [44, 160, 44],
+    ),
+    gjk(
+        &Algorithm::Gjk(DirectionRule::NesterovRestart),
         "nesterov_restart",
         "Nesterov + restart",
         [120, 200, 60],
     ),
     fw(
-        StepRule::Fixed,
+        &Algorithm::FrankWolfe(StepRule::Fixed),
         "fw_fixed",
         "FW, step 2/(k+2)",
         [140, 86, 75],
     ),
     fw(
-        StepRule::LineSearch,
+        &Algorithm::FrankWolfe(StepRule::LineSearch),
         "fw_linesearch",
         "FW, line search",
         [255, 127, 14],
     ),
     fw(
-        StepRule::AwayStep,
+        &Algorithm::FrankWolfe(StepRule::AwayStep),
         "fw_away",
         "FW, away steps",
         [227, 119, 194],
     ),
     fw(
-        StepRule::FullyCorrective,
+        &Algorithm::FrankWolfe(StepRule::FullyCorrective),
         "fw_fully_corrective",
         "FW, fully corrective",
         [23, 190, 207],
     ),
     MethodInfo {
-        method: Method::Epa,
+        entry: &Penetration,
         name: "epa",
         label: "EPA (penetration depth)",
         colour: [188, 189, 34],
-        family: Family::Epa,
         shapes: ShapeRequirement::SupportMap,
         settings: SettingsKind::Depth,
     },
     // `toi` is the ray cast: exact for translation and the fewest support calls.
     toi(
-        ToiRule::RayCast,
+        &ToiRule::RayCast,
         "toi",
         "TOI: GJK ray cast",
         [127, 127, 127],
     ),
     toi(
-        ToiRule::Advancement,
+        &ToiRule::Advancement,
         "toi_advancement",
         "TOI: conservative advancement",
         [0, 128, 128],
     ),
     toi(
-        ToiRule::Halving,
+        &ToiRule::Halving,
         "toi_halving",
         "TOI: interval halving",
         [128, 0, 64],
     ),
-    toi(ToiRule::Brent, "toi_brent", "TOI: Brent", [96, 96, 0]),
+    toi(&ToiRule::Brent, "toi_brent", "TOI: Brent", [96, 96, 0]),
     MethodInfo {
-        method: Method::Lp(Simplex::Tableau),
+        entry: &LpQuestion::Collision(Simplex::Tableau),
         name: "lp",
         label: "LP: collision test",
         colour: [82, 84, 163],
-        family: Family::Lp,
         shapes: ShapeRequirement::Polytopes,
         settings: SettingsKind::Simplex,
     },
     MethodInfo {
-        method: Method::Lp(Simplex::Revised),
+        entry: &LpQuestion::Collision(Simplex::Revised),
         name: "lp_revised",
         label: "LP: collision test (revised simplex)",
         colour: [231, 150, 156],
-        family: Family::Lp,
         shapes: ShapeRequirement::Polytopes,
         settings: SettingsKind::Simplex,
     },
     MethodInfo {
-        method: Method::LpContainment,
+        entry: &LpQuestion::Containment,
         name: "lp_containment",
         label: "LP: A inside B?",
         colour: [140, 109, 49],
-        family: Family::Lp,
         shapes: ShapeRequirement::Polytopes,
         settings: SettingsKind::Simplex,
     },
     MethodInfo {
-        method: Method::InteriorPoint,
+        entry: &IpQuestion::Distance,
         name: "interior_point",
         label: "Interior point (implicit shapes)",
         colour: [0, 84, 147],
-        family: Family::InteriorPoint,
         shapes: ShapeRequirement::Implicit,
         settings: SettingsKind::Barrier,
     },
     MethodInfo {
-        method: Method::InteriorPointToi,
+        entry: &IpQuestion::TimeOfImpact,
         name: "interior_point_toi",
         label: "Interior point: time of impact",
         colour: [86, 180, 233],
-        family: Family::InteriorPoint,
         shapes: ShapeRequirement::Implicit,
         settings: SettingsKind::Motion,
     },
 ];
 
-/// The table's row for `method` (every method has one).
+/// The table's row for `method` (every method is one).
 pub fn info(method: Method) -> &'static MethodInfo {
-    CATALOG
-        .iter()
-        .find(|row| row.method == method)
-        .unwrap_or(&CATALOG[0])
+    &CATALOG[method.row()]
+}
+
+/// The row whose entry is `entry` (every variant of every family has one; the tests
+/// hold the table to it).
+pub fn row_of(entry: &dyn MethodEntry) -> Option<usize> {
+    CATALOG.iter().position(|row| row.entry.same(entry))
 }
 
 #[cfg(test)]
@@ -294,8 +293,12 @@ mod tests {
 
     #[test]
     fn every_method_has_one_row_with_a_distinct_name_and_colour() {
-        for m in Method::all() {
-            assert_eq!(CATALOG.iter().filter(|r| r.method == m).count(), 1, "{m:?}");
+        for (i, row) in CATALOG.iter().enumerate() {
+            assert_eq!(row_of(row.entry), Some(i), "{}", row.name);
+            assert_eq!(Method::all()[i].name(), row.name);
+        }
+        for a in Algorithm::ALL {
+            assert_eq!(Method::from(a).entry::<Algorithm>(), Some(a));
         }
         for (i, a) in CATALOG.iter().enumerate() {
             for b in &CATALOG[i + 1..] {

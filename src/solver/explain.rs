@@ -6,7 +6,7 @@ use glam::DVec3;
 use serde::Serialize;
 
 use super::distance_step::DistanceStep;
-use super::trace::Trace;
+use super::{FrankWolfeRecord, GjkRecord};
 use super::{Outcome, Run};
 use crate::shape::Shape;
 
@@ -121,14 +121,15 @@ pub const FINE_TESSELLATION: usize = 32;
 /// without distance steps). With the shapes, the walk across a fine tessellation is
 /// tested when one of them is one.
 pub fn explain_with_checks(run: &Run, shapes: Option<(&Shape, &Shape)>) -> Explanation {
-    let (steps, simplices): (Vec<(&DistanceStep, bool)>, bool) = match &run.trace {
-        Trace::Gjk(records) => (
-            records.iter().map(|r| (&r.step, r.momentum)).collect(),
-            true,
-        ),
-        Trace::FrankWolfe(records) => (records.iter().map(|r| (&r.step, false)).collect(), false),
-        _ => return Explanation::default(),
-    };
+    let (steps, simplices): (Vec<(&DistanceStep, bool)>, bool) =
+        if let Some(records) = run.trace.steps::<GjkRecord>() {
+            let steps = records.iter().map(|r| (&r.step, r.momentum)).collect();
+            (steps, true)
+        } else if let Some(records) = run.trace.steps::<FrankWolfeRecord>() {
+            (records.iter().map(|r| (&r.step, false)).collect(), false)
+        } else {
+            return Explanation::default();
+        };
     let capped = matches!(run.summary.outcome, Outcome::IterationCap { .. });
     if run.summary.iterations < SLOW_ITERATIONS && !capped {
         return Explanation::default();

@@ -6,13 +6,19 @@
 //! [`super::Method::run`], above the families, dispatches to these entries, and the
 //! CLI, scenes, the viewer and the benchmarks run every method through it.
 
+use std::any::Any;
 use std::ops::{Deref, DerefMut};
 
 use glam::DVec3;
+use serde::Serialize;
 
+use super::distance_step::DistanceStep;
+use super::method::{Run, RunExtras};
 use super::outcome::{Outcome, RunSummary};
+use super::record::Record;
 use super::settings::SolverSettings;
 use super::simplex::Simplex;
+use super::trace::Trace;
 use crate::minkowski::SupportStats;
 use crate::pose::{Motion, RelativePose};
 use crate::shape::Shape;
@@ -90,10 +96,292 @@ pub trait FamilyRun {
     /// What the family reports beyond the common summary.
     type Extras;
 
+    /// The family this variant belongs to.
+    fn family(&self) -> Family;
+
     /// Runs `query` to its end, recording into `records` when given.
     fn run(
         &self,
         query: &PairQuery<'_>,
         records: Option<&mut Self::Records>,
     ) -> Answer<Self::Extras>;
+}
+
+/// What a family is, for everything that lists or shows families: its name, what it
+/// answers (the methods panel), what its bounds are called in the plots, and a fresh
+/// buffer of its records. Each family's folder has one (a unit struct, named by its
+/// `FAMILY` constant); catalog rows reach it through their entry.
+pub trait FamilyKind: Sync + 'static {
+    /// A short name, unique across families ("gjk", "epa").
+    fn id(&self) -> &'static str;
+    /// One line on what the family's methods answer, for the methods panel.
+    fn purpose(&self) -> &'static str;
+    /// What the plots call the family's bounds.
+    fn bounds(&self) -> BoundNames;
+    /// Whether the family's answers are distances the plots measure gaps to (EPA's
+    /// signed depths are not).
+    fn answers_distance(&self) -> bool {
+        true
+    }
+    /// An empty buffer of the family's records.
+    fn new_records(&self) -> Box<dyn FamilyRecords>;
+}
+
+/// A family, as a handle on its [`FamilyKind`]: two handles are the same family when
+/// their ids are.
+#[derive(Clone, Copy)]
+pub struct Family(pub &'static dyn FamilyKind);
+
+impl Family {
+    pub fn id(&self) -> &'static str {
+        self.0.id()
+    }
+}
+
+impl Deref for Family {
+    type Target = dyn FamilyKind;
+
+    fn deref(&self) -> &(dyn FamilyKind + 'static) {
+        self.0
+    }
+}
+
+impl PartialEq for Family {
+    fn eq(&self, other: &Self) -> bool {
+        self.id() == other.id()
+    }
+}
+
+impl Eq for Family {}
+
+impl std::hash::Hash for Family {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.id().hash(state)
+    }
+}
+
+impl std::fmt::Debug for Family {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Family({})", self.id())
+    }
+}
+
+/// How the bounds plot shows a family on a log scale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogScale {
+    /// Both bounds' gaps to d*, the smallest distance any run certified.
+    GapToBest,
+    /// The width upper − lower.
+    Width,
+    /// The upper series itself (the LP's phase-1 objective).
+    Upper,
+}
+
+/// The names of a family's bounds in the plots, linear and log, and the two choices
+/// of the plot's toggle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoundNames {
+    pub axis: &'static str,
+    pub upper: &'static str,
+    pub lower: &'static str,
+    pub log_upper: &'static str,
+    pub log_lower: &'static str,
+    pub log: LogScale,
+    /// The toggle's labels: the log view, the linear view.
+    pub log_choice: &'static str,
+    pub linear_choice: &'static str,
+}
+
+/// A family's records, as a run's [`crate::solver::trace::Trace`] holds them: what
+/// every family's records answer (their count, each as a [`Record`], CSV, JSON, a
+/// table, a sentence per step), and the way back to the family's own type
+/// ([`FamilyRecords::as_any`]) for what draws them.
+pub trait FamilyRecords: Any + Send + Sync + std::fmt::Debug {
+    fn family(&self) -> Family;
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Record `i` as what all records share.
+    fn record(&self, i: usize) -> Option<&dyn Record>;
+    /// The header of the CSV rows (starting `algorithm,k,event`).
+    fn csv_header(&self) -> &'static str;
+    /// The records as the `solve` command's table (header and rows).
+    fn table(&self) -> String;
+    /// What step `index` of `run` did, in words (or how the run ended, with no steps).
+    fn narrate(&self, run: &Run, index: usize) -> String;
+    /// The records in JSON.
+    fn to_json(&self) -> serde_json::Value;
+    fn clone_box(&self) -> Box<dyn FamilyRecords>;
+    fn same(&self, other: &dyn FamilyRecords) -> bool;
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+    /// The distance step of record `i`, for the families that have one.
+    fn distance_step(&self, _i: usize) -> Option<&DistanceStep> {
+        None
+    }
+    /// Every vector of the distance steps through `f` (a change of frame).
+    fn map_distance_vectors(&mut self, _f: &dyn Fn(DVec3) -> DVec3) {}
+}
+
+/// A family whose records are one list of steps: its buffer is a `Vec` of them, and
+/// the list implements [`FamilyRecords`] from what the step type says here.
+pub trait StepRecord:
+    Record + Serialize + Clone + PartialEq + std::fmt::Debug + Send + Sync + 'static
+{
+    const FAMILY: Family;
+    const CSV_HEADER: &'static str;
+    /// The `solve` command's table.
+    fn table(records: &[Self]) -> String;
+    /// What step `index` of `run` did.
+    fn narrate(run: &Run, records: &[Self], index: usize) -> String;
+    fn distance_step(&self) -> Option<&DistanceStep> {
+        None
+    }
+    fn map_distance_vectors(&mut self, _f: &dyn Fn(DVec3) -> DVec3) {}
+}
+
+impl<R: StepRecord> FamilyRecords for Vec<R> {
+    fn family(&self) -> Family {
+        R::FAMILY
+    }
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    fn record(&self, i: usize) -> Option<&dyn Record> {
+        self.get(i).map(|r| r as &dyn Record)
+    }
+    fn csv_header(&self) -> &'static str {
+        R::CSV_HEADER
+    }
+    fn table(&self) -> String {
+        R::table(self)
+    }
+    fn narrate(&self, run: &Run, index: usize) -> String {
+        R::narrate(run, self, index)
+    }
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+    fn clone_box(&self) -> Box<dyn FamilyRecords> {
+        Box::new(self.clone())
+    }
+    fn same(&self, other: &dyn FamilyRecords) -> bool {
+        other.as_any().downcast_ref::<Self>() == Some(self)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+    fn distance_step(&self, i: usize) -> Option<&DistanceStep> {
+        self.get(i).and_then(StepRecord::distance_step)
+    }
+    fn map_distance_vectors(&mut self, f: &dyn Fn(DVec3) -> DVec3) {
+        self.iter_mut().for_each(|r| r.map_distance_vectors(f));
+    }
+}
+
+/// Where a family entry's records live in a run's [`Trace`]: a family's own buffer
+/// (the trace made that family's if it was another), or the whole trace (the distance
+/// solvers, which pick their buffer per step).
+pub trait InTrace {
+    fn in_trace(trace: &mut Trace) -> &mut Self;
+}
+
+impl<T: FamilyRecords + Default> InTrace for T {
+    fn in_trace(trace: &mut Trace) -> &mut T {
+        trace.buffer::<T>()
+    }
+}
+
+impl InTrace for Trace {
+    fn in_trace(trace: &mut Trace) -> &mut Trace {
+        trace
+    }
+}
+
+/// What a catalog row runs: a family's variant (a direction rule, a time-of-impact
+/// rule, an LP question, ...) as one entry, whatever its family. Every [`FamilyRun`]
+/// whose records live in a trace and whose extras a run carries is one.
+pub trait MethodEntry: Any + Sync + std::fmt::Debug {
+    fn family(&self) -> Family;
+    /// Runs `query`, recording into `trace` when given.
+    fn run_traced(
+        &self,
+        query: &PairQuery<'_>,
+        trace: Option<&mut Trace>,
+    ) -> (RunSummary, RunExtras);
+    /// Whether `other` is the same variant of the same family.
+    fn same(&self, other: &dyn MethodEntry) -> bool;
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<F> MethodEntry for F
+where
+    F: FamilyRun + PartialEq + Sync + std::fmt::Debug + 'static,
+    F::Records: InTrace,
+    F::Extras: FamilyExtras,
+{
+    fn family(&self) -> Family {
+        FamilyRun::family(self)
+    }
+
+    fn run_traced(
+        &self,
+        query: &PairQuery<'_>,
+        trace: Option<&mut Trace>,
+    ) -> (RunSummary, RunExtras) {
+        let answer = self.run(query, trace.map(F::Records::in_trace));
+        (answer.summary, RunExtras::of(answer.extras))
+    }
+
+    fn same(&self, other: &dyn MethodEntry) -> bool {
+        other.as_any().downcast_ref::<F>() == Some(self)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// What a family reports beyond the common summary, as a finished run carries it
+/// ([`RunExtras`]): in JSON beside the summary.
+pub trait FamilyExtras: Any + Send + Sync + std::fmt::Debug {
+    /// The extras' fields in JSON.
+    fn to_json(&self) -> serde_json::Map<String, serde_json::Value>;
+    fn clone_box(&self) -> Box<dyn FamilyExtras>;
+    fn same(&self, other: &dyn FamilyExtras) -> bool;
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// The JSON fields of a family's extras (none: an empty map); every such value is a
+/// [`FamilyExtras`].
+pub trait ExtrasFields {
+    fn fields(&self) -> serde_json::Map<String, serde_json::Value>;
+}
+
+impl ExtrasFields for () {
+    fn fields(&self) -> serde_json::Map<String, serde_json::Value> {
+        serde_json::Map::new()
+    }
+}
+
+impl<T> FamilyExtras for T
+where
+    T: ExtrasFields + Clone + PartialEq + Send + Sync + std::fmt::Debug + 'static,
+{
+    fn to_json(&self) -> serde_json::Map<String, serde_json::Value> {
+        self.fields()
+    }
+    fn clone_box(&self) -> Box<dyn FamilyExtras> {
+        Box::new(self.clone())
+    }
+    fn same(&self, other: &dyn FamilyExtras) -> bool {
+        other.as_any().downcast_ref::<T>() == Some(self)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }

@@ -1,7 +1,7 @@
-//! Every method a query can be run with, by name: the steppable solvers of the GJK
-//! family and Frank-Wolfe ([`Algorithm`]), and the methods of later families (EPA so
-//! far), which answer other questions and keep records of their own. [`Method::run`] is
-//! the one entry point the CLI, the scenes and the viewer use for any of them.
+//! Every method a query can be run with, by name: a row of the catalog, whose entry is
+//! a variant of its family ([`MethodEntry`]). [`Method::run`] is the one entry point the
+//! CLI, the scenes, the viewer and the benchmarks use for any of them; it runs the
+//! row's entry, with no list of families here.
 
 use std::fmt;
 use std::str::FromStr;
@@ -9,36 +9,16 @@ use std::str::FromStr;
 use serde::Serialize;
 
 use super::catalog::{self, Family};
-use super::epa::{EpaExtras, Penetration};
-use super::family::{Answer, FamilyRun, PairQuery};
-use super::interior_point::{IpExtras, IpQuestion};
-use super::lp::{LpQuestion, Simplex};
-use super::toi::{ToiExtras, ToiRule};
+use super::family::{FamilyExtras, MethodEntry, PairQuery};
 use super::trace::Trace;
 use super::{Algorithm, RunSummary, SolverSettings};
 use crate::pose::{Motion, RelativePose};
 use crate::shape::Shape;
 
-/// A named method of the CLI and problem-file runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Method {
-    Solver(Algorithm),
-    /// Penetration depth: GJK, then EPA when the shapes overlap.
-    Epa,
-    /// Time of impact of B moving by `t·v`, t ∈ [0, 1].
-    Toi(ToiRule),
-    /// The collision test by linear programming (Kreuzer, "On Convex Polytopes, Collision
-    /// Detection, and the Simplex Method"), on the dense tableau or by the revised simplex.
-    Lp(Simplex),
-    /// Whether every point of A lies in B, one LP per point (by the revised simplex).
-    LpContainment,
-    /// Distance between implicit bodies by the primal-dual interior point (Chakraborty et
-    /// al., "Proximity Queries between Convex Objects: An Interior Point Approach for
-    /// Implicit Surfaces").
-    InteriorPoint,
-    /// The interior point's continuous collision for a translating B (Chakraborty et al. §VII).
-    InteriorPointToi,
-}
+/// A named method of the CLI and problem-file runs: a row of the catalog
+/// ([`catalog::CATALOG`]), made from its family's variant with [`Method::of`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Method(u8);
 
 /// A finished run of any method: what every family reports, its records, and its
 /// family's extras.
@@ -53,51 +33,42 @@ pub struct Run {
     pub extras: RunExtras,
 }
 
-/// The families' extras as a finished run carries them (only the running family's are
-/// set; in JSON beside the summary).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct RunExtras {
-    /// EPA's: the GJK run it started from (boxed: a run of another family carries
-    /// none, and moves no room for one).
-    pub gjk_stage: Option<Box<RunSummary>>,
-    /// The time of impact's: the distance at t = 0, when it measured one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub initial_distance: Option<f64>,
-    /// The interior point's: the certified bracket of the distance.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub distance_bracket: Option<(f64, f64)>,
-}
+/// The running family's extras as a finished run carries them (in JSON beside the
+/// summary); [`RunExtras::get`] gives them back as the family's own type.
+#[derive(Debug, Default)]
+pub struct RunExtras(Option<Box<dyn FamilyExtras>>);
 
-impl From<()> for RunExtras {
-    fn from(_: ()) -> Self {
-        RunExtras::default()
+impl RunExtras {
+    pub fn of<E: FamilyExtras>(extras: E) -> Self {
+        RunExtras(Some(Box::new(extras)))
+    }
+
+    /// The extras, when the run's family reports them as an `E`.
+    pub fn get<E: 'static>(&self) -> Option<&E> {
+        self.0.as_ref()?.as_any().downcast_ref::<E>()
     }
 }
 
-impl From<EpaExtras> for RunExtras {
-    fn from(e: EpaExtras) -> Self {
-        RunExtras {
-            gjk_stage: e.gjk_stage.map(Box::new),
-            ..RunExtras::default()
+impl Clone for RunExtras {
+    fn clone(&self) -> Self {
+        RunExtras(self.0.as_ref().map(|e| e.clone_box()))
+    }
+}
+
+impl PartialEq for RunExtras {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => a.same(b.as_ref()),
+            (a, b) => a.is_none() && b.is_none(),
         }
     }
 }
 
-impl From<ToiExtras> for RunExtras {
-    fn from(e: ToiExtras) -> Self {
-        RunExtras {
-            initial_distance: e.initial_distance,
-            ..RunExtras::default()
-        }
-    }
-}
-
-impl From<Option<IpExtras>> for RunExtras {
-    fn from(e: Option<IpExtras>) -> Self {
-        RunExtras {
-            distance_bracket: e.map(|e| (e.lower, e.upper)),
-            ..RunExtras::default()
-        }
+/// The extras' fields, flattened into the run's JSON object.
+impl Serialize for RunExtras {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let fields = self.0.as_ref().map(|e| e.to_json()).unwrap_or_default();
+        s.collect_map(fields)
     }
 }
 
@@ -118,6 +89,28 @@ fn method_name<S: serde::Serializer>(m: &Method, s: S) -> Result<S::Ok, S::Error
 }
 
 impl Method {
+    /// The method whose catalog row runs `entry` (a variant of its family: a
+    /// direction rule, `Penetration`, a time-of-impact rule, an LP question, ...).
+    pub fn of(entry: impl MethodEntry) -> Method {
+        // Every variant has its row (tested); the first row stands in otherwise.
+        Method(catalog::row_of(&entry).unwrap_or(0) as u8)
+    }
+
+    /// The method's entry as its family's variant type, when it is an `E`.
+    pub fn entry<E: MethodEntry + Copy>(&self) -> Option<E> {
+        self.info().entry.as_any().downcast_ref::<E>().copied()
+    }
+
+    /// The catalog row.
+    pub fn info(&self) -> &'static catalog::MethodInfo {
+        catalog::info(*self)
+    }
+
+    /// The catalog row's index.
+    pub fn row(&self) -> usize {
+        self.0 as usize
+    }
+
     /// The name on the command line and in files (from the catalog).
     pub fn name(&self) -> &'static str {
         catalog::info(*self).name
@@ -129,12 +122,14 @@ impl Method {
     }
 
     pub fn family(&self) -> Family {
-        catalog::info(*self).family
+        catalog::info(*self).family()
     }
 
     /// Every method, in the order help texts list them.
     pub fn all() -> Vec<Method> {
-        catalog::CATALOG.iter().map(|row| row.method).collect()
+        (0..catalog::CATALOG.len())
+            .map(|i| Method(i as u8))
+            .collect()
     }
 
     /// Runs this method on A (at the identity) and B (at `b_in_a`, moving by `motion`
@@ -169,27 +164,7 @@ impl Method {
         }
         let mut trace = Trace::new(self.family());
         let buffer = traced.then_some(&mut trace);
-        let q = query;
-        let (summary, extras) = match *self {
-            Method::Solver(algorithm) => parts(algorithm.run(q, buffer)),
-            Method::Epa => parts(Penetration.run(q, buffer.map(Trace::epa_mut))),
-            Method::Toi(rule) => parts(rule.run(q, buffer.map(Trace::toi_mut))),
-            Method::Lp(simplex) => {
-                let records = buffer.map(Trace::lp_mut);
-                parts(LpQuestion::Collision(simplex).run(q, records))
-            }
-            Method::LpContainment => {
-                parts(LpQuestion::Containment.run(q, buffer.map(Trace::lp_mut)))
-            }
-            Method::InteriorPoint => {
-                let records = buffer.map(Trace::interior_point_mut);
-                parts(IpQuestion::Distance.run(q, records))
-            }
-            Method::InteriorPointToi => {
-                let records = buffer.map(Trace::interior_point_mut);
-                parts(IpQuestion::TimeOfImpact.run(q, records))
-            }
-        };
+        let (summary, extras) = self.info().entry.run_traced(query, buffer);
         Run {
             method: *self,
             summary,
@@ -199,14 +174,15 @@ impl Method {
     }
 }
 
-/// An answer's summary and its family's extras in the form every run carries them.
-fn parts<E: Into<RunExtras>>(answer: Answer<E>) -> (RunSummary, RunExtras) {
-    (answer.summary, answer.extras.into())
-}
-
 impl From<Algorithm> for Method {
     fn from(a: Algorithm) -> Self {
-        Method::Solver(a)
+        Method::of(a)
+    }
+}
+
+impl fmt::Debug for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Method({})", self.name())
     }
 }
 

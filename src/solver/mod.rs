@@ -9,8 +9,8 @@ pub mod distance_step;
 pub mod epa;
 pub mod explain;
 pub mod family;
-mod frank_wolfe;
-mod gjk;
+pub mod frank_wolfe;
+pub mod gjk;
 pub mod interior_point;
 pub mod lp;
 mod method;
@@ -73,7 +73,7 @@ pub trait Solver {
 // them) hands each its buffer.
 impl<A: SupportMap, B: SupportMap> Solver for Gjk<'_, A, B> {
     fn step(&mut self, trace: Option<&mut Trace>) -> Option<Outcome> {
-        self.step_into(trace.map(Trace::gjk_mut))
+        self.step_into(trace.map(Trace::buffer))
     }
 
     fn summary(&self) -> Option<RunSummary> {
@@ -83,7 +83,7 @@ impl<A: SupportMap, B: SupportMap> Solver for Gjk<'_, A, B> {
 
 impl Solver for FrankWolfe<'_> {
     fn step(&mut self, trace: Option<&mut Trace>) -> Option<Outcome> {
-        self.step_into(trace.map(Trace::frank_wolfe_mut))
+        self.step_into(trace.map(Trace::buffer))
     }
 
     fn summary(&self) -> Option<RunSummary> {
@@ -97,6 +97,10 @@ impl Solver for FrankWolfe<'_> {
 impl FamilyRun for Algorithm {
     type Records = Trace;
     type Extras = ();
+
+    fn family(&self) -> catalog::Family {
+        Algorithm::family(self)
+    }
 
     fn run(&self, q: &PairQuery<'_>, records: Option<&mut Trace>) -> Answer {
         let summary = if q.settings.supports == SupportRule::Coal {
@@ -134,16 +138,19 @@ impl Algorithm {
 
     /// The name used on the command line and in outputs (from the catalog).
     pub fn name(&self) -> &'static str {
-        catalog::info(Method::Solver(*self)).name
+        Method::of(*self).name()
     }
 
     /// The label shown in panels and plot legends (from the catalog).
     pub fn label(&self) -> &'static str {
-        catalog::info(Method::Solver(*self)).label
+        Method::of(*self).label()
     }
 
     pub fn family(&self) -> catalog::Family {
-        catalog::info(Method::Solver(*self)).family
+        match self {
+            Algorithm::Gjk(_) => gjk::FAMILY,
+            Algorithm::FrankWolfe(_) => frank_wolfe::FAMILY,
+        }
     }
 
     /// A solver for this algorithm on `md`.
@@ -200,7 +207,7 @@ pub fn solve_traced(
     let mut trace = Trace::new(algorithm.family());
     let summary = algorithm.solver(md, settings).run(Some(&mut trace));
     Run {
-        method: Method::Solver(algorithm),
+        method: Method::of(algorithm),
         summary,
         trace,
         extras: RunExtras::default(),

@@ -4,56 +4,27 @@
 //! nearest and what the expansion changed (EPA). Plain text: the viewer, the lessons'
 //! transcripts and the worksheets all say the same.
 
-use super::{epa, frank_wolfe, gjk, interior_point, lp, toi};
-use crate::solver::trace::Trace;
-use crate::solver::{FrankWolfeEvent, GjkEvent, Run};
+use crate::solver::Run;
 
-/// Says what record `index` of `run` did (or, with no records, how the run ended).
+/// Says what record `index` of `run` did (or, with no records, how the run ended): the
+/// run's family says it ([`crate::solver::family::FamilyRecords::narrate`]).
 pub fn narrate(run: &Run, index: usize) -> String {
-    let name = run.method.name();
-    // A distance run that ends on its stopping test (or round-off) ends with its
-    // verdict: the test alone proves neither separation nor overlap.
-    let verdict = |stops_on_test: bool, line: String| {
-        if stops_on_test {
-            format!("{line} Verdict: {}.", run.summary.outcome)
-        } else {
-            line
-        }
-    };
-    match &run.trace {
-        Trace::Gjk(records) => records.get(index).map_or_else(
-            || no_steps(run),
-            |r| {
-                let ends = matches!(
-                    r.event,
-                    GjkEvent::Converged | GjkEvent::WithinTolerance | GjkEvent::Stalled
-                );
-                verdict(
-                    ends && index + 1 == records.len(),
-                    gjk::narrate::narrate(name, r, index),
-                )
-            },
-        ),
-        Trace::FrankWolfe(records) => records.get(index).map_or_else(
-            || no_steps(run),
-            |r| {
-                let ends = matches!(
-                    r.event,
-                    FrankWolfeEvent::Converged | FrankWolfeEvent::WithinTolerance
-                );
-                let line = frank_wolfe::narrate::narrate(name, r, index);
-                verdict(ends && index + 1 == records.len(), line)
-            },
-        ),
-        Trace::Epa(trace) => epa::narrate::narrate(run, trace, index),
-        Trace::TimeOfImpact(records) => toi::narrate::narrate(run, records, index),
-        Trace::Lp(records) => lp::narrate::narrate(run, records, index),
-        Trace::InteriorPoint(records) => interior_point::narrate::narrate(run, records, index),
-    }
+    run.trace.narrate(run, index)
 }
 
-fn no_steps(run: &Run) -> String {
+/// A run with no records: how it ended.
+pub fn no_steps(run: &Run) -> String {
     format!("No steps recorded. Result: {}.", run.summary.outcome)
+}
+
+/// A distance step's sentence, with the run's verdict when the step ended the run on
+/// its stopping test: the test alone proves neither separation nor overlap.
+pub fn distance_verdict(run: &Run, ends_on_test: bool, line: String) -> String {
+    if ends_on_test {
+        format!("{line} Verdict: {}.", run.summary.outcome)
+    } else {
+        line
+    }
 }
 
 pub fn subscript(n: usize) -> String {

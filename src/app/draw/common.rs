@@ -67,7 +67,7 @@ impl<'m, R> AtCursor<'m, R> {
 }
 
 /// The focused run's records, when they are the family `records` picks
-/// ([`Trace::as_gjk`], [`Trace::as_lp`], ...) and there is at least one.
+/// (`Trace::steps::<GjkRecord>`, ...) and there is at least one.
 pub fn records_at_cursor<'m, R>(
     model: &'m ViewerModel,
     cursor: usize,

@@ -13,9 +13,8 @@ use super::{
 };
 use crate::app::camera::StepBounds;
 use crate::app::{Layers, Model, PlaybackCursor, ViewerSet};
-use crate::solver::catalog::Family;
-use crate::solver::epa::{EpaEvent, EpaRecord};
-use crate::solver::trace::{EpaTrace, Trace};
+use crate::solver::epa::{self, EpaEvent, EpaRecord, EpaTrace};
+use crate::solver::trace::Trace;
 use crate::solver::Run;
 
 const COLOR_POLYTOPE: Color = Color::srgb(0.45, 0.45, 0.1);
@@ -34,7 +33,7 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (
             update_meshes,
-            draw_expansion.run_if(family_in_focus(Family::Epa)),
+            draw_expansion.run_if(family_in_focus(epa::FAMILY)),
         )
             .in_set(DrawStep)
             .in_set(ViewerSet::Draw),
@@ -64,16 +63,15 @@ fn spawn_meshes(
 /// The focused EPA run with its records, when EPA is in focus.
 fn epa_run(model: &Model) -> Option<(&Run, &EpaTrace)> {
     let run = &model.focused_run()?.run;
-    match &run.trace {
-        Trace::Epa(trace) => Some((run, trace)),
-        _ => None,
-    }
+    Some((run, run.trace.get::<EpaTrace>()?))
 }
 
 /// The record at the cursor (clamped) and the trace it indexes.
 fn record_at(model: &Model, cursor: usize) -> Option<(&EpaTrace, &EpaRecord)> {
     let (_, trace) = epa_run(model)?;
-    let at = records_at_cursor(model, cursor, Trace::as_epa)?;
+    let at = records_at_cursor(model, cursor, |t: &Trace| {
+        t.get::<EpaTrace>().map(|t| t.records.as_slice())
+    })?;
     Some((trace, at.record()))
 }
 
@@ -89,7 +87,7 @@ fn update_meshes(
     let key = (
         model.revision,
         cursor.cursor,
-        layers.simplex && model.focused_family() == Family::Epa,
+        layers.simplex && model.focused_family() == epa::FAMILY,
         frame.anchor.x.to_bits(),
     );
     if *built == Some(key) {

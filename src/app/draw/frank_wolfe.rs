@@ -8,14 +8,14 @@ use super::common::draw_distance_step;
 use super::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_ITERATE};
 use crate::app::camera::StepBounds;
 use crate::app::ViewerSet;
-use crate::solver::catalog::Family;
 use crate::solver::trace::Trace;
+use crate::solver::{frank_wolfe, FrankWolfeRecord};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         draw_frank_wolfe_step
-            .run_if(family_in_focus(Family::FrankWolfe))
+            .run_if(family_in_focus(frank_wolfe::FAMILY))
             .in_set(DrawStep)
             .in_set(ViewerSet::Draw),
     );
@@ -27,7 +27,11 @@ fn draw_frank_wolfe_step(
     mut step_bounds: ResMut<StepBounds>,
     mut gizmos: Gizmos,
 ) {
-    let Some(at) = records_at_cursor(&view.model, view.cursor.cursor, Trace::as_frank_wolfe) else {
+    let Some(at) = records_at_cursor(
+        &view.model,
+        view.cursor.cursor,
+        Trace::steps::<FrankWolfeRecord>,
+    ) else {
         return;
     };
     let (run, records, index, last) = (at.run, at.records, at.index, at.last);

@@ -8,15 +8,15 @@ use super::common::draw_distance_step;
 use super::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_SIMPLEX};
 use crate::app::camera::StepBounds;
 use crate::app::ViewerSet;
-use crate::solver::catalog::Family;
 use crate::solver::trace::Trace;
 use crate::solver::GjkEvent;
+use crate::solver::{gjk, GjkRecord};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         draw_gjk_step
-            .run_if(family_in_focus(Family::Gjk))
+            .run_if(family_in_focus(gjk::FAMILY))
             .in_set(DrawStep)
             .in_set(ViewerSet::Draw),
     );
@@ -28,7 +28,8 @@ fn draw_gjk_step(
     mut step_bounds: ResMut<StepBounds>,
     mut gizmos: Gizmos,
 ) {
-    let Some(at) = records_at_cursor(&view.model, view.cursor.cursor, Trace::as_gjk) else {
+    let Some(at) = records_at_cursor(&view.model, view.cursor.cursor, Trace::steps::<GjkRecord>)
+    else {
         return;
     };
     let run = at.run;

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use super::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_WITNESS};
 use crate::app::camera::StepBounds;
 use crate::app::ViewerSet;
-use crate::solver::catalog::Family;
+use crate::solver::interior_point::{self, IpRecord};
 use crate::solver::trace::Trace;
 use crate::solver::Outcome;
 
@@ -20,7 +20,7 @@ pub(super) fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         draw_central_path
-            .run_if(family_in_focus(Family::InteriorPoint))
+            .run_if(family_in_focus(interior_point::FAMILY))
             .in_set(DrawStep)
             .in_set(ViewerSet::Draw),
     );
@@ -33,7 +33,7 @@ fn draw_central_path(
     mut gizmos: Gizmos,
 ) {
     let model = &view.model;
-    let Some(at) = records_at_cursor(model, view.cursor.cursor, Trace::as_interior_point) else {
+    let Some(at) = records_at_cursor(model, view.cursor.cursor, Trace::steps::<IpRecord>) else {
         return;
     };
     let (run, last) = (at.run, at.last);

@@ -8,9 +8,7 @@ use bevy::prelude::*;
 use super::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_WITNESS};
 use crate::app::camera::StepBounds;
 use crate::app::ViewerSet;
-use crate::solver::catalog::Family;
-use crate::solver::lp::LpEvent;
-use crate::solver::trace::Trace;
+use crate::solver::lp::{self, LpEvent, LpRecord};
 use crate::solver::Outcome;
 
 const COLOR_ON_A: Color = Color::srgb(0.10, 0.30, 0.75);
@@ -27,7 +25,7 @@ pub(super) fn plugin(app: &mut App) {
         Update,
         (
             update_quad,
-            draw_lp_step.run_if(family_in_focus(Family::Lp)),
+            draw_lp_step.run_if(family_in_focus(lp::FAMILY)),
         )
             .in_set(DrawStep)
             .in_set(ViewerSet::Draw),
@@ -54,9 +52,7 @@ fn spawn_quad(
 fn plane_corners(view: &StepView) -> Option<[Vec3; 4]> {
     let model = &view.model;
     let run = &model.focused_run()?.run;
-    let Trace::Lp(records) = &run.trace else {
-        return None;
-    };
+    let records = run.trace.steps::<LpRecord>()?;
     let last = records.len().checked_sub(1)?;
     if view.cursor.cursor < last {
         return None;
@@ -90,7 +86,7 @@ fn update_quad(
     let Ok((mut mesh, mut visibility)) = query.single_mut() else {
         return;
     };
-    let corners = plane_corners(&view).filter(|_| view.model.focused_family() == Family::Lp);
+    let corners = plane_corners(&view).filter(|_| view.model.focused_family() == lp::FAMILY);
     let Some([a, b, c, d]) = corners else {
         *visibility = Visibility::Hidden;
         return;
@@ -110,7 +106,7 @@ fn draw_lp_step(
     let Some(run) = model.focused_run().map(|r| &r.run) else {
         return;
     };
-    let Some(records) = run.trace.as_lp() else {
+    let Some(records) = run.trace.steps::<LpRecord>() else {
         return;
     };
     let pose_a = model.scene.a().pose;

@@ -102,10 +102,9 @@ fn rebuild_difference(
     };
     // A distance run under Coal's conventions works on the cores' difference: draw that.
     let on_cores = model.scene.settings.supports == crate::solver::SupportRule::Coal
-        && matches!(
-            model.focused_run().map(|r| r.run.method),
-            Some(crate::solver::Method::Solver(_))
-        );
+        && model
+            .focused_run()
+            .is_some_and(|r| r.run.method.entry::<crate::solver::Algorithm>().is_some());
     let key = (model.revision, layers.placement, on_cores);
     if *built != Some(key) {
         *built = Some(key);

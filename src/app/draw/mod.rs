@@ -22,6 +22,7 @@ use bevy::prelude::*;
 use super::camera::MarkerScale;
 use super::{Layers, Model, PlaybackCursor, ViewerSet};
 use crate::solver::catalog::Family;
+use crate::solver::GjkRecord;
 use minkowski::DifferenceFrame;
 
 // Layer colours from Okabe & Ito's colour-blind-safe palette (reddish purple,
@@ -117,9 +118,7 @@ pub fn projected_gjk_step(
     if model.scene.dimension != dimension {
         return None;
     }
-    let crate::solver::trace::Trace::Gjk(records) = &model.focused_run()?.run.trace else {
-        return None;
-    };
+    let records = model.focused_run()?.run.trace.steps::<GjkRecord>()?;
     let index = view.cursor.cursor.min(records.len().checked_sub(1)?);
     let record = &records[index];
     let support = record.step.support?.point.w;

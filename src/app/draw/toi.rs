@@ -17,8 +17,8 @@ use crate::app::model::ViewerModel;
 use crate::app::tessellate::{shape_mesh, swept_mesh};
 use crate::app::{Model, PlaybackCursor, ViewerSet};
 use crate::pose::Pose;
-use crate::solver::catalog::Family;
-use crate::solver::toi::ToiRecord;
+use crate::solver::interior_point::IpRecord;
+use crate::solver::toi::{self, ToiRecord};
 use crate::solver::trace::Trace;
 use crate::solver::Outcome;
 
@@ -46,7 +46,7 @@ pub(super) fn plugin(app: &mut App) {
             (
                 update_meshes,
                 place_handle,
-                draw_motion.run_if(family_in_focus(Family::TimeOfImpact)),
+                draw_motion.run_if(family_in_focus(toi::FAMILY)),
             )
                 .in_set(DrawStep)
                 .in_set(ViewerSet::Draw),
@@ -112,8 +112,8 @@ fn place_handle(
 /// Whether the method in focus answers about B's motion (the time-of-impact family, or
 /// the interior point's time of impact): B's path, sweep and ghost are drawn.
 fn motion_in_focus(model: &ViewerModel) -> bool {
-    model.focused_family() == Family::TimeOfImpact
-        || model.focus() == crate::solver::Method::InteriorPointToi
+    model.focused_family() == toi::FAMILY
+        || model.focus() == crate::solver::Method::interior_point_toi()
 }
 
 /// B's motion in the world: its translation over t ∈ [0, 1] (A's relative motion
@@ -135,10 +135,7 @@ fn turn(model: &ViewerModel, t: f64) -> glam::DQuat {
 
 /// The focused time-of-impact run's records.
 fn toi_records(model: &ViewerModel) -> Option<&[ToiRecord]> {
-    match &model.focused_run()?.run.trace {
-        Trace::TimeOfImpact(records) => Some(records),
-        _ => None,
-    }
+    model.focused_run()?.run.trace.steps::<ToiRecord>()
 }
 
 /// The time B's ghost shows: the preview's, else the step's.
@@ -146,15 +143,15 @@ fn ghost_time(model: &ViewerModel, cursor: usize, preview: ToiPreview) -> Option
     if preview.0.is_some() {
         return preview.0;
     }
-    let time = match &model.focused_run()?.run.trace {
-        Trace::TimeOfImpact(records) => {
-            records.get(cursor.min(records.len().checked_sub(1)?))?.time
-        }
+    let trace = &model.focused_run()?.run.trace;
+    let at = cursor.min(trace.len().checked_sub(1)?);
+    let time = if let Some(records) = trace.steps::<ToiRecord>() {
+        records.get(at)?.time
+    } else if let Some(records) = trace.steps::<IpRecord>() {
         // The interior point's time variable at this Newton step.
-        Trace::InteriorPoint(records) => {
-            records.get(cursor.min(records.len().checked_sub(1)?))?.time
-        }
-        _ => return None,
+        records.get(at)?.time
+    } else {
+        return None;
     };
     time.is_finite().then_some(time.clamp(0.0, 1.0))
 }
@@ -226,7 +223,8 @@ fn draw_motion(
     gizmos.arrow(start, at(1.0), COLOR_PATH);
     labels.0.push((start, "t = 0".into(), COLOR_PATH));
     labels.0.push((at(1.0), "t = 1".into(), COLOR_PATH));
-    let Some(cursor) = records_at_cursor(model, view.cursor.cursor, Trace::as_toi) else {
+    let Some(cursor) = records_at_cursor(model, view.cursor.cursor, Trace::steps::<ToiRecord>)
+    else {
         return;
     };
     let (index, last, record) = (cursor.index, cursor.last, cursor.record());

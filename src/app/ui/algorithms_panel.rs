@@ -5,7 +5,8 @@ use bevy_egui::egui;
 use crate::app::command::{PendingCommands, ViewerCommand};
 use crate::app::model::ViewerModel;
 use crate::app::theme::Theme;
-use crate::solver::catalog::{self, Family, SettingsKind};
+use crate::solver::catalog::{self, SettingsKind};
+use crate::solver::lp::LpQuestion;
 use crate::solver::{
     restart_plan, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, Method,
     Outcome, SupportRule,
@@ -14,18 +15,6 @@ use crate::solver::{
 /// The outcome in words (its `Display`).
 pub fn outcome_text(o: &Outcome) -> String {
     o.to_string()
-}
-
-/// What a family's methods compute, for the hover text of their rows.
-fn family_hint(family: Family) -> &'static str {
-    match family {
-        Family::Gjk => "distance on simplices (GJK family)",
-        Family::FrankWolfe => "distance on active sets (Frank-Wolfe)",
-        Family::Epa => "GJK, then EPA's expansions when the shapes overlap: penetration depth",
-        Family::TimeOfImpact => "when B, moving by its velocity over t in [0, 1], first touches A",
-        Family::Lp => "the simplex method on the shapes' points: collision (or containment) with a checked certificate",
-        Family::InteriorPoint => "a primal-dual interior point on the shapes' implicit forms: distance with a certified bracket",
-    }
 }
 
 pub fn algorithms_panel_ui(
@@ -39,8 +28,8 @@ pub fn algorithms_panel_ui(
     results_ui(ui, model, theme, commands);
     ui.separator();
     ui.strong("Methods (the selected radio is in focus)");
-    for row in &catalog::CATALOG {
-        let m = row.method;
+    for m in Method::all() {
+        let row = m.info();
         ui.horizontal(|ui| {
             let mut on = model.enabled().contains(&m);
             if ui
@@ -53,7 +42,7 @@ pub fn algorithms_panel_ui(
             let label = egui::RichText::new(row.label).color(theme.method_color(m));
             if ui
                 .checkbox(&mut on, label)
-                .on_hover_text(family_hint(row.family))
+                .on_hover_text(row.family().purpose())
                 .changed()
             {
                 commands.push(ViewerCommand::SetEnabled(m, on));
@@ -296,19 +285,19 @@ fn results_ui(
         if let Some(k) = r.run.summary.momentum_stopped_at {
             ui.label(format!("   momentum stopped at iteration {k}"));
         }
-        if m == Method::Solver(Algorithm::Gjk(DirectionRule::NesterovRestart)) {
+        if m == Method::of(Algorithm::Gjk(DirectionRule::NesterovRestart)) {
             let scene = &model.scene;
             let plan = restart_plan(&scene.a().shape, &scene.b().shape);
             ui.label(format!("   {plan}"));
         }
-        if matches!(m, Method::Lp(_)) {
+        if let Some(LpQuestion::Collision(_)) = m.entry::<LpQuestion>() {
             if let Some(estimate) = seed_estimate(model) {
                 ui.label(format!(
                     "   Kreuzer's estimate ∥b − Ax*∥₁/√3 = {estimate:.4e} (not a bound: compare GJK's distance)"
                 ));
             }
         }
-        if let Some(gjk) = &r.run.extras.gjk_stage {
+        if let Some(gjk) = r.run.gjk_stage() {
             ui.label(format!(
                 "   GJK stage: {} iterations; then {} expansions",
                 gjk.iterations, r.run.summary.iterations

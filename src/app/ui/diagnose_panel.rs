@@ -124,9 +124,7 @@ fn sweep_ui(
             .iter()
             .copied()
             .find(|a| a.name() == d.algorithm);
-        let color = algorithm.map_or(egui::Color32::GRAY, |a| {
-            theme.method_color(Method::Solver(a))
-        });
+        let color = algorithm.map_or(egui::Color32::GRAY, |a| theme.method_color(Method::of(a)));
         let name = algorithm.map_or(d.algorithm, |a| a.label());
         ui.colored_label(
             color,

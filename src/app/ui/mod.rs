@@ -199,7 +199,7 @@ fn viewer_ui(
                     &mut requests.playback,
                     crate::app::lesson::narration_shown(&state.lesson),
                 );
-                if state.model.focused_family() == crate::solver::catalog::Family::TimeOfImpact {
+                if state.model.focused_family() == crate::solver::toi::FAMILY {
                     playback_panel::toi_preview_ui(ui, &mut state.preview);
                 }
                 ui.separator();

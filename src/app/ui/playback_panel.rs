@@ -71,7 +71,7 @@ pub fn playback_panel_ui(
     if show_narration {
         ui.label(egui::RichText::new(narration).size(17.0));
     }
-    let distance_family = matches!(run.run.method, crate::solver::Method::Solver(_));
+    let distance_family = run.run.method.entry::<crate::solver::Algorithm>().is_some();
     if distance_family && model.scene.settings.supports == crate::solver::SupportRule::Coal {
         let (a, b) = (&model.scene.a().shape, &model.scene.b().shape);
         ui.label(crate::solver::coal_replay::describe(a, b));

@@ -7,7 +7,9 @@ use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
 
 use crate::app::model::ViewerModel;
 use crate::app::theme::Theme;
-use crate::solver::catalog::Family;
+use crate::solver::family::LogScale;
+use crate::solver::interior_point::IpRecord;
+use crate::solver::toi::ToiRecord;
 use crate::solver::trace::{PlotValues, Trace};
 
 /// `log10` of a positive value, floored so zero gaps stay on the plot.
@@ -66,75 +68,13 @@ pub fn plots_ui(
         ui.vertical(|ui| {
             ui.set_width(width);
             ui.horizontal(|ui| {
-                if model.focused_family() == Family::Epa {
-                    ui.radio_value(bounds_log, true, "log: upper − lower");
-                    ui.radio_value(bounds_log, false, "linear: depth bounds");
-                } else if model.focused_family() == Family::Lp {
-                    ui.radio_value(bounds_log, true, "log: phase-1 objective");
-                    ui.radio_value(bounds_log, false, "linear: phase-1 objective");
-                } else if model.focused_family() == Family::InteriorPoint {
-                    ui.radio_value(bounds_log, true, "log: μ, dual residual, bracket");
-                    ui.radio_value(bounds_log, false, "linear: the certified bracket");
-                } else if model.focused_family() == Family::TimeOfImpact {
-                    ui.radio_value(bounds_log, true, "distance against t, probes marked");
-                    ui.radio_value(bounds_log, false, "the first contact's bracket");
-                } else {
-                    ui.radio_value(bounds_log, true, "log: ∥x_k∥ − d* and d* − α");
-                    ui.radio_value(bounds_log, false, "linear: ∥x_k∥ and α");
-                }
+                let names = model.focused_family().bounds();
+                ui.radio_value(bounds_log, true, names.log_choice);
+                ui.radio_value(bounds_log, false, names.linear_choice);
             });
             bounds_plot_ui(ui, model, theme, current_k, height - 24.0, *bounds_log);
         });
     });
-}
-
-/// The names of the focused family's bounds, linear and log.
-struct BoundNames {
-    axis: &'static str,
-    upper: &'static str,
-    lower: &'static str,
-    log_upper: &'static str,
-    log_lower: &'static str,
-}
-
-fn bound_names(family: Family) -> BoundNames {
-    match family {
-        Family::Gjk | Family::FrankWolfe => BoundNames {
-            axis: "distance bounds",
-            upper: "∥x_k∥ (upper bound)",
-            lower: "α (lower bound)",
-            log_upper: "∥x_k∥ − d*",
-            log_lower: "d* − α",
-        },
-        Family::Epa => BoundNames {
-            axis: "penetration depth bounds",
-            upper: "upper: support along the normal",
-            lower: "lower: nearest face",
-            log_upper: "upper − lower",
-            log_lower: "",
-        },
-        Family::Lp => BoundNames {
-            axis: "phase-1 objective",
-            upper: "objective (artificials' sum)",
-            lower: "",
-            log_upper: "objective",
-            log_lower: "",
-        },
-        Family::InteriorPoint => BoundNames {
-            axis: "distance bounds",
-            upper: "|x − y| (upper bound)",
-            lower: "Lagrangian (lower bound)",
-            log_upper: "|x − y| − d*",
-            log_lower: "d* − lower",
-        },
-        Family::TimeOfImpact => BoundNames {
-            axis: "time of first contact",
-            upper: "latest possible",
-            lower: "earliest possible",
-            log_upper: "bracket width",
-            log_lower: "",
-        },
-    }
 }
 
 /// The focused run's upper and lower bounds, as they are or on a log scale: for a
@@ -151,7 +91,7 @@ fn bounds_plot_ui(
     let Some(focused) = model.focused_run() else {
         return;
     };
-    if let (true, Trace::TimeOfImpact(records)) = (log, &focused.run.trace) {
+    if let (true, Some(records)) = (log, focused.run.trace.steps::<ToiRecord>()) {
         return motion_plot_ui(
             ui,
             model,
@@ -160,18 +100,18 @@ fn bounds_plot_ui(
             height,
         );
     }
-    if let (true, Trace::InteriorPoint(records)) = (log, &focused.run.trace) {
+    if let (true, Some(records)) = (log, focused.run.trace.steps::<IpRecord>()) {
         let color = theme.method_color(focused.run.method);
         return barrier_plot_ui(ui, records, color, current_k, height);
     }
     let trace = &focused.run.trace;
     let color = theme.method_color(focused.run.method);
-    let names = bound_names(trace.family());
+    let names = trace.family().bounds();
     // d*: the smallest distance a distance run certified (EPA's signed answers aside).
     let d_hat = model
         .runs()
         .iter()
-        .filter(|r| r.run.trace.family() != Family::Epa)
+        .filter(|r| r.run.trace.family().answers_distance())
         .filter_map(|r| r.run.summary.outcome.distance())
         .fold(f64::INFINITY, f64::min);
     let mut plot = Plot::new("bounds")
@@ -184,20 +124,20 @@ fn bounds_plot_ui(
     } else {
         plot.y_axis_label(names.axis)
     };
-    let (upper, lower, upper_name, lower_name) = match (log, trace.family()) {
+    let (upper, lower, upper_name, lower_name) = match (log, names.log) {
         (false, _) => (
             series(trace, |v| v.upper),
             series(trace, |v| v.lower),
             names.upper,
             names.lower,
         ),
-        (true, Family::Lp) => (
+        (true, LogScale::Upper) => (
             series(trace, |v| log10_floor(v.upper)),
             PlotPoints::default(),
             names.log_upper,
             names.log_lower,
         ),
-        (true, Family::Epa | Family::TimeOfImpact) => (
+        (true, LogScale::Width) => (
             series(trace, |v| log10_floor(v.upper - v.lower)),
             PlotPoints::default(),
             names.log_upper,

@@ -5,14 +5,14 @@
 use bevy_egui::egui;
 
 use crate::app::model::ViewerModel;
-use crate::solver::lp::{LpEvent, TableauSnapshot};
+use crate::solver::lp::{LpEvent, LpRecord, TableauSnapshot};
 use crate::solver::trace::Trace;
 
 /// Columns shown on each side of the pivot column.
 const NEIGHBOURS: usize = 5;
 
 pub fn tableau_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: usize) {
-    let Some(Trace::Lp(records)) = model.focused_trace() else {
+    let Some(records) = model.focused_trace().and_then(Trace::steps::<LpRecord>) else {
         return;
     };
     ui.separator();

@@ -121,9 +121,13 @@ fn check_closed(triangles: &[[usize; 3]]) -> Result<(), HullDefect> {
             *directed.entry((t[i], t[(i + 1) % 3])).or_default() += 1;
         }
     }
-    for (&(from, to), &count) in &directed {
-        if count != 1 || directed.get(&(to, from)) != Some(&1) {
-            return Err(HullDefect::OpenSurface { from, to });
+    // The first bad edge in the triangles' order: the same message on every run.
+    for t in triangles {
+        for i in 0..3 {
+            let (from, to) = (t[i], t[(i + 1) % 3]);
+            if directed[&(from, to)] != 1 || directed.get(&(to, from)) != Some(&1) {
+                return Err(HullDefect::OpenSurface { from, to });
+            }
         }
     }
     Ok(())

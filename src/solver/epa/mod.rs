@@ -15,13 +15,16 @@
 pub(crate) mod boxes;
 mod closed_form;
 /// The step-by-step sentences of this family (the viewer, lessons, worksheets).
+pub mod kind;
 pub mod narrate;
+pub use kind::FAMILY;
 mod record;
 
 use glam::DVec3;
 
 pub use record::{EpaEvent, EpaRecord, EpaTrace, EPA_CSV_HEADER};
 
+use super::family::Family;
 use super::family::{Answer, FamilyRun, PairQuery};
 pub use super::settings::EpaSettings;
 use super::settings::{Criterion, CriterionKind, SolverSettings};
@@ -49,12 +52,16 @@ pub struct EpaExtras {
 
 /// The penetration query as a family entry: GJK, then EPA, with the query's EPA
 /// settings (GJK's stage keeps its certified overlap test, [`gjk_settings_for_epa`]).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Penetration;
 
 impl FamilyRun for Penetration {
     type Records = EpaTrace;
     type Extras = EpaExtras;
+
+    fn family(&self) -> Family {
+        FAMILY
+    }
 
     fn run(&self, q: &PairQuery<'_>, records: Option<&mut EpaTrace>) -> EpaRun {
         penetration(

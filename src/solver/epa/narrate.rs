@@ -2,7 +2,7 @@
 //! normal gained, and what the expansion removed and added.
 
 use crate::solver::epa::EpaEvent;
-use crate::solver::trace::EpaTrace;
+use crate::solver::epa::EpaTrace;
 use crate::solver::{Outcome, Run};
 
 /// The polytope's vertices as `w1, w2, ...` (1-based, in the order EPA added them).
@@ -19,7 +19,7 @@ fn face_label(face: &[usize; 3]) -> String {
 pub fn narrate(run: &Run, trace: &EpaTrace, index: usize) -> String {
     let outcome = &run.summary.outcome;
     let Some(r) = trace.records.get(index) else {
-        let why = match run.extras.gjk_stage.as_ref().map(|g| &g.outcome) {
+        let why = match run.gjk_stage().map(|g| &g.outcome) {
             Some(Outcome::Intersecting) => "the starting polytope was certified at once",
             // GJK could not decide; EPA's start was flat or could not enclose the origin,
             // and the supports along the boundary face's normal decided.
@@ -84,7 +84,7 @@ mod tests {
         // EPA's own expansions (two boxes have a closed form by default).
         let mut expanding = SolverSettings::default();
         expanding.epa.closed_forms = false;
-        let run = Method::Epa.run(
+        let run = Method::epa().run(
             &a,
             &b,
             RelativePose::from_matrix(rotation, DVec3::ZERO),

@@ -21,7 +21,9 @@ use crate::pose::RelativePose;
 use crate::shape::{PointShape, Polytope, Shape};
 
 /// The step-by-step sentences of this family (the viewer, lessons, worksheets).
+pub mod kind;
 pub mod narrate;
+pub use kind::FAMILY;
 mod record;
 
 pub use record::{FrankWolfeEvent, FrankWolfeRecord};

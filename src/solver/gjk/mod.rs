@@ -22,7 +22,9 @@ use crate::shape::{Shape, SupportMap};
 
 mod direction;
 /// The step-by-step sentences of this family (the viewer, lessons, worksheets).
+pub mod kind;
 pub mod narrate;
+pub use kind::FAMILY;
 mod record;
 mod restart;
 

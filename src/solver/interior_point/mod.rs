@@ -14,7 +14,9 @@
 
 mod ccd;
 /// The step-by-step sentences of this family (the viewer, lessons, worksheets).
+pub mod kind;
 pub mod narrate;
+pub use kind::FAMILY;
 mod record;
 
 use glam::DVec3;
@@ -24,6 +26,7 @@ use crate::minkowski::SupportStats;
 use crate::shape::implicit::barrier::{self, Control, Group, Objective};
 use crate::shape::implicit::{frame, pull_inside, ImplicitBody, ImplicitError};
 pub use crate::shape::implicit::{interior_of, interior_point, support};
+use crate::solver::family::Family;
 use crate::solver::family::{Answer, FamilyRun, PairQuery};
 use crate::solver::Outcome;
 pub use ccd::{time_of_impact, IpToiAnswer};
@@ -58,6 +61,10 @@ pub enum IpQuestion {
 impl FamilyRun for IpQuestion {
     type Records = Vec<IpRecord>;
     type Extras = Option<IpExtras>;
+
+    fn family(&self) -> Family {
+        FAMILY
+    }
 
     fn run(
         &self,

@@ -14,7 +14,9 @@
 //! estimate is computed by [`kreuzer_distance_estimate`], which shows it is no bound.
 
 /// The step-by-step sentences of this family (the viewer, lessons, worksheets).
+pub mod kind;
 pub mod narrate;
+pub use kind::FAMILY;
 pub mod pivoting;
 mod record;
 pub mod revised;
@@ -22,6 +24,7 @@ pub mod tableau;
 
 use glam::DVec3;
 
+use super::family::Family;
 use super::family::{Answer, FamilyRun, PairQuery};
 use crate::minkowski::SupportStats;
 use crate::pose::RelativePose;
@@ -364,6 +367,10 @@ fn answer(outcome: Outcome, pivots: usize, witness: Option<DVec3>) -> LpAnswer {
 impl FamilyRun for LpQuestion {
     type Records = Vec<LpRecord>;
     type Extras = ();
+
+    fn family(&self) -> Family {
+        FAMILY
+    }
 
     fn run(&self, q: &PairQuery<'_>, records: Option<&mut Vec<LpRecord>>) -> LpAnswer {
         run_on_shapes(q.a, q.b, q.b_in_a, *self, q.settings.lp, records)

@@ -18,7 +18,9 @@ mod advancement;
 mod bracketing;
 mod closed_form;
 /// The step-by-step sentences of this family (the viewer, lessons, worksheets).
+pub mod kind;
 pub mod narrate;
+pub use kind::FAMILY;
 mod ray_cast;
 mod record;
 mod turning;
@@ -29,6 +31,7 @@ use serde::{Deserialize, Serialize};
 pub use record::{RayState, ToiEvent, ToiRecord, TOI_CSV_HEADER};
 
 use super::epa::{gjk_settings_for_epa, penetration, EpaSettings};
+use super::family::Family;
 use super::family::{Answer, FamilyRun, PairQuery};
 use super::{nearest_in_simplex, run_gjk, DirectionRule, InitialGuess, Outcome, RunSummary};
 use std::borrow::Cow;
@@ -87,6 +90,10 @@ pub struct ToiExtras {
 impl FamilyRun for ToiRule {
     type Records = Vec<ToiRecord>;
     type Extras = ToiExtras;
+
+    fn family(&self) -> Family {
+        FAMILY
+    }
 
     fn run(&self, q: &PairQuery<'_>, records: Option<&mut Vec<ToiRecord>>) -> ToiRun {
         let Some(motion) = q.motion else {

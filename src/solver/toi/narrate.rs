@@ -104,7 +104,7 @@ mod tests {
             (ToiRule::Advancement, "advanced to"),
             (ToiRule::RayCast, "λ moves on"),
         ] {
-            let run = Method::Toi(rule).run(&plate, &ball, rel, v, stepping, true);
+            let run = Method::toi(rule).run(&plate, &ball, rel, v, stepping, true);
             let lines: Vec<String> = (0..run.trace.len()).map(|i| narrate(&run, i)).collect();
             assert!(lines[1].contains("overlaps A"), "{rule:?}: {}", lines[1]);
             assert!(
@@ -125,7 +125,7 @@ mod tests {
         let rel = RelativePose::from_matrix(DMat3::IDENTITY, DVec3::new(0.0, 2.0, 0.0));
         let v = Some(DVec3::new(0.0, -4.0, 0.0).into());
         let rule = ToiRule::RayCast;
-        let run = Method::Toi(rule).run(&plate, &ball, rel, v, SolverSettings::default(), true);
+        let run = Method::toi(rule).run(&plate, &ball, rel, v, SolverSettings::default(), true);
         let last = narrate(&run, run.trace.len() - 1);
         assert!(
             last.contains("closed form") && last.contains("impact at t"),
