@@ -673,3 +673,189 @@ fn a_half(shape: &Shape) -> DVec3 {
         _ => unreachable!(),
     }
 }
+
+/// Boxes laid on each other by construction (B's lowest point along one of A's face
+/// normals put on that face, within A's face; B turned anyhow; or B's face flush on
+/// A's): the closed form says touching, as EPA's own expansions do, with witnesses a
+/// point of each box that close; a hair (1e-7 of the size) deeper or apart it does not.
+#[test]
+fn touching_boxes_in_closed_form_agree_with_epa_and_parry() {
+    use collidescope::parry_bridge::parry_penetration;
+    let mut rng = Rng::new(47);
+    let closed = |a: &Shape, b: &Shape, rel| {
+        penetration(
+            a,
+            b,
+            rel,
+            gjk_settings_for_epa(),
+            EpaSettings::default(),
+            None,
+        )
+    };
+    let (mut touching, mut epa_agrees) = (0, 0);
+    for i in 0..300 {
+        let ha = DVec3::new(
+            rng.range(0.2, 0.8),
+            rng.range(0.2, 0.8),
+            rng.range(0.2, 0.8),
+        );
+        let hb = DVec3::new(
+            rng.range(0.1, 0.5),
+            rng.range(0.1, 0.5),
+            rng.range(0.1, 0.5),
+        );
+        // Every third pair face to face (B unturned but for a quarter turn about x).
+        let rb = if i % 3 == 0 {
+            DMat3::from_rotation_x(std::f64::consts::FRAC_PI_2 * (i % 2) as f64)
+        } else {
+            DMat3::from_quat(rng.rotation())
+        };
+        let axis = i % 3;
+        let sign = if i % 2 == 0 { 1.0 } else { -1.0 };
+        let n = DVec3::AXES[axis] * sign;
+        // B's support along −n, laid on A's face at a point well inside it.
+        let reach = hb.x * rb.x_axis.dot(n).abs()
+            + hb.y * rb.y_axis.dot(n).abs()
+            + hb.z * rb.z_axis.dot(n).abs();
+        // That point (a vertex of B) a little off the middle of A's face.
+        let lowest = rb * (-(rb.transpose() * n).signum() * hb);
+        let mut tb = DVec3::new(
+            rng.range(-0.1, 0.1),
+            rng.range(-0.1, 0.1),
+            rng.range(-0.1, 0.1),
+        ) - lowest;
+        tb[axis] = sign * (ha[axis] + reach);
+        let rel = RelativePose {
+            translation: tb,
+            rotation: rb,
+        };
+        let (a, b) = (
+            Shape::Cuboid(Cuboid::new(ha).unwrap()),
+            Shape::Cuboid(Cuboid::new(hb).unwrap()),
+        );
+        let run = closed(&a, &b, rel);
+        let Outcome::Touching { normal } = run.summary.outcome else {
+            panic!("case {i}: {}", run.summary.outcome);
+        };
+        touching += 1;
+        assert!((normal - n).length() < 1e-9, "case {i}: {normal}");
+        let (wa, wb) = run.witnesses().expect("touching has its points");
+        assert!((wa - wb).length() < 1e-9, "case {i}");
+        assert!(
+            (wa.abs() - ha).max_element() < 1e-12,
+            "case {i}: {wa} not on A"
+        );
+        let local = rb.transpose() * (wb - tb);
+        assert!(
+            (local.abs() - hb).max_element() < 1e-12,
+            "case {i}: {wb} not on B"
+        );
+        // EPA's own path proves the same (or leaves a hair's interval: contact).
+        match query(&a, &b, rel) {
+            Outcome::Touching { .. } => epa_agrees += 1,
+            Outcome::Contact { distance } => assert!(distance < 1e-9, "case {i}"),
+            Outcome::Penetrating { depth, .. } => assert!(depth < 1e-9, "case {i}: {depth}"),
+            other => panic!("case {i}: EPA says {other}"),
+        }
+        if let Some((parry, _)) = parry_penetration(&a, &b, &rel) {
+            assert!(parry.abs() < 1e-9, "case {i}: parry {parry}");
+        }
+        // A hair deeper: penetrating; a hair apart: separated.
+        for (shift, deeper) in [(-1e-7, true), (1e-7, false)] {
+            let moved = RelativePose {
+                translation: tb + n * shift,
+                ..rel
+            };
+            match closed(&a, &b, moved).summary.outcome {
+                Outcome::Penetrating { depth, .. } if deeper => {
+                    assert!((depth - 1e-7).abs() < 1e-12, "case {i}: {depth}")
+                }
+                Outcome::Separated { distance, .. } if !deeper => {
+                    assert!((distance - 1e-7).abs() < 1e-12, "case {i}: {distance}")
+                }
+                other => panic!("case {i}, shift {shift}: {other}"),
+            }
+        }
+    }
+    assert_eq!(touching, 300);
+    assert!(
+        epa_agrees >= 200,
+        "EPA's expansions said touching on {epa_agrees}"
+    );
+}
+
+/// Boxes apart, turned anyhow, from a hair to a box's width: where the closed form
+/// answers (a vertex or two edges realise the separating axis's gap) its distance is
+/// GJK's within the stage's 1e-9, its lower bound below it, its points on the boxes.
+#[test]
+fn separated_boxes_in_closed_form_match_gjk() {
+    let mut rng = Rng::new(48);
+    let mut closed_forms = 0;
+    for i in 0..600 {
+        let ha = DVec3::new(
+            rng.range(0.1, 0.8),
+            rng.range(0.1, 0.8),
+            rng.range(0.1, 0.8),
+        );
+        let hb = DVec3::new(
+            rng.range(0.1, 0.8),
+            rng.range(0.1, 0.8),
+            rng.range(0.1, 0.8),
+        );
+        let rb = DMat3::from_quat(rng.rotation());
+        let dir = rng.vector(1.0).normalize();
+        // Out along `dir` until apart, then a gap of 1e-8 to 1 of the size.
+        let reach = |h: DVec3, r: DMat3| {
+            h.x * r.x_axis.dot(dir).abs()
+                + h.y * r.y_axis.dot(dir).abs()
+                + h.z * r.z_axis.dot(dir).abs()
+        };
+        let gap = 10f64.powf(rng.range(-8.0, 0.0));
+        let tb = dir * (reach(ha, DMat3::IDENTITY) + reach(hb, rb) + gap);
+        let rel = RelativePose {
+            translation: tb,
+            rotation: rb,
+        };
+        let (a, b) = (
+            Shape::Cuboid(Cuboid::new(ha).unwrap()),
+            Shape::Cuboid(Cuboid::new(hb).unwrap()),
+        );
+        let run = penetration(
+            &a,
+            &b,
+            rel,
+            gjk_settings_for_epa(),
+            EpaSettings::default(),
+            None,
+        );
+        let Outcome::Separated {
+            distance,
+            lower_bound,
+        } = run.summary.outcome
+        else {
+            panic!("case {i}: {}", run.summary.outcome);
+        };
+        let Outcome::Separated { distance: gjk, .. } = query(&a, &b, rel) else {
+            panic!("case {i}: GJK's stage does not find them apart");
+        };
+        assert!(
+            (distance - gjk).abs() <= 1e-9 * gjk + 1e-15,
+            "case {i}: {distance} vs {gjk}"
+        );
+        assert!(lower_bound <= distance && lower_bound > 0.0, "case {i}");
+        if run.extras.gjk_stage.is_none() {
+            closed_forms += 1;
+            let (wa, wb) = run.witnesses().unwrap();
+            assert!(((wa - wb).length() - distance).abs() <= 1e-15 * (1.0 + distance));
+            assert!((wa.abs() - ha).max_element() <= 1e-12, "case {i}");
+            assert!(
+                ((rb.transpose() * (wb - tb)).abs() - hb).max_element() <= 1e-12,
+                "case {i}"
+            );
+        }
+    }
+    assert!(
+        closed_forms >= 100,
+        "{closed_forms} answered in closed form"
+    );
+}

@@ -69,7 +69,10 @@ fn every_method_records_its_own_family_and_every_view_agrees() {
         assert_eq!(name.parse::<Method>().unwrap(), method);
     }
     // EPA on a separated pair may answer from GJK alone; every other method records.
-    assert!(recorded + 1 >= Method::all().len(), "{recorded} methods recorded");
+    assert!(
+        recorded + 1 >= Method::all().len(),
+        "{recorded} methods recorded"
+    );
 }
 
 #[test]
@@ -79,10 +82,18 @@ fn families_have_distinct_ids_and_empty_buffers_of_their_own() {
     let mut unique = ids.clone();
     unique.sort();
     unique.dedup();
-    assert_eq!(unique.len(), ids.len(), "a family's rows are together, ids distinct");
+    assert_eq!(
+        unique.len(),
+        ids.len(),
+        "a family's rows are together, ids distinct"
+    );
     for row in &CATALOG {
         let trace = Trace::new(row.family());
-        assert!(trace.is_empty() && trace.family() == row.family(), "{}", row.name);
+        assert!(
+            trace.is_empty() && trace.family() == row.family(),
+            "{}",
+            row.name
+        );
     }
 }
 
@@ -105,13 +116,23 @@ fn extras_reach_the_run_and_its_json() {
         SolverSettings::default(),
         false,
     );
-    let initial = toi.extras.get::<ToiExtras>().and_then(|e| e.initial_distance);
-    assert!(initial.is_some_and(|d| (d - 1.5).abs() < 1e-12), "{:?}", toi.extras);
+    let initial = toi
+        .extras
+        .get::<ToiExtras>()
+        .and_then(|e| e.initial_distance);
+    assert!(
+        initial.is_some_and(|d| (d - 1.5).abs() < 1e-12),
+        "{:?}",
+        toi.extras
+    );
     let json = serde_json::to_value(&toi).unwrap();
     assert_eq!(json["initial_distance"].as_f64(), initial);
     assert!(toi.gjk_stage().is_none());
     let epa = run(Method::epa());
     assert!(epa.extras.get::<ToiExtras>().is_none());
     let json = serde_json::to_value(&epa).unwrap();
-    assert!(json.get("gjk_stage").is_some(), "EPA's GJK stage is in its JSON");
+    assert!(
+        json.get("gjk_stage").is_some(),
+        "EPA's GJK stage is in its JSON"
+    );
 }

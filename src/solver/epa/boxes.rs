@@ -9,8 +9,11 @@
 //! among 15 axes (A's three face normals, B's three, and the nine cross products of an
 //! edge of each). The overlap along any unit axis bounds the depth from above, so an
 //! axis the rounding tilts a little can only overestimate, never undercut, the minimum.
-//! Only clear overlaps are answered here: near a touch (an overlap below the rounding
-//! of the scene's size) GJK and EPA decide, with their certificates.
+//! Clear overlaps and gaps are answered here, and touching by the rule EPA proves it
+//! with (its tolerance, relative to the size): the smallest overlap over the 15 axes
+//! within it bounds the depth, and a point of each box as close proves the contact.
+//! Anything between (an overlap above that tolerance but below the rounding of the
+//! scene's size) GJK and EPA decide, with their certificates.
 
 use glam::{DMat3, DVec3};
 
@@ -24,24 +27,46 @@ use crate::solver::{run_gjk, DirectionRule, Outcome};
 /// Overlaps below this fraction of the scene's size are left to GJK and EPA.
 const CLEAR_OVERLAP: f64 = 1e-9;
 
-/// The contact of a box core with a point or box core (A's frame), when they clearly
-/// overlap; `None` for any other pair, or when they are apart or nearly touching.
-pub(super) fn box_core_contact(a: &Shape, b: &Shape, b_in_a: RelativePose) -> Option<CoreContact> {
+/// What the closed forms answer for a box core against a point or a box core.
+pub(super) enum BoxAnswer {
+    /// A contact known exactly (a touch has signed distance 0; a point may be apart).
+    Contact(CoreContact),
+    /// Two boxes apart: `distance` between `on_a` and `on_b`, proved at least
+    /// `lower_bound` by a separating axis.
+    Apart {
+        distance: f64,
+        lower_bound: f64,
+        on_a: DVec3,
+        on_b: DVec3,
+    },
+}
+
+/// The answer for a box core with a point or box core (A's frame), when they clearly
+/// overlap, are clearly apart or touch within EPA's `tolerance` (relative to the size);
+/// `None` for any other pair, or in between.
+pub(super) fn box_core_contact(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    tolerance: f64,
+) -> Option<BoxAnswer> {
     match (a, b) {
-        (Shape::Cuboid(ca), Shape::Point(_)) => point_in_box(ca.half_extents(), b_in_a.translation),
+        (Shape::Cuboid(ca), Shape::Point(_)) => {
+            point_in_box(ca.half_extents(), b_in_a.translation, tolerance).map(BoxAnswer::Contact)
+        }
         (Shape::Point(_), Shape::Cuboid(cb)) => {
             // A's point in B's frame; the normal that pushes A out of B pushes B the
             // other way.
             let (r, t) = (b_in_a.rotation, b_in_a.translation);
-            let c = point_in_box(cb.half_extents(), r.transpose() * -t)?;
-            Some(CoreContact {
+            let c = point_in_box(cb.half_extents(), r.transpose() * -t, tolerance)?;
+            Some(BoxAnswer::Contact(CoreContact {
                 signed_distance: c.signed_distance,
                 normal: -(r * c.normal),
                 on_a: DVec3::ZERO,
                 on_b: r * c.on_a + t,
-            })
+            }))
         }
-        (Shape::Cuboid(ca), Shape::Cuboid(cb)) => box_in_box(a, b, ca, cb, b_in_a),
+        (Shape::Cuboid(ca), Shape::Cuboid(cb)) => box_pair(a, b, ca, cb, b_in_a, tolerance),
         _ => None,
     }
 }
@@ -49,13 +74,24 @@ pub(super) fn box_core_contact(a: &Shape, b: &Shape, b_in_a: RelativePose) -> Op
 /// A point `p` against a box of half extents `h` (the box's frame): outside, its
 /// distance to the box's nearest point and the direction from there; inside, the depth
 /// to its nearest face (negative), that face's outward normal and the point on it.
-/// Within the rounding of the boundary, `None` (GJK and EPA decide).
-fn point_in_box(h: DVec3, p: DVec3) -> Option<CoreContact> {
+/// Within `tolerance · (1 + size)` of the boundary, touching (the nearest point and the
+/// point, that close); between that and the rounding of the size, `None` (GJK and EPA
+/// decide).
+fn point_in_box(h: DVec3, p: DVec3, tolerance: f64) -> Option<CoreContact> {
     let margin = CLEAR_OVERLAP * (h.length() + p.length());
+    let slack = tolerance * (1.0 + h.length() + p.length());
     let nearest = p.clamp(-h, h);
     if nearest != p {
         let v = p - nearest;
         let d = v.length();
+        if d <= slack {
+            return Some(CoreContact {
+                signed_distance: 0.0,
+                normal: v.normalize_or(v.signum()),
+                on_a: nearest,
+                on_b: p,
+            });
+        }
         return (d > margin).then(|| CoreContact {
             signed_distance: d,
             normal: v / d,
@@ -72,7 +108,7 @@ fn point_in_box(h: DVec3, p: DVec3) -> Option<CoreContact> {
         2
     };
     let depth = depths[axis];
-    if depth <= margin {
+    if depth > slack && depth <= margin {
         return None;
     }
     let mut normal = DVec3::ZERO;
@@ -80,27 +116,106 @@ fn point_in_box(h: DVec3, p: DVec3) -> Option<CoreContact> {
     let mut on_face = p;
     on_face[axis] = normal[axis] * h[axis];
     Some(CoreContact {
-        signed_distance: -depth,
+        // On the face within the tolerance: touching.
+        signed_distance: if depth <= slack { 0.0 } else { -depth },
         normal,
         on_a: on_face,
         on_b: p,
     })
 }
 
-/// The smallest overlap of two boxes over the 15 axes and the axis (pointing from A to
-/// B), or `None` when some axis separates them or the overlap is not clear.
-pub(crate) fn smallest_overlap(ha: DVec3, hb: DVec3, b_in_a: RelativePose) -> Option<(f64, DVec3)> {
+/// The size the boxes' tolerances are relative to.
+fn size(ha: DVec3, hb: DVec3, b_in_a: RelativePose) -> f64 {
+    ha.length() + hb.length() + b_in_a.translation.length()
+}
+
+/// The smallest overlap of the boxes' projections over the 15 axes (negative: a gap)
+/// and its axis, pointing from A to B. Every axis's overlap bounds the depth above.
+fn overlap_over_axes(ha: DVec3, hb: DVec3, b_in_a: RelativePose) -> (f64, DVec3) {
     let (r, t) = (b_in_a.rotation, b_in_a.translation);
-    let scale = ha.length() + hb.length() + t.length();
-    let mut best: Option<(f64, DVec3)> = None;
+    let mut best = (f64::INFINITY, DVec3::X);
     for axis in candidate_axes(r) {
         let overlap = radius(ha, DMat3::IDENTITY, axis) + radius(hb, r, axis) - axis.dot(t).abs();
-        if best.is_none_or(|(o, _)| overlap < o) {
+        if overlap < best.0 {
             let towards_b = if axis.dot(t) < 0.0 { -axis } else { axis };
-            best = Some((overlap, towards_b));
+            best = (overlap, towards_b);
         }
     }
-    best.filter(|(overlap, _)| *overlap > CLEAR_OVERLAP * scale)
+    best
+}
+
+/// Two boxes touching within `tolerance · (1 + size)`: the smallest overlap over the
+/// axes that close to 0 (the depth is at most it, and no axis separates them by more),
+/// and a point of each box that close together (the distance is at most it): a vertex
+/// on the other's face, the nearest points of two crossing edges, or else by projecting
+/// onto each box in turn from the midpoint of the centres (von Neumann's alternating
+/// projections, which reach two faces flush in a step). The touch's normal is the
+/// smallest overlap's axis; `None` when either proof fails.
+fn touching_boxes(
+    (ha, hb): (DVec3, DVec3),
+    b_in_a: RelativePose,
+    (overlap, normal): (f64, DVec3),
+    tolerance: f64,
+) -> Option<CoreContact> {
+    let slack = tolerance * (1.0 + size(ha, hb, b_in_a));
+    if overlap.abs() > slack {
+        return None;
+    }
+    let (r, t) = (b_in_a.rotation, b_in_a.translation);
+    // Each point moved onto its box (a hair off by round-off), then measured.
+    let on_boxes = |(a, b): (DVec3, DVec3)| {
+        let on_a = a.clamp(-ha, ha);
+        let on_b = t + r * (r.transpose() * (b - t)).clamp(-hb, hb);
+        ((on_a - on_b).length() <= slack).then_some((on_a, on_b))
+    };
+    let alternating = || {
+        let mut p = t * 0.5;
+        for _ in 0..4 {
+            let on_a = p.clamp(-ha, ha);
+            let on_b = t + r * (r.transpose() * (on_a - t)).clamp(-hb, hb);
+            if (on_a - on_b).length() <= slack {
+                return Some((on_a, on_b));
+            }
+            p = on_b;
+        }
+        None
+    };
+    let (on_a, on_b) = vertex_witnesses(ha, hb, b_in_a, overlap, normal)
+        .and_then(on_boxes)
+        .or_else(|| edge_witnesses(ha, hb, b_in_a, overlap, normal).and_then(on_boxes))
+        .or_else(alternating)?;
+    Some(CoreContact {
+        signed_distance: 0.0,
+        normal,
+        on_a,
+        on_b,
+    })
+}
+
+/// Two boxes apart: the distance and its proof in closed form, when the separating
+/// axis of the largest gap meets a vertex of one box on the other's face, or two edges
+/// (the pair [`vertex_witnesses`] or [`edge_witnesses`] finds): the gap along that axis
+/// bounds the distance below and the pair, as far apart within round-off, above. `None`
+/// when no such pair realises the gap (GJK measures those).
+fn separated_boxes(
+    (ha, hb): (DVec3, DVec3),
+    b_in_a: RelativePose,
+    (overlap, normal): (f64, DVec3),
+) -> Option<BoxAnswer> {
+    let gap = -overlap;
+    let (on_a, on_b) = vertex_witnesses(ha, hb, b_in_a, overlap, normal)
+        .or_else(|| edge_witnesses(ha, hb, b_in_a, overlap, normal))?;
+    let (r, t) = (b_in_a.rotation, b_in_a.translation);
+    let on_a = on_a.clamp(-ha, ha);
+    let on_b = t + r * (r.transpose() * (on_b - t)).clamp(-hb, hb);
+    let distance = (on_a - on_b).length();
+    // The pair realises the gap (a relative 1e-9: what GJK's stage certifies).
+    (distance <= gap * (1.0 + 1e-9)).then_some(BoxAnswer::Apart {
+        distance,
+        lower_bound: gap.min(distance),
+        on_a,
+        on_b,
+    })
 }
 
 /// A's three face normals, B's three (the rotation's columns), and the nine cross
@@ -122,23 +237,34 @@ pub(crate) fn radius(h: DVec3, r: DMat3, axis: DVec3) -> f64 {
     h.x * r.x_axis.dot(axis).abs() + h.y * r.y_axis.dot(axis).abs() + h.z * r.z_axis.dot(axis).abs()
 }
 
-/// Two boxes clearly overlapping: the depth and normal by the separating axes, and the
-/// deepest point pair ([`deepest_pair`]).
-fn box_in_box(
+/// Two boxes, by one sweep over the 15 axes: clearly overlapping, the depth and normal
+/// of the smallest overlap and the deepest point pair ([`deepest_pair`]); clearly apart,
+/// [`separated_boxes`]; in between, [`touching_boxes`].
+fn box_pair(
     a: &Shape,
     b: &Shape,
     ca: &Cuboid,
     cb: &Cuboid,
     b_in_a: RelativePose,
-) -> Option<CoreContact> {
-    let (depth, normal) = smallest_overlap(ca.half_extents(), cb.half_extents(), b_in_a)?;
-    let (on_a, on_b) = deepest_pair(a, b, b_in_a, depth, normal)?;
-    Some(CoreContact {
-        signed_distance: -depth,
-        normal,
-        on_a,
-        on_b,
-    })
+    tolerance: f64,
+) -> Option<BoxAnswer> {
+    let (ha, hb) = (ca.half_extents(), cb.half_extents());
+    let sweep = overlap_over_axes(ha, hb, b_in_a);
+    let clear = CLEAR_OVERLAP * size(ha, hb, b_in_a);
+    let (depth, normal) = sweep;
+    if depth > clear {
+        let (on_a, on_b) = deepest_pair(a, b, b_in_a, depth, normal)?;
+        Some(BoxAnswer::Contact(CoreContact {
+            signed_distance: -depth,
+            normal,
+            on_a,
+            on_b,
+        }))
+    } else if depth < -clear {
+        separated_boxes((ha, hb), b_in_a, sweep)
+    } else {
+        touching_boxes((ha, hb), b_in_a, sweep, tolerance).map(BoxAnswer::Contact)
+    }
 }
 
 /// Points of two boxes (A's frame) with `on_a − on_b = depth · normal`, for the normal
@@ -263,16 +389,33 @@ mod tests {
         RelativePose::from_matrix(rotation, t)
     }
 
+    /// The smallest overlap of two boxes over the 15 axes and the axis (pointing from A to
+    /// B), or `None` when some axis separates them or the overlap is not clear.
+    fn smallest_overlap(ha: DVec3, hb: DVec3, b_in_a: RelativePose) -> Option<(f64, DVec3)> {
+        let scale = size(ha, hb, b_in_a);
+        Some(overlap_over_axes(ha, hb, b_in_a))
+            .filter(|(overlap, _)| *overlap > CLEAR_OVERLAP * scale)
+    }
+
+    /// The contact a closed form found (a test that expects one).
+    fn contact_of(answer: Option<BoxAnswer>) -> CoreContact {
+        match answer {
+            Some(BoxAnswer::Contact(c)) => c,
+            Some(BoxAnswer::Apart { distance, .. }) => panic!("apart by {distance}"),
+            None => panic!("no closed form"),
+        }
+    }
+
     #[test]
     fn a_point_inside_a_box_leaves_through_its_nearest_face() {
         let cube = Shape::Cuboid(Cuboid::new(DVec3::new(1.0, 2.0, 3.0)).unwrap());
         let point = Shape::Point(PointShape);
-        let c = box_core_contact(
+        let c = contact_of(box_core_contact(
             &cube,
             &point,
             at(DMat3::IDENTITY, DVec3::new(0.7, -0.5, 0.0)),
-        )
-        .unwrap();
+            1e-10,
+        ));
         assert_eq!(
             (c.signed_distance, c.normal),
             (-0.30000000000000004, DVec3::X)
@@ -280,23 +423,33 @@ mod tests {
         assert_eq!(c.on_a, DVec3::new(1.0, -0.5, 0.0));
         // From B's side: the box turned a quarter about z, the point at A's origin.
         let turn = DMat3::from_rotation_z(std::f64::consts::FRAC_PI_2);
-        let d = box_core_contact(&point, &cube, at(turn, DVec3::new(0.0, 0.5, 0.0))).unwrap();
+        let d = contact_of(box_core_contact(
+            &point,
+            &cube,
+            at(turn, DVec3::new(0.0, 0.5, 0.0)),
+            1e-10,
+        ));
         assert!(
             (d.signed_distance + 0.5).abs() < 1e-15,
             "{}",
             d.signed_distance
         );
         assert!((d.normal - DVec3::Y).length() < 1e-15, "{}", d.normal);
-        // Outside: the distance to the nearest point; on a face: left to GJK and EPA.
-        let out = box_core_contact(
+        // Outside: the distance to the nearest point; on a face: touching; a hair inside
+        // (above the tolerance, below the rounding of the size): left to GJK and EPA.
+        let out = contact_of(box_core_contact(
             &cube,
             &point,
             at(DMat3::IDENTITY, DVec3::new(1.5, 0.0, 3.5)),
-        )
-        .unwrap();
+            1e-10,
+        ));
         assert!((out.signed_distance - 0.5f64.hypot(0.5)).abs() < 1e-15);
         assert_eq!(out.on_a, DVec3::new(1.0, 0.0, 3.0));
-        assert!(box_core_contact(&cube, &point, at(DMat3::IDENTITY, DVec3::X)).is_none());
+        let on_face = box_core_contact(&cube, &point, at(DMat3::IDENTITY, DVec3::X), 1e-10);
+        let on_face = contact_of(on_face);
+        assert_eq!((on_face.signed_distance, on_face.normal), (0.0, DVec3::X));
+        let hair = at(DMat3::IDENTITY, DVec3::new(1.0 - 1e-9, 0.0, 0.0));
+        assert!(box_core_contact(&cube, &point, hair, 1e-10).is_none());
     }
 
     /// Over turned boxes at many offsets: where the normal crosses an edge of each, the
@@ -336,7 +489,7 @@ mod tests {
         };
         // Face to face, 0.2 deep along x.
         let rel = at(DMat3::IDENTITY, DVec3::new(0.8, 0.1, 0.0));
-        let contact = box_in_box(&cube, &cube, c, c, rel).unwrap();
+        let contact = contact_of(box_pair(&cube, &cube, c, c, rel, 1e-10));
         assert!((contact.signed_distance + 0.2).abs() < 1e-15);
         assert_eq!(contact.normal, DVec3::X);
         let gap = contact.on_a - contact.on_b;
@@ -346,7 +499,7 @@ mod tests {
             * DMat3::from_rotation_x(0.25 * std::f64::consts::PI);
         let rel = at(turn, DVec3::new(0.8, 0.8, 0.1));
         let (depth, n) = smallest_overlap(c.half_extents(), c.half_extents(), rel).unwrap();
-        let contact = box_in_box(&cube, &cube, c, c, rel).unwrap();
+        let contact = contact_of(box_pair(&cube, &cube, c, c, rel, 1e-10));
         assert_eq!(-contact.signed_distance, depth);
 
         assert!((contact.on_a - contact.on_b - n * depth).length() < 1e-12);

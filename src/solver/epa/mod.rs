@@ -35,6 +35,7 @@ use crate::shape::hull::incremental::{Expansion, IncrementalHull};
 use crate::shape::hull::orientation::height;
 use crate::shape::hull::span::collinear;
 use crate::shape::Shape;
+use boxes::BoxAnswer;
 
 /// A finished EPA query: `Penetrating`, `Touching`, GJK's `Separated` (or `Stalled`),
 /// `IterationCap` or `Degenerate`; iterations are expansions (EPA steps that added a
@@ -107,8 +108,24 @@ pub fn penetration(
         return EpaRun::of_cores_in_contact(contact, radius_a, radius_b);
     }
     if settings.closed_forms {
-        if let Some(contact) = boxes::box_core_contact(&core_a, &core_b, b_in_a) {
-            return EpaRun::of_cores_in_contact(contact, radius_a, radius_b);
+        match boxes::box_core_contact(&core_a, &core_b, b_in_a, settings.tolerance) {
+            Some(BoxAnswer::Contact(contact)) => {
+                return EpaRun::of_cores_in_contact(contact, radius_a, radius_b);
+            }
+            Some(BoxAnswer::Apart {
+                distance,
+                lower_bound,
+                on_a,
+                on_b,
+            }) if lower_bound > radius_a + radius_b => {
+                return EpaRun::of_separated_cores(
+                    (distance, lower_bound),
+                    (on_a, on_b),
+                    radius_a,
+                    radius_b,
+                );
+            }
+            _ => {}
         }
     }
     let mut run = penetration_of_cores(&core_a, &core_b, b_in_a, gjk_settings, settings, trace);
@@ -136,6 +153,25 @@ impl EpaRun {
             }
         };
         let witnesses = (c.on_a + c.normal * radius_a, c.on_b - c.normal * radius_b);
+        let extras = EpaExtras { gjk_stage: None };
+        EpaRun::new(outcome, 0, SupportStats::default(), Some(witnesses), extras)
+    }
+
+    /// The answer for two cores apart by `distance`, proved at least `lower_bound`,
+    /// their nearest points `on`, when the radii leave a gap.
+    fn of_separated_cores(
+        (distance, lower_bound): (f64, f64),
+        (on_a, on_b): (DVec3, DVec3),
+        radius_a: f64,
+        radius_b: f64,
+    ) -> Self {
+        let radius = radius_a + radius_b;
+        let outcome = Outcome::Separated {
+            distance: distance - radius,
+            lower_bound: lower_bound - radius,
+        };
+        let normal = (on_b - on_a) / distance;
+        let witnesses = (on_a + normal * radius_a, on_b - normal * radius_b);
         let extras = EpaExtras { gjk_stage: None };
         EpaRun::new(outcome, 0, SupportStats::default(), Some(witnesses), extras)
     }
