@@ -55,11 +55,16 @@ pub fn playback_panel_ui(
         if ui.button("⏭").on_hover_text("last (End)").clicked() {
             send(PlaybackCommand::Last);
         }
-        // Counted from 1, as the narration counts ("Step 1: ..."): one numbering.
-        let mut step = cursor.cursor.min(len.saturating_sub(1)) + 1;
-        let slider = egui::Slider::new(&mut step, 1..=len.max(1)).text(format!("of {len}"));
-        if ui.add(slider).changed() {
-            send(PlaybackCommand::Seek(step.saturating_sub(1)));
+        // Counted from 1, as the narration counts ("Step 1: ..."): one numbering. A run
+        // with no steps (a closed form, a method that does not apply) says so.
+        if len == 0 {
+            ui.label("no steps");
+        } else {
+            let mut step = cursor.cursor.min(len - 1) + 1;
+            let slider = egui::Slider::new(&mut step, 1..=len).text(format!("of {len}"));
+            if ui.add(slider).changed() {
+                send(PlaybackCommand::Seek(step - 1));
+            }
         }
         ui.label("speed");
         ui.add(
