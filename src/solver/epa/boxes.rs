@@ -9,11 +9,11 @@
 //! among 15 axes (A's three face normals, B's three, and the nine cross products of an
 //! edge of each). The overlap along any unit axis bounds the depth from above, so an
 //! axis the rounding tilts a little can only overestimate, never undercut, the minimum.
-//! Clear overlaps and gaps are answered here, and touching by the rule EPA proves it
-//! with (its tolerance, relative to the size): the smallest overlap over the 15 axes
-//! within it bounds the depth, and a point of each box as close proves the contact.
-//! Anything between (an overlap above that tolerance but below the rounding of the
-//! scene's size) GJK and EPA decide, with their certificates.
+//! Clear overlaps and gaps are answered here, and touching within round-off: the
+//! smallest overlap over the 15 axes within the rounding of its own arithmetic bounds
+//! the depth, and a point of each box as close proves the contact. Anything between (a
+//! gap or an overlap above round-off but below a billionth of the scene's size) GJK and
+//! EPA decide, with their certificates: a gap that small is still a separating plane.
 
 use glam::{DMat3, DVec3};
 
@@ -26,6 +26,10 @@ use crate::solver::{run_gjk, DirectionRule, Outcome};
 
 /// Overlaps below this fraction of the scene's size are left to GJK and EPA.
 const CLEAR_OVERLAP: f64 = 1e-9;
+
+/// The rounding of an overlap or a gap computed from the boxes (a few products and sums
+/// of numbers up to the scene's size), as a fraction of that size: within it, touching.
+const ROUNDING: f64 = 16.0 * f64::EPSILON;
 
 /// What the closed forms answer for a box core against a point or a box core.
 pub(super) enum BoxAnswer {
@@ -42,23 +46,18 @@ pub(super) enum BoxAnswer {
 }
 
 /// The answer for a box core with a point or box core (A's frame), when they clearly
-/// overlap, are clearly apart or touch within EPA's `tolerance` (relative to the size);
-/// `None` for any other pair, or in between.
-pub(super) fn box_core_contact(
-    a: &Shape,
-    b: &Shape,
-    b_in_a: RelativePose,
-    tolerance: f64,
-) -> Option<BoxAnswer> {
+/// overlap, are clearly apart or touch within round-off; `None` for any other pair, or
+/// in between.
+pub(super) fn box_core_contact(a: &Shape, b: &Shape, b_in_a: RelativePose) -> Option<BoxAnswer> {
     match (a, b) {
         (Shape::Cuboid(ca), Shape::Point(_)) => {
-            point_in_box(ca.half_extents(), b_in_a.translation, tolerance).map(BoxAnswer::Contact)
+            point_in_box(ca.half_extents(), b_in_a.translation).map(BoxAnswer::Contact)
         }
         (Shape::Point(_), Shape::Cuboid(cb)) => {
             // A's point in B's frame; the normal that pushes A out of B pushes B the
             // other way.
             let (r, t) = (b_in_a.rotation, b_in_a.translation);
-            let c = point_in_box(cb.half_extents(), r.transpose() * -t, tolerance)?;
+            let c = point_in_box(cb.half_extents(), r.transpose() * -t)?;
             Some(BoxAnswer::Contact(CoreContact {
                 signed_distance: c.signed_distance,
                 normal: -(r * c.normal),
@@ -66,7 +65,7 @@ pub(super) fn box_core_contact(
                 on_b: r * c.on_a + t,
             }))
         }
-        (Shape::Cuboid(ca), Shape::Cuboid(cb)) => box_pair(a, b, ca, cb, b_in_a, tolerance),
+        (Shape::Cuboid(ca), Shape::Cuboid(cb)) => box_pair(a, b, ca, cb, b_in_a),
         _ => None,
     }
 }
@@ -74,12 +73,11 @@ pub(super) fn box_core_contact(
 /// A point `p` against a box of half extents `h` (the box's frame): outside, its
 /// distance to the box's nearest point and the direction from there; inside, the depth
 /// to its nearest face (negative), that face's outward normal and the point on it.
-/// Within `tolerance · (1 + size)` of the boundary, touching (the nearest point and the
-/// point, that close); between that and the rounding of the size, `None` (GJK and EPA
-/// decide).
-fn point_in_box(h: DVec3, p: DVec3, tolerance: f64) -> Option<CoreContact> {
+/// On the boundary within round-off, touching (the nearest point and the point); a
+/// hair further in or out (below a billionth of the size), `None` (GJK and EPA decide).
+fn point_in_box(h: DVec3, p: DVec3) -> Option<CoreContact> {
     let margin = CLEAR_OVERLAP * (h.length() + p.length());
-    let slack = tolerance * (1.0 + h.length() + p.length());
+    let slack = ROUNDING * (h.length() + p.length());
     let nearest = p.clamp(-h, h);
     if nearest != p {
         let v = p - nearest;
@@ -144,8 +142,8 @@ fn overlap_over_axes(ha: DVec3, hb: DVec3, b_in_a: RelativePose) -> (f64, DVec3)
     best
 }
 
-/// Two boxes touching within `tolerance · (1 + size)`: the smallest overlap over the
-/// axes that close to 0 (the depth is at most it, and no axis separates them by more),
+/// Two boxes touching within round-off: the smallest overlap over the axes that close
+/// to 0 (the depth is at most it, and no axis separates them by more),
 /// and a point of each box that close together (the distance is at most it): a vertex
 /// on the other's face, the nearest points of two crossing edges, or else by projecting
 /// onto each box in turn from the midpoint of the centres (von Neumann's alternating
@@ -155,9 +153,8 @@ fn touching_boxes(
     (ha, hb): (DVec3, DVec3),
     b_in_a: RelativePose,
     (overlap, normal): (f64, DVec3),
-    tolerance: f64,
 ) -> Option<CoreContact> {
-    let slack = tolerance * (1.0 + size(ha, hb, b_in_a));
+    let slack = ROUNDING * size(ha, hb, b_in_a);
     if overlap.abs() > slack {
         return None;
     }
@@ -246,7 +243,6 @@ fn box_pair(
     ca: &Cuboid,
     cb: &Cuboid,
     b_in_a: RelativePose,
-    tolerance: f64,
 ) -> Option<BoxAnswer> {
     let (ha, hb) = (ca.half_extents(), cb.half_extents());
     let sweep = overlap_over_axes(ha, hb, b_in_a);
@@ -263,7 +259,7 @@ fn box_pair(
     } else if depth < -clear {
         separated_boxes((ha, hb), b_in_a, sweep)
     } else {
-        touching_boxes((ha, hb), b_in_a, sweep, tolerance).map(BoxAnswer::Contact)
+        touching_boxes((ha, hb), b_in_a, sweep).map(BoxAnswer::Contact)
     }
 }
 
@@ -414,7 +410,6 @@ mod tests {
             &cube,
             &point,
             at(DMat3::IDENTITY, DVec3::new(0.7, -0.5, 0.0)),
-            1e-10,
         ));
         assert_eq!(
             (c.signed_distance, c.normal),
@@ -427,7 +422,6 @@ mod tests {
             &point,
             &cube,
             at(turn, DVec3::new(0.0, 0.5, 0.0)),
-            1e-10,
         ));
         assert!(
             (d.signed_distance + 0.5).abs() < 1e-15,
@@ -441,15 +435,14 @@ mod tests {
             &cube,
             &point,
             at(DMat3::IDENTITY, DVec3::new(1.5, 0.0, 3.5)),
-            1e-10,
         ));
         assert!((out.signed_distance - 0.5f64.hypot(0.5)).abs() < 1e-15);
         assert_eq!(out.on_a, DVec3::new(1.0, 0.0, 3.0));
-        let on_face = box_core_contact(&cube, &point, at(DMat3::IDENTITY, DVec3::X), 1e-10);
+        let on_face = box_core_contact(&cube, &point, at(DMat3::IDENTITY, DVec3::X));
         let on_face = contact_of(on_face);
         assert_eq!((on_face.signed_distance, on_face.normal), (0.0, DVec3::X));
         let hair = at(DMat3::IDENTITY, DVec3::new(1.0 - 1e-9, 0.0, 0.0));
-        assert!(box_core_contact(&cube, &point, hair, 1e-10).is_none());
+        assert!(box_core_contact(&cube, &point, hair).is_none());
     }
 
     /// Over turned boxes at many offsets: where the normal crosses an edge of each, the
@@ -489,7 +482,7 @@ mod tests {
         };
         // Face to face, 0.2 deep along x.
         let rel = at(DMat3::IDENTITY, DVec3::new(0.8, 0.1, 0.0));
-        let contact = contact_of(box_pair(&cube, &cube, c, c, rel, 1e-10));
+        let contact = contact_of(box_pair(&cube, &cube, c, c, rel));
         assert!((contact.signed_distance + 0.2).abs() < 1e-15);
         assert_eq!(contact.normal, DVec3::X);
         let gap = contact.on_a - contact.on_b;
@@ -499,7 +492,7 @@ mod tests {
             * DMat3::from_rotation_x(0.25 * std::f64::consts::PI);
         let rel = at(turn, DVec3::new(0.8, 0.8, 0.1));
         let (depth, n) = smallest_overlap(c.half_extents(), c.half_extents(), rel).unwrap();
-        let contact = contact_of(box_pair(&cube, &cube, c, c, rel, 1e-10));
+        let contact = contact_of(box_pair(&cube, &cube, c, c, rel));
         assert_eq!(-contact.signed_distance, depth);
 
         assert!((contact.on_a - contact.on_b - n * depth).length() < 1e-12);

@@ -108,7 +108,7 @@ pub fn penetration(
         return EpaRun::of_cores_in_contact(contact, radius_a, radius_b);
     }
     if settings.closed_forms {
-        match boxes::box_core_contact(&core_a, &core_b, b_in_a, settings.tolerance) {
+        match boxes::box_core_contact(&core_a, &core_b, b_in_a) {
             Some(BoxAnswer::Contact(contact)) => {
                 return EpaRun::of_cores_in_contact(contact, radius_a, radius_b);
             }
