@@ -37,7 +37,7 @@ pub fn narrate(run: &Run, trace: &EpaTrace, index: usize) -> String {
             None => {
                 "the contact has a closed form (a sphere's core is a point: against a point or \
                  a segment its nearest points, against a box the box's faces; two boxes: the \
-                 separating axes, whose smallest overlap is the depth, within EPA's tolerance \
+                 separating axes, whose smallest overlap is the depth, within round-off \
                  a touch once a point of each box is found that close, and whose largest gap \
                  is the distance once a vertex on a face or two crossing edges realise it), \
                  and the radii were added. To watch EPA expand on boxes, untick the closed \
