@@ -11,7 +11,7 @@
 
 use glam::DVec3;
 
-use super::{Simplex, SimplexVertex};
+use super::Simplex;
 use crate::minkowski::CsoPoint;
 
 /// The nearest point of `conv(simplex)` (1 to 3 vertices) to the origin and its weights
@@ -405,8 +405,12 @@ pub fn nearest_on_tetrahedron_faces(simplex: &Simplex) -> Option<(Simplex, DVec3
     }
     let mut best: Option<(Simplex, DVec3)> = None;
     for skip in 0..4 {
-        let face: Vec<SimplexVertex> = (0..4).filter(|i| *i != skip).map(|i| v[i]).collect();
-        let face = Simplex::from_slice(&face);
+        let mut face = Simplex::new();
+        for (i, vertex) in v.iter().enumerate() {
+            if i != skip {
+                face.push(*vertex);
+            }
+        }
         let Some((x, weights)) = nearest_in_simplex(&face) else {
             continue;
         };
@@ -439,15 +443,14 @@ pub fn origin_on_flat(w: &[DVec3]) -> bool {
 
 /// Shrinks `simplex` to its vertices of positive weight (all of them if none is).
 pub fn keep_positive(simplex: &mut Simplex, weights: [f64; 4]) {
-    let kept: Vec<SimplexVertex> = simplex
-        .vertices()
-        .iter()
-        .zip(weights)
-        .filter(|(_, w)| *w > 0.0)
-        .map(|(v, _)| *v)
-        .collect();
+    let mut kept = Simplex::new();
+    for (v, w) in simplex.vertices().iter().zip(weights) {
+        if w > 0.0 {
+            kept.push(*v);
+        }
+    }
     if !kept.is_empty() {
-        *simplex = Simplex::from_slice(&kept);
+        *simplex = kept;
     }
 }
 

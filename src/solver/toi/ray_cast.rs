@@ -131,9 +131,9 @@ pub(super) fn run(mut q: Query) -> ToiRun {
         }
         // The nearest point of conv{x − p_i} to the origin is the new gap. The ray's
         // point moves, so none of GJK's ordering assumptions hold: every face is tried.
-        let vertices: Vec<SimplexVertex> = points
-            .iter()
-            .map(|(id, p)| SimplexVertex {
+        let mut simplex = Simplex::new();
+        for (id, p) in points.iter().take(4) {
+            simplex.push(SimplexVertex {
                 id: *id,
                 // x − (a − b) as a difference of parts (x + b) − a, so that the
                 // projection's edges come from the shapes' own points.
@@ -142,19 +142,16 @@ pub(super) fn run(mut q: Query) -> ToiRun {
                     a: x + p.b,
                     b: p.a,
                 },
-            })
-            .collect();
-        let Some((kept, nearest, local)) = project_any(Simplex::from_slice(&vertices)) else {
+            });
+        }
+        let Some((kept, nearest, local)) = project_any(simplex) else {
             finish_stats(&mut q, &md);
             return q.finish_degenerate("the ray cast's simplex has no nearest point".into());
         };
-        weights = kept
-            .vertices()
-            .iter()
-            .zip(local)
-            .map(|(v, w)| (v.id, w))
-            .collect();
-        points.retain(|(id, _)| kept.vertices().iter().any(|v| v.id == *id));
+        let kept = kept.vertices();
+        weights.clear();
+        weights.extend(kept.iter().zip(local).map(|(v, w)| (v.id, w)));
+        points.retain(|(id, _)| kept.iter().any(|v| v.id == *id));
         gap = nearest;
         if q.is_traced() {
             let ray = RayState {
