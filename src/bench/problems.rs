@@ -391,19 +391,10 @@ pub fn run_problems(
                         let md = MinkowskiDifference::new(a, b, b_in_a);
                         let run = solve(alg, md, settings);
                         AlgorithmAnswer {
-                            iterations: run.iterations,
-                            distance: run.outcome.distance(),
-                            status: run.outcome.status_name().to_string(),
-                            normal: None,
-                            time_of_impact: None,
-                            pivots: None,
                             seconds_per_query: timing
                                 .then(|| our_seconds(a, b, b_in_a, alg, settings)),
-                            parry: None,
                             support_calls: Some(run.stats.calls),
-                            reason: outcome_reason(&run.outcome),
-                            lower_bound: proved_lower_bound(&run.outcome),
-                            parry_toi: None,
+                            ..AlgorithmAnswer::of(&run, None)
                         }
                     } else if method.family() == epa::FAMILY {
                         epa_answer(a, b, b_in_a, &settings, timing)

@@ -196,7 +196,7 @@ pub struct BoundNames {
 /// every family's records answer (their count, each as a [`Record`], CSV, JSON, a
 /// table, a sentence per step), and the way back to the family's own type
 /// ([`FamilyRecords::as_any`]) for what draws them.
-pub trait FamilyRecords: Any + Send + Sync + std::fmt::Debug {
+pub trait FamilyRecords: ErasedRecords + Send + Sync + std::fmt::Debug {
     fn family(&self) -> Family;
     fn len(&self) -> usize;
     fn is_empty(&self) -> bool {
@@ -210,18 +210,41 @@ pub trait FamilyRecords: Any + Send + Sync + std::fmt::Debug {
     fn table(&self) -> String;
     /// What step `index` of `run` did, in words (or how the run ended, with no steps).
     fn narrate(&self, run: &Run, index: usize) -> String;
-    /// The records in JSON.
-    fn to_json(&self) -> serde_json::Value;
-    fn clone_box(&self) -> Box<dyn FamilyRecords>;
-    fn same(&self, other: &dyn FamilyRecords) -> bool;
-    fn as_any(&self) -> &dyn Any;
-    fn as_any_mut(&mut self) -> &mut dyn Any;
     /// The distance step of record `i`, for the families that have one.
     fn distance_step(&self, _i: usize) -> Option<&DistanceStep> {
         None
     }
     /// Every vector of the distance steps through `f` (a change of frame).
     fn map_distance_vectors(&mut self, _f: &dyn Fn(DVec3) -> DVec3) {}
+}
+
+/// What a family's records are as values behind `dyn FamilyRecords` (JSON, a copy, a
+/// comparison, the way back to their own type): every serialisable, comparable,
+/// copyable records type has it, so a family writes none of it.
+pub trait ErasedRecords: Any {
+    fn to_json(&self) -> serde_json::Value;
+    fn clone_box(&self) -> Box<dyn FamilyRecords>;
+    fn same(&self, other: &dyn FamilyRecords) -> bool;
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<T: FamilyRecords + Serialize + Clone + PartialEq> ErasedRecords for T {
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+    fn clone_box(&self) -> Box<dyn FamilyRecords> {
+        Box::new(self.clone())
+    }
+    fn same(&self, other: &dyn FamilyRecords) -> bool {
+        other.as_any().downcast_ref::<T>() == Some(self)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
 }
 
 /// A family whose records are one list of steps: its buffer is a `Vec` of them, and
@@ -259,21 +282,6 @@ impl<R: StepRecord> FamilyRecords for Vec<R> {
     }
     fn narrate(&self, run: &Run, index: usize) -> String {
         R::narrate(run, self, index)
-    }
-    fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
-    }
-    fn clone_box(&self) -> Box<dyn FamilyRecords> {
-        Box::new(self.clone())
-    }
-    fn same(&self, other: &dyn FamilyRecords) -> bool {
-        other.as_any().downcast_ref::<Self>() == Some(self)
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
     }
     fn distance_step(&self, i: usize) -> Option<&DistanceStep> {
         self.get(i).and_then(StepRecord::distance_step)

@@ -2,8 +2,6 @@
 //! its records (the polytope's points and one record per expansion) as a run's trace
 //! holds them.
 
-use std::any::Any;
-
 use super::{EpaExtras, EpaRecord, EpaTrace, EPA_CSV_HEADER};
 use crate::solver::family::{
     BoundNames, ExtrasFields, Family, FamilyKind, FamilyRecords, LogScale,
@@ -86,26 +84,6 @@ impl FamilyRecords for EpaTrace {
 
     fn narrate(&self, run: &Run, index: usize) -> String {
         super::narrate::narrate(run, self, index)
-    }
-
-    fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
-    }
-
-    fn clone_box(&self) -> Box<dyn FamilyRecords> {
-        Box::new(self.clone())
-    }
-
-    fn same(&self, other: &dyn FamilyRecords) -> bool {
-        other.as_any().downcast_ref::<Self>() == Some(self)
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
     }
 }
 
