@@ -26,7 +26,7 @@ use super::record::{ToiEvent, ToiRecord};
 use super::{Query, ToiExtras, ToiRun, TIME_BRACKET};
 use crate::minkowski::SupportStats;
 use crate::shape::Shape;
-use crate::solver::epa::boxes::{candidate_axes, deepest_pair, radius};
+use crate::solver::epa::boxes::{candidate_axes, deepest_pair, radius, radius_unturned};
 use crate::solver::Outcome;
 
 /// The answer in closed form, when the pair has one and it is clear.
@@ -349,8 +349,8 @@ impl Axes {
             axes: [(DVec3::ZERO, 0.0, 0.0, 0.0); 15],
             len: 0,
         };
-        for axis in candidate_axes(r) {
-            let reach = radius(ha, DMat3::IDENTITY, axis) + radius(hb, r, axis);
+        for &axis in candidate_axes(r).iter() {
+            let reach = radius_unturned(ha, axis) + radius(hb, r, axis);
             axes.axes[axes.len] = (axis, reach, axis.dot(p), axis.dot(v));
             axes.len += 1;
         }
