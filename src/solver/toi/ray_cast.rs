@@ -32,7 +32,9 @@ pub(super) fn run(mut q: Query) -> ToiRun {
     let mut x = DVec3::ZERO;
     let first = md.support(-v);
     let mut gap = x - first.w;
-    let mut weights: Vec<(u32, f64)> = Vec::new();
+    // The face the last projection kept: the witnesses' weights are computed on it once,
+    // at the contact (the only place they are read), not at every projection.
+    let mut last_face: Option<Simplex> = None;
     // The last plane the ray's point was moved onto: the contact normal (the way B
     // moves out of A: the outward normal of A ⊖ B where the ray enters it).
     let mut normal = -v.normalize_or_zero();
@@ -55,6 +57,17 @@ pub(super) fn run(mut q: Query) -> ToiRun {
                 gap.length() - radius,
             );
             let (mut a, mut b) = (DVec3::ZERO, DVec3::ZERO);
+            let weights = match &last_face {
+                Some(face) => match face_weights(face) {
+                    Some(local) => face.vertices().iter().map(|v| v.id).zip(local).collect(),
+                    None => {
+                        return q.finish_degenerate(
+                            "the ray cast's simplex has no nearest point".into(),
+                        )
+                    }
+                },
+                None => Vec::new(),
+            };
             for (id, w) in &weights {
                 if let Some((_, p)) = points.iter().find(|(i, _)| i == id) {
                     a += p.a * *w;
@@ -144,13 +157,12 @@ pub(super) fn run(mut q: Query) -> ToiRun {
                 },
             });
         }
-        let Some((kept, nearest, local)) = project_any(simplex) else {
+        let Some((face, nearest)) = project_any(simplex) else {
             finish_stats(&mut q, &md);
             return q.finish_degenerate("the ray cast's simplex has no nearest point".into());
         };
-        let kept = kept.vertices();
-        weights.clear();
-        weights.extend(kept.iter().zip(local).map(|(v, w)| (v.id, w)));
+        let kept = face.vertices();
+        last_face = Some(face);
         points.retain(|(id, _)| kept.iter().any(|v| v.id == *id));
         gap = nearest;
         if q.is_traced() {
@@ -171,20 +183,27 @@ pub(super) fn run(mut q: Query) -> ToiRun {
     }
 }
 
+/// The weights of the origin's nearest point on a face [`project_any`] kept (a
+/// tetrahedron it kept holds the origin).
+fn face_weights(face: &Simplex) -> Option<[f64; 4]> {
+    if face.len() == 4 {
+        return Some(crate::solver::barycentric(face, DVec3::ZERO));
+    }
+    nearest_in_simplex(face).map(|(_, local)| local)
+}
+
 /// The origin's nearest point in `conv(simplex)` (any order, 1 to 4 points): the face
-/// that holds it (vertices of zero weight dropped), the point, and its weights on that
-/// face. Inside a tetrahedron: all four kept, the point zero.
-fn project_any(mut simplex: Simplex) -> Option<(Simplex, DVec3, [f64; 4])> {
+/// that holds it (vertices of zero weight dropped) and the point. Inside a tetrahedron:
+/// all four kept, the point zero.
+fn project_any(mut simplex: Simplex) -> Option<(Simplex, DVec3)> {
     if simplex.len() == 4 {
         if tetrahedron_contains_origin(&simplex) {
-            let weights = crate::solver::barycentric(&simplex, DVec3::ZERO);
-            return Some((simplex, DVec3::ZERO, weights));
+            return Some((simplex, DVec3::ZERO));
         }
         simplex = nearest_on_tetrahedron_faces(&simplex)?.0;
     }
     let (x, weights) = nearest_in_simplex(&simplex)?;
     let mut kept = simplex;
     keep_positive(&mut kept, weights);
-    let (_, local) = nearest_in_simplex(&kept)?;
-    Some((kept, x, local))
+    Some((kept, x))
 }
