@@ -423,3 +423,115 @@ fn a_turning_rod_meets_the_floor_when_its_end_dips_to_it() {
         assert_eq!(ray.outcome.status_name(), "not_applicable");
     }
 }
+
+/// A tiny box against a huge turned one a thousand away: the ray cast's GJK drops a
+/// support and later takes it back with other company, which is progress, not a stall
+/// (it used to end "stalled 2.8e-2 from A ⊖ B"). Then pairs of sizes 1e-3 to 1e3, far
+/// from the origin or not: the ray cast's own steps agree with advancement and Brent.
+#[test]
+fn the_ray_cast_goes_on_when_a_dropped_support_returns() {
+    let steps = ToiSettings {
+        closed_forms: false,
+        ..ToiSettings::default()
+    };
+    let small = Shape::Cuboid(
+        Cuboid::new(DVec3::new(
+            0.056180466021227206,
+            0.036812389633903146,
+            0.22355071650365557,
+        ))
+        .unwrap(),
+    );
+    let huge = Shape::Cuboid(
+        Cuboid::new(DVec3::new(
+            209.21730089251562,
+            150.37148716270374,
+            541.3836572880572,
+        ))
+        .unwrap(),
+    );
+    let rows = [
+        [
+            -0.12312173036400997,
+            0.9867197646968957,
+            -0.10594878700898647,
+        ],
+        [0.4024361118859361, 0.14723189918584922, 0.9035308205657728],
+        [
+            0.9071307597928223,
+            0.06860666016234379,
+            -0.41521911181816584,
+        ],
+    ];
+    let rel = RelativePose::from_matrix(
+        DMat3::from_cols_array_2d(&rows).transpose(),
+        DVec3::new(-380.75665352588646, 138.6023695018611, 1252.3244016396707),
+    );
+    let v = DVec3::new(512.9430525979396, -219.1336208086524, -1213.9292800669796);
+    let times: Vec<f64> = [ToiRule::RayCast, ToiRule::Advancement, ToiRule::Brent]
+        .into_iter()
+        .map(|rule| {
+            let run = time_of_impact(&small, &huge, rel, v, rule, steps, None);
+            impact_time(&run.summary.outcome, &format!("{rule:?}"))
+        })
+        .collect();
+    for t in &times[1..] {
+        assert!((times[0] - t).abs() <= 1e-6, "ray cast {} vs {t}", times[0]);
+    }
+
+    let mut rng = Rng::new(2026);
+    let sized = |rng: &mut Rng, scale: f64| -> Shape {
+        let h = DVec3::new(
+            rng.range(0.01, 1.0),
+            rng.range(0.01, 1.0),
+            rng.range(0.01, 1.0),
+        );
+        match rng.index(2) {
+            0 => Shape::Cuboid(Cuboid::new(h * scale).unwrap()),
+            _ => Shape::Capsule(Capsule::new(h.x * scale, h.y * scale).unwrap()),
+        }
+    };
+    let mut impacts = 0;
+    for i in 0..300 {
+        let (sa, sb) = (
+            10f64.powf(rng.range(-3.0, 3.0)),
+            10f64.powf(rng.range(-3.0, 3.0)),
+        );
+        let (a, b) = (sized(&mut rng, sa), sized(&mut rng, sb));
+        let c = rng.unit_vector() * (sa + sb) * rng.range(2.0, 1000.0);
+        let v = -c * rng.range(0.5, 2.0) + rng.vector(0.3 * (sa + sb));
+        let rel = RelativePose::from_matrix(DMat3::from_quat(rng.rotation()), c);
+        let label = format!(
+            "pair {i} ({} {sa:.0e} vs {} {sb:.0e})",
+            a.kind_name(),
+            b.kind_name()
+        );
+        let outcomes: Vec<Outcome> = [ToiRule::RayCast, ToiRule::Advancement, ToiRule::Brent]
+            .into_iter()
+            .map(|rule| {
+                time_of_impact(&a, &b, rel, v, rule, steps, None)
+                    .summary
+                    .outcome
+            })
+            .collect();
+        match &outcomes[0] {
+            Outcome::Impact { time, .. } => {
+                impacts += 1;
+                for other in &outcomes[1..] {
+                    let t = impact_time(other, &label);
+                    assert!((time - t).abs() <= 1e-6, "{label}: ray cast {time} vs {t}");
+                }
+            }
+            first => {
+                for other in &outcomes[1..] {
+                    assert_eq!(
+                        first.status_name(),
+                        other.status_name(),
+                        "{label}: {first} vs {other}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(impacts > 100, "{impacts} impacts");
+}

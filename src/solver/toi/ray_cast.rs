@@ -45,8 +45,6 @@ pub(super) fn run(mut q: Query) -> ToiRun {
         q.stats.vertex_visits_b += s.vertex_visits_b;
     };
     let mut stalled = false;
-    // The supports taken since λ last grew: one of them again means no progress.
-    let mut since_advance: Vec<DVec3> = Vec::new();
     loop {
         if stalled || gap.length() <= radius + q.contact {
             finish_stats(&mut q, &md);
@@ -115,30 +113,22 @@ pub(super) fn run(mut q: Query) -> ToiRun {
                 return q.finish_degenerate(why);
             }
         }
-        if event == ToiEvent::RayAdvance {
-            since_advance.clear();
-        }
-        let repeated = since_advance.contains(&p.w);
-        since_advance.push(p.w);
-        if repeated || points.iter().any(|(_, known)| known.w == p.w) {
-            if event == ToiEvent::RayProject {
-                // A support already in the simplex and no advance: round-off leaves no
-                // progress. The ray's point is within |gap| of A ⊖ B, a time error of
-                // |gap| / (−n·v) at the closing speed: accepted below 1e-7 of the motion.
-                let closing = -normal.dot(v);
-                if gap.length() - radius <= 1e-7 * closing.max(0.0) {
+        // A support already in the simplex, with no advance, cannot move the gap: in
+        // exact arithmetic it would have passed the plane test above.
+        let known = points.iter().any(|(_, known)| known.w == p.w);
+        if known && event == ToiEvent::RayProject {
+            match stall(gap, radius, normal.dot(v), lambda) {
+                Ok(()) => {
                     stalled = true;
                     continue;
                 }
-                finish_stats(&mut q, &md);
-                let why = format!(
-                    "the ray cast stalled {:e} from A ⊖ B at λ = {lambda}: round-off, no \
-                     certified contact",
-                    gap.length()
-                );
-                return q.finish_degenerate(why);
+                Err(why) => {
+                    finish_stats(&mut q, &md);
+                    return q.finish_degenerate(why);
+                }
             }
-        } else {
+        }
+        if !known {
             points.push((next_id, p));
             next_id += 1;
         }
@@ -164,7 +154,21 @@ pub(super) fn run(mut q: Query) -> ToiRun {
         let kept = face.vertices();
         last_face = Some(face);
         points.retain(|(id, _)| kept.iter().any(|v| v.id == *id));
+        // With the ray's point fixed, each projection brings the gap strictly closer
+        // (GJK's descent; a vertex dropped earlier may come back, with other company).
+        // A gap that did not shrink is round-off.
+        // (The first gap is to a support outside the simplex: nothing to compare.)
+        let shrank = nearest.length() < gap.length();
         gap = nearest;
+        if event == ToiEvent::RayProject && q.k > 1 && !shrank {
+            match stall(gap, radius, normal.dot(v), lambda) {
+                Ok(()) => stalled = true,
+                Err(why) => {
+                    finish_stats(&mut q, &md);
+                    return q.finish_degenerate(why);
+                }
+            }
+        }
         if q.is_traced() {
             let ray = RayState {
                 point: x,
@@ -181,6 +185,20 @@ pub(super) fn run(mut q: Query) -> ToiRun {
             );
         }
     }
+}
+
+/// No progress at the ray's point, `gap` from A ⊖ B (less the radii): a time error of
+/// |gap| over the closing speed along the contact normal, accepted as the contact
+/// below 1e-7 of the motion; otherwise the run says where it stalled.
+fn stall(gap: DVec3, radius: f64, normal_dot_v: f64, lambda: f64) -> Result<(), String> {
+    let closing = -normal_dot_v;
+    if gap.length() - radius <= 1e-7 * closing.max(0.0) {
+        return Ok(());
+    }
+    Err(format!(
+        "the ray cast stalled {:e} from A ⊖ B at λ = {lambda}: round-off, no certified contact",
+        gap.length()
+    ))
 }
 
 /// The weights of the origin's nearest point on a face [`project_any`] kept (a
