@@ -8,12 +8,13 @@ use std::collections::HashMap;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
-use super::criteria::CriterionValues;
+use super::criteria::{distance_guarantee, CriterionValues};
 use super::distance_step::{DistanceStep, WeightedVertex};
 use super::outcome::{Outcome, RunSummary};
 use super::settings::{QueryMode, SolverSettings};
 use super::simplex::{
-    barycentric, probed_enclosure, project_origin, Simplex, SimplexVertex, ENCLOSURE_PROBES,
+    barycentric, nearest_in_simplex, nearest_on_tetrahedron_faces, probed_enclosure,
+    project_origin, tetrahedron_contains_origin, Simplex, SimplexVertex, ENCLOSURE_PROBES,
 };
 use super::{initial_direction, run_gjk, witness_points, DirectionRule};
 use crate::minkowski::MinkowskiDifference;
@@ -72,7 +73,19 @@ pub struct FrankWolfe<'s> {
     /// The last step's support: beyond the origin when the shapes overlap, so an
     /// overlap proof tries it with the active set.
     last_support: Option<DVec3>,
+    /// Fully corrective, once round-off ended a run that was not converged: from then
+    /// on the active set is projected from the shapes' points, every face tried (as
+    /// GJK's precise mode).
+    precise: bool,
     outcome: Option<Outcome>,
+}
+
+/// How a fully-corrective run that passed its test ends, once checked from the shapes'
+/// points.
+enum CorrectiveEnd {
+    Certified(Outcome),
+    /// Round-off passed the test (the point had left `A ⊖ B`): go on, precisely.
+    Refine,
 }
 
 impl<'s> FrankWolfe<'s> {
@@ -97,6 +110,7 @@ impl<'s> FrankWolfe<'s> {
             k: 0,
             next_id: 1,
             last_support: None,
+            precise: false,
             outcome: None,
         }
     }
@@ -257,18 +271,22 @@ impl<'s> FrankWolfe<'s> {
                 let mut simplex =
                     Simplex::from_slice(&self.active.iter().map(|(v, _)| *v).collect::<Vec<_>>());
                 simplex.push(s);
-                let projection = project_origin(&simplex, self.settings.tetrahedron);
-                let active = projection
-                    .simplex
-                    .vertices()
-                    .iter()
-                    .zip(barycentric(&projection.simplex, projection.x))
-                    .map(|(v, w)| (*v, w))
-                    .collect();
-                self.set_active(active);
-                self.x = projection.x;
-                if projection.contains_origin {
-                    return Err(Outcome::Intersecting);
+                if self.precise {
+                    self.project_precisely(simplex)?;
+                } else {
+                    let projection = project_origin(&simplex, self.settings.tetrahedron);
+                    let active = projection
+                        .simplex
+                        .vertices()
+                        .iter()
+                        .zip(barycentric(&projection.simplex, projection.x))
+                        .map(|(v, w)| (*v, w))
+                        .collect();
+                    self.set_active(active);
+                    self.x = projection.x;
+                    if projection.contains_origin {
+                        return Err(Outcome::Intersecting);
+                    }
                 }
                 let kept: Vec<u32> = self.active.iter().map(|(v, _)| v.id).collect();
                 let dropped = before.into_iter().filter(|id| !kept.contains(id)).collect();
@@ -278,6 +296,83 @@ impl<'s> FrankWolfe<'s> {
                 })
             }
         }
+    }
+
+    /// The precise projection: the nearest point of the simplex from the shapes' points,
+    /// every face tried, "inside" by exact signs; the active set becomes the face that
+    /// holds it, with its weights.
+    fn project_precisely(&mut self, mut simplex: Simplex) -> Result<(), Outcome> {
+        if simplex.len() == 4 {
+            if tetrahedron_contains_origin(&simplex) {
+                return Err(Outcome::Intersecting);
+            }
+            simplex = nearest_on_tetrahedron_faces(&simplex)
+                .ok_or_else(no_nearest_point)?
+                .0;
+        }
+        let (x, weights) = nearest_in_simplex(&simplex).ok_or_else(no_nearest_point)?;
+        self.set_active(weighted_face(&simplex, weights));
+        self.x = x;
+        if x == DVec3::ZERO {
+            return Err(Outcome::Intersecting);
+        }
+        Ok(())
+    }
+
+    /// Fully corrective, its test passed: the active face's nearest point recomputed
+    /// from the shapes' points, a point of `A ⊖ B` (the loop's, from GJK's projection of
+    /// rounded differences, can leave it: a long thin face tilts). As GJK ends
+    /// (`finish_separated`): certified when the best plane α, or a fresh plane at the
+    /// recomputed point, brackets the distance as the criterion guarantees; otherwise
+    /// the run goes on precisely once, and after that says `stalled` with both bounds.
+    fn corrective_end(&mut self) -> CorrectiveEnd {
+        let simplex = Simplex::from_slice(&self.active.iter().map(|(v, _)| *v).collect::<Vec<_>>());
+        // A face with no nearest point (degenerate): its nearest vertex, a point too.
+        let (x, active) = match nearest_in_simplex(&simplex) {
+            Some((x, weights)) => (x, weighted_face(&simplex, weights)),
+            None => match self.active.iter().min_by(|p, q| {
+                p.0.point
+                    .w
+                    .length_squared()
+                    .total_cmp(&q.0.point.w.length_squared())
+            }) {
+                Some(&(v, _)) => (v.point.w, vec![(v, 1.0)]),
+                None => return CorrectiveEnd::Certified(no_nearest_point()),
+            },
+        };
+        let upper = x.length();
+        let (criterion, kind, tolerance) = (
+            self.settings.criterion,
+            self.settings.kind,
+            self.settings.tolerance,
+        );
+        let guarantee = distance_guarantee(criterion, kind, tolerance, upper);
+        self.set_active(active);
+        self.x = x;
+        if self.alpha > 0.0 && self.alpha <= upper && upper - self.alpha <= guarantee {
+            return CorrectiveEnd::Certified(Outcome::converged(upper, self.alpha));
+        }
+        let s = self.md.support_uncounted(-x).w;
+        let plane = self.alpha.max(x.dot(s) / upper).min(upper);
+        let lower = plane.max(0.0);
+        let passes = CriterionValues::new(upper, lower, 2.0 * x.dot(x - s))
+            .passes(criterion, kind, tolerance, upper);
+        if passes || upper - lower <= guarantee {
+            return CorrectiveEnd::Certified(Outcome::converged(upper, plane));
+        }
+        if !self.precise {
+            self.precise = true;
+            self.alpha = lower;
+            return CorrectiveEnd::Refine;
+        }
+        CorrectiveEnd::Certified(if lower > 0.0 {
+            Outcome::Stalled {
+                distance: upper,
+                lower_bound: lower,
+            }
+        } else {
+            Outcome::Contact { distance: upper }
+        })
     }
 
     fn record(
@@ -362,6 +457,23 @@ impl FrankWolfe<'_> {
             ..SolverSettings::default()
         };
         run_gjk(md, DirectionRule::Vanilla, settings, &[]).outcome == Outcome::Intersecting
+    }
+}
+
+/// The simplex's vertices with positive weight, weighted (storage order).
+fn weighted_face(simplex: &Simplex, weights: [f64; 4]) -> Vec<(SimplexVertex, f64)> {
+    simplex
+        .vertices()
+        .iter()
+        .zip(weights)
+        .filter(|(_, w)| *w > 0.0)
+        .map(|(v, w)| (*v, w))
+        .collect()
+}
+
+fn no_nearest_point() -> Outcome {
+    Outcome::Degenerate {
+        reason: "the active set has no nearest point".into(),
     }
 }
 
@@ -450,6 +562,18 @@ impl FrankWolfe<'_> {
             }
         }
         if criteria.passes(self.settings.criterion, self.settings.kind, eps, r) {
+            let outcome = if self.rule == StepRule::FullyCorrective {
+                match self.corrective_end() {
+                    CorrectiveEnd::Certified(outcome) => outcome,
+                    CorrectiveEnd::Refine => {
+                        let event = FrankWolfeEvent::Refined;
+                        self.record(&mut out, event, direction, Some(s), omega, criteria);
+                        return None;
+                    }
+                }
+            } else {
+                Outcome::converged(r, self.alpha)
+            };
             self.record(
                 &mut out,
                 FrankWolfeEvent::Converged,
@@ -458,7 +582,7 @@ impl FrankWolfe<'_> {
                 omega,
                 criteria,
             );
-            return self.finish(Outcome::converged(r, self.alpha));
+            return self.finish(outcome);
         }
         let event = match self.update(s) {
             Ok(event) => event,

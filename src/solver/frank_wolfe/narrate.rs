@@ -63,6 +63,10 @@ pub fn narrate(name: &str, record: &FrankWolfeRecord, index: usize) -> String {
             "Step {step}: ∥x∥ = {:.2e} is below the tolerance: the origin lies within it of A ⊖ B (Coal calls this a collision; it proves one only if points of A ⊖ B enclose the origin).",
             r.x_norm
         ),
+        FrankWolfeEvent::Refined => format!(
+            "Step {step}: the test passed, but round-off had moved x off A ⊖ B: recomputed from the shapes' points, ∥x∥ = {:.9} does not pass it. From here each re-optimisation tries every face from the shapes' points.",
+            r.x_norm
+        ),
         FrankWolfeEvent::Converged => format!(
             "Step {step}: converged: the duality gap at {added} is {:.2e}; distance ∥x∥ = {:.9}.",
             r.criteria.duality_gap, r.x_norm

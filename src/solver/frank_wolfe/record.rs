@@ -28,6 +28,10 @@ pub enum FrankWolfeEvent {
     /// ‖x_k‖ fell below the tolerance (Coal's check A): an overlap only where points of
     /// `A ⊖ B` enclose the origin, otherwise `contact`.
     WithinTolerance,
+    /// Fully corrective: the test passed on a point round-off had moved off `A ⊖ B`
+    /// (recomputed from the shapes' points, it does not pass); from here each
+    /// projection tries every face from the shapes' points.
+    Refined,
     /// The convergence test passed.
     Converged,
     /// Boolean mode: the support's plane separates the shapes.
@@ -46,6 +50,7 @@ impl FrankWolfeEvent {
             FrankWolfeEvent::Reoptimised { .. } => "projected",
             FrankWolfeEvent::OriginEnclosed { .. } => "enclosed",
             FrankWolfeEvent::WithinTolerance => "within_tol",
+            FrankWolfeEvent::Refined => "refined",
             FrankWolfeEvent::Converged => "converged",
             FrankWolfeEvent::SeparatingPlane => "separating",
             FrankWolfeEvent::Degenerate => "degenerate",
