@@ -175,3 +175,46 @@ fn touching_faces_and_large_hulls_get_certified_verdicts() {
         );
     }
 }
+
+/// An optimum within the LP's tolerance is no proof: boxes 4.5e-10 apart at a scale of
+/// 445 passed it and were called intersecting. Faces a hair apart, exactly flush and a
+/// hair overlapping, scaled from 1e-3 to 1e3: `intersecting` only where exact signs put
+/// the origin in `A ⊖ B` (flush faces touch, closed sets), never where GJK proves a gap.
+#[test]
+fn hairline_gaps_are_not_called_intersecting() {
+    let gjk = Method::of(collidescope::solver::Algorithm::ALL[0]);
+    for scale in [1e-3, 1.0, 445.0, 1e3] {
+        let (ha, hb) = (
+            DVec3::new(0.7, 0.3, 0.2) * scale,
+            DVec3::new(0.4, 0.5, 0.1) * scale,
+        );
+        let (a, b) = (
+            Shape::Cuboid(Cuboid::new(ha).unwrap()),
+            Shape::Cuboid(Cuboid::new(hb).unwrap()),
+        );
+        for relative_gap in [1e-12, 1e-10, 0.0, -1e-12, -1e-10] {
+            let x = ha.x + hb.x;
+            let t = DVec3::new(x + relative_gap * x, 0.1 * ha.y, -0.05 * ha.z);
+            let rel = RelativePose::between(&Pose::IDENTITY, &Pose::new(t, DQuat::IDENTITY));
+            // The faces' true gap in these floats.
+            let gap = (t.x - hb.x) - ha.x;
+            let by_gjk = run(gjk, &a, &b, rel);
+            for simplex in [Simplex::Tableau, Simplex::Revised] {
+                let outcome = run(Method::lp(simplex), &a, &b, rel);
+                let label =
+                    format!("scale {scale}, gap {gap:e}, {simplex:?}: {outcome} (GJK {by_gjk})");
+                match outcome {
+                    Outcome::Intersecting => assert!(gap <= 0.0, "{label}"),
+                    Outcome::SeparatingPlane { gap: plane, .. } => {
+                        assert!(gap > 0.0 && plane <= gap * (1.0 + 1e-9), "{label}")
+                    }
+                    Outcome::Contact { distance } => assert!(distance <= 1e-8 * scale, "{label}"),
+                    other => panic!("{label}: {other}"),
+                }
+                if gap < 0.0 {
+                    assert!(matches!(outcome, Outcome::Intersecting), "{label}");
+                }
+            }
+        }
+    }
+}

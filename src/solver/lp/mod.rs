@@ -30,6 +30,7 @@ use crate::minkowski::SupportStats;
 use crate::pose::RelativePose;
 use crate::shape::Shape;
 use crate::solver::settings::LpSettings;
+use crate::solver::simplex::points_enclose_origin;
 use crate::solver::Outcome;
 
 use pivoting::{Phase1, Phase1Solver, TieRule};
@@ -53,7 +54,42 @@ pub enum LpVerdict {
     PivotCap,
     /// The certificate did not hold (round-off beyond the tolerance).
     Uncertified { reason: String },
+    /// The optimum is within the tolerance, with points of A and B `distance` apart,
+    /// but exact signs do not put the origin in `A ⊖ B`: touching, overlapping or that
+    /// close, undecided.
+    Within { distance: f64 },
 }
+
+/// Whether the LP's weights prove a common point by exact signs: `Σλ_i p_i = Σμ_j q_j`
+/// puts the origin in the hull of the differences `p_i − q_j` of the points with
+/// positive weight, so the origin being there (boundary included, exact orientation
+/// tests) proves it; failing that, every difference is tried where there are few enough
+/// (the whole `A ⊖ B` of two polytopes), since round-off may have picked the wrong face.
+fn common_point_proved(a: &[DVec3], b: &[DVec3], la: &[f64], lb: &[f64]) -> bool {
+    let used = |points: &[DVec3], weights: &[f64]| -> Vec<DVec3> {
+        points
+            .iter()
+            .zip(weights)
+            .filter(|(_, w)| **w > 0.0)
+            .map(|(p, _)| *p)
+            .collect()
+    };
+    let differences = |a: &[DVec3], b: &[DVec3]| -> Vec<DVec3> {
+        a.iter()
+            .flat_map(|p| b.iter().map(move |q| *p - *q))
+            .collect()
+    };
+    let active = differences(&used(a, la), &used(b, lb));
+    if points_enclose_origin(&active) == Some(true) {
+        return true;
+    }
+    a.len() * b.len() <= ALL_DIFFERENCES_LIMIT
+        && points_enclose_origin(&differences(a, b)) == Some(true)
+}
+
+/// The most differences [`common_point_proved`] builds the exact hull of (two
+/// 64-vertex meshes).
+const ALL_DIFFERENCES_LIMIT: usize = 4096;
 
 /// A finished test.
 #[derive(Clone, Debug)]
@@ -270,9 +306,17 @@ impl Scaled<'_> {
         if objective <= LP_TOLERANCE {
             let (point_a, point_b) = points(&t);
             let weights_ok = x[..n].iter().all(|w| *w >= -LP_TOLERANCE);
-            run.verdict = if weights_ok && (point_a - point_b).length() <= 1e-8 * scale {
-                LpVerdict::Intersecting {
-                    point: (point_a + point_b) * 0.5,
+            let apart = (point_a - point_b).length();
+            run.verdict = if weights_ok && apart <= 1e-8 * scale {
+                let (la, lb) = x[..n].split_at(pa.len());
+                if common_point_proved(a, b, la, lb) {
+                    LpVerdict::Intersecting {
+                        point: (point_a + point_b) * 0.5,
+                    }
+                } else {
+                    // An optimum within the tolerance is no proof: the points may be
+                    // a hair apart (boxes 4.5e-10 apart at 445 passed it).
+                    LpVerdict::Within { distance: apart }
                 }
             } else {
                 LpVerdict::Uncertified {
@@ -458,6 +502,7 @@ fn verdict_outcome(verdict: LpVerdict, pivots: usize) -> (Outcome, Option<DVec3>
         ),
         LpVerdict::PivotCap => (Outcome::PivotCap { pivots }, None),
         LpVerdict::Uncertified { reason } => (Outcome::Degenerate { reason }, None),
+        LpVerdict::Within { distance } => (Outcome::Contact { distance }, None),
     }
 }
 
