@@ -10,7 +10,7 @@
 use glam::DVec3;
 
 use super::record::{IpRecord, IpStage};
-use super::IpSettings;
+use super::{IpSettings, StallWatch};
 use crate::minkowski::SupportStats;
 use crate::pose::RelativePose;
 use crate::shape::implicit::barrier::{self, Control, Group, Objective};
@@ -122,6 +122,7 @@ pub fn time_of_impact(
     let (mut lower, mut upper) = (0.0f64, f64::INFINITY);
     let mut ending: Option<Result<(DVec3, f64), Outcome>> = None;
     let mut last = (xa, yb + velocity * t0, t0);
+    let mut watch = StallWatch::new();
     barrier::run(
         &objective,
         &groups,
@@ -154,11 +155,22 @@ pub fn time_of_impact(
                 ending = Some(Ok((middle, t)));
                 return Control::Stop;
             }
-            if upper - lower <= settings.tolerance * upper.max(1.0) {
+            let stalled = watch.stalled(upper - lower, s.mu, upper.max(1.0));
+            if stalled && upper - lower > settings.acceptable * upper.max(1.0) {
+                return Control::Stop;
+            }
+            // A stalled bracket within `acceptable` answers as a converged one does
+            // (the smoothing's allowance: ten times the tolerance).
+            let allowance = if stalled {
+                settings.acceptable
+            } else {
+                10.0 * settings.tolerance
+            };
+            if stalled || upper - lower <= settings.tolerance * upper.max(1.0) {
                 let moved = at_time(t);
                 let certified =
                     (pull_inside(a, x, xa) - pull_inside(&moved, y, yb + velocity * t)).length();
-                if certified - lower <= 10.0 * settings.tolerance * certified.max(1.0) {
+                if certified - lower <= allowance * certified.max(1.0) {
                     let outcome = if certified <= settings.tolerance * scale {
                         Outcome::Grazing {
                             time: t,
@@ -236,6 +248,7 @@ pub fn time_of_impact(
         }
     };
     let (mut t_low, mut t_high) = (0.0f64, t_common);
+    let mut watch = StallWatch::new();
     let mut contact = common;
     let mut done = false;
     barrier::run(
@@ -269,8 +282,13 @@ pub fn time_of_impact(
                 r.time = t;
                 records.push(r);
             }
-            if t_high - t_low <= settings.tolerance {
+            let stalled = watch.stalled(t_high - t_low, s.mu, 1.0);
+            if t_high - t_low <= settings.tolerance
+                || (stalled && t_high - t_low <= settings.acceptable)
+            {
                 done = true;
+                Control::Stop
+            } else if stalled {
                 Control::Stop
             } else {
                 Control::Continue

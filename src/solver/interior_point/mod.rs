@@ -36,6 +36,38 @@ pub use record::{IpRecord, IpStage, IP_CSV_HEADER};
 /// before a run counts as stalled.
 const STALL_STEPS: usize = 6;
 
+/// Whether a bracket still narrows. Round-off in the Newton system leaves a floor under
+/// the dual residual, so the bracket can stop short of the tolerance (shapes 1e5 times
+/// apart in size); then a bracket within `acceptable` is the answer and a wider one a
+/// cap, rather than running on to the iteration cap.
+struct StallWatch {
+    best_width: f64,
+    since_progress: usize,
+}
+
+impl StallWatch {
+    fn new() -> Self {
+        Self {
+            best_width: f64::INFINITY,
+            since_progress: 0,
+        }
+    }
+
+    /// Records this step's bracket `width` (the answer's size `size`, barrier weight
+    /// `mu`); true once it has not narrowed for [`STALL_STEPS`] steps near the end (μ at
+    /// round-off level, or the bracket already narrow: earlier plateaus are the path
+    /// turning a corner).
+    fn stalled(&mut self, width: f64, mu: f64, size: f64) -> bool {
+        if width < self.best_width * (1.0 - 1e-3) {
+            (self.best_width, self.since_progress) = (width, 0);
+        } else {
+            self.since_progress += 1;
+        }
+        let near_end = mu < 1e-12 || width <= 1e-4 * size;
+        self.since_progress >= STALL_STEPS && near_end
+    }
+}
+
 /// A finished distance query: iterations are Newton steps (phase 1 not counted), the
 /// witnesses the last iterates, points of A and of B (A's frame).
 pub type IpAnswer = Answer<IpExtras>;
@@ -223,7 +255,7 @@ fn distance_from(
     let mut verdict: Option<Outcome> = None;
     let (mut lower, mut upper) = (0.0f64, f64::INFINITY);
     let mut iterations = 0;
-    let (mut best_width, mut since_progress) = (f64::INFINITY, 0);
+    let mut watch = StallWatch::new();
     let z0 = [x0.x, x0.y, x0.z, y0.x, y0.y, y0.z];
     let z = barrier::run(&objective, &groups, z0, mu0, settings.max_iterations, |s| {
         iterations = s.iteration;
@@ -254,15 +286,7 @@ fn distance_from(
             return Control::Stop;
         }
         let width = upper - lower;
-        if width < best_width * (1.0 - 1e-3) {
-            (best_width, since_progress) = (width, 0);
-        } else {
-            since_progress += 1;
-        }
-        // Only near the end (μ at round-off level, or a bracket already narrow) is no
-        // progress a stall; earlier plateaus are the path turning a corner.
-        let near_end = s.mu < 1e-12 || width <= 1e-4 * upper.max(1.0);
-        let stalled = since_progress >= STALL_STEPS && near_end;
+        let stalled = watch.stalled(width, s.mu, upper.max(1.0));
         if stalled && width <= settings.acceptable * upper.max(1.0) {
             let certified = (pull_inside(a, x, xa) - pull_inside(b, y, yb)).length();
             if certified - lower <= settings.acceptable * certified.max(1.0) {
