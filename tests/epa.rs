@@ -954,3 +954,102 @@ fn box_closed_forms_agree_with_epa_on_hairline_gaps_and_depths() {
         assert!(verdicts.keys().any(|(c, _)| *c == kind), "{verdicts:?}");
     }
 }
+
+/// A sphere whose centre lies inside a cylinder: the depth is the centre's distance to
+/// the nearer of the side and the caps, plus the radius (a closed form). EPA on the
+/// cylinder's curved side closes in slowly; 256 expansions left one such pair at a
+/// bracket of 3e-7 (relative) and answered `iteration_cap`. A bracket within
+/// `acceptable` (1e-6 · max(1, d)) at the cap is now an answer, and a capped run's
+/// bracket holds the truth (its upper end the smallest support plane seen).
+#[test]
+fn spheres_inside_cylinders_match_the_closed_form() {
+    use collidescope::shape::Cylinder;
+    let mut rng = Rng::new(60);
+    let rows = [
+        [
+            0.31401638767306594,
+            -0.9373977498554523,
+            -0.1505960385889798,
+        ],
+        [
+            -0.09194379026814403,
+            0.1278487663375225,
+            -0.9875226743609997,
+        ],
+        [
+            0.9449550506261588,
+            0.3239446735353249,
+            -0.046041294336773175,
+        ],
+    ];
+    let mut pairs = vec![(
+        0.030004208140319007,
+        0.06693078423331815,
+        0.07249979396890625,
+        DVec3::new(
+            -0.00013139707103908922,
+            -2.990777503324928e-05,
+            2.57443623233811e-05,
+        ),
+        DMat3::from_cols_array_2d(&rows).transpose(),
+    )];
+    for _ in 0..200 {
+        let (r, h) = (rng.range(0.01, 2.0), rng.range(0.01, 2.0));
+        let radial = rng.range(0.0, 0.9) * r;
+        let angle = rng.range(0.0, std::f64::consts::TAU);
+        let centre = DVec3::new(
+            radial * angle.cos(),
+            rng.range(-0.9, 0.9) * h,
+            radial * angle.sin(),
+        );
+        pairs.push((
+            r,
+            h,
+            rng.range(0.01, 1.0),
+            centre,
+            DMat3::from_quat(rng.rotation()),
+        ));
+    }
+    let (mut answered, mut capped) = (0, 0);
+    for (i, (r, h, radius, centre, turn)) in pairs.into_iter().enumerate() {
+        let cylinder = Shape::Cylinder(Cylinder::new(r, h).unwrap());
+        let ball = Shape::Sphere(Sphere::new(radius).unwrap());
+        let rel = RelativePose::from_matrix(turn, centre);
+        let radial = DVec3::new(centre.x, 0.0, centre.z).length();
+        let truth = (r - radial).min(h - centre.y.abs()) + radius;
+        let outcome = query(&cylinder, &ball, rel);
+        let label = format!("pair {i}: r {r}, h {h}, centre {centre}");
+        // The pair that was capped.
+        if i == 0 {
+            assert!(
+                !matches!(outcome, Outcome::IterationCap { .. }),
+                "{label}: {outcome}"
+            );
+        }
+        match outcome {
+            Outcome::Penetrating { depth, .. } => {
+                answered += 1;
+                assert!(
+                    (depth - truth).abs() <= 1e-6 * truth.max(1.0),
+                    "{label}: {depth} vs {truth}"
+                );
+            }
+            Outcome::IterationCap {
+                lower_bound,
+                upper_bound,
+            } => {
+                capped += 1;
+                let slack = 1e-9 * truth.max(1.0);
+                assert!(
+                    lower_bound - slack <= truth && truth <= upper_bound + slack,
+                    "{label}: [{lower_bound}, {upper_bound}] vs {truth}"
+                );
+            }
+            other => panic!("{label}: {other}"),
+        }
+    }
+    assert!(
+        capped * 50 <= answered,
+        "{capped} capped, {answered} answered"
+    );
+}

@@ -186,7 +186,7 @@ fn draw_expansion(
     }
     gizmos.sphere(Isometry3d::from_translation(foot), size, COLOR_NEAREST);
     if layers.labels {
-        let what = if record.event == EpaEvent::Converged {
+        let what = if matches!(record.event, EpaEvent::Converged | EpaEvent::Accepted) {
             format!("depth {:.6}", record.nearest_distance)
         } else {
             format!("depth ≥ {:.4}", record.nearest_distance)
@@ -210,7 +210,7 @@ fn draw_expansion(
         .chain(record.nearest.map(world));
     *step_bounds = StepBounds::around(points, frame.radius * 0.05);
     // At the end: the penetration vector between the witness points on the shapes.
-    if layers.witness && record.event == EpaEvent::Converged {
+    if layers.witness && matches!(record.event, EpaEvent::Converged | EpaEvent::Accepted) {
         draw_penetration(&model, run, size, &mut gizmos, &mut labels);
     }
 }

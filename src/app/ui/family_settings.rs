@@ -17,6 +17,7 @@ pub fn family_settings_ui(ui: &mut egui::Ui, kind: SettingsKind, s: &mut SolverS
             let e = &mut s.epa;
             changed |= tolerance(ui, "gain tolerance", &mut e.tolerance, "expansion stops when the support along the nearest face's normal gains at most this · (1 + |s|)");
             changed |= cap(ui, "expansion cap", &mut e.max_iterations);
+            changed |= tolerance(ui, "acceptable at the cap", &mut e.acceptable, "at the expansion cap, a depth bracket within this · max(1, depth) is still an answer (curved shapes close in slowly)");
             changed |= ui
                 .checkbox(&mut e.closed_forms, "spheres and boxes against boxes in closed form")
                 .on_hover_text("the box's faces and the separating axes answer at once, as parry does; untick to watch EPA expand on them")

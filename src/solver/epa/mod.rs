@@ -410,6 +410,8 @@ impl<'s, 'r> Epa<'s, 'r> {
             return self.finish(outcome, 0, None);
         }
         let mut k = 0;
+        // The smallest support-plane height so far: every one bounds the depth above.
+        let mut best_upper = f64::INFINITY;
         loop {
             let Some(nearest) = self.nearest_face() else {
                 let reason = "the polytope lost its faces".to_string();
@@ -437,8 +439,16 @@ impl<'s, 'r> Epa<'s, 'r> {
                 );
                 return self.finish(Outcome::Degenerate { reason }, k, None);
             }
+            best_upper = best_upper.min(upper);
             let capped = !converged && k >= self.settings.max_iterations;
-            let event = if converged {
+            // At the cap, a bracket within `acceptable` is still an answer (curved
+            // shapes: the polytope closes in on a rim slowly).
+            let acceptable = capped
+                && best_upper - plane.distance <= self.settings.acceptable * best_upper.max(1.0);
+            let capped = capped && !acceptable;
+            let event = if acceptable {
+                EpaEvent::Accepted
+            } else if converged {
                 EpaEvent::Converged
             } else if capped {
                 EpaEvent::IterationCap
@@ -453,9 +463,15 @@ impl<'s, 'r> Epa<'s, 'r> {
                 nearest,
                 plane,
                 support: s.w,
-                upper,
+                // At the cap, the bracket's top is the best support plane seen.
+                upper: if acceptable || capped {
+                    best_upper
+                } else {
+                    upper
+                },
                 gain,
             };
+            let converged = converged || acceptable;
             if converged || capped {
                 let faces = self.record_faces();
                 self.record(&step, faces, false);
@@ -481,7 +497,7 @@ impl<'s, 'r> Epa<'s, 'r> {
             if capped {
                 let outcome = Outcome::IterationCap {
                     lower_bound: plane.distance,
-                    upper_bound: upper,
+                    upper_bound: best_upper,
                 };
                 return self.finish(outcome, k, None);
             }

@@ -64,6 +64,10 @@ pub fn narrate(run: &Run, trace: &EpaTrace, index: usize) -> String {
              certified. Depth in [{:.9}, {:.9}]; result: {}.",
             r.nearest_distance, r.gain, r.nearest_distance, r.support_distance, outcome
         ),
+        EpaEvent::Accepted => format!(
+            "Step {step}: iteration cap reached with the depth in [{:.9}, {:.9}] (the nearest face, the best support plane): within the acceptable bracket, so that is the answer; result: {}.",
+            r.nearest_distance, r.support_distance, outcome
+        ),
         EpaEvent::IterationCap => format!(
             "Step {step}: iteration cap reached with the depth between {:.6} and {:.6}: no answer.",
             r.nearest_distance, r.support_distance

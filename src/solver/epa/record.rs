@@ -22,6 +22,9 @@ pub enum EpaEvent {
     Converged,
     /// The iteration cap was reached.
     IterationCap,
+    /// The iteration cap was reached with the depth's bracket (the nearest face, the
+    /// smallest support plane seen) within `acceptable`: the answer, to that bracket.
+    Accepted,
 }
 
 /// One EPA step.
@@ -69,6 +72,7 @@ impl EpaEvent {
             EpaEvent::Expanded => "expanded",
             EpaEvent::Converged => "converged",
             EpaEvent::IterationCap => "iteration_cap",
+            EpaEvent::Accepted => "accepted",
         }
     }
 }
