@@ -71,6 +71,22 @@ fn exported_coal_scripts_pass_where_coal_is_right_and_fail_off_the_bracket() {
     }
 }
 
+/// Coal's own stopping guarantee is the script's margin: an answer 1.25e-6 off the
+/// certified distance of 0.324 is within Coal's GJK tolerance · (1 + ‖x‖), not a bug to
+/// report (a margin of the tolerance · max(1, |d|) said it was).
+#[test]
+fn exported_coal_scripts_allow_coals_own_guarantee() {
+    if !coal_available() {
+        return;
+    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/export/coal_within_its_guarantee.ron");
+    let s = Scene::load(&path).unwrap();
+    let script = coal_script(&s, "coal_within_its_guarantee.ron").unwrap();
+    let (ok, out) = run_python(&script, "coal-guarantee");
+    assert!(ok && out.contains("Coal agrees"), "{out}");
+}
+
 /// The exported parry tests as a crate of their own (what a parry user or maintainer
 /// does with them): built against parry3d-f64 from the registry, offline.
 #[test]

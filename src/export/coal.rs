@@ -138,8 +138,10 @@ Collidescope certifies the signed distance (negative: an overlap of that depth):
     {proof}
 This script runs Coal's distance query on the same shapes and poses (every number to the
 bit) and exits 1 when Coal's answer lies outside that bracket widened by Coal's own
-stopping guarantee (its GJK stops within gjk_tolerance, its EPA within epa_tolerance,
-relative): it fails while Coal is wrong here and passes once Coal is fixed.
+stopping guarantee: its GJK stops once ||x|| - (best plane) <= tol * (1 + ||x||), its EPA
+once the support gains at most tol * (1 + ||w||), x and w points of A - B, whose norms the
+shapes' bounding spheres bound. It fails while Coal is wrong here and passes once Coal is
+fixed.
 Requires: pip install coal numpy
 """
 import sys
@@ -174,7 +176,19 @@ coal.distance(shape_a, pose_a, shape_b, pose_b, request, result)
 answer = result.min_distance
 
 lower, upper = {lower}, {upper}
-slack = max(request.gjk_tolerance, request.epa_tolerance) * max(1.0, abs(answer))
+
+
+def reach(shape):
+    """How far the shape's points lie from its frame's origin, at most."""
+    shape.computeLocalAABB()
+    rounding = getattr(shape, "getSweptSphereRadius", lambda: 0.0)()
+    return float(np.linalg.norm(shape.aabb_center)) + shape.aabb_radius + rounding
+
+
+# Coal's guarantee scales with the norm of a point of A - B: at most this.
+size = reach(shape_a) + reach(shape_b) + float(
+    np.linalg.norm(pose_b.getTranslation() - pose_a.getTranslation()))
+slack = max(request.gjk_tolerance, request.epa_tolerance) * (1.0 + size)
 print(f"Collidescope: signed distance in [{{lower!r}}, {{upper!r}}]")
 print(f"Coal {{getattr(coal, '__version__', '?')}}: {{answer!r}} (allowed: [{{lower - slack!r}}, {{upper + slack!r}}])")
 if lower - slack <= answer <= upper + slack:
