@@ -208,13 +208,44 @@ fn hairline_gaps_are_not_called_intersecting() {
                     Outcome::SeparatingPlane { gap: plane, .. } => {
                         assert!(gap > 0.0 && plane <= gap * (1.0 + 1e-9), "{label}")
                     }
-                    Outcome::Contact { distance } => assert!(distance <= 1e-8 * scale, "{label}"),
+                    // A bound on the distance: the shapes are `gap` apart (both
+                    // rounded: a few ulps of the scale).
+                    Outcome::Contact { distance } => {
+                        let ulps = 8.0 * f64::EPSILON * scale;
+                        assert!(
+                            distance <= 1e-8 * scale && distance >= gap - ulps,
+                            "{label}"
+                        )
+                    }
                     other => panic!("{label}: {other}"),
                 }
                 if gap < 0.0 {
                     assert!(matches!(outcome, Outcome::Intersecting), "{label}");
                 }
             }
+        }
+    }
+}
+
+/// Containment a hair off: a cube whose +x face lies 1e-14 beyond the big cube's. The
+/// vertex test's optimum is within its tolerance and no exact sign decides, so the answer
+/// is `contact`, and its distance bounds the gap from above (points of the hulls, the
+/// weights made convex; the scaled problem's points once said 1.5e-15 for a gap of 1e-14).
+#[test]
+fn containment_a_hair_off_is_contact_with_a_true_bound() {
+    let small = Shape::Cuboid(Cuboid::new(DVec3::splat(0.25)).unwrap());
+    let big = Shape::Cuboid(Cuboid::new(DVec3::ONE).unwrap());
+    for x in [0.75000000000001, 0.7500000000001, 0.75000000001] {
+        let rel = RelativePose::between(
+            &Pose::new(DVec3::new(x, 0.0, 0.0), DQuat::IDENTITY),
+            &Pose::IDENTITY,
+        );
+        // The vertex's excess over the face, exactly (Sterbenz): x + 0.25 − 1 = x − 0.75.
+        let gap = x - 0.75;
+        match run(Method::lp_containment(), &small, &big, rel) {
+            Outcome::Contact { distance } => assert!(distance >= gap, "{x}: {distance} < {gap}"),
+            Outcome::NotContained { .. } => {}
+            other => panic!("{x}: {other}"),
         }
     }
 }

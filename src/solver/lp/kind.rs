@@ -71,7 +71,8 @@ fn row(r: &LpRecord) -> String {
         LpEvent::Vertex { vertex, inside } => {
             format!(
                 "vertex {vertex} {}",
-                if *inside { "inside" } else { "outside" }
+                // Not inside: outside, or (the run's last, ending in contact) undecided.
+                if *inside { "inside" } else { "not inside" }
             )
         }
     };

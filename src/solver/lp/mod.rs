@@ -87,6 +87,19 @@ fn common_point_proved(a: &[DVec3], b: &[DVec3], la: &[f64], lb: &[f64]) -> bool
         && points_enclose_origin(&differences(a, b)) == Some(true)
 }
 
+/// `Σ w_i p_i` with the weights made convex (negative ones, round-off, as 0; the rest
+/// over their sum): a point of the points' hull, up to the rounding of the sum.
+fn convex_combination(points: &[DVec3], weights: &[f64]) -> DVec3 {
+    let total: f64 = weights.iter().map(|w| w.max(0.0)).sum();
+    if total <= 0.0 {
+        return points[0];
+    }
+    points
+        .iter()
+        .zip(weights)
+        .fold(DVec3::ZERO, |s, (p, w)| s + *p * (w.max(0.0) / total))
+}
+
 /// The most differences [`common_point_proved`] builds the exact hull of (two
 /// 64-vertex meshes).
 const ALL_DIFFERENCES_LIMIT: usize = 4096;
@@ -315,8 +328,12 @@ impl Scaled<'_> {
                     }
                 } else {
                     // An optimum within the tolerance is no proof: the points may be
-                    // a hair apart (boxes 4.5e-10 apart at 445 passed it).
-                    LpVerdict::Within { distance: apart }
+                    // a hair apart (boxes 4.5e-10 apart at 445 passed it). The bound is
+                    // the distance of two points of the shapes: the weights made a
+                    // convex combination of the original points.
+                    LpVerdict::Within {
+                        distance: (convex_combination(a, la) - convex_combination(b, lb)).length(),
+                    }
                 }
             } else {
                 LpVerdict::Uncertified {

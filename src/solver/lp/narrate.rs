@@ -37,9 +37,19 @@ pub fn narrate(run: &Run, records: &[LpRecord], index: usize) -> String {
                 (r.point_a - r.point_b).length()
             )
         }
-        LpEvent::Vertex { vertex, inside } => format!(
-            "Vertex {vertex} of A {} B.{end}",
-            if *inside { "lies in" } else { "lies outside" }
-        ),
+        LpEvent::Vertex { vertex, inside } => {
+            // The last vertex of a run that ends in `contact` is neither: within the
+            // test's tolerance of B's boundary, and no exact sign decides.
+            let undecided =
+                last && matches!(run.summary.outcome, crate::solver::Outcome::Contact { .. });
+            let side = if *inside {
+                "lies in"
+            } else if undecided {
+                "lies within round-off of the boundary of"
+            } else {
+                "lies outside"
+            };
+            format!("Vertex {vertex} of A {side} B.{end}")
+        }
     }
 }
