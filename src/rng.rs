@@ -40,6 +40,11 @@ impl SplitMix64 {
         (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
     }
 
+    /// Each coordinate uniform in [lo, hi): a box's half extents, say.
+    pub fn in_range3(&mut self, lo: f64, hi: f64) -> DVec3 {
+        DVec3::new(self.range(lo, hi), self.range(lo, hi), self.range(lo, hi))
+    }
+
     /// Uniform in the cube [−scale, scale]³.
     pub fn vector(&mut self, scale: f64) -> DVec3 {
         DVec3::new(

@@ -92,16 +92,8 @@ fn box_box_in_any_orientation_matches_the_separating_axes() {
     let mut rng = Rng::new(41);
     let mut checked = 0;
     for _ in 0..300 {
-        let ha = DVec3::new(
-            rng.range(0.1, 0.6),
-            rng.range(0.1, 0.6),
-            rng.range(0.1, 0.6),
-        );
-        let hb = DVec3::new(
-            rng.range(0.1, 0.6),
-            rng.range(0.1, 0.6),
-            rng.range(0.1, 0.6),
-        );
+        let ha = rng.in_range3(0.1, 0.6);
+        let hb = rng.in_range3(0.1, 0.6);
         let rb = DMat3::from_quat(rng.rotation());
         let tb = rng.vector(0.6);
         let (expected, axis) = box_box_depth(ha, hb, rb, tb);
@@ -163,11 +155,7 @@ fn spheres_and_sphere_box_match_closed_forms() {
     }
     // A sphere sinking into a box: centre outside (clamp) and inside (nearest face).
     for _ in 0..100 {
-        let h = DVec3::new(
-            rng.range(0.2, 0.8),
-            rng.range(0.2, 0.8),
-            rng.range(0.2, 0.8),
-        );
+        let h = rng.in_range3(0.2, 0.8);
         let r = rng.range(0.1, 0.5);
         let centre = rng.vector(1.0) * (h + DVec3::splat(r * 0.9));
         let clamped = centre.clamp(-h, h);
@@ -206,16 +194,8 @@ fn closed_forms_for_boxes_match_the_separating_axes_and_their_witnesses_touch() 
     };
     let mut checked = 0;
     for i in 0..400 {
-        let ha = DVec3::new(
-            rng.range(0.05, 0.6),
-            rng.range(0.05, 0.6),
-            rng.range(0.05, 0.6),
-        );
-        let hb = DVec3::new(
-            rng.range(0.05, 0.6),
-            rng.range(0.05, 0.6),
-            rng.range(0.05, 0.6),
-        );
+        let ha = rng.in_range3(0.05, 0.6);
+        let hb = rng.in_range3(0.05, 0.6);
         let rb = DMat3::from_quat(rng.rotation());
         let tb = rng.vector(0.6);
         // Every fourth pair rounded (dilated boxes), every fifth B a sphere.
@@ -589,11 +569,7 @@ fn capsule_against_cuboid_touching_boxes_and_thin_plates() {
     let (mut checked, mut parry_off) = (0, 0);
     // A capsule sinking into a box with its axis outside the box.
     for _ in 0..200 {
-        let h = DVec3::new(
-            rng.range(0.2, 0.8),
-            rng.range(0.2, 0.8),
-            rng.range(0.2, 0.8),
-        );
+        let h = rng.in_range3(0.2, 0.8);
         let (r, half) = (rng.range(0.05, 0.3), rng.range(0.1, 0.6));
         let q = rng.rotation();
         let t = rng.vector(1.0) * (h + DVec3::splat(r + half));
@@ -694,16 +670,8 @@ fn touching_boxes_in_closed_form_agree_with_epa_and_parry() {
     };
     let (mut touching, mut epa_agrees) = (0, 0);
     for i in 0..300 {
-        let ha = DVec3::new(
-            rng.range(0.2, 0.8),
-            rng.range(0.2, 0.8),
-            rng.range(0.2, 0.8),
-        );
-        let hb = DVec3::new(
-            rng.range(0.1, 0.5),
-            rng.range(0.1, 0.5),
-            rng.range(0.1, 0.5),
-        );
+        let ha = rng.in_range3(0.2, 0.8);
+        let hb = rng.in_range3(0.1, 0.5);
         // Every third pair face to face (B unturned but for a quarter turn about x).
         let rb = if i % 3 == 0 {
             DMat3::from_rotation_x(std::f64::consts::FRAC_PI_2 * (i % 2) as f64)
@@ -719,11 +687,7 @@ fn touching_boxes_in_closed_form_agree_with_epa_and_parry() {
             + hb.z * rb.z_axis.dot(n).abs();
         // That point (a vertex of B) a little off the middle of A's face.
         let lowest = rb * (-(rb.transpose() * n).signum() * hb);
-        let mut tb = DVec3::new(
-            rng.range(-0.1, 0.1),
-            rng.range(-0.1, 0.1),
-            rng.range(-0.1, 0.1),
-        ) - lowest;
+        let mut tb = rng.in_range3(-0.1, 0.1) - lowest;
         tb[axis] = sign * (ha[axis] + reach);
         let rel = RelativePose {
             translation: tb,
@@ -792,16 +756,8 @@ fn separated_boxes_in_closed_form_match_gjk() {
     let mut rng = Rng::new(48);
     let mut closed_forms = 0;
     for i in 0..600 {
-        let ha = DVec3::new(
-            rng.range(0.1, 0.8),
-            rng.range(0.1, 0.8),
-            rng.range(0.1, 0.8),
-        );
-        let hb = DVec3::new(
-            rng.range(0.1, 0.8),
-            rng.range(0.1, 0.8),
-            rng.range(0.1, 0.8),
-        );
+        let ha = rng.in_range3(0.1, 0.8);
+        let hb = rng.in_range3(0.1, 0.8);
         let rb = DMat3::from_quat(rng.rotation());
         let dir = rng.vector(1.0).normalize();
         // Out along `dir` until apart, then a gap of 1e-8 to 1 of the size.
@@ -875,11 +831,7 @@ fn box_closed_forms_agree_with_epa_on_hairline_gaps_and_depths() {
     let mut verdicts = std::collections::BTreeMap::new();
     for i in 0..6000 {
         let mut half = || {
-            let mut v = DVec3::new(
-                rng.range(0.01, 1.0),
-                rng.range(0.01, 1.0),
-                rng.range(0.01, 1.0),
-            );
+            let mut v = rng.in_range3(0.01, 1.0);
             match i % 5 {
                 0 => v.z = 10f64.powf(rng.range(-12.0, -4.0)),
                 1 => {
@@ -907,12 +859,7 @@ fn box_closed_forms_agree_with_epa_on_hairline_gaps_and_depths() {
             1 => magnitude,
             _ => -magnitude,
         };
-        let mut tb = DVec3::new(
-            rng.range(-1.2, 1.2),
-            rng.range(-1.2, 1.2),
-            rng.range(-1.2, 1.2),
-        ) * ha
-            - lowest;
+        let mut tb = rng.in_range3(-1.2, 1.2) * ha - lowest;
         tb[axis] = sign * (ha[axis] - lowest.dot(n) + gap);
         let rel = RelativePose {
             translation: tb,

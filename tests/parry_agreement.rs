@@ -225,11 +225,7 @@ fn closed_forms_hold_to_1e9() {
         );
 
         // Sphere–box: clamp the centre to the box.
-        let h = DVec3::new(
-            rng.range(0.1, 1.0),
-            rng.range(0.1, 1.0),
-            rng.range(0.1, 1.0),
-        );
+        let h = rng.in_range3(0.1, 1.0);
         let r = rng.range(0.05, 0.5);
         let c = rng.vector(3.0);
         let nearest = c.clamp(-h, h);

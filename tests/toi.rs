@@ -115,18 +115,7 @@ fn axis_aligned_boxes_meet_when_every_slab_overlaps() {
     let mut rng = Rng::new(9);
     let mut checked = 0;
     while checked < 60 {
-        let (ha, hb) = (
-            DVec3::new(
-                rng.range(0.1, 1.0),
-                rng.range(0.1, 1.0),
-                rng.range(0.1, 1.0),
-            ),
-            DVec3::new(
-                rng.range(0.1, 1.0),
-                rng.range(0.1, 1.0),
-                rng.range(0.1, 1.0),
-            ),
-        );
+        let (ha, hb) = (rng.in_range3(0.1, 1.0), rng.in_range3(0.1, 1.0));
         let c = rng.vector(3.0);
         let v = -c * rng.range(0.6, 1.4) + rng.vector(0.5);
         // Overlap on axis i while |c_i + t v_i| ≤ h_i: an interval per axis.
@@ -286,14 +275,7 @@ fn the_methods_agree_with_parry_cast_shapes_on_random_pairs() {
     let kinds = |rng: &mut Rng| -> Shape {
         match rng.index(3) {
             0 => Shape::Sphere(Sphere::new(rng.range(0.1, 0.8)).unwrap()),
-            1 => Shape::Cuboid(
-                Cuboid::new(DVec3::new(
-                    rng.range(0.1, 0.8),
-                    rng.range(0.1, 0.8),
-                    rng.range(0.1, 0.8),
-                ))
-                .unwrap(),
-            ),
+            1 => Shape::Cuboid(Cuboid::new(rng.in_range3(0.1, 0.8)).unwrap()),
             _ => Shape::Capsule(Capsule::new(rng.range(0.05, 0.4), rng.range(0.1, 0.8)).unwrap()),
         }
     };
@@ -481,11 +463,7 @@ fn the_ray_cast_goes_on_when_a_dropped_support_returns() {
 
     let mut rng = Rng::new(2026);
     let sized = |rng: &mut Rng, scale: f64| -> Shape {
-        let h = DVec3::new(
-            rng.range(0.01, 1.0),
-            rng.range(0.01, 1.0),
-            rng.range(0.01, 1.0),
-        );
+        let h = rng.in_range3(0.01, 1.0);
         match rng.index(2) {
             0 => Shape::Cuboid(Cuboid::new(h * scale).unwrap()),
             _ => Shape::Capsule(Capsule::new(h.x * scale, h.y * scale).unwrap()),
