@@ -13,8 +13,8 @@ use super::distance_step::{DistanceStep, WeightedVertex};
 use super::outcome::{Outcome, RunSummary};
 use super::settings::{QueryMode, SolverSettings};
 use super::simplex::{
-    barycentric, nearest_in_simplex, nearest_on_tetrahedron_faces, probed_enclosure,
-    project_origin, tetrahedron_contains_origin, Simplex, SimplexVertex, ENCLOSURE_PROBES,
+    barycentric, face_weights, nearest_face, nearest_in_simplex, probed_enclosure, project_origin,
+    Simplex, SimplexVertex, ENCLOSURE_PROBES,
 };
 use super::{initial_direction, run_gjk, witness_points, DirectionRule};
 use crate::minkowski::MinkowskiDifference;
@@ -301,17 +301,10 @@ impl<'s> FrankWolfe<'s> {
     /// The precise projection: the nearest point of the simplex from the shapes' points,
     /// every face tried, "inside" by exact signs; the active set becomes the face that
     /// holds it, with its weights.
-    fn project_precisely(&mut self, mut simplex: Simplex) -> Result<(), Outcome> {
-        if simplex.len() == 4 {
-            if tetrahedron_contains_origin(&simplex) {
-                return Err(Outcome::Intersecting);
-            }
-            simplex = nearest_on_tetrahedron_faces(&simplex)
-                .ok_or_else(no_nearest_point)?
-                .0;
-        }
-        let (x, weights) = nearest_in_simplex(&simplex).ok_or_else(no_nearest_point)?;
-        self.set_active(weighted_face(&simplex, weights));
+    fn project_precisely(&mut self, simplex: Simplex) -> Result<(), Outcome> {
+        let (face, x) = nearest_face(simplex).ok_or_else(no_nearest_point)?;
+        let weights = face_weights(&face).ok_or_else(no_nearest_point)?;
+        self.set_active(weighted_face(&face, weights));
         self.x = x;
         if x == DVec3::ZERO {
             return Err(Outcome::Intersecting);

@@ -396,6 +396,33 @@ pub fn probed_enclosure(points: &[DVec3], mut support: impl FnMut(DVec3) -> DVec
     points_enclose_origin(&all)
 }
 
+/// The origin's nearest point in `conv(simplex)` (any order, 1 to 4 points, every face
+/// tried from the shapes' points): the face that holds it (vertices of zero weight
+/// dropped) and the point. Inside a tetrahedron (exact signs): all four kept, the point
+/// zero. For iterations whose ordering assumptions do not hold (the ray cast's moving
+/// point) or that round-off has sent to the precise projection.
+pub fn nearest_face(mut simplex: Simplex) -> Option<(Simplex, DVec3)> {
+    if simplex.len() == 4 {
+        if tetrahedron_contains_origin(&simplex) {
+            return Some((simplex, DVec3::ZERO));
+        }
+        simplex = nearest_on_tetrahedron_faces(&simplex)?.0;
+    }
+    let (x, weights) = nearest_in_simplex(&simplex)?;
+    let mut kept = simplex;
+    keep_positive(&mut kept, weights);
+    Some((kept, x))
+}
+
+/// The weights of the origin's nearest point on a face [`nearest_face`] kept (a
+/// tetrahedron it kept holds the origin), in storage order.
+pub fn face_weights(face: &Simplex) -> Option<[f64; 4]> {
+    if face.len() == 4 {
+        return Some(super::barycentric(face, DVec3::ZERO));
+    }
+    nearest_in_simplex(face).map(|(_, local)| local)
+}
+
 /// The nearest point to the origin on the faces of tetrahedron `simplex`, with the face
 /// (its vertices of nonzero weight) that holds it: where the origin is outside after all.
 pub fn nearest_on_tetrahedron_faces(simplex: &Simplex) -> Option<(Simplex, DVec3)> {

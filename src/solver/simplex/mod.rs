@@ -11,8 +11,8 @@ mod from_parts;
 mod region_tree;
 
 pub use from_parts::{
-    keep_positive, nearest_in_simplex, nearest_on_tetrahedron_faces, points_enclose_origin,
-    probed_enclosure, tetrahedron_contains_origin, ENCLOSURE_PROBES,
+    face_weights, keep_positive, nearest_face, nearest_in_simplex, nearest_on_tetrahedron_faces,
+    points_enclose_origin, probed_enclosure, tetrahedron_contains_origin, ENCLOSURE_PROBES,
 };
 use from_parts::{origin_in_tetrahedron, origin_on_flat};
 

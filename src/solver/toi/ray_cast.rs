@@ -10,9 +10,7 @@ use glam::DVec3;
 
 use super::{Query, RayState, ToiEvent, ToiRun};
 use crate::minkowski::{CsoPoint, MinkowskiDifference};
-use crate::solver::simplex::{
-    keep_positive, nearest_in_simplex, nearest_on_tetrahedron_faces, tetrahedron_contains_origin,
-};
+use crate::solver::simplex::{face_weights, nearest_face};
 use crate::solver::{Simplex, SimplexVertex};
 
 pub(super) fn run(mut q: Query) -> ToiRun {
@@ -147,7 +145,7 @@ pub(super) fn run(mut q: Query) -> ToiRun {
                 },
             });
         }
-        let Some((face, nearest)) = project_any(simplex) else {
+        let Some((face, nearest)) = nearest_face(simplex) else {
             finish_stats(&mut q, &md);
             return q.finish_degenerate("the ray cast's simplex has no nearest point".into());
         };
@@ -199,29 +197,4 @@ fn stall(gap: DVec3, radius: f64, normal_dot_v: f64, lambda: f64) -> Result<(), 
         "the ray cast stalled {:e} from A ⊖ B at λ = {lambda}: round-off, no certified contact",
         gap.length()
     ))
-}
-
-/// The weights of the origin's nearest point on a face [`project_any`] kept (a
-/// tetrahedron it kept holds the origin).
-fn face_weights(face: &Simplex) -> Option<[f64; 4]> {
-    if face.len() == 4 {
-        return Some(crate::solver::barycentric(face, DVec3::ZERO));
-    }
-    nearest_in_simplex(face).map(|(_, local)| local)
-}
-
-/// The origin's nearest point in `conv(simplex)` (any order, 1 to 4 points): the face
-/// that holds it (vertices of zero weight dropped) and the point. Inside a tetrahedron:
-/// all four kept, the point zero.
-fn project_any(mut simplex: Simplex) -> Option<(Simplex, DVec3)> {
-    if simplex.len() == 4 {
-        if tetrahedron_contains_origin(&simplex) {
-            return Some((simplex, DVec3::ZERO));
-        }
-        simplex = nearest_on_tetrahedron_faces(&simplex)?.0;
-    }
-    let (x, weights) = nearest_in_simplex(&simplex)?;
-    let mut kept = simplex;
-    keep_positive(&mut kept, weights);
-    Some((kept, x))
 }
