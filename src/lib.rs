@@ -10,6 +10,7 @@ pub mod mesh_io;
 pub mod minkowski;
 pub mod parry_bridge;
 pub mod pose;
+pub mod printed_bound;
 pub mod rng;
 pub mod robot;
 pub mod scene;
