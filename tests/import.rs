@@ -352,7 +352,7 @@ fn bad_captures_and_dumps_name_the_file_and_the_place() {
         (
             "nan.txt",
             "  Shape 1: Sphere(nan)\n  X_FS1\n1 0 0 0\n0 1 0 0\n0 0 1 0\n0 0 0 1\n  Shape 2: Sphere(0.5)\n  X_FS2\n1 0 0 2\n0 1 0 0\n0 0 1 0\n0 0 0 1\n",
-            &["Shape 1", "Sphere needs 1 number"],
+            &["Shape 1", "line 1", "`nan` is not a finite number", "nan.txt"],
         ),
         (
             "scaled.txt",
@@ -652,4 +652,105 @@ fn parry_cast_captures_import_as_moving_pairs() {
         scene.bodies[0].velocity,
         Some(DVec3::new(f64::from(0.1f32), 0.0, 0.0))
     );
+}
+
+/// The bodies of a scene, to compare two imports of one query to the bit.
+fn bodies_of(path: &Path) -> Vec<(ShapeSpec, collidescope::pose::Pose)> {
+    let scene = Scene::load(path).unwrap_or_else(|e| panic!("{e}"));
+    scene
+        .bodies
+        .iter()
+        .map(|b| (b.spec.clone(), b.pose))
+        .collect()
+}
+
+/// A dump pasted from a ROS 2 launch log (every line `[move_group-1] `, the first also
+/// the ROS logger's `[ERROR] [stamp] [node]: ` in ANSI red, log lines before it) reads
+/// as the bare dump, in both of FCL's layouts; the new one puts the shape on the line
+/// after `Shape 1:`, which was refused "no shape name".
+#[test]
+fn fcl_dumps_from_launch_logs_read_as_the_bare_dumps() {
+    for (log, bare) in [
+        (
+            "fcl_594_format_ros2_launch.log",
+            "fcl_594_format_convex_sphere.txt",
+        ),
+        ("fcl_319_ros2_launch.log", "fcl_319_cylinder_box.txt"),
+    ] {
+        assert_eq!(bodies_of(&fixture(log)), bodies_of(&fixture(bare)), "{log}");
+        let file = import_file(&fixture(log)).unwrap();
+        assert!(
+            file.notes.contains("Original error message"),
+            "{}",
+            file.notes
+        );
+        assert!(!file.notes.contains("move_group-1"), "{}", file.notes);
+    }
+}
+
+/// `nan` and `inf` as Eigen prints them were skipped as words, so the numbers after
+/// them shifted (a `nan` z translation read as 0, a `nan` vertex swallowing the face
+/// count). Each is refused naming the file, the line (the file's own, under a launch
+/// prefix too) and the word.
+#[test]
+fn fcl_dumps_with_nan_or_inf_are_refused_with_the_line_and_word() {
+    for (name, expected) in [
+        (
+            "fcl_319_nan_translation.txt",
+            &["X_FS2", "line 13", "`nan`"][..],
+        ),
+        ("fcl_594_nan_vertex.txt", &["Shape 1", "line 8", "`-nan`"]),
+        (
+            "fcl_594_inf_pose_ros2_launch.log",
+            &["X_FS1", "line 18", "`inf`"],
+        ),
+    ] {
+        let err = Scene::load(&fixture(name))
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(name), "{err}");
+        for e in expected {
+            assert!(err.contains(e), "{name}: {err:?} lacks {e:?}");
+        }
+    }
+    // Every spelling of the C libraries, Eigen, MSVC and Python, anywhere a number goes.
+    let dir = temp_dir("nonfinite");
+    let pose = "  X_FS1\n1 0 0 0\n0 1 0 0\n0 0 1 0\n0 0 0 1\n";
+    for word in [
+        "nan",
+        "-nan",
+        "NaN",
+        "+inf",
+        "-inf",
+        "inf",
+        "Infinity",
+        "-Infinity",
+        "INF",
+        "1.#INF",
+        "-1.#IND",
+        "1.#QNAN",
+        "nan(ind)",
+        "-nan(ind)",
+        "1e999",
+        "1.2.3",
+    ] {
+        for (shape, line) in [
+            (format!("  Shape 1: Box{word} 0.5 0.5\n{pose}"), 1),
+            (format!("  Shape 1: Box<double>(1, 2, 3);\n  X_FS1\n1, 0, 0, {word},\n0, 1, 0, 0,\n0, 0, 1, 0,\n0, 0, 0, 1;\n"), 3),
+        ] {
+            let text = format!(
+                "{shape}  Shape 2: Sphere(0.5)\n  X_FS2\n1 0 0 2\n0 1 0 0\n0 0 1 0\n0 0 0 1\n"
+            );
+            let path = dir.join("word.txt");
+            std::fs::write(&path, &text).unwrap();
+            let err = import_file(&path).map(|_| ()).unwrap_err().to_string();
+            assert!(
+                err.contains("word.txt")
+                    && err.contains(&format!("line {line}"))
+                    && err.contains(&format!("`{word}`")),
+                "{word}: {err}"
+            );
+        }
+    }
 }

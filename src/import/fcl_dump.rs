@@ -8,6 +8,13 @@
 //! - since: `Box<double>(1, 2, 3);`, `Convex<double>(... Vector3<double>(x, y, z), ...)`,
 //!   poses as comma-separated rows ending in `;`.
 //!
+//! A dump pasted from a launch log is read as it stands: each line's `[move_group-1] `
+//! (ROS 2 launch), `[ERROR] [1700000000.123] [move_group]: ` (the ROS logger) and ANSI
+//! colour codes are taken off, lines kept, so every line named is the file's.
+//! Every word that stands where a number does and is not one (`nan`, `-nan`, `inf`,
+//! `-inf`, `1.#INF`, `nan(ind)`, as Eigen and the C libraries print them) is refused with
+//! its line: skipped, it would shift the numbers after it.
+//!
 //! Numbers are printed to 20 digits, so they parse back to the same doubles. FCL's boxes
 //! give full side lengths, its cylinders, cones and capsules stand along z with `lz`
 //! their full length (a capsule's: its segment's): they become this project's half
@@ -32,14 +39,88 @@ pub fn looks_like_dump(text: &str) -> bool {
     text.contains("X_FS1") && text.contains("Shape 1")
 }
 
-/// A number or a word of the dump, with its 1-based line.
+/// A number of the dump, with its 1-based line; `word` is the text of one that is not a
+/// finite number (`nan`, `-inf`, `1.#INF`, `1e999`, `1.2.3`), whose value is NaN.
 #[derive(Debug, Clone)]
 struct Number {
     value: f64,
     line: usize,
+    word: Option<String>,
+}
+
+impl Number {
+    /// The refusal of a number that is not finite: its line and its word.
+    fn refusal(&self) -> String {
+        match &self.word {
+            Some(word) => format!("line {}: `{word}` is not a finite number", self.line),
+            None => format!("line {}: {} is not a finite number", self.line, self.value),
+        }
+    }
+}
+
+/// `text` with every line's launch-log prefix and ANSI colour codes taken off: ROS 2
+/// launch's `[move_group-1] `, the ROS logger's `[ERROR] [1700000000.123] [node]: `
+/// (and ROS 1's `[ WARN] [1700000000.123]: `), in any order and number. A prefix is a
+/// bracketed word without spaces inside at the start of a line; no line of a dump
+/// begins with one. Lines are kept (so line numbers are the file's).
+pub fn strip_log_prefixes(text: &str) -> String {
+    text.split('\n')
+        .map(strip_line_prefix)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn strip_line_prefix(line: &str) -> String {
+    let line = strip_ansi(line);
+    let mut rest = line.as_str();
+    loop {
+        let trimmed = rest.trim_start();
+        let Some(inner) = trimmed.strip_prefix('[') else {
+            break;
+        };
+        let Some(end) = inner.find(']') else {
+            break;
+        };
+        let tag = inner[..end].trim();
+        if tag.is_empty() || tag.contains(char::is_whitespace) || tag.contains('[') {
+            break;
+        }
+        let after = &inner[end + 1..];
+        let after = after.strip_prefix(':').unwrap_or(after);
+        rest = after.strip_prefix(' ').unwrap_or(after);
+    }
+    rest.to_string()
+}
+
+/// `line` without ANSI escape sequences (`ESC [ ... m` and the other CSI commands).
+fn strip_ansi(line: &str) -> String {
+    if !line.contains('\u{1b}') {
+        return line.to_string();
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\u{1b}' {
+            out.push(c);
+            continue;
+        }
+        if chars.peek() == Some(&'[') {
+            chars.next();
+            // Parameters and intermediates, then one final byte in @..~.
+            for d in chars.by_ref() {
+                if ('@'..='~').contains(&d) {
+                    break;
+                }
+            }
+        } else {
+            chars.next();
+        }
+    }
+    out
 }
 
 pub fn read(text: &str) -> Result<FclQuery, String> {
+    let text = &strip_log_prefixes(text);
     let single = text.contains("<float>");
     let mut bodies = Vec::new();
     let mut kinds = Vec::new();
@@ -103,7 +184,11 @@ fn line_of(text: &str, at: usize) -> usize {
 
 /// The numbers of `text` in order, with their lines (`first_line` is the line `text`
 /// starts on). Identifiers are skipped whole, so `Vector3<double>` and `Box<double>`
-/// give no numbers, while the old format's `Box0.5` gives 0.5.
+/// give no numbers, while the old format's `Box0.5` gives 0.5. A word that spells a
+/// number that is not finite (`nan`, `-inf`, `NaN`, `Infinity`, `nan(ind)`, `1.#INF`,
+/// `1.#QNAN`), and a numeric token that does not parse (`1.2.3`) or overflows (`1e999`),
+/// is kept as a NaN with its word, for the reader to refuse: skipped, it would shift
+/// every number after it.
 fn numbers(text: &str, first_line: usize) -> Vec<Number> {
     let text = text.replace("Vector3<", "Vector<");
     let bytes = text.as_bytes();
@@ -115,8 +200,32 @@ fn numbers(text: &str, first_line: usize) -> Vec<Number> {
             line += 1;
             i += 1;
         } else if c.is_ascii_alphabetic() || c == '_' {
+            let start = i;
             while i < bytes.len() && (bytes[i].is_ascii_alphabetic() || bytes[i] == b'_') {
                 i += 1;
+            }
+            // The old format writes a box's first side against its name: `Boxnan`.
+            let start = start + glued_kind(&text[start..i]).map_or(0, str::len);
+            if not_finite_word(&text[start..i]) {
+                // Its sign before it and a `(ind)` / `(snan)` after it belong to it.
+                let from = if start > 0 && matches!(bytes[start - 1], b'-' | b'+') {
+                    start - 1
+                } else {
+                    start
+                };
+                if bytes.get(i) == Some(&b'(') {
+                    if let Some(close) = text[i..].find(')') {
+                        let inside = &text[i + 1..i + close];
+                        if !inside.is_empty() && inside.bytes().all(|b| b.is_ascii_alphabetic()) {
+                            i += close + 1;
+                        }
+                    }
+                }
+                out.push(Number {
+                    value: f64::NAN,
+                    line,
+                    word: Some(text[from..i].to_string()),
+                });
             }
         } else if c.is_ascii_digit()
             || ((c == '-' || c == '+' || c == '.') && starts_number(&bytes[i..]))
@@ -132,14 +241,49 @@ fn numbers(text: &str, first_line: usize) -> Vec<Number> {
                     break;
                 }
             }
+            // MSVC's `1.#INF`, `-1.#IND`, `1.#QNAN`: the number and its `#` word.
+            if bytes.get(i) == Some(&b'#') {
+                i += 1;
+                while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+                    i += 1;
+                }
+            }
             let token = &text[start..i];
-            let value = token.parse::<f64>().unwrap_or(f64::NAN);
-            out.push(Number { value, line });
+            let value = token.parse::<f64>().ok().filter(|v| v.is_finite());
+            out.push(Number {
+                value: value.unwrap_or(f64::NAN),
+                line,
+                word: value.is_none().then(|| token.to_string()),
+            });
         } else {
             i += 1;
         }
     }
     out
+}
+
+/// The shape name at the start of `word` when the rest of it spells a number that is
+/// not finite (the old format's `Boxnan 0.5 0.5`).
+fn glued_kind(word: &str) -> Option<&str> {
+    [
+        "Box",
+        "Sphere",
+        "Ellipsoid",
+        "Cylinder",
+        "Cone",
+        "Capsule",
+        "Convex",
+    ]
+    .into_iter()
+    .find(|kind| word.strip_prefix(kind).is_some_and(not_finite_word))
+}
+
+/// Whether an identifier of the dump is a spelling of a number that is not finite.
+fn not_finite_word(word: &str) -> bool {
+    matches!(
+        word.to_ascii_lowercase().as_str(),
+        "nan" | "inf" | "infinity" | "nanq" | "nans" | "qnan" | "snan" | "ind"
+    )
 }
 
 fn starts_number(rest: &[u8]) -> bool {
@@ -152,11 +296,14 @@ fn starts_number(rest: &[u8]) -> bool {
 
 /// The shape's kind, its spec, and whether it stands along z (FCL's axis).
 fn shape(text: &str, first_line: usize) -> Result<(String, ShapeSpec, bool), String> {
-    let name: String = text
+    let mut name: String = text
         .trim_start()
         .chars()
         .take_while(|c| c.is_ascii_alphabetic())
         .collect();
+    if let Some(kind) = glued_kind(&name) {
+        name = kind.to_string();
+    }
     if text.contains("v count") {
         return Err(format!(
             "line {first_line}: a Convex printed by FCL before 0.7 gives only its vertex and face counts; \
@@ -165,7 +312,7 @@ fn shape(text: &str, first_line: usize) -> Result<(String, ShapeSpec, bool), Str
     }
     let values = numbers(text, first_line);
     if let Some(bad) = values.iter().find(|n| !n.value.is_finite()) {
-        return Err(format!("line {}: a number that is not finite", bad.line));
+        return Err(bad.refusal());
     }
     let take = |count: usize| -> Result<Vec<f64>, String> {
         if values.len() < count {
@@ -252,7 +399,7 @@ fn transform(values: &[Number], single: bool) -> Result<(DMat3, DVec3), String> 
         .iter()
         .find(|n| !n.value.is_finite())
     {
-        return Err(format!("line {}: a number that is not finite", bad.line));
+        return Err(bad.refusal());
     }
     let v: Vec<f64> = values.iter().take(16).map(|n| n.value).collect();
     if v.len() == 16 && v[12..16] != [0.0, 0.0, 0.0, 1.0] {
