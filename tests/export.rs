@@ -114,6 +114,14 @@ fn exported_parry_tests_build_and_fail_exactly_where_parry_is_wrong() {
         assert!(text.contains(&format!("{:?}", t.x)), "{name}");
         std::fs::write(root.join("tests").join(format!("{test}.rs")), text).unwrap();
     }
+    // Every hostile text at once as name, notes and file name: rustc takes it (no bare
+    // CR in a doc comment, no bidirectional override) and it passes like its scene.
+    let hostile = HOSTILE.concat();
+    std::fs::write(
+        root.join("tests/hostile.rs"),
+        parry_test(&hostile_scene(&hostile), &hostile).unwrap(),
+    )
+    .unwrap();
     let out = Command::new(env!("CARGO"))
         .args(["test", "--offline", "--no-fail-fast", "--quiet"])
         .current_dir(&root)
@@ -132,6 +140,10 @@ fn exported_parry_tests_build_and_fail_exactly_where_parry_is_wrong() {
     );
     // Exactly one test binary failed: the cuboid one.
     assert!(text.contains("--test cuboid"), "{text}");
+    assert!(
+        !text.contains("--test hostile`"),
+        "the hostile-named test failed:\n{text}"
+    );
     for (_, test, passes) in cases {
         if passes {
             assert!(
@@ -139,5 +151,235 @@ fn exported_parry_tests_build_and_fail_exactly_where_parry_is_wrong() {
                 "{test} failed:\n{text}"
             );
         }
+    }
+}
+
+/// Names and notes come from files written by others: every backslash sequence, quote
+/// run, line break (`\n`, bare `\r`, `\r\n`, U+2028, U+0085, form feed), NUL, comment
+/// closer, raw-string closer, bidirectional override and coding declaration, and a name
+/// crafted to place code in the script.
+const HOSTILE: &[&str] = &[
+    r"\N{BULLET} \x41 \u0041 \U0001F600 \0 \ \\",
+    "\"\"\"",
+    "'''",
+    "a\nb",
+    "a\rb",
+    "a\r\nb",
+    "a\u{2028}b\u{2029}c",
+    "a\u{85}b",
+    "a\0b",
+    "a\u{c}b\u{b}c\u{1b}[31m",
+    "*/ /* */",
+    "\"# r#\"",
+    "# not a comment",
+    "🎉 émoji",
+    "\u{202e}evil\u{202c} \u{2066}x\u{2069}",
+    "\u{feff}bom",
+    "-*- coding: latin-1 -*-",
+    "x\"\"\"\nimport os; os.system(\"echo pwned\")\n\"\"\"",
+    "x'''\nimport os; os.system('echo pwned')\n'''",
+    "x\"; std::process::exit(0); \"\n}\n#[test]\nfn pwned() { std::process::exit(0); }\nfn f() {\n\"",
+    "fn",
+    "",
+];
+
+/// A hostile name, the file name and notes of a scene that certifies (two boxes).
+fn hostile_scene(text: &str) -> Scene {
+    let mut s = scene("boxes_face_to_face.ron");
+    s.name = text.to_string();
+    s.notes = format!("{text}\nthe second line: {text}\r\nend");
+    s
+}
+
+fn benign_scene() -> Scene {
+    let mut s = scene("boxes_face_to_face.ron");
+    s.name = "benign".into();
+    s.notes = "benign".into();
+    s
+}
+
+fn every_hostile_text() -> Vec<String> {
+    let mut all: Vec<String> = HOSTILE.iter().map(|s| s.to_string()).collect();
+    all.push(HOSTILE.concat());
+    all
+}
+
+/// Each hostile text as name, notes and file name: the Coal script compiles (from its
+/// bytes, as `python3 case.py` reads it), its module is the benign script's statement for
+/// statement (nothing added, nothing moved: only the three text literals differ), and the
+/// literals evaluate back to the texts.
+#[test]
+fn hostile_names_and_notes_stay_text_in_coal_scripts() {
+    let has_python = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_python {
+        eprintln!("skipped: no python3");
+        return;
+    }
+    let benign = coal_script(&benign_scene(), "benign.ron").unwrap();
+    let cases: Vec<serde_json::Value> = every_hostile_text()
+        .iter()
+        .map(|text| {
+            let s = hostile_scene(text);
+            let script = coal_script(&s, text).unwrap();
+            // The first two lines are the benign script's (where Python looks for a
+            // coding declaration), and no line break or NUL is left unescaped.
+            assert!(
+                script.lines().take(2).eq(benign.lines().take(2)),
+                "{text:?}"
+            );
+            assert!(
+                !script.contains(['\r', '\0', '\u{c}', '\u{2028}', '\u{85}', '\u{202e}']),
+                "{text:?}"
+            );
+            serde_json::json!({
+                "script": script, "benign": benign,
+                "name": s.name, "source": text, "notes": s.notes,
+            })
+        })
+        .collect();
+    let dir = std::env::temp_dir().join(format!("collidescope-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases_path = dir.join("cases.json");
+    std::fs::write(&cases_path, serde_json::to_string(&cases).unwrap()).unwrap();
+    let checker = r#"
+import ast, json, sys
+
+TEXTS = ("SCENE", "SOURCE", "NOTES")
+
+def text_assign(node):
+    return (isinstance(node, ast.Assign) and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name) and node.targets[0].id in TEXTS)
+
+def skeleton(tree):
+    for node in tree.body:
+        if text_assign(node):
+            node.value = ast.Constant(value=None)
+    return ast.dump(tree)
+
+bad = []
+for i, case in enumerate(json.load(open(sys.argv[1], encoding="utf-8"))):
+    try:
+        compile(case["script"].encode("utf-8"), "case.py", "exec")
+        tree = ast.parse(case["script"].encode("utf-8"))
+    except Exception as e:
+        bad.append(f"case {i}: does not compile: {e!r}")
+        continue
+    texts = {n.targets[0].id: ast.literal_eval(n.value) for n in tree.body if text_assign(n)}
+    want = {"SCENE": case["name"], "SOURCE": case["source"], "NOTES": case["notes"]}
+    if texts != want:
+        bad.append(f"case {i}: the literals read {texts!r}, not {want!r}")
+    if skeleton(tree) != skeleton(ast.parse(case["benign"])):
+        bad.append(f"case {i}: statements differ from the benign script's")
+print("\n".join(bad) or "all clean")
+sys.exit(1 if bad else 0)
+"#;
+    let checker_path = dir.join("check.py");
+    std::fs::write(&checker_path, checker).unwrap();
+    let out = Command::new("python3")
+        .arg(&checker_path)
+        .arg(&cases_path)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && text.contains("all clean"), "{text}");
+
+    // Run where Coal is installed: the crafted names print nothing of their own.
+    if coal_available() {
+        for text in [HOSTILE[17], HOSTILE[18], &HOSTILE.concat()] {
+            let script = coal_script(&hostile_scene(text), text).unwrap();
+            let (ok, out) = run_python(&script, "coal-hostile");
+            assert!(ok && out.contains("Coal agrees"), "{text:?}: {out}");
+            assert!(
+                !out.lines().any(|l| l.trim() == "pwned"),
+                "{text:?} ran code: {out}"
+            );
+        }
+    }
+}
+
+/// The items of an exported parry test: `use`s, the three text constants and one test
+/// (its name without the scene's part), and the constants' values.
+fn parry_items(text: &str) -> Result<(Vec<String>, Vec<(String, String)>), String> {
+    let file = syn::parse_file(text).map_err(|e| format!("not Rust: {e}"))?;
+    for attr in &file.attrs {
+        let path = attr.path();
+        if !(path.is_ident("doc") || path.is_ident("allow")) {
+            return Err("an attribute beyond the docs and the lint allowance".into());
+        }
+    }
+    let mut items = Vec::new();
+    let mut texts = Vec::new();
+    for item in &file.items {
+        match item {
+            syn::Item::Use(_) => items.push("use".to_string()),
+            syn::Item::Const(c) => {
+                items.push(format!("const {}", c.ident));
+                match &*c.expr {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(s),
+                        ..
+                    }) => texts.push((c.ident.to_string(), s.value())),
+                    _ => return Err(format!("{} is not a string literal", c.ident)),
+                }
+            }
+            syn::Item::Fn(f) => {
+                let name = f.sig.ident.to_string();
+                if !name.starts_with("collidescope")
+                    || !name
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+                {
+                    return Err(format!("test name {name}"));
+                }
+                let attrs: Vec<String> = f
+                    .attrs
+                    .iter()
+                    .map(|a| {
+                        a.path()
+                            .get_ident()
+                            .map_or("?".to_string(), |i| i.to_string())
+                    })
+                    .collect();
+                items.push(format!(
+                    "fn {attrs:?} with {} statements",
+                    f.block.stmts.len()
+                ));
+            }
+            _ => items.push("another item".to_string()),
+        }
+    }
+    Ok((items, texts))
+}
+
+/// Each hostile text as name, notes and file name: the parry test parses as Rust, has
+/// the benign test's items and statements (nothing added), and its literals read back
+/// the texts. (The crate-building test below compiles one with rustc.)
+#[test]
+fn hostile_names_and_notes_stay_text_in_parry_tests() {
+    let (benign_items, _) =
+        parry_items(&parry_test(&benign_scene(), "benign.ron").unwrap()).unwrap();
+    for text in every_hostile_text() {
+        let s = hostile_scene(&text);
+        let test = parry_test(&s, &text).unwrap();
+        let (items, texts) = parry_items(&test).unwrap_or_else(|e| panic!("{text:?}: {e}\n{test}"));
+        assert_eq!(items, benign_items, "{text:?}:\n{test}");
+        assert_eq!(
+            texts,
+            vec![
+                ("SCENE".to_string(), s.name.clone()),
+                ("SOURCE".to_string(), text.clone()),
+                ("NOTES".to_string(), s.notes.clone()),
+            ],
+            "{text:?}"
+        );
+        // No line break or invisible character outside the literals' escapes.
+        assert!(
+            !test.contains(['\r', '\0', '\u{2028}', '\u{85}', '\u{202e}']),
+            "{text:?}"
+        );
     }
 }

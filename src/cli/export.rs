@@ -12,8 +12,9 @@ pub fn run(scene_path: &Path, coal: Option<&Path>, parry: Option<&Path>) -> anyh
     let source = scene_path.display().to_string();
     let certified = collidescope::export::certify(&scene).map_err(anyhow::Error::msg)?;
     eprintln!(
-        "certified signed distance in [{:e}, {:e}] ({})",
-        certified.lower, certified.upper, certified.proof
+        "certified signed distance in {:e} ({})",
+        collidescope::printed_bound::Outward(certified.lower, certified.upper),
+        certified.proof
     );
     if let Some(path) = coal {
         let text = collidescope::export::coal_script(&scene, &source)

@@ -2,8 +2,10 @@
 
 use glam::DMat3;
 
+use super::text::{comment, comment_lines, python_str};
 use super::{certify, describe, lit, pair, rows_of};
 use crate::pose::Pose;
+use crate::printed_bound::Outward;
 use crate::scene::Scene;
 use crate::shape::Shape;
 
@@ -119,35 +121,47 @@ fn coal_pose(pose: &Pose, along_z: bool) -> String {
     )
 }
 
-/// The script. `source` names the scene file in its header.
+/// The script. `source` names the scene file in its header. The scene's name and notes,
+/// and `source`, enter it only as escaped Python string literals and escaped comment
+/// lines (never on the first two lines, where Python looks for a coding declaration).
 pub fn coal_script(scene: &Scene, source: &str) -> Result<String, String> {
     let certified = certify(scene)?;
     let [a, b] = pair(scene);
     let (shape_a, z_a) = coal_shape(&a.shape, 0.0).map_err(|e| format!("body A: {e}"))?;
     let (shape_b, z_b) = coal_shape(&b.shape, 0.0).map_err(|e| format!("body B: {e}"))?;
-    let notes = scene.notes.replace("\"\"\"", "'''");
+    let bracket = format!("{}", Outward(certified.lower, certified.upper));
     Ok(format!(
         r#"#!/usr/bin/env python3
-"""A reproduction exported by Collidescope from {source} ("{name}").
+"""A reproduction exported by Collidescope: Coal's distance query on a pair whose signed
+distance Collidescope certifies (the scene, its source and the bracket are below).
 
-A: {kind_a}, B: {kind_b}.
-{notes}
-
-Collidescope certifies the signed distance (negative: an overlap of that depth):
-    [{lower}, {upper}]
-    {proof}
 This script runs Coal's distance query on the same shapes and poses (every number to the
-bit) and exits 1 when Coal's answer lies outside that bracket widened by Coal's own
-stopping guarantee: its GJK stops once ||x|| - (best plane) <= tol * (1 + ||x||), its EPA
-once the support gains at most tol * (1 + ||w||), x and w points of A - B, whose norms the
-shapes' bounding spheres bound. It fails while Coal is wrong here and passes once Coal is
-fixed.
+bit) and exits 1 when Coal's answer lies outside the certified bracket widened by Coal's
+own stopping guarantee: its GJK stops once ||x|| - (best plane) <= tol * (1 + ||x||), its
+EPA once the support gains at most tol * (1 + ||w||), x and w points of A - B, whose norms
+the shapes' bounding spheres bound. It fails while Coal is wrong here and passes once Coal
+is fixed.
 Requires: pip install coal numpy
 """
+# Scene: {name_comment}
+# Exported from: {source_comment}
+# A: {kind_a}, B: {kind_b}.
+# Notes:
+{notes_comment}#
+# Collidescope certifies the signed distance (negative: an overlap of that depth) in
+#     {bracket}
+#     {proof}
+import math
 import sys
+from decimal import ROUND_FLOOR, Decimal, localcontext
 
 import numpy as np
 import coal
+
+# The scene's name, the file it came from and its notes, as written there.
+SCENE = {name}
+SOURCE = {source}
+NOTES = {notes}
 
 KEEP = []  # a hull may refer to its input vector: keep it alive
 
@@ -189,21 +203,34 @@ def reach(shape):
 size = reach(shape_a) + reach(shape_b) + float(
     np.linalg.norm(pose_b.getTranslation() - pose_a.getTranslation()))
 slack = max(request.gjk_tolerance, request.epa_tolerance) * (1.0 + size)
-print(f"Collidescope: signed distance in [{{lower!r}}, {{upper!r}}]")
-print(f"Coal {{getattr(coal, '__version__', '?')}}: {{answer!r}} (allowed: [{{lower - slack!r}}, {{upper + slack!r}}])")
-if lower - slack <= answer <= upper + slack:
+# The allowed interval, rounded outward (a rounding must not move Coal's answer out).
+low = math.nextafter(lower - slack, -math.inf)
+high = math.nextafter(upper + slack, math.inf)
+print(f"Scene {{SCENE!r}} from {{SOURCE!r}}")
+print("Collidescope: signed distance in", {bracket_literal})
+print(f"Coal {{getattr(coal, '__version__', '?')}}: {{answer!r}} (allowed: [{{low!r}}, {{high!r}}])")
+if low <= answer <= high:
     print("Coal agrees with the certified answer")
     sys.exit(0)
-off = lower - slack - answer if answer < lower - slack else answer - upper - slack
-print(f"Coal is off the certified bracket by {{off:.3e}}")
+with localcontext() as exact:
+    # How far off, exactly, printed rounded down: at least this far.
+    exact.prec, exact.rounding = 2000, ROUND_FLOOR
+    off = Decimal(low) - Decimal(answer) if answer < low else Decimal(answer) - Decimal(high)
+    print(f"Coal is off the certified bracket by {{off:.3e}}")
 sys.exit(1)
 "#,
-        name = scene.name,
-        kind_a = describe(&a.spec),
-        kind_b = describe(&b.spec),
+        name_comment = comment(&scene.name),
+        source_comment = comment(source),
+        notes_comment = comment_lines("#   ", &scene.notes),
+        name = python_str(&scene.name),
+        source = python_str(source),
+        notes = python_str(&scene.notes),
+        kind_a = comment(&describe(&a.spec)),
+        kind_b = comment(&describe(&b.spec)),
         lower = lit(certified.lower),
         upper = lit(certified.upper),
-        proof = certified.proof,
+        bracket_literal = python_str(&bracket),
+        proof = comment(&certified.proof),
         pose_a = coal_pose(&a.pose, z_a),
         pose_b = coal_pose(&b.pose, z_b),
     ))

@@ -7,11 +7,13 @@
 
 mod coal;
 mod parry;
+mod text;
 
 pub use coal::coal_script;
 pub use parry::parry_test;
 
 use crate::pose::Pose;
+use crate::printed_bound::{Above, Below};
 use crate::scene::{Body, Scene, ShapeSpec};
 use crate::solver::{Method, Outcome};
 
@@ -49,8 +51,10 @@ pub fn certify(scene: &Scene) -> Result<Certified, String> {
             lower: *lower_bound,
             upper: *distance,
             proof: format!(
-                "separated: a separating plane proves >= {lower_bound:e}, a point of A - B \
-                 lies at {distance:e}"
+                "separated: a separating plane proves >= {:e}, a point of A - B lies \
+                 within {:e}",
+                Below(*lower_bound),
+                Above(*distance)
             ),
         }),
         Outcome::Penetrating { depth, .. } => {
@@ -74,8 +78,10 @@ pub fn certify(scene: &Scene) -> Result<Certified, String> {
                 lower: -upper_depth,
                 upper: -depth,
                 proof: format!(
-                    "penetrating: EPA's polytope inside A - B proves a depth >= {depth:e}, \
-                     its supports <= {upper_depth:e}"
+                    "penetrating: EPA's polytope inside A - B proves a depth >= {:e}, \
+                     its supports <= {:e}",
+                    Below(*depth),
+                    Above(upper_depth)
                 ),
             })
         }

@@ -2,8 +2,10 @@
 
 use glam::{DQuat, DVec3};
 
+use super::text::{comment, comment_lines, identifier, rust_str};
 use super::{certify, describe, lit, pair};
 use crate::pose::Pose;
+use crate::printed_bound::Outward;
 use crate::scene::Scene;
 use crate::shape::{AffineDimension, Shape};
 
@@ -110,7 +112,9 @@ fn parry_pose(pose: &Pose) -> (String, &'static str) {
     )
 }
 
-/// The test file. `source` names the scene file in its header.
+/// The test file. `source` names the scene file in its header. The scene's name and
+/// notes, and `source`, enter it only as escaped Rust string literals, escaped `//!`
+/// comment lines, and an identifier of `[a-z0-9_]` (the test's name).
 pub fn parry_test(scene: &Scene, source: &str) -> Result<String, String> {
     let certified = certify(scene)?;
     let [a, b] = pair(scene);
@@ -124,14 +128,18 @@ pub fn parry_test(scene: &Scene, source: &str) -> Result<String, String> {
         // Overlapping: parry's contact gives the signed distance (−depth).
         "parry3d_f64::query::contact(&pos1, &shape1, &pos2, &shape2, 0.0)\n        .expect(\"a supported pair\")\n        .map_or(f64::INFINITY, |c| c.dist)"
     };
-    let notes: String = scene.notes.lines().map(|l| format!("//! {l}\n")).collect();
+    let bracket = format!("{}", Outward(certified.lower, certified.upper));
     Ok(format!(
-        r#"//! A reproduction exported by Collidescope from {source} ("{name}").
+        r#"//! A reproduction exported by Collidescope: parry3d-f64 on a pair whose signed distance
+//! Collidescope certifies.
 //!
+//! Scene: {name_comment}
+//! Exported from: {source_comment}
 //! A: {kind_a}, B: {kind_b}.
-{notes}//!
+//! Notes:
+{notes_comment}//!
 //! Collidescope certifies the signed distance (negative: an overlap of that depth) in
-//! [{lower}, {upper}]: {proof}.
+//! {bracket}: {proof}.
 //! This test runs parry3d-f64 on the same shapes and poses{note_a}{note_b} and fails
 //! while parry's answer lies outside that bracket widened by 1e-6 (relative, at least
 //! 1e-6: parry's GJK and EPA stop far closer than that); it passes once parry is right.
@@ -143,8 +151,14 @@ use parry3d_f64::math::{{Pose, Rotation, Vector}};
 #[allow(unused_imports)]
 use parry3d_f64::shape::{{Ball, Capsule, Cone, ConvexPolyhedron, Cuboid, Cylinder, RoundShape, Triangle}};
 
+/// The scene's name, the file it came from and its notes, as written there.
+const SCENE: &str = {name};
+const SOURCE: &str = {source};
+#[allow(dead_code)]
+const NOTES: &str = {notes};
+
 #[test]
-fn collidescope_reproduction() {{
+fn {test_name}() {{
     let pos1 = {pose_a};
     let shape1 = {shape_a};
     let pos2 = {pose_b};
@@ -153,19 +167,29 @@ fn collidescope_reproduction() {{
     let (lower, upper) = ({lower}, {upper});
     let answer = {query};
     let slack = 1e-6 * answer.abs().max(1.0);
-    println!("Collidescope: signed distance in [{{lower:?}}, {{upper:?}}]");
+    // The allowed interval, rounded outward (a rounding must not move parry's answer out).
+    let (low, high) = ((lower - slack).next_down(), (upper + slack).next_up());
+    println!("Scene {{SCENE:?}} from {{SOURCE:?}}");
+    println!("Collidescope: signed distance in {{}}", {bracket_literal});
     println!("parry3d-f64: {{answer:?}}");
     assert!(
-        answer >= lower - slack && answer <= upper + slack,
-        "parry3d-f64 answers {{answer:?}}, outside the certified [{{lower:?}}, {{upper:?}}] (slack {{slack:e}})"
+        answer >= low && answer <= high,
+        "parry3d-f64 answers {{answer:?}}, outside the certified [{{lower:?}}, {{upper:?}}] (allowed: [{{low:?}}, {{high:?}}])"
     );
 }}
 "#,
-        name = scene.name,
-        kind_a = describe(&a.spec),
-        kind_b = describe(&b.spec),
+        name_comment = comment(&scene.name),
+        source_comment = comment(source),
+        notes_comment = comment_lines("//!   ", &scene.notes),
+        name = rust_str(&scene.name),
+        source = rust_str(source),
+        notes = rust_str(&scene.notes),
+        test_name = identifier("collidescope_", &scene.name),
+        kind_a = comment(&describe(&a.spec)),
+        kind_b = comment(&describe(&b.spec)),
         lower = lit(certified.lower),
         upper = lit(certified.upper),
-        proof = certified.proof,
+        proof = comment(&certified.proof),
+        bracket_literal = rust_str(&bracket),
     ))
 }
