@@ -23,8 +23,13 @@ pub enum MeshError {
         #[source]
         source: std::io::Error,
     },
-    #[error("{path}: not a valid OBJ file ({reason})")]
-    Parse { path: PathBuf, reason: String },
+    #[error("{path}: not a valid {format} file ({reason})")]
+    Parse {
+        path: PathBuf,
+        /// "OBJ", "STL" or "PLY".
+        format: &'static str,
+        reason: String,
+    },
     #[error("{path}: the file holds no vertices")]
     Empty { path: PathBuf },
     #[error("{path}:{line}: a vertex needs three numbers, got `{text}`")]
@@ -33,9 +38,11 @@ pub enum MeshError {
         line: usize,
         text: String,
     },
-    #[error("{path}: {source}")]
+    /// `place`: where in the file the offending point is (`line 5: `, `byte 96: `).
+    #[error("{path}: {place}{source}")]
     Shape {
         path: PathBuf,
+        place: String,
         #[source]
         source: ShapeError,
     },
@@ -153,13 +160,20 @@ pub fn load_mesh(path: &Path) -> Result<ImportedMesh, MeshError> {
         Some("stl") => {
             crate::robot::stl::read_stl_points(path).map_err(|reason| MeshError::Parse {
                 path: path.to_path_buf(),
+                format: "STL",
                 reason: strip_path(path, reason),
             })?
         }
-        Some("ply") => read_ply_points(path)?,
+        Some("ply") => {
+            let (points, layout) = read_ply_points(path)?;
+            return mesh_of_points(path, &points, points.len() / 3, |k| layout.vertex_place(k));
+        }
         _ => return load_obj(path),
     };
-    mesh_of_points(path, &points, points.len() / 3)
+    // An STL's coordinates are f32 (within the points' limit) and finite (checked).
+    mesh_of_points(path, &points, points.len() / 3, |k| {
+        format!("triangle {} vertex {}", k / 3, k % 3)
+    })
 }
 
 /// Messages of the STL reader start with the path; the error adds it again.
@@ -173,7 +187,12 @@ fn strip_path(path: &Path, reason: String) -> String {
 
 /// A point set read from a mesh file, as a polytope with its report (`faces`: the
 /// file's triangles, for the report).
-fn mesh_of_points(path: &Path, points: &[DVec3], faces: usize) -> Result<ImportedMesh, MeshError> {
+fn mesh_of_points(
+    path: &Path,
+    points: &[DVec3],
+    faces: usize,
+    place: impl Fn(usize) -> String,
+) -> Result<ImportedMesh, MeshError> {
     if points.is_empty() {
         return Err(MeshError::Empty {
             path: path.to_path_buf(),
@@ -181,32 +200,182 @@ fn mesh_of_points(path: &Path, points: &[DVec3], faces: usize) -> Result<Importe
     }
     let polytope = Polytope::from_points(points).map_err(|source| MeshError::Shape {
         path: path.to_path_buf(),
+        place: match &source {
+            ShapeError::NonFinitePoint { index, .. }
+            | ShapeError::CoordinateTooLarge { index, .. } => format!("{}: ", place(*index)),
+            _ => String::new(),
+        },
         source,
     })?;
     let report = report(path, points, faces, &polytope);
     Ok(ImportedMesh { polytope, report })
 }
 
-/// The vertices of a PLY file (`ply-rs-bw`): the `vertex` element's `x`, `y`, `z`.
-fn read_ply_points(path: &Path) -> Result<Vec<DVec3>, MeshError> {
+/// Where things are in a PLY file, from its header: the encoding, the header's length
+/// in lines and bytes, and each element's name, count, header line and record size in
+/// bytes (`None` when it holds a list).
+struct PlyLayout {
+    ascii: bool,
+    header_lines: usize,
+    header_bytes: usize,
+    elements: Vec<(String, usize, usize, Option<usize>)>,
+}
+
+impl PlyLayout {
+    /// The header of `bytes`, when it ends with `end_header`.
+    fn of(bytes: &[u8]) -> Option<PlyLayout> {
+        let mut layout = PlyLayout {
+            ascii: false,
+            header_lines: 0,
+            header_bytes: 0,
+            elements: Vec::new(),
+        };
+        let mut at = 0;
+        for (n, raw) in bytes.split(|b| *b == b'\n').enumerate() {
+            at += raw.len() + 1;
+            let line = String::from_utf8_lossy(raw);
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words.as_slice() {
+                ["format", format, ..] => layout.ascii = *format == "ascii",
+                ["element", name, count] => {
+                    let count = count.parse().ok()?;
+                    layout
+                        .elements
+                        .push((name.to_string(), count, n + 1, Some(0)));
+                }
+                ["property", "list", ..] => {
+                    if let Some(element) = layout.elements.last_mut() {
+                        element.3 = None;
+                    }
+                }
+                ["property", kind, _] => {
+                    let size = match *kind {
+                        "char" | "uchar" | "int8" | "uint8" => 1,
+                        "short" | "ushort" | "int16" | "uint16" => 2,
+                        "int" | "uint" | "float" | "int32" | "uint32" | "float32" => 4,
+                        "double" | "float64" => 8,
+                        _ => return None,
+                    };
+                    if let Some(element) = layout.elements.last_mut() {
+                        element.3 = element.3.map(|s| s + size);
+                    }
+                }
+                ["end_header"] => {
+                    layout.header_lines = n + 1;
+                    layout.header_bytes = at.min(bytes.len());
+                    return Some(layout);
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Where vertex `k` is: its line (ASCII), its byte (binary, when every record
+    /// before it has a fixed size), or its index in the payload.
+    fn vertex_place(&self, k: usize) -> String {
+        let Some(e) = self.elements.iter().position(|e| e.0 == "vertex") else {
+            return format!("vertex {k}");
+        };
+        let before = &self.elements[..e];
+        if self.ascii {
+            let rows: usize = before.iter().map(|e| e.1).sum();
+            return format!("line {} (vertex {k})", self.header_lines + rows + k + 1);
+        }
+        let sizes: Option<usize> = before.iter().map(|e| e.3.map(|s| s * e.1)).sum();
+        match (sizes, self.elements[e].3) {
+            (Some(skip), Some(size)) => {
+                format!("byte {} (vertex {k})", self.header_bytes + skip + k * size)
+            }
+            _ => format!(
+                "vertex {k} of the binary payload (which starts at byte {})",
+                self.header_bytes
+            ),
+        }
+    }
+
+    /// Where a payload that ply-rs refused without a line goes wrong, as far as the
+    /// header tells: the payload's first line or byte, and the bytes it needs.
+    fn payload_place(&self, length: usize) -> String {
+        if self.ascii {
+            return format!(
+                "in the payload from line {} (after the header)",
+                self.header_lines + 1
+            );
+        }
+        let needed: Option<usize> = self.elements.iter().map(|e| e.3.map(|s| s * e.1)).sum();
+        match needed {
+            Some(needed) => format!(
+                "the binary payload starts at byte {} and needs {needed} bytes; the file ends at byte {length}",
+                self.header_bytes
+            ),
+            None => format!(
+                "the binary payload starts at byte {}; the file ends at byte {length}",
+                self.header_bytes
+            ),
+        }
+    }
+
+    /// The header line of element `name`.
+    fn element_line(&self, name: &str) -> Option<usize> {
+        self.elements.iter().find(|e| e.0 == name).map(|e| e.2)
+    }
+}
+
+/// The vertices of a PLY file (`ply-rs-bw`): the `vertex` element's `x`, `y`, `z`; and
+/// where things are in it, for the refusals.
+fn read_ply_points(path: &Path) -> Result<(Vec<DVec3>, PlyLayout), MeshError> {
     use ply_rs_bw::parser::Parser;
     use ply_rs_bw::ply::{DefaultElement, Property};
     let fail = |reason: String| MeshError::Parse {
         path: path.to_path_buf(),
+        format: "PLY",
         reason,
     };
-    let file = std::fs::File::open(path).map_err(|source| MeshError::Io {
+    let bytes = std::fs::read(path).map_err(|source| MeshError::Io {
         path: path.to_path_buf(),
         source,
     })?;
+    let layout = PlyLayout::of(&bytes);
     let ply = Parser::<DefaultElement>::new()
-        .read_ply(&mut std::io::BufReader::new(file))
-        .map_err(|e| fail(format!("not a readable PLY file: {e}")))?;
+        .read_ply(&mut std::io::Cursor::new(&bytes))
+        .map_err(|e| {
+            let e = e.to_string().replace("\n\t", "; ");
+            // ply-rs names the line of the header and of an ASCII payload ("Line 7: ").
+            let named = e.starts_with("Line ") && (layout.as_ref().is_none_or(|l| l.ascii));
+            fail(match &layout {
+                _ if named => e,
+                None => format!(
+                    "{e} (the header, lines 1 to {}, has no `end_header` line)",
+                    bytes.split(|b| *b == b'\n').count()
+                ),
+                Some(layout) => {
+                    let e = e.strip_prefix("Line ").map_or(e.clone(), |rest| {
+                        rest.split_once(": ")
+                            .map_or(rest.to_string(), |r| r.1.to_string())
+                    });
+                    format!("{e} ({})", layout.payload_place(bytes.len()))
+                }
+            })
+        })?;
+    let layout = layout.unwrap_or(PlyLayout {
+        ascii: true,
+        header_lines: 0,
+        header_bytes: 0,
+        elements: Vec::new(),
+    });
+    let header_place = match layout.header_lines {
+        0 => "the header".to_string(),
+        n => format!("the header (lines 1 to {n})"),
+    };
     let vertices = ply
         .payload
         .get("vertex")
-        .ok_or_else(|| fail("no `vertex` element".into()))?;
-    let number = |v: &DefaultElement, key: &str, i: usize| -> Result<f64, MeshError> {
+        .ok_or_else(|| fail(format!("{header_place} declares no `vertex` element")))?;
+    let element = layout
+        .element_line("vertex")
+        .map_or(header_place.clone(), |n| format!("line {n}"));
+    let number = |v: &DefaultElement, key: &str| -> Result<f64, MeshError> {
         match v.get(key) {
             Some(Property::Float(x)) => Ok(f64::from(*x)),
             Some(Property::Double(x)) => Ok(*x),
@@ -217,20 +386,25 @@ fn read_ply_points(path: &Path) -> Result<Vec<DVec3>, MeshError> {
             Some(Property::Char(x)) => Ok(f64::from(*x)),
             Some(Property::UChar(x)) => Ok(f64::from(*x)),
             Some(_) => Err(fail(format!(
-                "vertex {i}: property `{key}` is a list, not a number"
+                "{element}: the vertex property `{key}` is a list, not a number"
             ))),
-            None => Err(fail(format!("vertex {i}: no property `{key}`"))),
+            None => Err(fail(format!(
+                "{element}: the vertex element has no property `{key}`"
+            ))),
         }
     };
     let mut points = Vec::with_capacity(vertices.len());
     for (i, v) in vertices.iter().enumerate() {
-        let p = DVec3::new(number(v, "x", i)?, number(v, "y", i)?, number(v, "z", i)?);
+        let p = DVec3::new(number(v, "x")?, number(v, "y")?, number(v, "z")?);
         if !p.is_finite() {
-            return Err(fail(format!("vertex {i} is not finite ({p})")));
+            return Err(fail(format!(
+                "{}: the vertex ({p}) is not finite",
+                layout.vertex_place(i)
+            )));
         }
         points.push(p);
     }
-    Ok(points)
+    Ok((points, layout))
 }
 
 /// Loads an OBJ file and builds its convex hull.
@@ -247,6 +421,13 @@ pub fn import_obj_bytes(path: &Path, bytes: &[u8]) -> Result<ImportedMesh, MeshE
     let (points, faces) = parse_obj(path, bytes)?;
     let polytope = Polytope::from_points(&points).map_err(|source| MeshError::Shape {
         path: path.to_path_buf(),
+        place: match &source {
+            ShapeError::NonFinitePoint { x, y, z, .. }
+            | ShapeError::CoordinateTooLarge { x, y, z, .. } => {
+                obj_vertex_line(bytes, [*x, *y, *z])
+            }
+            _ => String::new(),
+        },
         source,
     })?;
     let mut report = report(path, &points, faces, &polytope);
@@ -260,44 +441,97 @@ pub fn import_obj_bytes(path: &Path, bytes: &[u8]) -> Result<ImportedMesh, MeshE
     Ok(ImportedMesh { polytope, report })
 }
 
-/// Where an OBJ file tobj refused goes wrong (tobj names no line): the first vertex
-/// line without three numbers, or face line with an index that is not a number, is 0,
-/// or lies beyond the vertices (1-based; negative counts back from the last so far).
+/// Where an OBJ file tobj refused goes wrong (tobj names no line): the first byte that
+/// is not UTF-8, or the first line tobj refuses: a vertex without three numbers (or
+/// with a `w` that is not a nonzero number, or colours that are not three), a `vt` or
+/// `vn` without its numbers, a `usemtl` without a name, a face index that is not a
+/// number, is 0, or lies beyond the vertices, texture coordinates or normals (1-based;
+/// negative counts back from the last so far).
 fn obj_fault(bytes: &[u8]) -> Option<(usize, &'static str, String)> {
+    if let Err(e) = std::str::from_utf8(bytes) {
+        let at = e.valid_up_to();
+        let line = bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
+        return Some((line, "not UTF-8", format!("byte {at}")));
+    }
     let text = String::from_utf8_lossy(bytes);
-    let total = text
-        .lines()
-        .filter(|l| l.split_whitespace().next() == Some("v"))
-        .count() as i64;
-    let mut seen = 0i64;
-    for (number, line) in text.lines().enumerate() {
+    let count = |key: &str| {
+        text.lines()
+            .filter(|l| l.split_whitespace().next() == Some(key))
+            .count() as i64
+    };
+    let totals = [count("v"), count("vt"), count("vn")];
+    let mut seen = [0i64; 3];
+    let number = |w: &str| w.parse::<f64>().is_ok();
+    for (number_of_line, line) in text.lines().enumerate() {
+        let at = number_of_line + 1;
         let mut words = line.split_whitespace();
-        match words.next() {
+        let key = words.next();
+        let rest: Vec<&str> = words.collect();
+        match key {
             Some("v") => {
-                seen += 1;
-                let numbers = words.take(3).filter(|w| w.parse::<f64>().is_ok()).count();
-                if numbers < 3 {
-                    return Some((number + 1, "a vertex needs three numbers", line.into()));
+                seen[0] += 1;
+                if rest.len() < 3 || !rest[..3].iter().all(|w| number(w)) {
+                    return Some((at, "a vertex needs three numbers", line.into()));
+                }
+                match rest.len() {
+                    4 => match rest[3].parse::<f64>() {
+                        Ok(w) if w == 0.0 => {
+                            return Some((at, "a vertex's w (its scale) is 0", line.into()))
+                        }
+                        Ok(_) => {}
+                        Err(_) => return Some((at, "a vertex's w is not a number", line.into())),
+                    },
+                    5 | 7.. => {
+                        let what = "a vertex is x y z, x y z w or x y z r g b";
+                        return Some((at, what, line.into()));
+                    }
+                    _ => {}
                 }
             }
-            Some("f") => {
-                let corners: Vec<&str> = words.collect();
-                if corners.len() < 3 {
-                    return Some((number + 1, "a face needs three corners", line.into()));
+            Some(kind @ ("vt" | "vn")) => {
+                let (slot, needs, what) = if kind == "vt" {
+                    (1, 2, "a texture coordinate needs two numbers")
+                } else {
+                    (2, 3, "a normal needs three numbers")
+                };
+                seen[slot] += 1;
+                if rest.len() < needs || !rest[..needs].iter().all(|w| number(w)) {
+                    return Some((at, what, line.into()));
                 }
-                for corner in corners {
-                    let index = corner.split('/').next().unwrap_or("");
-                    let Ok(i) = index.parse::<i64>() else {
-                        return Some((number + 1, "a face index is not a number", line.into()));
-                    };
-                    let valid = if i > 0 {
-                        i <= total
-                    } else {
-                        i < 0 && -i <= seen
-                    };
-                    if !valid {
-                        let what = "a face index is 0 or beyond the vertices";
-                        return Some((number + 1, what, line.into()));
+            }
+            Some("usemtl") if rest.is_empty() => {
+                return Some((at, "`usemtl` needs a material name", line.into()));
+            }
+            Some(kind @ ("f" | "l")) => {
+                if kind == "f" && rest.len() < 3 {
+                    return Some((at, "a face needs three corners", line.into()));
+                }
+                for corner in rest {
+                    let parts: Vec<&str> = corner.split('/').collect();
+                    if parts.len() > 3 {
+                        let what = "a corner is v, v/vt, v//vn or v/vt/vn";
+                        return Some((at, what, line.into()));
+                    }
+                    for (slot, index) in parts.iter().enumerate() {
+                        if index.is_empty() && slot > 0 {
+                            continue;
+                        }
+                        let Ok(i) = index.parse::<i64>() else {
+                            return Some((at, "a face index is not a number", line.into()));
+                        };
+                        let valid = if i > 0 {
+                            i <= totals[slot]
+                        } else {
+                            i < 0 && -i <= seen[slot]
+                        };
+                        if !valid {
+                            let what = [
+                                "a face index is 0 or beyond the vertices",
+                                "a face's texture index is 0 or beyond the texture coordinates",
+                                "a face's normal index is 0 or beyond the normals",
+                            ][slot];
+                            return Some((at, what, line.into()));
+                        }
                     }
                 }
             }
@@ -320,9 +554,13 @@ fn parse_obj(path: &Path, bytes: &[u8]) -> Result<(Vec<DVec3>, usize), MeshError
     })
     .map_err(|e| MeshError::Parse {
         path: path.to_path_buf(),
+        format: "OBJ",
         reason: match obj_fault(bytes) {
             Some((line, what, text)) => format!("{e}: line {line}: {what}: `{text}`"),
-            None => e.to_string(),
+            None => format!(
+                "{e}, at a line this reader cannot find (line 1 to {})",
+                String::from_utf8_lossy(bytes).lines().count().max(1)
+            ),
         },
     })?;
     let mut points = Vec::new();
@@ -346,6 +584,35 @@ fn parse_obj(path: &Path, bytes: &[u8]) -> Result<(Vec<DVec3>, usize), MeshError
         });
     }
     Ok((points, faces))
+}
+
+/// The line of the OBJ vertex whose coordinates are `p` (tobj orders a mesh's points by
+/// their first use, not by their lines): `line N: `, or the first `v` line whose
+/// coordinates are not finite or beyond the points' limit.
+fn obj_vertex_line(bytes: &[u8], p: [f64; 3]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let vertices = text.lines().enumerate().filter_map(|(n, l)| {
+        let mut words = l.split_whitespace();
+        (words.next() == Some("v")).then(|| {
+            let c: Vec<f64> = words
+                .take(3)
+                .map(|w| w.parse().unwrap_or(f64::NAN))
+                .collect();
+            (n + 1, c)
+        })
+    });
+    let same = |c: &[f64]| {
+        c.len() == 3
+            && c.iter()
+                .zip(p)
+                .all(|(a, b)| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()))
+    };
+    let wild = |c: &[f64]| c.iter().any(|x| !(x.abs() <= crate::shape::MAX_COORDINATE));
+    let found = vertices
+        .clone()
+        .find(|(_, c)| same(c))
+        .or_else(|| vertices.clone().find(|(_, c)| wild(c)));
+    found.map_or(String::new(), |(n, _)| format!("line {n}: "))
 }
 
 /// The `v x y z` lines of a file without faces (a point cloud, common as hull input).

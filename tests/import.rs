@@ -754,3 +754,142 @@ fn fcl_dumps_with_nan_or_inf_are_refused_with_the_line_and_word() {
         }
     }
 }
+
+/// Broken STL and PLY files are refused as STL and PLY (they were "not a valid OBJ
+/// file"), naming the file and the place: the line of an ASCII file, the byte of a
+/// binary one.
+#[test]
+fn stl_and_ply_refusals_name_their_format_and_place() {
+    let dir = temp_dir("mesh-refusals");
+    let triangle = |c: [f32; 3]| -> Vec<u8> {
+        let mut out = vec![0u8; 12];
+        for v in [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], c] {
+            for x in v {
+                out.extend_from_slice(&f32::to_le_bytes(x));
+            }
+        }
+        out.extend_from_slice(&[0, 0]);
+        out
+    };
+    let binary_stl = |last: [f32; 3]| -> Vec<u8> {
+        let mut out = vec![0u8; 80];
+        out.extend_from_slice(&2u32.to_le_bytes());
+        out.extend(triangle([0.0, 1.0, 0.0]));
+        out.extend(triangle(last));
+        out
+    };
+    let ascii_stl = "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n";
+    let ply_header = |format: &str| {
+        format!(
+            "ply\nformat {format} 1.0\nelement vertex 4\nproperty float x\nproperty float y\n\
+             property float z\nend_header\n"
+        )
+    };
+    let mut nan_ply = ply_header("binary_little_endian").into_bytes();
+    let header_bytes = nan_ply.len();
+    for (k, v) in [
+        [0.0f32, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, f32::NAN, 0.0],
+        [0.0, 0.0, 1.0],
+    ]
+    .iter()
+    .enumerate()
+    {
+        let _ = k;
+        for x in v {
+            nan_ply.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    let cut_ply = nan_ply[..nan_ply.len() - 5].to_vec();
+    let ascii_ply = format!("{}0 0 0\n1 0 0\n0 nan 0\n0 0 1\n", ply_header("ascii"));
+    let cases: Vec<(&str, Vec<u8>, Vec<String>)> = vec![
+        (
+            "nan.stl",
+            ascii_stl
+                .replace("vertex 1 0 0", "vertex 1 nan 0")
+                .into_bytes(),
+            vec![
+                "not a valid STL file".into(),
+                "line 5".into(),
+                "`nan`".into(),
+            ],
+        ),
+        (
+            "short_vertex.stl",
+            ascii_stl.replace("vertex 1 0 0", "vertex 1 0").into_bytes(),
+            vec!["STL".into(), "line 5".into()],
+        ),
+        (
+            "nan_binary.stl",
+            binary_stl([0.0, f32::NAN, 0.0]),
+            vec!["STL".into(), format!("byte {}", 84 + 50 + 12 + 24)],
+        ),
+        (
+            "cut.stl",
+            binary_stl([0.0, 0.0, 1.0])[..150].to_vec(),
+            vec!["STL".into(), "bytes 80-83".into(), "byte 150".into()],
+        ),
+        (
+            "nan_binary.ply",
+            nan_ply,
+            vec![
+                "not a valid PLY file".into(),
+                format!("byte {} (vertex 2)", header_bytes + 24),
+            ],
+        ),
+        ("cut.ply", cut_ply, vec!["PLY".into(), "ends at byte 158".into()]),
+        (
+            "nan_ascii.ply",
+            ascii_ply.into_bytes(),
+            vec!["PLY".into(), "Line 10".into()],
+        ),
+    ];
+    for (name, bytes, expected) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let err = collidescope::mesh_io::load_mesh(&path)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(name) && !err.contains("OBJ"), "{err}");
+        for e in &expected {
+            assert!(err.contains(e.as_str()), "{name}: {err:?} lacks {e:?}");
+        }
+    }
+}
+
+/// A file `import` takes none of is refused with where it says so: empty, UTF-16,
+/// bytes that are not UTF-8, a binary file's control characters, or its first line; a
+/// JSON array that is not a capture with its length or the element that is no pose.
+#[test]
+fn import_refusals_of_other_files_say_where() {
+    let dir = temp_dir("not-a-format");
+    let cases: [(&str, &[u8], &[&str]); 8] = [
+        ("empty.json", b"", &["the file is empty"]),
+        (
+            "utf16.txt",
+            b"\xFF\xFES\x00h\x00a\x00p\x00e\x00",
+            &["UTF-16LE", "save it as UTF-8"],
+        ),
+        ("latin1.txt", b"Shape\n1: \xE9", &["byte 9 (line 2)", "not UTF-8"]),
+        ("nul.bin", b"abc\x00def", &["byte 3 (line 1)", "U+0000"]),
+        ("words.txt", b"\n\n  hello world\n", &["line 3", "`hello world`"]),
+        ("three.json", b"[1, 2, 3]", &["3 elements", "not 4 or 6"]),
+        (
+            "no_pose.json",
+            br#"[{"translation":[0,0,0]},{"Ball":{"radius":1}},{"rotation":[0,0,0,1],"translation":[0,0,0]},{"Ball":{"radius":1}}]"#,
+            &["[0] (pos1)", "\"rotation\""],
+        ),
+        ("broken.json", b"[1,\n2", &["line 2", "column"]),
+    ];
+    for (name, bytes, expected) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let err = import_file(&path).map(|_| ()).unwrap_err().to_string();
+        assert!(err.contains(name), "{err}");
+        for e in expected {
+            assert!(err.contains(e), "{name}: {err:?} lacks {e:?}");
+        }
+    }
+}

@@ -1,4 +1,4 @@
-//! `collidescope mesh FILE.obj`
+//! `collidescope mesh FILE` (OBJ, STL or PLY): the mesh's report.
 
 use std::path::Path;
 

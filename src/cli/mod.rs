@@ -307,7 +307,9 @@ enum Command {
         #[arg(long)]
         parry: Option<PathBuf>,
     },
-    /// Import an OBJ file and print its report (vertices, faces, hull, convexity, flatness).
+    /// Import a mesh and print its report (vertices, faces, hull, convexity, flatness):
+    /// OBJ, STL (ASCII or binary) or PLY (ASCII or binary), by its extension (another
+    /// extension is read as OBJ).
     Mesh {
         file: PathBuf,
         #[arg(long)]

@@ -64,13 +64,102 @@ pub fn import_file_at(path: &Path, key: Option<&str>) -> Result<SceneFile, Impor
         message,
     };
     let bytes = std::fs::read(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    if let Some(encoding) = utf16(&bytes) {
+        return Err(fail(format!(
+            "{encoding} text (bytes 0-1 are its byte-order mark): save it as UTF-8; {}",
+            FORMATS
+        )));
+    }
     let text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let valid = &e.as_bytes()[..at];
+        let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
         fail(format!(
-            "not UTF-8 text (byte {})",
-            e.utf8_error().valid_up_to()
+            "byte {at} (line {line}) is not UTF-8 (0x{:02X}): not text; {FORMATS}",
+            e.as_bytes()[at]
         ))
     })?;
     import_text_at(path, &text, key)
+}
+
+/// What `import` takes, for the refusal of a file that is none of them.
+const FORMATS: &str = "Collidescope imports a parry capture (JSON [pos1, shape1, pos2, shape2]), \
+     an FCL/Coal dump (Shape 1: ... X_FS1 ... Shape 2: ... X_FS2 ...) or a MuJoCo model \
+     (<mujoco> XML)";
+
+/// "UTF-16LE" or "UTF-16BE" when `bytes` begin with that byte-order mark.
+fn utf16(bytes: &[u8]) -> Option<&'static str> {
+    match bytes {
+        [0xFF, 0xFE, ..] => Some("UTF-16LE"),
+        [0xFE, 0xFF, ..] => Some("UTF-16BE"),
+        _ => None,
+    }
+}
+
+/// Where a text that is none of the formats says so: empty, only blank, a control
+/// character of a binary file, or its first line that is not blank.
+fn not_a_format(text: &str) -> String {
+    if text.is_empty() {
+        return format!("the file is empty: {FORMATS}");
+    }
+    if let Some((at, c)) = text
+        .char_indices()
+        .find(|(_, c)| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+    {
+        let line = text[..at].matches('\n').count() + 1;
+        return format!(
+            "byte {at} (line {line}) is the control character U+{:04X}: a binary file, \
+             not text; {FORMATS}",
+            u32::from(c)
+        );
+    }
+    match text.lines().enumerate().find(|(_, l)| !l.trim().is_empty()) {
+        None => format!("the file holds only blank lines: {FORMATS}"),
+        Some((n, l)) => {
+            let shown: String = l.trim().chars().take(40).collect();
+            format!(
+                "line {}, `{shown}`{}: none of the formats begins so; {FORMATS}",
+                n + 1,
+                if l.trim().chars().count() > 40 {
+                    "..."
+                } else {
+                    ""
+                }
+            )
+        }
+    }
+}
+
+/// Why a JSON array is not a parry capture, with the place: its length, or the element
+/// that should be a pose.
+fn not_a_capture(value: &serde_json::Value) -> String {
+    let expected = "a capture is [pos1, shape1, pos2, shape2] (distance) or [pos1, vel1, shape1, \
+                    pos2, vel2, shape2] (cast_shapes), as serde_json writes it with parry's \
+                    serde-serialize feature";
+    let Some(items) = value.as_array() else {
+        return format!("the top level is not a JSON array: {expected}");
+    };
+    let poses: &[(usize, &str)] = match items.len() {
+        4 => &[(0, "pos1"), (2, "pos2")],
+        6 => &[(0, "pos1"), (3, "pos2")],
+        n => {
+            return format!("the top-level array has {n} elements, not 4 or 6: {expected}");
+        }
+    };
+    for (at, name) in poses {
+        let item = &items[*at];
+        let missing: Vec<&str> = ["rotation", "translation"]
+            .into_iter()
+            .filter(|k| item.get(k).is_none())
+            .collect();
+        if !missing.is_empty() {
+            return format!(
+                "[{at}] ({name}) is not a parry pose: no \"{}\": {expected}",
+                missing.join("\", \"")
+            );
+        }
+    }
+    format!("not a parry capture: {expected}")
 }
 
 /// [`import_file`] on text already read.
@@ -104,14 +193,17 @@ pub fn import_text_at(
     match format {
         Some(Format::Parry) => {
             let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-                fail(format!("line {}, column {}: not JSON: {e}", e.line(), e.column()))
+                fail(format!(
+                    "line {}, column {}: not JSON: {e}",
+                    e.line(),
+                    e.column()
+                ))
             })?;
             if !parry::looks_like_capture(&value) {
-                return Err(fail(
-                    "a JSON array but not a parry capture: expected [pos1, shape1, pos2, shape2] \
-                     as serde_json writes it with parry's serde-serialize feature"
-                        .into(),
-                ));
+                return Err(fail(format!(
+                    "a JSON array but not a parry capture: {}",
+                    not_a_capture(&value)
+                )));
             }
             let query = parry::read(&value).map_err(fail)?;
             let notes = format!(
@@ -138,6 +230,10 @@ pub fn import_text_at(
                      twice its reach wide and deep, so distances and depths are the half-space's).",
                 );
             }
+            if let Some(note) = query.rotation_note() {
+                notes.push(' ');
+                notes.push_str(&note);
+            }
             let mut file = scene(name, notes, query.bodies.to_vec());
             if query.cast {
                 file.algorithms = ["toi", "toi_advancement"].map(String::from).to_vec();
@@ -160,7 +256,7 @@ pub fn import_text_at(
         Some(Format::Mjcf) => {
             let model = mjcf::read_at(path, text, key).map_err(|e| ImportError {
                 path: path.to_path_buf(),
-                message: e,
+                message: mjcf::without_path(path, e),
             })?;
             if model.pairs.is_empty() {
                 return Err(fail(format!(
@@ -181,10 +277,12 @@ pub fn import_text_at(
             let mut notes = format!(
                 "Imported from {source}: the MuJoCo model {}: {} collision geoms at {configuration} \
                  (bodies named by their geoms), the {} pairs MuJoCo's collision filter tests, \
-                 nearest first.",
+                 ordered by their certified signed distance (the deepest overlap first, then the \
+                 nearest){}.",
                 model.name,
                 model.geoms.len(),
-                model.pairs.len()
+                model.pairs.len(),
+                mjcf::focus_note(&model)
             );
             if !model.left_out.is_empty() {
                 notes.push_str(&format!(" Left out: {}.", model.left_out.join("; ")));
@@ -196,12 +294,10 @@ pub fn import_text_at(
             file.pairs = model.pairs;
             Ok(file)
         }
-        None => Err(fail(
-            "not a format Collidescope imports: a parry capture (JSON [pos1, shape1, pos2, shape2]), \
-             an FCL/Coal dump (Shape 1: ... X_FS1 ... Shape 2: ... X_FS2 ...) or a MuJoCo model \
-             (<mujoco> XML)"
-                .into(),
-        )),
+        None => Err(fail(format!(
+            "not a format Collidescope imports: {}",
+            not_a_format(text)
+        ))),
     }
 }
 

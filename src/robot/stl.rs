@@ -13,15 +13,120 @@ pub fn read_stl_points(path: &Path) -> Result<Vec<DVec3>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     let points = stl_points(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     if points.is_empty() {
-        return Err(format!("{}: the mesh has no triangles", path.display()));
-    }
-    if let Some(bad) = points.iter().find(|p| !p.is_finite()) {
+        let place = if is_binary(&bytes) {
+            "binary STL: bytes 80-83 say 0 triangles".to_string()
+        } else {
+            let text = String::from_utf8_lossy(&bytes);
+            let at = text
+                .lines()
+                .position(|l| l.trim_start().starts_with("endsolid"))
+                .map_or(1, |n| n + 1);
+            format!("ASCII STL: line {at}: `endsolid` before any facet")
+        };
         return Err(format!(
-            "{}: a vertex is not finite ({bad})",
+            "{}: {place}: the mesh has no triangles",
             path.display()
         ));
     }
+    if let Some(k) = points.iter().position(|p| !p.is_finite()) {
+        // Only a binary file can hold one (stl_io refuses an ASCII one): its place.
+        let (triangle, corner) = (k / 3, k % 3);
+        return Err(format!(
+            "{}: binary STL: byte {}, triangle {triangle} vertex {corner}: ({}) is not finite",
+            path.display(),
+            84 + 50 * triangle + 12 + 12 * corner,
+            points[k]
+        ));
+    }
     Ok(points)
+}
+
+/// Where an ASCII STL that stl_io refused goes wrong (stl_io names no line): the
+/// first line that is not the grammar stl_io reads (`solid NAME`, then `facet normal
+/// x y z`, `outer loop`, three `vertex x y z`, `endloop`, `endfacet`, ..., `endsolid`),
+/// or a number that is not a finite f32, with the line and the word.
+fn ascii_fault(text: &str) -> Option<String> {
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(n, l)| (n + 1, l.split_whitespace().collect::<Vec<_>>()))
+        .filter(|(_, words)| !words.is_empty());
+    if !text.lines().next().is_some_and(|l| l.starts_with("solid ")) {
+        return Some("line 1: an ASCII STL begins `solid NAME`".into());
+    }
+    lines.next();
+    let last = text.lines().count().max(1);
+    let numbers = |line: usize, words: &[&str]| -> Option<String> {
+        words.iter().find_map(|w| match w.parse::<f32>() {
+            Ok(x) if x.is_finite() => None,
+            Ok(_) => Some(format!(
+                "line {line}: `{w}` is not a finite number (as an f32)"
+            )),
+            Err(_) => Some(format!("line {line}: `{w}` is not a number")),
+        })
+    };
+    let shown = |words: &[&str]| words.join(" ");
+    loop {
+        let Some((line, words)) = lines.next() else {
+            return Some(format!(
+                "line {last}: the file ends where `facet normal` or `endsolid` should come"
+            ));
+        };
+        if words[0] == "endsolid" {
+            return None;
+        }
+        if words.len() != 5 || words[0] != "facet" || words[1] != "normal" {
+            return Some(format!(
+                "line {line}: expected `facet normal x y z`, got `{}`",
+                shown(&words)
+            ));
+        }
+        if let Some(bad) = numbers(line, &words[2..]) {
+            return Some(bad);
+        }
+        let expected: [&[&str]; 6] = [
+            &["outer", "loop"],
+            &["vertex"],
+            &["vertex"],
+            &["vertex"],
+            &["endloop"],
+            &["endfacet"],
+        ];
+        for want in expected {
+            let Some((line, words)) = lines.next() else {
+                return Some(format!(
+                    "line {last}: the file ends where `{}` should come",
+                    want.join(" ")
+                ));
+            };
+            if want == ["vertex"] {
+                if words.len() != 4 || words[0] != "vertex" {
+                    return Some(format!(
+                        "line {line}: expected `vertex x y z`, got `{}`",
+                        shown(&words)
+                    ));
+                }
+                if let Some(bad) = numbers(line, &words[1..]) {
+                    return Some(bad);
+                }
+            } else if words != want {
+                return Some(format!(
+                    "line {line}: expected `{}`, got `{}`",
+                    want.join(" "),
+                    shown(&words)
+                ));
+            }
+        }
+    }
+}
+
+/// stl_io's refusal of ASCII text, with the line it names none of.
+fn ascii_refusal(text: &[u8], e: std::io::Error) -> String {
+    let fault = std::str::from_utf8(text).ok().and_then(ascii_fault);
+    match fault {
+        Some(fault) => format!("ASCII STL: {fault} ({e})"),
+        None => format!("ASCII STL: line 1 onwards: not readable: {e}"),
+    }
 }
 
 /// The triangles of an STL file: what a visual mesh draws.
@@ -37,7 +142,7 @@ pub fn read_stl_triangles(path: &Path) -> Result<Vec<[DVec3; 3]>, String> {
     // ASCII (the points read): its indexed faces.
     let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
     let mesh = stl_io::read_stl(&mut Cursor::new(text))
-        .map_err(|e| format!("{}: not a readable ASCII STL file: {e}", path.display()))?;
+        .map_err(|e| format!("{}: {}", path.display(), ascii_refusal(text, e)))?;
     let v = |i: usize| {
         let p = mesh.vertices[i];
         DVec3::new(f64::from(p[0]), f64::from(p[1]), f64::from(p[2]))
@@ -59,8 +164,7 @@ fn stl_points(bytes: &[u8]) -> Result<Vec<DVec3>, String> {
     }
     let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if text.trim_ascii_start().starts_with(b"solid") && std::str::from_utf8(text).is_ok() {
-        let mesh = stl_io::read_stl(&mut Cursor::new(text))
-            .map_err(|e| format!("not a readable ASCII STL file: {e}"))?;
+        let mesh = stl_io::read_stl(&mut Cursor::new(text)).map_err(|e| ascii_refusal(text, e))?;
         return Ok(mesh
             .vertices
             .iter()
@@ -69,8 +173,8 @@ fn stl_points(bytes: &[u8]) -> Result<Vec<DVec3>, String> {
     }
     if bytes.len() < 84 {
         return Err(format!(
-            "not an STL file: {} bytes, shorter than a binary STL's 84-byte header, and not \
-             text beginning with 'solid'",
+            "not an STL file: it ends at byte {}, inside a binary STL's 84-byte header, and is \
+             not text beginning with 'solid'",
             bytes.len()
         ));
     }
@@ -79,15 +183,16 @@ fn stl_points(bytes: &[u8]) -> Result<Vec<DVec3>, String> {
     let stored = (bytes.len() as u64 - 84) / 50;
     if (bytes.len() as u64) < expected {
         Err(format!(
-            "truncated binary STL: its header says {count} triangles ({expected} bytes), the \
-             file has {} bytes ({stored} whole triangles)",
+            "truncated binary STL: bytes 80-83 say {count} triangles ({expected} bytes), the \
+             file ends at byte {} ({stored} whole triangles)",
             bytes.len()
         ))
     } else {
         Err(format!(
-            "binary STL whose header says {count} triangles, but the file holds {stored} \
-             ({} bytes): the count or the file is wrong",
-            bytes.len()
+            "binary STL: bytes 80-83 say {count} triangles, but the file holds {stored} \
+             ({} bytes, the last whole triangle ending at byte {}): the count or the file is wrong",
+            bytes.len(),
+            84 + 50 * stored
         ))
     }
 }
@@ -134,11 +239,46 @@ mod tests {
         too_few[80..84].copy_from_slice(&1u32.to_le_bytes());
         let err = stl_points(&too_few).unwrap_err();
         assert!(
-            err.contains("says 1 triangles") && err.contains("holds 2"),
+            err.contains("say 1 triangles") && err.contains("holds 2"),
             "{err}"
         );
         let err = stl_points(b"tiny").unwrap_err();
         assert!(err.contains("84-byte header"), "{err}");
+    }
+
+    /// stl_io names no line; the refusal does, with the word.
+    #[test]
+    fn an_ascii_fault_is_said_with_its_line_and_word() {
+        let good = "solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n";
+        assert_eq!(ascii_fault(good), None);
+        for (from, to, expected) in [
+            (
+                "vertex 1 0 0",
+                "vertex 1 nan 0",
+                "line 5: `nan` is not a finite number",
+            ),
+            (
+                "vertex 1 0 0",
+                "vertex 1 x 0",
+                "line 5: `x` is not a number",
+            ),
+            (
+                "vertex 1 0 0",
+                "vertex 1 0",
+                "line 5: expected `vertex x y z`",
+            ),
+            (
+                "normal 0 0 1",
+                "normal 0 0 inf",
+                "line 2: `inf` is not a finite",
+            ),
+            ("endloop\n", "", "line 7: expected `endloop`"),
+            ("endsolid t\n", "", "line 8: the file ends"),
+        ] {
+            let text = good.replacen(from, to, 1);
+            let err = stl_points(text.as_bytes()).unwrap_err();
+            assert!(err.contains(expected) && err.contains("ASCII STL"), "{err}");
+        }
     }
 
     #[test]
