@@ -5,6 +5,7 @@
 //! names both numbers; parry's silent failure (contact, distance 0.0, where the shapes
 //! are apart) is called what it is.
 
+use crate::printed_bound::Below;
 use std::time::Instant;
 
 use glam::DVec3;
@@ -143,7 +144,8 @@ impl std::fmt::Display for Agreement {
             ),
             Agreement::BelowLowerBound { lower_bound, parry } => write!(
                 f,
-                "DISAGREES: parry {parry:.9e} below our certified lower bound {lower_bound:.9e}"
+                "DISAGREES: parry {parry:.9e} below our certified lower bound {:.9e}",
+                Below(*lower_bound)
             ),
             Agreement::ImpactDisagrees {
                 ours,

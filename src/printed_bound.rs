@@ -46,26 +46,29 @@ const DEFAULT_EXPONENT_DIGITS: usize = 16;
 impl fmt::LowerExp for Below {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let digits = f.precision().unwrap_or(DEFAULT_EXPONENT_DIGITS);
-        f.pad(&directed(self.0, Style::Exponent(digits), Direction::Down))
+        pad_number(
+            f,
+            &directed(self.0, Style::Exponent(digits), Direction::Down),
+        )
     }
 }
 
 impl fmt::LowerExp for Above {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let digits = f.precision().unwrap_or(DEFAULT_EXPONENT_DIGITS);
-        f.pad(&directed(self.0, Style::Exponent(digits), Direction::Up))
+        pad_number(f, &directed(self.0, Style::Exponent(digits), Direction::Up))
     }
 }
 
 impl fmt::Display for Below {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(&display(self.0, f.precision(), Direction::Down))
+        pad_number(f, &display(self.0, f.precision(), Direction::Down))
     }
 }
 
 impl fmt::Display for Above {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(&display(self.0, f.precision(), Direction::Up))
+        pad_number(f, &display(self.0, f.precision(), Direction::Up))
     }
 }
 
@@ -74,7 +77,7 @@ impl fmt::LowerExp for Outward {
         let digits = f.precision().unwrap_or(DEFAULT_EXPONENT_DIGITS);
         let lower = directed(self.0, Style::Exponent(digits), Direction::Down);
         let upper = directed(self.1, Style::Exponent(digits), Direction::Up);
-        f.pad(&format!("[{lower}, {upper}]"))
+        pad_number(f, &format!("[{lower}, {upper}]"))
     }
 }
 
@@ -82,8 +85,27 @@ impl fmt::Display for Outward {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let lower = display(self.0, f.precision(), Direction::Down);
         let upper = display(self.1, f.precision(), Direction::Up);
-        f.pad(&format!("[{lower}, {upper}]"))
+        pad_number(f, &format!("[{lower}, {upper}]"))
     }
+}
+
+/// Writes `text` at the formatter's width, right-aligned unless asked otherwise, as
+/// numbers are (`Formatter::pad` would also cut it at the precision, which here counts
+/// digits, not characters).
+fn pad_number(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    let length = text.chars().count();
+    let Some(width) = f.width().filter(|w| *w > length) else {
+        return f.write_str(text);
+    };
+    let fill = width - length;
+    let (before, after) = match f.align() {
+        Some(fmt::Alignment::Left) => (0, fill),
+        Some(fmt::Alignment::Center) => (fill / 2, fill - fill / 2),
+        _ => (fill, 0),
+    };
+    let pad: String = std::iter::repeat_n(f.fill(), before).collect();
+    let tail: String = std::iter::repeat_n(f.fill(), after).collect();
+    write!(f, "{pad}{text}{tail}")
 }
 
 /// `{}` without a precision prints the shortest decimal that reads back as the value,

@@ -3,6 +3,7 @@
 //! sorted nearest first (colliding red, near amber); a pair clicked is put in focus,
 //! which opens it in the two-shape debugger (Minkowski difference, steps, plots).
 
+use crate::printed_bound::{Above, Below};
 use std::path::Path;
 
 use bevy::prelude::*;
@@ -454,9 +455,11 @@ fn draw_nearest(
     gizmos.sphere(Isometry3d::from_translation(a), dot, colour);
     gizmos.sphere(Isometry3d::from_translation(b), dot, colour);
     let d = nearest.map_or(0.0, |p| p.distance);
-    labels
-        .0
-        .push(((a + b) * 0.5, format!("nearest pair: {d:.4}"), colour));
+    labels.0.push((
+        (a + b) * 0.5,
+        format!("nearest pair: {:.4}", Above(d)),
+        colour,
+    ));
 }
 
 /// "Only distances up to M": the margin check, what a planner's safety margin asks
@@ -624,9 +627,9 @@ pub fn robot_panel_ui(
             let distance = if a.colliding {
                 "colliding".to_string()
             } else if a.beyond_margin {
-                format!("≥ {:.6}", a.distance)
+                format!("≥ {:.6}", Below(a.distance))
             } else {
-                format!("{:.6}", a.distance)
+                format!("{:.6}", Above(a.distance))
             };
             let cell = ui.label(egui::RichText::new(distance).color(colour));
             if a.beyond_margin {

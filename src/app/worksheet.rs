@@ -4,6 +4,7 @@
 //! questions for the class. Markdown: print it as it is, or turn it into a PDF with any
 //! Markdown tool.
 
+use crate::printed_bound::Above;
 use std::fmt::Write;
 
 use glam::DVec3;
@@ -115,6 +116,6 @@ fn step_numbers(step: &DistanceStep, planar: bool) -> String {
     if !kept.is_empty() {
         let _ = write!(line, " simplex {{{}}};", kept.join(", "));
     }
-    let _ = write!(line, " x = {}, ∥x∥ = {:.6}", v(step.x), step.x_norm);
+    let _ = write!(line, " x = {}, ∥x∥ = {:.6}", v(step.x), Above(step.x_norm));
     line
 }

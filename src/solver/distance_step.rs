@@ -2,6 +2,7 @@
 //! `A ⊖ B`, the support it took and the points that carry the iterate. Each family's
 //! record wraps one of these with its own event.
 
+use crate::printed_bound::Above;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
@@ -120,11 +121,11 @@ pub fn distance_table<R: super::record::Record>(
             "{:>5}  {:<12} {:>13.6e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>4} {:>6}\n",
             r.k(),
             r.event_name(),
-            s.x_norm,
-            s.fw_gap,
-            s.criteria.van_den_bergen,
-            s.criteria.duality_gap,
-            s.criteria.hybrid,
+            Above(s.x_norm),
+            Above(s.fw_gap),
+            Above(s.criteria.van_den_bergen),
+            Above(s.criteria.duality_gap),
+            Above(s.criteria.hybrid),
             set_size,
             s.support_calls
         );

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::simplex::Simplex;
 use crate::minkowski::SupportStats;
+use crate::printed_bound::{Above, Below, Outward};
 
 /// The end of a run, for every family. Running out of iterations is its own outcome,
 /// never an answer; so is a method meeting a shape it cannot take.
@@ -168,6 +169,9 @@ impl std::fmt::Display for Outcome {
     /// The outcome in words, as the CLI and the viewer print it.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let v = |n: &DVec3| format!("({:.6}, {:.6}, {:.6})", n.x, n.y, n.z);
+        // Bounds print on their safe side: a distance reached by a point of A ⊖ B is an
+        // upper bound (up), a plane's gap, a depth's face and a first contact's time are
+        // lower bounds (down).
         match self {
             Outcome::Intersecting => write!(f, "intersecting"),
             Outcome::Separated {
@@ -175,43 +179,67 @@ impl std::fmt::Display for Outcome {
                 lower_bound,
             } => write!(
                 f,
-                "separated, distance {distance:.9e} (a separating plane proves ≥ {lower_bound:.3e})"
+                "separated, distance {:.9e} (a separating plane proves ≥ {:.3e})",
+                Above(*distance),
+                Below(*lower_bound)
             ),
             Outcome::Contact { distance } => write!(
                 f,
-                "contact: touching, overlapping or at most {distance:.3e} apart (no separating \
-                 plane found; this run cannot tell which)"
+                "contact: touching, overlapping or at most {:.3e} apart (no separating \
+                 plane found; this run cannot tell which)",
+                Above(*distance)
             ),
             Outcome::SeparatedEarlyStop { lower_bound } => {
-                write!(f, "separated (early stop), distance ≥ {lower_bound:.6e}")
+                write!(
+                    f,
+                    "separated (early stop), distance ≥ {:.6e}",
+                    Below(*lower_bound)
+                )
             }
             Outcome::Stalled {
                 distance,
                 lower_bound,
             } if *lower_bound > 0.0 => write!(
                 f,
-                "separated, distance in [{lower_bound:.9e}, {distance:.9e}] (round-off ended \
-                 the run before the stopping test passed)"
+                "separated, distance in {:.9e} (round-off ended the run before the stopping \
+                 test passed)",
+                Outward(*lower_bound, *distance)
             ),
             Outcome::Stalled { distance, .. } => write!(
                 f,
-                "contact: touching, overlapping or at most {distance:.3e} apart (round-off \
-                 ended the run before a separating plane or the stopping test was found)"
+                "contact: touching, overlapping or at most {:.3e} apart (round-off \
+                 ended the run before a separating plane or the stopping test was found)",
+                Above(*distance)
             ),
             Outcome::Penetrating { depth, normal } => {
-                write!(f, "penetrating, depth {depth:.9e} along {}", v(normal))
+                write!(
+                    f,
+                    "penetrating, depth {:.9e} along {}",
+                    Below(*depth),
+                    v(normal)
+                )
             }
             Outcome::Touching { normal } => write!(f, "touching (depth 0) along {}", v(normal)),
             Outcome::Impact { time, normal } => {
-                write!(f, "impact at t = {time:.9e}, normal {}", v(normal))
+                write!(
+                    f,
+                    "impact at t = {:.9e}, normal {}",
+                    Below(*time),
+                    v(normal)
+                )
             }
             Outcome::NoImpact { closest_distance } => {
-                write!(f, "no impact (closest approach {closest_distance:.9e})")
+                write!(
+                    f,
+                    "no impact (closest approach {:.9e})",
+                    Above(*closest_distance)
+                )
             }
             Outcome::Grazing { time, distance } => write!(
                 f,
-                "grazing at t = {time:.9e}: within the contact tolerance ({distance:.3e}) \
-                 but not overlapping"
+                "grazing at t = {time:.9e}: within the contact tolerance ({:.3e}) \
+                 but not overlapping",
+                Above(*distance)
             ),
             Outcome::SeparatingPlane {
                 normal,
@@ -219,8 +247,9 @@ impl std::fmt::Display for Outcome {
                 gap,
             } => write!(
                 f,
-                "separated: the plane {}·x = {offset:.9e} has A below and B above, {gap:.3e} apart",
-                v(normal)
+                "separated: the plane {}·x = {offset:.9e} has A below and B above, {:.3e} apart",
+                v(normal),
+                Below(*gap)
             ),
             Outcome::PivotCap { pivots } => {
                 write!(f, "pivot cap reached after {pivots} pivots (no answer)")
@@ -234,7 +263,9 @@ impl std::fmt::Display for Outcome {
                 upper_bound,
             } => write!(
                 f,
-                "iteration cap reached (no answer; between {lower_bound:.6e} and {upper_bound:.6e})"
+                "iteration cap reached (no answer; between {:.6e} and {:.6e})",
+                Below(*lower_bound),
+                Above(*upper_bound)
             ),
             Outcome::NotApplicable { why } => write!(f, "not applicable: {why}"),
             Outcome::Degenerate { reason } => write!(f, "degenerate: {reason}"),

@@ -3,6 +3,7 @@
 //! support point and its parts on A and B, the iterate `x_k`, and at the end the witness
 //! points with the distance segment.
 
+use crate::printed_bound::Above;
 use bevy::prelude::*;
 
 use super::shapes::{translucent, COLOR_A, COLOR_B};
@@ -284,7 +285,7 @@ pub fn draw_distance_step(
         if let Some(d) = summary.outcome.distance() {
             labels
                 .0
-                .push(((a + b) * 0.5, format!("d = {d:.6}"), COLOR_WITNESS));
+                .push(((a + b) * 0.5, format!("d = {:.6}", Above(d)), COLOR_WITNESS));
         }
     }
 }

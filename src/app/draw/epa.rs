@@ -4,6 +4,7 @@
 //! vector between the witness points on the shapes.
 
 use crate::app::draw::common::records_at_cursor;
+use crate::printed_bound::Below;
 use bevy::prelude::*;
 
 use super::minkowski::DifferenceFrame;
@@ -187,9 +188,9 @@ fn draw_expansion(
     gizmos.sphere(Isometry3d::from_translation(foot), size, COLOR_NEAREST);
     if layers.labels {
         let what = if matches!(record.event, EpaEvent::Converged | EpaEvent::Accepted) {
-            format!("depth {:.6}", record.nearest_distance)
+            format!("depth {:.6}", Below(record.nearest_distance))
         } else {
-            format!("depth ≥ {:.4}", record.nearest_distance)
+            format!("depth ≥ {:.4}", Below(record.nearest_distance))
         };
         labels.0.push(((origin + foot) * 0.5, what, COLOR_NEAREST));
     }
@@ -241,7 +242,7 @@ fn draw_penetration(
         let tip = a + direction * (depth as f32).max(size * 4.0);
         labels.0.push((
             (a + b) * 0.5,
-            format!("depth {depth:.6}: move B by depth · n"),
+            format!("depth {:.6}: move B by depth · n", Below(depth)),
             COLOR_WITNESS,
         ));
         gizmos.arrow(a, tip, COLOR_NEAREST);

@@ -3,6 +3,7 @@
 //! the cursor's step, and at the end the witness points (or the common point).
 
 use crate::app::draw::common::records_at_cursor;
+use crate::printed_bound::Above;
 use bevy::prelude::*;
 
 use super::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_WITNESS};
@@ -76,7 +77,7 @@ fn draw_central_path(
                 gizmos.line(x, y, colour);
                 labels
                     .0
-                    .push(((x + y) * 0.5, format!("d = {distance:.6}"), colour));
+                    .push(((x + y) * 0.5, format!("d = {:.6}", Above(distance)), colour));
             }
             _ => {}
         }

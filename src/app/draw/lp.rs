@@ -3,6 +3,7 @@
 //! separating plane (a square between the shapes, its normal from A to B); for
 //! containment, A's vertices coloured inside (green) or outside (red) of B.
 
+use crate::printed_bound::Below;
 use bevy::prelude::*;
 
 use super::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_WITNESS};
@@ -175,9 +176,11 @@ fn draw_lp_step(
             gizmos.line(corners[0], corners[2], COLOR_PLANE.with_alpha(0.4));
             gizmos.line(corners[1], corners[3], COLOR_PLANE.with_alpha(0.4));
             gizmos.arrow(c, c + n * half * 0.6, COLOR_PLANE);
-            labels
-                .0
-                .push((c, format!("separating plane, gap {gap:.3e}"), COLOR_PLANE));
+            labels.0.push((
+                c,
+                format!("separating plane, gap {:.3e}", Below(gap)),
+                COLOR_PLANE,
+            ));
         }
         Outcome::NotContained { vertex } => {
             if let Some(p) = run.summary.witness_a {

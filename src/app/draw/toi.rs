@@ -5,6 +5,7 @@
 //! ray into `A ⊖ B` with its point, simplex and gap, drawn beside the shapes.
 
 use crate::app::draw::common::records_at_cursor;
+use crate::printed_bound::{Above, Below};
 use bevy::prelude::*;
 
 use super::shapes::{bevy_mesh, bevy_transform, placeholder_mesh, translucent, COLOR_B};
@@ -331,8 +332,10 @@ fn draw_contact(
             .push((a + n * size * 12.0, "n".into(), COLOR_BRACKET));
     }
     let text = match outcome {
-        Outcome::Impact { time, .. } => format!("impact at t = {time:.6}"),
-        Outcome::Grazing { time, distance } => format!("grazing at t = {time:.6} ({distance:.1e})"),
+        Outcome::Impact { time, .. } => format!("impact at t = {:.6}", Below(*time)),
+        Outcome::Grazing { time, distance } => {
+            format!("grazing at t = {time:.6} ({:.1e})", Above(*distance))
+        }
         other => other.status_name().to_string(),
     };
     labels.0.push(((a + b) * 0.5, text, COLOR_WITNESS));

@@ -3,6 +3,7 @@
 //! holds them.
 
 use super::{EpaExtras, EpaRecord, EpaTrace, EPA_CSV_HEADER};
+use crate::printed_bound::{Above, Below};
 use crate::solver::family::{
     BoundNames, ExtrasFields, Family, FamilyKind, FamilyRecords, LogScale,
 };
@@ -93,9 +94,9 @@ fn row(r: &EpaRecord) -> String {
         r.k,
         r.event_name(),
         r.faces.len(),
-        r.nearest_distance,
-        r.support_distance,
-        r.gain,
+        Below(r.nearest_distance),
+        Above(r.support_distance),
+        Above(r.gain),
         r.faces_removed,
         r.faces_added,
         r.support_calls

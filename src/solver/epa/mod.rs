@@ -20,6 +20,7 @@ pub mod narrate;
 pub use kind::FAMILY;
 mod record;
 
+use crate::printed_bound::{Above, Outward};
 use glam::DVec3;
 
 pub use record::{EpaEvent, EpaRecord, EpaTrace, EPA_CSV_HEADER};
@@ -225,8 +226,9 @@ impl EpaRun {
                 lower_bound,
             } => Outcome::Degenerate {
                 reason: format!(
-                    "round-off left the cores' distance in [{lower_bound:e}, {distance:e}], \
-                     which does not decide against the rounding radius {radius:e}"
+                    "round-off left the cores' distance in {:e}, which does not decide \
+                     against the rounding radius {radius:e}",
+                    Outward(lower_bound, distance)
                 ),
             },
             Outcome::Separated { distance, .. } => Outcome::Penetrating {
@@ -434,8 +436,9 @@ impl<'s, 'r> Epa<'s, 'r> {
             if !beyond && !converged {
                 let reason = format!(
                     "the support cannot pass the nearest face, yet its plane and the support \
-                     disagree by {gain:.3e} (the depth lies in [{:.9e}, {upper:.9e}])",
-                    plane.distance.max(0.0)
+                     disagree by {:.3e} (the depth lies in {:.9e})",
+                    Above(gain),
+                    Outward(plane.distance.max(0.0), upper)
                 );
                 return self.finish(Outcome::Degenerate { reason }, k, None);
             }

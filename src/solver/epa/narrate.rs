@@ -1,6 +1,7 @@
 //! EPA's steps in words: which face is nearest and how far, what the support along its
 //! normal gained, and what the expansion removed and added.
 
+use crate::printed_bound::{Above, Below};
 use crate::solver::epa::EpaEvent;
 use crate::solver::epa::EpaTrace;
 use crate::solver::{Outcome, Run};
@@ -52,9 +53,9 @@ pub fn narrate(run: &Run, trace: &EpaTrace, index: usize) -> String {
         EpaEvent::Start | EpaEvent::Expanded => format!(
             "Step {step}: face {face} nearest at {:.6}; the support along its normal reaches {:.6}, \
              a gain of {:.3e} > ε: expand; {} faces removed, {} added ({} faces now).",
-            r.nearest_distance,
-            r.support_distance,
-            r.gain,
+            Below(r.nearest_distance),
+            Above(r.support_distance),
+            Above(r.gain),
             r.faces_removed,
             r.faces_added,
             r.faces.len() - r.faces_removed + r.faces_added
@@ -62,15 +63,15 @@ pub fn narrate(run: &Run, trace: &EpaTrace, index: usize) -> String {
         EpaEvent::Converged => format!(
             "Step {step}: face {face} nearest at {:.9}; the support along its normal gains {:.2e} ≤ ε: \
              certified. Depth in [{:.9}, {:.9}]; result: {}.",
-            r.nearest_distance, r.gain, r.nearest_distance, r.support_distance, outcome
+            Below(r.nearest_distance), Above(r.gain), Below(r.nearest_distance), Above(r.support_distance), outcome
         ),
         EpaEvent::Accepted => format!(
             "Step {step}: iteration cap reached with the depth in [{:.9}, {:.9}] (the nearest face, the best support plane): within the acceptable bracket, so that is the answer; result: {}.",
-            r.nearest_distance, r.support_distance, outcome
+            Below(r.nearest_distance), Above(r.support_distance), outcome
         ),
         EpaEvent::IterationCap => format!(
             "Step {step}: iteration cap reached with the depth between {:.6} and {:.6}: no answer.",
-            r.nearest_distance, r.support_distance
+            Below(r.nearest_distance), Above(r.support_distance)
         ),
     }
 }

@@ -1,6 +1,7 @@
 //! Frank-Wolfe's steps in words: the step toward the support (or away from the worst
 //! active point) with its γ, the active set's size, and why the run stopped.
 
+use crate::printed_bound::{Above, Below};
 use crate::solver::gjk::narrate::feature;
 use crate::solver::narration::{and_list, subscript};
 use crate::solver::{FrankWolfeEvent, FrankWolfeRecord};
@@ -42,7 +43,7 @@ pub fn narrate(name: &str, record: &FrankWolfeRecord, index: usize) -> String {
             }
             s + &format!(
                 " ({} active points, ∥x∥ = {:.6}).",
-                record.active_set_size, r.x_norm
+                record.active_set_size, Above(r.x_norm)
             )
         }
         FrankWolfeEvent::Reoptimised { dropped, .. } => {
@@ -54,26 +55,26 @@ pub fn narrate(name: &str, record: &FrankWolfeRecord, index: usize) -> String {
             if !dropped.is_empty() {
                 s += &format!("; {} dropped", and_list(dropped));
             }
-            s + &format!(" (∥x∥ = {:.6}).", r.x_norm)
+            s + &format!(" (∥x∥ = {:.6}).", Above(r.x_norm))
         }
         FrankWolfeEvent::OriginEnclosed { .. } => format!(
             "Step {step}: support point {added} in {direction} added; the active set encloses the origin, so the shapes intersect."
         ),
         FrankWolfeEvent::WithinTolerance => format!(
             "Step {step}: ∥x∥ = {:.2e} is below the tolerance: the origin lies within it of A ⊖ B (Coal calls this a collision; it proves one only if points of A ⊖ B enclose the origin).",
-            r.x_norm
+            Above(r.x_norm)
         ),
         FrankWolfeEvent::Refined => format!(
             "Step {step}: the test passed, but round-off had moved x off A ⊖ B: recomputed from the shapes' points, ∥x∥ = {:.9} does not pass it. From here each re-optimisation tries every face from the shapes' points.",
-            r.x_norm
+            Above(r.x_norm)
         ),
         FrankWolfeEvent::Converged => format!(
             "Step {step}: converged: the duality gap at {added} is {:.2e}; distance ∥x∥ = {:.9}.",
-            r.criteria.duality_gap, r.x_norm
+            Above(r.criteria.duality_gap), Above(r.x_norm)
         ),
         FrankWolfeEvent::SeparatingPlane => format!(
             "Step {step}: the plane of {added} with normal along {direction} separates the shapes (ω = {:.6} > 0): no collision.",
-            r.omega
+            Below(r.omega)
         ),
         FrankWolfeEvent::Degenerate => {
             format!("Step {step}: the numbers stopped being finite; {name} stops here.")

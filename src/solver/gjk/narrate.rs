@@ -1,6 +1,7 @@
 //! GJK's steps in words: the support added, the simplex feature nearest the origin, the
 //! vertices dropped, and why the run stopped.
 
+use crate::printed_bound::{Above, Below};
 use crate::solver::narration::{and_list, labels, subscript};
 use crate::solver::{GjkEvent, GjkRecord, MomentumStop};
 
@@ -37,20 +38,20 @@ pub fn narrate(name: &str, record: &GjkRecord, index: usize) -> String {
             if !dropped.is_empty() {
                 s += &format!("; {} dropped", and_list(dropped));
             }
-            s + &format!(" (∥x∥ = {:.6}).", r.x_norm)
+            s + &format!(" (∥x∥ = {:.6}).", Above(r.x_norm))
         }
         GjkEvent::OriginEnclosed { .. } => format!(
             "Step {step}: support point {added} in {direction} added; the simplex encloses the origin, so the shapes intersect."
         ),
         GjkEvent::WithinTolerance => format!(
             "Step {step}: ∥x∥ = {:.2e} is below the tolerance: the origin lies within it of A ⊖ B (Coal calls this a collision; it proves one only if points of A ⊖ B enclose the origin).",
-            r.x_norm
+            Above(r.x_norm)
         ),
         GjkEvent::MomentumStopped { cause } => {
             let why = match cause {
                 MomentumStop::GapBelowTolerance => format!(
                     "the gap 2<x, x − s> = {:.2e} at the momentum support is below the tolerance",
-                    r.criteria.duality_gap
+                    Above(r.criteria.duality_gap)
                 ),
                 MomentumStop::ConvergenceTest => "the convergence test passed with momentum on".to_string(),
                 MomentumStop::UnusableDirection => "the momentum direction became unusable".to_string(),
@@ -59,19 +60,19 @@ pub fn narrate(name: &str, record: &GjkRecord, index: usize) -> String {
         }
         GjkEvent::Converged => format!(
             "Step {step}: converged: {added} in {direction} brings no progress (gap {:.2e}); distance ∥x∥ = {:.9}.",
-            r.criteria.duality_gap, r.x_norm
+            Above(r.criteria.duality_gap), Above(r.x_norm)
         ),
         GjkEvent::SeparatingPlane => format!(
             "Step {step}: the plane of {added} with normal along {direction} separates the shapes (ω = {:.6} > 0): no collision.",
-            r.omega
+            Below(r.omega)
         ),
         GjkEvent::Refined => format!(
             "Step {step}: the loop stopped on round-off: x recomputed from the shapes' points (∥x∥ = {:.9}) is not certified yet, so the run goes on with the precise projection.",
-            r.x_norm
+            Above(r.x_norm)
         ),
         GjkEvent::Stalled => format!(
             "Step {step}: {added} in {direction} is already in the simplex, yet the gap {:.2e} is above the tolerance: round-off, no further progress possible. Distance between {:.9} (plane) and {:.9} (∥x∥).",
-            r.criteria.duality_gap, r.alpha.max(0.0), r.x_norm
+            Above(r.criteria.duality_gap), Below(r.alpha.max(0.0)), Above(r.x_norm)
         ),
         GjkEvent::Degenerate => format!("Step {step}: the numbers stopped being finite; {name} stops here."),
     }

@@ -2,6 +2,7 @@
 //! [`FamilyKind`], and its records as a run's trace holds them.
 
 use super::{IpExtras, IpRecord, IP_CSV_HEADER};
+use crate::printed_bound::{Above, Below};
 use crate::solver::family::{
     BoundNames, ExtrasFields, Family, FamilyKind, FamilyRecords, LogScale, StepRecord,
 };
@@ -51,7 +52,14 @@ impl StepRecord for IpRecord {
         for r in records {
             table += &format!(
                 "{:>5}  {:>11.3e} {:>11.3e} {:>11.3e} {:>8.4} {:>15.9e} {:>15.9e}  {:?}\n",
-                r.k, r.mu, r.dual_residual, r.primal_slack, r.step, r.lower, r.upper, r.active
+                r.k,
+                r.mu,
+                r.dual_residual,
+                r.primal_slack,
+                r.step,
+                Below(r.lower),
+                Above(r.upper),
+                r.active
             );
         }
         table

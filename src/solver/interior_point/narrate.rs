@@ -2,6 +2,7 @@
 //! how small the barrier parameter μ has become, and the certified bracket of the
 //! distance that the step leaves.
 
+use crate::printed_bound::{Above, Outward};
 use crate::solver::interior_point::{IpRecord, IpStage};
 use crate::solver::Run;
 
@@ -19,29 +20,30 @@ pub fn narrate(run: &Run, records: &[IpRecord], index: usize) -> String {
         String::new()
     };
     let bracket = if r.lower > 0.0 {
-        format!("the distance lies in [{:.6e}, {:.6e}]", r.lower, r.upper)
+        format!("the distance lies in {:.6e}", Outward(r.lower, r.upper))
     } else {
         format!(
             "the distance is at most {:.6e} (no lower bound yet)",
-            r.upper
+            Above(r.upper)
         )
     };
     if r.stage == IpStage::ContactTime {
         return format!(
-            "First contact, step {}: a point inside A and inside B at t = {:.6} (B's ghost); the first contact lies in [{:.9}, {:.9}] (μ = {:.1e}).{end}",
-            r.k, r.time, r.lower, r.upper, r.mu
+            "First contact, step {}: a point inside A and inside B at t = {:.6} (B's ghost); the first contact lies in {:.9} (μ = {:.1e}).{end}",
+            r.k, r.time, Outward(r.lower, r.upper), r.mu
         );
     }
     if r.time > 0.0 {
         return format!(
             "Newton step {}: x in A and y in B at t = {:.6} of B's motion (its ghost), {:.3e} apart; μ = {:.1e}; {bracket}.{end}",
-            r.k, r.time, r.upper, r.mu
+            r.k, r.time, Above(r.upper), r.mu
         );
     }
     if r.k == 0 {
         return format!(
             "Start: x inside A and y inside B (found by phase 1), {:.3e} apart; μ = {:.1e}.{end}",
-            r.upper, r.mu
+            Above(r.upper),
+            r.mu
         );
     }
     format!(

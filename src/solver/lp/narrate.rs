@@ -2,6 +2,7 @@
 //! the first column that lowers the objective), how far the objective fell, and how far
 //! apart the weights' points on A and B still are; for containment, each vertex.
 
+use crate::printed_bound::Above;
 use crate::solver::lp::{LpEvent, LpRecord};
 use crate::solver::Run;
 
@@ -34,7 +35,7 @@ pub fn narrate(run: &Run, records: &[LpRecord], index: usize) -> String {
             format!(
                 "Pivot {step}: {entering} enters (Bland: the first column that lowers the objective), {leaving} leaves{tie}; objective {:.3e}, the points on A and B {:.3e} apart.{end}",
                 r.objective,
-                (r.point_a - r.point_b).length()
+                Above((r.point_a - r.point_b).length())
             )
         }
         LpEvent::Vertex { vertex, inside } => {

@@ -2,6 +2,7 @@
 //! [`FamilyKind`], and its records as a run's trace holds them.
 
 use super::{ToiExtras, ToiRecord, TOI_CSV_HEADER};
+use crate::printed_bound::{Above, Below};
 use crate::solver::family::{
     BoundNames, ExtrasFields, Family, FamilyKind, FamilyRecords, LogScale, StepRecord,
 };
@@ -55,9 +56,9 @@ impl StepRecord for ToiRecord {
                 r.k,
                 r.event_name(),
                 r.time,
-                r.lower,
-                r.upper,
-                r.distance,
+                Below(r.lower),
+                Above(r.upper),
+                Above(r.distance),
                 r.support_calls
             );
         }

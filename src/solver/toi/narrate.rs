@@ -1,15 +1,16 @@
 //! The time-of-impact methods' steps in words: what was probed, what it showed, and
 //! where the first contact can still be.
 
+use crate::printed_bound::{Above, Below, Outward};
 use crate::solver::toi::{ToiEvent, ToiRecord};
 use crate::solver::Run;
 
 /// `[lo, hi]` in words, or "after lo" while no contact is known.
 fn bracket(r: &ToiRecord) -> String {
     if r.upper.is_finite() {
-        format!("contact in [{:.9}, {:.9}]", r.lower, r.upper)
+        format!("contact in {:.9}", Outward(r.lower, r.upper))
     } else {
-        format!("no contact before t = {:.9}", r.lower)
+        format!("no contact before t = {:.9}", Below(r.lower))
     }
 }
 
@@ -19,14 +20,17 @@ pub fn narrate(run: &Run, records: &[ToiRecord], index: usize) -> String {
         return format!("No steps recorded. Result: {}.", run.summary.outcome);
     };
     let step = index + 1;
-    let (t, d) = (r.time, r.distance);
+    // A probe's distance is reached by points of the shapes (an upper bound); the
+    // times a step certifies free of contact are lower bounds of the impact.
+    let (t, d) = (r.time, Above(r.distance));
+    let apart = r.distance > 0.0;
     match r.event {
         ToiEvent::Start => format!(
             "Step {step}: at t = 0 the shapes are {d:.6e} apart{}.",
-            if d > 0.0 { "" } else { ": touching already, impact at t = 0" }
+            if apart { "" } else { ": touching already, impact at t = 0" }
         ),
         ToiEvent::SweptTest => {
-            if d > 0.0 {
+            if apart {
                 format!(
                     "Step {step}: B swept over the whole motion stays {d:.6e} from A: the closest approach; no impact."
                 )
@@ -37,7 +41,7 @@ pub fn narrate(run: &Run, records: &[ToiRecord], index: usize) -> String {
             }
         }
         ToiEvent::Halve => {
-            let half = if d <= 0.0 || r.upper <= t {
+            let half = if !apart || r.upper <= t {
                 "touches: contact is earlier"
             } else {
                 "does not touch: contact is later"
@@ -50,14 +54,16 @@ pub fn narrate(run: &Run, records: &[ToiRecord], index: usize) -> String {
                 ToiEvent::Secant => "secant step",
                 _ => "inverse quadratic step",
             };
-            let side = if d > 0.0 { "apart: contact is later" } else { "overlapping: contact is earlier" };
+            let side = if apart { "apart: contact is later" } else { "overlapping: contact is earlier" };
             format!("Step {step}: {how} to t = {t:.9}: signed distance {d:.3e}, {side}; {}.", bracket(r))
         }
         ToiEvent::Advance => format!(
-            "Step {step}: advanced to t = {t:.9}, where the distance is {d:.3e}: the closing speed along the separating normal cannot reach A sooner."
+            "Step {step}: advanced to t = {:.9}, where the distance is {d:.3e}: the closing speed along the separating normal cannot reach A sooner.",
+            Below(t)
         ),
         ToiEvent::RayAdvance => format!(
-            "Step {step}: the support's plane separates the ray's point: λ moves on to {t:.9}; gap {d:.3e}."
+            "Step {step}: the support's plane separates the ray's point: λ moves on to {:.9}; gap {d:.3e}.",
+            Below(t)
         ),
         ToiEvent::RayProject => format!(
             "Step {step}: the support joins the simplex around the ray's point (λ = {t:.9}); gap now {d:.3e}."
