@@ -188,9 +188,11 @@ fn parry_f32_captures_are_read_as_f32_and_widened_exactly() {
             assert!(scene.notes.contains("parry3d (f32)"), "{}", scene.notes);
             let t = scene.bodies[0].pose.translation;
             assert_eq!(t.x, f64::from(0.1f32), "0.1 read as f32, widened: not 0.1");
-            let q = scene.bodies[1].pose.rotation.to_array();
+            // The quaternion widened, then normalised in f64 (the rotation certified).
+            let q = scene.bodies[1].pose.rotation;
             let p = pos2.rotation;
-            assert_eq!(q, [p.x, p.y, p.z, p.w].map(f64::from));
+            let widened = glam::DQuat::from_array([p.x, p.y, p.z, p.w].map(f64::from));
+            assert_eq!(q, collidescope::pose::normalized_quaternion(widened));
             // parry3d's own f32 answer: a sanity bound only (its f32 GJK is 2e-3 off on the
             // capsule-cylinder pair here, 1e-4 on most) ...
             let theirs = parry3d::query::distance(&pos1, &**a, &pos2, &**b)
@@ -838,7 +840,11 @@ fn stl_and_ply_refusals_name_their_format_and_place() {
                 format!("byte {} (vertex 2)", header_bytes + 24),
             ],
         ),
-        ("cut.ply", cut_ply, vec!["PLY".into(), "ends at byte 158".into()]),
+        (
+            "cut.ply",
+            cut_ply,
+            vec!["PLY".into(), "ends at byte 158".into()],
+        ),
         (
             "nan_ascii.ply",
             ascii_ply.into_bytes(),
@@ -887,6 +893,49 @@ fn import_refusals_of_other_files_say_where() {
         let path = dir.join(name);
         std::fs::write(&path, bytes).unwrap();
         let err = import_file(&path).map(|_| ()).unwrap_err().to_string();
+        assert!(err.contains(name), "{err}");
+        for e in expected {
+            assert!(err.contains(e), "{name}: {err:?} lacks {e:?}");
+        }
+    }
+}
+
+/// urdf-rs reads a vector's numbers and skips its other words, so `xyz="0 abc 0 1"`
+/// was the origin 0 0 1; it is refused with the element, line and joint or link, as is
+/// a colour without four numbers. `<gazebo>` blocks, which urdf-rs does not read, are
+/// left alone.
+#[test]
+fn urdf_vectors_with_words_are_refused_not_shifted() {
+    let dir = temp_dir("urdf-words");
+    let robot = |xyz: &str, rgba: &str| {
+        format!(
+            "<robot name=\"r\">\n<material name=\"m\"><color rgba=\"{rgba}\"/></material>\n\
+             <link name=\"a\"><collision><origin xyz=\"{xyz}\"/><geometry><box size=\"1 1 1\"/></geometry></collision></link>\n\
+             <link name=\"b\"><collision><geometry><sphere radius=\"0.5\"/></geometry></collision></link>\n\
+             <joint name=\"j\" type=\"fixed\"><parent link=\"a\"/><child link=\"b\"/><origin xyz=\"0 0 3\"/></joint>\n\
+             <gazebo reference=\"a\"><sensor><pose xyz=\"words here\"/></sensor></gazebo>\n</robot>\n"
+        )
+    };
+    let path = dir.join("good.urdf");
+    std::fs::write(&path, robot("0 0 1", "1 0 0 1")).unwrap();
+    collidescope::robot::RobotModel::load(&path, None).unwrap_or_else(|e| panic!("{e}"));
+    for (name, text, expected) in [
+        (
+            "word.urdf",
+            robot("0 abc 0 1", "1 0 0 1"),
+            &["line 3", "xyz=\"0 abc 0 1\"", "(in a)"][..],
+        ),
+        (
+            "rgba.urdf",
+            robot("0 0 1", "1 0 0"),
+            &["line 2", "rgba", "four numbers"],
+        ),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let err = collidescope::robot::RobotModel::load(&path, None)
+            .map(|_| ())
+            .unwrap_err();
         assert!(err.contains(name), "{err}");
         for e in expected {
             assert!(err.contains(e), "{name}: {err:?} lacks {e:?}");

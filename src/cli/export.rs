@@ -5,12 +5,22 @@ use std::path::Path;
 use collidescope::scene::Scene;
 
 pub fn run(scene_path: &Path, coal: Option<&Path>, parry: Option<&Path>) -> anyhow::Result<()> {
+    let source = scene_path.display().to_string();
     if coal.is_none() && parry.is_none() {
-        anyhow::bail!("give --coal case.py and/or --parry case.rs");
+        anyhow::bail!("{source}: nothing to export: give --coal case.py and/or --parry case.rs");
     }
     let scene = Scene::load(scene_path)?;
-    let source = scene_path.display().to_string();
-    let certified = collidescope::export::certify(&scene).map_err(anyhow::Error::msg)?;
+    // Every refusal names the scene and the pair it exports (the pair in focus).
+    let (i, j) = scene.pairs[0];
+    let pair = format!(
+        "{source}: the pair in focus (bodies {i} and {j}{})",
+        match (&scene.bodies[i].name, &scene.bodies[j].name) {
+            (Some(a), Some(b)) => format!(", {a} and {b}"),
+            _ => String::new(),
+        }
+    );
+    let certified = collidescope::export::certify(&scene)
+        .map_err(|e| anyhow::anyhow!("{pair}: cannot export: {e}"))?;
     eprintln!(
         "certified signed distance in {:e} ({})",
         collidescope::printed_bound::Outward(certified.lower, certified.upper),
@@ -18,14 +28,14 @@ pub fn run(scene_path: &Path, coal: Option<&Path>, parry: Option<&Path>) -> anyh
     );
     if let Some(path) = coal {
         let text = collidescope::export::coal_script(&scene, &source)
-            .map_err(|e| anyhow::anyhow!("{source}: cannot export to Coal: {e}"))?;
+            .map_err(|e| anyhow::anyhow!("{pair}: cannot export to Coal: {e}"))?;
         std::fs::write(path, text)
             .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
         eprintln!("Coal script written to {} (python3 {0})", path.display());
     }
     if let Some(path) = parry {
         let text = collidescope::export::parry_test(&scene, &source)
-            .map_err(|e| anyhow::anyhow!("{source}: cannot export to parry: {e}"))?;
+            .map_err(|e| anyhow::anyhow!("{pair}: cannot export to parry: {e}"))?;
         std::fs::write(path, text)
             .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
         eprintln!(

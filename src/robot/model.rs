@@ -74,9 +74,12 @@ pub struct RobotModel {
     pub visuals: Visuals,
 }
 
-/// Where a URDF that urdf-rs refused goes wrong (its messages name no element): the XML
-/// parser's own position, or the first vector attribute (`xyz`, `rpy`, `size`, `scale`)
-/// without three numbers, or number attribute that is not one, with its element and line.
+/// Where a URDF goes wrong that urdf-rs refuses, or reads wrong (its messages name no
+/// element, and its vectors skip the words that are not numbers: `xyz="0 abc 0 1"` read
+/// as 0 0 1): the XML parser's own position, or the first vector attribute (`xyz`,
+/// `rpy`, `size`, `scale`; `rgba`) without three (four) numbers, or number attribute
+/// that is not one, with its element and line. Run before urdf-rs; `<gazebo>` and
+/// `<transmission>` blocks, which it does not read, are left alone.
 fn urdf_fault(text: &str) -> Option<String> {
     let doc = match roxmltree::Document::parse(text) {
         Ok(doc) => doc,
@@ -93,14 +96,20 @@ fn urdf_fault(text: &str) -> Option<String> {
         "multiplier",
         "offset",
     ];
-    for node in doc.descendants().filter(|n| n.is_element()) {
+    let unread = |n: &roxmltree::Node| {
+        n.ancestors()
+            .any(|a| a.has_tag_name("gazebo") || a.has_tag_name("transmission"))
+    };
+    for node in doc.descendants().filter(|n| n.is_element() && !unread(n)) {
         for attribute in node.attributes() {
             let (name, value) = (attribute.name(), attribute.value());
             let parsed: Vec<Option<f64>> = value
                 .split_whitespace()
                 .map(|w| w.parse::<f64>().ok())
                 .collect();
-            let wrong = if vectors.contains(&name) {
+            let wrong = if name == "rgba" {
+                parsed.len() != 4 || parsed.iter().any(Option::is_none)
+            } else if vectors.contains(&name) {
                 parsed.len() != 3 || parsed.iter().any(Option::is_none)
             } else if numbers.contains(&name) {
                 parsed.len() != 1 || parsed[0].is_none()
@@ -118,7 +127,9 @@ fn urdf_fault(text: &str) -> Option<String> {
                     "line {}: <{} {name}=\"{value}\">{owner}: {}",
                     at.row,
                     node.tag_name().name(),
-                    if vectors.contains(&name) {
+                    if name == "rgba" {
+                        "needs four numbers"
+                    } else if vectors.contains(&name) {
                         "needs three numbers"
                     } else {
                         "needs a number"
@@ -222,6 +233,12 @@ impl RobotModel {
         let text =
             std::fs::read_to_string(urdf).map_err(|e| format!("{file}: cannot read: {e}"))?;
         let text = without_empty_textures(&text);
+        // XML roxmltree does not take (a DTD) is left to urdf-rs.
+        if roxmltree::Document::parse(&text).is_ok() {
+            if let Some(place) = urdf_fault(&text) {
+                return Err(format!("{file}: {place}"));
+            }
+        }
         let robot = urdf_rs::read_from_string(&text).map_err(|e| match urdf_fault(&text) {
             Some(place) => format!("{file}: {place}"),
             None => format!("{file}: {e}"),
