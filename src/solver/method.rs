@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::catalog::{self, Family};
 use super::family::{FamilyExtras, MethodEntry, PairQuery};
 use super::trace::Trace;
-use super::{Algorithm, RunSummary, SolverSettings};
+use super::{Algorithm, Outcome, RunSummary, SolverSettings};
 use crate::pose::{Motion, RelativePose};
 use crate::shape::Shape;
 
@@ -82,6 +82,42 @@ impl Run {
             extras: RunExtras::default(),
         }
     }
+}
+
+/// The smallest size a pair may have (its shapes' extents, the distance between them
+/// and B's motion, whichever is largest): below it squared lengths underflow (1e-75
+/// squared twice is 1e-300, near the smallest normal number), and a distance of 1e-170
+/// squares to 0, so GJK's and the exact predicates' answers would be about other shapes.
+/// The mirror of [`crate::shape::MAX_COORDINATE`]. A pair of two points at one place
+/// (size 0) is exact and kept.
+pub const MIN_PAIR_SIZE: f64 = 1e-75;
+
+/// Why a query is too small to answer soundly, when it is: its largest length is
+/// positive and below [`MIN_PAIR_SIZE`]. Cheap when B is not that close: the shapes'
+/// boxes are only measured then.
+pub fn below_size_floor(query: &PairQuery<'_>) -> Option<String> {
+    let mut largest = query.b_in_a.translation.abs().max_element();
+    if let Some(m) = query.motion {
+        largest = largest.max(m.velocity.abs().max_element());
+    }
+    if largest >= MIN_PAIR_SIZE || largest.is_nan() {
+        return None;
+    }
+    for shape in [query.a, query.b] {
+        if matches!(shape, Shape::Implicit(_)) {
+            // Bounded by their own checks (the barrier refuses products beyond 1e±150).
+            return None;
+        }
+        let b = shape.local_aabb();
+        largest = largest.max(b.min.abs().max(b.max.abs()).max_element());
+    }
+    (largest > 0.0 && largest < MIN_PAIR_SIZE).then(|| {
+        format!(
+            "the pair is at most {largest:.1e} across (its shapes and the distance between \
+             them), below {MIN_PAIR_SIZE:e}, where squared lengths underflow: scale the \
+             scene's units up (every answer scales with them)"
+        )
+    })
 }
 
 fn method_name<S: serde::Serializer>(m: &Method, s: S) -> Result<S::Ok, S::Error> {
@@ -161,6 +197,11 @@ impl Method {
     pub fn run_query(&self, query: &PairQuery<'_>, traced: bool) -> Run {
         if let Err(why) = catalog::info(*self).shapes.check(query.a, query.b) {
             return Run::not_applicable(*self, why);
+        }
+        if let Some(why) = below_size_floor(query) {
+            let mut run = Run::not_applicable(*self, String::new());
+            run.summary.outcome = Outcome::Degenerate { reason: why };
+            return run;
         }
         let mut trace = Trace::new(self.family());
         let buffer = traced.then_some(&mut trace);

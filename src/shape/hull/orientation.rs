@@ -3,7 +3,7 @@
 //! through the `robust` crate), with its first stage inlined.
 
 use glam::DVec3;
-use robust::{orient3d, Coord3D};
+use robust::{orient2d, orient3d, Coord, Coord3D};
 
 /// How far `p` lies on the outer side of the plane through `a, b, c` (counter-clockwise
 /// seen from outside), as an exact sign: `> 0` outside, `0` on the plane, `< 0` inside.
@@ -27,11 +27,87 @@ pub fn height(a: DVec3, b: DVec3, c: DVec3, p: DVec3) -> f64 {
         + (cdxady.abs() + adxcdy.abs()) * bd.z.abs()
         + (adxbdy.abs() + bdxady.abs()) * cd.z.abs();
     let bound = ERROR_BOUND * permanent;
-    // orient3d is positive when `p` lies below the counter-clockwise plane.
-    if det > bound || -det > bound {
+    // orient3d is positive when `p` lies below the counter-clockwise plane. The filter's
+    // bound is relative: products that underflowed (points within 1e-100 or so of each
+    // other) carry an absolute error it does not cover, so those go to the exact path.
+    if (det > bound || -det > bound) && permanent > UNDERFLOW_FREE {
         return -det;
     }
-    -orient3d(coord(a), coord(b), coord(c), coord(p))
+    exact_height(a, b, c, p)
+}
+
+/// Below this, the filter's products may have lost bits to underflow.
+const UNDERFLOW_FREE: f64 = 1e-250;
+
+/// The exact predicate, on the points scaled by a power of two so that its expansions'
+/// products cannot underflow (Shewchuk's predicates are exact only without underflow:
+/// boxes of size 1e-170 were seen to enclose the origin they did not). Scaling by 2^k is
+/// exact and multiplies the determinant by 2^3k, so the sign is the points' own; the
+/// magnitude is scaled back, kept nonzero when the scaled one was.
+#[cold]
+fn exact_height(a: DVec3, b: DVec3, c: DVec3, p: DVec3) -> f64 {
+    let largest = a.abs().max(b.abs()).max(c.abs()).max(p.abs()).max_element();
+    if !(largest > 0.0 && largest < 1e-60) {
+        return -orient3d(coord(a), coord(b), coord(c), coord(p));
+    }
+    // 2^k with largest · 2^k in [1, 2): exact on every coordinate (scaling up loses no
+    // bit, subnormal or not).
+    let k = -(largest.log2().floor() as i32);
+    let up = |q: DVec3| coord(q.map(|x| times_power_of_two(x, k)));
+    let scaled = -orient3d(up(a), up(b), up(c), up(p));
+    if scaled == 0.0 {
+        return 0.0;
+    }
+    let back = times_power_of_two(scaled, -3 * k);
+    if back == 0.0 {
+        f64::from_bits(1).copysign(scaled)
+    } else {
+        back
+    }
+}
+
+/// `robust::orient3d` without underflow (see [`exact_height`]): the sign is exact for
+/// any finite points.
+pub fn orient3d_scaled(a: Coord3D<f64>, b: Coord3D<f64>, c: Coord3D<f64>, d: Coord3D<f64>) -> f64 {
+    let v = |q: Coord3D<f64>| DVec3::new(q.x, q.y, q.z);
+    -exact_height(v(a), v(b), v(c), v(d))
+}
+
+/// `robust::orient2d` without underflow: points within 1e-60 of the origin are scaled
+/// by a power of two first (exact), the value scaled back and kept nonzero.
+pub fn orient2d_scaled(a: Coord<f64>, b: Coord<f64>, c: Coord<f64>) -> f64 {
+    let largest = [a.x, a.y, b.x, b.y, c.x, c.y]
+        .iter()
+        .fold(0.0f64, |m, v| m.max(v.abs()));
+    if !(largest > 0.0 && largest < 1e-60) {
+        return orient2d(a, b, c);
+    }
+    let k = -(largest.log2().floor() as i32);
+    let up = |q: Coord<f64>| Coord {
+        x: times_power_of_two(q.x, k),
+        y: times_power_of_two(q.y, k),
+    };
+    let scaled = orient2d(up(a), up(b), up(c));
+    if scaled == 0.0 {
+        return 0.0;
+    }
+    let back = times_power_of_two(scaled, -2 * k);
+    if back == 0.0 {
+        f64::from_bits(1).copysign(scaled)
+    } else {
+        back
+    }
+}
+
+/// `x · 2^k`, in steps that stay finite (2^1074 itself is not an `f64`): exact when the
+/// result is a normal number or `x` is scaled up.
+fn times_power_of_two(mut x: f64, mut k: i32) -> f64 {
+    while k != 0 {
+        let step = k.clamp(-500, 500);
+        x *= 2f64.powi(step);
+        k -= step;
+    }
+    x
 }
 
 fn coord(p: DVec3) -> Coord3D<f64> {

@@ -4,7 +4,11 @@
 //! solid (the 3-D hull handles it), and no thickness is ever dropped.
 
 use glam::DVec3;
-use robust::{orient2d, orient3d, Coord, Coord3D};
+use robust::{Coord, Coord3D};
+
+// The scaled predicates: exact signs even for points within 1e-100 of each other, where
+// the plain ones' products underflow.
+use super::orientation::{orient2d_scaled as orient2d, orient3d_scaled as orient3d};
 
 /// How many dimensions distinct points span, with what the flat hulls need.
 #[derive(Clone, Copy, Debug, PartialEq)]
