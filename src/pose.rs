@@ -147,8 +147,38 @@ pub fn rigid_rotation_within(rows: [[f64; 3]; 3], tolerance: f64) -> Result<DMat
     Ok(m)
 }
 
-/// A quaternion `(x, y, z, w)` kept as given when it is a unit one to
-/// [`QUATERNION_TOLERANCE`], or why it is refused.
+/// How close to 1 a quaternion's squared length (summed in f64) must be for the
+/// quaternion to count as normalised already: 8 units in the last place of 1.
+/// Dividing such a quaternion by its length would change its rotation by less than the
+/// rounding of turning one point with it.
+pub const UNIT_TO_ROUNDING: f64 = 8.0 * f64::EPSILON;
+
+/// The rotation a quaternion stands for, as this project uses it everywhere (scene
+/// files, imports, relative poses, exports, Python): `q / |q|` in f64, each component
+/// divided by the length (kept as given when its squared length is within
+/// [`UNIT_TO_ROUNDING`] of 1, and divided again in the rare case one division leaves it
+/// further). The result is then normalised already, so applying this again gives it
+/// back to the bit: a scene saved and loaded keeps its rotation.
+///
+/// A quaternion from an f32 engine (parry3d, rapier) is unit only to ~1e-7; glam's
+/// and parry's `q * v` on it scale `v` by `|q|²` besides turning it (4e-5 at a distance
+/// of 1e3 for `|q| = 1 + 2e-8`), and `DMat3::from_quat` builds a matrix that is not a
+/// rotation: neither is the rotation `q` stands for.
+pub fn normalized_quaternion(q: DQuat) -> DQuat {
+    let mut q = q;
+    for _ in 0..4 {
+        let squared = q.length_squared();
+        if (squared - 1.0).abs() <= UNIT_TO_ROUNDING || !squared.is_finite() || squared == 0.0 {
+            break;
+        }
+        let length = squared.sqrt();
+        q = DQuat::from_xyzw(q.x / length, q.y / length, q.z / length, q.w / length);
+    }
+    q
+}
+
+/// A quaternion `(x, y, z, w)` that is a unit one to [`QUATERNION_TOLERANCE`], as the
+/// rotation it stands for ([`normalized_quaternion`]), or why it is refused.
 pub fn unit_quaternion(xyzw: [f64; 4]) -> Result<DQuat, String> {
     let q = DQuat::from_array(xyzw);
     if !q.is_finite() {
@@ -162,7 +192,7 @@ pub fn unit_quaternion(xyzw: [f64; 4]) -> Result<DQuat, String> {
             q.length()
         ));
     }
-    Ok(q)
+    Ok(normalized_quaternion(q))
 }
 
 /// Shape B's frame expressed in shape A's frame (`a_from_b`). Kept as a matrix so that
@@ -237,6 +267,33 @@ mod tests {
         let v = DVec3::new(0.1, 0.7, -0.4);
         let back = rel.rotation * rel.inverse_rotate(v);
         assert!((back - v).length() < 1e-12);
+    }
+
+    /// f32 quaternions widened (unit to ~1e-7) and f64 ones far off: normalised once,
+    /// unit to rounding, and normalising again gives the same bits.
+    #[test]
+    fn quaternions_normalise_once_and_for_all() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        for i in 0..20_000 {
+            let q = rng.rotation();
+            let q = match i % 3 {
+                0 => DQuat::from_xyzw(
+                    f64::from(q.x as f32),
+                    f64::from(q.y as f32),
+                    f64::from(q.z as f32),
+                    f64::from(q.w as f32),
+                ),
+                1 => q * (1.0 + 1e-7 * rng.normal()),
+                _ => q,
+            };
+            let n = normalized_quaternion(q);
+            assert!((n.length_squared() - 1.0).abs() <= UNIT_TO_ROUNDING, "{q}");
+            assert_eq!(normalized_quaternion(n), n, "{q}");
+            assert!((n - q.normalize()).length() <= 4.0 * f64::EPSILON, "{q}");
+        }
+        // Already unit to rounding: kept to the bit.
+        let q = DQuat::from_axis_angle(DVec3::new(0.3, 0.5, 0.8).normalize(), 1.1);
+        assert_eq!(normalized_quaternion(q), q);
     }
 
     #[test]

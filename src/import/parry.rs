@@ -39,6 +39,36 @@ pub struct ParryQuery {
     pub kinds: [String; 2],
 }
 
+impl ParryQuery {
+    /// When a pose's quaternion is not unit to rounding (an f32 capture's, unit to
+    /// ~1e-7): how far off each is, that the scene turns by them normalised, and about how
+    /// far parry, which turns by the quaternion as stored (scaling by `|q|²`), moves points
+    /// at this query's size.
+    pub fn rotation_note(&self) -> Option<String> {
+        let squared = |b: &BodySpec| match b.rotation {
+            RotationSpec::Quaternion(q) => DQuat::from_array(q).length_squared(),
+            _ => 1.0,
+        };
+        let off = self.bodies.each_ref().map(|b| squared(b) - 1.0);
+        if off.iter().all(|o| o.abs() <= crate::pose::UNIT_TO_ROUNDING) {
+            return None;
+        }
+        let [a, b] = &self.bodies;
+        let size = (DVec3::from_array(b.translation) - DVec3::from_array(a.translation)).length()
+            + super::spec_reach(&a.shape)
+            + super::spec_reach(&b.shape);
+        let moved = (off[0].abs() + off[1].abs()) * size;
+        Some(format!(
+            "The capture's quaternions are unit only to {:.1e} (pos1) and {:.1e} (pos2): the \
+             scene turns by them normalised in f64, and certifies that rotation; parry turns by \
+             them as stored, which also scales points by |q|^2, moving them by about {moved:.1e} \
+             at this query's size ({size:.3e}).",
+            squared(a).sqrt() - 1.0,
+            squared(b).sqrt() - 1.0,
+        ))
+    }
+}
+
 /// Whether `value` looks like a capture: `[pos1, shape1, pos2, shape2]` (a distance or
 /// contact query) or `[pos1, vel1, shape1, pos2, vel2, shape2]` (`cast_shapes`' first six
 /// arguments), poses where they belong.
@@ -259,7 +289,7 @@ fn slab_for_half_space(half: &mut BodySpec, other: &BodySpec) {
     };
     let local = DVec3::new(planes[0][0], planes[0][1], planes[0][2]);
     let rotation = match half.rotation {
-        RotationSpec::Quaternion(q) => DQuat::from_array(q).normalize(),
+        RotationSpec::Quaternion(q) => crate::pose::normalized_quaternion(DQuat::from_array(q)),
         _ => DQuat::IDENTITY,
     };
     let normal = (rotation * local).normalize();

@@ -295,7 +295,7 @@ fn member_turn(rotation: RotationSpec) -> DQuat {
         RotationSpec::EulerDegrees(d) => {
             Pose::from_euler_degrees(DVec3::ZERO, DVec3::from_array(d)).rotation
         }
-        RotationSpec::Quaternion(q) => DQuat::from_array(q).normalize(),
+        RotationSpec::Quaternion(q) => crate::pose::normalized_quaternion(DQuat::from_array(q)),
         RotationSpec::Matrix(rows) => {
             DQuat::from_mat3(&DMat3::from_cols_array_2d(&rows).transpose()).normalize()
         }

@@ -160,8 +160,10 @@ pub struct MemberSpec {
 pub enum RotationSpec {
     /// XYZ Euler angles in degrees.
     EulerDegrees([f64; 3]),
-    /// A unit quaternion `(x, y, z, w)`, used as given (an f32 engine's quaternion,
-    /// widened, is within [`crate::pose::QUATERNION_TOLERANCE`] of unit length).
+    /// A unit quaternion `(x, y, z, w)` (within [`crate::pose::QUATERNION_TOLERANCE`]
+    /// of unit length, as an f32 engine's quaternion widened is), standing for the
+    /// rotation of the quaternion normalised in f64
+    /// ([`crate::pose::normalized_quaternion`]).
     Quaternion([f64; 4]),
     /// A rotation matrix, rows first, used as given: Coal's and FCL's poses, a problem
     /// file's `b_rotation`. Orthonormal to [`crate::pose::MATRIX_TOLERANCE`].
