@@ -1,7 +1,9 @@
 """MuJoCo's own view of an MJCF model, for tests/mjcf.rs: its collision geoms by id, the
 geom pairs its collision filter lets through (computed from the compiled model's weld
 bodies, parents, contype/conaffinity, exclusions and explicit pairs, as MuJoCo's
-collision driver filters them), and mj_geomDistance for every two collision geoms.
+collision driver filters them), mj_geomDistance for every two collision geoms, the
+nearest of the filter's pairs by it (the pair a model should open on), and each
+geom's compiled size (a primitive fitted to a mesh is sized by the compiler).
 
 usage: python3 tests/mjcf_oracle.py MODEL.xml [KEY]  (prints JSON; at keyframe KEY when given)
 """
@@ -44,6 +46,9 @@ pairs = [(g1, g2) for g1, g2 in itertools.combinations(colliding, 2)
 fromto = np.zeros(6)
 distance = {f"{name(a)}|{name(b)}": float(mujoco.mj_geomDistance(m, d, a, b, 10.0, fromto))
             for a, b in itertools.combinations(colliding, 2)}
+nearest = min(pairs, key=lambda p: distance[f"{name(p[0])}|{name(p[1])}"], default=None)
 print(json.dumps({"geoms": [name(g) for g in colliding],
                   "pairs": [[name(a), name(b)] for a, b in pairs],
-                  "distance": distance}))
+                  "distance": distance,
+                  "nearest": None if nearest is None else [name(nearest[0]), name(nearest[1])],
+                  "size": {name(g): [float(x) for x in m.geom_size[g]] for g in colliding}}))

@@ -7,6 +7,7 @@ pub mod check;
 mod collada;
 pub mod kinematics;
 pub mod model;
+pub mod order;
 pub mod path;
 pub mod scene;
 pub mod srdf;

@@ -16,6 +16,9 @@ pub(super) struct Compiler {
     /// Three of x, y, z (intrinsic, rotating with the frame) or X, Y, Z (extrinsic).
     pub(super) eulerseq: [u8; 3],
     pub(super) meshdir: Option<String>,
+    /// Primitives naming a mesh fit its bounding box (`fitaabb="true"`), not its
+    /// equivalent inertia box (MuJoCo's default).
+    pub(super) fitaabb: bool,
 }
 
 /// Attributes by default class, inherited from the enclosing classes.
@@ -40,6 +43,13 @@ pub(super) fn read_compiler(compiler: &mut Compiler, node: Node) -> Result<(), S
             return Err(format!("eulerseq=\"{seq}\": three of x, y, z, X, Y, Z"));
         }
         compiler.eulerseq = [bytes[0], bytes[1], bytes[2]];
+    }
+    if let Some(fit) = node.attribute("fitaabb") {
+        compiler.fitaabb = match fit {
+            "true" => true,
+            "false" => false,
+            other => return Err(format!("fitaabb=\"{other}\": true or false")),
+        };
     }
     if let Some(dir) = node.attribute("meshdir").or(node.attribute("assetdir")) {
         compiler.meshdir = Some(dir.to_string());
@@ -140,7 +150,19 @@ pub(super) fn read_mesh(
     } else {
         return Err("a mesh needs a file or a vertex list".into());
     };
-    Ok((name, points.into_iter().map(|p| p * scale).collect()))
+    let points: Vec<DVec3> = points.into_iter().map(|p| p * scale).collect();
+    // Held to the scene's cap here, where the mesh is named.
+    if let Some((i, p)) = points
+        .iter()
+        .enumerate()
+        .find(|(_, p)| !(p.is_finite() && p.abs().max_element() <= crate::shape::MAX_COORDINATE))
+    {
+        return Err(format!(
+            "mesh {name}: vertex {i} ({:e}, {:e}, {:e}), scaled, lies beyond ±1e75",
+            p.x, p.y, p.z
+        ));
+    }
+    Ok((name, points))
 }
 
 /// The vertices of MuJoCo's legacy binary mesh (`.msh`): four counts (vertices,

@@ -3,11 +3,12 @@
 //! the pairs MuJoCo's collision filter tests.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use glam::{DMat3, DQuat, DVec3};
 use roxmltree::{Document, Node};
 
+use super::pairs::Filter;
 use super::settings::{Compiler, Defaults};
 use super::{located, numbers, vector, GeomInfo, MjcfModel};
 use crate::scene::{BodySpec, RotationSpec, ShapeSpec};
@@ -33,12 +34,18 @@ impl Frame {
     }
 }
 
-/// A walk's pass over a body: MuJoCo numbers a body's geoms before its children's.
-#[derive(Clone, Copy)]
-pub(super) enum Pass {
-    Geoms,
-    Bodies,
-}
+/// The most a coordinate or a size may be: the scene's own cap
+/// ([`crate::shape::MAX_COORDINATE`]), so a model is refused where its number is, not
+/// later as a scene body that names neither the geom nor the line.
+const LIMIT: f64 = crate::shape::MAX_COORDINATE;
+
+/// An element of a body with the frame it sits in (its `<frame>`s composed) and the
+/// class its children take.
+type Placed<'d, 'i> = (Node<'d, 'i>, Frame, String);
+
+/// A body waiting to be walked: its world section, element, parent frame, class and
+/// parent body.
+type Pending<'d, 'i> = (usize, Node<'d, 'i>, Frame, String, usize);
 
 /// The walk over the bodies: what has been read so far.
 pub(super) struct Walk<'a> {
@@ -52,90 +59,197 @@ pub(super) struct Walk<'a> {
     pub(super) model: MjcfModel,
     pub(super) body_names: Vec<String>,
     pub(super) body_parent: Vec<usize>,
-    /// Whether the body has a joint (else it is welded to its parent).
-    pub(super) body_has_joint: Vec<bool>,
+    /// Each body's weld body: itself when it has a joint (or is the world), else its
+    /// parent's; set once as the body is met, so the filter never walks up a chain.
+    pub(super) body_weld: Vec<usize>,
     pub(super) geom_body: Vec<usize>,
     /// `(contype, conaffinity)` per imported geom.
     pub(super) geom_filter: Vec<(u32, u32)>,
     pub(super) geom_names: HashMap<String, usize>,
+    /// Geoms MuJoCo never collides (`contype = conaffinity = 0`), by name: a `<pair>`
+    /// naming one is told so.
+    pub(super) visual_names: HashMap<String, String>,
+    /// Where each imported geom is written (file and line), for messages.
+    pub(super) geom_places: Vec<(PathBuf, usize)>,
+    /// Each file's line starts (byte offsets): a geom's line found by a binary search,
+    /// not by counting the text before it.
+    pub(super) line_starts: HashMap<PathBuf, Vec<usize>>,
     /// Geom elements met so far (MuJoCo's geom ids).
     pub(super) geom_count: usize,
-    /// A bounding sphere per imported geom (world centre, radius): the pairs' order.
+    /// A bounding sphere per imported geom (world centre, radius): the planes' slabs.
     pub(super) bounds: Vec<(DVec3, f64)>,
     /// The plane geoms: their index among the imported geoms and their frame (the plane
     /// is the frame's xy-plane, its normal the frame's z axis).
     pub(super) planes: Vec<(usize, Frame)>,
 }
 
+/// `what` at `value`, held to the scene's cap.
+pub(super) fn capped(what: &str, value: DVec3) -> Result<(), String> {
+    if value.is_finite() && value.abs().max_element() <= LIMIT {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} ({:e}, {:e}, {:e}) lies beyond ±1e75, where lengths overflow f64 \
+             arithmetic in GJK",
+            value.x, value.y, value.z
+        ))
+    }
+}
+
 impl Walk<'_> {
-    /// A body's contents in MuJoCo's order: its own geoms first (those inside its
-    /// `<frame>`s included, in document order), then its child bodies, depth first; so
-    /// geoms are numbered as MuJoCo numbers them.
-    fn children(
+    /// Every `<worldbody>` as one world body: its geoms first (all sections), then the
+    /// bodies depth first, each body's geoms before its children's, as MuJoCo numbers
+    /// them. The bodies wait on an explicit stack, so a chain thousands deep costs no
+    /// call stack.
+    pub(super) fn walk_worlds<'d, 'i>(
         &mut self,
-        path: &Path,
-        doc: &Document,
-        node: Node,
-        frame: Frame,
-        body: usize,
-        childclass: &str,
+        worlds: &[(&Path, &'d Document<'i>, Node<'d, 'i>)],
     ) -> Result<(), String> {
-        self.walk(Pass::Geoms, path, doc, node, frame, body, childclass)?;
-        self.walk(Pass::Bodies, path, doc, node, frame, body, childclass)
+        let mut top: Vec<Pending<'d, 'i>> = Vec::new();
+        for (k, &(path, doc, world)) in worlds.iter().enumerate() {
+            let items = self.contents(path, doc, world, Frame::IDENTITY, "main")?;
+            for (node, frame, class) in self.geoms_of(path, doc, &items)? {
+                self.geom_at(path, doc, node, frame, 0, &class)?;
+            }
+            top.extend(bodies_of(&items).map(|(n, f, c)| (k, n, f, c, 0)));
+        }
+        let mut stack: Vec<Pending<'d, 'i>> = top.into_iter().rev().collect();
+        while let Some((k, node, frame, class, parent)) = stack.pop() {
+            let (path, doc, _) = worlds[k];
+            let here = |e: String| located(path, doc, node, &e);
+            let (index, placed, class) = self.body(node, frame, &class, parent).map_err(here)?;
+            let items = self.contents(path, doc, node, placed, &class)?;
+            for (geom, frame, class) in self.geoms_of(path, doc, &items)? {
+                self.geom_at(path, doc, geom, frame, index, &class)?;
+            }
+            let children: Vec<Pending<'d, 'i>> = bodies_of(&items)
+                .map(|(n, f, c)| (k, n, f, c, index))
+                .collect();
+            stack.extend(children.into_iter().rev());
+        }
+        Ok(())
     }
 
-    /// One pass over `node`'s children (through its frames): its geoms, or its bodies.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn walk(
+    /// A body met: its name, parent and weld body recorded, its frame placed (moved by
+    /// its joints at a keyframe); its index, frame and childclass.
+    fn body(
         &mut self,
-        pass: Pass,
-        path: &Path,
-        doc: &Document,
         node: Node,
         frame: Frame,
-        body: usize,
-        childclass: &str,
-    ) -> Result<(), String> {
-        for child in node.children().filter(Node::is_element) {
-            let here = |e: String| located(path, doc, child, &e);
-            match (pass, child.tag_name().name()) {
-                (_, "frame") => {
-                    let local = self.pose(child, None).map_err(here)?;
-                    let class = child.attribute("childclass").unwrap_or(childclass);
-                    self.walk(pass, path, doc, child, frame.then(local), body, class)?;
-                }
-                (Pass::Geoms, "geom") => self.geom(child, frame, body, childclass).map_err(here)?,
-                (Pass::Geoms, "include") => {
+        class: &str,
+        parent: usize,
+    ) -> Result<(usize, Frame, String), String> {
+        let local = self.pose(node, None)?;
+        let class = node.attribute("childclass").unwrap_or(class).to_string();
+        let placed = self.joints(node, frame.then(local), &class)?;
+        let index = self.body_names.len();
+        let name = node
+            .attribute("name")
+            .map_or_else(|| format!("body {index}"), str::to_string);
+        capped(&format!("body {name}: its position"), placed.translation)?;
+        self.body_names.push(name);
+        self.body_parent.push(parent);
+        let jointed = node
+            .children()
+            .any(|n| n.has_tag_name("joint") || n.has_tag_name("freejoint"));
+        let weld = if jointed {
+            index
+        } else {
+            self.body_weld[parent]
+        };
+        self.body_weld.push(weld);
+        Ok((index, placed, class))
+    }
+
+    /// The elements of `node` in document order, those inside its `<frame>`s in place
+    /// (each with the frame it sits in and its class): an explicit stack of the frames
+    /// open, so frames nested deep cost no call stack.
+    fn contents<'d, 'i>(
+        &self,
+        path: &Path,
+        doc: &Document,
+        node: Node<'d, 'i>,
+        frame: Frame,
+        class: &str,
+    ) -> Result<Vec<Placed<'d, 'i>>, String> {
+        let mut out = Vec::new();
+        let mut open = vec![(node.children(), frame, class.to_string())];
+        while let Some((children, frame, class)) = open.last_mut() {
+            let Some(child) = children.next() else {
+                open.pop();
+                continue;
+            };
+            if !child.is_element() {
+                continue;
+            }
+            if child.has_tag_name("frame") {
+                let local = self
+                    .pose(child, None)
+                    .map_err(|e| located(path, doc, child, &e))?;
+                let inner = frame.then(local);
+                let class = child.attribute("childclass").unwrap_or(class).to_string();
+                open.push((child.children(), inner, class));
+            } else {
+                out.push((child, *frame, class.clone()));
+            }
+        }
+        Ok(out)
+    }
+
+    /// A body's geoms among its elements; the elements that make geoms this reader does
+    /// not expand are refused, never dropped in silence.
+    fn geoms_of<'d, 'i>(
+        &self,
+        path: &Path,
+        doc: &Document,
+        items: &[Placed<'d, 'i>],
+    ) -> Result<Vec<Placed<'d, 'i>>, String> {
+        let mut geoms = Vec::new();
+        for (node, frame, class) in items {
+            let here = |e: String| located(path, doc, *node, &e);
+            match node.tag_name().name() {
+                "geom" => geoms.push((*node, *frame, class.clone())),
+                "include" => {
                     return Err(here(
                         "<include> inside a body: only top-level includes are read".into(),
                     ))
                 }
-                // Elements that make geoms this reader does not expand: refused, never
-                // dropped in silence.
-                (Pass::Geoms, tag @ ("replicate" | "attach" | "composite" | "flexcomp")) => {
+                tag @ ("replicate" | "attach" | "composite" | "flexcomp") => {
                     return Err(here(format!(
                         "<{tag}> is not expanded here: save the compiled model with MuJoCo's \
                          mj_saveLastXML and import that"
                     )));
                 }
-                (Pass::Bodies, "body") => {
-                    let local = self.pose(child, None).map_err(here)?;
-                    let class = child.attribute("childclass").unwrap_or(childclass);
-                    let placed = self.joints(child, frame.then(local), class).map_err(here)?;
-                    let index = self.body_names.len();
-                    let name = child
-                        .attribute("name")
-                        .map_or_else(|| format!("body {index}"), str::to_string);
-                    self.body_names.push(name);
-                    self.body_parent.push(body);
-                    let jointed = child
-                        .children()
-                        .any(|n| n.has_tag_name("joint") || n.has_tag_name("freejoint"));
-                    self.body_has_joint.push(jointed);
-                    self.children(path, doc, child, placed, index, class)?;
-                }
                 _ => {}
             }
+        }
+        Ok(geoms)
+    }
+
+    /// The line `node` starts on in the file at `path`.
+    fn line(&self, path: &Path, node: Node) -> usize {
+        let at = node.range().start;
+        self.line_starts
+            .get(path)
+            .map_or(0, |starts| starts.partition_point(|s| *s <= at))
+    }
+
+    /// [`Self::geom`], its refusal naming the file, the line and the element.
+    fn geom_at(
+        &mut self,
+        path: &Path,
+        doc: &Document,
+        node: Node,
+        frame: Frame,
+        body: usize,
+        class: &str,
+    ) -> Result<(), String> {
+        let place = (path.to_path_buf(), self.line(path, node));
+        let before = self.geom_body.len();
+        self.geom(node, frame, body, class)
+            .map_err(|e| located(path, doc, node, &e))?;
+        if self.geom_body.len() > before {
+            self.geom_places.push(place);
         }
         Ok(())
     }
@@ -387,6 +501,20 @@ impl Walk<'_> {
                 "sphere".into()
             }
         });
+        if !GEOM_TYPES.contains(&kind.as_str()) {
+            return Err(format!(
+                "type=\"{kind}\": not a MuJoCo geom type ({})",
+                GEOM_TYPES.join(", ")
+            ));
+        }
+        let size = match attr("size") {
+            Some(s) => numbers(&s, "size")?,
+            None => Vec::new(),
+        };
+        // Checked on visual geoms too: MuJoCo compiles them, and refuses what we refuse.
+        if let Some(s) = size.iter().find(|s| !(s.abs() <= LIMIT)) {
+            return Err(format!("geom {name}: size {s:e} is beyond ±1e75"));
+        }
         let integer = |name: &str, default: u32| -> Result<u32, String> {
             match attr(name) {
                 Some(t) => t
@@ -397,21 +525,49 @@ impl Walk<'_> {
             }
         };
         let filter = (integer("contype", 1)?, integer("conaffinity", 1)?);
+        let mut local = self.pose(node, Some(defaults))?;
         if filter == (0, 0) {
-            // A visual geom: MuJoCo never collides it.
-            return Ok(());
+            // A visual geom: MuJoCo never collides it (a <pair> naming it is told so).
+            self.visual_names
+                .insert(name.clone(), self.body_names[body].clone());
+            return capped(
+                &format!("geom {name}: its position"),
+                frame.then(local).translation,
+            );
         }
-        let size = match attr("size") {
-            Some(s) => numbers(&s, "size")?,
-            None => Vec::new(),
+        // A primitive naming a mesh is fitted to it, as MuJoCo's compiler fits it.
+        let fitted = match attr("mesh") {
+            Some(mesh) if FITTED.contains(&kind.as_str()) => {
+                if attr("fromto").is_some() {
+                    return Err("fromto cannot be used with a geom fitted to a mesh".into());
+                }
+                let points = self
+                    .meshes
+                    .get(&mesh)
+                    .ok_or_else(|| format!("mesh=\"{mesh}\": no such mesh asset"))?;
+                let scale = match attr("fitscale") {
+                    Some(t) => numbers(&t, "fitscale")?.first().copied().unwrap_or(1.0),
+                    None => 1.0,
+                };
+                let fit = super::fit::fit(points, &kind, self.compiler.fitaabb, scale)
+                    .map_err(|e| format!("mesh=\"{mesh}\": {e}"))?;
+                local = local.then(Frame {
+                    rotation: fit.rotation,
+                    translation: fit.translation,
+                });
+                Some(fit.size)
+            }
+            _ => None,
         };
         let size_at = |k: usize| -> Result<f64, String> {
-            size.get(k)
-                .copied()
+            let value = match fitted {
+                Some(f) => Some(f[k]),
+                None => size.get(k).copied(),
+            };
+            value
                 .filter(|s| s.is_finite() && *s >= 0.0)
                 .ok_or_else(|| format!("{kind} geom {name}: size needs {} numbers ≥ 0", k + 1))
         };
-        let mut local = self.pose(node, Some(defaults))?;
         // `fromto`: the geom's z axis along the segment, its half length half the segment.
         let mut half_length = None;
         if let Some(text) = attr("fromto") {
@@ -482,16 +638,17 @@ impl Walk<'_> {
                 },
                 false,
             ),
-            "hfield" | "sdf" => {
+            // Height fields and SDFs ("hfield" | "sdf"): not bounded convex shapes.
+            _ => {
                 let body = &self.body_names[body];
                 self.model.left_out.push(format!(
                     "{name} ({kind} in {body}): not a bounded convex shape"
                 ));
                 return Ok(());
             }
-            other => return Err(format!("type=\"{other}\": not a MuJoCo geom type")),
         };
         let world = frame.then(local);
+        capped(&format!("geom {name}: its position"), world.translation)?;
         let mut rotation = DMat3::from_quat(world.rotation);
         if along_z {
             // Turn ours onto MuJoCo's: y to z (columns permuted, one negated: exact).
@@ -502,6 +659,9 @@ impl Walk<'_> {
         }
         // A sphere about the geom's origin (a mesh need not surround it: its farthest point).
         let (centre, radius) = (world.translation, crate::import::spec_reach(&spec));
+        if !(radius <= LIMIT) {
+            return Err(format!("geom {name}: it reaches {radius:e}, beyond ±1e75"));
+        }
         self.bounds.push((centre, radius));
         self.geom_names.insert(name.clone(), self.geom_body.len());
         self.geom_body.push(body);
@@ -525,21 +685,29 @@ impl Walk<'_> {
     /// Each plane as a slab whose top face is the plane: under every other geom
     /// (laterally twice the model's reach around its centre's foot on the plane, as deep
     /// as that), so that a distance to it, or a depth into it, is the one to the
-    /// half-space. The notes say so.
-    pub(super) fn place_planes(&mut self) {
-        let solids: Vec<(DVec3, f64)> = (0..self.bounds.len())
-            .filter(|k| !self.planes.iter().any(|(p, _)| p == k))
-            .map(|k| self.bounds[k])
-            .collect();
+    /// half-space. The notes say so. A slab that would pass the scene's cap is refused
+    /// naming the geom that reaches that far, not the plane.
+    pub(super) fn place_planes(&mut self) -> Result<(), String> {
+        let is_plane = {
+            let set: std::collections::HashSet<usize> =
+                self.planes.iter().map(|(p, _)| *p).collect();
+            move |k: &usize| set.contains(k)
+        };
+        let solids: Vec<usize> = (0..self.bounds.len()).filter(|k| !is_plane(k)).collect();
         let centre = if solids.is_empty() {
             DVec3::ZERO
         } else {
-            solids.iter().map(|(c, _)| *c).sum::<DVec3>() / solids.len() as f64
+            solids.iter().map(|k| self.bounds[*k].0).sum::<DVec3>() / solids.len() as f64
         };
         let reach = solids
             .iter()
-            .map(|(c, r)| (*c - centre).length() + r)
+            .map(|k| (self.bounds[*k].0 - centre).length() + self.bounds[*k].1)
             .fold(0.0f64, f64::max);
+        // The geom that reaches farthest from the origin: the one whose numbers are huge.
+        let far = solids.iter().copied().max_by(|a, b| {
+            let out = |k: usize| self.bounds[k].0.length() + self.bounds[k].1;
+            out(*a).total_cmp(&out(*b))
+        });
         // Twice the reach: a geom sunk into the plane leaves through the top face, never
         // through a side.
         let half = (2.0 * reach).max(1e-6) * 1.01;
@@ -547,6 +715,28 @@ impl Walk<'_> {
             let normal = frame.rotation * DVec3::Z;
             let foot = centre - normal * normal.dot(centre - frame.translation);
             let slab_centre = foot - normal * half;
+            if !(half <= LIMIT) || capped("", slab_centre).is_err() {
+                let plane = &self.model.geoms[k].name;
+                let (file, line) = &self.geom_places[k];
+                let culprit = far.map_or_else(String::new, |f| {
+                    let (other, at) = &self.geom_places[f];
+                    let place = if other == file {
+                        format!("line {at}")
+                    } else {
+                        format!("{} line {at}", other.display())
+                    };
+                    format!(
+                        ": geom {} ({place}) lies {:e} from the origin",
+                        self.model.geoms[f].name,
+                        self.bounds[f].0.length()
+                    )
+                });
+                return Err(format!(
+                    "{} line {line}: the plane {plane} stands in as a slab under every geom, \
+                     which would reach beyond ±1e75{culprit}",
+                    file.display()
+                ));
+            }
             let body = &mut self.model.bodies[k];
             body.shape = ShapeSpec::Box {
                 half_extents: [half; 3],
@@ -563,76 +753,59 @@ impl Walk<'_> {
                 2.0 * half
             ));
         }
+        Ok(())
     }
 
-    /// The signed gap between the bounding spheres of geoms `i` and `j` (for a plane,
-    /// the other's sphere above the plane): the pairs' order.
-    fn gap(&self, i: usize, j: usize) -> f64 {
-        let plane = |k: usize| self.planes.iter().find(|(p, _)| *p == k).map(|(_, f)| *f);
-        match (plane(i), plane(j)) {
-            (Some(f), None) | (None, Some(f)) => {
-                let other = if plane(i).is_some() { j } else { i };
-                let (c, r) = self.bounds[other];
-                (f.rotation * DVec3::Z).dot(c - f.translation) - r
-            }
-            _ => {
-                let ((ci, ri), (cj, rj)) = (self.bounds[i], self.bounds[j]);
-                (ci - cj).length() - ri - rj
-            }
-        }
-    }
-
-    /// The body a body is welded to: itself when it has a joint (or is the world).
-    fn weld(&self, mut body: usize) -> usize {
-        while body != 0 && !self.body_has_joint[body] {
-            body = self.body_parent[body];
-        }
-        body
-    }
-
-    /// MuJoCo's candidate pairs: explicit `<pair>`s first, then every two geoms its
-    /// filter lets through, nearest first by their bounding spheres.
-    pub(super) fn candidate_pairs(
+    /// What MuJoCo's collision filter reads: each geom's body, weld body and filter
+    /// key, each weld body's parent's, the excluded body pairs and the explicit pairs.
+    pub(super) fn filter(
         &self,
-        excluded: &[(String, String)],
-        explicit: &[(usize, usize)],
-    ) -> Vec<(usize, usize)> {
-        let n = self.geom_body.len();
-        let mut pairs: Vec<(usize, usize)> = explicit.to_vec();
-        let mut rest = Vec::new();
-        for i in 0..n {
-            for j in i + 1..n {
-                if pairs.contains(&(i, j)) || pairs.contains(&(j, i)) {
-                    continue;
-                }
-                let (wi, wj) = (self.weld(self.geom_body[i]), self.weld(self.geom_body[j]));
-                if wi == wj {
-                    continue;
-                }
-                // A weld body and its parent's weld body, unless that is the world.
-                let parent = |w: usize| self.weld(self.body_parent[w]);
-                if wi != 0 && wj != 0 && (parent(wi) == wj || parent(wj) == wi) {
-                    continue;
-                }
-                let ((ti, ai), (tj, aj)) = (self.geom_filter[i], self.geom_filter[j]);
-                if ti & aj == 0 && tj & ai == 0 {
-                    continue;
-                }
-                let (bi, bj) = (
-                    &self.body_names[self.geom_body[i]],
-                    &self.body_names[self.geom_body[j]],
-                );
-                if excluded
-                    .iter()
-                    .any(|(a, b)| (a == bi && b == bj) || (a == bj && b == bi))
-                {
-                    continue;
-                }
-                rest.push((self.gap(i, j), (i, j)));
-            }
+        excluded: Vec<(usize, usize)>,
+        explicit: Vec<(usize, usize)>,
+    ) -> Filter {
+        let weld_parent = (0..self.body_names.len())
+            .map(|b| self.body_weld[self.body_parent[b]])
+            .collect();
+        Filter {
+            geom_weld: self.geom_body.iter().map(|b| self.body_weld[*b]).collect(),
+            geom_body: self.geom_body.clone(),
+            geom_key: self.geom_filter.clone(),
+            body_weld: self.body_weld.clone(),
+            weld_parent,
+            excluded: excluded
+                .into_iter()
+                .map(|(a, b)| (a.min(b), a.max(b)))
+                .collect(),
+            explicit: explicit
+                .into_iter()
+                .map(|(a, b)| (a.min(b), a.max(b)))
+                .collect(),
         }
-        rest.sort_by(|a, b| a.0.total_cmp(&b.0));
-        pairs.extend(rest.into_iter().map(|(_, p)| p));
-        pairs
     }
+}
+
+/// MuJoCo's geom types (its compiler refuses any other).
+const GEOM_TYPES: [&str; 9] = [
+    "plane",
+    "hfield",
+    "sphere",
+    "capsule",
+    "ellipsoid",
+    "cylinder",
+    "box",
+    "mesh",
+    "sdf",
+];
+
+/// The primitives MuJoCo fits to a mesh they name.
+const FITTED: [&str; 5] = ["sphere", "capsule", "cylinder", "ellipsoid", "box"];
+
+/// The bodies among a body's elements, in document order.
+fn bodies_of<'a, 'd, 'i>(
+    items: &'a [Placed<'d, 'i>],
+) -> impl Iterator<Item = (Node<'d, 'i>, Frame, String)> + 'a {
+    items
+        .iter()
+        .filter(|(n, _, _)| n.has_tag_name("body"))
+        .map(|(n, f, c)| (*n, *f, c.clone()))
 }

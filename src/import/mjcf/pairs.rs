@@ -1,0 +1,181 @@
+//! The pairs MuJoCo's collision filter lets through, counted before they are listed: a
+//! model of 20,000 free bodies passes 2·10⁸ of them, which no scene should hold, and
+//! the count (by groups of geoms, not pair by pair) says so in time linear in the
+//! model. A model within [`MAX_PAIRS`] has its pairs listed by walking, for each geom,
+//! only the weld bodies its filter can reach; the time is the pairs' number plus the
+//! geoms'.
+
+use std::collections::{HashMap, HashSet};
+
+/// The most geom pairs a model's scene holds. Each pair is ordered by its certified
+/// signed distance when the model is read (GJK, EPA when overlapping: about 10 µs a
+/// pair), so this bounds the import near a second and the scene near 2 MB; MuJoCo's
+/// largest example models (a dog, a humanoid in a scene) pass far fewer.
+pub const MAX_PAIRS: u64 = 50_000;
+
+/// What MuJoCo's filter reads of each collision geom and body.
+pub(super) struct Filter {
+    /// Per geom: its body, its weld body, and its `(contype, conaffinity)`.
+    pub(super) geom_body: Vec<usize>,
+    pub(super) geom_weld: Vec<usize>,
+    pub(super) geom_key: Vec<(u32, u32)>,
+    /// Per body: its weld body, and the weld body of its weld body's parent (the
+    /// world's is the world).
+    pub(super) body_weld: Vec<usize>,
+    pub(super) weld_parent: Vec<usize>,
+    /// `<exclude>`d body pairs, `(low, high)`.
+    pub(super) excluded: HashSet<(usize, usize)>,
+    /// Explicit `<pair>`s, `(low, high)` geom indices, in the file's order.
+    pub(super) explicit: Vec<(usize, usize)>,
+}
+
+/// Whether two geoms' `(contype, conaffinity)` let MuJoCo test them.
+fn compatible((ta, aa): (u32, u32), (tb, ab): (u32, u32)) -> bool {
+    ta & ab != 0 || tb & aa != 0
+}
+
+/// Unordered pairs between two groups of counts by key (`same`: the group with itself).
+fn cross(a: &HashMap<(u32, u32), u64>, b: &HashMap<(u32, u32), u64>, same: bool) -> u64 {
+    let mut total = 0;
+    for (ka, na) in a {
+        for (kb, nb) in b {
+            if compatible(*ka, *kb) {
+                total += if same && ka == kb {
+                    na * na.saturating_sub(1)
+                } else {
+                    na * nb
+                };
+            }
+        }
+    }
+    // Within one group every unordered pair of keys was met twice.
+    if same {
+        total / 2
+    } else {
+        total
+    }
+}
+
+impl Filter {
+    /// MuJoCo's filter on geoms `i` and `j` (explicit pairs aside): different weld
+    /// bodies, not a weld body and its parent's (neither the world), compatible
+    /// `contype`/`conaffinity`, no `<exclude>` of their bodies.
+    pub(super) fn passes(&self, i: usize, j: usize) -> bool {
+        let (wi, wj) = (self.geom_weld[i], self.geom_weld[j]);
+        !self.welded(wi, wj)
+            && compatible(self.geom_key[i], self.geom_key[j])
+            && !self.is_excluded(self.geom_body[i], self.geom_body[j])
+    }
+
+    /// Two weld bodies MuJoCo never tests against each other: one, or a body and its
+    /// parent's (the world aside).
+    fn welded(&self, wi: usize, wj: usize) -> bool {
+        wi == wj
+            || (wi != 0 && wj != 0 && (self.weld_parent[wi] == wj || self.weld_parent[wj] == wi))
+    }
+
+    fn is_excluded(&self, a: usize, b: usize) -> bool {
+        !self.excluded.is_empty() && self.excluded.contains(&(a.min(b), a.max(b)))
+    }
+
+    /// How many pairs MuJoCo tests: the explicit ones, and every other pair the filter
+    /// passes. Counted by groups (geoms by weld body and by body, per filter key), in
+    /// time linear in the geoms, however many pairs there are.
+    pub(super) fn count(&self) -> u64 {
+        let mut all = HashMap::new();
+        let mut by_weld: HashMap<usize, HashMap<(u32, u32), u64>> = HashMap::new();
+        let mut by_body: HashMap<usize, HashMap<(u32, u32), u64>> = HashMap::new();
+        for g in 0..self.geom_key.len() {
+            let key = self.geom_key[g];
+            *all.entry(key).or_insert(0u64) += 1;
+            *by_weld
+                .entry(self.geom_weld[g])
+                .or_default()
+                .entry(key)
+                .or_insert(0) += 1;
+            *by_body
+                .entry(self.geom_body[g])
+                .or_default()
+                .entry(key)
+                .or_insert(0) += 1;
+        }
+        let mut passing = cross(&all, &all, true);
+        for (w, counts) in &by_weld {
+            passing -= cross(counts, counts, true);
+            let parent = self.weld_parent[*w];
+            if *w != 0 && parent != 0 && parent != *w {
+                if let Some(p) = by_weld.get(&parent) {
+                    passing -= cross(counts, p, false);
+                }
+            }
+        }
+        for &(a, b) in &self.excluded {
+            let (Some(ca), Some(cb)) = (by_body.get(&a), by_body.get(&b)) else {
+                continue;
+            };
+            // Already left out by the weld rules: not subtracted twice.
+            if !self.welded(self.body_weld[a], self.body_weld[b]) {
+                passing -= cross(ca, cb, false);
+            }
+        }
+        let extra = self
+            .explicit_unique()
+            .iter()
+            .filter(|(i, j)| !self.passes(*i, *j))
+            .count() as u64;
+        passing + extra
+    }
+
+    /// The explicit pairs, each once, in the file's order.
+    fn explicit_unique(&self) -> Vec<(usize, usize)> {
+        let mut seen = HashSet::new();
+        self.explicit
+            .iter()
+            .copied()
+            .filter(|p| seen.insert(*p))
+            .collect()
+    }
+
+    /// Every pair MuJoCo tests, `(low, high)`: the explicit ones, then the filter's.
+    /// For each geom only the weld bodies after its own are walked, grouped by key, so
+    /// geoms of one weld body are skipped as a block: the time is the pairs found plus
+    /// the geoms times the keys, not the square of the geoms.
+    pub(super) fn list(&self) -> Vec<(usize, usize)> {
+        let explicit = self.explicit_unique();
+        let listed: HashSet<(usize, usize)> = explicit.iter().copied().collect();
+        let mut pairs = explicit;
+        // Per key: the geoms as runs of one weld body, by weld body.
+        let mut runs: HashMap<(u32, u32), Vec<(usize, Vec<usize>)>> = HashMap::new();
+        let mut order: Vec<usize> = (0..self.geom_key.len()).collect();
+        order.sort_by_key(|&g| (self.geom_weld[g], g));
+        for g in order {
+            let list = runs.entry(self.geom_key[g]).or_default();
+            match list.last_mut() {
+                Some((w, geoms)) if *w == self.geom_weld[g] => geoms.push(g),
+                _ => list.push((self.geom_weld[g], vec![g])),
+            }
+        }
+        let keys: Vec<(u32, u32)> = runs.keys().copied().collect();
+        for i in 0..self.geom_key.len() {
+            let wi = self.geom_weld[i];
+            for key in keys.iter().filter(|k| compatible(self.geom_key[i], **k)) {
+                let list = &runs[key];
+                let start = list.partition_point(|(w, _)| *w <= wi);
+                for (wj, geoms) in &list[start..] {
+                    if self.welded(wi, *wj) {
+                        continue;
+                    }
+                    for &j in geoms {
+                        let pair = (i.min(j), i.max(j));
+                        if !self.is_excluded(self.geom_body[i], self.geom_body[j])
+                            && !listed.contains(&pair)
+                        {
+                            pairs.push(pair);
+                        }
+                    }
+                }
+            }
+        }
+        pairs
+    }
+}
