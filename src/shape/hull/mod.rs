@@ -5,11 +5,13 @@
 //! made with), then our exact Quickhull, then no hull at all (support scans the points).
 //! Which path a shape took is kept ([`HullSource`]) and shown to the user.
 
+pub mod certificate;
 pub mod check;
 pub mod incremental;
 pub mod orientation;
 pub mod quickhull;
 pub mod span;
+pub mod surface;
 
 use std::fmt;
 

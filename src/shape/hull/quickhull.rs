@@ -7,6 +7,9 @@
 //! Points exactly on a face plane count as inside, so coplanar neighbours form flat
 //! edges (a cube's faces come out as two coplanar triangles each), never a fold.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use glam::DVec3;
 
 use super::incremental::IncrementalHull;
@@ -48,11 +51,19 @@ pub fn exact_hull(points: &[DVec3]) -> Option<IndexedHull> {
     let candidates: Vec<usize> = (0..points.len()).filter(|i| !seed.contains(i)).collect();
     assign_outside(points, &hull, &mut outside, &[0, 1, 2, 3], candidates);
 
-    // One point per round: the farthest above some face with outside points.
+    // One point per round: the farthest above the first face (by index) that is alive
+    // and has outside points. Only new faces gain points, so a min-heap of the faces
+    // that gained some, emptied lazily of dead ones, names that face without a pass
+    // over all faces (which made 50 000 points on a sphere take 22 s).
+    let mut pending: BinaryHeap<Reverse<usize>> = (0..4)
+        .filter(|&f| !outside[f].is_empty())
+        .map(Reverse)
+        .collect();
     let mut rounds = 0;
-    while let Some(start) =
-        (0..hull.faces.len()).find(|&f| hull.faces[f].alive && !outside[f].is_empty())
-    {
+    while let Some(Reverse(start)) = pending.pop() {
+        if !hull.faces[start].alive || outside[start].is_empty() {
+            continue;
+        }
         rounds += 1;
         if rounds > points.len() {
             return None;
@@ -69,6 +80,13 @@ pub fn exact_hull(points: &[DVec3]) -> Option<IndexedHull> {
             outside.push(Vec::new());
         }
         assign_outside(points, &hull, &mut outside, &expansion.added, orphans);
+        pending.extend(
+            expansion
+                .added
+                .iter()
+                .filter(|&&f| !outside[f].is_empty())
+                .map(|&f| Reverse(f)),
+        );
     }
     let triangles = hull.alive().map(|(_, f)| f.v).collect();
     Some(IndexedHull { triangles })
