@@ -395,13 +395,24 @@ fn a_chain_5000_deep_imports_in_linear_time() {
 /// certified order, within seconds.
 #[test]
 fn twenty_thousand_free_bodies_are_refused_with_the_count() {
+    // Spheres, boxes, capsules and hulls in turn, 0.5 apart on a grid (some overlap).
     let free = |n: usize| {
-        let mut s = String::from("<mujoco model=\"free\"><worldbody>\n");
+        let mut s = String::from(
+            "<mujoco model=\"free\"><asset><mesh name=\"rock\" vertex=\"0 0 0  0.5 0.1 0  \
+             0.1 0.4 0.1  0.1 0.1 0.4  0.4 0.3 0.2\"/></asset><worldbody>\n",
+        );
+        let geoms = [
+            "size=\"0.3\"",
+            "type=\"box\" size=\"0.2 0.25 0.3\"",
+            "type=\"capsule\" size=\"0.1 0.2\" euler=\"30 40 0\"",
+            "type=\"mesh\" mesh=\"rock\"",
+        ];
         for k in 0..n {
             s += &format!(
-                "<body pos=\"{} {} 0\"><freejoint/><geom size=\"0.3\"/></body>\n",
-                k % 100,
-                k / 100
+                "<body pos=\"{} {} 0\"><freejoint/><geom {}/></body>\n",
+                0.5 * (k % 20) as f64,
+                0.5 * (k / 20) as f64,
+                geoms[k % 4]
             );
         }
         s + "</worldbody></mujoco>\n"
@@ -417,8 +428,9 @@ fn twenty_thousand_free_bodies_are_refused_with_the_count() {
         "{err}"
     );
     let some = scratch_model("free300.xml", &free(300));
-    let scene = timed_load(&some, Duration::from_secs(10)).unwrap();
+    let scene = timed_load(&some, Duration::from_secs(20)).unwrap();
     assert_eq!(scene.pairs.len(), 300 * 299 / 2);
+    assert!(scene.notes.contains("overlapping by"), "{}", scene.notes);
 }
 
 /// A humanoid-like model (capsules, spheres, boxes, a mesh rock, a floor plane; free,
