@@ -205,6 +205,23 @@ pub struct RelativePose {
 
 impl RelativePose {
     pub fn between(world_from_a: &Pose, world_from_b: &Pose) -> Self {
+        if world_from_a.rotation == world_from_b.rotation
+            && world_from_a.matrix == world_from_b.matrix
+        {
+            // One turn for both: none between them, exactly (Rᵀ R rounds to a hair off
+            // the identity, and the containment of a body in its identical twin then
+            // hung on that hair: `contact` where exact signs prove it inside).
+            let translation = if world_from_a.matrix.is_some() {
+                world_from_a.rotation_matrix().transpose()
+                    * (world_from_b.translation - world_from_a.translation)
+            } else {
+                world_from_a.inverse().then_local(world_from_b).translation
+            };
+            return Self {
+                rotation: DMat3::IDENTITY,
+                translation,
+            };
+        }
         if world_from_a.matrix.is_some() || world_from_b.matrix.is_some() {
             // Coal's `MinkowskiDiff::set`: R = R_aᵀ R_b, t = R_aᵀ (t_b − t_a); with A at
             // the identity both are B's own, to the bit.

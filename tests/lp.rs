@@ -249,3 +249,35 @@ fn containment_a_hair_off_is_contact_with_a_true_bound() {
         }
     }
 }
+
+/// A body in its identical twin, both turned and moved the same way: inside, proved by
+/// exact signs (the relative pose is exactly the identity; `R_aᵀ R_b` rounded a hair
+/// off it and the answer was `contact`). A twin moved by a hair is not inside.
+#[test]
+fn containment_in_an_identical_twin_is_proved() {
+    let mut rng = common::Rng::new(0x7a1d);
+    for case in 0..60 {
+        let a = if case % 2 == 0 {
+            Shape::Cuboid(Cuboid::new(rng.vector(0.5).abs() + DVec3::splat(0.05)).unwrap())
+        } else {
+            let points: Vec<DVec3> = (0..12 + rng.index(20)).map(|_| rng.vector(1.0)).collect();
+            Shape::Polytope(Polytope::from_points(&points).unwrap())
+        };
+        let pose = Pose::new(rng.vector(3.0), rng.rotation());
+        let rel = RelativePose::between(&pose, &pose);
+        assert_eq!(
+            run(Method::lp_containment(), &a, &a, rel),
+            Outcome::Contained,
+            "case {case}"
+        );
+        let moved = Pose::new(pose.translation + DVec3::new(1e-3, 0.0, 0.0), pose.rotation);
+        let rel = RelativePose::between(&pose, &moved);
+        assert!(
+            matches!(
+                run(Method::lp_containment(), &a, &a, rel),
+                Outcome::NotContained { .. }
+            ),
+            "case {case}: a twin moved by 1e-3 holds A"
+        );
+    }
+}
