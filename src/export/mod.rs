@@ -13,7 +13,7 @@ pub use coal::coal_script;
 pub use parry::parry_test;
 
 use crate::pose::Pose;
-use crate::printed_bound::{Above, Below};
+use crate::printed_bound::{Above, Below, Outward};
 use crate::scene::{Body, Scene, ShapeSpec};
 use crate::solver::{Method, Outcome};
 
@@ -35,8 +35,20 @@ impl Certified {
 
 /// Runs EPA (GJK first, to 1e-9 relative, then the expansion) on the focused pair and
 /// turns its outcome into a bracket. Outcomes that prove nothing (`contact`, a cap)
-/// are refused: there is no certified answer to send.
+/// are refused: there is no certified answer to send; so is a bracket that is not finite
+/// (the scripts hold its bounds as float literals).
 pub fn certify(scene: &Scene) -> Result<Certified, String> {
+    let certified = bracket(scene)?;
+    if !(certified.lower.is_finite() && certified.upper.is_finite()) {
+        return Err(format!(
+            "no certified answer to export: the bracket {} is not finite",
+            Outward(certified.lower, certified.upper)
+        ));
+    }
+    Ok(certified)
+}
+
+fn bracket(scene: &Scene) -> Result<Certified, String> {
     let epa = "epa".parse::<Method>().map_err(|e| e.to_string())?;
     let run = scene.run(epa);
     match &run.summary.outcome {

@@ -169,12 +169,14 @@ fn {test_name}() {{
     let slack = 1e-6 * answer.abs().max(1.0);
     // The allowed interval, rounded outward (a rounding must not move parry's answer out).
     let (low, high) = ((lower - slack).next_down(), (upper + slack).next_up());
+    // The bracket as text, rounded outward.
+    let certified = {bracket_literal};
     println!("Scene {{SCENE:?}} from {{SOURCE:?}}");
-    println!("Collidescope: signed distance in {{}}", {bracket_literal});
+    println!("Collidescope: signed distance in {{certified}}");
     println!("parry3d-f64: {{answer:?}}");
     assert!(
         answer >= low && answer <= high,
-        "parry3d-f64 answers {{answer:?}}, outside the certified [{{lower:?}}, {{upper:?}}] (allowed: [{{low:?}}, {{high:?}}])"
+        "parry3d-f64 answers {{answer:?}}, outside the certified {{certified}} (allowed: [{{low:?}}, {{high:?}}])"
     );
 }}
 "#,
