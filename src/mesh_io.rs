@@ -30,8 +30,9 @@ pub enum MeshError {
         format: &'static str,
         reason: String,
     },
-    #[error("{path}: the file holds no vertices")]
-    Empty { path: PathBuf },
+    /// `place`: where the vertices should be (`lines 1 to 3 hold no v line`).
+    #[error("{path}: {place}: the file holds no vertices")]
+    Empty { path: PathBuf, place: String },
     #[error("{path}:{line}: a vertex needs three numbers, got `{text}`")]
     BadVertex {
         path: PathBuf,
@@ -196,6 +197,7 @@ fn mesh_of_points(
     if points.is_empty() {
         return Err(MeshError::Empty {
             path: path.to_path_buf(),
+            place: empty_place(path),
         });
     }
     let polytope = Polytope::from_points(points).map_err(|source| MeshError::Shape {
@@ -579,11 +581,26 @@ fn parse_obj(path: &Path, bytes: &[u8]) -> Result<(Vec<DVec3>, usize), MeshError
         points = point_cloud(path, bytes)?;
     }
     if points.is_empty() {
+        let lines = String::from_utf8_lossy(bytes).lines().count();
         return Err(MeshError::Empty {
             path: path.to_path_buf(),
+            place: match lines {
+                0 => "the file is empty".to_string(),
+                n => format!("lines 1 to {n} hold no `v` line"),
+            },
         });
     }
     Ok((points, faces))
+}
+
+/// Where a mesh file without points says so: its header's vertex count (PLY).
+fn empty_place(path: &Path) -> String {
+    let bytes = std::fs::read(path).unwrap_or_default();
+    match PlyLayout::of(&bytes).and_then(|l| l.element_line("vertex")) {
+        Some(line) => format!("line {line}: `element vertex` counts 0"),
+        None if bytes.is_empty() => "the file is empty".to_string(),
+        None => format!("bytes 0 to {}", bytes.len()),
+    }
 }
 
 /// The line of the OBJ vertex whose coordinates are `p` (tobj orders a mesh's points by

@@ -9,6 +9,7 @@ mod common;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use collidescope::bench::problems::{run_problems, ProblemFile};
@@ -455,4 +456,347 @@ fn mutated_large_and_fitted_mujoco_models_stay_bounded() {
     chain += "\"/></keyframe>\n</mujoco>\n";
     let name = "chain.xml";
     campaign(332, &dir.join(name), name, chain.as_bytes(), &[], &load);
+}
+
+/// Whether a refusal names a place inside the file: a line, column, byte or offset with
+/// its number (`line 7`, `path:3:9`, `byte 96`), a record (`vertex 3`, `triangle 2`),
+/// a capture's argument (`pos1`, `shape2`, `vel1`, `[0]`), or what the whole file is
+/// (`the file is empty`, UTF-16).
+fn names_a_place_inside(message: &str) -> bool {
+    let lower = message.to_lowercase();
+    let numbered = |word: &str| {
+        lower
+            .match_indices(word)
+            .any(|(i, _)| lower[i + word.len()..].starts_with(|c: char| c.is_ascii_digit()))
+    };
+    let colon_numbers = lower.split(':').collect::<Vec<_>>().windows(2).any(|w| {
+        !w[0].is_empty()
+            && w[0].chars().all(|c| c.is_ascii_digit())
+            && w[1].starts_with(|c: char| c.is_ascii_digit())
+    });
+    [
+        "line ",
+        "lines ",
+        "column ",
+        "byte ",
+        "bytes ",
+        "offset ",
+        "vertex ",
+        "triangle ",
+    ]
+    .iter()
+    .any(|w| numbered(w))
+        || colon_numbers
+        || [
+            "pos1",
+            "pos2",
+            "shape1",
+            "shape2",
+            "vel1",
+            "vel2",
+            "[0]",
+            "the file is empty",
+            "utf-16",
+        ]
+        .iter()
+        .any(|w| lower.contains(w))
+}
+
+/// FCL dump tokens a launch log or a C library puts where a number or a line goes.
+const FCL_TOKENS: [&str; 12] = [
+    "nan",
+    "-nan",
+    "inf",
+    "-inf",
+    "1.#INF",
+    "-1.#IND",
+    "nan(ind)",
+    "NaN",
+    "[move_group-1] ",
+    "[ERROR] [1732781234.5] [move_group]: ",
+    "\u{1b}[31m",
+    "\u{1b}[0m",
+];
+
+/// [`campaign`] with `extra` tokens also inserted (half of the mutations, at a line's
+/// start or anywhere), and every refusal held to name the file and a place inside it.
+/// Returns the refusals.
+fn placed_campaign(
+    seed: u64,
+    dir: &Path,
+    name: &str,
+    sample: &[u8],
+    extra: &[&str],
+    mutations: usize,
+    f: &dyn Fn(&Path) -> Result<(), String>,
+) -> usize {
+    let mut rng = Rng::new(seed);
+    let mut refusals = 0;
+    for k in 0..mutations {
+        let case = dir.join(format!("{k}"));
+        std::fs::create_dir_all(&case).unwrap();
+        let path = case.join(name);
+        let mut bytes = mutate(&mut rng, sample);
+        if !extra.is_empty() && rng.index(2) == 0 {
+            let token = extra[rng.index(extra.len())].as_bytes();
+            let mut at = rng.index(bytes.len() + 1);
+            if rng.index(2) == 0 {
+                while at > 0 && bytes[at - 1] != b'\n' {
+                    at -= 1;
+                }
+            }
+            bytes.splice(at..at, token.iter().copied());
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        let started = Instant::now();
+        let outcome = catch_unwind(AssertUnwindSafe(|| f(&path)));
+        let took = started.elapsed();
+        let shown = String::from_utf8_lossy(&bytes)
+            .chars()
+            .take(600)
+            .collect::<String>();
+        match outcome {
+            Err(_) => panic!("{name} mutation {k} panicked; input:\n{shown}"),
+            Ok(Err(message)) => {
+                refusals += 1;
+                assert!(
+                    message.contains(name) && names_a_place_inside(&message),
+                    "{name} mutation {k}: a refusal without the file and a place in it: \
+                     {message}\ninput:\n{shown}"
+                );
+            }
+            Ok(Ok(())) => {}
+        }
+        assert!(
+            took < TIME_BOUND,
+            "{name} mutation {k} took {took:?}; input:\n{shown}"
+        );
+    }
+    eprintln!("{name}: {mutations} mutations, {refusals} refused");
+    refusals
+}
+
+/// An import as `collidescope import` runs it: read, built as a scene (naming the file),
+/// its methods run; no NaN where a distance is promised.
+fn import_and_run(path: &Path) -> Result<(), String> {
+    let file = collidescope::import::import_file(path).map_err(|e| e.to_string())?;
+    let scene = Scene::from_scene_file(file, path).map_err(|e| e.to_string())?;
+    for method in scene.methods.iter().take(3) {
+        let run = scene.run(*method);
+        if let Some(d) = run.summary.outcome.distance() {
+            assert!(!d.is_nan(), "{}: {method:?} answered NaN", path.display());
+        }
+    }
+    Ok(())
+}
+
+/// FCL dumps of both layouts, bare and in ROS 2 launch logs, with `nan`, `inf`, MSVC's
+/// `1.#INF`, launch prefixes and ANSI codes inserted: never a panic or a NaN answer,
+/// every refusal names the file and a line.
+#[test]
+fn mutated_fcl_dumps_with_log_prefixes_and_nonfinite_words_say_where() {
+    let dir = scratch("fcl-words");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/imports");
+    for (i, name) in [
+        "fcl_319_cylinder_box.txt",
+        "fcl_594_format_convex_sphere.txt",
+        "fcl_594_format_ros2_launch.log",
+        "fcl_319_ros2_launch.log",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let sample = std::fs::read(root.join(name)).unwrap();
+        placed_campaign(
+            600 + i as u64,
+            &dir.join(name),
+            name,
+            &sample,
+            &FCL_TOKENS,
+            1000,
+            &import_and_run,
+        );
+    }
+}
+
+/// parry captures (f64, f32, cast) mutated: every refusal names the file and a place
+/// (the JSON's line and column, or the argument).
+#[test]
+fn mutated_parry_captures_say_where() {
+    let dir = scratch("parry-places");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/gallery/sources");
+    for (i, name) in [
+        "parry_315_touching_boxes.json",
+        "parry_429_ball_cast.json",
+        "parry_a1_cuboids.json",
+        "ncollide_157_cylinder_cuboid.json",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let sample = std::fs::read(root.join(name)).unwrap();
+        let extra = ["null", "[", "]", "{}", "1e400", "\"padding\": 0,"];
+        placed_campaign(
+            610 + i as u64,
+            &dir.join(name),
+            name,
+            &sample,
+            &extra,
+            1000,
+            &import_and_run,
+        );
+    }
+}
+
+/// STL (ASCII, binary) and PLY (ASCII, binary little-endian) meshes mutated and read as
+/// `mesh` and a scene's `Mesh(path)` read them: no panic, no NaN in the report, every
+/// refusal names the file and a line or byte, and calls an STL an STL, a PLY a PLY.
+#[test]
+fn mutated_stl_and_ply_meshes_say_where() {
+    let dir = scratch("meshes-places");
+    let load = |path: &Path| -> Result<(), String> {
+        match collidescope::mesh_io::load_mesh(path) {
+            Ok(mesh) => {
+                let r = &mesh.report;
+                assert!(
+                    r.aabb_min.is_finite() && r.aabb_max.is_finite(),
+                    "{}: a NaN bounding box",
+                    path.display()
+                );
+                Ok(())
+            }
+            Err(e) => {
+                let e = e.to_string();
+                assert!(!e.contains("OBJ"), "{e}");
+                Err(e)
+            }
+        }
+    };
+    let mut ply_ascii = String::from(
+        "ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\nproperty float y\nproperty float z\n\
+         element face 2\nproperty list uchar int vertex_indices\nend_header\n",
+    );
+    ply_ascii += "0 0 0\n1 0 0\n0 1 0\n0 0 1\n3 0 1 2\n3 0 1 3\n";
+    let mut ply_binary =
+        b"ply\nformat binary_little_endian 1.0\nelement vertex 4\nproperty float x\n\
+        property float y\nproperty float z\nend_header\n"
+            .to_vec();
+    for v in [
+        [0.0f32, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.0, 0.0, 1.0],
+    ] {
+        for x in v {
+            ply_binary.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    let stl = binary_stl();
+    let extra = [
+        "nan",
+        "inf",
+        "-1.#IND",
+        "1e39",
+        "\n",
+        "vertex 0 0 0\n",
+        "facet normal 0 0 1\n",
+    ];
+    for (seed, name, sample) in [
+        (620, "part.stl", STL_ASCII.as_bytes()),
+        (621, "binary.stl", stl.as_slice()),
+        (622, "ascii.ply", ply_ascii.as_bytes()),
+        (623, "binary.ply", ply_binary.as_slice()),
+    ] {
+        placed_campaign(seed, &dir.join(name), name, sample, &extra, 1000, &load);
+    }
+}
+
+/// Scenes mutated and exported as a user runs `collidescope export`: never a panic;
+/// a refusal names the scene file; a Coal script written parses as Python (when
+/// python3 is here). 50 cases: each runs the binary.
+#[test]
+fn mutated_scenes_export_or_refuse_naming_the_file() {
+    let dir = scratch("exports");
+    let python = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let sample =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/boxes_face_to_face.ron"))
+            .unwrap();
+    let mut rng = Rng::new(630);
+    let (mut refused, mut written) = (0, 0);
+    for k in 0..50 {
+        let case = dir.join(format!("{k}"));
+        std::fs::create_dir_all(&case).unwrap();
+        let scene = case.join("case.ron");
+        let bytes = mutate(&mut rng, &sample);
+        std::fs::write(&scene, &bytes).unwrap();
+        let (coal, parry) = (case.join("case.py"), case.join("case.rs"));
+        let started = Instant::now();
+        let out = Command::new(env!("CARGO_BIN_EXE_collidescope"))
+            .arg("export")
+            .arg(&scene)
+            .arg("--coal")
+            .arg(&coal)
+            .arg("--parry")
+            .arg(&parry)
+            .output()
+            .unwrap();
+        let took = started.elapsed();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let shown = String::from_utf8_lossy(&bytes)
+            .chars()
+            .take(400)
+            .collect::<String>();
+        assert!(
+            took < TIME_BOUND,
+            "export {k} took {took:?}; input:\n{shown}"
+        );
+        assert!(
+            !stderr.contains("panicked") && out.status.code() != Some(101),
+            "export {k} panicked: {stderr}\ninput:\n{shown}"
+        );
+        if !out.status.success() {
+            refused += 1;
+            assert!(
+                stderr.contains("case.ron"),
+                "export {k}: a refusal that names no scene file: {stderr}"
+            );
+            continue;
+        }
+        written += 1;
+        for path in [&coal, &parry] {
+            let text = std::fs::read_to_string(path).unwrap_or_default();
+            assert!(
+                !text.trim().is_empty(),
+                "export {k}: {} is empty",
+                path.display()
+            );
+        }
+        if python {
+            let parsed = Command::new("python3")
+                .args(["-c", "import ast,sys; ast.parse(open(sys.argv[1]).read())"])
+                .arg(&coal)
+                .output()
+                .unwrap();
+            assert!(
+                parsed.status.success(),
+                "export {k}: the Coal script does not parse: {}",
+                String::from_utf8_lossy(&parsed.stderr)
+            );
+        }
+    }
+    eprintln!("export: 50 mutated scenes, {written} written, {refused} refused");
+    // Without an option: the usage error names the scene too.
+    let out = Command::new(env!("CARGO_BIN_EXE_collidescope"))
+        .arg("export")
+        .arg(dir.join("0/case.ron"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && stderr.contains("case.ron"),
+        "{stderr}"
+    );
 }

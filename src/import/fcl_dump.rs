@@ -138,8 +138,8 @@ pub fn read(text: &str) -> Result<FclQuery, String> {
             shape(shape_text, line_of(text, shape_at)).map_err(|e| format!("Shape {n}: {e}"))?;
         let pose_start = pose_at + format!("X_FS{n}").len();
         let pose_numbers = numbers(&text[pose_start..], line_of(text, pose_start));
-        let (rotation, translation) =
-            transform(&pose_numbers, single).map_err(|e| format!("X_FS{n}: {e}"))?;
+        let (rotation, translation) = transform(&pose_numbers, single, line_of(text, pose_at))
+            .map_err(|e| format!("X_FS{n}: {e}"))?;
         // FCL's axis is z, ours y: turn ours onto FCL's (columns permuted and one negated,
         // exact in floating point).
         let rotation = if along_z {
@@ -172,9 +172,29 @@ pub fn read(text: &str) -> Result<FclQuery, String> {
     })
 }
 
+/// Where each body of a dump is: `Shape 1 (line 3), X_FS1 (line 4)`, for refusals
+/// of the scene built from it.
+pub fn places(text: &str) -> [String; 2] {
+    let text = strip_log_prefixes(text);
+    let at = |marker: &str| {
+        text.find(marker)
+            .map_or(String::new(), |i| format!(" (line {})", line_of(&text, i)))
+    };
+    [1, 2].map(|n| {
+        format!(
+            "Shape {n}{}, X_FS{n}{}",
+            at(&format!("Shape {n}:")),
+            at(&format!("X_FS{n}"))
+        )
+    })
+}
+
 fn find(text: &str, marker: &str) -> Result<usize, String> {
     text.find(marker).ok_or_else(|| {
-        format!("no \"{marker}\" in the dump (FCL prints Shape 1, X_FS1, Shape 2, X_FS2)")
+        format!(
+            "no \"{marker}\" in the dump's lines 1 to {} (FCL prints Shape 1, X_FS1, Shape 2, X_FS2)",
+            text.lines().count().max(1)
+        )
     })
 }
 
@@ -388,10 +408,11 @@ fn shape(text: &str, first_line: usize) -> Result<(String, ShapeSpec, bool), Str
 }
 
 /// A 4×4 (or 3×4) pose: its rotation (kept as given) and translation.
-fn transform(values: &[Number], single: bool) -> Result<(DMat3, DVec3), String> {
+/// (`line` is the marker's, for a transform without its numbers.)
+fn transform(values: &[Number], single: bool, line: usize) -> Result<(DMat3, DVec3), String> {
     if values.len() < 12 {
         return Err(format!(
-            "a 4x4 transform needs 16 numbers, the dump gives {}",
+            "line {line}: a 4x4 transform needs 16 numbers, the dump gives {} after it",
             values.len()
         ));
     }

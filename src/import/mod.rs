@@ -205,7 +205,15 @@ pub fn import_text_at(
                     not_a_capture(&value)
                 )));
             }
-            let query = parry::read(&value).map_err(fail)?;
+            // Its errors name the argument (pos1, shape2, vel1); one about both names both.
+            let query = parry::read(&value).map_err(|e| {
+                let named = ["pos", "shape", "vel"].iter().any(|f| e.starts_with(f));
+                fail(if named {
+                    e
+                } else {
+                    format!("shape1 and shape2: {e}")
+                })
+            })?;
             let notes = format!(
                 "Imported from {source}: a {} {}, A = {}, B = {}{}.",
                 query.precision.crate_name(),
@@ -238,7 +246,12 @@ pub fn import_text_at(
             if query.cast {
                 file.algorithms = ["toi", "toi_advancement"].map(String::from).to_vec();
             }
-            Ok(file)
+            let places = if query.cast {
+                ["pos1, vel1, shape1", "pos2, vel2, shape2"]
+            } else {
+                ["pos1, shape1", "pos2, shape2"]
+            };
+            located(path, file, places.map(String::from))
         }
         Some(Format::FclDump) => {
             let query = fcl_dump::read(text).map_err(fail)?;
@@ -251,7 +264,8 @@ pub fn import_text_at(
                 notes.push('\n');
                 notes.push_str(&query.context);
             }
-            Ok(scene(name, notes, query.bodies.to_vec()))
+            let file = scene(name, notes, query.bodies.to_vec());
+            located(path, file, fcl_dump::places(text))
         }
         Some(Format::Mjcf) => {
             let model = mjcf::read_at(path, text, key).map_err(|e| ImportError {
@@ -299,6 +313,30 @@ pub fn import_text_at(
             not_a_format(text)
         ))),
     }
+}
+
+/// An imported pair's scene, built as a scene is (its shapes and poses checked), so
+/// that a body the scene refuses ("shape b: translation must be finite") is refused
+/// here with its place in the file (`pos2, shape2`, `Shape 2 (line 9), X_FS2 (line
+/// 10)`).
+fn located(path: &Path, file: SceneFile, places: [String; 2]) -> Result<SceneFile, ImportError> {
+    let Err(e) = crate::scene::Scene::from_scene_file(file.clone(), path) else {
+        return Ok(file);
+    };
+    let full = e.to_string();
+    let prefix = format!("{}: ", path.display());
+    let rest = full.strip_prefix(&prefix).unwrap_or(&full);
+    let place = if rest.starts_with("shape a:") {
+        places[0].clone()
+    } else if rest.starts_with("shape b:") {
+        places[1].clone()
+    } else {
+        places.join("; ")
+    };
+    Err(ImportError {
+        path: path.to_path_buf(),
+        message: format!("{place}: {rest}"),
+    })
 }
 
 /// The scene of an imported pair: distance and penetration methods, Coal's defaults.
