@@ -180,6 +180,7 @@ const HOSTILE: &[&str] = &[
     "x'''\nimport os; os.system('echo pwned')\n'''",
     "x\"; std::process::exit(0); \"\n}\n#[test]\nfn pwned() { std::process::exit(0); }\nfn f() {\n\"",
     "fn",
+    "```\nstd::process::exit(1);\n```",
     "",
 ];
 
@@ -305,13 +306,27 @@ sys.exit(1 if bad else 0)
 /// (its name without the scene's part), and the constants' values.
 fn parry_items(text: &str) -> Result<(Vec<String>, Vec<(String, String)>), String> {
     let file = syn::parse_file(text).map_err(|e| format!("not Rust: {e}"))?;
+    let mut items = Vec::new();
     for attr in &file.attrs {
         let path = attr.path();
-        if !(path.is_ident("doc") || path.is_ident("allow")) {
+        if path.is_ident("doc") {
+            // The documentation is the benign test's: no scene text in it (a code block
+            // there would be a doctest in a library).
+            match &attr.meta {
+                syn::Meta::NameValue(syn::MetaNameValue {
+                    value:
+                        syn::Expr::Lit(syn::ExprLit {
+                            lit: syn::Lit::Str(s),
+                            ..
+                        }),
+                    ..
+                }) => items.push(format!("doc {}", s.value())),
+                _ => return Err("a doc attribute that is not a string".into()),
+            }
+        } else if !path.is_ident("allow") {
             return Err("an attribute beyond the docs and the lint allowance".into());
         }
     }
-    let mut items = Vec::new();
     let mut texts = Vec::new();
     for item in &file.items {
         match item {

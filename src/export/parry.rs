@@ -113,8 +113,9 @@ fn parry_pose(pose: &Pose) -> (String, &'static str) {
 }
 
 /// The test file. `source` names the scene file in its header. The scene's name and
-/// notes, and `source`, enter it only as escaped Rust string literals, escaped `//!`
-/// comment lines, and an identifier of `[a-z0-9_]` (the test's name).
+/// notes, and `source`, enter it only as escaped Rust string literals, escaped `//`
+/// comment lines (not `//!`: documentation's code blocks are doctests in a library), and
+/// an identifier of `[a-z0-9_]` (the test's name).
 pub fn parry_test(scene: &Scene, source: &str) -> Result<String, String> {
     let certified = certify(scene)?;
     let [a, b] = pair(scene);
@@ -133,11 +134,11 @@ pub fn parry_test(scene: &Scene, source: &str) -> Result<String, String> {
         r#"//! A reproduction exported by Collidescope: parry3d-f64 on a pair whose signed distance
 //! Collidescope certifies.
 //!
-//! Scene: {name_comment}
-//! Exported from: {source_comment}
-//! A: {kind_a}, B: {kind_b}.
-//! Notes:
+// Scene: {name_comment}
+// Exported from: {source_comment}
+// Notes:
 {notes_comment}//!
+//! A: {kind_a}, B: {kind_b}.
 //! Collidescope certifies the signed distance (negative: an overlap of that depth) in
 //! {bracket}: {proof}.
 //! This test runs parry3d-f64 on the same shapes and poses{note_a}{note_b} and fails
@@ -182,7 +183,7 @@ fn {test_name}() {{
 "#,
         name_comment = comment(&scene.name),
         source_comment = comment(source),
-        notes_comment = comment_lines("//!   ", &scene.notes),
+        notes_comment = comment_lines("//   ", &scene.notes),
         name = rust_str(&scene.name),
         source = rust_str(source),
         notes = rust_str(&scene.notes),
