@@ -304,7 +304,9 @@ sys.exit(1 if bad else 0)
 
 /// The items of an exported parry test: `use`s, the three text constants and one test
 /// (its name without the scene's part), and the constants' values.
-fn parry_items(text: &str) -> Result<(Vec<String>, Vec<(String, String)>), String> {
+type Items = (Vec<String>, Vec<(String, String)>);
+
+fn parry_items(text: &str) -> Result<Items, String> {
     let file = syn::parse_file(text).map_err(|e| format!("not Rust: {e}"))?;
     let mut items = Vec::new();
     for attr in &file.attrs {
