@@ -33,9 +33,19 @@ pub fn read_collada_triangles(path: &Path) -> Result<Vec<[DVec3; 3]>, String> {
 /// The placed points of every instanced geometry and its triangles (indices into them).
 fn read_collada_mesh(path: &Path) -> Result<(Vec<DVec3>, Vec<[usize; 3]>), String> {
     let name = path.display();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
-    let doc =
-        Document::parse(&text).map_err(|e| format!("{name}: not a readable COLLADA file: {e}"))?;
+    let bytes = std::fs::read(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count() + 1;
+        format!("{name}: byte {at} (line {line}) is not UTF-8: not a COLLADA document")
+    })?;
+    let doc = Document::parse(&text).map_err(|e| {
+        let at = e.pos();
+        format!(
+            "{name}: line {}, column {}: not a readable COLLADA file: {e}",
+            at.row, at.col
+        )
+    })?;
     let (points, triangles) = document_mesh(&doc).map_err(|e| format!("{name}: {e}"))?;
     if points.is_empty() {
         return Err(format!(

@@ -230,8 +230,12 @@ impl RobotModel {
     /// Loads `urdf`, meshes resolved against `package_root` (see [`resolve_mesh`]).
     pub fn load(urdf: &Path, package_root: Option<&Path>) -> Result<Self, String> {
         let file = urdf.display();
-        let text =
-            std::fs::read_to_string(urdf).map_err(|e| format!("{file}: cannot read: {e}"))?;
+        let bytes = std::fs::read(urdf).map_err(|e| format!("{file}: cannot read: {e}"))?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let at = e.utf8_error().valid_up_to();
+            let line = e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count() + 1;
+            format!("{file}: byte {at} (line {line}) is not UTF-8: not a URDF")
+        })?;
         let text = without_empty_textures(&text);
         // XML roxmltree does not take (a DTD) is left to urdf-rs.
         if roxmltree::Document::parse(&text).is_ok() {
