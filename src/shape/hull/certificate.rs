@@ -43,6 +43,9 @@ pub struct ConvexCertificate<'a> {
     triangles: &'a [[usize; 3]],
     across: &'a [[usize; 3]],
     inside: DVec3,
+    /// Each face's corners, side by side: walks read them in face order, not scattered
+    /// over the input.
+    corners: Vec<[DVec3; 3]>,
 }
 
 /// Proves that `triangles` (a closed surface with adjacency `surface`, outward) bound
@@ -58,6 +61,7 @@ pub fn certify_convex<'a>(
         triangles,
         across: &surface.across,
         inside,
+        corners: triangles.iter().map(|t| t.map(|v| points[v])).collect(),
     };
     certificate.locally_convex()?;
     if certificate.faces_on_ray() != 1 {
@@ -66,20 +70,44 @@ pub fn certify_convex<'a>(
     Ok(certificate)
 }
 
-/// A point strictly inside every face, exactly: the mean of the hull's vertices, or
-/// failing that the mean of the first face and the vertex farthest below it.
+/// A point strictly inside every face, exactly: of the mean of the hull's vertices and
+/// the centre of their bounding box, the one farthest from the nearest face plane (so
+/// that the ball around it skips more walks); failing both, the mean of the first face
+/// and the vertex farthest below it.
 fn interior_point(points: &[DVec3], triangles: &[[usize; 3]]) -> Option<DVec3> {
     let below_all = |o: DVec3| {
         triangles
             .iter()
             .all(|t| height(points[t[0]], points[t[1]], points[t[2]], o) < 0.0)
     };
-    let mut used: Vec<usize> = triangles.iter().flatten().copied().collect();
-    used.sort_unstable();
-    used.dedup();
+    let nearest_plane = |o: DVec3| {
+        triangles
+            .iter()
+            .map(|t| {
+                let (a, b, c) = (points[t[0]], points[t[1]], points[t[2]]);
+                let n = (b - a).cross(c - a);
+                n.dot(a - o) / n.length()
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let mut is_vertex = vec![false; points.len()];
+    for &v in triangles.iter().flatten() {
+        is_vertex[v] = true;
+    }
+    let used: Vec<usize> = (0..points.len()).filter(|&i| is_vertex[i]).collect();
     let mean = used.iter().map(|&v| points[v]).sum::<DVec3>() / used.len() as f64;
-    if below_all(mean) {
-        return Some(mean);
+    let (lo, hi) = used.iter().fold(
+        (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+        |(lo, hi), &v| (lo.min(points[v]), hi.max(points[v])),
+    );
+    let centre = lo * 0.5 + hi * 0.5;
+    let (first, second) = if nearest_plane(centre) > nearest_plane(mean) {
+        (centre, mean)
+    } else {
+        (mean, centre)
+    };
+    if let Some(o) = [first, second].into_iter().find(|o| below_all(*o)) {
+        return Some(o);
     }
     let t = triangles[0];
     let (a, b, c) = (points[t[0]], points[t[1]], points[t[2]]);
@@ -94,7 +122,7 @@ fn interior_point(points: &[DVec3], triangles: &[[usize; 3]]) -> Option<DVec3> {
 
 impl ConvexCertificate<'_> {
     fn corners(&self, face: usize) -> [DVec3; 3] {
-        self.triangles[face].map(|v| self.points[v])
+        self.corners[face]
     }
 
     /// Every edge is convex or flat: the far corner of the face across it is not above
@@ -177,9 +205,9 @@ impl ConvexCertificate<'_> {
 
     /// The squared radius of a ball around the interior point inside every face's
     /// plane: each face's float distance less its round-off slack (the bound the
-    /// face-by-face test skips points with), the smallest, halved. Points in it need no
-    /// walk; a point inside it is inside the polytope with a margin of half the radius
-    /// over every rounding made here.
+    /// face-by-face test skips points with), the smallest, less a millionth. Points in
+    /// it need no walk: the margin is a million times the rounding of a point's float
+    /// distance to the centre.
     fn inscribed_ball_squared(&self) -> f64 {
         let (lo, hi) = super::check::bounds(self.points);
         let size = (hi - lo).length();
@@ -197,7 +225,8 @@ impl ConvexCertificate<'_> {
             })
             .fold(f64::INFINITY, f64::min);
         if radius.is_finite() && radius > 0.0 {
-            (0.5 * radius) * (0.5 * radius)
+            let radius = radius * (1.0 - 1e-6);
+            radius * radius
         } else {
             0.0
         }

@@ -2,6 +2,12 @@
 //! points, its triangles close up into one surface, no input point lies outside any of
 //! its faces (beyond a tolerance relative to the set's size), and it reaches the input's
 //! extreme value along each coordinate axis and each principal axis exactly.
+//!
+//! Containment is proved in near-linear time when the surface is proved convex
+//! ([`super::certificate`]): each point is then tested against the one face whose cone
+//! holds it. Points that this does not prove inside, and surfaces it cannot prove
+//! convex, get the face-by-face test, which decides (and names the defect) exactly as
+//! it did alone.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -204,11 +210,14 @@ fn check_contains(
     triangles: &[[usize; 3]],
     surface: &Surface,
 ) -> Result<(), HullDefect> {
-    let faces = FaceTests::new(points, triangles);
     let unproved = match certify_convex(points, triangles, surface) {
         Ok(certificate) => certificate.points_not_proved_inside(),
-        Err(_) => return faces.every_point(points),
+        Err(_) => return FaceTests::new(points, triangles).every_point(points),
     };
+    if unproved.is_empty() {
+        return Ok(());
+    }
+    let faces = FaceTests::new(points, triangles);
     for &point in &unproved {
         if (0..triangles.len()).any(|face| faces.outside(face, points[point]).is_some()) {
             return faces.every_point(points);

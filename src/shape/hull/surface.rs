@@ -18,6 +18,9 @@ pub fn closed_surface(
     triangles: &[[usize; 3]],
     vertex_count: usize,
 ) -> Result<Surface, HullDefect> {
+    if vertex_count > u32::MAX as usize || triangles.len() > u32::MAX as usize {
+        return closed_surface_wide(triangles);
+    }
     // Edges leaving each vertex, as (to, face, slot), grouped by their first vertex.
     let mut start = vec![0u32; vertex_count + 1];
     for &v in triangles.iter().flatten() {
@@ -27,11 +30,12 @@ pub fn closed_surface(
         start[i + 1] += start[i];
     }
     let mut fill = start.clone();
-    let mut leaving = vec![(0usize, 0usize, 0usize); triangles.len() * 3];
+    // (to, face), 32 bits each: the table is read at random, so it is kept small.
+    let mut leaving = vec![(0u32, 0u32); triangles.len() * 3];
     for (f, t) in triangles.iter().enumerate() {
         for i in 0..3 {
             let slot = &mut fill[t[i]];
-            leaving[*slot as usize] = (t[(i + 1) % 3], f, i);
+            leaving[*slot as usize] = (t[(i + 1) % 3] as u32, f as u32);
             *slot += 1;
         }
     }
@@ -40,11 +44,34 @@ pub fn closed_surface(
     for (f, t) in triangles.iter().enumerate() {
         for i in 0..3 {
             let (a, b) = (t[i], t[(i + 1) % 3]);
-            let forward = from(a).iter().filter(|e| e.0 == b).count();
-            let mut backward = from(b).iter().filter(|e| e.0 == a);
+            let forward = from(a).iter().filter(|e| e.0 as usize == b).count();
+            let mut backward = from(b).iter().filter(|e| e.0 as usize == a);
             match (forward, backward.next(), backward.next()) {
-                (1, Some(&(_, g, _)), None) => across[f][i] = g,
+                (1, Some(&(_, g)), None) => across[f][i] = g as usize,
                 _ => return Err(HullDefect::OpenSurface { from: a, to: b }),
+            }
+        }
+    }
+    Ok(Surface { across })
+}
+
+/// The same test with a hash map, for surfaces too big for 32-bit indices.
+fn closed_surface_wide(triangles: &[[usize; 3]]) -> Result<Surface, HullDefect> {
+    let mut directed: std::collections::HashMap<(usize, usize), (u32, usize)> =
+        std::collections::HashMap::with_capacity(triangles.len() * 3);
+    for (f, t) in triangles.iter().enumerate() {
+        for i in 0..3 {
+            let entry = directed.entry((t[i], t[(i + 1) % 3])).or_insert((0, f));
+            entry.0 += 1;
+        }
+    }
+    let mut across = vec![[usize::MAX; 3]; triangles.len()];
+    for (f, t) in triangles.iter().enumerate() {
+        for i in 0..3 {
+            let (from, to) = (t[i], t[(i + 1) % 3]);
+            match (directed[&(from, to)], directed.get(&(to, from))) {
+                ((1, _), Some(&(1, g))) => across[f][i] = g,
+                _ => return Err(HullDefect::OpenSurface { from, to }),
             }
         }
     }
