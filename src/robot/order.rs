@@ -4,7 +4,7 @@
 //! order is not a distance order (at a humanoid's standing keyframe the sphere-nearest
 //! pair was 0.51 apart, rank 612 of 1013, while another overlapped), so each pair's
 //! distance is computed: GJK to a relative 1e-9, EPA's depth when GJK finds the pair
-//! overlapping (about 10 µs a pair on primitives and small hulls).
+//! overlapping (44,850 pairs of spheres, boxes, capsules and hulls in 19 ms).
 
 use crate::pose::{Pose, RelativePose};
 use crate::shape::Shape;

@@ -71,7 +71,7 @@ pub fn robot_scene(model: &RobotModel, pairs: &[(usize, usize)], q: &[f64], dir:
         })
         .collect::<Vec<Body>>();
     let placed: Vec<(&Shape, crate::pose::Pose)> =
-        bodies.iter().map(|b| (&b.shape, b.pose.clone())).collect();
+        bodies.iter().map(|b| (&b.shape, b.pose)).collect();
     let pairs: Vec<(usize, usize)> = super::order::by_signed_distance(&placed, pairs)
         .into_iter()
         .map(|(pair, _)| pair)

@@ -50,7 +50,7 @@ fn hull_inertia(points: &[DVec3]) -> Result<(f64, DVec3, DMat3, Vec<DVec3>), Str
         volume += vol;
         com += vol * ((t[0] + t[1] + t[2]) / 3.0 * 0.75 + facecen * 0.25);
     }
-    if !(volume > 0.0) {
+    if volume.is_nan() || volume <= 0.0 {
         return Err("the mesh has no volume to fit a geom to".into());
     }
     com /= volume;
@@ -111,10 +111,10 @@ fn principal_axes(m: DMat3) -> ([f64; 3], DMat3) {
                 row[p] = c * kp - s * kq;
                 row[q] = s * kp + c * kq;
             }
+            let (row_p, row_q) = (a[p], a[q]);
             for k in 0..3 {
-                let (pk, qk) = (a[p][k], a[q][k]);
-                a[p][k] = c * pk - s * qk;
-                a[q][k] = s * pk + c * qk;
+                a[p][k] = c * row_p[k] - s * row_q[k];
+                a[q][k] = s * row_p[k] + c * row_q[k];
             }
         }
     }

@@ -1,10 +1,12 @@
 //! MuJoCo models (MJCF XML): every collision geom at the model's initial configuration
 //! (the poses the file writes, qpos0) as a body in the world frame, and the geom pairs
-//! MuJoCo's collision filter would test, nearest first by their bounding spheres: a
-//! MuJoCo user's failing contact opens as the pair in focus, with the rest of the model
-//! around it.
+//! MuJoCo's collision filter would test, ordered by their certified signed distance (the
+//! deepest overlap first, then the nearest): a MuJoCo user's failing contact opens as the
+//! pair in focus, with the rest of the model around it. The pairs are counted before they
+//! are listed, and a model passing more than [`MAX_PAIRS`] is refused with the count.
 //!
-//! Read as MuJoCo compiles it: `<compiler angle eulerseq meshdir assetdir>`, `<default>`
+//! Read as MuJoCo compiles it: `<compiler angle eulerseq meshdir assetdir fitaabb>`
+//! (a primitive naming a mesh is fitted to it, `fit.rs`), `<default>`
 //! classes (nested, inherited; a geom's `class`, a body's `childclass`), `<asset>` meshes
 //! (files in STL, OBJ or PLY, or inline `vertex` lists; `scale`), `<body>` and `<frame>`
 //! poses (`pos` with one of `quat`, `axisangle`, `euler`, `xyaxes`, `zaxis`), geoms by
@@ -425,7 +427,7 @@ fn order_pairs(
         shapes.push((shape, pose));
     }
     let bodies: Vec<(&crate::shape::Shape, crate::pose::Pose)> =
-        shapes.iter().map(|(s, p)| (s, p.clone())).collect();
+        shapes.iter().map(|(s, p)| (s, *p)).collect();
     let ordered = crate::robot::order::by_signed_distance(&bodies, &pairs);
     model.pairs = ordered.iter().map(|(p, _)| *p).collect();
     model.distances = ordered.iter().map(|(_, d)| *d).collect();

@@ -8,9 +8,9 @@
 use std::collections::{HashMap, HashSet};
 
 /// The most geom pairs a model's scene holds. Each pair is ordered by its certified
-/// signed distance when the model is read (GJK, EPA when overlapping: about 10 µs a
-/// pair), so this bounds the import near a second and the scene near 2 MB; MuJoCo's
-/// largest example models (a dog, a humanoid in a scene) pass far fewer.
+/// signed distance when the model is read (GJK, EPA when overlapping: 44,850 pairs of
+/// spheres, boxes, capsules and hulls took 19 ms), and the scene stays near 2 MB;
+/// MuJoCo's own example models (a dog, a humanoid in a scene) pass far fewer.
 pub const MAX_PAIRS: u64 = 50_000;
 
 /// What MuJoCo's filter reads of each collision geom and body.
@@ -28,6 +28,9 @@ pub(super) struct Filter {
     /// Explicit `<pair>`s, `(low, high)` geom indices, in the file's order.
     pub(super) explicit: Vec<(usize, usize)>,
 }
+
+/// The geoms of one weld body with one filter key: its weld body and the geoms.
+type Run = (usize, Vec<usize>);
 
 /// Whether two geoms' `(contype, conaffinity)` let MuJoCo test them.
 fn compatible((ta, aa): (u32, u32), (tb, ab): (u32, u32)) -> bool {
@@ -145,7 +148,7 @@ impl Filter {
         let listed: HashSet<(usize, usize)> = explicit.iter().copied().collect();
         let mut pairs = explicit;
         // Per key: the geoms as runs of one weld body, by weld body.
-        let mut runs: HashMap<(u32, u32), Vec<(usize, Vec<usize>)>> = HashMap::new();
+        let mut runs: HashMap<(u32, u32), Vec<Run>> = HashMap::new();
         let mut order: Vec<usize> = (0..self.geom_key.len()).collect();
         order.sort_by_key(|&g| (self.geom_weld[g], g));
         for g in order {

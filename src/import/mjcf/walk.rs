@@ -1,6 +1,6 @@
 //! The walk over the body tree: frames composed (and joints placed at a keyframe, as
 //! MuJoCo's kinematics does), every geom made a body in the world, planes made slabs, and
-//! the pairs MuJoCo's collision filter tests.
+//! what MuJoCo's collision filter reads (`pairs.rs` counts and lists the pairs).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -512,7 +512,7 @@ impl Walk<'_> {
             None => Vec::new(),
         };
         // Checked on visual geoms too: MuJoCo compiles them, and refuses what we refuse.
-        if let Some(s) = size.iter().find(|s| !(s.abs() <= LIMIT)) {
+        if let Some(s) = size.iter().find(|s| s.abs() > LIMIT) {
             return Err(format!("geom {name}: size {s:e} is beyond ±1e75"));
         }
         let integer = |name: &str, default: u32| -> Result<u32, String> {
@@ -659,7 +659,7 @@ impl Walk<'_> {
         }
         // A sphere about the geom's origin (a mesh need not surround it: its farthest point).
         let (centre, radius) = (world.translation, crate::import::spec_reach(&spec));
-        if !(radius <= LIMIT) {
+        if radius.is_nan() || radius > LIMIT {
             return Err(format!("geom {name}: it reaches {radius:e}, beyond ±1e75"));
         }
         self.bounds.push((centre, radius));
@@ -715,7 +715,7 @@ impl Walk<'_> {
             let normal = frame.rotation * DVec3::Z;
             let foot = centre - normal * normal.dot(centre - frame.translation);
             let slab_centre = foot - normal * half;
-            if !(half <= LIMIT) || capped("", slab_centre).is_err() {
+            if half.is_nan() || half > LIMIT || capped("", slab_centre).is_err() {
                 let plane = &self.model.geoms[k].name;
                 let (file, line) = &self.geom_places[k];
                 let culprit = far.map_or_else(String::new, |f| {
