@@ -160,7 +160,8 @@ def test_view_says_when_the_viewer_is_missing(monkeypatch):
 
 
 def test_a_mujoco_model_loads_with_mujocos_pair_in_focus():
-    """An MJCF file loads as its geoms (the pairs MuJoCo tests, nearest first); with
+    """An MJCF file loads as its geoms (the pairs MuJoCo tests by certified signed
+    distance, the deepest overlap or else the nearest first, in focus); with
     MuJoCo installed, the focused pair's distance is mj_geomDistance's."""
     here = os.path.dirname(os.path.abspath(__file__))
     path = os.path.join(here, "..", "..", "tests", "data", "imports", "mjcf", "stacked_boxes.xml")

@@ -283,7 +283,8 @@ enum Command {
     /// Bring in an engine's query as a scene: a parry/rapier capture (serde JSON of
     /// `(pos1, shape1, pos2, shape2)`, f32 or f64 build), an FCL/Coal failure dump
     /// (shapes and two 4x4 poses) or a MuJoCo model (MJCF XML: its geoms, the pairs
-    /// MuJoCo tests, nearest first). Prints what it read and each method's answer.
+    /// MuJoCo tests by certified signed distance, the deepest overlap or else the nearest
+    /// pair first, in focus). Prints what it read and each method's answer.
     Import {
         file: PathBuf,
         /// Write the scene here (RON); without it the scene is printed.
