@@ -15,4 +15,4 @@ pub use body::{half_space_constraints, BodyParts, Constraint, ImplicitBody, Impl
 pub use primitive::{outer, Eval, HyperTerm, Primitive, SMOOTHING};
 pub use shape::ImplicitShape;
 pub(crate) use support::{frame, pull_inside};
-pub use support::{interior_of, interior_point, support};
+pub use support::{interior_of, interior_point, support, support_upper_bound};

@@ -98,9 +98,22 @@ pub fn interior_point(body: &ImplicitBody) -> Result<DVec3, ImplicitError> {
 /// method from the strictly interior point `inside`: within about 1e-12 of the body's
 /// size of the true support value (an interior point, so never beyond it).
 pub fn support(body: &ImplicitBody, inside: DVec3, dir: DVec3) -> DVec3 {
+    support_with_bound(body, inside, dir).0
+}
+
+/// An upper bound of `max dir̂·x` over `body` (`dir̂` the unit direction), certified by
+/// the barrier method's duality (the multipliers' gap and the dual residual over the
+/// body's box): with two of them a plane separates two bodies by a certified gap.
+/// Bounds the smoothed body, which contains the true one. `+∞` when `dir` is zero.
+pub fn support_upper_bound(body: &ImplicitBody, inside: DVec3, dir: DVec3) -> f64 {
+    support_with_bound(body, inside, dir).1
+}
+
+/// The support point (the last iterate) and the smallest certified upper bound seen.
+fn support_with_bound(body: &ImplicitBody, inside: DVec3, dir: DVec3) -> (DVec3, f64) {
     let d = dir.normalize_or_zero();
     if d == DVec3::ZERO {
-        return inside;
+        return (inside, f64::INFINITY);
     }
     let (centre, scale) = frame(&[body.bounds()]);
     let (lo, hi) = body.bounds();
@@ -116,6 +129,7 @@ pub fn support(body: &ImplicitBody, inside: DVec3, dir: DVec3) -> DVec3 {
     };
     let start = (inside - centre) / scale;
     let mut best = inside;
+    let mut bound = f64::INFINITY;
     barrier::run(
         &objective,
         std::slice::from_ref(&group),
@@ -138,6 +152,10 @@ pub fn support(body: &ImplicitBody, inside: DVec3, dir: DVec3) -> DVec3 {
                         / scale
                 })
                 .sum();
+            let certified = d.dot(x) + scale * (gap + slack);
+            if certified.is_finite() && gap >= 0.0 {
+                bound = bound.min(certified);
+            }
             if gap + slack <= 1e-12 {
                 Control::Stop
             } else {
@@ -145,7 +163,7 @@ pub fn support(body: &ImplicitBody, inside: DVec3, dir: DVec3) -> DVec3 {
             }
         },
     );
-    best
+    (best, bound)
 }
 
 /// `x` moved towards the interior point `inside` just far enough to lie in the true

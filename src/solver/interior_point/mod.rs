@@ -25,7 +25,7 @@ pub use super::settings::IpSettings;
 use crate::minkowski::SupportStats;
 use crate::shape::implicit::barrier::{self, Control, Group, Objective};
 use crate::shape::implicit::{frame, pull_inside, ImplicitBody, ImplicitError};
-pub use crate::shape::implicit::{interior_of, interior_point, support};
+pub use crate::shape::implicit::{interior_of, interior_point, support, support_upper_bound};
 use crate::solver::family::Family;
 use crate::solver::family::{Answer, FamilyRun, PairQuery};
 use crate::solver::Outcome;
@@ -256,6 +256,7 @@ fn distance_from(
     let (mut lower, mut upper) = (0.0f64, f64::INFINITY);
     let mut iterations = 0;
     let mut watch = StallWatch::new();
+    let mut plane_tried = false;
     let z0 = [x0.x, x0.y, x0.z, y0.x, y0.y, y0.z];
     let z = barrier::run(&objective, &groups, z0, mu0, settings.max_iterations, |s| {
         iterations = s.iteration;
@@ -285,8 +286,16 @@ fn distance_from(
             verdict = Some(Outcome::Intersecting);
             return Control::Stop;
         }
-        let width = upper - lower;
+        let mut width = upper - lower;
         let stalled = watch.stalled(width, s.mu, upper.max(1.0));
+        if stalled && !plane_tried {
+            // The Lagrangian's bound stalls with the dual residual (its slack is the
+            // residual times the box, against a squared distance): a plane along x − y
+            // with both supports bounded by their own duality closes the bracket.
+            plane_tried = true;
+            lower = lower.max(plane_bound(a, b, (x, y), (xa, yb)));
+            width = upper - lower;
+        }
         if stalled && width <= settings.acceptable * upper.max(1.0) {
             let certified = (pull_inside(a, x, xa) - pull_inside(b, y, yb)).length();
             if certified - lower <= settings.acceptable * certified.max(1.0) {
@@ -317,9 +326,16 @@ fn distance_from(
         None => {
             // The smoothed bodies' upper bound, made one for the true bodies.
             upper = (pull_inside(a, x, xa) - pull_inside(b, y, yb)).length();
-            Outcome::IterationCap {
-                lower_bound: lower,
-                upper_bound: upper,
+            if !plane_tried {
+                lower = lower.max(plane_bound(a, b, (x, y), (xa, yb)));
+            }
+            if upper - lower <= settings.acceptable * upper.max(1.0) && lower > 0.0 {
+                Outcome::converged(upper, lower)
+            } else {
+                Outcome::IterationCap {
+                    lower_bound: lower,
+                    upper_bound: upper,
+                }
             }
         }
     };
@@ -331,6 +347,30 @@ fn distance_from(
         Some((x, y)),
         extras,
     ))
+}
+
+/// A lower bound of the distance from the plane normal to `y − x` (points of A and B):
+/// `min over B − max over A` of the normal's coordinate, each support bounded above by
+/// its own barrier run's duality ([`support_upper_bound`]), from the interior points
+/// `inside`. Negative (no bound) when the plane does not separate.
+fn plane_bound(
+    a: &ImplicitBody,
+    b: &ImplicitBody,
+    (x, y): (DVec3, DVec3),
+    (inside_a, inside_b): (DVec3, DVec3),
+) -> f64 {
+    let normal = (y - x).normalize_or_zero();
+    if normal == DVec3::ZERO {
+        return 0.0;
+    }
+    let reach_a = support_upper_bound(a, inside_a, normal);
+    let reach_b = support_upper_bound(b, inside_b, -normal);
+    let gap = -reach_b - reach_a;
+    if gap.is_finite() {
+        gap
+    } else {
+        0.0
+    }
 }
 
 #[cfg(test)]
