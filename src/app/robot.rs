@@ -3,7 +3,6 @@
 //! sorted nearest first (colliding red, near amber); a pair clicked is put in focus,
 //! which opens it in the two-shape debugger (Minkowski difference, steps, plots).
 
-use crate::printed_bound::{Above, Below};
 use std::path::Path;
 
 use bevy::prelude::*;
@@ -11,9 +10,11 @@ use bevy_egui::egui;
 
 use super::command::{PendingCommands, ViewerCommand};
 use super::model::{BodyId, ViewerModel};
+use crate::printed_bound::{Above, Below};
 use crate::rng::SplitMix64;
 use crate::robot::acm::{default_configuration, random_configuration};
 use crate::robot::kinematics::shape_poses;
+use crate::robot::order::by_signed_distance;
 use crate::robot::path::SmoothPath;
 use crate::robot::scene::robot_scene;
 use crate::robot::{
@@ -206,7 +207,21 @@ impl RobotState {
         self.pairs = self.pairs_in_use();
         self.checker = SelfCollision::new(self.pairs.clone(), Algorithm::ALL[0]);
         self.recheck();
-        commands.push(ViewerCommand::SetPairs(self.pairs.clone()));
+        // The scene's pairs as a robot opens: by certified signed distance at the
+        // configuration, so the deepest overlap or the nearest pair stays in focus.
+        let poses = shape_poses(&self.model, &self.q);
+        let placed: Vec<_> = self
+            .model
+            .shapes
+            .iter()
+            .map(|s| &s.shape)
+            .zip(poses)
+            .collect();
+        let ordered = by_signed_distance(&placed, &self.pairs)
+            .into_iter()
+            .map(|(pair, _)| pair)
+            .collect();
+        commands.push(ViewerCommand::SetPairs(ordered));
     }
 
     /// The robot at its configuration as a scene.
