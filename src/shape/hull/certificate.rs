@@ -216,7 +216,7 @@ impl ConvexCertificate<'_> {
                 let [a, b, c] = self.corners(face);
                 let n = (b - a).cross(c - a);
                 let area2 = n.length();
-                if !(area2 > 0.0) {
+                if area2 <= 0.0 || area2.is_nan() {
                     return 0.0;
                 }
                 let slack =
@@ -317,7 +317,7 @@ impl DirectionCells {
             (2, d.x, d.y)
         };
         let m = a[major];
-        if !(m > 0.0) {
+        if m <= 0.0 || m.is_nan() {
             return 0;
         }
         let bin = |w: f64| (((w / m + 1.0) * 0.5 * CELLS as f64) as usize).min(CELLS - 1);
