@@ -128,6 +128,8 @@ pub fn rigid_rotation(rows: [[f64; 3]; 3]) -> Result<DMat3, String> {
 }
 
 /// [`rigid_rotation`] to another tolerance: an f32 matrix is orthonormal to ~1e-7 only.
+/// A matrix orthonormal to f64 rounding is kept as given (Coal's bits); one orthonormal
+/// only within `tolerance` becomes its nearest rotation ([`nearest_rotation`]).
 pub fn rigid_rotation_within(rows: [[f64; 3]; 3], tolerance: f64) -> Result<DMat3, String> {
     let m = DMat3::from_cols_array_2d(&rows).transpose();
     if !m.is_finite() {
@@ -144,7 +146,38 @@ pub fn rigid_rotation_within(rows: [[f64; 3]; 3], tolerance: f64) -> Result<DMat
              (at most {tolerance:.0e}), determinant {det:.6}"
         ));
     }
-    Ok(m)
+    if worst <= ORTHONORMAL_TO_ROUNDING {
+        return Ok(m);
+    }
+    Ok(nearest_rotation(m))
+}
+
+/// How far from orthonormal (largest entry of `R Rᵀ − I`) a matrix written in f64 may
+/// be and still be kept as given: Coal's and FCL's matrices are within 6 ulps (the
+/// problem files), an f32 engine's within 1e-7 only.
+pub const ORTHONORMAL_TO_ROUNDING: f64 = 1e-12;
+
+/// The rotation nearest `m` (the orthogonal factor of its polar decomposition, by
+/// Higham's Newton iteration `R ← (R + R⁻ᵀ) / 2`, "Computing the Polar Decomposition
+/// with Applications"): the rotation a matrix orthonormal only to an f32's precision
+/// stands for, as a quaternion stands for its normalisation. Turning points by `m`
+/// itself would scale and shear them by its error (1e-7 of 1e3 is 1e-4), and the
+/// certificate would be about a shape that is not the one given.
+pub fn nearest_rotation(m: DMat3) -> DMat3 {
+    let mut r = m;
+    for _ in 0..8 {
+        let next = 0.5 * (r + r.inverse().transpose());
+        let change = (next - r)
+            .abs()
+            .to_cols_array()
+            .iter()
+            .fold(0.0f64, |w, v| w.max(*v));
+        r = next;
+        if change <= 4.0 * f64::EPSILON {
+            break;
+        }
+    }
+    r
 }
 
 /// How close to 1 a quaternion's squared length (summed in f64) must be for the
@@ -271,6 +304,40 @@ impl RelativePose {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Rotations rounded to f32 (rows orthonormal to ~1e-7) become the rotation nearest
+    /// them: orthonormal to f64 rounding, within the f32 rounding of the matrix given,
+    /// and the same for a matrix given twice. Matrices orthonormal to f64 rounding are
+    /// kept to the bit.
+    fn largest(m: DMat3) -> f64 {
+        m.abs()
+            .to_cols_array()
+            .iter()
+            .fold(0.0f64, |w, v| w.max(*v))
+    }
+
+    #[test]
+    fn f32_matrices_stand_for_their_nearest_rotation() {
+        let mut rng = crate::rng::SplitMix64::new(0xf32);
+        for _ in 0..500 {
+            let exact = DMat3::from_quat(rng.rotation());
+            let rows = exact.transpose().to_cols_array_2d();
+            let f32_rows = rows.map(|r| r.map(|v| v as f32 as f64));
+            let turned = rigid_rotation_within(f32_rows, QUATERNION_TOLERANCE).unwrap();
+            let off = largest(turned * turned.transpose() - DMat3::IDENTITY);
+            assert!(off <= 1e-15, "{off:e}");
+            assert!(turned.determinant() > 0.0);
+            let given = DMat3::from_cols_array_2d(&f32_rows).transpose();
+            assert!(largest(turned - given) <= 3e-7);
+            assert_eq!(
+                rigid_rotation_within(f32_rows, QUATERNION_TOLERANCE).unwrap(),
+                turned
+            );
+            // An f64 matrix is kept as given.
+            let kept = rigid_rotation(rows).unwrap();
+            assert_eq!(kept, DMat3::from_cols_array_2d(&rows).transpose());
+        }
+    }
 
     #[test]
     fn relative_pose_maps_b_points_into_a_frame() {
