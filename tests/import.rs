@@ -942,3 +942,37 @@ fn urdf_vectors_with_words_are_refused_not_shifted() {
         }
     }
 }
+
+/// Words that a number reader would skip or misread are refused with their line, in a
+/// transform and in a shape: a minus sign that is not ASCII (U+2212, read as `+0.3`),
+/// letters glued to a number, a word among a transform's numbers (which shifted the
+/// numbers after it).
+#[test]
+fn fcl_dumps_with_stray_words_are_refused_with_the_line_and_word() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/imports");
+    let text = std::fs::read_to_string(dir.join("fcl_319_cylinder_box.txt")).unwrap();
+    let tmp = std::env::temp_dir().join(format!("stray-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    // X_FS2's z translation (line 11) and the box's second side (line 9).
+    for (from, to, line) in [
+        ("0.80000000000000004441", "\u{2212}0.3", 11),
+        ("0.80000000000000004441", "0.3abc", 11),
+        ("0.80000000000000004441", "nanometer", 11),
+        ("0.80000000000000004441", "a0.3", 11),
+        ("0.80000000000000004441", "0x1p-1", 11),
+        ("0.3499999999999999778", "\u{2212}0.35", 9),
+        ("0.3499999999999999778", "0.35mm", 9),
+    ] {
+        assert!(text.contains(from));
+        let path = tmp.join("stray.txt");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+        let err = match collidescope::import::import_file(&path) {
+            Ok(_) => panic!("{to}: read as a number"),
+            Err(e) => e.to_string(),
+        };
+        assert!(
+            err.contains("stray.txt") && err.contains(&format!("line {line}")) && err.contains(to),
+            "{to}: {err}"
+        );
+    }
+}

@@ -137,6 +137,11 @@ pub fn read(text: &str) -> Result<FclQuery, String> {
         let (kind, spec, along_z) =
             shape(shape_text, line_of(text, shape_at)).map_err(|e| format!("Shape {n}: {e}"))?;
         let pose_start = pose_at + format!("X_FS{n}").len();
+        if let Some((line, word)) = stray_word(&text[pose_start..], line_of(text, pose_start), 16) {
+            return Err(format!(
+                "X_FS{n}: line {line}: `{word}` where the transform's numbers are: not a number FCL prints"
+            ));
+        }
         let pose_numbers = numbers(&text[pose_start..], line_of(text, pose_start));
         let (rotation, translation) = transform(&pose_numbers, single, line_of(text, pose_at))
             .map_err(|e| format!("X_FS{n}: {e}"))?;
@@ -282,6 +287,38 @@ fn numbers(text: &str, first_line: usize) -> Vec<Number> {
     out
 }
 
+/// The first word of `text` that would be skipped or misread among its first `count`
+/// numbers, with its line: a character that is not ASCII (`−0.3` with U+2212 read as
+/// 0.3), letters glued to a number (`0.3abc`, `0.8x`), a number that does not parse
+/// (`1.2.3`, `0,3` is two numbers and is caught by the count). In a transform (`count`
+/// 16) any word at all is stray (`nanometer` shifted the numbers after it); in a shape,
+/// words (`Vector3<double>`, `lz`, `Box0.5`) are its syntax.
+fn stray_word(text: &str, first_line: usize, count: usize) -> Option<(usize, String)> {
+    let in_transform = count != usize::MAX;
+    let mut seen = 0;
+    for (k, line) in text.lines().enumerate() {
+        let separators = |c: char| c.is_whitespace() || ",;()[]{}:=<>".contains(c);
+        for word in line.split(separators).filter(|w| !w.is_empty()) {
+            if seen >= count {
+                return None;
+            }
+            let numeric = word.starts_with(|c: char| c.is_ascii_digit() || "+-.".contains(c));
+            let parses = word.parse::<f64>().is_ok();
+            if !word.is_ascii() || (numeric && !parses && !word.contains('#')) {
+                return Some((first_line + k, word.to_string()));
+            }
+            // A non-finite word stands where a number does (refused as such later).
+            if parses || word.contains('#') || not_finite_word(word.trim_start_matches(['-', '+']))
+            {
+                seen += 1;
+            } else if in_transform {
+                return Some((first_line + k, word.to_string()));
+            }
+        }
+    }
+    None
+}
+
 /// The shape name at the start of `word` when the rest of it spells a number that is
 /// not finite (the old format's `Boxnan 0.5 0.5`).
 fn glued_kind(word: &str) -> Option<&str> {
@@ -333,6 +370,12 @@ fn shape(text: &str, first_line: usize) -> Result<(String, ShapeSpec, bool), Str
     let values = numbers(text, first_line);
     if let Some(bad) = values.iter().find(|n| !n.value.is_finite()) {
         return Err(bad.refusal());
+    }
+    if let Some((line, word)) = stray_word(text, first_line, usize::MAX) {
+        return Err(format!(
+            "line {line}: `{word}` is not a number FCL prints (a sign or digit that is \
+             not ASCII, or letters glued to a number)"
+        ));
     }
     let take = |count: usize| -> Result<Vec<f64>, String> {
         if values.len() < count {
