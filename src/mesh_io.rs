@@ -477,9 +477,7 @@ fn obj_fault(bytes: &[u8]) -> Option<(usize, &'static str, String)> {
                 }
                 match rest.len() {
                     4 => match rest[3].parse::<f64>() {
-                        Ok(w) if w == 0.0 => {
-                            return Some((at, "a vertex's w (its scale) is 0", line.into()))
-                        }
+                        Ok(0.0) => return Some((at, "a vertex's w (its scale) is 0", line.into())),
                         Ok(_) => {}
                         Err(_) => return Some((at, "a vertex's w is not a number", line.into())),
                     },
@@ -624,7 +622,11 @@ fn obj_vertex_line(bytes: &[u8], p: [f64; 3]) -> String {
                 .zip(p)
                 .all(|(a, b)| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()))
     };
-    let wild = |c: &[f64]| c.iter().any(|x| !(x.abs() <= crate::shape::MAX_COORDINATE));
+    // NaN is wild too.
+    let wild = |c: &[f64]| {
+        c.iter()
+            .any(|x| x.is_nan() || x.abs() > crate::shape::MAX_COORDINATE)
+    };
     let found = vertices
         .clone()
         .find(|(_, c)| same(c))
