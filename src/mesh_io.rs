@@ -166,8 +166,8 @@ pub fn load_mesh(path: &Path) -> Result<ImportedMesh, MeshError> {
             })?
         }
         Some("ply") => {
-            let (points, layout) = read_ply_points(path)?;
-            return mesh_of_points(path, &points, points.len() / 3, |k| layout.vertex_place(k));
+            let (points, layout, faces) = read_ply_points(path)?;
+            return mesh_of_points(path, &points, faces, |k| layout.vertex_place(k));
         }
         _ => return load_obj(path),
     };
@@ -273,6 +273,17 @@ impl PlyLayout {
         None
     }
 
+    /// Where record `k` of `element` is: its line (ASCII), else its index.
+    fn element_place(&self, element: &str, k: usize) -> String {
+        match self.elements.iter().position(|e| e.0 == element) {
+            Some(e) if self.ascii => {
+                let rows: usize = self.elements[..e].iter().map(|e| e.1).sum();
+                format!("line {} ({element} {k})", self.header_lines + rows + k + 1)
+            }
+            _ => format!("{element} {k} of the binary payload"),
+        }
+    }
+
     /// Where vertex `k` is: its line (ASCII), its byte (binary, when every record
     /// before it has a fixed size), or its index in the payload.
     fn vertex_place(&self, k: usize) -> String {
@@ -326,7 +337,7 @@ impl PlyLayout {
 
 /// The vertices of a PLY file (`ply-rs-bw`): the `vertex` element's `x`, `y`, `z`; and
 /// where things are in it, for the refusals.
-fn read_ply_points(path: &Path) -> Result<(Vec<DVec3>, PlyLayout), MeshError> {
+fn read_ply_points(path: &Path) -> Result<(Vec<DVec3>, PlyLayout, usize), MeshError> {
     use ply_rs_bw::parser::Parser;
     use ply_rs_bw::ply::{DefaultElement, Property};
     let fail = |reason: String| MeshError::Parse {
@@ -406,7 +417,50 @@ fn read_ply_points(path: &Path) -> Result<(Vec<DVec3>, PlyLayout), MeshError> {
         }
         points.push(p);
     }
-    Ok((points, layout))
+    // The hull needs only the points, but a face naming a vertex that is not there is a
+    // broken file (as in OBJ), not one to answer silently.
+    let mut faces = 0;
+    if let Some(list) = ply.payload.get("face") {
+        for (k, face) in list.iter().enumerate() {
+            let indices = face
+                .get("vertex_indices")
+                .or_else(|| face.get("vertex_index"))
+                .and_then(list_of_indices);
+            let Some(indices) = indices else {
+                return Err(fail(format!(
+                    "{}: the face has no `vertex_indices` list of integers",
+                    layout.element_place("face", k)
+                )));
+            };
+            if let Some(bad) = indices
+                .iter()
+                .find(|i| **i < 0 || **i as usize >= points.len())
+            {
+                return Err(fail(format!(
+                    "{}: the face names vertex {bad}, and the file has {} (0 to {})",
+                    layout.element_place("face", k),
+                    points.len(),
+                    points.len().saturating_sub(1)
+                )));
+            }
+            faces += indices.len().saturating_sub(2);
+        }
+    }
+    Ok((points, layout, faces))
+}
+
+/// A PLY list property's integers.
+fn list_of_indices(property: &ply_rs_bw::ply::Property) -> Option<Vec<i64>> {
+    use ply_rs_bw::ply::Property;
+    Some(match property {
+        Property::ListChar(v) => v.iter().map(|x| i64::from(*x)).collect(),
+        Property::ListUChar(v) => v.iter().map(|x| i64::from(*x)).collect(),
+        Property::ListShort(v) => v.iter().map(|x| i64::from(*x)).collect(),
+        Property::ListUShort(v) => v.iter().map(|x| i64::from(*x)).collect(),
+        Property::ListInt(v) => v.iter().map(|x| i64::from(*x)).collect(),
+        Property::ListUInt(v) => v.iter().map(|x| i64::from(*x)).collect(),
+        _ => return None,
+    })
 }
 
 /// Loads an OBJ file and builds its convex hull.

@@ -976,3 +976,35 @@ fn fcl_dumps_with_stray_words_are_refused_with_the_line_and_word() {
         );
     }
 }
+
+/// A PLY face naming a vertex the file does not have is refused with its line, as in
+/// OBJ (the hull needs only the points, but the file is broken); a valid file's faces
+/// are counted (a polygon of n corners as n − 2 triangles).
+#[test]
+fn ply_faces_out_of_range_are_refused_and_faces_counted() {
+    let tmp = std::env::temp_dir().join(format!("ply-faces-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let head = "ply\nformat ascii 1.0\nelement vertex 5\nproperty float x\nproperty float y\n\
+                property float z\nelement face 6\nproperty list uchar int vertex_indices\n\
+                end_header\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n1 1 1\n3 0 1 2\n3 0 1 3\n3 0 2 3\n\
+                3 1 2 3\n3 1 2 4\n";
+    for (last, line, word) in [("3 0 2 99\n", 20, "99"), ("3 0 -1 2\n", 20, "-1")] {
+        let path = tmp.join("bad.ply");
+        std::fs::write(&path, format!("{head}{last}")).unwrap();
+        let err = collidescope::mesh_io::load_mesh(&path)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("bad.ply")
+                && err.contains("PLY")
+                && err.contains(&format!("line {line}"))
+                && err.contains(word),
+            "{err}"
+        );
+    }
+    let path = tmp.join("good.ply");
+    std::fs::write(&path, format!("{head}4 0 1 4 2\n")).unwrap();
+    let mesh = collidescope::mesh_io::load_mesh(&path).unwrap();
+    assert_eq!(mesh.report.input_faces, 7, "five triangles and a quad");
+}
