@@ -282,10 +282,6 @@ fn bad_models_say_where() {
             "line 2: <pair>: geom a paired with itself",
         ),
         (
-            "<mujoco><worldbody><geom name=\"a\" size=\"1\"/><body><freejoint/><geom name=\"v\" size=\"1\" contype=\"0\" conaffinity=\"0\"/></body></worldbody>\n<contact><pair geom1=\"a\" geom2=\"v\"/></contact></mujoco>",
-            "line 2: <pair>: geom2=\"v\": that geom (in body 1) is visual",
-        ),
-        (
             "<mujoco><worldbody><geom name=\"a\" size=\"1\"/><body><freejoint/><geom size=\"1\"/></body></worldbody>\n<contact><exclude body1=\"world\" body2=\"arm\"/></contact></mujoco>",
             "line 2: <exclude>: body2=\"arm\": no body of that name",
         ),
@@ -627,4 +623,33 @@ fn primitives_fitted_to_a_mesh_are_sized_as_mujoco_sizes_them() {
         }
         agrees_with_mujoco(&path, None);
     }
+}
+
+/// MuJoCo's "explicit pairs only" pattern: geoms with contype="0" conaffinity="0" that a
+/// `<pair>` names collide through it (they were refused as visual). The geoms and pairs
+/// are MuJoCo's (the oracle), the explicit pair is in focus when it overlaps, and a
+/// geom no pair names stays visual.
+#[test]
+fn geoms_filtered_out_collide_through_an_explicit_pair() {
+    let path = scratch_model(
+        "explicit_only.xml",
+        r#"<mujoco><worldbody>
+ <body pos="0 0 0"><freejoint/><geom name="a" type="sphere" size="0.1" contype="0" conaffinity="0"/></body>
+ <body pos="0.15 0 0"><freejoint/><geom name="b" type="box" size="0.1 0.05 0.08" contype="0" conaffinity="0"/></body>
+ <body pos="0 0.5 0"><freejoint/><geom name="c" type="sphere" size="0.1"/></body>
+ <body pos="0.5 0.5 0"><freejoint/><geom name="d" type="capsule" size="0.05 0.1"/></body>
+ <body pos="0.9 0.5 0"><freejoint/><geom name="e" type="sphere" size="0.1" contype="0" conaffinity="0"/></body>
+</worldbody><contact><pair geom1="a" geom2="b"/></contact></mujoco>"#,
+    );
+    let scene = Scene::load(&path).unwrap();
+    let names: Vec<String> = scene
+        .bodies
+        .iter()
+        .map(|b| b.name.clone().unwrap_or_default())
+        .collect();
+    assert_eq!(names, ["a", "b", "c", "d"], "e is visual: no pair names it");
+    assert_eq!(scene.pairs.len(), 2, "a-b (explicit) and c-d (the filter)");
+    let (i, j) = scene.pairs[0];
+    assert_eq!((names[i].as_str(), names[j].as_str()), ("a", "b"));
+    agrees_with_mujoco(&path, None);
 }

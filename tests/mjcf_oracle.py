@@ -19,9 +19,12 @@ if len(sys.argv) > 2:
 mujoco.mj_forward(m, d)
 name = lambda g: mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_GEOM, g) or f"geom {g}"
 unbounded = {int(t) for t in (mujoco.mjtGeom.mjGEOM_HFIELD, mujoco.mjtGeom.mjGEOM_SDF)}
-colliding = [g for g in range(m.ngeom)
-             if (m.geom_contype[g] or m.geom_conaffinity[g]) and int(m.geom_type[g]) not in unbounded]
 explicit = {tuple(sorted((int(a), int(b)))) for a, b in zip(m.pair_geom1, m.pair_geom2)}
+# A <pair> collides its geoms whatever their contype and conaffinity.
+paired = {g for p in explicit for g in p}
+colliding = [g for g in range(m.ngeom)
+             if (m.geom_contype[g] or m.geom_conaffinity[g] or g in paired)
+             and int(m.geom_type[g]) not in unbounded]
 excluded = {int(s) for s in m.exclude_signature}
 
 

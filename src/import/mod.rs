@@ -289,11 +289,15 @@ pub fn import_text_at(
                 None => "the file's configuration".to_string(),
             };
             let mut notes = format!(
-                "Imported from {source}: the MuJoCo model {}: {} collision geoms at {configuration} \
-                 (bodies named by their geoms), the {} pairs MuJoCo's collision filter tests, \
-                 ordered by their certified signed distance (the deepest overlap first, then the \
-                 nearest){}.",
-                model.name,
+                "Imported from {source}: {}: {} collision geoms at {configuration} \
+                 (bodies named by their geoms), the {} pairs MuJoCo tests (its collision \
+                 filter's and the explicit <pair>s), ordered by their certified signed distance \
+                 (the deepest overlap first, then the nearest){}.",
+                if model.name == "MuJoCo model" {
+                    "a MuJoCo model with no name".to_string()
+                } else {
+                    format!("the MuJoCo model {:?}", model.name)
+                },
                 model.geoms.len(),
                 model.pairs.len(),
                 mjcf::focus_note(&model)

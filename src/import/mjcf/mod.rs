@@ -18,7 +18,7 @@
 //! and depths are the half-space's). Height fields and SDF geoms are left out. The
 //! scene's notes say both.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use glam::DVec3;
@@ -332,7 +332,21 @@ pub fn read_at(path: &Path, text: &str, key: Option<&str>) -> Result<MjcfModel, 
         )?),
         None => None,
     };
+    // Geoms a <pair> names collide through it whatever their contype and conaffinity
+    // (MuJoCo's "explicit pairs only" pattern: contype="0" conaffinity="0" and pairs).
+    let paired: HashSet<String> = sections("contact")
+        .flat_map(|(_, _, contact)| {
+            contact
+                .children()
+                .filter(|n| n.has_tag_name("pair"))
+                .flat_map(|n| [n.attribute("geom1"), n.attribute("geom2")])
+                .flatten()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
     let mut walk = Walk {
+        paired,
         qpos: qpos.as_ref().map(|(q, _)| q.clone()),
         qpos_at: 0,
         compiler: &compiler,
@@ -358,7 +372,6 @@ pub fn read_at(path: &Path, text: &str, key: Option<&str>) -> Result<MjcfModel, 
         geom_body: Vec::new(),
         geom_filter: Vec::new(),
         geom_names: HashMap::new(),
-        visual_names: HashMap::new(),
         geom_places: Vec::new(),
         line_starts: sources
             .texts
@@ -472,14 +485,8 @@ fn read_contacts(
                         if let Some(&g) = walk.geom_names.get(name) {
                             return Ok(g);
                         }
-                        Err(here(&match walk.visual_names.get(name) {
-                            Some(body) => format!(
-                                "{attr}=\"{name}\": that geom (in {body}) is visual \
-                                 (contype=\"0\" conaffinity=\"0\"), left out of the collision \
-                                 geoms here"
-                            ),
-                            None => format!("{attr}=\"{name}\": no collision geom of that name"),
-                        }))
+                        // A geom a pair names is a collision geom whatever its filter.
+                        Err(here(&format!("{attr}=\"{name}\": no geom of that name")))
                     };
                     let (g1, g2) = (geom("geom1")?, geom("geom2")?);
                     if g1 == g2 {

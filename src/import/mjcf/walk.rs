@@ -66,9 +66,8 @@ pub(super) struct Walk<'a> {
     /// `(contype, conaffinity)` per imported geom.
     pub(super) geom_filter: Vec<(u32, u32)>,
     pub(super) geom_names: HashMap<String, usize>,
-    /// Geoms MuJoCo never collides (`contype = conaffinity = 0`), by name: a `<pair>`
-    /// naming one is told so.
-    pub(super) visual_names: HashMap<String, String>,
+    /// Geoms named by a `<pair>`: collision geoms whatever their filter.
+    pub(super) paired: std::collections::HashSet<String>,
     /// Where each imported geom is written (file and line), for messages.
     pub(super) geom_places: Vec<(PathBuf, usize)>,
     /// Each file's line starts (byte offsets): a geom's line found by a binary search,
@@ -526,10 +525,8 @@ impl Walk<'_> {
         };
         let filter = (integer("contype", 1)?, integer("conaffinity", 1)?);
         let mut local = self.pose(node, Some(defaults))?;
-        if filter == (0, 0) {
-            // A visual geom: MuJoCo never collides it (a <pair> naming it is told so).
-            self.visual_names
-                .insert(name.clone(), self.body_names[body].clone());
+        if filter == (0, 0) && !self.paired.contains(&name) {
+            // A visual geom: MuJoCo never collides it (no pair names it).
             return capped(
                 &format!("geom {name}: its position"),
                 frame.then(local).translation,
