@@ -314,9 +314,11 @@ pub fn time_of_impact(
         .max_by(|p, q| p.0.total_cmp(&q.0))
         .map(|(_, g)| g.normalize_or_zero())
         .unwrap_or(DVec3::ZERO);
+    // The bracket's start: no contact before it (the dual bound), where at `t_high`
+    // the bodies already share a point; an impact time is a lower bound.
     Ok(finished(
         Outcome::Impact {
-            time: t_high,
+            time: t_low,
             normal,
         },
         iterations,

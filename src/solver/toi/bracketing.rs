@@ -34,9 +34,10 @@ pub(super) fn halving(mut q: Query) -> ToiRun {
     finish_bracket(q, lo, hi)
 }
 
-/// The contact in `[lo, hi]`: reported at `hi`, with normal and points from the
-/// distance just before it (1e-7 of the motion, or at `lo` when that overlaps already:
-/// the bracket may end wide when a probe lands on the contact exactly).
+/// The contact in `[lo, hi]`: reported at `lo`, the bracket's end certified apart (an
+/// impact time is a lower bound: at `hi` the shapes already overlap), with normal and
+/// points from the distance just before `hi` (1e-7 of the motion, or at `lo` when that
+/// overlaps already: the bracket may end wide when a probe lands on the contact exactly).
 fn finish_bracket(mut q: Query, lo: f64, hi: f64) -> ToiRun {
     let near = q.gjk((hi - 1e-7).max(lo), 0.0);
     let before = if near.distance().is_some_and(|d| d > 0.0) {
@@ -45,8 +46,8 @@ fn finish_bracket(mut q: Query, lo: f64, hi: f64) -> ToiRun {
         q.gjk(lo, 0.0)
     };
     let distance = before.distance().unwrap_or(f64::NAN);
-    q.record(ToiEvent::Contact, hi, (lo, hi), distance);
-    q.impact(hi, &before)
+    q.record(ToiEvent::Contact, lo, (lo, hi), distance);
+    q.impact(lo, &before)
 }
 
 /// Which step Brent's method took.
