@@ -513,3 +513,64 @@ fn the_ray_cast_goes_on_when_a_dropped_support_returns() {
     }
     assert!(impacts > 100, "{impacts} impacts");
 }
+
+/// An impact time is a lower bound: no method reports a time at which the shapes
+/// already overlap. Boxes landing on a box along −y (the contact time exact: the gap
+/// over the speed, rounding aside), through every time-of-impact method of the catalog
+/// with the closed forms off; halving once reported its bracket's overlapping end.
+#[test]
+fn impact_times_are_never_past_the_contact() {
+    use collidescope::pose::Motion;
+    use collidescope::solver::{Method, SolverSettings};
+    let mut rng = Rng::new(0x7013);
+    let mut settings = SolverSettings::default();
+    settings.toi.closed_forms = false;
+    let methods: Vec<Method> = Method::all()
+        .into_iter()
+        .filter(|m| m.name().contains("toi"))
+        .collect();
+    assert!(methods.len() >= 5, "{methods:?}");
+    for case in 0..40 {
+        let ha = DVec3::new(
+            rng.range(0.5, 1.5),
+            rng.range(0.1, 0.5),
+            rng.range(0.5, 1.5),
+        );
+        let hb = DVec3::new(
+            rng.range(0.1, 0.4),
+            rng.range(0.1, 0.4),
+            rng.range(0.1, 0.4),
+        );
+        let (a, b) = (
+            Shape::Cuboid(Cuboid::new(ha).unwrap()),
+            Shape::Cuboid(Cuboid::new(hb).unwrap()),
+        );
+        let start = ha.y + hb.y + rng.range(0.1, 1.0);
+        let speed = rng.range(1.5, 4.0);
+        let contact = (start - (ha.y + hb.y)) / speed;
+        let rel = at(DVec3::new(
+            rng.range(-0.2, 0.2),
+            start,
+            rng.range(-0.2, 0.2),
+        ));
+        let motion = Motion {
+            velocity: DVec3::new(0.0, -speed, 0.0),
+            spin: DVec3::ZERO,
+        };
+        for method in &methods {
+            let run = method.run(&a, &b, rel, Some(motion), settings, false);
+            if let Outcome::Impact { time, .. } = run.summary.outcome {
+                assert!(
+                    time <= contact * (1.0 + 4.0 * f64::EPSILON),
+                    "case {case}, {}: impact at {time:e}, contact at {contact:e}",
+                    method.name()
+                );
+                assert!(
+                    contact - time <= 1e-6,
+                    "case {case}, {}: {time} vs {contact}",
+                    method.name()
+                );
+            }
+        }
+    }
+}
