@@ -38,22 +38,11 @@ pub(super) fn halving(mut q: Query) -> ToiRun {
 /// impact time is a lower bound: at `hi` the shapes already overlap), with normal and
 /// points from the distance just before `hi` (1e-7 of the motion, or at `lo` when that
 /// overlaps already: the bracket may end wide when a probe lands on the contact exactly).
-fn finish_bracket(mut q: Query, mut lo: f64, mut hi: f64) -> ToiRun {
+fn finish_bracket(mut q: Query, lo: f64, hi: f64) -> ToiRun {
     // Brent's bracket can end wide on its apart side (it stops on the distance at its
-    // inside end): halve it to the time tolerance by swept tests, which keep `lo`
-    // certified apart.
-    while hi - lo > q.settings.time_tolerance && q.k < q.settings.max_iterations {
-        q.k += 1;
-        let mid = 0.5 * (lo + hi);
-        let test = q.gjk(lo, mid - lo);
-        if test.overlaps() {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-        let distance = test.distance().unwrap_or(f64::NAN);
-        q.record(ToiEvent::Halve, mid, (lo, hi), distance);
-    }
+    // inside end): halved to the time tolerance, `lo` kept certified apart.
+    let tolerance = q.settings.time_tolerance;
+    let (lo, hi) = q.halve_swept(lo, hi, tolerance);
     let near = q.gjk((hi - 1e-7).max(lo), 0.0);
     let before = if near.distance().is_some_and(|d| d > 0.0) {
         near

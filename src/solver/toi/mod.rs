@@ -556,8 +556,14 @@ impl<'s, 'r> Query<'s, 'r> {
         if self.gjk(time, first_hi - time).overlaps() {
             return time;
         }
-        let (mut lo, mut hi) = (first_hi, 1.0f64);
-        while hi - lo > TIME_BRACKET && self.k < self.settings.max_iterations {
+        self.halve_swept(first_hi, 1.0, TIME_BRACKET).0
+    }
+
+    /// `[lo, hi]` (apart up to `lo`, a contact in it) halved by swept tests to `width`
+    /// or the iteration cap: B swept over `[lo, mid]` touches A or not, and `lo` stays
+    /// certified apart.
+    pub(super) fn halve_swept(&mut self, mut lo: f64, mut hi: f64, width: f64) -> (f64, f64) {
+        while hi - lo > width && self.k < self.settings.max_iterations {
             self.k += 1;
             let mid = 0.5 * (lo + hi);
             let test = self.gjk(lo, mid - lo);
@@ -569,7 +575,7 @@ impl<'s, 'r> Query<'s, 'r> {
             let distance = test.distance().unwrap_or(f64::NAN);
             self.record(ToiEvent::Halve, mid, (lo, hi), distance);
         }
-        lo
+        (lo, hi)
     }
 
     /// The impact at `time` (bracketed: [`Query::bracketed_time`]), its normal and
