@@ -267,7 +267,7 @@ fn bad_models_say_where() {
         // Issue 43 items 7 and 8: the place of every refusal.
         (
             "<mujoco><worldbody><geom size=\"1\"/>\n<body pos=\"1e308 0 0\"><freejoint/><geom size=\"1\"/></body></worldbody></mujoco>",
-            "line 2: <body>: body body 1: its position (1e308, 0e0, 0e0) lies beyond ±1e75",
+            "line 2: <body>: the unnamed body 1: its position (1e308, 0e0, 0e0) lies beyond ±1e75",
         ),
         (
             "<mujoco><worldbody><geom size=\"1\"/>\n<geom name=\"v\" type=\"blob\" contype=\"0\" conaffinity=\"0\"/></worldbody></mujoco>",

@@ -145,7 +145,12 @@ impl Walk<'_> {
         let name = node
             .attribute("name")
             .map_or_else(|| format!("body {index}"), str::to_string);
-        capped(&format!("body {name}: its position"), placed.translation)?;
+        let what = if node.attribute("name").is_some() {
+            format!("body {name}")
+        } else {
+            format!("the unnamed {name}")
+        };
+        capped(&format!("{what}: its position"), placed.translation)?;
         self.body_names.push(name);
         self.body_parent.push(parent);
         let jointed = node
