@@ -9,6 +9,7 @@ pub mod certificate;
 pub mod check;
 pub mod incremental;
 pub mod orientation;
+pub mod parry_port;
 pub mod quickhull;
 pub mod span;
 pub mod surface;
@@ -102,15 +103,17 @@ fn parry_hull(points: &[DVec3]) -> Result<Vec<[usize; 3]>, String> {
     Ok(triangles)
 }
 
-/// 3-D convex hull (parry's `try_convex_hull`). Errors on sets it cannot hull
-/// (fewer than 4 points in general position, needle-thin sets).
+/// 3-D convex hull (parry's `try_convex_hull`, through [`parry_port`]: the same hull,
+/// bit for bit, without parry's per-point zeroing of a table as long as the input).
+/// Errors on sets it cannot hull (fewer than 4 points in general position, needle-thin
+/// sets).
 fn parry_convex_hull(points: &[DVec3]) -> Result<(Vec<DVec3>, Vec<[u32; 3]>), String> {
     let input: Vec<parry3d_f64::math::Vector> = points
         .iter()
         .map(|p| parry3d_f64::math::Vector::new(p.x, p.y, p.z))
         .collect();
     let (vertices, triangles) =
-        parry3d_f64::transformation::try_convex_hull(&input).map_err(|e| format!("{e:?}"))?;
+        parry_port::try_convex_hull(&input).map_err(|e| format!("{e:?}"))?;
     let vertices: Vec<DVec3> = vertices
         .into_iter()
         .map(|v| DVec3::new(v.x, v.y, v.z))
