@@ -115,7 +115,7 @@ pub fn input_indices(
 /// A multiplicative hash of a point's bits (Knuth's golden-ratio multiplier, folded):
 /// table keys here are distinct points, not adversarial input.
 #[derive(Clone, Copy, Default)]
-struct BitsHash;
+pub(crate) struct BitsHash;
 
 impl std::hash::BuildHasher for BitsHash {
     type Hasher = BitsHasher;
@@ -124,7 +124,7 @@ impl std::hash::BuildHasher for BitsHash {
     }
 }
 
-struct BitsHasher(u64);
+pub(crate) struct BitsHasher(u64);
 
 impl std::hash::Hasher for BitsHasher {
     fn write(&mut self, bytes: &[u8]) {
@@ -147,7 +147,7 @@ impl std::hash::Hasher for BitsHasher {
 }
 
 /// Bit patterns with −0 read as +0.
-fn bits(p: DVec3) -> [u64; 3] {
+pub(crate) fn bits(p: DVec3) -> [u64; 3] {
     let p = p + DVec3::ZERO;
     [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()]
 }
