@@ -178,3 +178,47 @@ fn the_port_returns_parrys_hull_on_the_shared_meshes() {
         same_as_parry(&path.display().to_string(), &points);
     }
 }
+
+/// The polytope's path (`solid_hull_of_distinct`: parry's vertices taken by index)
+/// gives the triangles of the general one (vertices looked up among the input by
+/// their bits) on distinct points, degenerate ones included.
+#[test]
+fn distinct_points_give_the_same_hull_by_index_as_by_lookup() {
+    use collidescope::shape::hull::{solid_hull, solid_hull_of_distinct};
+    use collidescope::DVec3;
+    let mut rng = Rng::new(9);
+    let mut sets: Vec<Vec<DVec3>> = Vec::new();
+    for n in [4, 10, 300, 3000] {
+        for kind in 0..5 {
+            let mut seen = std::collections::HashSet::new();
+            sets.push(
+                cloud(&mut rng, n, kind)
+                    .into_iter()
+                    .map(|p| DVec3::new(p.x, p.y, p.z) + DVec3::ZERO)
+                    .filter(|p| seen.insert(p.to_array().map(f64::to_bits)))
+                    .collect(),
+            );
+        }
+    }
+    let ball: Vec<DVec3> = sets[10].clone();
+    sets.push(ball.iter().map(|p| *p * 1e-100).collect());
+    sets.push(
+        ball.iter()
+            .map(|p| *p + DVec3::new(1e7, -3e6, 2e5))
+            .collect(),
+    );
+    sets.push(
+        ball.iter()
+            .map(|p| DVec3::new(p.x * 1e4, p.y, p.z * 1e-9))
+            .collect(),
+    );
+    for (k, points) in sets.iter().enumerate() {
+        if points.len() < 4 {
+            continue;
+        }
+        let general = solid_hull(points);
+        let by_index = solid_hull_of_distinct(points);
+        assert_eq!(general.triangles, by_index.triangles, "set {k}");
+        assert_eq!(general.source, by_index.source, "set {k}");
+    }
+}

@@ -182,16 +182,26 @@ impl ConvexCertificate<'_> {
         let mut walk = Walk::new(self.triangles.len());
         let mut cells = DirectionCells::new(self.inside);
         let ball = self.inscribed_ball_squared();
+        let half = self.inscribed_box();
         let mut unproved = Vec::new();
+        // A cell no walk ended in yet starts from the last face found (the points of a
+        // mesh come in runs of neighbours), not from face 0.
+        let mut last_found = 0;
         for (i, &p) in self.points.iter().enumerate() {
-            if is_vertex[i] || (p - self.inside).length_squared() < ball {
+            let offset = p - self.inside;
+            if is_vertex[i] || offset.length_squared() < ball || offset.abs().cmplt(half).all() {
                 continue;
             }
             let cell = cells.cell(p);
-            let start = cells.last_face[cell];
-            match self.walk_to_cone(&mut walk, start, p) {
+            let start = match cells.last_face[cell] {
+                usize::MAX => last_found,
+                face => face,
+            };
+            let found = self.walk_to_cone(&mut walk, start, p);
+            match found {
                 Some(face) => {
                     cells.last_face[cell] = face;
+                    last_found = face;
                     let [a, b, c] = self.corners(face);
                     if height(a, b, c, p) > 0.0 {
                         unproved.push(i);
@@ -229,6 +239,36 @@ impl ConvexCertificate<'_> {
             radius * radius
         } else {
             0.0
+        }
+    }
+
+    /// Half extents of a box around the interior point inside every face's plane, in
+    /// the proportions of the hull's bounding box: the ball's test in the box's norm
+    /// (each face's float distance less its round-off slack against the box's reach
+    /// `|n|·h` towards it), with the same millionth less. A hull much wider than deep
+    /// (a cube of points, a mesh) has a box far bigger than its ball.
+    fn inscribed_box(&self) -> DVec3 {
+        let (lo, hi) = super::check::bounds(self.points);
+        let size = (hi - lo).length();
+        let shape = (hi - lo) * 0.5;
+        let scale = (0..self.triangles.len())
+            .map(|face| {
+                let [a, b, c] = self.corners(face);
+                let n = (b - a).cross(c - a);
+                let area2 = n.length();
+                if area2 <= 0.0 || area2.is_nan() {
+                    return 0.0;
+                }
+                let slack =
+                    64.0 * f64::EPSILON * size * ((b - a).length() * (c - a).length() / area2);
+                let unit = n / area2;
+                (unit.dot(a - self.inside) - slack) / unit.abs().dot(shape)
+            })
+            .fold(f64::INFINITY, f64::min);
+        if scale.is_finite() && scale > 0.0 {
+            shape * (scale * (1.0 - 1e-6))
+        } else {
+            DVec3::ZERO
         }
     }
 
@@ -302,7 +342,7 @@ impl DirectionCells {
     fn new(centre: DVec3) -> Self {
         Self {
             centre,
-            last_face: vec![0; 6 * CELLS * CELLS],
+            last_face: vec![usize::MAX; 6 * CELLS * CELLS],
         }
     }
 

@@ -72,7 +72,18 @@ pub struct SolidHull {
 
 /// The hull of distinct, finite points that span three dimensions.
 pub fn solid_hull(points: &[DVec3]) -> SolidHull {
-    let parry_defect = match parry_hull(points) {
+    solid_hull_of(points, false)
+}
+
+/// [`solid_hull`] of points known to be distinct bit for bit (−0 and +0 as one):
+/// parry's hull vertices are then taken by index, not looked up among the input by
+/// their bits (the same answer: each vertex is the only input point with its bits).
+pub fn solid_hull_of_distinct(points: &[DVec3]) -> SolidHull {
+    solid_hull_of(points, true)
+}
+
+fn solid_hull_of(points: &[DVec3], distinct: bool) -> SolidHull {
+    let parry_defect = match parry_hull(points, distinct) {
         Ok(triangles) => {
             return SolidHull {
                 triangles,
@@ -95,33 +106,45 @@ pub fn solid_hull(points: &[DVec3]) -> SolidHull {
     }
 }
 
-fn parry_hull(points: &[DVec3]) -> Result<Vec<[usize; 3]>, String> {
-    let (hull_points, triangles) = parry_convex_hull(points)?;
-    let triangles =
-        check::input_indices(points, &hull_points, &triangles).map_err(|d| d.to_string())?;
-    check::check_hull(points, &triangles).map_err(|d| d.to_string())?;
-    Ok(triangles)
-}
-
-/// 3-D convex hull (parry's `try_convex_hull`, through [`parry_port`]: the same hull,
-/// bit for bit, without parry's per-point zeroing of a table as long as the input).
-/// Errors on sets it cannot hull (fewer than 4 points in general position, needle-thin
-/// sets).
-fn parry_convex_hull(points: &[DVec3]) -> Result<(Vec<DVec3>, Vec<[u32; 3]>), String> {
+/// parry's hull (through [`parry_port`]: the same hull, bit for bit, without parry's
+/// per-point zeroing of a table as long as the input), checked, over input indices:
+/// the first input point with each vertex's bits, or, for `distinct` input, the index
+/// parry used. Errors on sets it cannot hull (fewer than 4 points in general
+/// position, needle-thin sets) and on hulls that fail the check.
+fn parry_hull(points: &[DVec3], distinct: bool) -> Result<Vec<[usize; 3]>, String> {
     let input: Vec<parry3d_f64::math::Vector> = points
         .iter()
         .map(|p| parry3d_f64::math::Vector::new(p.x, p.y, p.z))
         .collect();
-    let (vertices, triangles) =
-        parry_port::try_convex_hull(&input).map_err(|e| format!("{e:?}"))?;
-    let vertices: Vec<DVec3> = vertices
-        .into_iter()
-        .map(|v| DVec3::new(v.x, v.y, v.z))
-        .collect();
-    if vertices.iter().any(|v| !v.is_finite()) || triangles.is_empty() {
-        return Err("hull builder returned an unusable hull".to_string());
-    }
-    Ok((vertices, triangles))
+    let unusable = || "hull builder returned an unusable hull".to_string();
+    let triangles = match parry_port::hull(&input).map_err(|e| format!("{e:?}"))? {
+        parry_port::Hull::OverInput(triangles) if distinct => {
+            if triangles.is_empty() {
+                return Err(unusable());
+            }
+            triangles.iter().map(|t| t.map(|v| v as usize)).collect()
+        }
+        hull => {
+            let (vertices, triangles) = match hull {
+                parry_port::Hull::OverInput(mut triangles) => {
+                    let mut vertices = input.clone();
+                    parry3d_f64::utils::remove_unused_points(&mut vertices, &mut triangles);
+                    (vertices, triangles)
+                }
+                parry_port::Hull::Parry(vertices, triangles) => (vertices, triangles),
+            };
+            let vertices: Vec<DVec3> = vertices
+                .into_iter()
+                .map(|v| DVec3::new(v.x, v.y, v.z))
+                .collect();
+            if vertices.iter().any(|v| !v.is_finite()) || triangles.is_empty() {
+                return Err(unusable());
+            }
+            check::input_indices(points, &vertices, &triangles).map_err(|d| d.to_string())?
+        }
+    };
+    check::check_hull(points, &triangles).map_err(|d| d.to_string())?;
+    Ok(triangles)
 }
 
 /// How many planar faces a triangulated hull has: triangles sharing an edge are one

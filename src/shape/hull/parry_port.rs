@@ -29,6 +29,27 @@ const DEFAULT_EPSILON: Real = Real::EPSILON;
 /// What `parry3d_f64::transformation::try_convex_hull(points)` returns, computed the
 /// same way: the hull's used points (parry's renumbering) and its triangles.
 pub fn try_convex_hull(points: &[Vector]) -> Result<(Vec<Vector>, Vec<[u32; 3]>), ConvexHullError> {
+    match hull(points)? {
+        Hull::OverInput(mut idx) => {
+            let mut vertices = points.to_vec();
+            parry3d_f64::utils::remove_unused_points(&mut vertices, &mut idx[..]);
+            Ok((vertices, idx))
+        }
+        Hull::Parry(vertices, idx) => Ok((vertices, idx)),
+    }
+}
+
+/// parry's hull before it renumbers the used points.
+pub enum Hull {
+    /// Triangles over indices into the input (parry's hull of a set it sees as solid).
+    OverInput(Vec<[u32; 3]>),
+    /// parry's own answer for a set it sees as flat: its points and triangles.
+    Parry(Vec<Vector>, Vec<[u32; 3]>),
+}
+
+/// [`try_convex_hull`] without the renumbering: a caller that wants input indices
+/// (the check does) needs no search for its vertices among the input.
+pub fn hull(points: &[Vector]) -> Result<Hull, ConvexHullError> {
     if points.len() < 3 {
         return Err(ConvexHullError::IncompleteInput);
     }
@@ -40,10 +61,10 @@ pub fn try_convex_hull(points: &[Vector]) -> Result<(Vec<Vector>, Vec<[u32; 3]>)
         Some(facets) => facets,
         None => {
             // Flat to parry's eye: its own 0-, 1- or 2-D answer.
-            return parry3d_f64::transformation::try_convex_hull(points);
+            return parry3d_f64::transformation::try_convex_hull(points)
+                .map(|(vertices, idx)| Hull::Parry(vertices, idx));
         }
     };
-    let input = points;
     let points = &normalized_points[..];
     let mut silhouette = Vec::new();
     let mut removed_facets = Vec::new();
@@ -106,14 +127,13 @@ pub fn try_convex_hull(points: &[Vector]) -> Result<(Vec<Vector>, Vec<[u32; 3]>)
         }
         i += 1;
     }
-    let mut idx: Vec<[u32; 3]> = triangles
-        .iter()
-        .filter(|f| f.valid)
-        .map(|f| f.pts.map(|p| p as u32))
-        .collect();
-    let mut vertices = input.to_vec();
-    parry3d_f64::utils::remove_unused_points(&mut vertices, &mut idx[..]);
-    Ok((vertices, idx))
+    Ok(Hull::OverInput(
+        triangles
+            .iter()
+            .filter(|f| f.valid)
+            .map(|f| f.pts.map(|p| p as u32))
+            .collect(),
+    ))
 }
 
 /// parry's `convex_hull_utils::normalize`: centred on the bounding box, divided by its
@@ -354,7 +374,8 @@ impl Facet {
         let p0 = points[self.pts[0]];
         let pt = points[point];
         // Not `>=`: a NaN distance sees the point, as in parry.
-        !((pt - p0).dot(self.normal) < DEFAULT_EPSILON * 100.0)
+        let distance = (pt - p0).dot(self.normal);
+        distance.is_nan() || distance >= DEFAULT_EPSILON * 100.0
     }
 
     fn order_independent_can_be_seen_by_point(&self, point: usize, points: &[Vector]) -> bool {
