@@ -227,16 +227,19 @@ fn initial_mesh(
         let mut furthest = usize::MAX;
         let mut furthest_dist = 0.0;
         for (i, facet) in facets.iter().enumerate() {
-            if facet.can_see_point(point, points) {
+            // `can_see_point` then `distance_to_point`: one distance (the two round
+            // alike); a NaN one, which parry's test lets see, is never the furthest.
+            if !facet.affinely_dependent {
                 let distance = facet.distance_to_point(point, points);
-                if distance > furthest_dist {
+                if distance >= DEFAULT_EPSILON * 100.0 && distance > furthest_dist {
                     furthest = i;
                     furthest_dist = distance;
                 }
             }
         }
         if furthest != usize::MAX {
-            facets[furthest].add_visible_point(point, points);
+            // `add_visible_point`'s assertion holds: the distance is at least 100ε.
+            facets[furthest].visible_points.push(point);
         } else {
             undecidable.push(point);
         }
@@ -554,26 +557,37 @@ fn attach_and_push_facets(
         triangles[middle_facet].adj[middle_id] = n + i;
         triangles[middle_facet].indirect_adj_id[middle_id] = 1;
     }
+    // The new facets' planes side by side (`None`: affinely dependent, skipped), read
+    // once per reassigned point.
+    let planes: Vec<Option<(Vector, Vector)>> = new_facets
+        .iter()
+        .map(|f| (!f.affinely_dependent).then(|| (f.normal, points[f.pts[0]])))
+        .collect();
     for &removed in removed_facets {
         // A removed facet's points are not read again.
         let visible = std::mem::take(&mut triangles[removed].visible_points);
         for &visible_point in &visible {
-            if points[visible_point] == points[point] {
+            let p = points[visible_point];
+            if p == points[point] {
                 continue;
             }
             let mut furthest = usize::MAX;
             let mut furthest_dist = 0.0;
-            for (i, facet) in new_facets.iter().enumerate() {
-                if !facet.affinely_dependent {
-                    let distance = facet.distance_to_point(visible_point, points);
+            for (i, plane) in planes.iter().enumerate() {
+                if let Some((normal, p0)) = plane {
+                    // `distance_to_point`, the same products in the same order.
+                    let distance = normal.dot(p - *p0);
                     if distance > furthest_dist {
                         furthest = i;
                         furthest_dist = distance;
                     }
                 }
             }
-            if furthest != usize::MAX && new_facets[furthest].can_see_point(visible_point, points) {
-                new_facets[furthest].add_visible_point(visible_point, points);
+            // parry's `can_see_point` and `add_visible_point` recompute this distance
+            // (bit for bit: `(p − p0)·n` and `n·(p − p0)` round alike), positive here,
+            // so its test is the threshold alone and the assertion holds.
+            if furthest != usize::MAX && furthest_dist >= DEFAULT_EPSILON * 100.0 {
+                new_facets[furthest].visible_points.push(visible_point);
             }
         }
     }
