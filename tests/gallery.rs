@@ -22,7 +22,7 @@ const EXPECTED: [(&str, &str); 21] = [
     ("fcl_391_cylinder_sphere", "penetrating"),
     ("fcl_395_box_box", "penetrating"),
     ("fcl_398_box_box", "penetrating"),
-    ("fcl_408_sphere_box", "penetrating"),
+    ("fcl_408_sphere_box", "contact"),
     ("fcl_415_box_box", "penetrating"),
     ("fcl_428_box_box", "penetrating"),
     ("fcl_493_boxes", "touching"),

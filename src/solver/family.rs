@@ -34,6 +34,15 @@ pub struct PairQuery<'q> {
     pub settings: SolverSettings,
 }
 
+impl PairQuery<'_> {
+    /// The round-off allowance of this pair's runs
+    /// ([`crate::minkowski::pair_round_off`]; B's motion counts as its sweep).
+    pub fn round_off(&self) -> f64 {
+        let sweep = self.motion.map_or(DVec3::ZERO, |m| m.velocity);
+        crate::minkowski::pair_round_off(self.a, self.b, &self.b_in_a, sweep)
+    }
+}
+
 /// A finished run of any family: the summary every family reports, and the family's
 /// own extras (EPA's GJK stage, the time of impact's distance at t = 0, the interior
 /// point's bracket). Reads as its summary (`answer.outcome`).

@@ -109,11 +109,68 @@ impl FamilyRun for Algorithm {
             let md = MinkowskiDifference::new(q.a, q.b, q.b_in_a);
             self.solver(md, q.settings).run(records)
         };
+        let mut summary = summary;
+        if summary.outcome == Outcome::Intersecting {
+            summary.outcome = certify_enclosure(&summary.simplex, q);
+        }
         Answer {
             summary,
             extras: (),
         }
     }
+}
+
+/// The verdict on an enclosure of the origin by points of `A ⊖ B`: the points are rounded
+/// supports, so the enclosure proves an overlap only when the origin lies deeper inside
+/// than round-off moves a face ([`PairQuery::round_off`]). Otherwise EPA's depth, widened
+/// the same way, must still be positive; when it is not, the shapes are `contact`: the
+/// origin is within round-off of `A ⊖ B`, so they are at most that far apart.
+fn certify_enclosure(simplex: &Simplex, q: &PairQuery<'_>) -> Outcome {
+    let allowance = q.round_off();
+    if enclosure_margin(simplex) > allowance {
+        return Outcome::Intersecting;
+    }
+    // Any positive depth will do: a coarse EPA (a face of its polytope is a lower bound
+    // of the depth at every stage) settles it in a few expansions.
+    let coarse = EpaSettings {
+        tolerance: 1e-3,
+        max_iterations: 64,
+        ..q.settings.epa
+    };
+    let depth = epa::penetration(
+        q.a,
+        q.b,
+        q.b_in_a,
+        epa::gjk_settings_for_epa(),
+        coarse,
+        None,
+    );
+    match depth.summary.outcome.allowing_round_off(allowance) {
+        Outcome::Penetrating { .. } => Outcome::Intersecting,
+        Outcome::IterationCap { lower_bound, .. } if lower_bound > 0.0 => Outcome::Intersecting,
+        _ => Outcome::Contact {
+            distance: allowance,
+        },
+    }
+}
+
+/// How deep the origin lies in a tetrahedron of `A ⊖ B` points: its smallest distance to
+/// a face's plane (0 for a flatter simplex, which encloses it only on its boundary).
+fn enclosure_margin(simplex: &Simplex) -> f64 {
+    let w: Vec<DVec3> = simplex.vertices().iter().map(|v| v.point.w).collect();
+    if w.len() < 4 {
+        return 0.0;
+    }
+    let mut margin = f64::INFINITY;
+    for (i, j, k) in [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)] {
+        let normal = (w[j] - w[i]).cross(w[k] - w[i]);
+        let length = normal.length();
+        if length.is_nan() || length <= 0.0 {
+            return 0.0;
+        }
+        margin = margin.min(normal.dot(w[i]).abs() / length);
+    }
+    margin
 }
 
 /// Every named algorithm the CLI, scenes and viewer can run.

@@ -81,6 +81,70 @@ impl Outcome {
         }
     }
 
+    /// The outcome with its bounds widened by `allowance`, the round-off its numbers may
+    /// carry ([`crate::minkowski::pair_round_off`]): lower bounds (a plane's gap, a
+    /// depth's face) move down, upper bounds (a point of `A ⊖ B`) up, and a verdict
+    /// whose proof is smaller than the allowance is no longer claimed: a gap within it is
+    /// `contact`, a depth within it `touching`.
+    pub fn allowing_round_off(self, allowance: f64) -> Outcome {
+        if !(allowance > 0.0 && allowance.is_finite()) {
+            return self;
+        }
+        let a = allowance;
+        match self {
+            Outcome::Separated {
+                distance,
+                lower_bound,
+            } => Outcome::converged(distance + a, lower_bound - a),
+            Outcome::Stalled {
+                distance,
+                lower_bound,
+            } if lower_bound > a => Outcome::Stalled {
+                distance: distance + a,
+                lower_bound: lower_bound - a,
+            },
+            Outcome::Stalled { distance, .. } | Outcome::Contact { distance } => Outcome::Contact {
+                distance: distance + a,
+            },
+            Outcome::SeparatedEarlyStop { lower_bound } if lower_bound > a => {
+                Outcome::SeparatedEarlyStop {
+                    lower_bound: lower_bound - a,
+                }
+            }
+            Outcome::SeparatingPlane {
+                normal,
+                offset,
+                gap,
+            } if gap > a => Outcome::SeparatingPlane {
+                normal,
+                offset,
+                gap: gap - a,
+            },
+            Outcome::SeparatedEarlyStop { lower_bound: gap }
+            | Outcome::SeparatingPlane { gap, .. } => Outcome::Degenerate {
+                reason: format!(
+                    "the separating plane's gap {:.3e} is within the round-off of the \
+                     shapes' numbers ({:.1e}): not a proof of separation",
+                    Above(gap),
+                    Above(a)
+                ),
+            },
+            Outcome::Penetrating { depth, normal } if depth > a => Outcome::Penetrating {
+                depth: depth - a,
+                normal,
+            },
+            Outcome::Penetrating { normal, .. } => Outcome::Touching { normal },
+            Outcome::IterationCap {
+                lower_bound,
+                upper_bound,
+            } => Outcome::IterationCap {
+                lower_bound: lower_bound - a,
+                upper_bound: upper_bound + a,
+            },
+            other => other,
+        }
+    }
+
     /// The short name used by the CLI and JSON output.
     pub fn status_name(&self) -> &'static str {
         match self {

@@ -66,14 +66,18 @@ impl FamilyRun for Penetration {
     }
 
     fn run(&self, q: &PairQuery<'_>, records: Option<&mut EpaTrace>) -> EpaRun {
-        penetration(
+        let mut run = penetration(
             q.a,
             q.b,
             q.b_in_a,
             gjk_settings_for_epa(),
             q.settings.epa,
             records,
-        )
+        );
+        // The closed forms and the radii added to the cores' answer round too.
+        let outcome = std::mem::replace(&mut run.summary.outcome, Outcome::Intersecting);
+        run.summary.outcome = outcome.allowing_round_off(q.round_off());
+        run
     }
 }
 
@@ -211,8 +215,13 @@ impl EpaRun {
             Outcome::Separated { distance, .. } if distance >= radius => Outcome::Contact {
                 distance: distance - radius,
             },
+            // The cores are at most `distance` apart: the radii overlap by the rest.
+            Outcome::Contact { distance } if distance < radius => Outcome::Penetrating {
+                depth: radius - distance,
+                normal,
+            },
             Outcome::Contact { distance } => Outcome::Contact {
-                distance: (distance - radius).max(0.0),
+                distance: distance - radius,
             },
             Outcome::Stalled {
                 distance,
@@ -666,7 +675,8 @@ impl<'s, 'r> Epa<'s, 'r> {
         let (up, down) = (self.md.support(normal), self.md.support(-normal));
         let (h_up, h_down) = (normal.dot(up.w), -normal.dot(down.w));
         let gap = (-h_up).max(-h_down);
-        if -h_up > self.slack(up) || -h_down > self.slack(down) {
+        // A plane below the origin by more than round-off separates the shapes.
+        if gap > self.md.round_off() {
             return match self.gjk.outcome {
                 Outcome::Contact { distance } => Outcome::converged(distance, gap),
                 _ => self.disagreement(gap),
@@ -724,7 +734,10 @@ impl<'s, 'r> Epa<'s, 'r> {
     /// separated (or a disagreement with GJK's enclosure) when it lies clearly below.
     fn boundary_answer(&self, normal: DVec3, s: CsoPoint) -> Outcome {
         let h = normal.dot(s.w);
-        if h.abs() <= self.slack(s) && normal != DVec3::ZERO {
+        // A support below the origin by more than round-off is a separating plane, a
+        // proof of a gap, however small: never called touching.
+        let apart = -h > self.md.round_off();
+        if !apart && h.abs() <= self.slack(s) && normal != DVec3::ZERO {
             return Outcome::Touching { normal };
         }
         match self.gjk.outcome {

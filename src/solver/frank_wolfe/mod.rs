@@ -416,7 +416,8 @@ impl<'s> FrankWolfe<'s> {
                 Outcome::Intersecting
             }
             other => other,
-        };
+        }
+        .allowing_round_off(self.md.round_off());
         self.outcome = Some(outcome.clone());
         Some(outcome)
     }
@@ -542,7 +543,8 @@ impl FrankWolfe<'_> {
         self.alpha = self.alpha.max(omega);
         let criteria = CriterionValues::new(r, self.alpha, gap);
         if let QueryMode::Boolean { bound } = self.settings.mode {
-            if omega > bound {
+            // Beyond the bound by more than round-off: a gap within it proves nothing.
+            if omega > bound && omega - bound > self.md.round_off() {
                 self.record(
                     &mut out,
                     FrankWolfeEvent::SeparatingPlane,

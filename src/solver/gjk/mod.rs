@@ -270,6 +270,7 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
         measured: Measured,
         momentum: bool,
     ) -> Option<Outcome> {
+        let outcome = outcome.allowing_round_off(self.md.round_off());
         self.outcome = Some(outcome.clone());
         self.record(out, event, measured, momentum);
         Some(outcome)
@@ -581,7 +582,8 @@ impl<A: SupportMap, B: SupportMap> Gjk<'_, A, B> {
         };
         // "Check B": the plane of this support separates the shapes beyond the bound.
         if let QueryMode::Boolean { bound } = self.settings.mode {
-            if omega > bound {
+            // Beyond the bound by more than round-off: a gap within it proves nothing.
+            if omega > bound && omega - bound > self.md.round_off() {
                 return self.finish(
                     &mut out,
                     Outcome::SeparatedEarlyStop { lower_bound: omega },

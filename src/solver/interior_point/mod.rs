@@ -125,7 +125,8 @@ impl FamilyRun for IpQuestion {
             let ib = ImplicitBody::of_shape(q.b)?.moved(q.b_in_a);
             Ok(match velocity {
                 None => {
-                    let r = distance(&ia, &ib, settings, records)?;
+                    let mut r = distance(&ia, &ib, settings, records)?;
+                    r.summary.outcome = r.summary.outcome.allowing_round_off(q.round_off());
                     Answer {
                         summary: r.summary,
                         extras: Some(r.extras),
