@@ -2,7 +2,9 @@
 //! climbing) and gives the viewer something to draw: the support itself is the maximum
 //! over the input points. So every hull is checked ([`check::check_hull`]) and, when
 //! it fails, replaced: parry3d-f64's hull first (fast, and the one Coal comparisons were
-//! made with), then our exact Quickhull, then no hull at all (support scans the points).
+//! made with; computed by [`parry_port`], bit for bit the crate's answer without its
+//! per-point zeroing of an input-long table), then our exact Quickhull, then no hull at
+//! all (support scans the points).
 //! Which path a shape took is kept ([`HullSource`]) and shown to the user.
 
 pub mod certificate;
