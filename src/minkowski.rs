@@ -75,11 +75,7 @@ pub const ROUND_OFF_PER_SIZE: f64 = 32.0 * f64::EPSILON;
 /// not only of the rounded supports' (two spheres 4.87e-8 apart at scale 1.2 came out
 /// with a plane's gap 5e-17 above the exact distance).
 pub fn pair_round_off(a: &Shape, b: &Shape, b_in_a: &RelativePose, sweep: DVec3) -> f64 {
-    let extent = |s: &Shape| {
-        let bounds = s.local_aabb();
-        bounds.min.abs().max(bounds.max.abs()).length()
-    };
-    let size = b_in_a.translation.length() + sweep.length() + extent(a) + extent(b);
+    let size = b_in_a.translation.length() + sweep.length() + a.extent() + b.extent();
     if size.is_finite() {
         ROUND_OFF_PER_SIZE * size
     } else {

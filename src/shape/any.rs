@@ -186,6 +186,25 @@ impl Shape {
         }
     }
 
+    /// A bound on the distance of every point of the shape from its origin, at the cost
+    /// of a few operations (a polytope keeps it; a union asks its parts): the size the
+    /// runs' round-off allowance is measured by.
+    pub fn extent(&self) -> f64 {
+        match self {
+            Shape::Polytope(p) => p.extent(),
+            Shape::Dilated(d) => d.inner().extent() + d.radius(),
+            Shape::Union(u) => u
+                .parts()
+                .iter()
+                .map(|(part, pose)| part.extent() + pose.translation.length())
+                .fold(0.0, f64::max),
+            _ => {
+                let bounds = self.local_aabb();
+                bounds.min.abs().max(bounds.max.abs()).length()
+            }
+        }
+    }
+
     /// How many vertices a polytopal shape has (`None` for curved ones), without
     /// building them.
     pub fn vertex_count(&self) -> Option<usize> {

@@ -468,6 +468,12 @@ impl Polytope {
     pub fn local_centre(&self) -> DVec3 {
         self.centre
     }
+
+    /// A bound on every vertex's distance from the shape's origin (the largest 1-norm,
+    /// kept for the climb's tie rounding): the size a run's round-off is measured by.
+    pub fn extent(&self) -> f64 {
+        self.rounding_scale / (8.0 * f64::EPSILON)
+    }
 }
 
 /// Where Coal's climb starts: its last support vertex (the direction is close to the
