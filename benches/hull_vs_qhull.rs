@@ -8,16 +8,15 @@
 //!
 //! `--out DIR` also writes each point set as raw little-endian f64 triples
 //! (`DIR/NAME.f64`) and the timings as `DIR/ours.json`, for the Python side to time
-//! Qhull on the very same numbers. `--phases` splits the time into parry's hull (our
-//! port of it, and parry3d-f64's own for comparison), the check of it, and the exact
-//! Quickhull with its check. `--only TEXT` keeps the sets whose name contains TEXT.
+//! Qhull on the very same numbers. `--phases` splits the time into parry3d-f64's hull,
+//! the check of it, and the exact Quickhull with its check. `--only TEXT` keeps the sets whose name contains TEXT.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use collidescope::rng::SplitMix64;
-use collidescope::shape::hull::{self, check, parry_port, quickhull};
+use collidescope::shape::hull::{self, check, quickhull};
 use collidescope::shape::{AffineDimension, Polytope};
 use collidescope::DVec3;
 
@@ -114,11 +113,10 @@ fn phases(points: &[DVec3], repeats: usize) -> String {
         .iter()
         .map(|p| parry3d_f64::math::Vector::new(p.x, p.y, p.z))
         .collect();
-    let parry = best_of(repeats, || parry_port::try_convex_hull(&input));
-    let parry_crate = best_of(repeats.min(2), || {
+    let parry = best_of(repeats, || {
         parry3d_f64::transformation::try_convex_hull(&input)
     });
-    let parry_check = match parry_port::try_convex_hull(&input) {
+    let parry_check = match parry3d_f64::transformation::try_convex_hull(&input) {
         Ok((vertices, triangles)) => {
             let vertices: Vec<DVec3> = vertices.iter().map(|v| DVec3::new(v.x, v.y, v.z)).collect();
             match check::input_indices(points, &vertices, &triangles) {
@@ -142,9 +140,8 @@ fn phases(points: &[DVec3], repeats: usize) -> String {
         None => f64::NAN,
     };
     format!(
-        "parry's hull (port) {:.1} ms (the crate's {:.1} ms), its check {parry_check}; exact quickhull {:.1} ms, its check {exact_check:.1} ms",
+        "parry's hull {:.1} ms, its check {parry_check}; exact quickhull {:.1} ms, its check {exact_check:.1} ms",
         1e3 * parry,
-        1e3 * parry_crate,
         1e3 * exact
     )
 }

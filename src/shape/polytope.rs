@@ -250,7 +250,7 @@ impl Polytope {
     }
 
     fn solid(points: &[DVec3]) -> Self {
-        let hull = hull::solid_hull_of_distinct(points);
+        let hull = hull::solid_hull(points);
         if hull.triangles.is_empty() {
             // No hull could be trusted: scanning the points still answers exactly.
             return Self::assemble(

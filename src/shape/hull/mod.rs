@@ -1,17 +1,18 @@
 //! Convex hulls a polytope can trust. A hull only makes the support faster (hill
 //! climbing) and gives the viewer something to draw: the support itself is the maximum
 //! over the input points. So every hull is checked ([`check::check_hull`]) and, when
-//! it fails, replaced: parry3d-f64's hull first (fast, and the one Coal comparisons were
-//! made with; computed by [`parry_port`], bit for bit the crate's answer without its
-//! per-point zeroing of an input-long table), then our exact Quickhull, then no hull at
-//! all (support scans the points).
+//! it fails, replaced: parry3d-f64's hull first (fast on small and middling sets, and
+//! the one Coal comparisons were made with), then our exact Quickhull, then no hull at
+//! all (support scans the points). From [`EXACT_FIRST_FROM`] distinct points on, the
+//! exact Quickhull goes first: parry's hull zeroes a table as long as the input for
+//! every point it adds, which makes it quadratic there (319 ms on 50 000 points on a
+//! sphere, where the exact Quickhull takes 144 ms and Qhull 203 ms).
 //! Which path a shape took is kept ([`HullSource`]) and shown to the user.
 
 pub mod certificate;
 pub mod check;
 pub mod incremental;
 pub mod orientation;
-pub mod parry_port;
 pub mod quickhull;
 pub mod span;
 pub mod surface;
@@ -31,6 +32,9 @@ pub enum HullSource {
     /// parry's hull failed the check (or parry refused the set); our exact Quickhull's
     /// hull passed it.
     ExactQuickhull { parry_defect: String },
+    /// A large set ([`EXACT_FIRST_FROM`] points or more): our exact Quickhull's hull,
+    /// tried first there, passed the check.
+    ExactQuickhullLarge,
     /// No hull passed the check: support scans every point, nothing is drawn as faces.
     Scan { why: String },
 }
@@ -41,7 +45,7 @@ impl HullSource {
         match self {
             Self::LowDimension => "exact (flat)",
             Self::Parry => "parry hull, checked",
-            Self::ExactQuickhull { .. } => "exact quickhull, checked",
+            Self::ExactQuickhull { .. } | Self::ExactQuickhullLarge => "exact quickhull, checked",
             Self::Scan { .. } => "no hull: scans points",
         }
     }
@@ -55,6 +59,11 @@ impl fmt::Display for HullSource {
             Self::ExactQuickhull { parry_defect } => write!(
                 f,
                 "exact Quickhull, checked (parry's hull was rejected: {parry_defect})"
+            ),
+            Self::ExactQuickhullLarge => write!(
+                f,
+                "exact Quickhull, checked (first on sets of {EXACT_FIRST_FROM} points or more, \
+                 where it is faster than parry's)"
             ),
             Self::Scan { why } => write!(
                 f,
@@ -72,20 +81,22 @@ pub struct SolidHull {
     pub source: HullSource,
 }
 
+/// From this many points on, the exact Quickhull is tried before parry's hull.
+pub const EXACT_FIRST_FROM: usize = 20_000;
+
 /// The hull of distinct, finite points that span three dimensions.
 pub fn solid_hull(points: &[DVec3]) -> SolidHull {
-    solid_hull_of(points, false)
-}
-
-/// [`solid_hull`] of points known to be distinct bit for bit (−0 and +0 as one):
-/// parry's hull vertices are then taken by index, not looked up among the input by
-/// their bits (the same answer: each vertex is the only input point with its bits).
-pub fn solid_hull_of_distinct(points: &[DVec3]) -> SolidHull {
-    solid_hull_of(points, true)
-}
-
-fn solid_hull_of(points: &[DVec3], distinct: bool) -> SolidHull {
-    let parry_defect = match parry_hull(points, distinct) {
+    if points.len() >= EXACT_FIRST_FROM {
+        if let Some(hull) = quickhull::exact_hull(points) {
+            if check::check_hull(points, &hull.triangles).is_ok() {
+                return SolidHull {
+                    triangles: hull.triangles,
+                    source: HullSource::ExactQuickhullLarge,
+                };
+            }
+        }
+    }
+    let parry_defect = match parry_hull(points) {
         Ok(triangles) => {
             return SolidHull {
                 triangles,
@@ -108,43 +119,25 @@ fn solid_hull_of(points: &[DVec3], distinct: bool) -> SolidHull {
     }
 }
 
-/// parry's hull (through [`parry_port`]: the same hull, bit for bit, without parry's
-/// per-point zeroing of a table as long as the input), checked, over input indices:
-/// the first input point with each vertex's bits, or, for `distinct` input, the index
-/// parry used. Errors on sets it cannot hull (fewer than 4 points in general
-/// position, needle-thin sets) and on hulls that fail the check.
-fn parry_hull(points: &[DVec3], distinct: bool) -> Result<Vec<[usize; 3]>, String> {
+/// parry's hull, checked, over input indices: the first input point with each vertex's
+/// bits. Errors on sets it cannot hull (fewer than
+/// 4 points in general position, needle-thin sets) and on hulls that fail the check.
+fn parry_hull(points: &[DVec3]) -> Result<Vec<[usize; 3]>, String> {
     let input: Vec<parry3d_f64::math::Vector> = points
         .iter()
         .map(|p| parry3d_f64::math::Vector::new(p.x, p.y, p.z))
         .collect();
-    let unusable = || "hull builder returned an unusable hull".to_string();
-    let triangles = match parry_port::hull(&input).map_err(|e| format!("{e:?}"))? {
-        parry_port::Hull::OverInput(triangles) if distinct => {
-            if triangles.is_empty() {
-                return Err(unusable());
-            }
-            triangles.iter().map(|t| t.map(|v| v as usize)).collect()
-        }
-        hull => {
-            let (vertices, triangles) = match hull {
-                parry_port::Hull::OverInput(mut triangles) => {
-                    let mut vertices = input.clone();
-                    parry3d_f64::utils::remove_unused_points(&mut vertices, &mut triangles);
-                    (vertices, triangles)
-                }
-                parry_port::Hull::Parry(vertices, triangles) => (vertices, triangles),
-            };
-            let vertices: Vec<DVec3> = vertices
-                .into_iter()
-                .map(|v| DVec3::new(v.x, v.y, v.z))
-                .collect();
-            if vertices.iter().any(|v| !v.is_finite()) || triangles.is_empty() {
-                return Err(unusable());
-            }
-            check::input_indices(points, &vertices, &triangles).map_err(|d| d.to_string())?
-        }
-    };
+    let (vertices, triangles) =
+        parry3d_f64::transformation::try_convex_hull(&input).map_err(|e| format!("{e:?}"))?;
+    let vertices: Vec<DVec3> = vertices
+        .into_iter()
+        .map(|v| DVec3::new(v.x, v.y, v.z))
+        .collect();
+    if vertices.iter().any(|v| !v.is_finite()) || triangles.is_empty() {
+        return Err("hull builder returned an unusable hull".to_string());
+    }
+    let triangles =
+        check::input_indices(points, &vertices, &triangles).map_err(|d| d.to_string())?;
     check::check_hull(points, &triangles).map_err(|d| d.to_string())?;
     Ok(triangles)
 }
