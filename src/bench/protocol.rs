@@ -1,4 +1,5 @@
-//! The benchmark protocol of ALGORITHMS.md §12 (Montaut et al., "Collision Detection
+//! The benchmark protocol of docs/algorithms.md, "Accelerated GJK: Nesterov, normalised,
+//! restart" (Montaut et al., "Collision Detection
 //! Accelerated: An Optimization Perspective" §IV): random shape pairs, B at a random
 //! rotation, then translated so that the signed distance takes each value of [`SIGNED_DISTANCES`].
 

@@ -1,5 +1,6 @@
 //! Pose sweeps: where is a query slow? Random relative poses of two shapes at signed
-//! distances in a band (placed as in ALGORITHMS.md §12), every chosen algorithm on each,
+//! distances in a band (placed as in the protocol of docs/algorithms.md,
+//! "Accelerated GJK: Nesterov, normalised, restart"), every chosen algorithm on each,
 //! the distribution of iterations and support calls, and the slowest poses.
 
 use std::sync::atomic::{AtomicBool, Ordering};

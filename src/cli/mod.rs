@@ -70,7 +70,8 @@ pub struct SuiteArgs {
 
 #[derive(Subcommand, Debug)]
 enum BenchSuite {
-    /// Random ellipsoid pairs (ALGORITHMS.md §12).
+    /// Random ellipsoid pairs (the protocol of Montaut et al., "Collision Detection
+    /// Accelerated: An Optimization Perspective").
     Ellipsoids {
         #[command(flatten)]
         args: SuiteArgs,

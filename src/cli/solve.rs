@@ -141,7 +141,7 @@ fn print_csv(runs: &[Run]) {
 }
 
 /// Kreuzer's distance estimate beside GJK's distance (the estimate is not a bound).
-fn print_seed_estimate(scene: &Scene) {
+fn print_kreuzer_estimate(scene: &Scene) {
     let rel = scene.b_in_a();
     let (Some(a), Some(b)) = (
         scene.a().shape.vertex_points(),
@@ -212,7 +212,7 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
             }
         }
         if let Some(LpQuestion::Collision(_)) = run.method.entry::<LpQuestion>() {
-            print_seed_estimate(scene);
+            print_kreuzer_estimate(scene);
         }
         if let (Some(a), Some(b)) = (world(scene, s.witness_a), world(scene, s.witness_b)) {
             println!(

@@ -1,7 +1,8 @@
 use thiserror::Error;
 
 /// Why a shape could not be built. Only truly invalid input is refused: degenerate but
-/// finite point sets are shapes (ALGORITHMS.md §8).
+/// finite point sets are shapes (docs/algorithms.md, "Hulls: thin, huge and far-away
+/// shapes").
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum ShapeError {
     #[error("{shape}: {parameter} must be {requirement}, got {value:?}")]

@@ -1,4 +1,6 @@
-//! Convex shapes given by their support maps (ALGORITHMS.md §8).
+//! Convex shapes given by their support maps (Ericson, "The Gilbert-Johnson-Keerthi
+//! algorithm" §2.3; polytopes: docs/algorithms.md, "Hulls: thin, huge and far-away
+//! shapes").
 //!
 //! A support map answers "which point of the shape lies furthest along `dir`?"; GJK and
 //! Frank-Wolfe need nothing else. Every shape here is defined in its own local frame;

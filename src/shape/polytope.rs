@@ -15,7 +15,8 @@ use super::hull::{self, HullSource};
 use super::{SupportCache, SupportMap};
 
 /// How many dimensions the point set really spans. Lower-dimensional sets are valid
-/// convex shapes (ALGORITHMS.md §8): a polygon, a segment, a point.
+/// convex shapes (docs/algorithms.md, "Hulls: thin, huge and far-away shapes"): a polygon,
+/// a segment, a point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum AffineDimension {
     Point,

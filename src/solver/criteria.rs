@@ -1,4 +1,6 @@
-//! The three convergence quantities of ALGORITHMS.md §5, and the test on them.
+//! The three convergence quantities (van den Bergen's `r − α`, the duality gap of
+//! Montaut et al., "Collision Detection Accelerated: An Optimization Perspective", and
+//! their hybrid `r² − α²`), and the test on them.
 
 use serde::{Deserialize, Serialize};
 

@@ -271,7 +271,8 @@ pub fn solve_traced(
     }
 }
 
-/// The first direction, from the settings (ALGORITHMS.md §3).
+/// The first direction, from the settings (Coal's guesses; Montaut et al., "Collision
+/// Detection Accelerated: An Optimization Perspective").
 pub(crate) fn initial_direction<A: SupportMap, B: SupportMap>(
     md: &MinkowskiDifference<'_, A, B>,
     settings: &SolverSettings,

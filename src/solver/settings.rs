@@ -1,11 +1,15 @@
-//! Solver settings shared by the GJK family and Frank-Wolfe (ALGORITHMS.md §3–5).
+//! Solver settings shared by the GJK family and Frank-Wolfe (docs/algorithms.md,
+//! "GJK: the same iterations as Coal" and "Accelerated GJK: Nesterov, normalised,
+//! restart").
 
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
 use super::simplex::TetrahedronRule;
 
-/// Which stopping quantity is tested (ALGORITHMS.md §5). All three are recorded.
+/// Which stopping quantity is tested (van den Bergen's `r − α`, the duality gap of
+/// Montaut et al., "Collision Detection Accelerated: An Optimization Perspective", or
+/// their hybrid). All three are recorded.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Criterion {
     /// `r − α`: the gap between the iterate's norm and the best lower bound.

@@ -1,4 +1,5 @@
-//! One run's records (ALGORITHMS.md §6), whatever its family. [`Trace`] sits above the
+//! One run's records (docs/architecture.md, "The family contract"), whatever its family.
+//! [`Trace`] sits above the
 //! families and only aggregates: it holds the running family's own buffer behind
 //! [`FamilyRecords`] (what every family's records answer: count, records, CSV, JSON, a
 //! table, a sentence per step), and hands it back as the family's own type to what

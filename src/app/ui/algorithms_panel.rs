@@ -291,7 +291,7 @@ fn results_ui(
             ui.label(format!("   {plan}"));
         }
         if let Some(LpQuestion::Collision(_)) = m.entry::<LpQuestion>() {
-            if let Some(estimate) = seed_estimate(model) {
+            if let Some(estimate) = kreuzer_estimate(model) {
                 ui.label(format!(
                     "   Kreuzer's estimate ∥b − Ax*∥₁/√3 = {estimate:.4e} (not a bound: compare GJK's distance)"
                 ));
@@ -307,7 +307,7 @@ fn results_ui(
 }
 
 /// Kreuzer's distance estimate on the pair in focus (shapes given by their points).
-fn seed_estimate(model: &ViewerModel) -> Option<f64> {
+fn kreuzer_estimate(model: &ViewerModel) -> Option<f64> {
     let scene = &model.scene;
     let rel = scene.b_in_a();
     let a = scene.a().shape.vertex_points()?;

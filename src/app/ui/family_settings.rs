@@ -64,12 +64,12 @@ pub fn family_settings_ui(ui: &mut egui::Ui, kind: SettingsKind, s: &mut SolverS
                     });
             });
             ui.horizontal(|ui| {
-                let mut seed_cap = l.max_pivots.is_none();
+                let mut kreuzer_cap = l.max_pivots.is_none();
                 if ui
-                    .checkbox(&mut seed_cap, "Kreuzer's pivot cap (columns × rows)")
+                    .checkbox(&mut kreuzer_cap, "Kreuzer's pivot cap (columns × rows)")
                     .changed()
                 {
-                    l.max_pivots = if seed_cap { None } else { Some(100) };
+                    l.max_pivots = if kreuzer_cap { None } else { Some(100) };
                     changed = true;
                 }
                 if let Some(n) = &mut l.max_pivots {

@@ -1,6 +1,7 @@
 //! The primal-dual barrier method every interior-point query runs (Chakraborty et al.,
 //! "Proximity Queries between Convex Objects: An Interior Point Approach for Implicit
-//! Surfaces", ALGORITHMS.md §11), on `N ≤ 7` variables: a convex quadratic or linear
+//! Surfaces"; docs/algorithms.md, "Interior point for implicit shapes"), on `N ≤ 7`
+//! variables: a convex quadratic or linear
 //! objective and the constraints of implicit bodies, each body's point an affine function
 //! of the variables (`x = shift + S z`, plus `c·z` added to every value: phase 1's `−t`).
 //!

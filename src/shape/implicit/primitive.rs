@@ -1,7 +1,8 @@
 //! Convex implicit primitives `f(u) ≤ 0` in their own frame, with the value, gradient
 //! and Hessian the interior-point method needs (Chakraborty et al., "Proximity Queries
 //! between Convex Objects: An Interior Point Approach for Implicit Surfaces",
-//! ALGORITHMS.md §11). Each `f` is convex on all of R³ and of order 1 near the boundary.
+//! docs/algorithms.md, "Interior point for implicit shapes"). Each `f` is convex on all of
+//! R³ and of order 1 near the boundary.
 //!
 //! Terms `|v|^n` with `1 ≤ n < 2` have no second derivative at `v = 0` (Chakraborty et al.'s
 //! object I, where KNITRO failed; at `n = 1` not even a first). The solver sees them

@@ -1,4 +1,5 @@
-//! EPA, the expanding polytope algorithm (ALGORITHMS.md §7): the penetration depth and
+//! EPA, the expanding polytope algorithm (docs/algorithms.md, "Penetration depth: EPA"):
+//! the penetration depth and
 //! direction of two overlapping shapes. It starts from GJK's final simplex, grows it to
 //! a tetrahedron around the origin, then repeatedly takes the polytope's face nearest the
 //! origin, asks for the support along its normal, and either certifies that face (the

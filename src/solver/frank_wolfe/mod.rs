@@ -1,4 +1,6 @@
-//! Frank-Wolfe on `min ‖x‖²` over `A ⊖ B` (ALGORITHMS.md §2), with the four step rules.
+//! Frank-Wolfe on `min ‖x‖²` over `A ⊖ B` (Frank and Wolfe, "An algorithm for quadratic
+//! programming"; the away step after Lacoste-Julien and Jaggi, "On the Global Linear
+//! Convergence of Frank-Wolfe Optimization Variants"), with the four step rules.
 //! The active set is tracked for every rule so the viewer can draw it; the
 //! fully-corrective rule re-optimises over it with the GJK projection, which is the
 //! paper's point: GJK is fully-corrective Frank-Wolfe.

@@ -1,4 +1,5 @@
-//! How GJK's support direction `d_k` is chosen (ALGORITHMS.md §4): plain GJK's `x_k`,
+//! How GJK's support direction `d_k` is chosen (docs/algorithms.md, "Accelerated
+//! GJK: Nesterov, normalised, restart"): plain GJK's `x_k`,
 //! or a momentum blend of the last direction and the iterate (Nesterov's, normalised
 //! Nesterov's, Polyak's heavy ball), after Montaut et al., "Collision Detection
 //! Accelerated: An Optimization Perspective".
@@ -6,7 +7,8 @@
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
-/// How the support direction `d_k` is chosen (ALGORITHMS.md §4).
+/// How the support direction `d_k` is chosen (docs/algorithms.md, "Accelerated GJK:
+/// Nesterov, normalised, restart").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum DirectionRule {
     /// `d_k = x_k`.

@@ -1,6 +1,7 @@
 //! GJK as fully-corrective Frank-Wolfe on simplices, with the accelerated directions of
 //! Montaut et al., "Collision Detection Accelerated: An Optimization Perspective"
-//! (Nesterov, normalised Nesterov, Polyak). The loop is ALGORITHMS.md §3–5, which
+//! (Nesterov, normalised Nesterov, Polyak). The loop (docs/algorithms.md, "GJK: the same
+//! iterations as Coal")
 //! reproduces Coal's iteration counts; only the direction depends on the variant
 //! (`direction.rs`), and the restart rule's policy lives in `restart.rs`. This file is the
 //! loop, to be read beside the paper (Montaut et al., "Collision Detection Accelerated: An
@@ -41,7 +42,7 @@ type Records<'r> = Option<&'r mut Vec<GjkRecord>>;
 /// [`Gjk::warm_simplex`]; empty for none). For the pairs that dominate distance queries
 /// (two ellipsoids, two polytopes) the solver is built on the concrete kinds, so their
 /// supports inline into its loop; other pairs call through [`Shape`]. Same steps, same
-/// answer either way (tests/fast_path.rs).
+/// answer either way (`tests/coal_problems.rs`, `traced_and_untraced_runs_are_identical`).
 pub fn run_gjk(
     md: MinkowskiDifference<'_>,
     rule: DirectionRule,

@@ -1,4 +1,5 @@
-//! What one GJK step records (ALGORITHMS.md §6): the shared distance step, what the
+//! What one GJK step records (docs/architecture.md, "The family contract"): the shared
+//! distance step, what the
 //! step did, and whether momentum chose its direction.
 
 use serde::{Deserialize, Serialize};

@@ -1,6 +1,7 @@
 //! Distance between implicit convex bodies by a primal-dual interior-point method
 //! (Chakraborty et al., "Proximity Queries between Convex Objects: An Interior Point
-//! Approach for Implicit Surfaces", ALGORITHMS.md §11): `min ‖x − y‖²` over `x ∈ A`, `y ∈
+//! Approach for Implicit Surfaces"; docs/algorithms.md, "Interior point for implicit
+//! shapes"): `min ‖x − y‖²` over `x ∈ A`, `y ∈
 //! B`, in the six variables `(x, y)` whatever the number of constraints.
 //!
 //! Every answer is certified. The iterates are strictly inside both bodies, so

@@ -1,5 +1,6 @@
 //! The collision test by linear programming (Kreuzer, "On Convex Polytopes, Collision
-//! Detection, and the Simplex Method", ALGORITHMS.md §10): A and B, given by their points,
+//! Detection, and the Simplex Method"; docs/algorithms.md, "Collision test by linear
+//! programming"): A and B, given by their points,
 //! intersect iff some `λ, μ ≥ 0` with `Σλ = 1`, `Σμ = 1` give `Σλ_i p_i = Σμ_j q_j`. Phase
 //! 1 of the simplex method (`tableau.rs`) decides it: an optimum of 0 is a common point, a
 //! positive optimum has duals `(y₁, y₂, w)` with `w·p_i ≤ −y₁ < y₂ ≤ w·q_j`: a separating
@@ -597,7 +598,7 @@ mod tests {
     }
 
     #[test]
-    fn the_seeds_degenerate_inputs_and_containment() {
+    fn kreuzers_degenerate_inputs_and_containment() {
         let p = DVec3::new(1.0, 2.0, 3.0);
         assert_eq!(
             collision(&[], &[p], None).verdict,
@@ -697,7 +698,7 @@ mod tests {
     }
 
     #[test]
-    fn the_seeds_estimate_is_not_a_lower_bound() {
+    fn kreuzers_estimate_is_not_a_lower_bound() {
         // Two unit segments along x, B 0.5 above A: distance 0.5.
         let a = [DVec3::ZERO, DVec3::X];
         let b = [DVec3::new(0.0, 0.5, 0.0), DVec3::new(1.0, 0.5, 0.0)];

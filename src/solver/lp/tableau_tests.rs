@@ -120,17 +120,17 @@ fn gjk_distance(a: &[[f64; 3]], b: &[[f64; 3]]) -> f64 {
 }
 
 #[test]
-fn the_seeds_rule_as_written_cycles_where_the_safeguard_does_not() {
+fn kreuzers_rule_as_written_cycles_where_the_safeguard_does_not() {
     // Lattice points of spacing 1e-3 jittered by 5e-7 (found by a search over 100 000
     // degenerate inputs at scales 1e-3 … 1e3): Kreuzer's absolute ε = 1e-4 lets a row
     // whose ratio is not the minimum leave, a right-hand side goes negative, and the
     // Kreuzer's rule visits the same basis again and again until its cap.
-    let mut seed = collision_tableau(
+    let mut kreuzer = collision_tableau(
         &KREUZER_CYCLES_A,
         &KREUZER_CYCLES_B,
         TieRule::KreuzerAsWritten,
     );
-    let (end, repeated, _) = run(&mut seed);
+    let (end, repeated, _) = run(&mut kreuzer);
     assert_eq!(end, Phase1::PivotCap);
     assert!(repeated);
     // The safeguard ends at the optimum, and the objective says "apart" as GJK does.

@@ -3,7 +3,8 @@
 //! the newest vertex `A`. It never tests face BCD, the face GJK just left, and it
 //! evaluates its tests from dot products with the origin in a fixed order, so on hull
 //! faces where the last bit decides it takes the branch Coal takes. That is what makes
-//! our iteration counts equal Coal's on polytopes (ALGORITHMS.md §3).
+//! our iteration counts equal Coal's on polytopes (docs/algorithms.md, "GJK: the same
+//! iterations as Coal").
 //!
 //! The twelve tests are named as in Coal's comments: `a1` is "ABC·AO ≥ 0", `a9` is
 //! "(ADB × AB)·AO ≥ 0", and so on. Like Coal, the dot products are computed up front and

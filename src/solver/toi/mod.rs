@@ -1,4 +1,5 @@
-//! Time of impact (Ericson, "The Gilbert-Johnson-Keerthi algorithm" §4, ALGORITHMS.md §9):
+//! Time of impact (Ericson, "The Gilbert-Johnson-Keerthi algorithm" §4;
+//! docs/algorithms.md, "Time of impact"):
 //! B translates by `t·v`, t ∈ [0, 1], A stays; when do they first touch? Four methods, one family:
 //!
 //! - [`ToiRule::RayCast`]: GJK ray cast (van den Bergen's; Box2D's `b2ShapeCast`): the
