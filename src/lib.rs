@@ -1,7 +1,22 @@
-//! Collidescope's solver core: convex shapes by support maps, the Minkowski difference,
-//! the GJK family and Frank-Wolfe as steppable state machines with per-iteration
-//! traces, scene files and OBJ import. The core never depends on Bevy; the viewer lives
-//! behind the `app` feature.
+//! Collidescope's library: everything the viewer, the CLI (`src/main.rs`, `src/cli/`) and
+//! the Python package run, and nothing of their own.
+//!
+//! - Geometry: rigid poses ([`pose`]); convex shapes given by their support maps
+//!   ([`shape`]: closed forms, polytopes with checked hulls, unions, dilated and implicit
+//!   shapes); the Minkowski difference they are queried through ([`minkowski`]).
+//! - Solvers ([`solver`]): one folder per method family (GJK and its accelerated
+//!   variants, Frank-Wolfe, EPA, time of impact, the LP collision test, the interior
+//!   point), each a run to its end that writes its own per-step records when given a
+//!   buffer, every method a row of one catalog.
+//! - Inputs: scene files ([`scene`]), mesh files ([`mesh_io`]), queries captured from
+//!   parry, FCL/Coal and MuJoCo ([`import`]), URDF robots for self-collision ([`robot`]).
+//! - Around the answers: benchmarks and problem files ([`bench`]), parry3d-f64's answer
+//!   beside ours ([`cross_check`], through [`parry_bridge`]), reproductions for Coal and
+//!   parry ([`export`]), bounds printed on the safe side ([`printed_bound`]), a seeded
+//!   random source ([`rng`]).
+//!
+//! The Bevy viewer (`app`) is compiled with the `app` feature (the default); nothing
+//! else depends on it, and `--no-default-features` builds the rest without Bevy.
 
 pub mod cross_check;
 pub mod export;

@@ -1,6 +1,16 @@
-//! The solvers, one folder per family (GJK, Frank-Wolfe, EPA): each a state machine
-//! whose step advances one iteration and, when the caller passes a buffer, writes one
-//! record of the family's own type into it ([`trace`]).
+//! The solvers and what they share. One folder per method family: GJK with its
+//! accelerated directions ([`gjk`]), Frank-Wolfe ([`frank_wolfe`]), EPA ([`epa`]), time of
+//! impact ([`toi`]), the LP collision test ([`lp`]) and the interior point
+//! ([`interior_point`]). Each runs a query to its end through the family contract
+//! ([`family`]) and, when the caller passes a buffer, writes one record of its own type
+//! per step ([`record`]); [`trace`] holds one run's records whatever its family, and
+//! [`narration`] gives each step its sentence. Every method is a row of the catalog
+//! ([`catalog`], [`Method`]), the one way the CLI, scenes, viewer and benchmarks run it.
+//!
+//! Here too: the simplex projection GJK and Frank-Wolfe share, the step record of the
+//! distance families ([`distance_step`]), their stopping criteria and settings, how a run
+//! ends ([`Outcome`]), why a run was slow ([`explain`]), runs under Coal's conventions
+//! ([`coal_replay`]), and the distance algorithms by value ([`Algorithm`], [`solve`]).
 
 pub mod catalog;
 pub mod coal_replay;
