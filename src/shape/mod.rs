@@ -7,6 +7,7 @@
 //! poses are applied by the Minkowski difference.
 
 mod any;
+pub mod box_axes;
 mod capsule;
 mod coal_climb;
 mod coal_support;

@@ -53,3 +53,13 @@ pub fn and_list(ids: &[u32]) -> String {
         n => format!("{} and {}", names[..n - 1].join(", "), names[n - 1]),
     }
 }
+
+/// The nearest feature of the kept simplex, as a phrase.
+pub fn feature(ids: &[u32]) -> String {
+    match ids.len() {
+        1 => format!("origin nearest vertex {}", labels(ids)),
+        2 => format!("origin nearest edge [{}]", labels(ids)),
+        3 => format!("origin nearest face [{}]", labels(ids)),
+        _ => format!("simplex [{}]", labels(ids)),
+    }
+}

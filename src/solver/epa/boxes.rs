@@ -15,12 +15,13 @@
 //! gap or an overlap above round-off but below a billionth of the scene's size) GJK and
 //! EPA decide, with their certificates: a gap that small is still a separating plane.
 
-use glam::{DMat3, DVec3};
+use glam::DVec3;
 
 use super::closed_form::CoreContact;
 use super::gjk_settings_for_epa;
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
+use crate::shape::box_axes::{candidate_axes, radius, radius_unturned};
 use crate::shape::{Cuboid, Shape};
 use crate::solver::{run_gjk, DirectionRule, Outcome};
 
@@ -215,55 +216,6 @@ fn separated_boxes(
     })
 }
 
-/// A's three face normals, B's three (the rotation's columns), and the nine cross
-/// products of one of each, normalised; cross products of parallel edges (no direction)
-/// are left out: their faces' normals already hold the minimum. Filled in place (an
-/// iterator chain over them was a third of a box query's time).
-pub(crate) fn candidate_axes(r: DMat3) -> CandidateAxes {
-    let a_axes = [DVec3::X, DVec3::Y, DVec3::Z];
-    let b_axes = [r.x_axis, r.y_axis, r.z_axis];
-    let mut axes = CandidateAxes {
-        axes: [DVec3::ZERO; 15],
-        len: 6,
-    };
-    axes.axes[..3].copy_from_slice(&a_axes);
-    axes.axes[3..6].copy_from_slice(&b_axes);
-    for u in a_axes {
-        for w in b_axes {
-            let c = u.cross(w);
-            if c.length_squared() > 1e-24 {
-                axes.axes[axes.len] = c.normalize();
-                axes.len += 1;
-            }
-        }
-    }
-    axes
-}
-
-/// The axes [`candidate_axes`] found (up to 15), read as a slice.
-pub(crate) struct CandidateAxes {
-    axes: [DVec3; 15],
-    len: usize,
-}
-
-impl std::ops::Deref for CandidateAxes {
-    type Target = [DVec3];
-    fn deref(&self) -> &[DVec3] {
-        &self.axes[..self.len]
-    }
-}
-
-/// Half the width of a box (half extents `h`, turned by `r`) along the unit `axis`.
-pub(crate) fn radius(h: DVec3, r: DMat3, axis: DVec3) -> f64 {
-    h.x * r.x_axis.dot(axis).abs() + h.y * r.y_axis.dot(axis).abs() + h.z * r.z_axis.dot(axis).abs()
-}
-
-/// [`radius`] of an unturned box: the same number (a finite axis's dot products with
-/// the identity's columns are its coordinates), without the products by 0 and 1.
-pub(crate) fn radius_unturned(h: DVec3, axis: DVec3) -> f64 {
-    h.x * axis.x.abs() + h.y * axis.y.abs() + h.z * axis.z.abs()
-}
-
 /// Two boxes, by one sweep over the 15 axes: clearly overlapping, the depth and normal
 /// of the smallest overlap and the deepest point pair ([`deepest_pair`]); clearly apart,
 /// [`separated_boxes`]; in between, [`touching_boxes`].
@@ -298,7 +250,7 @@ fn box_pair(
 /// ([`vertex_witnesses`]), or else GJK's nearest points once B is pushed out along the
 /// normal past the contact (a face's Voronoi region is the prism over it, so the pair
 /// GJK finds there is the one the push brings together).
-pub(crate) fn deepest_pair(
+pub fn deepest_pair(
     a: &Shape,
     b: &Shape,
     b_in_a: RelativePose,

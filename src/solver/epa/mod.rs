@@ -13,11 +13,12 @@
 //! support along its normal: the answer lies in `[lower, upper]` with
 //! `upper − lower ≤ tolerance · (1 + ‖support‖)`.
 
-pub(crate) mod boxes;
+mod boxes;
 mod closed_form;
 /// The step-by-step sentences of this family (the viewer, lessons, worksheets).
 pub mod kind;
 pub mod narrate;
+pub use boxes::deepest_pair;
 pub use kind::FAMILY;
 mod record;
 

@@ -2,7 +2,7 @@
 //! active point) with its γ, the active set's size, and why the run stopped.
 
 use crate::printed_bound::{Above, Below};
-use crate::solver::gjk::narrate::feature;
+use crate::solver::narration::feature;
 use crate::solver::narration::{and_list, subscript};
 use crate::solver::{FrankWolfeEvent, FrankWolfeRecord};
 

@@ -2,18 +2,8 @@
 //! vertices dropped, and why the run stopped.
 
 use crate::printed_bound::{Above, Below};
-use crate::solver::narration::{and_list, labels, subscript};
+use crate::solver::narration::{and_list, feature, subscript};
 use crate::solver::{GjkEvent, GjkRecord, MomentumStop};
-
-/// The nearest feature of the kept simplex, as a phrase.
-pub fn feature(ids: &[u32]) -> String {
-    match ids.len() {
-        1 => format!("origin nearest vertex {}", labels(ids)),
-        2 => format!("origin nearest edge [{}]", labels(ids)),
-        3 => format!("origin nearest face [{}]", labels(ids)),
-        _ => format!("simplex [{}]", labels(ids)),
-    }
-}
 
 /// Says what `record` (step `index` of the run of method `name`) did.
 pub fn narrate(name: &str, record: &GjkRecord, index: usize) -> String {

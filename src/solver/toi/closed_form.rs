@@ -25,8 +25,9 @@ use glam::{DMat3, DVec3};
 use super::record::{ToiEvent, ToiRecord};
 use super::{Query, ToiExtras, ToiRun, TIME_BRACKET};
 use crate::minkowski::SupportStats;
+use crate::shape::box_axes::{candidate_axes, radius, radius_unturned};
 use crate::shape::Shape;
-use crate::solver::epa::boxes::{candidate_axes, deepest_pair, radius, radius_unturned};
+use crate::solver::epa::deepest_pair;
 use crate::solver::Outcome;
 
 /// The answer in closed form, when the pair has one and it is clear.

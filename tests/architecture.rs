@@ -1,0 +1,206 @@
+//! The layering `docs/architecture.md` describes, held by the imports themselves: every
+//! `use` in `src/` is resolved to a full path (`super` and `self` included) and checked
+//! against the rules below, so a change that imports upward fails here, not in review.
+//!
+//! - The core never imports the viewer's crates (Bevy, egui): only `src/app` does.
+//! - Shapes, poses and the Minkowski difference never import the solver.
+//! - A family (a folder of `src/solver`) never imports the registry above the families
+//!   (`trace`, `method`, `catalog`) and never another family's modules: it may call
+//!   another family through what that family's root exports (the time of impact calls
+//!   EPA's `penetration`), not reach into its files.
+
+use std::path::{Path, PathBuf};
+
+const FAMILIES: [&str; 6] = ["gjk", "frank_wolfe", "epa", "toi", "lp", "interior_point"];
+const REGISTRY: [&str; 3] = ["trace", "method", "catalog"];
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// The module path of a file under `src/` (`src/solver/toi/mod.rs` is
+/// `crate::solver::toi`, `src/solver/toi/closed_form.rs` `crate::solver::toi::closed_form`).
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let relative = file.strip_prefix(src).unwrap().with_extension("");
+    let mut path = vec!["crate".to_string()];
+    for part in relative.iter() {
+        let part = part.to_str().unwrap();
+        if part != "mod" && part != "lib" && part != "main" {
+            path.push(part.to_string());
+        }
+    }
+    path
+}
+
+/// The full paths a use tree names, `super` and `self` resolved from `module`.
+fn flatten(tree: &syn::UseTree, prefix: Vec<String>, module: &[String], out: &mut Vec<String>) {
+    match tree {
+        syn::UseTree::Path(p) => {
+            let segment = p.ident.to_string();
+            let next = match segment.as_str() {
+                "super" if prefix.is_empty() => module[..module.len() - 1].to_vec(),
+                "super" => prefix[..prefix.len() - 1].to_vec(),
+                "self" if prefix.is_empty() => module.to_vec(),
+                _ => [prefix, vec![segment]].concat(),
+            };
+            flatten(&p.tree, next, module, out);
+        }
+        syn::UseTree::Name(n) => {
+            let name = n.ident.to_string();
+            let full = if name == "self" {
+                prefix
+            } else {
+                [prefix, vec![name]].concat()
+            };
+            out.push(full.join("::"));
+        }
+        syn::UseTree::Rename(r) => {
+            out.push([prefix, vec![r.ident.to_string()]].concat().join("::"))
+        }
+        syn::UseTree::Glob(_) => out.push(prefix.join("::")),
+        syn::UseTree::Group(g) => g
+            .items
+            .iter()
+            .for_each(|t| flatten(t, prefix.clone(), module, out)),
+    }
+}
+
+/// Every path a file imports: its `use` items at any depth (inline modules, function
+/// bodies), and the paths written inline in its code (`crate::solver::epa::boxes::f()`).
+fn imports(src: &Path, file: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let module = module_of(src, file);
+    let mut paths = Vec::new();
+    let syntax = syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    // `use` items anywhere: scan the token text of the file for them through syn's
+    // parse of each item, inline modules included.
+    fn walk(items: &[syn::Item], module: &[String], out: &mut Vec<String>) {
+        for item in items {
+            match item {
+                syn::Item::Use(u) => flatten(&u.tree, Vec::new(), module, out),
+                syn::Item::Mod(m) => {
+                    if let Some((_, inner)) = &m.content {
+                        let inner_module = [module.to_vec(), vec![m.ident.to_string()]].concat();
+                        walk(inner, &inner_module, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    walk(&syntax.items, &module, &mut paths);
+    // Inline paths and `use` inside function bodies: the code's text without comments.
+    for line in text.lines() {
+        let code = line.split("//").next().unwrap_or("");
+        for (at, _) in code.match_indices("crate::") {
+            let path: String = code[at..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+                .collect();
+            paths.push(path.trim_end_matches(':').to_string());
+        }
+    }
+    paths
+}
+
+fn src_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Whether `path` is `prefix` or lies under it, by whole segments.
+fn under(path: &str, prefix: &str) -> bool {
+    path == prefix || path.starts_with(&format!("{prefix}::"))
+}
+
+#[test]
+fn families_import_neither_the_registry_nor_each_others_files() {
+    let src = src_dir();
+    let mut wrong = Vec::new();
+    for family in FAMILIES {
+        let folder = src.join("solver").join(family);
+        for file in rust_files(&folder) {
+            for path in imports(&src, &file) {
+                for registry in REGISTRY {
+                    if under(&path, &format!("crate::solver::{registry}")) {
+                        wrong.push(format!("{}: imports {path}", file.display()));
+                    }
+                }
+                for other in FAMILIES.iter().filter(|o| **o != family) {
+                    let other_folder = src.join("solver").join(other);
+                    for module in rust_files(&other_folder) {
+                        let stem = module.file_stem().unwrap().to_str().unwrap();
+                        if stem != "mod" && under(&path, &format!("crate::solver::{other}::{stem}"))
+                        {
+                            wrong.push(format!("{}: reaches into {path}", file.display()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports against the layering:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn shapes_poses_and_the_minkowski_difference_never_import_the_solver() {
+    let src = src_dir();
+    let mut files = rust_files(&src.join("shape"));
+    files.push(src.join("pose.rs"));
+    files.push(src.join("minkowski.rs"));
+    let wrong: Vec<String> = files
+        .iter()
+        .flat_map(|file| {
+            imports(&src, file)
+                .into_iter()
+                .filter(|p| under(p, "crate::solver"))
+                .map(move |p| format!("{}: imports {p}", file.display()))
+        })
+        .collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn only_the_viewer_imports_bevy_or_egui() {
+    let src = src_dir();
+    let viewer = src.join("app");
+    let mut wrong = Vec::new();
+    for file in rust_files(&src) {
+        if file.starts_with(&viewer) || file == src.join("main.rs") {
+            continue;
+        }
+        for path in imports(&src, &file) {
+            let root = path.split("::").next().unwrap_or("");
+            if root.starts_with("bevy") || root.starts_with("egui") {
+                wrong.push(format!("{}: imports {path}", file.display()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The checks see what they claim to: a known import of each kind is found.
+#[test]
+fn the_import_reader_resolves_super_and_groups() {
+    let src = src_dir();
+    let toi = imports(&src, &src.join("solver/toi/mod.rs"));
+    assert!(
+        toi.iter().any(|p| p == "crate::solver::epa::penetration"),
+        "{toi:?}"
+    );
+    let app = imports(&src, &src.join("app/mod.rs"));
+    assert!(app.iter().any(|p| p.starts_with("bevy")), "{app:?}");
+}
