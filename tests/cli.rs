@@ -3,24 +3,11 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn collidescope(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_collidescope"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the binary runs")
-}
+use common::{cli, cli_json, cli_ok, stdout_json};
 
 fn solve_json(scene: &str) -> serde_json::Value {
-    let out = collidescope(&["solve", scene, "--json"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    cli_json(&["solve", scene, "--json"])
 }
 
 fn run_of<'v>(json: &'v serde_json::Value, algorithm: &str) -> &'v serde_json::Value {
@@ -54,7 +41,7 @@ fn every_shipped_scene_solves_in_every_format() {
         for flags in [&[][..], &["--json"], &["--csv"]] {
             let mut args = vec!["solve", s];
             args.extend_from_slice(flags);
-            let out = collidescope(&args);
+            let out = cli(&args);
             assert!(
                 out.status.success(),
                 "{s} {flags:?}: {}",
@@ -76,7 +63,7 @@ fn solve_names_the_restart_rules_plan_for_the_pair() {
         ),
         ("scenes/ellipsoids_close.ron", "restart rule: curved pair"),
     ] {
-        let out = collidescope(&["solve", scene, "-a", "nesterov_restart"]);
+        let out = cli(&["solve", scene, "-a", "nesterov_restart"]);
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
             out.status.success() && text.contains(plan),
@@ -151,14 +138,14 @@ fn shipped_scenes_show_what_their_names_promise() {
 
 #[test]
 fn algorithm_option_overrides_the_scene_list() {
-    let out = collidescope(&[
+    let out = cli(&[
         "solve",
         "scenes/boxes_face_to_face.ron",
         "--algorithm",
         "fw_away",
         "--json",
     ]);
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = stdout_json(&out);
     let runs = json["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 1);
     assert_eq!(runs[0]["algorithm"], "fw_away");
@@ -167,7 +154,7 @@ fn algorithm_option_overrides_the_scene_list() {
 
 /// One clear line on stderr, a non-zero exit, nothing on stdout.
 fn assert_clean_failure(args: &[&str], needle: &str) {
-    let out = collidescope(args);
+    let out = cli(args);
     assert!(!out.status.success(), "{args:?} succeeded");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains(needle), "{args:?}: {err}");
@@ -209,19 +196,13 @@ fn mesh_reports_flat_and_solid_meshes() {
     let Some(dir) = common::shared_data("meshes") else {
         return;
     };
-    let out = collidescope(&[
+    let report = cli_json(&[
         "mesh",
         dir.join("alligator.obj").to_str().unwrap(),
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["dimension"], "Polygon");
-    let out = collidescope(&["mesh", dir.join("suzanne.obj").to_str().unwrap()]);
+    let out = cli(&["mesh", dir.join("suzanne.obj").to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("convex          no"), "{text}");
     assert!(text.contains("flat            no"), "{text}");
@@ -243,7 +224,7 @@ fn mesh_reports_the_truth_about_needles_and_point_clouds() {
     }
     text += "f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n";
     std::fs::write(&needle, &text).unwrap();
-    let out = collidescope(&["mesh", needle.to_str().unwrap()]);
+    let out = cli(&["mesh", needle.to_str().unwrap()]);
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(
         report.contains("8 vertices, 6 faces (12 triangles)"),
@@ -259,7 +240,7 @@ fn mesh_reports_the_truth_about_needles_and_point_clouds() {
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(&cloud, vertices).unwrap();
-    let out = collidescope(&["mesh", cloud.to_str().unwrap()]);
+    let out = cli(&["mesh", cloud.to_str().unwrap()]);
     let report = String::from_utf8_lossy(&out.stdout);
     assert!(
         report.contains("point cloud") && report.contains("8 vertices, 6 faces"),
@@ -276,18 +257,13 @@ fn bench_problems_writes_the_agreed_json() {
     let Some(dir) = common::shared_data("problems") else {
         return;
     };
-    let out = collidescope(&[
+    let out = cli_ok(&[
         "bench",
         "--problems",
         dir.join("meshes_sample.json").to_str().unwrap(),
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = stdout_json(&out);
     let results = json["results"].as_array().unwrap();
     assert_eq!(results.len(), 96);
     for alg in [
@@ -313,7 +289,7 @@ fn epa_runs_problem_files_and_scenes_by_the_version_2_contract() {
         return;
     };
     let path = dir.join("epa_sample.json");
-    let out = collidescope(&[
+    let json = cli_json(&[
         "bench",
         "--problems",
         path.to_str().unwrap(),
@@ -321,12 +297,6 @@ fn epa_runs_problem_files_and_scenes_by_the_version_2_contract() {
         "epa",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let truth: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     for result in json["results"].as_array().unwrap() {
@@ -347,7 +317,7 @@ fn epa_runs_problem_files_and_scenes_by_the_version_2_contract() {
         assert!(epa["iterations"].is_u64());
     }
     // solve prints EPA's expansions and outcome.
-    let out = collidescope(&[
+    let out = cli(&[
         "solve",
         "scenes/overlap_sphere_capsule.ron",
         "--algorithm",
@@ -394,7 +364,7 @@ fn temp_dir(name: &str) -> PathBuf {
 fn bench_ellipsoids_writes_csv_summary_and_plots() {
     let out = temp_dir("bench-ellipsoids");
     let o = out.to_str().unwrap();
-    let run = collidescope(&[
+    let run = cli_ok(&[
         "bench",
         "ellipsoids",
         "--pairs",
@@ -405,11 +375,6 @@ fn bench_ellipsoids_writes_csv_summary_and_plots() {
         o,
         "--timing",
     ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
     let ratios = std::fs::read_to_string(out.join("timing.txt")).unwrap();
     assert!(
         ratios.contains("gjk ratio") && ratios.contains("parry µs/query"),
@@ -445,7 +410,7 @@ fn bench_ellipsoids_writes_csv_summary_and_plots() {
 fn bench_primitives_runs_the_protocol_on_a_kind_pair() {
     let out = temp_dir("bench-primitives");
     let o = out.to_str().unwrap();
-    let run = collidescope(&[
+    let run = cli_ok(&[
         "bench",
         "primitives",
         "--a",
@@ -463,11 +428,6 @@ fn bench_primitives_runs_the_protocol_on_a_kind_pair() {
         "--out",
         o,
     ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
     let summary = std::fs::read_to_string(out.join("summary.txt")).unwrap();
     assert!(
         summary.starts_with("capsule against cone: 3 pairs × 2 poses")
@@ -489,7 +449,7 @@ fn bench_meshes_and_sweep_on_real_meshes() {
         return;
     };
     let out = temp_dir("bench-meshes");
-    let run = collidescope(&[
+    let run = cli_ok(&[
         "bench",
         "meshes",
         dir.to_str().unwrap(),
@@ -500,18 +460,13 @@ fn bench_meshes_and_sweep_on_real_meshes() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
     let skipped = String::from_utf8_lossy(&run.stderr);
     assert!(skipped.contains("alligator.obj: flat"), "{skipped}");
     assert!(out.join("iterations_distance.png").exists());
 
     let sweep_out = temp_dir("sweep");
     let (a, b) = (dir.join("cow.obj"), dir.join("teapot.obj"));
-    let run = collidescope(&[
+    let run = cli_ok(&[
         "sweep",
         a.to_str().unwrap(),
         b.to_str().unwrap(),
@@ -522,11 +477,6 @@ fn bench_meshes_and_sweep_on_real_meshes() {
         "--out",
         sweep_out.to_str().unwrap(),
     ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
     let text = String::from_utf8_lossy(&run.stdout);
     let written: Vec<&str> = text.lines().filter(|l| l.contains(".ron")).collect();
     assert_eq!(written.len(), 6, "{text}");
@@ -561,19 +511,14 @@ fn problem_timing_adds_seconds_and_parry() {
     let Some(dir) = common::shared_data("problems") else {
         return;
     };
-    let out = collidescope(&[
+    let out = cli_ok(&[
         "bench",
         "--problems",
         dir.join("meshes_sample.json").to_str().unwrap(),
         "--timing",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = stdout_json(&out);
     for r in json["results"].as_array().unwrap() {
         assert!(
             r["algorithms"]["gjk"]["seconds_per_query"]
@@ -596,18 +541,13 @@ fn problem_table_lists_the_methods_named() {
         return;
     };
     let file = dir.join("epa_sample.json");
-    let out = collidescope(&[
+    let out = cli_ok(&[
         "bench",
         "--problems",
         file.to_str().unwrap(),
         "--algorithm",
         "epa",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let table = String::from_utf8_lossy(&out.stdout);
     let header = table.lines().next().unwrap();
     assert!(
@@ -619,13 +559,7 @@ fn problem_table_lists_the_methods_named() {
 
 #[test]
 fn time_of_impact_through_solve_and_the_problem_contract() {
-    let out = collidescope(&["solve", "scenes/toi_bullet_through_plate.ron", "--json"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = cli_json(&["solve", "scenes/toi_bullet_through_plate.ron", "--json"]);
     for run in json["runs"].as_array().unwrap() {
         assert_eq!(run["status"], "impact", "{run}");
         let t = run["outcome"]["time"].as_f64().unwrap();
@@ -636,7 +570,7 @@ fn time_of_impact_through_solve_and_the_problem_contract() {
         return;
     };
     let file = dir.join("toi_sample.json");
-    let out = collidescope(&[
+    let json = cli_json(&[
         "bench",
         "--problems",
         file.to_str().unwrap(),
@@ -644,12 +578,6 @@ fn time_of_impact_through_solve_and_the_problem_contract() {
         "toi",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for r in json["results"].as_array().unwrap() {
         let toi = &r["algorithms"]["toi"];
         assert!(toi.get("time_of_impact").is_some(), "{toi}");
@@ -663,17 +591,12 @@ fn time_of_impact_through_solve_and_the_problem_contract() {
 
 #[test]
 fn lp_through_solve_and_its_benchmark() {
-    let out = collidescope(&["solve", "scenes/lp_boxes_apart.ron", "-a", "lp"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = cli_ok(&["solve", "scenes/lp_boxes_apart.ron", "-a", "lp"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("separated: the plane"), "{text}");
     assert!(text.contains("Kreuzer's estimate"), "{text}");
     let dir = std::env::temp_dir().join(format!("collidescope-lp-{}", std::process::id()));
-    let out = collidescope(&[
+    let out = cli_ok(&[
         "bench",
         "lp",
         "--pairs",
@@ -681,11 +604,6 @@ fn lp_through_solve_and_its_benchmark() {
         "--out",
         dir.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let table = String::from_utf8_lossy(&out.stdout);
     assert!(table.lines().count() >= 6, "{table}");
     assert!(dir.join("lp_crossover.png").exists());
@@ -702,7 +620,7 @@ fn a_robot_pair_parry_gets_wrong_becomes_a_reproduction() {
     let dir = temp_dir("disagreement");
     std::fs::create_dir_all(&dir).unwrap();
     let scene = dir.join("pair.ron");
-    let out = collidescope(&[
+    let out = cli_ok(&[
         "robot",
         "tests/data/robots/box_pair/box_pair.urdf",
         "--random",
@@ -711,11 +629,6 @@ fn a_robot_pair_parry_gets_wrong_becomes_a_reproduction() {
         "--disagreement-scene",
         scene.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let text = String::from_utf8_lossy(&out.stdout);
     let line = text
         .lines()
@@ -744,17 +657,12 @@ fn a_robot_pair_parry_gets_wrong_becomes_a_reproduction() {
     let json = solve_json(scene.to_str().unwrap());
     assert!((distance(&json, "gjk") - ours).abs() < 1e-8, "{first}");
     let test = dir.join("repro.rs");
-    let out = collidescope(&[
+    let out = cli_ok(&[
         "export",
         scene.to_str().unwrap(),
         "--parry",
         test.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let source = std::fs::read_to_string(&test).unwrap();
     assert!(source.contains("query::distance") && source.contains("Cuboid"));
 }

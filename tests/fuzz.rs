@@ -750,15 +750,14 @@ fn mutated_scenes_export_or_refuse_naming_the_file() {
         std::fs::write(&scene, &bytes).unwrap();
         let (coal, parry) = (case.join("case.py"), case.join("case.rs"));
         let started = Instant::now();
-        let out = Command::new(env!("CARGO_BIN_EXE_collidescope"))
-            .arg("export")
-            .arg(&scene)
-            .arg("--coal")
-            .arg(&coal)
-            .arg("--parry")
-            .arg(&parry)
-            .output()
-            .unwrap();
+        let out = common::cli(&[
+            "export",
+            scene.to_str().unwrap(),
+            "--coal",
+            coal.to_str().unwrap(),
+            "--parry",
+            parry.to_str().unwrap(),
+        ]);
         let took = started.elapsed();
         let stderr = String::from_utf8_lossy(&out.stderr);
         let shown = String::from_utf8_lossy(&bytes)
@@ -805,11 +804,7 @@ fn mutated_scenes_export_or_refuse_naming_the_file() {
     }
     eprintln!("export: 50 mutated scenes, {written} written, {refused} refused");
     // Without an option: the usage error names the scene too.
-    let out = Command::new(env!("CARGO_BIN_EXE_collidescope"))
-        .arg("export")
-        .arg(dir.join("0/case.ron"))
-        .output()
-        .unwrap();
+    let out = common::cli(&["export", dir.join("0/case.ron").to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         !out.status.success() && stderr.contains("case.ron"),

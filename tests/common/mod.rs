@@ -1,8 +1,9 @@
-//! Helpers shared by the integration tests: the shared data folder, a seeded RNG, and
-//! random shapes and poses.
+//! Helpers shared by the integration tests: the CLI run as a user runs it, the shared
+//! data folder, a seeded RNG, and random shapes and poses.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
+use std::process::{Command, Output};
 
 use collidescope::mesh_io::load_obj;
 use collidescope::shape::{
@@ -10,6 +11,39 @@ use collidescope::shape::{
     Superellipsoid,
 };
 use collidescope::DVec3;
+
+/// Runs the `collidescope` binary with `args` from the repository's root (where
+/// `scenes/` is) and returns what it did, whatever its exit status: for tests of exit
+/// codes, stderr or text output.
+pub fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_collidescope"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs")
+}
+
+/// [`cli`], asserting that the command succeeded (its stderr is the failure message).
+pub fn cli_ok(args: &[&str]) -> Output {
+    let out = cli(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// A command's stdout parsed as JSON.
+pub fn stdout_json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Runs a command that prints JSON (`--json`), asserts that it succeeded and returns
+/// what it printed.
+pub fn cli_json(args: &[&str]) -> serde_json::Value {
+    stdout_json(&cli_ok(args))
+}
 
 /// `../shared/data/<sub>` when it exists; otherwise prints why the caller skips.
 pub fn shared_data(sub: &str) -> Option<PathBuf> {
