@@ -364,7 +364,7 @@ fn temp_dir(name: &str) -> PathBuf {
 fn bench_ellipsoids_writes_csv_summary_and_plots() {
     let out = temp_dir("bench-ellipsoids");
     let o = out.to_str().unwrap();
-    let run = cli_ok(&[
+    cli_ok(&[
         "bench",
         "ellipsoids",
         "--pairs",
@@ -410,7 +410,7 @@ fn bench_ellipsoids_writes_csv_summary_and_plots() {
 fn bench_primitives_runs_the_protocol_on_a_kind_pair() {
     let out = temp_dir("bench-primitives");
     let o = out.to_str().unwrap();
-    let run = cli_ok(&[
+    cli_ok(&[
         "bench",
         "primitives",
         "--a",
@@ -657,7 +657,7 @@ fn a_robot_pair_parry_gets_wrong_becomes_a_reproduction() {
     let json = solve_json(scene.to_str().unwrap());
     assert!((distance(&json, "gjk") - ours).abs() < 1e-8, "{first}");
     let test = dir.join("repro.rs");
-    let out = cli_ok(&[
+    cli_ok(&[
         "export",
         scene.to_str().unwrap(),
         "--parry",
