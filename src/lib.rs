@@ -10,10 +10,10 @@
 //!   buffer, every method a row of one catalog.
 //! - Inputs: scene files ([`scene`]), mesh files ([`mesh_io`]), queries captured from
 //!   parry, FCL/Coal and MuJoCo ([`import`]), URDF robots for self-collision ([`robot`]).
-//! - Around the answers: benchmarks and problem files ([`bench`]), parry3d-f64's answer
-//!   beside ours ([`cross_check`], through [`parry_bridge`]), reproductions for Coal and
-//!   parry ([`export`]), bounds printed on the safe side ([`printed_bound`]), a seeded
-//!   random source ([`rng`]).
+//! - Around the answers: benchmarks and problem files ([`bench`](mod@bench)),
+//!   parry3d-f64's answer beside ours ([`cross_check`], through [`parry_bridge`]),
+//!   reproductions for Coal and parry ([`export`]), bounds printed on the safe side
+//!   ([`printed_bound`]), a seeded random source ([`rng`]).
 //!
 //! The Bevy viewer (`app`) is compiled with the `app` feature (the default); nothing
 //! else depends on it, and `--no-default-features` builds the rest without Bevy.
