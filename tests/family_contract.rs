@@ -6,7 +6,7 @@ use collidescope::pose::{Motion, RelativePose};
 use collidescope::shape::{Cuboid, Shape};
 use collidescope::solver::catalog::CATALOG;
 use collidescope::solver::trace::Trace;
-use collidescope::solver::{narration, Method, SolverSettings};
+use collidescope::solver::{Method, SolverSettings};
 use collidescope::DVec3;
 
 fn cube(half: f64) -> Shape {
@@ -53,7 +53,7 @@ fn every_method_records_its_own_family_and_every_view_agrees() {
         assert_eq!(listed, Some(trace.len()), "{name}");
         // A sentence per step, and one for past the end.
         for i in 0..=trace.len() {
-            assert!(!narration::narrate(&run, i).is_empty(), "{name} step {i}");
+            assert!(!run.narrate(i).is_empty(), "{name} step {i}");
         }
         // Copies keep every record (NaN fields make `==` false: compare the JSON); a
         // trace of another family is not equal.

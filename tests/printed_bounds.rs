@@ -9,7 +9,7 @@ mod common;
 
 use collidescope::pose::RelativePose;
 use collidescope::shape::{Cuboid, Shape, Sphere};
-use collidescope::solver::{narration, Method, Outcome, SolverSettings};
+use collidescope::solver::{Method, Outcome, SolverSettings};
 use collidescope::{DMat3, DVec3};
 use common::{random_primitive, Rng, PRIMITIVE_KINDS};
 
@@ -149,7 +149,7 @@ fn every_method_prints_its_verdict_and_steps_on_the_safe_side() {
             let context = format!("case {case}, {}", method.name());
             check_outcome(&run.summary.outcome, &context);
             for index in 0..run.trace.len() {
-                let line = narration::narrate(&run, index);
+                let line = run.narrate(index);
                 if let (Some(printed), Some(step)) = (
                     number_after(&line, "∥x∥ = "),
                     run.trace.distance_step(index),

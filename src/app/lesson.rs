@@ -331,9 +331,7 @@ pub fn transcript(scene: crate::scene::Scene) -> Vec<StepTranscript> {
             method: model.focus(),
             cursor,
             iterations: run.map_or(0, |r| r.summary.iterations),
-            narration: run.map_or_else(String::new, |r| {
-                crate::solver::narration::narrate(r, cursor)
-            }),
+            narration: run.map_or_else(String::new, |r| r.narrate(cursor)),
         });
     });
     shown

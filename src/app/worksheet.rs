@@ -13,7 +13,6 @@ use crate::scene::Scene;
 use crate::solver::distance_step::DistanceStep;
 
 use super::lesson::{questions_text, replay};
-use crate::solver::narration::narrate;
 
 /// The worksheet of `scene`'s lesson.
 pub fn worksheet(scene: Scene) -> String {
@@ -58,7 +57,7 @@ pub fn worksheet(scene: Scene) -> String {
         };
         if step.narration {
             let label = run.method.label();
-            let said = narrate(run, cursor);
+            let said = run.narrate(cursor);
             let _ = writeln!(
                 steps,
                 "\n> The viewer, at {label} step {}: {said}",
@@ -74,7 +73,7 @@ pub fn worksheet(scene: Scene) -> String {
         let _ = writeln!(runs, "\n### {label} ({count} steps)\n");
         let planar = model.scene.dimension == crate::scene::Dimension::Planar;
         for i in 0..count {
-            let _ = writeln!(runs, "{}. {}", i + 1, narrate(run, i));
+            let _ = writeln!(runs, "{}. {}", i + 1, run.narrate(i));
             if let Some(step) = run.trace.distance_step(i) {
                 let _ = writeln!(runs, "{}", step_numbers(step, planar));
             }

@@ -7,9 +7,9 @@
 
 use super::epa::Penetration;
 pub use super::family::Family;
-use super::family::MethodEntry;
 use super::interior_point::IpQuestion;
 use super::lp::{LpQuestion, Simplex};
+use super::registry::MethodEntry;
 use super::toi::ToiRule;
 use super::{Algorithm, DirectionRule, Method, StepRule};
 use crate::shape::implicit::ImplicitBody;

@@ -13,12 +13,10 @@ use glam::DVec3;
 use serde::Serialize;
 
 use super::distance_step::DistanceStep;
-use super::method::{Run, RunExtras};
 use super::outcome::{Outcome, RunSummary};
 use super::record::Record;
 use super::settings::SolverSettings;
 use super::simplex::Simplex;
-use super::trace::Trace;
 use crate::minkowski::SupportStats;
 use crate::pose::{Motion, RelativePose};
 use crate::shape::Shape;
@@ -95,6 +93,24 @@ impl<E> Deref for Answer<E> {
 impl<E> DerefMut for Answer<E> {
     fn deref_mut(&mut self) -> &mut RunSummary {
         &mut self.summary
+    }
+}
+
+/// What a family's narration reads of a finished run: the method's name, the summary
+/// every family reports and the family's own extras (the method layer's `Run` hands
+/// this view down, so that no family needs the layer above it).
+#[derive(Clone, Copy, Debug)]
+pub struct RunView<'r> {
+    /// The method's name ("gjk", "toi_conservative").
+    pub method: &'r str,
+    pub summary: &'r RunSummary,
+    pub extras: &'r RunExtras,
+}
+
+impl RunView<'_> {
+    /// The extras, when the run's family reports them as an `E`.
+    pub fn extras<E: 'static>(&self) -> Option<&E> {
+        self.extras.get::<E>()
     }
 }
 
@@ -218,7 +234,7 @@ pub trait FamilyRecords: ErasedRecords + Send + Sync + std::fmt::Debug {
     /// The records as the `solve` command's table (header and rows).
     fn table(&self) -> String;
     /// What step `index` of `run` did, in words (or how the run ended, with no steps).
-    fn narrate(&self, run: &Run, index: usize) -> String;
+    fn narrate(&self, run: RunView<'_>, index: usize) -> String;
     /// The distance step of record `i`, for the families that have one.
     fn distance_step(&self, _i: usize) -> Option<&DistanceStep> {
         None
@@ -266,7 +282,7 @@ pub trait StepRecord:
     /// The `solve` command's table.
     fn table(records: &[Self]) -> String;
     /// What step `index` of `run` did.
-    fn narrate(run: &Run, records: &[Self], index: usize) -> String;
+    fn narrate(run: RunView<'_>, records: &[Self], index: usize) -> String;
     fn distance_step(&self) -> Option<&DistanceStep> {
         None
     }
@@ -289,7 +305,7 @@ impl<R: StepRecord> FamilyRecords for Vec<R> {
     fn table(&self) -> String {
         R::table(self)
     }
-    fn narrate(&self, run: &Run, index: usize) -> String {
+    fn narrate(&self, run: RunView<'_>, index: usize) -> String {
         R::narrate(run, self, index)
     }
     fn distance_step(&self, i: usize) -> Option<&DistanceStep> {
@@ -297,69 +313,6 @@ impl<R: StepRecord> FamilyRecords for Vec<R> {
     }
     fn map_distance_vectors(&mut self, f: &dyn Fn(DVec3) -> DVec3) {
         self.iter_mut().for_each(|r| r.map_distance_vectors(f));
-    }
-}
-
-/// Where a family entry's records live in a run's [`Trace`]: a family's own buffer
-/// (the trace made that family's if it was another), or the whole trace (the distance
-/// solvers, which pick their buffer per step).
-pub trait InTrace {
-    fn in_trace(trace: &mut Trace) -> &mut Self;
-}
-
-impl<T: FamilyRecords + Default> InTrace for T {
-    fn in_trace(trace: &mut Trace) -> &mut T {
-        trace.buffer::<T>()
-    }
-}
-
-impl InTrace for Trace {
-    fn in_trace(trace: &mut Trace) -> &mut Trace {
-        trace
-    }
-}
-
-/// What a catalog row runs: a family's variant (a direction rule, a time-of-impact
-/// rule, an LP question, ...) as one entry, whatever its family. Every [`FamilyRun`]
-/// whose records live in a trace and whose extras a run carries is one.
-pub trait MethodEntry: Any + Sync + std::fmt::Debug {
-    fn family(&self) -> Family;
-    /// Runs `query`, recording into `trace` when given.
-    fn run_traced(
-        &self,
-        query: &PairQuery<'_>,
-        trace: Option<&mut Trace>,
-    ) -> (RunSummary, RunExtras);
-    /// Whether `other` is the same variant of the same family.
-    fn same(&self, other: &dyn MethodEntry) -> bool;
-    fn as_any(&self) -> &dyn Any;
-}
-
-impl<F> MethodEntry for F
-where
-    F: FamilyRun + PartialEq + Sync + std::fmt::Debug + 'static,
-    F::Records: InTrace,
-    F::Extras: FamilyExtras,
-{
-    fn family(&self) -> Family {
-        FamilyRun::family(self)
-    }
-
-    fn run_traced(
-        &self,
-        query: &PairQuery<'_>,
-        trace: Option<&mut Trace>,
-    ) -> (RunSummary, RunExtras) {
-        let answer = self.run(query, trace.map(F::Records::in_trace));
-        (answer.summary, RunExtras::of(answer.extras))
-    }
-
-    fn same(&self, other: &dyn MethodEntry) -> bool {
-        other.as_any().downcast_ref::<F>() == Some(self)
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 
@@ -400,5 +353,44 @@ where
     }
     fn as_any(&self) -> &dyn Any {
         self
+    }
+}
+
+/// The running family's extras as a finished run carries them (in JSON beside the
+/// summary); [`RunExtras::get`] gives them back as the family's own type.
+#[derive(Debug, Default)]
+pub struct RunExtras(Option<Box<dyn FamilyExtras>>);
+
+impl RunExtras {
+    pub fn of<E: FamilyExtras>(extras: E) -> Self {
+        RunExtras(Some(Box::new(extras)))
+    }
+
+    /// The extras, when the run's family reports them as an `E`.
+    pub fn get<E: 'static>(&self) -> Option<&E> {
+        self.0.as_ref()?.as_any().downcast_ref::<E>()
+    }
+}
+
+impl Clone for RunExtras {
+    fn clone(&self) -> Self {
+        RunExtras(self.0.as_ref().map(|e| e.clone_box()))
+    }
+}
+
+impl PartialEq for RunExtras {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => a.same(b.as_ref()),
+            (a, b) => a.is_none() && b.is_none(),
+        }
+    }
+}
+
+/// The extras' fields, flattened into the run's JSON object.
+impl Serialize for RunExtras {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let fields = self.0.as_ref().map(|e| e.to_json()).unwrap_or_default();
+        s.collect_map(fields)
     }
 }

@@ -9,7 +9,8 @@ use std::str::FromStr;
 use serde::Serialize;
 
 use super::catalog::{self, Family};
-use super::family::{FamilyExtras, MethodEntry, PairQuery};
+use super::family::{PairQuery, RunExtras, RunView};
+use super::registry::MethodEntry;
 use super::trace::Trace;
 use super::{Algorithm, Outcome, RunSummary, SolverSettings};
 use crate::pose::{Motion, RelativePose};
@@ -33,46 +34,31 @@ pub struct Run {
     pub extras: RunExtras,
 }
 
-/// The running family's extras as a finished run carries them (in JSON beside the
-/// summary); [`RunExtras::get`] gives them back as the family's own type.
-#[derive(Debug, Default)]
-pub struct RunExtras(Option<Box<dyn FamilyExtras>>);
-
-impl RunExtras {
-    pub fn of<E: FamilyExtras>(extras: E) -> Self {
-        RunExtras(Some(Box::new(extras)))
-    }
-
-    /// The extras, when the run's family reports them as an `E`.
-    pub fn get<E: 'static>(&self) -> Option<&E> {
-        self.0.as_ref()?.as_any().downcast_ref::<E>()
-    }
-}
-
-impl Clone for RunExtras {
-    fn clone(&self) -> Self {
-        RunExtras(self.0.as_ref().map(|e| e.clone_box()))
-    }
-}
-
-impl PartialEq for RunExtras {
-    fn eq(&self, other: &Self) -> bool {
-        match (&self.0, &other.0) {
-            (Some(a), Some(b)) => a.same(b.as_ref()),
-            (a, b) => a.is_none() && b.is_none(),
+impl Run {
+    /// What the run's family narrates from: its name, summary and extras.
+    pub fn view(&self) -> RunView<'_> {
+        RunView {
+            method: self.method.name(),
+            summary: &self.summary,
+            extras: &self.extras,
         }
     }
-}
 
-/// The extras' fields, flattened into the run's JSON object.
-impl Serialize for RunExtras {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let fields = self.0.as_ref().map(|e| e.to_json()).unwrap_or_default();
-        s.collect_map(fields)
+    /// What record `index` did, in words (or, with no records, how the run ended): the
+    /// run's family says it ([`crate::solver::family::FamilyRecords::narrate`]). Plain
+    /// text: the viewer, the lessons' transcripts and the worksheets all say the same.
+    pub fn narrate(&self, index: usize) -> String {
+        self.trace.narrate(self.view(), index)
     }
-}
 
-impl Run {
+    /// The GJK stage an EPA run started from, when this is one and it had one.
+    pub fn gjk_stage(&self) -> Option<&RunSummary> {
+        self.extras
+            .get::<super::epa::EpaExtras>()?
+            .gjk_stage
+            .as_ref()
+    }
+
     /// A method that cannot take this query (`why` says what is missing).
     pub fn not_applicable(method: Method, why: String) -> Self {
         Run {
@@ -244,5 +230,38 @@ impl FromStr for Method {
                 let names: Vec<&str> = Method::all().iter().map(|m| m.name()).collect();
                 format!("unknown algorithm '{s}' (known: {})", names.join(", "))
             })
+    }
+}
+
+/// The methods by name, one constructor per family variant that callers name often.
+impl Method {
+    /// EPA's penetration depth (GJK, then EPA when the shapes overlap).
+    pub fn epa() -> Self {
+        Self::of(super::epa::Penetration)
+    }
+
+    /// The time of impact by `rule`.
+    pub fn toi(rule: super::toi::ToiRule) -> Self {
+        Self::of(rule)
+    }
+
+    /// The collision test by linear programming on `simplex`'s tableau.
+    pub fn lp(simplex: super::lp::Simplex) -> Self {
+        Self::of(super::lp::LpQuestion::Collision(simplex))
+    }
+
+    /// Whether every point of A lies in B, one LP per point.
+    pub fn lp_containment() -> Self {
+        Self::of(super::lp::LpQuestion::Containment)
+    }
+
+    /// The interior point's distance.
+    pub fn interior_point() -> Self {
+        Self::of(super::interior_point::IpQuestion::Distance)
+    }
+
+    /// The interior point's time of impact for a translating B.
+    pub fn interior_point_toi() -> Self {
+        Self::of(super::interior_point::IpQuestion::TimeOfImpact)
     }
 }

@@ -27,6 +27,7 @@ mod method;
 pub mod narration;
 mod outcome;
 pub mod record;
+pub mod registry;
 mod settings;
 mod simplex;
 pub mod toi;
@@ -39,9 +40,10 @@ use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
 pub use criteria::{distance_guarantee, CriterionValues};
+pub use family::RunExtras;
 pub use frank_wolfe::{FrankWolfe, FrankWolfeEvent, FrankWolfeRecord, StepRule};
 pub use gjk::{restart_plan, run_gjk, DirectionRule, Gjk, GjkEvent, GjkRecord, MomentumStop};
-pub use method::{Method, Run, RunExtras};
+pub use method::{Method, Run};
 pub use outcome::{Outcome, RunSummary};
 pub use settings::{
     Criterion, CriterionKind, EpaSettings, InitialGuess, IpSettings, LpSettings, QueryMode,

@@ -4,22 +4,16 @@
 //! nearest and what the expansion changed (EPA). Plain text: the viewer, the lessons'
 //! transcripts and the worksheets all say the same.
 
-use crate::solver::Run;
-
-/// Says what record `index` of `run` did (or, with no records, how the run ended): the
-/// run's family says it ([`crate::solver::family::FamilyRecords::narrate`]).
-pub fn narrate(run: &Run, index: usize) -> String {
-    run.trace.narrate(run, index)
-}
+use crate::solver::family::RunView;
 
 /// A run with no records: how it ended.
-pub fn no_steps(run: &Run) -> String {
+pub fn no_steps(run: RunView<'_>) -> String {
     format!("No steps recorded. Result: {}.", run.summary.outcome)
 }
 
 /// A distance step's sentence, with the run's verdict when the step ended the run on
 /// its stopping test: the test alone proves neither separation nor overlap.
-pub fn distance_verdict(run: &Run, ends_on_test: bool, line: String) -> String {
+pub fn distance_verdict(run: RunView<'_>, ends_on_test: bool, line: String) -> String {
     if ends_on_test {
         format!("{line} Verdict: {}.", run.summary.outcome)
     } else {

@@ -9,9 +9,9 @@
 use serde::Serialize;
 
 use super::distance_step::DistanceStep;
+use super::family::RunView;
 use super::family::{Family, FamilyRecords, StepRecord};
 pub use super::record::{PlotValues, Record};
-use super::Run;
 
 /// One run's records.
 #[derive(Debug)]
@@ -68,7 +68,7 @@ impl Trace {
     }
 
     /// What record `index` of `run` did, in words (see [`crate::solver::narration`]).
-    pub fn narrate(&self, run: &Run, index: usize) -> String {
+    pub fn narrate(&self, run: RunView<'_>, index: usize) -> String {
         self.0.narrate(run, index)
     }
 

@@ -6,7 +6,6 @@ use bevy_egui::egui;
 use crate::app::model::ViewerModel;
 use crate::app::playback::PlaybackRequest;
 use crate::app::playback_state::{Playback, PlaybackCommand};
-use crate::solver::narration::narrate;
 
 pub fn playback_panel_ui(
     ui: &mut egui::Ui,
@@ -21,7 +20,7 @@ pub fn playback_panel_ui(
         ui.label("no run");
         return;
     };
-    let (name, narration) = (run.run.method.label(), narrate(&run.run, index));
+    let (name, narration) = (run.run.method.label(), run.run.narrate(index));
     let mut send = |c: PlaybackCommand| {
         requests.write(PlaybackRequest(c));
     };
@@ -124,7 +123,7 @@ pub fn narration_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: &Playback) {
         return;
     };
     let index = cursor.cursor.min(model.step_count().saturating_sub(1));
-    let text = format!("{}: {}", run.run.method.label(), narrate(&run.run, index));
+    let text = format!("{}: {}", run.run.method.label(), run.run.narrate(index));
     ui.label(egui::RichText::new(text).size(22.0));
 }
 

@@ -362,6 +362,7 @@ fn edge_witnesses(
 mod tests {
     use super::*;
     use crate::shape::PointShape;
+    use glam::DMat3;
 
     fn at(rotation: DMat3, t: DVec3) -> RelativePose {
         RelativePose::from_matrix(rotation, t)

@@ -4,11 +4,11 @@
 
 use super::{EpaExtras, EpaRecord, EpaTrace, EPA_CSV_HEADER};
 use crate::printed_bound::{Above, Below};
+use crate::solver::family::RunView;
 use crate::solver::family::{
     BoundNames, ExtrasFields, Family, FamilyKind, FamilyRecords, LogScale,
 };
 use crate::solver::record::Record;
-use crate::solver::Run;
 
 /// EPA: penetration depth on a polytope grown inside `A ⊖ B`.
 pub struct EpaFamily;
@@ -83,7 +83,7 @@ impl FamilyRecords for EpaTrace {
         table
     }
 
-    fn narrate(&self, run: &Run, index: usize) -> String {
+    fn narrate(&self, run: RunView<'_>, index: usize) -> String {
         super::narrate::narrate(run, self, index)
     }
 }
@@ -110,19 +110,5 @@ impl ExtrasFields for EpaExtras {
         let stage = serde_json::to_value(&self.gjk_stage).unwrap_or(serde_json::Value::Null);
         map.insert("gjk_stage".into(), stage);
         map
-    }
-}
-
-impl crate::solver::Method {
-    /// EPA's penetration depth (GJK, then EPA when the shapes overlap).
-    pub fn epa() -> Self {
-        Self::of(super::Penetration)
-    }
-}
-
-impl Run {
-    /// The GJK stage an EPA run started from, when this is one and it had one.
-    pub fn gjk_stage(&self) -> Option<&crate::solver::RunSummary> {
-        self.extras.get::<EpaExtras>()?.gjk_stage.as_ref()
     }
 }

@@ -4,7 +4,8 @@
 use crate::printed_bound::{Above, Below};
 use crate::solver::epa::EpaEvent;
 use crate::solver::epa::EpaTrace;
-use crate::solver::{Outcome, Run};
+use crate::solver::family::RunView;
+use crate::solver::Outcome;
 
 /// The polytope's vertices as `w1, w2, ...` (1-based, in the order EPA added them).
 fn face_label(face: &[usize; 3]) -> String {
@@ -17,10 +18,13 @@ fn face_label(face: &[usize; 3]) -> String {
 }
 
 /// Says what EPA's record `index` did, or what the run ended with.
-pub fn narrate(run: &Run, trace: &EpaTrace, index: usize) -> String {
+pub fn narrate(run: RunView<'_>, trace: &EpaTrace, index: usize) -> String {
     let outcome = &run.summary.outcome;
     let Some(r) = trace.records.get(index) else {
-        let why = match run.gjk_stage().map(|g| &g.outcome) {
+        let gjk_stage = run
+            .extras::<super::EpaExtras>()
+            .and_then(|e| e.gjk_stage.as_ref());
+        let why = match gjk_stage.map(|g| &g.outcome) {
             Some(Outcome::Intersecting) => "the starting polytope was certified at once",
             // GJK could not decide; EPA's start was flat or could not enclose the origin,
             // and the supports along the boundary face's normal decided.
@@ -80,7 +84,6 @@ pub fn narrate(run: &Run, trace: &EpaTrace, index: usize) -> String {
 mod tests {
     use crate::pose::RelativePose;
     use crate::shape::{Cuboid, Shape};
-    use crate::solver::narration::narrate;
     use crate::solver::{Method, SolverSettings};
     use glam::{DMat3, DQuat, DVec3};
 
@@ -101,12 +104,12 @@ mod tests {
             true,
         );
         assert!(run.trace.len() > 2);
-        let first = narrate(&run, 0);
+        let first = run.narrate(0);
         assert!(
             first.contains("nearest at") && first.contains("expand"),
             "{first}"
         );
-        let last = narrate(&run, run.trace.len() - 1);
+        let last = run.narrate(run.trace.len() - 1);
         assert!(
             last.contains("certified") && last.contains("penetrating"),
             "{last}"

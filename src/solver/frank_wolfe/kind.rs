@@ -2,9 +2,9 @@
 //! [`FamilyKind`], and its records as a run's trace holds them.
 
 use crate::solver::distance_step::{distance_table, DistanceStep, CSV_HEADER};
-use crate::solver::family::{BoundNames, Family, FamilyKind, FamilyRecords, StepRecord};
+use crate::solver::family::{BoundNames, Family, FamilyKind, FamilyRecords, RunView, StepRecord};
 use crate::solver::narration::{distance_verdict, no_steps};
-use crate::solver::{FrankWolfeEvent, FrankWolfeRecord, Run};
+use crate::solver::{FrankWolfeEvent, FrankWolfeRecord};
 
 /// Frank-Wolfe with its step rules: distance on active sets.
 pub struct FrankWolfeFamily;
@@ -38,7 +38,7 @@ impl StepRecord for FrankWolfeRecord {
     }
 
     /// The step in words; a run that ends on its stopping test ends with its verdict.
-    fn narrate(run: &Run, records: &[Self], index: usize) -> String {
+    fn narrate(run: RunView<'_>, records: &[Self], index: usize) -> String {
         let Some(r) = records.get(index) else {
             return no_steps(run);
         };
@@ -46,7 +46,7 @@ impl StepRecord for FrankWolfeRecord {
             r.event,
             FrankWolfeEvent::Converged | FrankWolfeEvent::WithinTolerance
         );
-        let line = super::narrate::narrate(run.method.name(), r, index);
+        let line = super::narrate::narrate(run.method, r, index);
         distance_verdict(run, ends && index + 1 == records.len(), line)
     }
 

@@ -2,9 +2,9 @@
 //! [`FamilyKind`], and its records as a run's trace holds them.
 
 use crate::solver::distance_step::{distance_table, DistanceStep, CSV_HEADER};
-use crate::solver::family::{BoundNames, Family, FamilyKind, FamilyRecords, StepRecord};
+use crate::solver::family::{BoundNames, Family, FamilyKind, FamilyRecords, RunView, StepRecord};
 use crate::solver::narration::{distance_verdict, no_steps};
-use crate::solver::{GjkEvent, GjkRecord, Run};
+use crate::solver::{GjkEvent, GjkRecord};
 
 /// GJK and its accelerated variants: distance on simplices.
 pub struct GjkFamily;
@@ -39,7 +39,7 @@ impl StepRecord for GjkRecord {
 
     /// The step in words; a run that ends on its stopping test (or round-off) ends
     /// with its verdict.
-    fn narrate(run: &Run, records: &[Self], index: usize) -> String {
+    fn narrate(run: RunView<'_>, records: &[Self], index: usize) -> String {
         let Some(r) = records.get(index) else {
             return no_steps(run);
         };
@@ -47,7 +47,7 @@ impl StepRecord for GjkRecord {
             r.event,
             GjkEvent::Converged | GjkEvent::WithinTolerance | GjkEvent::Stalled
         );
-        let line = super::narrate::narrate(run.method.name(), r, index);
+        let line = super::narrate::narrate(run.method, r, index);
         distance_verdict(run, ends && index + 1 == records.len(), line)
     }
 

@@ -73,7 +73,6 @@ mod tests {
     use crate::minkowski::MinkowskiDifference;
     use crate::pose::{Pose, RelativePose};
     use crate::shape::{Cuboid, Shape};
-    use crate::solver::narration::narrate;
     use crate::solver::{solve_traced, Algorithm, DirectionRule, SolverSettings};
     use glam::DVec3;
 
@@ -88,7 +87,7 @@ mod tests {
             md,
             SolverSettings::default(),
         );
-        let lines: Vec<String> = (0..run.trace.len()).map(|i| narrate(&run, i)).collect();
+        let lines: Vec<String> = (0..run.trace.len()).map(|i| run.narrate(i)).collect();
         assert!(
             lines[0].starts_with(
                 "Step 1: support point w₁ in direction −x₀ added; origin nearest vertex w₁"
@@ -106,7 +105,7 @@ mod tests {
             std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ellipsoids_close.ron");
         let scene = crate::scene::Scene::load(&path).unwrap();
         let run = scene.run(Algorithm::Gjk(DirectionRule::Nesterov));
-        let lines: Vec<String> = (0..run.trace.len()).map(|i| narrate(&run, i)).collect();
+        let lines: Vec<String> = (0..run.trace.len()).map(|i| run.narrate(i)).collect();
         assert!(
             lines
                 .iter()

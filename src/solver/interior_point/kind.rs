@@ -3,10 +3,10 @@
 
 use super::{IpExtras, IpRecord, IP_CSV_HEADER};
 use crate::printed_bound::{Above, Below};
+use crate::solver::family::RunView;
 use crate::solver::family::{
     BoundNames, ExtrasFields, Family, FamilyKind, FamilyRecords, LogScale, StepRecord,
 };
-use crate::solver::Run;
 
 /// Distance between implicit bodies by a primal-dual interior-point method.
 pub struct InteriorPointFamily;
@@ -65,7 +65,7 @@ impl StepRecord for IpRecord {
         table
     }
 
-    fn narrate(run: &Run, records: &[Self], index: usize) -> String {
+    fn narrate(run: RunView<'_>, records: &[Self], index: usize) -> String {
         super::narrate::narrate(run, records, index)
     }
 }
@@ -81,17 +81,5 @@ impl ExtrasFields for Option<IpExtras> {
             );
         }
         map
-    }
-}
-
-impl crate::solver::Method {
-    /// The interior point's distance.
-    pub fn interior_point() -> Self {
-        Self::of(super::IpQuestion::Distance)
-    }
-
-    /// The interior point's time of impact for a translating B.
-    pub fn interior_point_toi() -> Self {
-        Self::of(super::IpQuestion::TimeOfImpact)
     }
 }

@@ -3,11 +3,11 @@
 //! distance that the step leaves.
 
 use crate::printed_bound::{Above, Outward};
+use crate::solver::family::RunView;
 use crate::solver::interior_point::{IpRecord, IpStage};
-use crate::solver::Run;
 
 /// Says what record `index` of an interior-point run did.
-pub fn narrate(run: &Run, records: &[IpRecord], index: usize) -> String {
+pub fn narrate(run: RunView<'_>, records: &[IpRecord], index: usize) -> String {
     let Some(r) = records.get(index) else {
         return format!(
             "No Newton step was recorded. Result: {}.",

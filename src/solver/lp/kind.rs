@@ -2,8 +2,8 @@
 //! [`FamilyKind`], and its records as a run's trace holds them.
 
 use super::{LpEvent, LpRecord, LP_CSV_HEADER};
+use crate::solver::family::RunView;
 use crate::solver::family::{BoundNames, Family, FamilyKind, FamilyRecords, LogScale, StepRecord};
-use crate::solver::Run;
 
 /// The collision and containment tests by linear programming (the simplex method).
 pub struct LpFamily;
@@ -52,7 +52,7 @@ impl StepRecord for LpRecord {
         table
     }
 
-    fn narrate(run: &Run, records: &[Self], index: usize) -> String {
+    fn narrate(run: RunView<'_>, records: &[Self], index: usize) -> String {
         super::narrate::narrate(run, records, index)
     }
 }
@@ -85,16 +85,4 @@ fn row(r: &LpRecord) -> String {
         p(r.point_a),
         p(r.point_b)
     )
-}
-
-impl crate::solver::Method {
-    /// The collision test by linear programming on `simplex`'s tableau.
-    pub fn lp(simplex: super::Simplex) -> Self {
-        Self::of(super::LpQuestion::Collision(simplex))
-    }
-
-    /// Whether every point of A lies in B, one LP per point.
-    pub fn lp_containment() -> Self {
-        Self::of(super::LpQuestion::Containment)
-    }
 }

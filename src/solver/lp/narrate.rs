@@ -3,11 +3,11 @@
 //! apart the weights' points on A and B still are; for containment, each vertex.
 
 use crate::printed_bound::Above;
+use crate::solver::family::RunView;
 use crate::solver::lp::{LpEvent, LpRecord};
-use crate::solver::Run;
 
 /// Says what record `index` of an LP run did.
-pub fn narrate(run: &Run, records: &[LpRecord], index: usize) -> String {
+pub fn narrate(run: RunView<'_>, records: &[LpRecord], index: usize) -> String {
     let Some(r) = records.get(index) else {
         return format!("No pivot was needed. Result: {}.", run.summary.outcome);
     };

@@ -3,11 +3,11 @@
 
 use super::{ToiExtras, ToiRecord, TOI_CSV_HEADER};
 use crate::printed_bound::{Above, Below};
+use crate::solver::family::RunView;
 use crate::solver::family::{
     BoundNames, ExtrasFields, Family, FamilyKind, FamilyRecords, LogScale, StepRecord,
 };
 use crate::solver::record::Record;
-use crate::solver::Run;
 
 /// Time of impact of B moving by `t·v`: ray cast, advancement, halving, Brent.
 pub struct ToiFamily;
@@ -65,7 +65,7 @@ impl StepRecord for ToiRecord {
         table
     }
 
-    fn narrate(run: &Run, records: &[Self], index: usize) -> String {
+    fn narrate(run: RunView<'_>, records: &[Self], index: usize) -> String {
         super::narrate::narrate(run, records, index)
     }
 }
@@ -78,12 +78,5 @@ impl ExtrasFields for ToiExtras {
             map.insert("initial_distance".into(), d.into());
         }
         map
-    }
-}
-
-impl crate::solver::Method {
-    /// The time of impact by `rule`.
-    pub fn toi(rule: super::ToiRule) -> Self {
-        Self::of(rule)
     }
 }

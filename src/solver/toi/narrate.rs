@@ -2,8 +2,8 @@
 //! where the first contact can still be.
 
 use crate::printed_bound::{Above, Below, Outward};
+use crate::solver::family::RunView;
 use crate::solver::toi::{ToiEvent, ToiRecord};
-use crate::solver::Run;
 
 /// `[lo, hi]` in words, or "after lo" while no contact is known.
 fn bracket(r: &ToiRecord) -> String {
@@ -15,7 +15,7 @@ fn bracket(r: &ToiRecord) -> String {
 }
 
 /// Says what record `index` of a time-of-impact run did.
-pub fn narrate(run: &Run, records: &[ToiRecord], index: usize) -> String {
+pub fn narrate(run: RunView<'_>, records: &[ToiRecord], index: usize) -> String {
     let Some(r) = records.get(index) else {
         return format!("No steps recorded. Result: {}.", run.summary.outcome);
     };
@@ -90,7 +90,6 @@ pub fn narrate(run: &Run, records: &[ToiRecord], index: usize) -> String {
 mod tests {
     use crate::pose::RelativePose;
     use crate::shape::{Cuboid, Shape, Sphere};
-    use crate::solver::narration::narrate;
     use crate::solver::toi::ToiRule;
     use crate::solver::{Method, SolverSettings};
     use glam::{DMat3, DVec3};
@@ -111,7 +110,7 @@ mod tests {
             (ToiRule::RayCast, "λ moves on"),
         ] {
             let run = Method::toi(rule).run(&plate, &ball, rel, v, stepping, true);
-            let lines: Vec<String> = (0..run.trace.len()).map(|i| narrate(&run, i)).collect();
+            let lines: Vec<String> = (0..run.trace.len()).map(|i| run.narrate(i)).collect();
             assert!(lines[1].contains("overlaps A"), "{rule:?}: {}", lines[1]);
             assert!(
                 lines.iter().any(|l| l.contains(phrase)),
@@ -132,7 +131,7 @@ mod tests {
         let v = Some(DVec3::new(0.0, -4.0, 0.0).into());
         let rule = ToiRule::RayCast;
         let run = Method::toi(rule).run(&plate, &ball, rel, v, SolverSettings::default(), true);
-        let last = narrate(&run, run.trace.len() - 1);
+        let last = run.narrate(run.trace.len() - 1);
         assert!(
             last.contains("closed form") && last.contains("impact at t"),
             "{last}"
