@@ -25,6 +25,13 @@ pub struct Above(pub f64);
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Outward(pub f64, pub f64);
 
+/// A value known to lie in `[lower, upper]`, printed as a measurement: the decimal both
+/// ends round to (to nearest) when they agree, so every printed digit is right for any
+/// value between them (0.5 bracketed by round-off prints "0.500000", not "0.500001");
+/// otherwise the upper end, rounded up, as [`Above`] prints it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Within(pub f64, pub f64);
+
 #[derive(Clone, Copy, PartialEq)]
 enum Direction {
     Down,
@@ -86,6 +93,33 @@ impl fmt::Display for Outward {
         let lower = display(self.0, f.precision(), Direction::Down);
         let upper = display(self.1, f.precision(), Direction::Up);
         pad_number(f, &format!("[{lower}, {upper}]"))
+    }
+}
+
+impl fmt::LowerExp for Within {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let style = Style::Exponent(f.precision().unwrap_or(DEFAULT_EXPONENT_DIGITS));
+        pad_number(f, &within(self.0, self.1, style))
+    }
+}
+
+impl fmt::Display for Within {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match f.precision() {
+            Some(digits) => pad_number(f, &within(self.0, self.1, Style::Fixed(digits))),
+            None => pad_number(f, &display(self.1, None, Direction::Up)),
+        }
+    }
+}
+
+/// Rounding to nearest is monotone, so when both ends of the bracket round to one
+/// decimal every value between them does too.
+fn within(lower: f64, upper: f64, style: Style) -> String {
+    let (low, high) = (render(lower, style), render(upper, style));
+    if lower <= upper && low == high {
+        high
+    } else {
+        directed(upper, style, Direction::Up)
     }
 }
 
@@ -336,6 +370,35 @@ mod tests {
         assert_eq!(format!("{:.3e}", Above(0.7165525)), "7.166e-1");
         assert_eq!(format!("{:.3e}", Above(1.0001)), "1.001e0");
         assert_eq!(format!("{:.3e}", Above(9.9996)), "1.000e1");
+    }
+
+    #[test]
+    fn a_bracket_narrower_than_the_digits_prints_as_a_measurement() {
+        let (below, above) = (0.5 - 7e-15, 0.5 + 7e-15);
+        assert_eq!(format!("{:.6}", Within(below, above)), "0.500000");
+        assert_eq!(format!("{:.9e}", Within(below, above)), "5.000000000e-1");
+        // Ends that give other digits: the upper end, rounded up.
+        assert_eq!(format!("{:.3e}", Within(0.49, 0.5000001)), "5.001e-1");
+        assert_eq!(
+            format!("{:.6}", Within(f64::NEG_INFINITY, 0.5 + 7e-15)),
+            "0.500001"
+        );
+        // Every value of a bracket that prints as one decimal rounds to it.
+        let mut x = 0.123_456_4;
+        for _ in 0..1000 {
+            let (lo, hi) = (x, x + 3e-8);
+            let printed = format!("{:.6}", Within(lo, hi));
+            if printed == format!("{lo:.6}") && printed == format!("{hi:.6}") {
+                let mid = format!("{:.6}", 0.5 * (lo + hi));
+                assert_eq!(printed, mid);
+            } else {
+                assert!(
+                    printed.parse::<f64>().unwrap() >= hi,
+                    "{printed} for [{lo}, {hi}]"
+                );
+            }
+            x += 1.1e-8;
+        }
     }
 
     #[test]

@@ -47,7 +47,15 @@ fn check_outcome(outcome: &Outcome, context: &str) {
             distance,
             lower_bound,
         } => {
-            above("distance ", distance);
+            // A measurement when both ends of the bracket give its digits, otherwise
+            // the upper bound rounded up.
+            let measured = number_after(&text, "distance ").is_some_and(|printed| {
+                let digits = |v: f64| format!("{v:.9e}").parse::<f64>().ok();
+                digits(lower_bound) == Some(printed) && digits(distance) == Some(printed)
+            });
+            if !measured {
+                above("distance ", distance);
+            }
             below("proves ≥ ", lower_bound);
         }
         Outcome::Contact { distance } => above("at most ", distance),

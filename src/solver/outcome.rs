@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::simplex::Simplex;
 use crate::minkowski::SupportStats;
-use crate::printed_bound::{Above, Below, Outward};
+use crate::printed_bound::{Above, Below, Outward, Within};
 
 /// The end of a run, for every family. Running out of iterations is its own outcome,
 /// never an answer; so is a method meeting a shape it cannot take.
@@ -235,7 +235,8 @@ impl std::fmt::Display for Outcome {
         let v = |n: &DVec3| format!("({:.6}, {:.6}, {:.6})", n.x, n.y, n.z);
         // Bounds print on their safe side: a distance reached by a point of A ⊖ B is an
         // upper bound (up), a plane's gap, a depth's face and a first contact's time are
-        // lower bounds (down).
+        // lower bounds (down). A separated distance is bracketed by its plane: printed
+        // as a measurement when both ends give the same digits.
         match self {
             Outcome::Intersecting => write!(f, "intersecting"),
             Outcome::Separated {
@@ -244,7 +245,7 @@ impl std::fmt::Display for Outcome {
             } => write!(
                 f,
                 "separated, distance {:.9e} (a separating plane proves ≥ {:.3e})",
-                Above(*distance),
+                Within(*lower_bound, *distance),
                 Below(*lower_bound)
             ),
             Outcome::Contact { distance } => write!(

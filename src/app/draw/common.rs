@@ -3,7 +3,7 @@
 //! support point and its parts on A and B, the iterate `x_k`, and at the end the witness
 //! points with the distance segment.
 
-use crate::printed_bound::Above;
+use crate::printed_bound::Within;
 use bevy::prelude::*;
 
 use super::shapes::{translucent, COLOR_A, COLOR_B};
@@ -283,9 +283,11 @@ pub fn draw_distance_step(
         gizmos.sphere(Isometry3d::from_translation(a), size * 1.5, COLOR_WITNESS);
         gizmos.sphere(Isometry3d::from_translation(b), size * 1.5, COLOR_WITNESS);
         if let Some(d) = summary.outcome.distance() {
-            labels
-                .0
-                .push(((a + b) * 0.5, format!("d = {:.6}", Above(d)), COLOR_WITNESS));
+            // Bracketed by a separating plane, the distance prints as a measurement;
+            // otherwise as the upper bound it is.
+            let lower = summary.outcome.lower_bound().unwrap_or(f64::NEG_INFINITY);
+            let text = format!("d = {:.6}", Within(lower, d));
+            labels.0.push(((a + b) * 0.5, text, COLOR_WITNESS));
         }
     }
 }

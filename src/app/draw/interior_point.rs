@@ -3,7 +3,7 @@
 //! the cursor's step, and at the end the witness points (or the common point).
 
 use crate::app::draw::common::records_at_cursor;
-use crate::printed_bound::Above;
+use crate::printed_bound::Within;
 use bevy::prelude::*;
 
 use super::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_WITNESS};
@@ -73,11 +73,13 @@ fn draw_central_path(
                 gizmos.sphere(Isometry3d::from_translation(m), size * 2.0, colour);
                 labels.0.push((m, "common point".into(), colour));
             }
-            Outcome::Separated { distance, .. } => {
+            Outcome::Separated {
+                distance,
+                lower_bound,
+            } => {
                 gizmos.line(x, y, colour);
-                labels
-                    .0
-                    .push(((x + y) * 0.5, format!("d = {:.6}", Above(distance)), colour));
+                let text = format!("d = {:.6}", Within(lower_bound, distance));
+                labels.0.push(((x + y) * 0.5, text, colour));
             }
             _ => {}
         }
