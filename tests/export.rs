@@ -33,6 +33,7 @@ fn run_python(script: &str, tag: &str) -> (bool, String) {
     let path = std::env::temp_dir().join(format!("collidescope-{tag}-{}.py", std::process::id()));
     std::fs::write(&path, script).unwrap();
     let out = Command::new("python3").arg(&path).output().unwrap();
+    let _ = std::fs::remove_file(&path);
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)
@@ -284,6 +285,7 @@ sys.exit(1 if bad else 0)
         .arg(&cases_path)
         .output()
         .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && text.contains("all clean"), "{text}");
