@@ -358,6 +358,13 @@ pub struct RunSummary {
 }
 
 impl RunSummary {
+    /// Widens the outcome's bounds by the round-off `allowance`
+    /// ([`Outcome::allowing_round_off`]).
+    pub fn allow_round_off(&mut self, allowance: f64) {
+        let outcome = std::mem::replace(&mut self.outcome, Outcome::Intersecting);
+        self.outcome = outcome.allowing_round_off(allowance);
+    }
+
     /// The summary of a method that cannot take the shapes given (no work done).
     pub fn not_applicable(why: String) -> Self {
         Self {

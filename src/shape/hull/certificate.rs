@@ -219,20 +219,9 @@ impl ConvexCertificate<'_> {
     /// it need no walk: the margin is a million times the rounding of a point's float
     /// distance to the centre.
     fn inscribed_ball_squared(&self) -> f64 {
-        let (lo, hi) = super::check::bounds(self.points);
-        let size = (hi - lo).length();
+        let size = self.size();
         let radius = (0..self.triangles.len())
-            .map(|face| {
-                let [a, b, c] = self.corners(face);
-                let n = (b - a).cross(c - a);
-                let area2 = n.length();
-                if area2 <= 0.0 || area2.is_nan() {
-                    return 0.0;
-                }
-                let slack =
-                    64.0 * f64::EPSILON * size * ((b - a).length() * (c - a).length() / area2);
-                n.dot(a - self.inside) / area2 - slack
-            })
+            .map(|face| self.clearance(face, size).map_or(0.0, |(_, d)| d))
             .fold(f64::INFINITY, f64::min);
         if radius.is_finite() && radius > 0.0 {
             let radius = radius * (1.0 - 1e-6);
@@ -242,6 +231,26 @@ impl ConvexCertificate<'_> {
         }
     }
 
+    /// The diagonal of the points' bounding box: the size the faces' slack scales with.
+    fn size(&self) -> f64 {
+        let (lo, hi) = super::check::bounds(self.points);
+        (hi - lo).length()
+    }
+
+    /// Face `face`'s unit normal and the interior point's float distance to its plane
+    /// less the round-off slack the face-by-face test allows (`size` the points' extent);
+    /// `None` for a face without area. The inscribed ball and box are both made of it.
+    fn clearance(&self, face: usize, size: f64) -> Option<(DVec3, f64)> {
+        let [a, b, c] = self.corners(face);
+        let n = (b - a).cross(c - a);
+        let area2 = n.length();
+        if area2 <= 0.0 || area2.is_nan() {
+            return None;
+        }
+        let slack = 64.0 * f64::EPSILON * size * ((b - a).length() * (c - a).length() / area2);
+        Some((n / area2, n.dot(a - self.inside) / area2 - slack))
+    }
+
     /// Half extents of a box around the interior point inside every face's plane, in
     /// the proportions of the hull's bounding box: the ball's test in the box's norm
     /// (each face's float distance less its round-off slack against the box's reach
@@ -249,20 +258,12 @@ impl ConvexCertificate<'_> {
     /// (a cube of points, a mesh) has a box far bigger than its ball.
     fn inscribed_box(&self) -> DVec3 {
         let (lo, hi) = super::check::bounds(self.points);
-        let size = (hi - lo).length();
         let shape = (hi - lo) * 0.5;
+        let size = (hi - lo).length();
         let scale = (0..self.triangles.len())
             .map(|face| {
-                let [a, b, c] = self.corners(face);
-                let n = (b - a).cross(c - a);
-                let area2 = n.length();
-                if area2 <= 0.0 || area2.is_nan() {
-                    return 0.0;
-                }
-                let slack =
-                    64.0 * f64::EPSILON * size * ((b - a).length() * (c - a).length() / area2);
-                let unit = n / area2;
-                (unit.dot(a - self.inside) - slack) / unit.abs().dot(shape)
+                self.clearance(face, size)
+                    .map_or(0.0, |(unit, d)| d / unit.abs().dot(shape))
             })
             .fold(f64::INFINITY, f64::min);
         if scale.is_finite() && scale > 0.0 {

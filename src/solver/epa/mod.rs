@@ -77,8 +77,7 @@ impl FamilyRun for Penetration {
             records,
         );
         // The closed forms and the radii added to the cores' answer round too.
-        let outcome = std::mem::replace(&mut run.summary.outcome, Outcome::Intersecting);
-        run.summary.outcome = outcome.allowing_round_off(q.round_off());
+        run.summary.allow_round_off(q.round_off());
         run
     }
 }

@@ -127,7 +127,7 @@ impl FamilyRun for IpQuestion {
             Ok(match velocity {
                 None => {
                     let mut r = distance(&ia, &ib, settings, records)?;
-                    r.summary.outcome = r.summary.outcome.allowing_round_off(q.round_off());
+                    r.summary.allow_round_off(q.round_off());
                     Answer {
                         summary: r.summary,
                         extras: Some(r.extras),

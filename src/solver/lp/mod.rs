@@ -436,8 +436,7 @@ impl FamilyRun for LpQuestion {
 
     fn run(&self, q: &PairQuery<'_>, records: Option<&mut Vec<LpRecord>>) -> LpAnswer {
         let mut answer = run_on_shapes(q.a, q.b, q.b_in_a, *self, q.settings.lp, records);
-        let outcome = std::mem::replace(&mut answer.summary.outcome, Outcome::Intersecting);
-        answer.summary.outcome = outcome.allowing_round_off(q.round_off());
+        answer.summary.allow_round_off(q.round_off());
         answer
     }
 }
