@@ -1,38 +1,16 @@
-//! Collidescope's library: everything the viewer, the CLI (`src/main.rs`, `src/cli/`) and
-//! the Python package run, and nothing of their own.
+//! The `collidescope` package: the command line (`src/main.rs`, `src/cli/`), benchmarks
+//! and problem files ([`bench`](mod@bench)) and the Bevy viewer (`app`, feature `app`, on
+//! by default), over the solver core of `crates/core` (`collidescope-core`).
 //!
-//! - Geometry: rigid poses ([`pose`]); convex shapes given by their support maps
-//!   ([`shape`]: closed forms, polytopes with checked hulls, unions, dilated and implicit
-//!   shapes); the Minkowski difference they are queried through ([`minkowski`]).
-//! - Solvers ([`solver`]): one folder per method family (GJK and its accelerated
-//!   variants, Frank-Wolfe, EPA, time of impact, the LP collision test, the interior
-//!   point), each a run to its end that writes its own per-step records when given a
-//!   buffer, every method a row of one catalog.
-//! - Inputs: scene files ([`scene`]), mesh files ([`mesh_io`]), queries captured from
-//!   parry, FCL/Coal and MuJoCo ([`import`]), URDF robots for self-collision ([`robot`]).
-//! - Around the answers: benchmarks and problem files ([`bench`](mod@bench)),
-//!   parry3d-f64's answer beside ours ([`cross_check`], through [`parry_bridge`]),
-//!   reproductions for Coal and parry ([`export`]), bounds printed on the safe side
-//!   ([`printed_bound`]), a seeded random source ([`rng`]).
-//!
-//! The Bevy viewer (`app`) is compiled with the `app` feature (the default); nothing
-//! else depends on it, and `--no-default-features` builds the rest without Bevy.
+//! The core's modules are re-exported under their own names, so `collidescope::shape`,
+//! `collidescope::solver` and the rest read the same to the CLI, the viewer, the tests
+//! and the benchmarks as they did before the core became its own crate.
 
-pub mod cross_check;
-pub mod export;
-pub mod import;
-pub mod mesh_io;
-pub mod minkowski;
-pub mod parry_bridge;
-pub mod pose;
-pub mod printed_bound;
-pub mod rng;
-pub mod robot;
-pub mod scene;
-pub mod shape;
-pub mod solver;
+pub use collidescope_core::{
+    cross_check, export, import, mesh_io, minkowski, parry_bridge, pose, printed_bound, rng, robot,
+    scene, shape, solver, DMat3, DQuat, DVec3,
+};
 
-pub use glam::{DMat3, DQuat, DVec3};
 pub mod bench;
 
 #[cfg(feature = "app")]

@@ -1,8 +1,11 @@
 //! The layering `docs/architecture.md` describes, held by the imports themselves: every
-//! `use` in `src/` is resolved to a full path (`super` and `self` included) and checked
+//! `use` in the core (`crates/core/src/`) and the app (`src/`) is resolved to a full path (`super` and `self` included) and checked
 //! against the rules below, so a change that imports upward fails here, not in review.
 //!
-//! - The core never imports the viewer's crates (Bevy, egui): only `src/app` does.
+//! - The core is its own crate, and its dependencies hold none of the viewer's, the
+//!   command line's or the plots' crates (Bevy, egui, clap unless asked for, plotters,
+//!   indicatif, rayon).
+//! - Nothing outside the viewer imports Bevy or egui: only `src/app` does.
 //! - Shapes, poses and the Minkowski difference never import the solver.
 //! - A family (a folder of `src/solver`) never imports the registry above the families
 //!   (`trace`, `method`, `catalog`, `registry`, nor their `Run` and `Method` through the
@@ -147,7 +150,13 @@ fn registry_import(path: &str) -> bool {
         || REGISTRY_NAMES.contains(&path)
 }
 
+/// The solver core's sources (`crates/core/src`): module paths below are the core's.
 fn src_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/src")
+}
+
+/// The command line's, the benchmarks' and the viewer's sources.
+fn app_src_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
@@ -233,21 +242,54 @@ fn shapes_poses_and_the_minkowski_difference_never_import_the_solver() {
 
 #[test]
 fn only_the_viewer_imports_bevy_or_egui() {
-    let src = src_dir();
-    let viewer = src.join("app");
+    let viewer = app_src_dir().join("app");
     let mut wrong = Vec::new();
-    for file in rust_files(&src) {
-        if file.starts_with(&viewer) || file == src.join("main.rs") {
-            continue;
-        }
-        for path in imports(&src, &file) {
-            let root = path.split("::").next().unwrap_or("");
-            if root.starts_with("bevy") || root.starts_with("egui") {
-                wrong.push(format!("{}: imports {path}", file.display()));
+    for src in [src_dir(), app_src_dir()] {
+        for file in rust_files(&src) {
+            if file.starts_with(&viewer) {
+                continue;
+            }
+            for path in imports(&src, &file) {
+                let root = path.split("::").next().unwrap_or("");
+                if root.starts_with("bevy") || root.starts_with("egui") {
+                    wrong.push(format!("{}: imports {path}", file.display()));
+                }
             }
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The core crate's manifest: what `pip install ./python` compiles. Its dependencies
+/// name none of the viewer's, the command line's or the plots' crates (clap only as an
+/// optional feature the CLI turns on), and it depends on no other crate of ours.
+#[test]
+fn the_core_crate_depends_on_no_viewer_cli_or_plot_crate() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let mut section = String::new();
+    let mut wrong = Vec::new();
+    let mut seen = 0;
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line.to_string();
+            continue;
+        }
+        if section != "[dependencies]" || line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        seen += 1;
+        let name = line.split(['=', ' ']).next().unwrap();
+        let forbidden = ["bevy", "egui", "plotters", "indicatif", "rayon", "rfd", "collidescope"]
+            .iter()
+            .any(|f| name.starts_with(f))
+            || (name == "clap" && !line.contains("optional = true"));
+        if forbidden {
+            wrong.push(line.to_string());
+        }
+    }
+    assert!(seen > 5, "no dependencies read from {}", manifest.display());
+    assert!(wrong.is_empty(), "the core depends on {wrong:?}");
 }
 
 /// The checks see what they claim to: a known import of each kind is found.
@@ -259,6 +301,7 @@ fn the_import_reader_resolves_super_and_groups() {
         toi.iter().any(|p| p == "crate::solver::epa::penetration"),
         "{toi:?}"
     );
-    let app = imports(&src, &src.join("app/mod.rs"));
+    let app_src = app_src_dir();
+    let app = imports(&app_src, &app_src.join("app/mod.rs"));
     assert!(app.iter().any(|p| p.starts_with("bevy")), "{app:?}");
 }

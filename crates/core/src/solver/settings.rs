@@ -53,7 +53,8 @@ pub enum QueryMode {
 }
 
 /// Whose support conventions the distance solvers follow.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum SupportRule {
     /// The exact support of each shape, on the whole shape.
     #[default]
@@ -150,7 +151,8 @@ impl Default for IpSettings {
 }
 
 /// The leaving row among rows tied for the minimum ratio.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum TieRule {
     /// The largest pivot element (then the smallest basic index): the safeguard against
     /// tiny pivots. It is not Bland's leaving rule, so it can cycle on degenerate

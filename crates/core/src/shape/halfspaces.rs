@@ -216,7 +216,7 @@ mod tests {
     fn hill_climbing_crosses_clusters_of_repeated_vertices() {
         use crate::shape::Polytope;
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/data/problems/lp_sample.json");
+            .join("../../../shared/data/problems/lp_sample.json");
         let Ok(text) = std::fs::read_to_string(&path) else {
             eprintln!("skipping: {} is absent", path.display());
             return;

@@ -121,7 +121,7 @@ mod tests {
     /// configurations, colliding ones first.
     #[test]
     fn a_robot_scene_opens_on_its_nearest_pair() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/robots");
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/robots");
         let urdf = root.join("panda_description/urdf/panda.urdf");
         if !urdf.exists() {
             eprintln!("skipped: {} is absent", urdf.display());

@@ -22,9 +22,8 @@ use serde::{Deserialize, Serialize};
 use crate::minkowski::CsoPoint;
 
 /// How a tetrahedron is projected (segments and triangles are the same either way).
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum TetrahedronRule {
     /// Coal's region tree (`projectTetrahedraOrigin`): the default, because it takes
     /// Coal's branch where rounding decides, so iteration counts equal Coal's.

@@ -101,8 +101,8 @@ mod tests {
 
     #[test]
     fn narrates_momentum_stops() {
-        let path =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ellipsoids_close.ron");
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../scenes/ellipsoids_close.ron");
         let scene = crate::scene::Scene::load(&path).unwrap();
         let run = scene.run(Algorithm::Gjk(DirectionRule::Nesterov));
         let lines: Vec<String> = (0..run.trace.len()).map(|i| run.narrate(i)).collect();
