@@ -280,9 +280,17 @@ fn the_core_crate_depends_on_no_viewer_cli_or_plot_crate() {
         }
         seen += 1;
         let name = line.split(['=', ' ']).next().unwrap();
-        let forbidden = ["bevy", "egui", "plotters", "indicatif", "rayon", "rfd", "collidescope"]
-            .iter()
-            .any(|f| name.starts_with(f))
+        let forbidden = [
+            "bevy",
+            "egui",
+            "plotters",
+            "indicatif",
+            "rayon",
+            "rfd",
+            "collidescope",
+        ]
+        .iter()
+        .any(|f| name.starts_with(f))
             || (name == "clap" && !line.contains("optional = true"));
         if forbidden {
             wrong.push(line.to_string());
