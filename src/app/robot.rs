@@ -246,12 +246,12 @@ pub(super) fn plugin(app: &mut App) {
     app.add_observer(click_link).add_systems(
         Update,
         (
-            play_path.in_set(super::ViewerSet::Input),
-            (open_on_the_robot, tint_links, z_up_for_robots).in_set(super::ViewerSet::Input),
+            play_path.in_set(super::state::ViewerSet::Input),
+            (open_on_the_robot, tint_links, z_up_for_robots).in_set(super::state::ViewerSet::Input),
             (sync_visuals, place_visuals)
                 .chain()
-                .in_set(super::ViewerSet::Draw),
-            draw_nearest.in_set(super::ViewerSet::Draw),
+                .in_set(super::state::ViewerSet::Draw),
+            draw_nearest.in_set(super::state::ViewerSet::Draw),
         ),
     );
 }
@@ -260,7 +260,7 @@ pub(super) fn plugin(app: &mut App) {
 /// (the top bar's checkboxes bring them back), the camera framing the links.
 fn open_on_the_robot(
     session: Res<RobotSession>,
-    mut layers: ResMut<super::Layers>,
+    mut layers: ResMut<super::state::Layers>,
     mut seen: Local<u64>,
     mut camera: MessageWriter<super::camera::CameraRequest>,
 ) {
@@ -408,7 +408,7 @@ fn click_link(
     event: On<bevy::picking::events::Pointer<bevy::picking::events::Click>>,
     bodies: Query<&super::draw::shapes::OtherBody>,
     session: Res<RobotSession>,
-    model: Res<super::Model>,
+    model: Res<super::state::Model>,
     mut commands: ResMut<PendingCommands>,
 ) {
     if event.button != PointerButton::Primary || event.duration.as_secs_f32() > 0.3 {

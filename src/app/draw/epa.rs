@@ -13,7 +13,7 @@ use super::{
     family_in_focus, triangle_list, DrawStep, StepView, ViewLabels, COLOR_SUPPORT, COLOR_WITNESS,
 };
 use crate::app::camera::StepBounds;
-use crate::app::{Layers, Model, PlaybackCursor, ViewerSet};
+use crate::app::state::{Layers, Model, PlaybackCursor, ViewerSet};
 use crate::solver::epa::{self, EpaEvent, EpaRecord, EpaTrace};
 use crate::solver::trace::Trace;
 use crate::solver::Run;

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use super::common::draw_distance_step;
 use super::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_ITERATE};
 use crate::app::camera::StepBounds;
-use crate::app::ViewerSet;
+use crate::app::state::ViewerSet;
 use crate::solver::trace::Trace;
 use crate::solver::{frank_wolfe, FrankWolfeRecord};
 

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 
 use super::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_WITNESS};
 use crate::app::camera::StepBounds;
-use crate::app::ViewerSet;
+use crate::app::state::ViewerSet;
 use crate::solver::interior_point::{self, IpRecord};
 use crate::solver::trace::Trace;
 use crate::solver::Outcome;

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 
 use super::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_WITNESS};
 use crate::app::camera::StepBounds;
-use crate::app::ViewerSet;
+use crate::app::state::ViewerSet;
 use crate::solver::lp::{self, LpEvent, LpRecord};
 use crate::solver::Outcome;
 

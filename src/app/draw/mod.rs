@@ -20,7 +20,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use super::camera::MarkerScale;
-use super::{Layers, Model, PlaybackCursor, ViewerSet};
+use super::state::{Layers, Model, PlaybackCursor, ViewerSet};
 use crate::solver::catalog::Family;
 use crate::solver::GjkRecord;
 use minkowski::DifferenceFrame;

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use glam::DVec2;
 
 use super::{DrawStep, StepView, COLOR_SUPPORT};
-use crate::app::ViewerSet;
+use crate::app::state::ViewerSet;
 use crate::scene::Dimension;
 
 /// Which feature of the simplex a region belongs to.

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use glam::DVec3;
 
 use super::{DrawStep, StepView};
-use crate::app::ViewerSet;
+use crate::app::state::ViewerSet;
 use crate::scene::Dimension;
 
 #[derive(Component)]

@@ -15,8 +15,8 @@ use super::{
 use crate::app::camera::StepBounds;
 use crate::app::drag::VelocityHandle;
 use crate::app::model::ViewerModel;
+use crate::app::state::{Model, PlaybackCursor, ViewerSet};
 use crate::app::tessellate::{shape_mesh, swept_mesh};
-use crate::app::{Model, PlaybackCursor, ViewerSet};
 use crate::pose::Pose;
 use crate::solver::interior_point::IpRecord;
 use crate::solver::toi::{self, ToiRecord};

@@ -26,7 +26,7 @@ use super::draw::toi::ToiPreview;
 use super::draw::{OffscreenLabels, ViewLabels};
 use super::files::{DropTarget, FileAction, FileRequest};
 use super::playback::PlaybackRequest;
-use super::{Layers, Model, PlaybackCursor, StatusLine, ViewerMode};
+use super::state::{Layers, Model, PlaybackCursor, StatusLine, ViewerMode};
 
 pub use shape_panel::ShapeDrafts;
 
@@ -69,7 +69,7 @@ pub struct PanelState<'w> {
     orbit: Res<'w, OrbitCamera>,
     robot: ResMut<'w, crate::app::robot::RobotSession>,
     lesson: ResMut<'w, crate::app::lesson::LessonPlayer>,
-    presentation: ResMut<'w, crate::app::presentation::Presentation>,
+    presentation: ResMut<'w, crate::app::state::Presentation>,
 }
 
 /// What the panels ask other plugins to do.
