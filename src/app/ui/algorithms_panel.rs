@@ -309,14 +309,6 @@ fn results_ui(
 /// Kreuzer's distance estimate on the pair in focus (shapes given by their points).
 fn kreuzer_estimate(model: &ViewerModel) -> Option<f64> {
     let scene = &model.scene;
-    let rel = scene.b_in_a();
-    let a = scene.a().shape.vertex_points()?;
-    let b: Vec<glam::DVec3> = scene
-        .b()
-        .shape
-        .vertex_points()?
-        .iter()
-        .map(|q| rel.transform_point(*q))
-        .collect();
-    Some(crate::solver::lp::kreuzer_distance_estimate(&a, &b))
+    let (a, b) = (&scene.a().shape, &scene.b().shape);
+    crate::solver::lp::kreuzer_estimate_of_shapes(a, b, &scene.b_in_a())
 }
