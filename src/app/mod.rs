@@ -8,6 +8,7 @@
 pub mod animate;
 mod camera;
 pub mod command;
+pub mod companion;
 mod diagnose;
 mod drag;
 mod draw;
