@@ -16,6 +16,13 @@
 //!   `distance_step`, `outcome`, `settings`, `criteria`, `simplex`) imports neither the
 //!   registry nor any family.
 //!
+//! - The viewer's generic code (its model, panels, plots and drawings outside
+//!   `app/companion/`) reaches a family's companion only through the companions'
+//!   registry (`app/companion/mod.rs`), never a companion's own file.
+//! - The viewer's shared state (`app/state.rs`) is a leaf: it imports no panel, drawing
+//!   or plugin; the theme imports no panel (`ui`, `presentation`), so the panels and the
+//!   theme do not import each other.
+//!
 //! Test modules (`#[cfg(test)]`) may run whole methods and are not read.
 
 use std::path::{Path, PathBuf};
@@ -312,4 +319,70 @@ fn the_import_reader_resolves_super_and_groups() {
     let app_src = app_src_dir();
     let app = imports(&app_src, &app_src.join("app/mod.rs"));
     assert!(app.iter().any(|p| p.starts_with("bevy")), "{app:?}");
+}
+
+/// The viewer's companions: one file (or folder) per family under `app/companion/`.
+fn companion_modules(app_src: &Path) -> Vec<String> {
+    let folder = app_src.join("app/companion");
+    std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_stem().is_some_and(|s| s != "mod"))
+        .map(|p| p.file_stem().unwrap().to_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn generic_viewer_code_reaches_a_companion_only_through_the_registry() {
+    let src = app_src_dir();
+    let app = src.join("app");
+    let companions = companion_modules(&src);
+    assert!(
+        companions.iter().any(|c| c == "toi") && companions.len() >= 6,
+        "{companions:?}"
+    );
+    let mut wrong = Vec::new();
+    for file in rust_files(&app) {
+        if file.starts_with(app.join("companion")) {
+            continue;
+        }
+        for path in imports(&src, &file) {
+            if companions
+                .iter()
+                .any(|c| under(&path, &format!("crate::app::companion::{c}")))
+            {
+                wrong.push(format!("{}: imports {path}", file.display()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_shared_viewer_state_is_a_leaf_and_the_theme_imports_no_panel() {
+    let src = app_src_dir();
+    let app = src.join("app");
+    let mut wrong = Vec::new();
+    // The state may build on the plain-Rust model and playback state only.
+    for path in imports(&src, &app.join("state.rs")) {
+        let allowed = ["crate::app::model", "crate::app::playback_state"]
+            .iter()
+            .any(|a| under(&path, a));
+        if under(&path, "crate::app") && !allowed {
+            wrong.push(format!("state.rs: imports {path}"));
+        }
+    }
+    for path in imports(&src, &app.join("theme.rs")) {
+        let panel = [
+            "crate::app::ui",
+            "crate::app::presentation",
+            "crate::app::companion",
+        ]
+        .iter()
+        .any(|p| under(&path, p));
+        if panel || path == "crate::app" {
+            wrong.push(format!("theme.rs: imports {path}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -11,7 +11,7 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured};
 
 use super::lesson::LessonPlayer;
-use super::{Model, PlaybackCursor, StatusLine};
+use super::state::{Model, PlaybackCursor, StatusLine};
 
 /// Frames to let the scene settle before the first capture.
 const SETTLE_FRAMES: u32 = 12;

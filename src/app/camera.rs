@@ -11,7 +11,7 @@ use bevy::render::render_resource::BlendState;
 use bevy_egui::input::egui_wants_any_pointer_input;
 use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
-use super::ViewerSet;
+use super::state::ViewerSet;
 
 /// Where the camera looks from: spherical coordinates around a focus point.
 #[derive(Resource, Clone, Copy, Debug, PartialEq)]
@@ -249,7 +249,7 @@ fn orbit_with_mouse(
     motion: Res<AccumulatedMouseMotion>,
     scroll: Res<AccumulatedMouseScroll>,
     dragging_shape: Res<ShapeDragActive>,
-    model: Res<super::Model>,
+    model: Res<super::state::Model>,
     mut orbit: ResMut<OrbitCamera>,
 ) {
     let delta = motion.delta;
@@ -299,7 +299,7 @@ fn answer_camera_requests(
     bounds: Res<SceneBounds>,
     step: Res<StepBounds>,
     mut orbit: ResMut<OrbitCamera>,
-    model: Res<super::Model>,
+    model: Res<super::state::Model>,
     cameras: Query<&Camera, With<Camera3d>>,
     mut state: Local<Framing>,
 ) {
@@ -350,7 +350,7 @@ fn answer_camera_requests(
 
 fn apply_orbit(
     orbit: Res<OrbitCamera>,
-    model: Res<super::Model>,
+    model: Res<super::state::Model>,
     mut cameras: Query<(&mut Transform, &mut Projection), With<Camera3d>>,
     mut marker: ResMut<MarkerScale>,
 ) {

@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 
 use super::model::{BodyId, ViewerModel};
-use super::{Model, StatusLine, ViewerSet};
+use super::state::{Model, StatusLine, ViewerSet};
 use crate::pose::Pose;
 use crate::scene::ShapeSpec;
 use crate::solver::{Method, SolverSettings};

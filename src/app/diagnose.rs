@@ -251,7 +251,7 @@ fn compute_pool() -> &'static AsyncComputeTaskPool {
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Diagnosis>().add_systems(
         Update,
-        collect_finished_jobs.run_if(in_state(super::ViewerMode::Diagnose)),
+        collect_finished_jobs.run_if(in_state(super::state::ViewerMode::Diagnose)),
     );
 }
 

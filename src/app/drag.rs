@@ -9,7 +9,7 @@ use glam::DQuat;
 use super::camera::{OrbitCamera, ShapeDragActive};
 use super::command::{PendingCommands, ViewerCommand};
 use super::model::Side;
-use super::Model;
+use super::state::Model;
 
 /// Marks the mesh entity of the pair's shape A or B.
 #[derive(Component, Clone, Copy, Debug)]

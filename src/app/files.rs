@@ -12,7 +12,7 @@ use bevy::tasks::{block_on, futures_lite::future, AsyncComputeTaskPool, Task};
 use super::camera::CameraRequest;
 use super::model::{Side, ViewerModel};
 use super::robot::{RobotSession, RobotState};
-use super::{Model, PlaybackCursor, StatusLine, ViewerSet};
+use super::state::{Model, PlaybackCursor, StatusLine, ViewerSet};
 
 /// Something to do with a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use bevy_egui::input::egui_wants_any_keyboard_input;
 
 use super::camera::{CameraRequest, OrbitCamera};
 use super::command::{PendingCommands, ViewerCommand};
-use super::{DifferencePlacement, Layers, Model, PlaybackCursor, ViewerSet};
+use super::state::{DifferencePlacement, Layers, Model, PlaybackCursor, ViewerSet};
 use crate::scene::{LessonFrame, LessonStep};
 use crate::solver::Method;
 

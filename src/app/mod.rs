@@ -8,6 +8,7 @@
 pub mod animate;
 mod camera;
 pub mod command;
+pub mod companion;
 mod diagnose;
 mod drag;
 mod draw;
@@ -20,6 +21,7 @@ pub mod playback_state;
 pub mod presentation;
 pub mod robot;
 mod screenshot;
+pub mod state;
 pub mod tessellate;
 pub mod theme;
 mod ui;
@@ -35,6 +37,7 @@ use crate::scene::Scene;
 use crate::solver::Method;
 use model::ViewerModel;
 use playback_state::Playback;
+use state::{Layers, Model, PlaybackCursor, StatusLine, ViewerMode, ViewerSet};
 
 /// How the viewer was started.
 #[derive(Clone, Debug, Default)]
@@ -65,99 +68,6 @@ pub struct ViewerOptions {
 
 /// The default scene when none is given: shipped with the binary.
 const DEFAULT_SCENE: &str = include_str!("../../scenes/ellipsoids_close.ron");
-
-/// The viewer's model as a resource.
-#[derive(Resource, Deref, DerefMut)]
-pub struct Model(pub ViewerModel);
-
-/// The time cursor as a resource.
-#[derive(Resource, Deref, DerefMut, Default)]
-pub struct PlaybackCursor(pub Playback);
-
-/// The last message for the status line (errors stay until the next message).
-#[derive(Resource, Default, Clone, Debug)]
-pub struct StatusLine {
-    pub text: String,
-    pub is_error: bool,
-}
-
-impl StatusLine {
-    pub fn info(&mut self, text: impl Into<String>) {
-        self.text = text.into();
-        self.is_error = false;
-    }
-
-    pub fn error(&mut self, text: impl Into<String>) {
-        self.text = text.into();
-        self.is_error = true;
-    }
-}
-
-/// Where `A ⊖ B` is drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DifferencePlacement {
-    /// Around the world origin, among the shapes.
-    InPlace,
-    /// Beside the shapes, with its own origin marker.
-    SideView,
-}
-
-/// Which layers are drawn.
-#[derive(Resource, Clone, Debug)]
-pub struct Layers {
-    pub shapes: bool,
-    pub difference: bool,
-    pub placement: DifferencePlacement,
-    pub simplex: bool,
-    pub labels: bool,
-    pub support_direction: bool,
-    pub support_parts: bool,
-    pub iterate: bool,
-    pub witness: bool,
-    pub frank_wolfe_path: bool,
-    /// The playback panel with its plots, in a lesson (outside one it is always shown).
-    pub plots: bool,
-    /// `A ⊖ B` built before the eyes: copies of −B placed at points of A, one after
-    /// another (off unless asked for).
-    pub construction: bool,
-}
-
-impl Default for Layers {
-    fn default() -> Self {
-        Self {
-            shapes: true,
-            difference: true,
-            placement: DifferencePlacement::SideView,
-            simplex: true,
-            labels: true,
-            support_direction: true,
-            support_parts: true,
-            iterate: true,
-            witness: true,
-            frank_wolfe_path: true,
-            plots: true,
-            construction: false,
-        }
-    }
-}
-
-/// The order of the per-frame work: input, then solving, then drawing.
-#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
-pub enum ViewerSet {
-    Input,
-    /// Panel commands applied and stale runs re-run (one system does the solving).
-    Solve,
-    Draw,
-}
-
-/// What the viewer is being used for: exploring the focused method's steps, or
-/// diagnosing slow cases (sweeps and heat maps; their jobs are collected only then).
-#[derive(States, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum ViewerMode {
-    #[default]
-    Explore,
-    Diagnose,
-}
 
 /// Loads the scene (or the default one) and runs the viewer until its window closes.
 pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
@@ -225,7 +135,7 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
     .insert_resource(robot)
     .insert_resource(PlaybackCursor(playback))
     .insert_resource({
-        let mut p = presentation::Presentation::default();
+        let mut p = state::Presentation::default();
         p.set_projector(options.projector);
         // An animation for slides shows the 3-D view and the narration only.
         p.panels_hidden = options.animate.is_some();

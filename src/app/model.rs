@@ -57,9 +57,6 @@ pub struct ViewerModel {
     warm_start: bool,
     /// The runs no longer match the scene: the Solve stage re-runs them.
     stale: bool,
-    /// The signed distance against t over the motion, when a time-of-impact method is
-    /// enabled and B moves (the plot the probes are marked on).
-    motion_curve: Vec<[f64; 2]>,
     /// parry3d-f64's answer on the pair in focus at this pose (the cross-check).
     pub parry: Option<crate::cross_check::ParryAnswer>,
     /// Bumped on every change of what is drawn (shapes, poses, runs).
@@ -84,7 +81,6 @@ impl ViewerModel {
             focus,
             runs: Vec::new(),
             warm_start: false,
-            motion_curve: Vec::new(),
             parry: None,
             stale: true,
             revision: 0,
@@ -219,43 +215,8 @@ impl ViewerModel {
             let motion = self.scene.relative_motion().ok().flatten();
             crate::cross_check::parry_answer(a, b, &self.scene.b_in_a(), motion)
         });
-        self.motion_curve = self.sample_motion();
         self.sync_scene_methods();
         self.revision += 1;
-    }
-
-    /// `(t, signed distance)` at 101 times of the motion (GJK apart, EPA inside).
-    fn sample_motion(&self) -> Vec<[f64; 2]> {
-        let toi_enabled = self
-            .enabled
-            .iter()
-            .any(|m| m.family() == crate::solver::toi::FAMILY);
-        let Some(motion) = self
-            .scene
-            .relative_motion()
-            .ok()
-            .flatten()
-            .filter(|_| toi_enabled)
-        else {
-            return Vec::new();
-        };
-        let (a, b) = (&self.scene.a().shape, &self.scene.b().shape);
-        let start = self.scene.b_in_a();
-        (0..=100)
-            .filter_map(|i| {
-                let t = i as f64 / 100.0;
-                let pose = motion.pose_at(start, t);
-                let settings = SolverSettings::default();
-                let run = Method::epa().run(a, b, pose, None, settings, false);
-                Some([t, run.summary.outcome.signed_distance()?])
-            })
-            .collect()
-    }
-
-    /// The signed distance against t over B's motion (empty when no time-of-impact
-    /// method is enabled or B does not move).
-    pub fn motion_curve(&self) -> &[[f64; 2]] {
-        &self.motion_curve
     }
 
     /// What a saved scene lists: the enabled methods, the one in focus first.
@@ -751,6 +712,11 @@ mod tests {
         assert_eq!(m.body(b).shape.kind_name(), "polytope");
     }
 
+    /// The time of impact companion's motion curve on the model's scene.
+    fn motion_curve(m: &ViewerModel) -> Vec<[f64; 2]> {
+        crate::app::companion::toi::motion_curve(&m.scene, m.enabled())
+    }
+
     #[test]
     fn a_moving_body_drives_the_time_of_impact_and_its_plot() {
         let path =
@@ -758,7 +724,7 @@ mod tests {
         let mut m = ViewerModel::new(Scene::load(&path).unwrap());
         assert_eq!(m.focused_family(), crate::solver::toi::FAMILY);
         assert!(m.step_count() > 2);
-        assert_eq!(m.motion_curve().len(), 101);
+        assert_eq!(motion_curve(&m).len(), 101);
         let time = |m: &ViewerModel| match m.focused_run().unwrap().run.summary.outcome {
             crate::solver::Outcome::Impact { time, .. } => time,
             ref other => panic!("{other}"),
@@ -780,7 +746,7 @@ mod tests {
         m.solve();
         let outcome = &m.focused_run().unwrap().run.summary.outcome;
         assert_eq!(outcome.status_name(), "not_applicable", "{outcome}");
-        assert!(m.motion_curve().is_empty());
+        assert!(motion_curve(&m).is_empty());
         assert!(m.set_velocity(b, Some(glam::DVec3::NAN)).is_err());
     }
 }

@@ -5,7 +5,7 @@ use bevy::prelude::*;
 use bevy_egui::input::egui_wants_any_keyboard_input;
 
 use super::playback_state::PlaybackCommand;
-use super::{Model, PlaybackCursor, ViewerSet};
+use super::state::{Model, PlaybackCursor, ViewerSet};
 
 /// A playback command from the UI or the keyboard, applied in one place.
 #[derive(Message, Clone, Copy, Debug)]

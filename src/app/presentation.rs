@@ -7,49 +7,7 @@ use bevy::window::{MonitorSelection, WindowMode};
 use bevy_egui::input::egui_wants_any_keyboard_input;
 use bevy_egui::{egui, EguiContexts, EguiPrimaryContextPass};
 
-use super::ViewerSet;
-
-/// How the viewer presents itself.
-#[derive(Resource, Clone, Copy, Debug, PartialEq)]
-pub struct Presentation {
-    pub projector: bool,
-    /// egui's zoom factor (the projector theme starts at 1.75).
-    pub ui_scale: f32,
-    /// Only the 3-D view and the narration.
-    pub panels_hidden: bool,
-    pub fullscreen: bool,
-    /// In a lesson, every panel (the scene and method panels, playback and plots);
-    /// otherwise only the picture, the lesson's text and its step list, the plots when
-    /// a step shows them.
-    pub lesson_panels: bool,
-}
-
-impl Default for Presentation {
-    fn default() -> Self {
-        Self {
-            projector: false,
-            ui_scale: 1.1,
-            panels_hidden: false,
-            fullscreen: false,
-            lesson_panels: false,
-        }
-    }
-}
-
-impl Presentation {
-    pub const SCALE_RANGE: std::ops::RangeInclusive<f32> = 0.75..=2.5;
-
-    /// The projector theme on or off (it brings its own UI scale).
-    pub fn set_projector(&mut self, on: bool) {
-        self.projector = on;
-        self.ui_scale = if on { 1.75 } else { 1.1 };
-    }
-
-    pub fn scale_by(&mut self, step: f32) {
-        self.ui_scale =
-            (self.ui_scale + step).clamp(*Self::SCALE_RANGE.start(), *Self::SCALE_RANGE.end());
-    }
-}
+use super::state::{Presentation, ViewerSet};
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<Presentation>()

@@ -8,8 +8,8 @@ use bevy::render::view::screenshot::{save_to_disk, Screenshot};
 
 use super::camera::{CameraRequest, OrbitCamera};
 use super::diagnose::Diagnosis;
-use super::Model;
-use super::ViewerMode;
+use super::state::Model;
+use super::state::ViewerMode;
 
 /// Frames to let the scene settle (meshes uploaded, camera framed) before capturing.
 const SETTLE_FRAMES: u32 = 12;

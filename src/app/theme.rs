@@ -5,7 +5,7 @@
 
 use bevy_egui::egui;
 
-use super::presentation::Presentation;
+use super::state::Presentation;
 use crate::solver::catalog;
 use crate::solver::Method;
 

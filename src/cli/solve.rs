@@ -142,15 +142,12 @@ fn print_csv(runs: &[Run]) {
 
 /// Kreuzer's distance estimate beside GJK's distance (the estimate is not a bound).
 fn print_kreuzer_estimate(scene: &Scene) {
-    let rel = scene.b_in_a();
-    let (Some(a), Some(b)) = (
-        scene.a().shape.vertex_points(),
-        scene.b().shape.vertex_points(),
-    ) else {
+    let (a, b) = (&scene.a().shape, &scene.b().shape);
+    let Some(estimate) =
+        collidescope::solver::lp::kreuzer_estimate_of_shapes(a, b, &scene.b_in_a())
+    else {
         return;
     };
-    let b: Vec<DVec3> = b.iter().map(|q| rel.transform_point(*q)).collect();
-    let estimate = collidescope::solver::lp::kreuzer_distance_estimate(&a, &b);
     let gjk = scene
         .run(collidescope::solver::Algorithm::ALL[0])
         .summary

@@ -1,28 +1,21 @@
 //! The 3-D view's drawings. Scene layers every method shares (the shapes, `A ⊖ B`) run
-//! always; the step under the cursor is drawn by its family's file, each registered
-//! with a run condition on the family in focus (one drawing per record type):
-//! `common` holds what the distance families (GJK, Frank-Wolfe) share.
+//! always; the step under the cursor is drawn by its family's companion
+//! (`app/companion/`), each registered with a run condition on the family in focus (one
+//! drawing per record type) through the companions' list: `common` holds what the
+//! distance families (GJK, Frank-Wolfe) share, and this file what every step drawing
+//! reads ([`StepView`]) and the layer colours.
 
-mod common;
+pub mod common;
 pub mod construction;
-mod epa;
-mod frank_wolfe;
-mod gjk;
-mod interior_point;
-mod lp;
 pub mod minkowski;
-mod planar;
-mod regions3d;
 pub mod shapes;
-pub mod toi;
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use super::camera::MarkerScale;
-use super::{Layers, Model, PlaybackCursor, ViewerSet};
+use super::state::{Layers, Model, PlaybackCursor, ViewerSet};
 use crate::solver::catalog::Family;
-use crate::solver::GjkRecord;
 use minkowski::DifferenceFrame;
 
 // Layer colours from Okabe & Ito's colour-blind-safe palette (reddish purple,
@@ -76,14 +69,7 @@ pub(super) fn plugin(app: &mut App) {
             minkowski::plugin,
             construction::plugin,
             common::plugin,
-            gjk::plugin,
-            frank_wolfe::plugin,
-            epa::plugin,
-            toi::plugin,
-            lp::plugin,
-            interior_point::plugin,
-            planar::plugin,
-            regions3d::plugin,
+            super::companion::draw_plugin,
         ));
 }
 
@@ -97,42 +83,6 @@ fn thicker_lines(mut store: ResMut<GizmoConfigStore>) {
 fn start_labels(frame: Res<DifferenceFrame>, mut labels: ResMut<ViewLabels>) {
     labels.0.clear();
     labels.0.push((frame.anchor, "O".into(), Color::BLACK));
-}
-
-/// The GJK step under the cursor, as the Voronoi drawings need it: the simplex the step
-/// projected (the last step's simplex and the new support), the vertices it kept, the
-/// support point and the direction (all in A's frame). `None` unless GJK is in focus in
-/// a scene of `dimension`.
-pub struct ProjectedStep {
-    pub projected: Vec<glam::DVec3>,
-    pub kept: Vec<glam::DVec3>,
-    pub support: glam::DVec3,
-    pub direction: glam::DVec3,
-}
-
-pub fn projected_gjk_step(
-    view: &StepView,
-    dimension: crate::scene::Dimension,
-) -> Option<ProjectedStep> {
-    let model = &view.model;
-    if model.scene.dimension != dimension {
-        return None;
-    }
-    let records = model.focused_run()?.run.trace.steps::<GjkRecord>()?;
-    let index = view.cursor.cursor.min(records.len().checked_sub(1)?);
-    let record = &records[index];
-    let support = record.step.support?.point.w;
-    let points = |k: usize| records[k].step.simplex.iter().map(|v| v.point.w);
-    let mut projected: Vec<glam::DVec3> = index
-        .checked_sub(1)
-        .map_or(Vec::new(), |p| points(p).collect());
-    projected.push(support);
-    Some(ProjectedStep {
-        projected,
-        kept: points(index).collect(),
-        support,
-        direction: record.step.direction,
-    })
 }
 
 /// A mesh of separate triangles (three positions each) for translucent overlays.

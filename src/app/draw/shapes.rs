@@ -8,8 +8,8 @@ use bevy::prelude::*;
 use crate::app::camera::SceneBounds;
 use crate::app::drag::ShapeBody;
 use crate::app::model::Side;
+use crate::app::state::{Layers, Model, ViewerSet};
 use crate::app::tessellate::{shape_mesh, TriMesh};
-use crate::app::{Layers, Model, ViewerSet};
 use crate::pose::Pose;
 
 // Okabe–Ito blue and orange: told apart with any colour vision.

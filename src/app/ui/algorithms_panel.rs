@@ -3,14 +3,11 @@
 use bevy_egui::egui;
 
 use crate::app::command::{PendingCommands, ViewerCommand};
+use crate::app::companion;
 use crate::app::model::ViewerModel;
 use crate::app::theme::Theme;
 use crate::solver::catalog::{self, SettingsKind};
-use crate::solver::lp::LpQuestion;
-use crate::solver::{
-    restart_plan, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, Method,
-    Outcome, SupportRule,
-};
+use crate::solver::{Criterion, CriterionKind, InitialGuess, Method, Outcome, SupportRule};
 
 /// The outcome in words (its `Display`).
 pub fn outcome_text(o: &Outcome) -> String {
@@ -285,18 +282,7 @@ fn results_ui(
         if let Some(k) = r.run.summary.momentum_stopped_at {
             ui.label(format!("   momentum stopped at iteration {k}"));
         }
-        if m == Method::of(Algorithm::Gjk(DirectionRule::NesterovRestart)) {
-            let scene = &model.scene;
-            let plan = restart_plan(&scene.a().shape, &scene.b().shape);
-            ui.label(format!("   {plan}"));
-        }
-        if let Some(LpQuestion::Collision(_)) = m.entry::<LpQuestion>() {
-            if let Some(estimate) = kreuzer_estimate(model) {
-                ui.label(format!(
-                    "   Kreuzer's estimate ∥b − Ax*∥₁/√3 = {estimate:.4e} (not a bound: compare GJK's distance)"
-                ));
-            }
-        }
+        companion::result_lines_ui(ui, model, m);
         if let Some(gjk) = r.run.gjk_stage() {
             ui.label(format!(
                 "   GJK stage: {} iterations; then {} expansions",
@@ -304,19 +290,4 @@ fn results_ui(
             ));
         }
     }
-}
-
-/// Kreuzer's distance estimate on the pair in focus (shapes given by their points).
-fn kreuzer_estimate(model: &ViewerModel) -> Option<f64> {
-    let scene = &model.scene;
-    let rel = scene.b_in_a();
-    let a = scene.a().shape.vertex_points()?;
-    let b: Vec<glam::DVec3> = scene
-        .b()
-        .shape
-        .vertex_points()?
-        .iter()
-        .map(|q| rel.transform_point(*q))
-        .collect();
-    Some(crate::solver::lp::kreuzer_distance_estimate(&a, &b))
 }

@@ -9,8 +9,8 @@ use glam::DVec3;
 use crate::app::command::{PendingCommands, ViewerCommand};
 use crate::app::diagnose::Diagnosis;
 use crate::app::model::{Side, ViewerModel};
+use crate::app::state::StatusLine;
 use crate::app::theme::Theme;
-use crate::app::StatusLine;
 use crate::solver::Method;
 
 /// What the user asked for in this frame.

@@ -9,7 +9,6 @@ mod files_panel;
 mod playback_panel;
 mod plots;
 mod shape_panel;
-mod tableau_panel;
 mod top_bar;
 
 use crate::app::theme::Theme;
@@ -20,13 +19,13 @@ use bevy_egui::{egui, EguiContexts, EguiPrimaryContextPass};
 
 use super::camera::{CameraRequest, OrbitCamera};
 use super::command::PendingCommands;
+use super::companion::{self, CompanionState};
 use super::diagnose::Diagnosis;
 use super::draw::minkowski::DifferenceFrame;
-use super::draw::toi::ToiPreview;
 use super::draw::{OffscreenLabels, ViewLabels};
 use super::files::{DropTarget, FileAction, FileRequest};
 use super::playback::PlaybackRequest;
-use super::{Layers, Model, PlaybackCursor, StatusLine, ViewerMode};
+use super::state::{Layers, Model, PlaybackCursor, StatusLine, ViewerMode};
 
 pub use shape_panel::ShapeDrafts;
 
@@ -65,11 +64,11 @@ pub struct PanelState<'w> {
     drop_target: ResMut<'w, DropTarget>,
     frame: Res<'w, DifferenceFrame>,
     diagnosis: ResMut<'w, Diagnosis>,
-    preview: ResMut<'w, ToiPreview>,
+    companions: ResMut<'w, CompanionState>,
     orbit: Res<'w, OrbitCamera>,
     robot: ResMut<'w, crate::app::robot::RobotSession>,
     lesson: ResMut<'w, crate::app::lesson::LessonPlayer>,
-    presentation: ResMut<'w, crate::app::presentation::Presentation>,
+    presentation: ResMut<'w, crate::app::state::Presentation>,
 }
 
 /// What the panels ask other plugins to do.
@@ -199,14 +198,13 @@ fn viewer_ui(
                     &mut requests.playback,
                     crate::app::lesson::narration_shown(&state.lesson),
                 );
-                if state.model.focused_family() == crate::solver::toi::FAMILY {
-                    playback_panel::toi_preview_ui(ui, &mut state.preview);
-                }
+                companion::playback_section_ui(ui, &state.model, &mut state.companions);
                 ui.separator();
                 plots::plots_ui(
                     ui,
                     &state.model,
                     Theme::of(&state.presentation),
+                    &state.companions,
                     state.cursor.cursor,
                     &mut state.text.bounds_log,
                 );
@@ -282,7 +280,7 @@ fn viewer_ui(
                         Theme::of(&state.presentation),
                         &mut state.commands,
                     );
-                    tableau_panel::tableau_ui(ui, &state.model, state.cursor.cursor);
+                    companion::methods_sections_ui(ui, &state.model, state.cursor.cursor);
                     return;
                 }
                 let view = state.orbit.transform();
@@ -478,9 +476,11 @@ mod tests {
                 frames(&mut m, |ui, m| {
                     shape_panel::scene_panel_ui(ui, m, &mut drafts, &mut commands);
                     algorithms_panel::algorithms_panel_ui(ui, m, Theme::default(), &mut commands);
-                    tableau_panel::tableau_ui(ui, m, 3);
-                    plots::plots_ui(ui, m, Theme::default(), 3, &mut true);
-                    plots::plots_ui(ui, m, Theme { projector: true }, 3, &mut false);
+                    companion::methods_sections_ui(ui, m, 3);
+                    let state = CompanionState::default();
+                    plots::plots_ui(ui, m, Theme::default(), &state, 3, &mut true);
+                    let projector = Theme { projector: true };
+                    plots::plots_ui(ui, m, projector, &state, 3, &mut false);
                 });
             }
             // Untouched panels ask for nothing.

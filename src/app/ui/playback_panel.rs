@@ -126,25 +126,3 @@ pub fn narration_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: &Playback) {
     let text = format!("{}: {}", run.run.method.label(), run.run.narrate(index));
     ui.label(egui::RichText::new(text).size(22.0));
 }
-
-/// With a time of impact in focus: a slider that moves B's ghost along its path (off:
-/// the ghost follows the step under the cursor).
-pub fn toi_preview_ui(ui: &mut egui::Ui, preview: &mut crate::app::draw::toi::ToiPreview) {
-    ui.horizontal(|ui| {
-        let mut on = preview.0.is_some();
-        if ui
-            .checkbox(&mut on, "move B along its path: t =")
-            .on_hover_text("off: B's ghost shows the time of the step under the cursor")
-            .changed()
-        {
-            preview.0 = on.then_some(preview.0.unwrap_or(0.0));
-        }
-        let mut t = preview.0.unwrap_or(0.0);
-        if ui
-            .add_enabled(on, egui::Slider::new(&mut t, 0.0..=1.0).max_decimals(6))
-            .changed()
-        {
-            preview.0 = Some(t);
-        }
-    });
-}

@@ -5,17 +5,11 @@
 use bevy_egui::egui;
 use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
 
+use crate::app::companion::{self, log10_floor, CompanionState, PlotView};
 use crate::app::model::ViewerModel;
 use crate::app::theme::Theme;
 use crate::solver::family::LogScale;
-use crate::solver::interior_point::IpRecord;
-use crate::solver::toi::ToiRecord;
 use crate::solver::trace::{PlotValues, Trace};
-
-/// `log10` of a positive value, floored so zero gaps stay on the plot.
-fn log10_floor(v: f64) -> f64 {
-    v.max(1e-18).log10()
-}
 
 /// `(k, f(values))` for every record of `trace` where `f` is finite.
 fn series(trace: &Trace, f: impl Fn(PlotValues) -> f64) -> PlotPoints<'static> {
@@ -30,6 +24,7 @@ pub fn plots_ui(
     ui: &mut egui::Ui,
     model: &ViewerModel,
     theme: Theme,
+    state: &CompanionState,
     cursor: usize,
     bounds_log: &mut bool,
 ) {
@@ -72,17 +67,28 @@ pub fn plots_ui(
                 ui.radio_value(bounds_log, true, names.log_choice);
                 ui.radio_value(bounds_log, false, names.linear_choice);
             });
-            bounds_plot_ui(ui, model, theme, current_k, height - 24.0, *bounds_log);
+            bounds_plot_ui(
+                ui,
+                model,
+                state,
+                theme,
+                current_k,
+                height - 24.0,
+                *bounds_log,
+            );
         });
     });
 }
 
 /// The focused run's upper and lower bounds, as they are or on a log scale: for a
 /// distance, their gaps to d* (the smallest distance any enabled run certified); for a
-/// depth, upper − lower.
+/// depth, upper − lower. On the log choice a family's companion may show its own plot
+/// instead (the time of impact's motion, the interior point's barrier).
+#[allow(clippy::too_many_arguments)]
 fn bounds_plot_ui(
     ui: &mut egui::Ui,
     model: &ViewerModel,
+    state: &CompanionState,
     theme: Theme,
     current_k: f64,
     height: f32,
@@ -91,18 +97,15 @@ fn bounds_plot_ui(
     let Some(focused) = model.focused_run() else {
         return;
     };
-    if let (true, Some(records)) = (log, focused.run.trace.steps::<ToiRecord>()) {
-        return motion_plot_ui(
-            ui,
-            model,
-            records,
-            theme.method_color(focused.run.method),
-            height,
-        );
-    }
-    if let (true, Some(records)) = (log, focused.run.trace.steps::<IpRecord>()) {
-        let color = theme.method_color(focused.run.method);
-        return barrier_plot_ui(ui, records, color, current_k, height);
+    let view = PlotView {
+        model,
+        state,
+        color: theme.method_color(focused.run.method),
+        current_k,
+        height,
+    };
+    if log && companion::plot_ui(ui, &view) {
+        return;
     }
     let trace = &focused.run.trace;
     let color = theme.method_color(focused.run.method);
@@ -168,80 +171,4 @@ fn bounds_plot_ui(
         }
         plot.vline(VLine::new("current step", current_k).color(egui::Color32::DARK_GRAY));
     });
-}
-
-/// An interior point in focus, per Newton step on a log scale: the barrier parameter μ,
-/// the dual residual's norm and the width of the certified bracket.
-fn barrier_plot_ui(
-    ui: &mut egui::Ui,
-    records: &[crate::solver::interior_point::IpRecord],
-    color: egui::Color32,
-    current_k: f64,
-    height: f32,
-) {
-    let line = |f: &dyn Fn(&crate::solver::interior_point::IpRecord) -> f64| -> PlotPoints {
-        records
-            .iter()
-            .map(|r| [r.k as f64, f(r)])
-            .filter(|p| p[1].is_finite())
-            .map(|[k, v]| [k, log10_floor(v)])
-            .collect()
-    };
-    Plot::new("barrier")
-        .height(height)
-        .legend(Legend::default().text_style(egui::TextStyle::Body))
-        .x_axis_label("Newton step k")
-        .y_axis_label("log₁₀")
-        .y_axis_formatter(|mark, _| format!("1e{:.0}", mark.value))
-        .show(ui, |plot| {
-            plot.line(Line::new("μ", line(&|r| r.mu)).color(color).width(2.5));
-            plot.line(
-                Line::new("dual residual", line(&|r| r.dual_residual))
-                    .color(color.gamma_multiply(0.6))
-                    .width(2.0)
-                    .style(egui_plot::LineStyle::dashed_loose()),
-            );
-            plot.line(
-                Line::new("bracket upper − lower", line(&|r| r.upper - r.lower))
-                    .color(egui::Color32::from_rgb(0, 158, 115))
-                    .width(2.0),
-            );
-            plot.vline(VLine::new("current step", current_k).color(egui::Color32::DARK_GRAY));
-        });
-}
-
-/// A time of impact in focus: the signed distance against t over B's motion, and the
-/// focused method's probes on it (a probe's distance is the swept test's closest
-/// approach for halving, the signed distance for Brent, the gap for the ray cast).
-fn motion_plot_ui(
-    ui: &mut egui::Ui,
-    model: &ViewerModel,
-    records: &[crate::solver::toi::ToiRecord],
-    color: egui::Color32,
-    height: f32,
-) {
-    let curve: PlotPoints = model.motion_curve().iter().copied().collect();
-    let probes: PlotPoints = records
-        .iter()
-        .filter(|r| r.time.is_finite() && r.distance.is_finite() && (0.0..=1.0).contains(&r.time))
-        .map(|r| [r.time, r.distance])
-        .collect();
-    Plot::new("motion")
-        .height(height)
-        .legend(Legend::default().text_style(egui::TextStyle::Body))
-        .x_axis_label("time t")
-        .y_axis_label("signed distance")
-        .show(ui, |plot| {
-            plot.line(
-                Line::new("distance at t (EPA's depth below 0)", curve)
-                    .color(egui::Color32::GRAY)
-                    .width(2.0),
-            );
-            plot.points(
-                egui_plot::Points::new("probes", probes)
-                    .color(color)
-                    .radius(4.0),
-            );
-            plot.hline(egui_plot::HLine::new("contact", 0.0).color(egui::Color32::DARK_GRAY));
-        });
 }

@@ -5,7 +5,7 @@ use bevy_egui::egui;
 
 use crate::app::camera::CameraRequest;
 use crate::app::draw::minkowski::DifferenceFrame;
-use crate::app::{DifferencePlacement, Layers, StatusLine};
+use crate::app::state::{DifferencePlacement, Layers, StatusLine};
 
 pub fn top_bar_ui(
     ui: &mut egui::Ui,

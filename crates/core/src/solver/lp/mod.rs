@@ -374,6 +374,19 @@ pub fn kreuzer_distance_estimate(a: &[DVec3], b: &[DVec3]) -> f64 {
     t.objective() / 3f64.sqrt()
 }
 
+/// [`kreuzer_distance_estimate`] on two shapes given by their points, B placed by `b_in_a`
+/// (A's frame): what the viewer's results panel and `collidescope solve` print beside
+/// GJK's distance. `None` when a shape has no points (a sphere, an implicit shape).
+pub fn kreuzer_estimate_of_shapes(a: &Shape, b: &Shape, b_in_a: &RelativePose) -> Option<f64> {
+    let a = a.vertex_points()?;
+    let b: Vec<DVec3> = b
+        .vertex_points()?
+        .iter()
+        .map(|q| b_in_a.transform_point(*q))
+        .collect();
+    Some(kreuzer_distance_estimate(&a, &b))
+}
+
 /// The plane with normal `w` (either way round) that has every point of `a` below and
 /// every point of `b` above, at the middle of the gap: `(unit normal, offset, gap)`.
 fn separating_plane(a: &[DVec3], b: &[DVec3], w: DVec3) -> Option<(DVec3, f64, f64)> {

@@ -4,14 +4,23 @@
 use crate::app::draw::common::records_at_cursor;
 use bevy::prelude::*;
 
-use super::common::draw_distance_step;
-use super::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_ITERATE};
 use crate::app::camera::StepBounds;
-use crate::app::ViewerSet;
+use crate::app::draw::common::draw_distance_step;
+use crate::app::draw::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_ITERATE};
+use crate::app::state::ViewerSet;
 use crate::solver::trace::Trace;
 use crate::solver::{frank_wolfe, FrankWolfeRecord};
 
-pub(super) fn plugin(app: &mut App) {
+pub const COMPANION: super::Companion = super::Companion {
+    family: frank_wolfe::FAMILY,
+    draw: plugin,
+    plot: None,
+    playback_section: None,
+    methods_section: None,
+    result_lines: None,
+};
+
+fn plugin(app: &mut App) {
     app.add_systems(
         Update,
         draw_frank_wolfe_step

@@ -11,7 +11,7 @@ use crate::solver::trace::Trace;
 /// Columns shown on each side of the pivot column.
 const NEIGHBOURS: usize = 5;
 
-pub fn tableau_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: usize) {
+pub(super) fn tableau_ui(ui: &mut egui::Ui, model: &ViewerModel, cursor: usize) {
     let Some(records) = model.focused_trace().and_then(Trace::steps::<LpRecord>) else {
         return;
     };

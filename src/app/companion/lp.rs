@@ -1,16 +1,20 @@
 //! The LP test in focus: the points the weights give on A and B (Σλ_i p_i, Σμ_j q_j)
 //! approaching each other pivot by pivot, and at the end the common point or the
 //! separating plane (a square between the shapes, its normal from A to B); for
-//! containment, A's vertices coloured inside (green) or outside (red) of B.
+//! containment, A's vertices coloured inside (green) or outside (red) of B. Beside the
+//! methods, the tableau after the pivot under the cursor (`lp_tableau.rs`); in the
+//! results, Kreuzer's estimate beside the collision test's answer.
 
 use crate::printed_bound::Below;
 use bevy::prelude::*;
+use bevy_egui::egui;
 
-use super::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_WITNESS};
 use crate::app::camera::StepBounds;
-use crate::app::ViewerSet;
-use crate::solver::lp::{self, LpEvent, LpRecord};
-use crate::solver::Outcome;
+use crate::app::draw::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_WITNESS};
+use crate::app::model::ViewerModel;
+use crate::app::state::ViewerSet;
+use crate::solver::lp::{self, LpEvent, LpQuestion, LpRecord};
+use crate::solver::{Method, Outcome};
 
 const COLOR_ON_A: Color = Color::srgb(0.10, 0.30, 0.75);
 const COLOR_ON_B: Color = Color::srgb(0.80, 0.35, 0.05);
@@ -21,7 +25,34 @@ const COLOR_OUTSIDE: Color = Color::srgb(0.85, 0.1, 0.1);
 #[derive(Component)]
 struct PlaneQuad;
 
-pub(super) fn plugin(app: &mut App) {
+pub const COMPANION: super::Companion = super::Companion {
+    family: lp::FAMILY,
+    draw: plugin,
+    plot: None,
+    playback_section: None,
+    methods_section: Some(super::lp_tableau::tableau_ui),
+    result_lines: Some(result_lines_ui),
+};
+
+/// The collision test: Kreuzer's estimate beside the answer.
+fn result_lines_ui(ui: &mut egui::Ui, model: &ViewerModel, m: Method) {
+    if let Some(LpQuestion::Collision(_)) = m.entry::<LpQuestion>() {
+        if let Some(estimate) = kreuzer_estimate(model) {
+            ui.label(format!(
+                "   Kreuzer's estimate ∥b − Ax*∥₁/√3 = {estimate:.4e} (not a bound: compare GJK's distance)"
+            ));
+        }
+    }
+}
+
+/// Kreuzer's distance estimate on the pair in focus (shapes given by their points).
+fn kreuzer_estimate(model: &ViewerModel) -> Option<f64> {
+    let scene = &model.scene;
+    let (a, b) = (&scene.a().shape, &scene.b().shape);
+    crate::solver::lp::kreuzer_estimate_of_shapes(a, b, &scene.b_in_a())
+}
+
+fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_quad).add_systems(
         Update,
         (
@@ -40,9 +71,9 @@ fn spawn_quad(
 ) {
     commands.spawn((
         PlaneQuad,
-        Mesh3d(meshes.add(super::shapes::placeholder_mesh())),
+        Mesh3d(meshes.add(crate::app::draw::shapes::placeholder_mesh())),
         Visibility::Hidden,
-        MeshMaterial3d(materials.add(super::shapes::translucent(COLOR_PLANE, 0.25))),
+        MeshMaterial3d(materials.add(crate::app::draw::shapes::translucent(COLOR_PLANE, 0.25))),
         Transform::default(),
         Pickable::IGNORE,
     ));
@@ -93,7 +124,7 @@ fn update_quad(
         return;
     };
     let positions = [a, b, c, a, c, d].map(|p| p.to_array()).to_vec();
-    mesh.0 = meshes.add(super::triangle_list(positions));
+    mesh.0 = meshes.add(crate::app::draw::triangle_list(positions));
     *visibility = Visibility::Inherited;
 }
 

@@ -7,8 +7,8 @@
 use bevy::prelude::*;
 use glam::DVec2;
 
-use super::{DrawStep, StepView, COLOR_SUPPORT};
-use crate::app::ViewerSet;
+use crate::app::draw::{DrawStep, StepView, COLOR_SUPPORT};
+use crate::app::state::ViewerSet;
 use crate::scene::Dimension;
 
 /// Which feature of the simplex a region belongs to.
@@ -48,11 +48,11 @@ fn spawn_overlays(
     mut meshes: ResMut<Assets<Mesh>>,
 ) {
     for (shading, color, alpha) in TINTS {
-        let mut material = super::shapes::translucent(color, alpha);
+        let mut material = crate::app::draw::shapes::translucent(color, alpha);
         material.unlit = true;
         commands.spawn((
             shading,
-            Mesh3d(meshes.add(super::shapes::placeholder_mesh())),
+            Mesh3d(meshes.add(crate::app::draw::shapes::placeholder_mesh())),
             Visibility::Hidden,
             MeshMaterial3d(materials.add(material)),
             Transform::default(),
@@ -114,7 +114,7 @@ fn update_regions(
         if positions.is_empty() {
             *visibility = Visibility::Hidden;
         } else {
-            mesh.0 = meshes.add(super::triangle_list(positions));
+            mesh.0 = meshes.add(crate::app::draw::triangle_list(positions));
             *visibility = Visibility::Inherited;
         }
     }

@@ -7,13 +7,13 @@ use crate::app::draw::common::records_at_cursor;
 use crate::printed_bound::Below;
 use bevy::prelude::*;
 
-use super::minkowski::DifferenceFrame;
-use super::shapes::translucent;
-use super::{
+use crate::app::camera::StepBounds;
+use crate::app::draw::minkowski::DifferenceFrame;
+use crate::app::draw::shapes::translucent;
+use crate::app::draw::{
     family_in_focus, triangle_list, DrawStep, StepView, ViewLabels, COLOR_SUPPORT, COLOR_WITNESS,
 };
-use crate::app::camera::StepBounds;
-use crate::app::{Layers, Model, PlaybackCursor, ViewerSet};
+use crate::app::state::{Layers, Model, PlaybackCursor, ViewerSet};
 use crate::solver::epa::{self, EpaEvent, EpaRecord, EpaTrace};
 use crate::solver::trace::Trace;
 use crate::solver::Run;
@@ -29,7 +29,16 @@ enum EpaMesh {
     NearestFace,
 }
 
-pub(super) fn plugin(app: &mut App) {
+pub const COMPANION: super::Companion = super::Companion {
+    family: epa::FAMILY,
+    draw: plugin,
+    plot: None,
+    playback_section: None,
+    methods_section: None,
+    result_lines: None,
+};
+
+fn plugin(app: &mut App) {
     app.add_systems(Startup, spawn_meshes).add_systems(
         Update,
         (
@@ -52,7 +61,7 @@ fn spawn_meshes(
     ] {
         commands.spawn((
             which,
-            Mesh3d(meshes.add(super::shapes::placeholder_mesh())),
+            Mesh3d(meshes.add(crate::app::draw::shapes::placeholder_mesh())),
             Visibility::Hidden,
             MeshMaterial3d(materials.add(translucent(color, alpha))),
             Transform::default(),

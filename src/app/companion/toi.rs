@@ -2,34 +2,59 @@
 //! region B sweeps (translucent), B as a ghost at the step's time (or the preview
 //! slider's), the probes so far along the path with the bracket that still holds the
 //! first contact, and at the end the contact points and normal. For the ray cast, the
-//! ray into `A ⊖ B` with its point, simplex and gap, drawn beside the shapes.
+//! ray into `A ⊖ B` with its point, simplex and gap, drawn beside the shapes. Under the
+//! playback controls, the preview slider; its plot, the signed distance over the motion
+//! (sampled by EPA at 101 times, here beside the model) with the method's probes.
 
 use crate::app::draw::common::records_at_cursor;
 use crate::printed_bound::{Above, Below};
 use bevy::prelude::*;
+use bevy_egui::egui;
+use egui_plot::{Legend, Line, Plot, PlotPoints};
 
-use super::shapes::{bevy_mesh, bevy_transform, placeholder_mesh, translucent, COLOR_B};
-use super::{
-    family_in_focus, DrawStep, StepView, ViewLabels, COLOR_SIMPLEX, COLOR_SUPPORT, COLOR_WITNESS,
-};
+use super::{CompanionState, PlotView};
 use crate::app::camera::StepBounds;
 use crate::app::drag::VelocityHandle;
+use crate::app::draw::shapes::{bevy_mesh, bevy_transform, placeholder_mesh, translucent, COLOR_B};
+use crate::app::draw::{
+    family_in_focus, DrawStep, StepView, ViewLabels, COLOR_SIMPLEX, COLOR_SUPPORT, COLOR_WITNESS,
+};
 use crate::app::model::ViewerModel;
+use crate::app::state::{Model, PlaybackCursor, ViewerSet};
 use crate::app::tessellate::{shape_mesh, swept_mesh};
-use crate::app::{Model, PlaybackCursor, ViewerSet};
 use crate::pose::Pose;
+use crate::scene::Scene;
 use crate::solver::interior_point::IpRecord;
 use crate::solver::toi::{self, ToiRecord};
 use crate::solver::trace::Trace;
-use crate::solver::Outcome;
+use crate::solver::{Method, Outcome, SolverSettings};
 
 const COLOR_PATH: Color = Color::srgb(0.35, 0.35, 0.35);
 const COLOR_BRACKET: Color = Color::srgb(0.95, 0.55, 0.0);
 
 /// A time chosen on the preview slider: B's ghost is drawn there instead of at the
 /// step's time.
-#[derive(Resource, Default, Clone, Copy, Debug)]
+#[derive(Default, Clone, Copy, Debug)]
 pub struct ToiPreview(pub Option<f64>);
+
+/// What the time of impact keeps beside the model: the preview's time, and the signed
+/// distance over B's motion its plot marks the probes on.
+#[derive(Default, Clone, Debug)]
+pub struct ToiState {
+    pub preview: ToiPreview,
+    /// `(t, signed distance)` over the motion, and the model revision it was sampled at.
+    motion_curve: Vec<[f64; 2]>,
+    sampled_at: Option<u64>,
+}
+
+pub const COMPANION: super::Companion = super::Companion {
+    family: toi::FAMILY,
+    draw: plugin,
+    plot: Some(plot_ui),
+    playback_section: Some(preview_ui),
+    methods_section: None,
+    result_lines: None,
+};
 
 #[derive(Component, Clone, Copy, PartialEq, Eq)]
 enum ToiMesh {
@@ -39,9 +64,12 @@ enum ToiMesh {
 
 const COLOR_HANDLE: Color = Color::srgb(0.2, 0.2, 0.2);
 
-pub(super) fn plugin(app: &mut App) {
-    app.init_resource::<ToiPreview>()
-        .add_systems(Startup, spawn_meshes)
+fn plugin(app: &mut App) {
+    app.add_systems(Startup, spawn_meshes)
+        .add_systems(
+            Update,
+            sample_motion.in_set(ViewerSet::Draw).before(DrawStep),
+        )
         .add_systems(
             Update,
             (
@@ -160,7 +188,7 @@ fn ghost_time(model: &ViewerModel, cursor: usize, preview: ToiPreview) -> Option
 fn update_meshes(
     model: Res<Model>,
     cursor: Res<PlaybackCursor>,
-    preview: Res<ToiPreview>,
+    state: Res<CompanionState>,
     mut query: Query<(&ToiMesh, &mut Mesh3d, &mut Transform, &mut Visibility)>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut built: Local<Option<u64>>,
@@ -191,7 +219,7 @@ fn update_meshes(
                 if rebuild {
                     mesh.0 = meshes.add(bevy_mesh(&shape_mesh(&model.scene.b().shape)));
                 }
-                let Some(t) = ghost_time(&model, cursor.cursor, *preview) else {
+                let Some(t) = ghost_time(&model, cursor.cursor, state.toi.preview) else {
                     *visibility = Visibility::Hidden;
                     continue;
                 };
@@ -205,7 +233,7 @@ fn update_meshes(
 
 fn draw_motion(
     view: StepView,
-    preview: Res<ToiPreview>,
+    state: Res<CompanionState>,
     mut labels: ResMut<ViewLabels>,
     mut step_bounds: ResMut<StepBounds>,
     mut gizmos: Gizmos,
@@ -246,7 +274,13 @@ fn draw_motion(
         gizmos.line(at(lo), at(lo) + up * 2.0, COLOR_BRACKET);
         gizmos.line(at(hi), at(hi) + up * 2.0, COLOR_BRACKET);
     }
-    if let Some(t) = preview.0.or(Some(record.time)).filter(|t| t.is_finite()) {
+    if let Some(t) = state
+        .toi
+        .preview
+        .0
+        .or(Some(record.time))
+        .filter(|t| t.is_finite())
+    {
         labels
             .0
             .push((at(t.clamp(0.0, 1.0)), format!("t = {t:.6}"), COLOR_BRACKET));
@@ -339,4 +373,112 @@ fn draw_contact(
         other => other.status_name().to_string(),
     };
     labels.0.push(((a + b) * 0.5, text, COLOR_WITNESS));
+}
+
+/// With a time of impact enabled and B moving: the signed distance over the motion,
+/// sampled again when the model changed (the plot the probes are marked on).
+fn sample_motion(model: Res<Model>, mut state: ResMut<CompanionState>) {
+    if state.toi.sampled_at == Some(model.revision) {
+        return;
+    }
+    let toi = &mut state.toi;
+    toi.sampled_at = Some(model.revision);
+    toi.motion_curve = motion_curve(&model.scene, model.enabled());
+}
+
+/// `(t, signed distance)` at 101 times of the motion (GJK apart, EPA inside); empty when
+/// no time-of-impact method is enabled or B does not move.
+pub fn motion_curve(scene: &Scene, enabled: &[Method]) -> Vec<[f64; 2]> {
+    let toi_enabled = enabled.iter().any(|m| m.family() == toi::FAMILY);
+    let Some(motion) = scene
+        .relative_motion()
+        .ok()
+        .flatten()
+        .filter(|_| toi_enabled)
+    else {
+        return Vec::new();
+    };
+    let (a, b) = (&scene.a().shape, &scene.b().shape);
+    let start = scene.b_in_a();
+    (0..=100)
+        .filter_map(|i| {
+            let t = i as f64 / 100.0;
+            let pose = motion.pose_at(start, t);
+            let settings = SolverSettings::default();
+            let run = Method::epa().run(a, b, pose, None, settings, false);
+            Some([t, run.summary.outcome.signed_distance()?])
+        })
+        .collect()
+}
+
+/// The motion plot when the focused run is a time of impact's.
+fn plot_ui(ui: &mut egui::Ui, view: &PlotView) -> bool {
+    let Some(focused) = view.model.focused_run() else {
+        return false;
+    };
+    let Some(records) = focused.run.trace.steps::<ToiRecord>() else {
+        return false;
+    };
+    let curve = &view.state.toi.motion_curve;
+    motion_plot_ui(ui, curve, records, view.color, view.height);
+    true
+}
+
+/// With a time of impact in focus: a slider that moves B's ghost along its path (off:
+/// the ghost follows the step under the cursor).
+fn preview_ui(ui: &mut egui::Ui, state: &mut super::CompanionState) {
+    let preview = &mut state.toi.preview;
+    ui.horizontal(|ui| {
+        let mut on = preview.0.is_some();
+        if ui
+            .checkbox(&mut on, "move B along its path: t =")
+            .on_hover_text("off: B's ghost shows the time of the step under the cursor")
+            .changed()
+        {
+            preview.0 = on.then_some(preview.0.unwrap_or(0.0));
+        }
+        let mut t = preview.0.unwrap_or(0.0);
+        if ui
+            .add_enabled(on, egui::Slider::new(&mut t, 0.0..=1.0).max_decimals(6))
+            .changed()
+        {
+            preview.0 = Some(t);
+        }
+    });
+}
+
+/// A time of impact in focus: the signed distance against t over B's motion, and the
+/// focused method's probes on it (a probe's distance is the swept test's closest
+/// approach for halving, the signed distance for Brent, the gap for the ray cast).
+fn motion_plot_ui(
+    ui: &mut egui::Ui,
+    curve: &[[f64; 2]],
+    records: &[crate::solver::toi::ToiRecord],
+    color: egui::Color32,
+    height: f32,
+) {
+    let curve: PlotPoints = curve.iter().copied().collect();
+    let probes: PlotPoints = records
+        .iter()
+        .filter(|r| r.time.is_finite() && r.distance.is_finite() && (0.0..=1.0).contains(&r.time))
+        .map(|r| [r.time, r.distance])
+        .collect();
+    Plot::new("motion")
+        .height(height)
+        .legend(Legend::default().text_style(egui::TextStyle::Body))
+        .x_axis_label("time t")
+        .y_axis_label("signed distance")
+        .show(ui, |plot| {
+            plot.line(
+                Line::new("distance at t (EPA's depth below 0)", curve)
+                    .color(egui::Color32::GRAY)
+                    .width(2.0),
+            );
+            plot.points(
+                egui_plot::Points::new("probes", probes)
+                    .color(color)
+                    .radius(4.0),
+            );
+            plot.hline(egui_plot::HLine::new("contact", 0.0).color(egui::Color32::DARK_GRAY));
+        });
 }

@@ -8,8 +8,8 @@
 use bevy::prelude::*;
 use glam::DVec3;
 
-use super::{DrawStep, StepView};
-use crate::app::ViewerSet;
+use crate::app::draw::{DrawStep, StepView};
+use crate::app::state::ViewerSet;
 use crate::scene::Dimension;
 
 #[derive(Component)]
@@ -27,12 +27,12 @@ fn spawn_region(
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut meshes: ResMut<Assets<Mesh>>,
 ) {
-    let mut material = super::shapes::translucent(Color::srgb(0.80, 0.47, 0.65), 0.30);
+    let mut material = crate::app::draw::shapes::translucent(Color::srgb(0.80, 0.47, 0.65), 0.30);
     material.unlit = true;
     material.cull_mode = None;
     commands.spawn((
         OriginRegion,
-        Mesh3d(meshes.add(super::shapes::placeholder_mesh())),
+        Mesh3d(meshes.add(crate::app::draw::shapes::placeholder_mesh())),
         Visibility::Hidden,
         MeshMaterial3d(materials.add(material)),
         Transform::default(),
@@ -67,7 +67,7 @@ fn update_region(
         .flatten()
         .map(|p| view.frame.world_point(*p).to_array())
         .collect();
-    mesh.0 = meshes.add(super::triangle_list(positions));
+    mesh.0 = meshes.add(crate::app::draw::triangle_list(positions));
     *visibility = Visibility::Inherited;
 }
 

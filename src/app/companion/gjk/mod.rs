@@ -1,0 +1,146 @@
+//! GJK's companion. In focus: the shared distance drawing, its support direction
+//! labelled as the momentum direction `−d` on accelerated steps and `−x` on plain ones;
+//! in a planar scene the Voronoi regions of the simplex (`planar.rs`), in space the
+//! region holding the origin (`regions3d.rs`). In the results: the restart rule's plan.
+
+mod planar;
+mod regions3d;
+
+use crate::app::draw::common::records_at_cursor;
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+use crate::app::camera::StepBounds;
+use crate::app::draw::common::draw_distance_step;
+use crate::app::draw::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_SIMPLEX};
+use crate::app::model::ViewerModel;
+use crate::app::state::ViewerSet;
+use crate::solver::trace::Trace;
+use crate::solver::GjkEvent;
+use crate::solver::{gjk, GjkRecord};
+use crate::solver::{restart_plan, Algorithm, DirectionRule, Method};
+
+pub const COMPANION: super::Companion = super::Companion {
+    family: gjk::FAMILY,
+    draw,
+    plot: None,
+    playback_section: None,
+    methods_section: None,
+    result_lines: Some(result_lines_ui),
+};
+
+fn draw(app: &mut App) {
+    app.add_plugins((plugin, planar::plugin, regions3d::plugin));
+}
+
+/// With the restart rule: when it restarts on this pair.
+fn result_lines_ui(ui: &mut egui::Ui, model: &ViewerModel, m: Method) {
+    if m == Method::of(Algorithm::Gjk(DirectionRule::NesterovRestart)) {
+        let scene = &model.scene;
+        let plan = restart_plan(&scene.a().shape, &scene.b().shape);
+        ui.label(format!("   {plan}"));
+    }
+}
+
+fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        draw_gjk_step
+            .run_if(family_in_focus(gjk::FAMILY))
+            .in_set(DrawStep)
+            .in_set(ViewerSet::Draw),
+    );
+}
+
+fn draw_gjk_step(
+    view: StepView,
+    mut labels: ResMut<ViewLabels>,
+    mut step_bounds: ResMut<StepBounds>,
+    mut gizmos: Gizmos,
+) {
+    let Some(at) = records_at_cursor(&view.model, view.cursor.cursor, Trace::steps::<GjkRecord>)
+    else {
+        return;
+    };
+    let run = at.run;
+    let record = at.record();
+    let label = if record.momentum { "−d" } else { "−x" };
+    let summary = at.at_end().then_some(&run.summary);
+    draw_distance_step(
+        &view,
+        &record.step,
+        label,
+        summary,
+        &mut labels,
+        &mut step_bounds,
+        &mut gizmos,
+    );
+    // The vertices this step dropped, ghosted where they were, with the edges that
+    // joined them to the simplex: the tetrahedron (or triangle) before the reduction
+    // stays visible beside what was kept.
+    if let (GjkEvent::Projected { dropped, .. }, true, Some(index)) =
+        (&record.event, view.layers.simplex, at.index.checked_sub(1))
+    {
+        let before = &at.records[index].step.simplex;
+        let ghost = COLOR_SIMPLEX.with_alpha(0.35);
+        let kept: Vec<Vec3> = record
+            .step
+            .simplex
+            .iter()
+            .map(|v| view.frame.world_point(v.point.w))
+            .collect();
+        for v in before.iter().filter(|v| dropped.contains(&v.id)) {
+            let p = view.frame.world_point(v.point.w);
+            // "Frame step" keeps the dropped vertices in view: the step is about them.
+            step_bounds.include(p);
+            gizmos.sphere(Isometry3d::from_translation(p), view.marker.0 * 0.8, ghost);
+            for q in &kept {
+                gizmos.line(p, *q, ghost);
+            }
+            labels.0.push((
+                p,
+                format!(
+                    "w{} dropped",
+                    crate::solver::narration::subscript(v.id as usize)
+                ),
+                ghost,
+            ));
+        }
+    }
+}
+
+/// The GJK step under the cursor, as the Voronoi drawings need it: the simplex the step
+/// projected (the last step's simplex and the new support), the vertices it kept, the
+/// support point and the direction (all in A's frame). `None` unless GJK is in focus in
+/// a scene of `dimension`.
+pub struct ProjectedStep {
+    pub projected: Vec<glam::DVec3>,
+    pub kept: Vec<glam::DVec3>,
+    pub support: glam::DVec3,
+    pub direction: glam::DVec3,
+}
+
+pub fn projected_gjk_step(
+    view: &StepView,
+    dimension: crate::scene::Dimension,
+) -> Option<ProjectedStep> {
+    let model = &view.model;
+    if model.scene.dimension != dimension {
+        return None;
+    }
+    let records = model.focused_run()?.run.trace.steps::<GjkRecord>()?;
+    let index = view.cursor.cursor.min(records.len().checked_sub(1)?);
+    let record = &records[index];
+    let support = record.step.support?.point.w;
+    let points = |k: usize| records[k].step.simplex.iter().map(|v| v.point.w);
+    let mut projected: Vec<glam::DVec3> = index
+        .checked_sub(1)
+        .map_or(Vec::new(), |p| points(p).collect());
+    projected.push(support);
+    Some(ProjectedStep {
+        projected,
+        kept: points(index).collect(),
+        support,
+        direction: record.step.direction,
+    })
+}
