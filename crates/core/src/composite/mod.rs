@@ -2,6 +2,7 @@
 //! meshes (non-convex, open or closed, with their edge topology) and the midphase that
 //! picks which of their triangles to run.
 
+pub mod internal_edges;
 pub mod midphase;
 pub mod trimesh;
 
