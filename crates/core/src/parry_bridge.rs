@@ -241,8 +241,19 @@ impl BoxTree {
         node_cost: impl Fn(crate::shape::Aabb, f64) -> f64,
         leaf_cost: impl Fn(u32, f64) -> Option<f64>,
     ) -> Option<(u32, f64)> {
+        self.nearest_leaf_below(f64::INFINITY, node_cost, leaf_cost)
+    }
+
+    /// [`Self::nearest_leaf`] among leaves of cost below `bound` (nodes whose cost is not
+    /// below it are pruned from the start).
+    pub fn nearest_leaf_below(
+        &self,
+        bound: f64,
+        node_cost: impl Fn(crate::shape::Aabb, f64) -> f64,
+        leaf_cost: impl Fn(u32, f64) -> Option<f64>,
+    ) -> Option<(u32, f64)> {
         self.0.find_best(
-            f64::INFINITY,
+            bound,
             |node, best| {
                 node_cost(
                     crate::shape::Aabb {

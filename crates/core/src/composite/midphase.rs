@@ -38,10 +38,13 @@ impl MeshTree {
     }
 }
 
-/// One triangle and the convex shape, run through the query's method.
+/// One triangle of the mesh and the convex shape (or a triangle of the second mesh),
+/// run through the query's method.
 #[derive(Clone, Debug)]
 pub struct SubPair {
     pub triangle: u32,
+    /// The second mesh's triangle, in a mesh–mesh query.
+    pub other: Option<u32>,
     pub run: Run,
 }
 
@@ -104,6 +107,7 @@ pub fn mesh_convex_distance(
             found_lower.set(found_lower.get().min(lower));
             runs.borrow_mut().push(SubPair {
                 triangle: leaf,
+                other: None,
                 run,
             });
             Some(upper)
@@ -111,6 +115,79 @@ pub fn mesh_convex_distance(
     );
     let sub_pairs = runs.into_inner();
     answer(sub_pairs, found_lower.get(), visited.get(), pruned.get())
+}
+
+/// The distance between two meshes, `tree_a`'s at the identity and `tree_b`'s at
+/// `b_in_a`: a best-first search over A's hierarchy whose leaves search B's, both
+/// pruned by the best pair found so far, every candidate pair of triangles run by
+/// `method`. Certified as [`mesh_convex_distance`] is: every pair of triangles was run or
+/// lies under a pruned pair of boxes at least the best upper bound apart.
+pub fn mesh_mesh_distance(
+    tree_a: &MeshTree,
+    tree_b: &MeshTree,
+    b_in_a: RelativePose,
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+) -> MeshAnswer {
+    let margin = ROUND_OFF_PER_SIZE
+        * (b_in_a.translation.length() + mesh_extent(tree_b.mesh()) + mesh_extent(tree_a.mesh()));
+    let b_whole = widen(moved_box(&mesh_box(tree_b.mesh()), &b_in_a), margin);
+    let b_triangles: Vec<Shape> = (0..tree_b.mesh.triangle_count())
+        .map(|j| triangle_shape(tree_b.mesh(), j))
+        .collect::<Option<_>>()
+        .unwrap_or_default();
+    let visited = Cell::new(0usize);
+    let pruned = Cell::new(0usize);
+    let runs = RefCell::new(Vec::<SubPair>::new());
+    let found_lower = Cell::new(f64::INFINITY);
+    let count = |gap: f64, best: f64| {
+        visited.set(visited.get() + 1);
+        if gap >= best {
+            pruned.set(pruned.get() + 1);
+        }
+        gap
+    };
+    tree_a.tree.nearest_leaf(
+        |node, best| count(box_gap(&node, &b_whole), best),
+        |i, best_a| {
+            let a_triangle = triangle_shape(tree_a.mesh(), i as usize)?;
+            let a_box = widen(tree_a.mesh.triangle_aabb(i as usize), margin);
+            let inverse = inverse_pose(&b_in_a);
+            let a_box_in_b = widen(moved_box(&a_box, &inverse), margin);
+            tree_b
+                .tree
+                .nearest_leaf_below(
+                    best_a,
+                    |node, best| count(box_gap(&node, &a_box_in_b), best),
+                    |j, _| {
+                        let run = method.run(
+                            &a_triangle,
+                            b_triangles.get(j as usize)?,
+                            b_in_a,
+                            None,
+                            settings,
+                            traced,
+                        );
+                        let (lower, upper) = bracket(&run.summary.outcome);
+                        found_lower.set(found_lower.get().min(lower));
+                        runs.borrow_mut().push(SubPair {
+                            triangle: i,
+                            other: Some(j),
+                            run,
+                        });
+                        Some(upper)
+                    },
+                )
+                .map(|(_, cost)| cost)
+        },
+    );
+    answer(
+        runs.into_inner(),
+        found_lower.get(),
+        visited.get(),
+        pruned.get(),
+    )
 }
 
 /// The same query with every triangle run, none pruned: the reference the midphase is
@@ -130,6 +207,7 @@ pub fn mesh_convex_distance_every_triangle(
             lower = lower.min(bracket(&run.summary.outcome).0);
             Some(SubPair {
                 triangle: i as u32,
+                other: None,
                 run,
             })
         })
@@ -191,8 +269,63 @@ fn triangle_run(
     settings: SolverSettings,
     traced: bool,
 ) -> Option<Run> {
-    let triangle = Shape::Polytope(Polytope::from_points(&mesh.corners(i)).ok()?);
+    let triangle = triangle_shape(mesh, i)?;
     Some(method.run(&triangle, b, b_in_a, None, settings, traced))
+}
+
+/// Triangle `i` as the flat polytope of its corners.
+fn triangle_shape(mesh: &TriMesh, i: usize) -> Option<Shape> {
+    Some(Shape::Polytope(
+        Polytope::from_points(&mesh.corners(i)).ok()?,
+    ))
+}
+
+/// The box of a whole mesh.
+fn mesh_box(mesh: &TriMesh) -> Aabb {
+    let v = mesh.vertices();
+    let used = mesh.triangles().iter().flatten().map(|&i| v[i as usize]);
+    let (min, max) = used.fold((DVec3::INFINITY, DVec3::NEG_INFINITY), |(lo, hi), p| {
+        (lo.min(p), hi.max(p))
+    });
+    Aabb { min, max }
+}
+
+/// The largest distance of a mesh's vertex from its origin.
+fn mesh_extent(mesh: &TriMesh) -> f64 {
+    mesh.vertices()
+        .iter()
+        .map(|p| p.length())
+        .fold(0.0, f64::max)
+}
+
+/// A box around `b` moved by `pose` (its eight corners, moved).
+fn moved_box(b: &Aabb, pose: &RelativePose) -> Aabb {
+    let mut min = DVec3::INFINITY;
+    let mut max = DVec3::NEG_INFINITY;
+    for k in 0..8 {
+        let corner = DVec3::new(
+            if k & 1 == 0 { b.min.x } else { b.max.x },
+            if k & 2 == 0 { b.min.y } else { b.max.y },
+            if k & 4 == 0 { b.min.z } else { b.max.z },
+        );
+        let p = pose.transform_point(corner);
+        min = min.min(p);
+        max = max.max(p);
+    }
+    Aabb { min, max }
+}
+
+fn widen(b: Aabb, margin: f64) -> Aabb {
+    Aabb {
+        min: b.min - DVec3::splat(margin),
+        max: b.max + DVec3::splat(margin),
+    }
+}
+
+/// A's pose in B's frame.
+fn inverse_pose(b_in_a: &RelativePose) -> RelativePose {
+    let r = b_in_a.rotation.transpose();
+    RelativePose::from_matrix(r, -(r * b_in_a.translation))
 }
 
 /// What a run proves about its pair's distance: `(lower, upper)`; overlaps are `(0, 0)`,
@@ -409,5 +542,72 @@ mod tests {
             "{corners:?}"
         );
         assert!(!nearest.run.trace.is_empty());
+    }
+
+    /// Two bowls, one turned and inside the other's hollow: the midphase's answer is
+    /// every pair's, and parry's TriMesh–TriMesh distance lies in its bracket.
+    #[test]
+    fn two_meshes_answer_as_every_pair_and_as_parry() {
+        let a = bowl(6);
+        let b = bowl(5);
+        let (tree_a, tree_b) = (MeshTree::new(a.clone()), MeshTree::new(b.clone()));
+        let to_parry = |m: &TriMesh| {
+            let points = m
+                .vertices()
+                .iter()
+                .map(|p| parry3d_f64::math::Vector::new(p.x, p.y, p.z))
+                .collect();
+            parry3d_f64::shape::TriMesh::new(points, m.triangles().to_vec()).unwrap()
+        };
+        let (pa, pb) = (to_parry(&a), to_parry(&b));
+        let turn = glam::DMat3::from_rotation_x(0.3) * glam::DMat3::from_rotation_z(0.7);
+        for t in [DVec3::new(0.2, 0.1, 1.5), DVec3::new(3.0, -2.0, 4.0)] {
+            let pose = RelativePose::from_matrix(turn, t);
+            let fast = mesh_mesh_distance(
+                &tree_a,
+                &tree_b,
+                pose,
+                gjk(),
+                SolverSettings::default(),
+                false,
+            );
+            let mut every = f64::INFINITY;
+            for i in 0..a.triangle_count() {
+                for j in 0..b.triangle_count() {
+                    let (ti, tj) = (
+                        triangle_shape(&a, i).unwrap(),
+                        triangle_shape(&b, j).unwrap(),
+                    );
+                    let run = gjk().run(&ti, &tj, pose, None, SolverSettings::default(), false);
+                    every = every.min(bracket(&run.summary.outcome).1);
+                }
+            }
+            assert!(
+                (fast.upper - every).abs() < 1e-9,
+                "{t}: {} vs {every}",
+                fast.upper
+            );
+            assert!(fast.sub_pairs.len() * 5 < a.triangle_count() * b.triangle_count());
+            let q = glam::DQuat::from_mat3(&turn);
+            let pose_b = parry3d_f64::math::Pose::from_parts(
+                parry3d_f64::math::Vector::new(t.x, t.y, t.z),
+                parry3d_f64::math::Rotation::from_xyzw(q.x, q.y, q.z, q.w),
+            );
+            let theirs = parry3d_f64::query::distance(
+                &parry3d_f64::math::Pose::identity(),
+                &pa,
+                &pose_b,
+                &pb,
+            )
+            .unwrap()
+            .distance;
+            assert!(
+                fast.lower <= theirs + 1e-9 && theirs <= fast.upper + 1e-9,
+                "{t}: [{}, {}] vs parry {theirs}",
+                fast.lower,
+                fast.upper
+            );
+            assert!(fast.sub_pairs[fast.nearest.unwrap()].other.is_some());
+        }
     }
 }
