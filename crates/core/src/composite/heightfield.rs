@@ -174,7 +174,8 @@ impl HeightField {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::composite::midphase::{mesh_convex_distance, MeshTree};
+    use crate::composite::midphase::{composite_convex_distance, CompositeTree};
+    use crate::composite::Pieces;
     use crate::pose::RelativePose;
     use crate::shape::{Shape, Sphere};
     use crate::solver::{Algorithm, DirectionRule, Method, SolverSettings};
@@ -240,10 +241,10 @@ mod tests {
         let (mesh, ids) = ours.to_mesh().unwrap();
         assert_eq!(mesh.triangle_count(), ids.len());
         // Ball distances and the triangle named agree with parry's height field.
-        let tree = MeshTree::new(mesh);
+        let tree = CompositeTree::new(Pieces::Triangles(mesh));
         let gjk = Method::of(Algorithm::Gjk(DirectionRule::Vanilla));
         for c in [DVec3::new(0.3, 1.2, -0.4), DVec3::new(-1.5, 0.9, 1.1)] {
-            let ours = mesh_convex_distance(
+            let ours = composite_convex_distance(
                 &tree,
                 &Shape::Sphere(Sphere::new(0.2).unwrap()),
                 RelativePose::from_matrix(glam::DMat3::IDENTITY, c),
@@ -282,7 +283,7 @@ mod tests {
                 ours.upper,
                 best.0
             );
-            let named = ids[ours.sub_pairs[ours.nearest.unwrap()].triangle as usize];
+            let named = ids[ours.sub_pairs[ours.nearest.unwrap()].piece as usize];
             assert_eq!(named, best.1, "{c}");
         }
     }

@@ -1,58 +1,61 @@
-//! The midphase: the distance between a triangle mesh and a convex shape, answered as
-//! the nearest of its sub-pairs (one triangle and the shape), each run through a method
-//! of the existing families with all its records, while the mesh's bounding-volume
-//! hierarchy prunes the triangles that cannot be nearer than the best found so far.
+//! The midphase: the distance between a composite shape (a triangle mesh, a height
+//! field's mesh, a compound of convex parts) and a convex shape or another composite,
+//! answered as the nearest of its sub-pairs (a piece and the shape, or two pieces), each
+//! run through a method of the existing families with all its records, while the
+//! composites' bounding-volume hierarchies prune the pieces that cannot be nearer than
+//! the best found so far.
 //!
-//! The answer is a proof as a convex run's is. The distance to the mesh (its surface,
-//! as parry's `TriMesh` and Coal's `BVHModel` answer it) is the least distance to any
-//! triangle; every triangle was either run (its run bounds its distance from below) or
+//! The answer is a proof as a convex run's is. The distance to a composite (a mesh's
+//! surface, as parry's `TriMesh` and Coal's `BVHModel` answer it) is the least distance
+//! to any piece; every piece was either run (its run bounds its distance from below) or
 //! lies in a pruned node whose box is at least the best upper bound away from the
-//! shape's box. So the least of the runs' lower bounds and the best upper bound is a
+//! other's box. So the least of the runs' lower bounds and the best upper bound is a
 //! lower bound of the whole, and the best run's upper bound an upper bound.
 
 use std::cell::{Cell, RefCell};
 
 use glam::DVec3;
 
-use super::TriMesh;
-use crate::minkowski::ROUND_OFF_PER_SIZE;
+use super::pieces::{compose, inverse, moved_box, shape_box, Pieces};
 use crate::parry_bridge::BoxTree;
 use crate::pose::RelativePose;
-use crate::shape::{Aabb, Polytope, Shape, SupportMap};
+use crate::shape::{Aabb, Shape};
 use crate::solver::{Method, Outcome, Run, SolverSettings};
 
-/// A mesh with its hierarchy of triangle boxes, built once and queried many times.
-pub struct MeshTree {
-    mesh: TriMesh,
+/// A composite's pieces with the hierarchy of their boxes, built once and queried many
+/// times.
+pub struct CompositeTree {
+    pieces: Pieces,
     tree: BoxTree,
 }
 
-impl MeshTree {
-    pub fn new(mesh: TriMesh) -> Self {
-        let tree = BoxTree::new((0..mesh.triangle_count()).map(|i| mesh.triangle_aabb(i)));
-        Self { mesh, tree }
+impl CompositeTree {
+    pub fn new(pieces: Pieces) -> Self {
+        let tree = BoxTree::new((0..pieces.count()).map(|i| pieces.piece_box(i)));
+        Self { pieces, tree }
     }
 
-    pub fn mesh(&self) -> &TriMesh {
-        &self.mesh
+    pub fn pieces(&self) -> &Pieces {
+        &self.pieces
     }
 }
 
-/// One triangle of the mesh and the convex shape (or a triangle of the second mesh),
-/// run through the query's method.
+/// One piece of the composite and the convex shape (or a piece of the second
+/// composite), run through the query's method in the piece's frame.
 #[derive(Clone, Debug)]
 pub struct SubPair {
-    pub triangle: u32,
-    /// The second mesh's triangle, in a mesh–mesh query.
+    /// The first composite's piece (a triangle's or a part's index).
+    pub piece: u32,
+    /// The second composite's piece, in a composite–composite query.
     pub other: Option<u32>,
     pub run: Run,
 }
 
-/// A mesh query's answer: its outcome (a proof, as every run's), the bracket it rests
-/// on, the sub-pairs that were run (in the order they were run) and the nearest of
-/// them, and how much of the hierarchy was looked at.
+/// A composite query's answer: its outcome (a proof, as every run's), the bracket it
+/// rests on, the sub-pairs that were run (in the order they were run) and the nearest of
+/// them, and how much of the hierarchies was looked at.
 #[derive(Clone, Debug)]
-pub struct MeshAnswer {
+pub struct CompositeAnswer {
     pub outcome: Outcome,
     /// A lower bound of the distance: the least of the runs' lower bounds and of the
     /// pruned nodes' box gaps.
@@ -62,180 +65,170 @@ pub struct MeshAnswer {
     pub sub_pairs: Vec<SubPair>,
     /// Index into `sub_pairs` of the sub-pair that makes the answer.
     pub nearest: Option<usize>,
-    /// Hierarchy nodes whose box was compared with the shape's.
+    /// Hierarchy nodes whose box was compared with the other's.
     pub nodes_visited: usize,
     /// Of those, the nodes pruned (their box no nearer than the best found).
     pub nodes_pruned: usize,
 }
 
-/// The distance between `tree`'s mesh (at the identity) and the convex `b` at `b_in_a`,
-/// each candidate triangle run by `method` (a distance method: GJK, its accelerated
-/// variants, Frank-Wolfe) with `settings`, its records kept when `traced`.
-pub fn mesh_convex_distance(
-    tree: &MeshTree,
+/// What a search gathers: the runs, the least lower bound among them, the nodes.
+#[derive(Default)]
+struct Gathered {
+    runs: RefCell<Vec<SubPair>>,
+    lower: Cell<f64>,
+    visited: Cell<usize>,
+    pruned: Cell<usize>,
+}
+
+impl Gathered {
+    fn new() -> Self {
+        Self {
+            lower: Cell::new(f64::INFINITY),
+            ..Self::default()
+        }
+    }
+
+    /// A node's gap, counted (and counted pruned when it is no nearer than `best`).
+    fn node(&self, gap: f64, best: f64) -> f64 {
+        self.visited.set(self.visited.get() + 1);
+        if gap >= best {
+            self.pruned.set(self.pruned.get() + 1);
+        }
+        gap
+    }
+
+    /// A run kept; its upper bound is the leaf's cost.
+    fn run(&self, piece: u32, other: Option<u32>, run: Run) -> f64 {
+        let (lower, upper) = bracket(&run.summary.outcome);
+        self.lower.set(self.lower.get().min(lower));
+        self.runs.borrow_mut().push(SubPair { piece, other, run });
+        upper
+    }
+
+    fn answer(self) -> CompositeAnswer {
+        answer(
+            self.runs.into_inner(),
+            self.lower.get(),
+            self.visited.get(),
+            self.pruned.get(),
+        )
+    }
+}
+
+/// The distance between `tree`'s composite (at the identity) and the convex `b` at
+/// `b_in_a`, each candidate piece run by `method` (a distance method: GJK, its
+/// accelerated variants, Frank-Wolfe) with `settings`, its records kept when `traced`.
+pub fn composite_convex_distance(
+    tree: &CompositeTree,
     b: &Shape,
     b_in_a: RelativePose,
     method: Method,
     settings: SolverSettings,
     traced: bool,
-) -> MeshAnswer {
+) -> CompositeAnswer {
     let b_box = shape_box(b, &b_in_a);
-    let visited = Cell::new(0usize);
-    let pruned = Cell::new(0usize);
-    let runs = RefCell::new(Vec::<SubPair>::new());
-    let found_lower = Cell::new(f64::INFINITY);
+    let gathered = Gathered::new();
     tree.tree.nearest_leaf(
-        |node, best| {
-            visited.set(visited.get() + 1);
-            let gap = box_gap(&node, &b_box);
-            if gap >= best {
-                pruned.set(pruned.get() + 1);
-            }
-            gap
-        },
-        |leaf, _best| {
-            let run = triangle_run(
-                &tree.mesh,
-                leaf as usize,
+        |node, best| gathered.node(box_gap(&node, &b_box), best),
+        |i, _| {
+            let run = piece_run(
+                &tree.pieces,
+                i as usize,
                 b,
                 b_in_a,
                 method,
                 settings,
                 traced,
             )?;
-            let (lower, upper) = bracket(&run.summary.outcome);
-            found_lower.set(found_lower.get().min(lower));
-            runs.borrow_mut().push(SubPair {
-                triangle: leaf,
-                other: None,
-                run,
-            });
-            Some(upper)
+            Some(gathered.run(i, None, run))
         },
     );
-    let sub_pairs = runs.into_inner();
-    answer(sub_pairs, found_lower.get(), visited.get(), pruned.get())
+    gathered.answer()
 }
 
-/// The distance between two meshes, `tree_a`'s at the identity and `tree_b`'s at
+/// The distance between two composites, `tree_a`'s at the identity and `tree_b`'s at
 /// `b_in_a`: a best-first search over A's hierarchy whose leaves search B's, both
-/// pruned by the best pair found so far, every candidate pair of triangles run by
-/// `method`. Certified as [`mesh_convex_distance`] is: every pair of triangles was run or
-/// lies under a pruned pair of boxes at least the best upper bound apart.
-pub fn mesh_mesh_distance(
-    tree_a: &MeshTree,
-    tree_b: &MeshTree,
+/// pruned by the best pair found so far, every candidate pair of pieces run by `method`.
+/// Certified as [`composite_convex_distance`] is: every pair of pieces was run or lies
+/// under a pair of boxes at least the best upper bound apart.
+pub fn composite_composite_distance(
+    tree_a: &CompositeTree,
+    tree_b: &CompositeTree,
     b_in_a: RelativePose,
     method: Method,
     settings: SolverSettings,
     traced: bool,
-) -> MeshAnswer {
-    let margin = ROUND_OFF_PER_SIZE
-        * (b_in_a.translation.length() + mesh_extent(tree_b.mesh()) + mesh_extent(tree_a.mesh()));
-    let b_whole = widen(moved_box(&mesh_box(tree_b.mesh()), &b_in_a), margin);
-    let b_triangles: Vec<Shape> = (0..tree_b.mesh.triangle_count())
-        .map(|j| triangle_shape(tree_b.mesh(), j))
-        .collect::<Option<_>>()
-        .unwrap_or_default();
-    let visited = Cell::new(0usize);
-    let pruned = Cell::new(0usize);
-    let runs = RefCell::new(Vec::<SubPair>::new());
-    let found_lower = Cell::new(f64::INFINITY);
-    let count = |gap: f64, best: f64| {
-        visited.set(visited.get() + 1);
-        if gap >= best {
-            pruned.set(pruned.get() + 1);
-        }
-        gap
-    };
+) -> CompositeAnswer {
+    let b_whole = moved_box(&tree_b.pieces.whole_box(), &b_in_a);
+    let a_in_b = inverse(&b_in_a);
+    let gathered = Gathered::new();
     tree_a.tree.nearest_leaf(
-        |node, best| count(box_gap(&node, &b_whole), best),
+        |node, best| gathered.node(box_gap(&node, &b_whole), best),
         |i, best_a| {
-            let a_triangle = triangle_shape(tree_a.mesh(), i as usize)?;
-            let a_box = widen(tree_a.mesh.triangle_aabb(i as usize), margin);
-            let inverse = inverse_pose(&b_in_a);
-            let a_box_in_b = widen(moved_box(&a_box, &inverse), margin);
+            let (piece_a, pose_a) = tree_a.pieces.piece(i as usize)?;
+            let a_box_in_b = moved_box(&tree_a.pieces.piece_box(i as usize), &a_in_b);
             tree_b
                 .tree
                 .nearest_leaf_below(
                     best_a,
-                    |node, best| count(box_gap(&node, &a_box_in_b), best),
+                    |node, best| gathered.node(box_gap(&node, &a_box_in_b), best),
                     |j, _| {
-                        let run = method.run(
-                            &a_triangle,
-                            b_triangles.get(j as usize)?,
-                            b_in_a,
-                            None,
-                            settings,
-                            traced,
-                        );
-                        let (lower, upper) = bracket(&run.summary.outcome);
-                        found_lower.set(found_lower.get().min(lower));
-                        runs.borrow_mut().push(SubPair {
-                            triangle: i,
-                            other: Some(j),
-                            run,
-                        });
-                        Some(upper)
+                        let (piece_b, pose_b) = tree_b.pieces.piece(j as usize)?;
+                        let mut pose = b_in_a;
+                        if let Some(p) = pose_b {
+                            pose = compose(&pose, &p);
+                        }
+                        if let Some(p) = pose_a {
+                            pose = compose(&inverse(&p), &pose);
+                        }
+                        let run = method.run(&piece_a, &piece_b, pose, None, settings, traced);
+                        Some(gathered.run(i, Some(j), run))
                     },
                 )
                 .map(|(_, cost)| cost)
         },
     );
-    answer(
-        runs.into_inner(),
-        found_lower.get(),
-        visited.get(),
-        pruned.get(),
-    )
+    gathered.answer()
 }
 
-/// The same query with every triangle run, none pruned: the reference the midphase is
-/// checked against, and the honest cost of a query without one.
-pub fn mesh_convex_distance_every_triangle(
-    mesh: &TriMesh,
+/// The same query as [`composite_convex_distance`] with every piece run, none pruned:
+/// the reference the midphase is checked against, and the cost of a query without one.
+pub fn composite_convex_distance_every_piece(
+    pieces: &Pieces,
     b: &Shape,
     b_in_a: RelativePose,
     method: Method,
     settings: SolverSettings,
     traced: bool,
-) -> MeshAnswer {
-    let mut lower = f64::INFINITY;
-    let sub_pairs: Vec<SubPair> = (0..mesh.triangle_count())
-        .filter_map(|i| {
-            let run = triangle_run(mesh, i, b, b_in_a, method, settings, traced)?;
-            lower = lower.min(bracket(&run.summary.outcome).0);
-            Some(SubPair {
-                triangle: i as u32,
-                other: None,
-                run,
-            })
-        })
-        .collect();
-    answer(sub_pairs, lower, 0, 0)
+) -> CompositeAnswer {
+    let gathered = Gathered::new();
+    for i in 0..pieces.count() {
+        if let Some(run) = piece_run(pieces, i, b, b_in_a, method, settings, traced) {
+            gathered.run(i as u32, None, run);
+        }
+    }
+    gathered.answer()
 }
 
-/// The mesh's answer from its runs: the nearest by upper bound, and the proof the
+/// The composite's answer from its runs: the nearest by upper bound, and the proof the
 /// bracket gives.
-fn answer(sub_pairs: Vec<SubPair>, runs_lower: f64, visited: usize, pruned: usize) -> MeshAnswer {
+fn answer(
+    sub_pairs: Vec<SubPair>,
+    runs_lower: f64,
+    visited: usize,
+    pruned: usize,
+) -> CompositeAnswer {
+    let upper_of = |s: &SubPair| bracket(&s.run.summary.outcome).1;
     let nearest = sub_pairs
         .iter()
         .enumerate()
-        .min_by(|(_, x), (_, y)| {
-            let (ux, uy) = (
-                bracket(&x.run.summary.outcome).1,
-                bracket(&y.run.summary.outcome).1,
-            );
-            ux.total_cmp(&uy)
-        })
+        .min_by(|(_, x), (_, y)| upper_of(x).total_cmp(&upper_of(y)))
         .map(|(i, _)| i);
-    let upper = nearest.map_or(f64::INFINITY, |i| {
-        bracket(&sub_pairs[i].run.summary.outcome).1
-    });
+    let upper = nearest.map_or(f64::INFINITY, |i| upper_of(&sub_pairs[i]));
     let lower = runs_lower.min(upper).max(0.0);
     let outcome = match nearest.map(|i| &sub_pairs[i].run.summary.outcome) {
         None => Outcome::Degenerate {
-            reason: "no triangle of the mesh could be run against the shape".into(),
+            reason: "no piece of the composite could be run against the other shape".into(),
         },
         Some(o) if upper == 0.0 => o.clone(),
         Some(_) if !upper.is_finite() => Outcome::Degenerate {
@@ -247,7 +240,7 @@ fn answer(sub_pairs: Vec<SubPair>, runs_lower: f64, visited: usize, pruned: usiz
         },
         Some(_) => Outcome::Contact { distance: upper },
     };
-    MeshAnswer {
+    CompositeAnswer {
         outcome,
         lower,
         upper,
@@ -258,10 +251,9 @@ fn answer(sub_pairs: Vec<SubPair>, runs_lower: f64, visited: usize, pruned: usiz
     }
 }
 
-/// Triangle `i` (as the flat polytope of its corners) against `b`; `None` for a
-/// triangle whose corners cannot make a polytope (none: the mesh checked them finite).
-fn triangle_run(
-    mesh: &TriMesh,
+/// Piece `i` against `b`, in the piece's frame.
+fn piece_run(
+    pieces: &Pieces,
     i: usize,
     b: &Shape,
     b_in_a: RelativePose,
@@ -269,63 +261,12 @@ fn triangle_run(
     settings: SolverSettings,
     traced: bool,
 ) -> Option<Run> {
-    let triangle = triangle_shape(mesh, i)?;
-    Some(method.run(&triangle, b, b_in_a, None, settings, traced))
-}
-
-/// Triangle `i` as the flat polytope of its corners.
-fn triangle_shape(mesh: &TriMesh, i: usize) -> Option<Shape> {
-    Some(Shape::Polytope(
-        Polytope::from_points(&mesh.corners(i)).ok()?,
-    ))
-}
-
-/// The box of a whole mesh.
-fn mesh_box(mesh: &TriMesh) -> Aabb {
-    let v = mesh.vertices();
-    let used = mesh.triangles().iter().flatten().map(|&i| v[i as usize]);
-    let (min, max) = used.fold((DVec3::INFINITY, DVec3::NEG_INFINITY), |(lo, hi), p| {
-        (lo.min(p), hi.max(p))
-    });
-    Aabb { min, max }
-}
-
-/// The largest distance of a mesh's vertex from its origin.
-fn mesh_extent(mesh: &TriMesh) -> f64 {
-    mesh.vertices()
-        .iter()
-        .map(|p| p.length())
-        .fold(0.0, f64::max)
-}
-
-/// A box around `b` moved by `pose` (its eight corners, moved).
-fn moved_box(b: &Aabb, pose: &RelativePose) -> Aabb {
-    let mut min = DVec3::INFINITY;
-    let mut max = DVec3::NEG_INFINITY;
-    for k in 0..8 {
-        let corner = DVec3::new(
-            if k & 1 == 0 { b.min.x } else { b.max.x },
-            if k & 2 == 0 { b.min.y } else { b.max.y },
-            if k & 4 == 0 { b.min.z } else { b.max.z },
-        );
-        let p = pose.transform_point(corner);
-        min = min.min(p);
-        max = max.max(p);
-    }
-    Aabb { min, max }
-}
-
-fn widen(b: Aabb, margin: f64) -> Aabb {
-    Aabb {
-        min: b.min - DVec3::splat(margin),
-        max: b.max + DVec3::splat(margin),
-    }
-}
-
-/// A's pose in B's frame.
-fn inverse_pose(b_in_a: &RelativePose) -> RelativePose {
-    let r = b_in_a.rotation.transpose();
-    RelativePose::from_matrix(r, -(r * b_in_a.translation))
+    let (piece, pose) = pieces.piece(i)?;
+    let b_in_piece = match pose {
+        Some(p) => compose(&inverse(&p), &b_in_a),
+        None => b_in_a,
+    };
+    Some(method.run(&piece, b, b_in_piece, None, settings, traced))
 }
 
 /// What a run proves about its pair's distance: `(lower, upper)`; overlaps are `(0, 0)`,
@@ -353,37 +294,18 @@ pub fn bracket(outcome: &Outcome) -> (f64, f64) {
     }
 }
 
-/// A box in A's frame around `b` at `b_in_a`, from its six axis supports, widened by
-/// the round-off of the supports and the pose.
-fn shape_box(b: &Shape, b_in_a: &RelativePose) -> Aabb {
-    let mut min = DVec3::ZERO;
-    let mut max = DVec3::ZERO;
-    for axis in 0..3 {
-        let e = DVec3::AXES[axis];
-        let high = b_in_a.transform_point(b.local_support(b_in_a.inverse_rotate(e)));
-        let low = b_in_a.transform_point(b.local_support(b_in_a.inverse_rotate(-e)));
-        max[axis] = high[axis];
-        min[axis] = low[axis];
-    }
-    let margin = ROUND_OFF_PER_SIZE * (b_in_a.translation.length() + b.extent());
-    Aabb {
-        min: min - DVec3::splat(margin),
-        max: max + DVec3::splat(margin),
-    }
-}
-
 /// The distance between two boxes, rounded down: no point of one is nearer the other.
 fn box_gap(a: &Aabb, b: &Aabb) -> f64 {
     let apart = (a.min - b.max).max(b.min - a.max).max(DVec3::ZERO);
-    let gap = apart.length();
     // A square root and three products round by under 4 ulps in all.
-    (gap * (1.0 - 4.0 * f64::EPSILON)).max(0.0)
+    (apart.length() * (1.0 - 4.0 * f64::EPSILON)).max(0.0)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shape::Sphere;
+    use crate::composite::TriMesh;
+    use crate::shape::{Polytope, Sphere};
     use crate::solver::{Algorithm, DirectionRule};
 
     fn gjk() -> Method {
@@ -419,7 +341,7 @@ mod tests {
     /// same as every triangle run, having run far fewer.
     #[test]
     fn the_midphase_answers_as_every_triangle_does_with_fewer_runs() {
-        let tree = MeshTree::new(bowl(16));
+        let tree = CompositeTree::new(Pieces::Triangles(bowl(16)));
         let ball = Shape::Sphere(Sphere::new(0.3).unwrap());
         let settings = SolverSettings::default();
         for centre in [
@@ -428,9 +350,9 @@ mod tests {
             DVec3::new(-1.7, 1.6, 0.4),
             DVec3::new(0.0, 0.0, -1.0),
         ] {
-            let fast = mesh_convex_distance(&tree, &ball, at(centre), gjk(), settings, false);
-            let every = mesh_convex_distance_every_triangle(
-                tree.mesh(),
+            let fast = composite_convex_distance(&tree, &ball, at(centre), gjk(), settings, false);
+            let every = composite_convex_distance_every_piece(
+                tree.pieces(),
                 &ball,
                 at(centre),
                 gjk(),
@@ -464,7 +386,7 @@ mod tests {
     #[test]
     fn the_distance_agrees_with_parrys_trimesh() {
         let mesh = bowl(12);
-        let tree = MeshTree::new(mesh.clone());
+        let tree = CompositeTree::new(Pieces::Triangles(mesh.clone()));
         let points: Vec<parry3d_f64::math::Vector> = mesh
             .vertices()
             .iter()
@@ -478,7 +400,7 @@ mod tests {
             DVec3::new(-1.0, 0.5, 2.5),
             DVec3::new(1.5, -1.5, 0.2),
         ] {
-            let ours = mesh_convex_distance(
+            let ours = composite_convex_distance(
                 &tree,
                 &Shape::Sphere(Sphere::new(0.25).unwrap()),
                 at(centre),
@@ -493,7 +415,7 @@ mod tests {
                 &ball,
             )
             .unwrap();
-            let nearest = ours.sub_pairs[ours.nearest.unwrap()].triangle;
+            let nearest = ours.sub_pairs[ours.nearest.unwrap()].piece;
             let theirs_triangle = theirs.subshape1;
             let theirs = theirs.distance;
             assert!(
@@ -504,7 +426,14 @@ mod tests {
             );
             // The same triangle, or one as near (a tie across an edge).
             let tri = Shape::Polytope(
-                Polytope::from_points(&tree.mesh().corners(theirs_triangle as usize)).unwrap(),
+                Polytope::from_points(
+                    &tree
+                        .pieces()
+                        .mesh()
+                        .unwrap()
+                        .corners(theirs_triangle as usize),
+                )
+                .unwrap(),
             );
             let theirs_run = gjk().run(
                 &tri,
@@ -523,9 +452,9 @@ mod tests {
 
     #[test]
     fn a_ball_through_the_surface_is_intersecting_with_the_triangle_named() {
-        let tree = MeshTree::new(bowl(8));
+        let tree = CompositeTree::new(Pieces::Triangles(bowl(8)));
         let ball = Shape::Sphere(Sphere::new(0.5).unwrap());
-        let a = mesh_convex_distance(
+        let a = composite_convex_distance(
             &tree,
             &ball,
             at(DVec3::new(0.0, 0.0, 0.2)),
@@ -536,7 +465,11 @@ mod tests {
         assert_eq!(a.outcome, Outcome::Intersecting);
         assert_eq!(a.upper, 0.0);
         let nearest = &a.sub_pairs[a.nearest.unwrap()];
-        let corners = tree.mesh().corners(nearest.triangle as usize);
+        let corners = tree
+            .pieces()
+            .mesh()
+            .unwrap()
+            .corners(nearest.piece as usize);
         assert!(
             corners.iter().all(|c| c.truncate().length() < 1.0),
             "{corners:?}"
@@ -550,7 +483,10 @@ mod tests {
     fn two_meshes_answer_as_every_pair_and_as_parry() {
         let a = bowl(6);
         let b = bowl(5);
-        let (tree_a, tree_b) = (MeshTree::new(a.clone()), MeshTree::new(b.clone()));
+        let (tree_a, tree_b) = (
+            CompositeTree::new(Pieces::Triangles(a.clone())),
+            CompositeTree::new(Pieces::Triangles(b.clone())),
+        );
         let to_parry = |m: &TriMesh| {
             let points = m
                 .vertices()
@@ -563,7 +499,7 @@ mod tests {
         let turn = glam::DMat3::from_rotation_x(0.3) * glam::DMat3::from_rotation_z(0.7);
         for t in [DVec3::new(0.2, 0.1, 1.5), DVec3::new(3.0, -2.0, 4.0)] {
             let pose = RelativePose::from_matrix(turn, t);
-            let fast = mesh_mesh_distance(
+            let fast = composite_composite_distance(
                 &tree_a,
                 &tree_b,
                 pose,
@@ -575,8 +511,16 @@ mod tests {
             for i in 0..a.triangle_count() {
                 for j in 0..b.triangle_count() {
                     let (ti, tj) = (
-                        triangle_shape(&a, i).unwrap(),
-                        triangle_shape(&b, j).unwrap(),
+                        Pieces::Triangles(a.clone())
+                            .piece(i)
+                            .unwrap()
+                            .0
+                            .into_owned(),
+                        Pieces::Triangles(b.clone())
+                            .piece(j)
+                            .unwrap()
+                            .0
+                            .into_owned(),
                     );
                     let run = gjk().run(&ti, &tj, pose, None, SolverSettings::default(), false);
                     every = every.min(bracket(&run.summary.outcome).1);
@@ -608,6 +552,88 @@ mod tests {
                 fast.upper
             );
             assert!(fast.sub_pairs[fast.nearest.unwrap()].other.is_some());
+        }
+    }
+
+    /// An L of two turned boxes and a ball in its inner corner, where the hull of the L
+    /// would hold the ball: the answer is parry's `Compound` distance, the part named.
+    #[test]
+    fn a_compound_answers_as_parrys_compound() {
+        use crate::composite::Part;
+        use crate::shape::Cuboid;
+        let turn = glam::DMat3::from_rotation_z(0.2);
+        let parts = vec![
+            Part {
+                shape: Shape::Cuboid(Cuboid::new(DVec3::new(2.0, 0.25, 0.5)).unwrap()),
+                pose: RelativePose::from_matrix(turn, DVec3::new(0.0, -1.0, 0.0)),
+            },
+            Part {
+                shape: Shape::Cuboid(Cuboid::new(DVec3::new(0.25, 2.0, 0.5)).unwrap()),
+                pose: RelativePose::from_matrix(glam::DMat3::IDENTITY, DVec3::new(-2.0, 0.5, 0.0)),
+            },
+        ];
+        let parry_parts = parts
+            .iter()
+            .map(|p| {
+                let q = glam::DQuat::from_mat3(&p.pose.rotation);
+                let t = p.pose.translation;
+                let Shape::Cuboid(c) = &p.shape else {
+                    unreachable!()
+                };
+                let h = c.half_extents();
+                (
+                    parry3d_f64::math::Pose::from_parts(
+                        parry3d_f64::math::Vector::new(t.x, t.y, t.z),
+                        parry3d_f64::math::Rotation::from_xyzw(q.x, q.y, q.z, q.w),
+                    ),
+                    parry3d_f64::shape::SharedShape::cuboid(h.x, h.y, h.z),
+                )
+            })
+            .collect();
+        let compound = parry3d_f64::shape::Compound::new(parry_parts);
+        let tree = CompositeTree::new(Pieces::Parts(parts));
+        let ball = Shape::Sphere(Sphere::new(0.3).unwrap());
+        for (centre, part) in [
+            (DVec3::new(-1.0, 0.2, 0.0), None),
+            (DVec3::new(1.5, 0.8, 0.3), Some(0)),
+            (DVec3::new(-3.0, 2.0, 0.0), Some(1)),
+        ] {
+            let ours = composite_convex_distance(
+                &tree,
+                &ball,
+                at(centre),
+                gjk(),
+                SolverSettings::default(),
+                false,
+            );
+            let theirs = parry3d_f64::query::distance(
+                &parry3d_f64::math::Pose::identity(),
+                &compound,
+                &parry3d_f64::math::Pose::translation(centre.x, centre.y, centre.z),
+                &parry3d_f64::shape::Ball::new(0.3),
+            )
+            .unwrap();
+            assert!(
+                ours.lower <= theirs.distance + 1e-9 && theirs.distance <= ours.upper + 1e-9,
+                "{centre}: [{}, {}] vs {}",
+                ours.lower,
+                ours.upper,
+                theirs.distance
+            );
+            let named = ours.sub_pairs[ours.nearest.unwrap()].piece;
+            assert_eq!(named, theirs.subshape1, "{centre}");
+            if let Some(p) = part {
+                assert_eq!(named, p);
+            }
+            let every = composite_convex_distance_every_piece(
+                tree.pieces(),
+                &ball,
+                at(centre),
+                gjk(),
+                SolverSettings::default(),
+                false,
+            );
+            assert!((every.upper - ours.upper).abs() < 1e-12);
         }
     }
 }
