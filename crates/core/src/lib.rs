@@ -17,6 +17,7 @@
 //! The `clap` feature (turned on by the CLI) lets the command line parse the settings'
 //! enums directly; the core builds without it.
 
+pub mod composite;
 pub mod cross_check;
 pub mod export;
 pub mod import;

@@ -215,3 +215,55 @@ pub fn parry_time_of_impact_moving(
         },
     }))
 }
+
+/// A bounding-volume hierarchy over boxes (parry3d-f64's `Bvh`, binned SAH build): the
+/// midphase of meshes. Leaves are numbered as the boxes were given.
+pub struct BoxTree(parry3d_f64::partitioning::Bvh);
+
+impl BoxTree {
+    pub fn new(boxes: impl IntoIterator<Item = crate::shape::Aabb>) -> Self {
+        use parry3d_f64::bounding_volume::Aabb as ParryAabb;
+        let leaves: Vec<ParryAabb> = boxes
+            .into_iter()
+            .map(|b| ParryAabb::new(to_parry(b.min), to_parry(b.max)))
+            .collect();
+        Self(parry3d_f64::partitioning::Bvh::from_leaves(
+            parry3d_f64::partitioning::BvhBuildStrategy::Binned,
+            &leaves,
+        ))
+    }
+
+    /// The leaf of least cost, children visited nearest first: `node_cost` gives a node's
+    /// box a cost no leaf inside it can beat (a node whose cost is not below the best
+    /// found so far is pruned), `leaf_cost` a leaf's own cost (`None`: no candidate).
+    pub fn nearest_leaf(
+        &self,
+        node_cost: impl Fn(crate::shape::Aabb, f64) -> f64,
+        leaf_cost: impl Fn(u32, f64) -> Option<f64>,
+    ) -> Option<(u32, f64)> {
+        self.nearest_leaf_below(f64::INFINITY, node_cost, leaf_cost)
+    }
+
+    /// [`Self::nearest_leaf`] among leaves of cost below `bound` (nodes whose cost is not
+    /// below it are pruned from the start).
+    pub fn nearest_leaf_below(
+        &self,
+        bound: f64,
+        node_cost: impl Fn(crate::shape::Aabb, f64) -> f64,
+        leaf_cost: impl Fn(u32, f64) -> Option<f64>,
+    ) -> Option<(u32, f64)> {
+        self.0.find_best(
+            bound,
+            |node, best| {
+                node_cost(
+                    crate::shape::Aabb {
+                        min: from_parry(node.mins()),
+                        max: from_parry(node.maxs()),
+                    },
+                    best,
+                )
+            },
+            leaf_cost,
+        )
+    }
+}

@@ -1,0 +1,639 @@
+//! The midphase: the distance between a composite shape (a triangle mesh, a height
+//! field's mesh, a compound of convex parts) and a convex shape or another composite,
+//! answered as the nearest of its sub-pairs (a piece and the shape, or two pieces), each
+//! run through a method of the existing families with all its records, while the
+//! composites' bounding-volume hierarchies prune the pieces that cannot be nearer than
+//! the best found so far.
+//!
+//! The answer is a proof as a convex run's is. The distance to a composite (a mesh's
+//! surface, as parry's `TriMesh` and Coal's `BVHModel` answer it) is the least distance
+//! to any piece; every piece was either run (its run bounds its distance from below) or
+//! lies in a pruned node whose box is at least the best upper bound away from the
+//! other's box. So the least of the runs' lower bounds and the best upper bound is a
+//! lower bound of the whole, and the best run's upper bound an upper bound.
+
+use std::cell::{Cell, RefCell};
+
+use glam::DVec3;
+
+use super::pieces::{compose, inverse, moved_box, shape_box, Pieces};
+use crate::parry_bridge::BoxTree;
+use crate::pose::RelativePose;
+use crate::shape::{Aabb, Shape};
+use crate::solver::{Method, Outcome, Run, SolverSettings};
+
+/// A composite's pieces with the hierarchy of their boxes, built once and queried many
+/// times.
+pub struct CompositeTree {
+    pieces: Pieces,
+    tree: BoxTree,
+}
+
+impl CompositeTree {
+    pub fn new(pieces: Pieces) -> Self {
+        let tree = BoxTree::new((0..pieces.count()).map(|i| pieces.piece_box(i)));
+        Self { pieces, tree }
+    }
+
+    pub fn pieces(&self) -> &Pieces {
+        &self.pieces
+    }
+}
+
+/// One piece of the composite and the convex shape (or a piece of the second
+/// composite), run through the query's method in the piece's frame.
+#[derive(Clone, Debug)]
+pub struct SubPair {
+    /// The first composite's piece (a triangle's or a part's index).
+    pub piece: u32,
+    /// The second composite's piece, in a composite–composite query.
+    pub other: Option<u32>,
+    pub run: Run,
+}
+
+/// A composite query's answer: its outcome (a proof, as every run's), the bracket it
+/// rests on, the sub-pairs that were run (in the order they were run) and the nearest of
+/// them, and how much of the hierarchies was looked at.
+#[derive(Clone, Debug)]
+pub struct CompositeAnswer {
+    pub outcome: Outcome,
+    /// A lower bound of the distance: the least of the runs' lower bounds and of the
+    /// pruned nodes' box gaps.
+    pub lower: f64,
+    /// An upper bound of the distance: the nearest sub-pair's (0 when it overlaps).
+    pub upper: f64,
+    pub sub_pairs: Vec<SubPair>,
+    /// Index into `sub_pairs` of the sub-pair that makes the answer.
+    pub nearest: Option<usize>,
+    /// Hierarchy nodes whose box was compared with the other's.
+    pub nodes_visited: usize,
+    /// Of those, the nodes pruned (their box no nearer than the best found).
+    pub nodes_pruned: usize,
+}
+
+/// What a search gathers: the runs, the least lower bound among them, the nodes.
+#[derive(Default)]
+struct Gathered {
+    runs: RefCell<Vec<SubPair>>,
+    lower: Cell<f64>,
+    visited: Cell<usize>,
+    pruned: Cell<usize>,
+}
+
+impl Gathered {
+    fn new() -> Self {
+        Self {
+            lower: Cell::new(f64::INFINITY),
+            ..Self::default()
+        }
+    }
+
+    /// A node's gap, counted (and counted pruned when it is no nearer than `best`).
+    fn node(&self, gap: f64, best: f64) -> f64 {
+        self.visited.set(self.visited.get() + 1);
+        if gap >= best {
+            self.pruned.set(self.pruned.get() + 1);
+        }
+        gap
+    }
+
+    /// A run kept; its upper bound is the leaf's cost.
+    fn run(&self, piece: u32, other: Option<u32>, run: Run) -> f64 {
+        let (lower, upper) = bracket(&run.summary.outcome);
+        self.lower.set(self.lower.get().min(lower));
+        self.runs.borrow_mut().push(SubPair { piece, other, run });
+        upper
+    }
+
+    fn answer(self) -> CompositeAnswer {
+        answer(
+            self.runs.into_inner(),
+            self.lower.get(),
+            self.visited.get(),
+            self.pruned.get(),
+        )
+    }
+}
+
+/// The distance between `tree`'s composite (at the identity) and the convex `b` at
+/// `b_in_a`, each candidate piece run by `method` (a distance method: GJK, its
+/// accelerated variants, Frank-Wolfe) with `settings`, its records kept when `traced`.
+pub fn composite_convex_distance(
+    tree: &CompositeTree,
+    b: &Shape,
+    b_in_a: RelativePose,
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+) -> CompositeAnswer {
+    let b_box = shape_box(b, &b_in_a);
+    let gathered = Gathered::new();
+    tree.tree.nearest_leaf(
+        |node, best| gathered.node(box_gap(&node, &b_box), best),
+        |i, _| {
+            let run = piece_run(
+                &tree.pieces,
+                i as usize,
+                b,
+                b_in_a,
+                method,
+                settings,
+                traced,
+            )?;
+            Some(gathered.run(i, None, run))
+        },
+    );
+    gathered.answer()
+}
+
+/// The distance between two composites, `tree_a`'s at the identity and `tree_b`'s at
+/// `b_in_a`: a best-first search over A's hierarchy whose leaves search B's, both
+/// pruned by the best pair found so far, every candidate pair of pieces run by `method`.
+/// Certified as [`composite_convex_distance`] is: every pair of pieces was run or lies
+/// under a pair of boxes at least the best upper bound apart.
+pub fn composite_composite_distance(
+    tree_a: &CompositeTree,
+    tree_b: &CompositeTree,
+    b_in_a: RelativePose,
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+) -> CompositeAnswer {
+    let b_whole = moved_box(&tree_b.pieces.whole_box(), &b_in_a);
+    let a_in_b = inverse(&b_in_a);
+    let gathered = Gathered::new();
+    tree_a.tree.nearest_leaf(
+        |node, best| gathered.node(box_gap(&node, &b_whole), best),
+        |i, best_a| {
+            let (piece_a, pose_a) = tree_a.pieces.piece(i as usize)?;
+            let a_box_in_b = moved_box(&tree_a.pieces.piece_box(i as usize), &a_in_b);
+            tree_b
+                .tree
+                .nearest_leaf_below(
+                    best_a,
+                    |node, best| gathered.node(box_gap(&node, &a_box_in_b), best),
+                    |j, _| {
+                        let (piece_b, pose_b) = tree_b.pieces.piece(j as usize)?;
+                        let mut pose = b_in_a;
+                        if let Some(p) = pose_b {
+                            pose = compose(&pose, &p);
+                        }
+                        if let Some(p) = pose_a {
+                            pose = compose(&inverse(&p), &pose);
+                        }
+                        let run = method.run(&piece_a, &piece_b, pose, None, settings, traced);
+                        Some(gathered.run(i, Some(j), run))
+                    },
+                )
+                .map(|(_, cost)| cost)
+        },
+    );
+    gathered.answer()
+}
+
+/// The same query as [`composite_convex_distance`] with every piece run, none pruned:
+/// the reference the midphase is checked against, and the cost of a query without one.
+pub fn composite_convex_distance_every_piece(
+    pieces: &Pieces,
+    b: &Shape,
+    b_in_a: RelativePose,
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+) -> CompositeAnswer {
+    let gathered = Gathered::new();
+    for i in 0..pieces.count() {
+        if let Some(run) = piece_run(pieces, i, b, b_in_a, method, settings, traced) {
+            gathered.run(i as u32, None, run);
+        }
+    }
+    gathered.answer()
+}
+
+/// The composite's answer from its runs: the nearest by upper bound, and the proof the
+/// bracket gives.
+fn answer(
+    sub_pairs: Vec<SubPair>,
+    runs_lower: f64,
+    visited: usize,
+    pruned: usize,
+) -> CompositeAnswer {
+    let upper_of = |s: &SubPair| bracket(&s.run.summary.outcome).1;
+    let nearest = sub_pairs
+        .iter()
+        .enumerate()
+        .min_by(|(_, x), (_, y)| upper_of(x).total_cmp(&upper_of(y)))
+        .map(|(i, _)| i);
+    let upper = nearest.map_or(f64::INFINITY, |i| upper_of(&sub_pairs[i]));
+    let lower = runs_lower.min(upper).max(0.0);
+    let outcome = match nearest.map(|i| &sub_pairs[i].run.summary.outcome) {
+        None => Outcome::Degenerate {
+            reason: "no piece of the composite could be run against the other shape".into(),
+        },
+        Some(o) if upper == 0.0 => o.clone(),
+        Some(_) if !upper.is_finite() => Outcome::Degenerate {
+            reason: "no sub-pair's run bounded its distance from above".into(),
+        },
+        Some(_) if lower > 0.0 => Outcome::Separated {
+            distance: upper,
+            lower_bound: lower,
+        },
+        Some(_) => Outcome::Contact { distance: upper },
+    };
+    CompositeAnswer {
+        outcome,
+        lower,
+        upper,
+        sub_pairs,
+        nearest,
+        nodes_visited: visited,
+        nodes_pruned: pruned,
+    }
+}
+
+/// Piece `i` against `b`, in the piece's frame.
+fn piece_run(
+    pieces: &Pieces,
+    i: usize,
+    b: &Shape,
+    b_in_a: RelativePose,
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+) -> Option<Run> {
+    let (piece, pose) = pieces.piece(i)?;
+    let b_in_piece = match pose {
+        Some(p) => compose(&inverse(&p), &b_in_a),
+        None => b_in_a,
+    };
+    Some(method.run(&piece, b, b_in_piece, None, settings, traced))
+}
+
+/// What a run proves about its pair's distance: `(lower, upper)`; overlaps are `(0, 0)`,
+/// a run that bounds nothing `(0, ∞)`.
+pub fn bracket(outcome: &Outcome) -> (f64, f64) {
+    match *outcome {
+        Outcome::Separated {
+            distance,
+            lower_bound,
+        }
+        | Outcome::Stalled {
+            distance,
+            lower_bound,
+        } => (lower_bound, distance),
+        Outcome::Contact { distance } => (0.0, distance),
+        Outcome::IterationCap {
+            lower_bound,
+            upper_bound,
+        } => (lower_bound, upper_bound),
+        Outcome::SeparatedEarlyStop { lower_bound } => (lower_bound, f64::INFINITY),
+        Outcome::Intersecting | Outcome::Penetrating { .. } | Outcome::Touching { .. } => {
+            (0.0, 0.0)
+        }
+        _ => (0.0, f64::INFINITY),
+    }
+}
+
+/// The distance between two boxes, rounded down: no point of one is nearer the other.
+fn box_gap(a: &Aabb, b: &Aabb) -> f64 {
+    let apart = (a.min - b.max).max(b.min - a.max).max(DVec3::ZERO);
+    // A square root and three products round by under 4 ulps in all.
+    (apart.length() * (1.0 - 4.0 * f64::EPSILON)).max(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::composite::TriMesh;
+    use crate::shape::{Polytope, Sphere};
+    use crate::solver::{Algorithm, DirectionRule};
+
+    fn gjk() -> Method {
+        Method::of(Algorithm::Gjk(DirectionRule::Vanilla))
+    }
+
+    /// A bowl: an open grid over [-2, 2]² with height x² + y², `n` cells a side.
+    fn bowl(n: usize) -> TriMesh {
+        let mut v = Vec::new();
+        for j in 0..=n {
+            for i in 0..=n {
+                let x = -2.0 + 4.0 * i as f64 / n as f64;
+                let y = -2.0 + 4.0 * j as f64 / n as f64;
+                v.push(DVec3::new(x, y, 0.25 * (x * x + y * y)));
+            }
+        }
+        let mut t = Vec::new();
+        let id = |i: usize, j: usize| (j * (n + 1) + i) as u32;
+        for j in 0..n {
+            for i in 0..n {
+                t.push([id(i, j), id(i + 1, j), id(i + 1, j + 1)]);
+                t.push([id(i, j), id(i + 1, j + 1), id(i, j + 1)]);
+            }
+        }
+        TriMesh::new(v, t).unwrap()
+    }
+
+    fn at(t: DVec3) -> RelativePose {
+        RelativePose::from_matrix(glam::DMat3::IDENTITY, t)
+    }
+
+    /// A ball inside the bowl's hollow (where its hull would overlap it) answers the
+    /// same as every triangle run, having run far fewer.
+    #[test]
+    fn the_midphase_answers_as_every_triangle_does_with_fewer_runs() {
+        let tree = CompositeTree::new(Pieces::Triangles(bowl(16)));
+        let ball = Shape::Sphere(Sphere::new(0.3).unwrap());
+        let settings = SolverSettings::default();
+        for centre in [
+            DVec3::new(0.1, -0.2, 0.9),
+            DVec3::new(1.2, 0.4, 1.1),
+            DVec3::new(-1.7, 1.6, 0.4),
+            DVec3::new(0.0, 0.0, -1.0),
+        ] {
+            let fast = composite_convex_distance(&tree, &ball, at(centre), gjk(), settings, false);
+            let every = composite_convex_distance_every_piece(
+                tree.pieces(),
+                &ball,
+                at(centre),
+                gjk(),
+                settings,
+                false,
+            );
+            assert!(
+                fast.lower <= every.upper && every.lower <= fast.upper,
+                "{centre}: {fast:?} vs {every:?}"
+            );
+            assert!((fast.upper - every.upper).abs() < 1e-9, "{centre}");
+            assert!(
+                fast.sub_pairs.len() * 4 < every.sub_pairs.len(),
+                "{centre}: {} runs",
+                fast.sub_pairs.len()
+            );
+            assert!(fast.nodes_pruned > 0);
+            let nearest = &fast.sub_pairs[fast.nearest.unwrap()];
+            let every_nearest = &every.sub_pairs[every.nearest.unwrap()];
+            let d = |s: &SubPair| bracket(&s.run.summary.outcome).1;
+            assert!((d(nearest) - d(every_nearest)).abs() < 1e-9);
+            assert!(
+                matches!(fast.outcome, Outcome::Separated { .. }),
+                "{:?}",
+                fast.outcome
+            );
+        }
+    }
+
+    /// parry3d-f64's own `TriMesh` distance is the independent oracle.
+    #[test]
+    fn the_distance_agrees_with_parrys_trimesh() {
+        let mesh = bowl(12);
+        let tree = CompositeTree::new(Pieces::Triangles(mesh.clone()));
+        let points: Vec<parry3d_f64::math::Vector> = mesh
+            .vertices()
+            .iter()
+            .map(|p| parry3d_f64::math::Vector::new(p.x, p.y, p.z))
+            .collect();
+        let parry_mesh =
+            parry3d_f64::shape::TriMesh::new(points, mesh.triangles().to_vec()).unwrap();
+        let ball = parry3d_f64::shape::Ball::new(0.25);
+        for centre in [
+            DVec3::new(0.3, 0.2, 1.0),
+            DVec3::new(-1.0, 0.5, 2.5),
+            DVec3::new(1.5, -1.5, 0.2),
+        ] {
+            let ours = composite_convex_distance(
+                &tree,
+                &Shape::Sphere(Sphere::new(0.25).unwrap()),
+                at(centre),
+                gjk(),
+                SolverSettings::default(),
+                false,
+            );
+            let theirs = parry3d_f64::query::distance(
+                &parry3d_f64::math::Pose::identity(),
+                &parry_mesh,
+                &parry3d_f64::math::Pose::translation(centre.x, centre.y, centre.z),
+                &ball,
+            )
+            .unwrap();
+            let nearest = ours.sub_pairs[ours.nearest.unwrap()].piece;
+            let theirs_triangle = theirs.subshape1;
+            let theirs = theirs.distance;
+            assert!(
+                ours.lower <= theirs + 1e-9 && theirs <= ours.upper + 1e-9,
+                "{centre}: ours [{}, {}], parry {theirs}",
+                ours.lower,
+                ours.upper
+            );
+            // The same triangle, or one as near (a tie across an edge).
+            let tri = Shape::Polytope(
+                Polytope::from_points(
+                    &tree
+                        .pieces()
+                        .mesh()
+                        .unwrap()
+                        .corners(theirs_triangle as usize),
+                )
+                .unwrap(),
+            );
+            let theirs_run = gjk().run(
+                &tri,
+                &Shape::Sphere(Sphere::new(0.25).unwrap()),
+                at(centre),
+                None,
+                SolverSettings::default(),
+                false,
+            );
+            assert!(
+                nearest == theirs_triangle
+                    || (bracket(&theirs_run.summary.outcome).1 - ours.upper).abs() < 1e-9
+            );
+        }
+    }
+
+    #[test]
+    fn a_ball_through_the_surface_is_intersecting_with_the_triangle_named() {
+        let tree = CompositeTree::new(Pieces::Triangles(bowl(8)));
+        let ball = Shape::Sphere(Sphere::new(0.5).unwrap());
+        let a = composite_convex_distance(
+            &tree,
+            &ball,
+            at(DVec3::new(0.0, 0.0, 0.2)),
+            gjk(),
+            SolverSettings::default(),
+            true,
+        );
+        assert_eq!(a.outcome, Outcome::Intersecting);
+        assert_eq!(a.upper, 0.0);
+        let nearest = &a.sub_pairs[a.nearest.unwrap()];
+        let corners = tree
+            .pieces()
+            .mesh()
+            .unwrap()
+            .corners(nearest.piece as usize);
+        assert!(
+            corners.iter().all(|c| c.truncate().length() < 1.0),
+            "{corners:?}"
+        );
+        assert!(!nearest.run.trace.is_empty());
+    }
+
+    /// Two bowls, one turned and inside the other's hollow: the midphase's answer is
+    /// every pair's, and parry's TriMesh–TriMesh distance lies in its bracket.
+    #[test]
+    fn two_meshes_answer_as_every_pair_and_as_parry() {
+        let a = bowl(6);
+        let b = bowl(5);
+        let (tree_a, tree_b) = (
+            CompositeTree::new(Pieces::Triangles(a.clone())),
+            CompositeTree::new(Pieces::Triangles(b.clone())),
+        );
+        let to_parry = |m: &TriMesh| {
+            let points = m
+                .vertices()
+                .iter()
+                .map(|p| parry3d_f64::math::Vector::new(p.x, p.y, p.z))
+                .collect();
+            parry3d_f64::shape::TriMesh::new(points, m.triangles().to_vec()).unwrap()
+        };
+        let (pa, pb) = (to_parry(&a), to_parry(&b));
+        let turn = glam::DMat3::from_rotation_x(0.3) * glam::DMat3::from_rotation_z(0.7);
+        for t in [DVec3::new(0.2, 0.1, 1.5), DVec3::new(3.0, -2.0, 4.0)] {
+            let pose = RelativePose::from_matrix(turn, t);
+            let fast = composite_composite_distance(
+                &tree_a,
+                &tree_b,
+                pose,
+                gjk(),
+                SolverSettings::default(),
+                false,
+            );
+            let mut every = f64::INFINITY;
+            for i in 0..a.triangle_count() {
+                for j in 0..b.triangle_count() {
+                    let (ti, tj) = (
+                        Pieces::Triangles(a.clone())
+                            .piece(i)
+                            .unwrap()
+                            .0
+                            .into_owned(),
+                        Pieces::Triangles(b.clone())
+                            .piece(j)
+                            .unwrap()
+                            .0
+                            .into_owned(),
+                    );
+                    let run = gjk().run(&ti, &tj, pose, None, SolverSettings::default(), false);
+                    every = every.min(bracket(&run.summary.outcome).1);
+                }
+            }
+            assert!(
+                (fast.upper - every).abs() < 1e-9,
+                "{t}: {} vs {every}",
+                fast.upper
+            );
+            assert!(fast.sub_pairs.len() * 5 < a.triangle_count() * b.triangle_count());
+            let q = glam::DQuat::from_mat3(&turn);
+            let pose_b = parry3d_f64::math::Pose::from_parts(
+                parry3d_f64::math::Vector::new(t.x, t.y, t.z),
+                parry3d_f64::math::Rotation::from_xyzw(q.x, q.y, q.z, q.w),
+            );
+            let theirs = parry3d_f64::query::distance(
+                &parry3d_f64::math::Pose::identity(),
+                &pa,
+                &pose_b,
+                &pb,
+            )
+            .unwrap()
+            .distance;
+            assert!(
+                fast.lower <= theirs + 1e-9 && theirs <= fast.upper + 1e-9,
+                "{t}: [{}, {}] vs parry {theirs}",
+                fast.lower,
+                fast.upper
+            );
+            assert!(fast.sub_pairs[fast.nearest.unwrap()].other.is_some());
+        }
+    }
+
+    /// An L of two turned boxes and a ball in its inner corner, where the hull of the L
+    /// would hold the ball: the answer is parry's `Compound` distance, the part named.
+    #[test]
+    fn a_compound_answers_as_parrys_compound() {
+        use crate::composite::Part;
+        use crate::shape::Cuboid;
+        let turn = glam::DMat3::from_rotation_z(0.2);
+        let parts = vec![
+            Part {
+                shape: Shape::Cuboid(Cuboid::new(DVec3::new(2.0, 0.25, 0.5)).unwrap()),
+                pose: RelativePose::from_matrix(turn, DVec3::new(0.0, -1.0, 0.0)),
+            },
+            Part {
+                shape: Shape::Cuboid(Cuboid::new(DVec3::new(0.25, 2.0, 0.5)).unwrap()),
+                pose: RelativePose::from_matrix(glam::DMat3::IDENTITY, DVec3::new(-2.0, 0.5, 0.0)),
+            },
+        ];
+        let parry_parts = parts
+            .iter()
+            .map(|p| {
+                let q = glam::DQuat::from_mat3(&p.pose.rotation);
+                let t = p.pose.translation;
+                let Shape::Cuboid(c) = &p.shape else {
+                    unreachable!()
+                };
+                let h = c.half_extents();
+                (
+                    parry3d_f64::math::Pose::from_parts(
+                        parry3d_f64::math::Vector::new(t.x, t.y, t.z),
+                        parry3d_f64::math::Rotation::from_xyzw(q.x, q.y, q.z, q.w),
+                    ),
+                    parry3d_f64::shape::SharedShape::cuboid(h.x, h.y, h.z),
+                )
+            })
+            .collect();
+        let compound = parry3d_f64::shape::Compound::new(parry_parts);
+        let tree = CompositeTree::new(Pieces::Parts(parts));
+        let ball = Shape::Sphere(Sphere::new(0.3).unwrap());
+        for (centre, part) in [
+            (DVec3::new(-1.0, 0.2, 0.0), None),
+            (DVec3::new(1.5, 0.8, 0.3), Some(0)),
+            (DVec3::new(-3.0, 2.0, 0.0), Some(1)),
+        ] {
+            let ours = composite_convex_distance(
+                &tree,
+                &ball,
+                at(centre),
+                gjk(),
+                SolverSettings::default(),
+                false,
+            );
+            let theirs = parry3d_f64::query::distance(
+                &parry3d_f64::math::Pose::identity(),
+                &compound,
+                &parry3d_f64::math::Pose::translation(centre.x, centre.y, centre.z),
+                &parry3d_f64::shape::Ball::new(0.3),
+            )
+            .unwrap();
+            assert!(
+                ours.lower <= theirs.distance + 1e-9 && theirs.distance <= ours.upper + 1e-9,
+                "{centre}: [{}, {}] vs {}",
+                ours.lower,
+                ours.upper,
+                theirs.distance
+            );
+            let named = ours.sub_pairs[ours.nearest.unwrap()].piece;
+            assert_eq!(named, theirs.subshape1, "{centre}");
+            if let Some(p) = part {
+                assert_eq!(named, p);
+            }
+            let every = composite_convex_distance_every_piece(
+                tree.pieces(),
+                &ball,
+                at(centre),
+                gjk(),
+                SolverSettings::default(),
+                false,
+            );
+            assert!((every.upper - ours.upper).abs() < 1e-12);
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! Shapes that are not one convex body, answered through the convex families: triangle
+//! meshes (non-convex, open or closed, with their edge topology), height fields (as the
+//! mesh they make) and compounds of convex parts, the midphase that picks which of their
+//! pieces to run, and the internal-edge analysis of contacts on a mesh.
+
+pub mod heightfield;
+pub mod internal_edges;
+pub mod midphase;
+pub mod pieces;
+pub mod trimesh;
+
+pub use heightfield::{HeightField, HeightFieldError};
+pub use midphase::{
+    composite_composite_distance, composite_convex_distance, CompositeAnswer, CompositeTree,
+    SubPair,
+};
+pub use pieces::{Part, Pieces};
+pub use trimesh::{Across, TriMesh, TriMeshError};

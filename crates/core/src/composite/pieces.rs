@@ -1,0 +1,137 @@
+//! What a composite shape is made of, as the midphase sees it: convex pieces, each with
+//! its box in the composite's frame and its pose there. A triangle mesh's pieces are its
+//! triangles (flat polytopes at the identity); a compound's are its convex parts at
+//! their poses (parry's `Compound`, Coal's and MuJoCo's multi-geom bodies).
+
+use std::borrow::Cow;
+
+use glam::DVec3;
+
+use super::trimesh::TriMesh;
+use crate::minkowski::ROUND_OFF_PER_SIZE;
+use crate::pose::RelativePose;
+use crate::shape::{Aabb, Polytope, Shape, SupportMap};
+
+/// One convex part of a compound, at its pose in the compound's frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Part {
+    pub shape: Shape,
+    pub pose: RelativePose,
+}
+
+/// A composite's convex pieces.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pieces {
+    Triangles(TriMesh),
+    Parts(Vec<Part>),
+}
+
+impl Pieces {
+    pub fn count(&self) -> usize {
+        match self {
+            Pieces::Triangles(mesh) => mesh.triangle_count(),
+            Pieces::Parts(parts) => parts.len(),
+        }
+    }
+
+    /// Piece `i` as a convex shape, and its pose in the composite's frame (`None`: the
+    /// identity).
+    pub fn piece(&self, i: usize) -> Option<(Cow<'_, Shape>, Option<RelativePose>)> {
+        match self {
+            Pieces::Triangles(mesh) => {
+                let triangle = Polytope::from_points(&mesh.corners(i)).ok()?;
+                Some((Cow::Owned(Shape::Polytope(triangle)), None))
+            }
+            Pieces::Parts(parts) => {
+                let part = parts.get(i)?;
+                Some((Cow::Borrowed(&part.shape), Some(part.pose)))
+            }
+        }
+    }
+
+    /// Piece `i`'s box in the composite's frame, widened by its round-off.
+    pub fn piece_box(&self, i: usize) -> Aabb {
+        match self {
+            Pieces::Triangles(mesh) => {
+                let b = mesh.triangle_aabb(i);
+                let margin = ROUND_OFF_PER_SIZE * b.min.abs().max(b.max.abs()).max_element();
+                widen(b, margin)
+            }
+            Pieces::Parts(parts) => shape_box(&parts[i].shape, &parts[i].pose),
+        }
+    }
+
+    /// The box of every piece.
+    pub fn whole_box(&self) -> Aabb {
+        (0..self.count()).map(|i| self.piece_box(i)).fold(
+            Aabb {
+                min: DVec3::INFINITY,
+                max: DVec3::NEG_INFINITY,
+            },
+            |a, b| Aabb {
+                min: a.min.min(b.min),
+                max: a.max.max(b.max),
+            },
+        )
+    }
+
+    /// The triangle mesh, when the pieces are triangles.
+    pub fn mesh(&self) -> Option<&TriMesh> {
+        match self {
+            Pieces::Triangles(mesh) => Some(mesh),
+            Pieces::Parts(_) => None,
+        }
+    }
+}
+
+/// A box in A's frame around the convex `b` at `b_in_a`, from its six axis supports,
+/// widened by the round-off of the supports and the pose.
+pub fn shape_box(b: &Shape, b_in_a: &RelativePose) -> Aabb {
+    let mut min = DVec3::ZERO;
+    let mut max = DVec3::ZERO;
+    for axis in 0..3 {
+        let e = DVec3::AXES[axis];
+        let high = b_in_a.transform_point(b.local_support(b_in_a.inverse_rotate(e)));
+        let low = b_in_a.transform_point(b.local_support(b_in_a.inverse_rotate(-e)));
+        max[axis] = high[axis];
+        min[axis] = low[axis];
+    }
+    let margin = ROUND_OFF_PER_SIZE * (b_in_a.translation.length() + b.extent());
+    widen(Aabb { min, max }, margin)
+}
+
+pub fn widen(b: Aabb, margin: f64) -> Aabb {
+    Aabb {
+        min: b.min - DVec3::splat(margin),
+        max: b.max + DVec3::splat(margin),
+    }
+}
+
+/// A box around `b` moved by `pose` (its eight corners, moved).
+pub fn moved_box(b: &Aabb, pose: &RelativePose) -> Aabb {
+    let mut min = DVec3::INFINITY;
+    let mut max = DVec3::NEG_INFINITY;
+    for k in 0..8 {
+        let corner = DVec3::new(
+            if k & 1 == 0 { b.min.x } else { b.max.x },
+            if k & 2 == 0 { b.min.y } else { b.max.y },
+            if k & 4 == 0 { b.min.z } else { b.max.z },
+        );
+        let p = pose.transform_point(corner);
+        min = min.min(p);
+        max = max.max(p);
+    }
+    let size = min.abs().max(max.abs()).max_element();
+    widen(Aabb { min, max }, ROUND_OFF_PER_SIZE * size)
+}
+
+/// The pose `q` (a frame in `p`'s frame) seen from the frame `p` sits in: `p ∘ q`.
+pub fn compose(p: &RelativePose, q: &RelativePose) -> RelativePose {
+    RelativePose::from_matrix(p.rotation * q.rotation, p.transform_point(q.translation))
+}
+
+/// The inverse of a pose (`Rᵀ`, `−Rᵀ t`).
+pub fn inverse(p: &RelativePose) -> RelativePose {
+    let r = p.rotation.transpose();
+    RelativePose::from_matrix(r, -(r * p.translation))
+}
