@@ -13,7 +13,7 @@
 //!   through what that family's root exports (the time of impact calls EPA's
 //!   `penetration`), not reach into its files.
 //! - The contract the families build on (`family`, `narration`, `record`,
-//!   `distance_step`, `outcome`, `settings`, `criteria`, `simplex`) imports neither the
+//!   `distance/step`, `outcome`, `settings`, `distance/criteria`, `simplex`) imports neither the
 //!   registry nor any family.
 //!
 //! Test modules (`#[cfg(test)]`) may run whole methods and are not read.
@@ -28,10 +28,10 @@ const CONTRACT: [&str; 8] = [
     "family.rs",
     "narration.rs",
     "record.rs",
-    "distance_step.rs",
+    "distance/step.rs",
     "outcome.rs",
     "settings.rs",
-    "criteria.rs",
+    "distance/criteria.rs",
     "simplex",
 ];
 

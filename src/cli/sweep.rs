@@ -221,7 +221,7 @@ fn write_scene(
     scene.save(path)?;
     let again = Scene::load(path)?;
     let run = again.run(algorithm);
-    let explained = collidescope::solver::explain::explain_with_checks(
+    let explained = collidescope::solver::distance::explain::explain_with_checks(
         &run,
         Some((&again.a().shape, &again.b().shape)),
     );

@@ -17,8 +17,9 @@ use crate::parry_bridge::{
 use crate::pose::Motion;
 use crate::pose::RelativePose;
 use crate::shape::Shape;
+use crate::solver::distance::distance_guarantee;
 use crate::solver::toi::{contact_distance, ToiSettings};
-use crate::solver::{distance_guarantee, Outcome, RunSummary, SolverSettings};
+use crate::solver::{Outcome, RunSummary, SolverSettings};
 
 /// Why parry3d-f64's answer is not about these shapes, when it is not: parry has no
 /// implicit bodies (superquadrics with unequal exponents, hyperquadrics, intersections,

@@ -12,7 +12,7 @@ use std::ops::{Deref, DerefMut};
 use glam::DVec3;
 use serde::Serialize;
 
-use super::distance_step::DistanceStep;
+use super::distance::step::DistanceStep;
 use super::outcome::{Outcome, RunSummary};
 use super::record::Record;
 use super::settings::SolverSettings;

@@ -1,7 +1,7 @@
 //! What the Frank-Wolfe family is to everything that lists or shows families: its
 //! [`FamilyKind`], and its records as a run's trace holds them.
 
-use crate::solver::distance_step::{distance_table, DistanceStep, CSV_HEADER};
+use crate::solver::distance::step::{distance_table, DistanceStep, CSV_HEADER};
 use crate::solver::family::{BoundNames, Family, FamilyKind, FamilyRecords, RunView, StepRecord};
 use crate::solver::narration::{distance_verdict, no_steps};
 use crate::solver::{FrankWolfeEvent, FrankWolfeRecord};
@@ -21,7 +21,7 @@ impl FamilyKind for FrankWolfeFamily {
     }
 
     fn bounds(&self) -> BoundNames {
-        crate::solver::distance_step::DISTANCE_BOUNDS
+        crate::solver::distance::step::DISTANCE_BOUNDS
     }
 
     fn new_records(&self) -> Box<dyn FamilyRecords> {

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::solver::distance_step::DistanceStep;
+use crate::solver::distance::step::DistanceStep;
 use crate::solver::record::{PlotValues, Record};
 
 /// What one Frank-Wolfe step did.

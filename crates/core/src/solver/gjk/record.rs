@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::solver::distance_step::DistanceStep;
+use crate::solver::distance::step::DistanceStep;
 use crate::solver::record::{PlotValues, Record};
 
 /// Why an accelerated run went back to plain GJK.

@@ -7,8 +7,9 @@ use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
 use super::criteria::CriterionValues;
-use super::simplex::SimplexVertex;
-use crate::minkowski::CsoPoint;
+use crate::minkowski::{CsoPoint, MinkowskiDifference};
+use crate::shape::SupportMap;
+use crate::solver::{InitialGuess, SimplexVertex, SolverSettings};
 
 /// A simplex (or active-set) vertex with its barycentric weight in the iterate.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -107,7 +108,7 @@ pub const CSV_HEADER: &str = "algorithm,k,event,x_norm,fw_gap,van_den_bergen,dua
 
 /// The `solve` command's table of a distance run: one row per step, `set_size` the
 /// simplex's or the active set's size.
-pub fn distance_table<R: super::record::Record>(
+pub fn distance_table<R: crate::solver::record::Record>(
     records: &[R],
     step: impl Fn(&R) -> (&DistanceStep, usize),
 ) -> String {
@@ -134,13 +135,37 @@ pub fn distance_table<R: super::record::Record>(
 }
 
 /// What the plots call the distance families' bounds.
-pub const DISTANCE_BOUNDS: super::family::BoundNames = super::family::BoundNames {
+pub const DISTANCE_BOUNDS: crate::solver::family::BoundNames = crate::solver::family::BoundNames {
     axis: "distance bounds",
     upper: "∥x_k∥ (upper bound)",
     lower: "α (lower bound)",
     log_upper: "∥x_k∥ − d*",
     log_lower: "d* − α",
-    log: super::family::LogScale::GapToBest,
+    log: crate::solver::family::LogScale::GapToBest,
     log_choice: "log: ∥x_k∥ − d* and d* − α",
     linear_choice: "linear: ∥x_k∥ and α",
 };
+
+/// The first direction, from the settings (Coal's guesses; Montaut et al., "Collision
+/// Detection Accelerated: An Optimization Perspective").
+pub(crate) fn initial_direction<A: SupportMap, B: SupportMap>(
+    md: &MinkowskiDifference<'_, A, B>,
+    settings: &SolverSettings,
+) -> DVec3 {
+    match settings.initial_guess {
+        InitialGuess::CentreDifference => md.centre_difference(),
+        InitialGuess::OriginDifference => md.origin_difference(),
+        InitialGuess::UnitX => DVec3::X,
+        InitialGuess::Direction(d) => d,
+    }
+}
+
+/// Witness points `Σ λ_i a_i` and `Σ λ_i b_i` (A's frame).
+pub(crate) fn witness_points(vertices: &[SimplexVertex], weights: &[f64]) -> (DVec3, DVec3) {
+    vertices
+        .iter()
+        .zip(weights)
+        .fold((DVec3::ZERO, DVec3::ZERO), |(a, b), (v, w)| {
+            (a + v.point.a * *w, b + v.point.b * *w)
+        })
+}
