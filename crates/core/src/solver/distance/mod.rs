@@ -3,8 +3,11 @@
 //!
 //! Two layers live here. Below the families, what they build on: the step every record
 //! of theirs carries ([`step`]: [`DistanceStep`], with the first direction and the
-//! witness points) and the stopping criteria ([`criteria`]). These are the distance
-//! internals: only this folder, the two families and the contract that names a
+//! witness points), the stopping criteria ([`criteria`]), and the family glue the two
+//! wrote twice before (the family kind, what a record is, the sentences both say),
+//! generic over each family's record ([`kind`], [`record`], [`narrate`]); what differs
+//! (the events, GJK's momentum, Frank-Wolfe's γ and active set) stays in each family's
+//! own `record.rs` and `narrate.rs`. These are the distance internals: only this folder, the two families and the contract that names a
 //! distance step (`family.rs`, `record.rs`, `trace.rs`) import them
 //! (`tests/architecture.rs` holds it). Above the families: the algorithms by value
 //! ([`Algorithm`], the [`Solver`] trait, [`solve`], [`solve_traced`]), why a run was
@@ -20,6 +23,9 @@
 pub mod coal_replay;
 pub(crate) mod criteria;
 pub mod explain;
+pub(crate) mod kind;
+pub(crate) mod narrate;
+pub(crate) mod record;
 pub(crate) mod step;
 
 use std::fmt;
@@ -175,6 +181,13 @@ pub enum Algorithm {
 }
 
 impl Algorithm {
+    /// Plain GJK: the distance solver a caller means when it names none (the CLI's
+    /// default, a pair's checker, the self-collision test).
+    pub const GJK: Algorithm = Algorithm::Gjk(DirectionRule::Vanilla);
+
+    /// Every distance solver, in the order the command line lists them. A list to go
+    /// through, not a table to index: a method is named by its variant (or its catalog
+    /// row, [`Method`]), never by a position here (`tests/architecture.rs` holds it).
     pub const ALL: [Algorithm; 9] = [
         Algorithm::Gjk(DirectionRule::Vanilla),
         Algorithm::Gjk(DirectionRule::Nesterov),
