@@ -100,7 +100,7 @@ impl RobotState {
         let pairs = checked_pairs(&model, &disabled);
         // Every joint at 0, clamped into its limits (the Panda's joint 4 excludes 0).
         let q = default_configuration(&model);
-        let mut checker = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
+        let mut checker = SelfCollision::new(pairs.clone(), Algorithm::GJK);
         let answer = checker.check(&model, &q);
         Ok(Self {
             enabled_anyway: vec![false; disabled.len()],
@@ -205,7 +205,7 @@ impl RobotState {
     /// A disabled pair turned on or off: new pairs for the check and the scene.
     fn repair(&mut self, commands: &mut PendingCommands) {
         self.pairs = self.pairs_in_use();
-        self.checker = SelfCollision::new(self.pairs.clone(), Algorithm::ALL[0]);
+        self.checker = SelfCollision::new(self.pairs.clone(), Algorithm::GJK);
         self.recheck();
         // The scene's pairs as a robot opens: by certified signed distance at the
         // configuration, so the deepest overlap or the nearest pair stays in focus.

@@ -152,7 +152,7 @@ fn print_kreuzer_estimate(scene: &Scene) {
     let b: Vec<DVec3> = b.iter().map(|q| rel.transform_point(*q)).collect();
     let estimate = collidescope::solver::lp::kreuzer_distance_estimate(&a, &b);
     let gjk = scene
-        .run(collidescope::solver::Algorithm::ALL[0])
+        .run(collidescope::solver::Algorithm::GJK)
         .summary
         .outcome;
     println!(

@@ -203,7 +203,6 @@ fn write_scene(
         spin: None,
     };
     let scene = Scene {
-        algorithms: algorithms.to_vec(),
         methods: algorithms.iter().map(|a| Method::of(*a)).collect(),
         settings,
         ..Scene::of_pair(
