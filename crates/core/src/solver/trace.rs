@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use super::distance::step::DistanceStep;
+use super::distance::DistanceStep;
 use super::family::RunView;
 use super::family::{Family, FamilyRecords, StepRecord};
 pub use super::record::{PlotValues, Record};
