@@ -12,9 +12,16 @@
 //!   solver's root) and never another family's modules: it may call another family
 //!   through what that family's root exports (the time of impact calls EPA's
 //!   `penetration`), not reach into its files.
-//! - The contract the families build on (`family`, `narration`, `record`,
-//!   `distance_step`, `outcome`, `settings`, `criteria`, `simplex`) imports neither the
-//!   registry nor any family.
+//! - The contract the families build on (`family`, `narration`, `record`, `outcome`,
+//!   `settings`, `simplex`, and the distance families' own: `distance/step`,
+//!   `distance/criteria`, `distance/kind`, `distance/record`, `distance/narrate`)
+//!   imports neither the registry nor any family, nor the distance algorithms above the
+//!   families (`distance/mod.rs`, `explain`, `coal_replay`).
+//! - The distance internals (those five files of `solver/distance/`) are the distance
+//!   families' own: outside `solver/distance/`, GJK and Frank-Wolfe, only the contract
+//!   imports them; everyone else uses what `solver::distance` exports.
+//! - A method has one identity: its variant or its catalog row, never a position in
+//!   `Algorithm::ALL` (a text scan of the sources, tests and benches).
 //!
 //! - The viewer's generic code (its model, panels, plots and drawings outside
 //!   `app/companion/`) reaches a family's companion only through the companions'
@@ -31,16 +38,24 @@ const FAMILIES: [&str; 6] = ["gjk", "frank_wolfe", "epa", "toi", "lp", "interior
 const REGISTRY: [&str; 4] = ["trace", "method", "catalog", "registry"];
 /// The registry's types as the solver's root re-exports them.
 const REGISTRY_NAMES: [&str; 2] = ["crate::solver::Run", "crate::solver::Method"];
-const CONTRACT: [&str; 8] = [
+const CONTRACT: [&str; 11] = [
     "family.rs",
     "narration.rs",
     "record.rs",
-    "distance_step.rs",
     "outcome.rs",
     "settings.rs",
-    "criteria.rs",
     "simplex",
+    "distance/step.rs",
+    "distance/criteria.rs",
+    "distance/kind.rs",
+    "distance/record.rs",
+    "distance/narrate.rs",
 ];
+/// The distance internals: the modules of `solver/distance/` below the families.
+const DISTANCE_INTERNALS: [&str; 5] = ["step", "criteria", "kind", "record", "narrate"];
+/// The folders of `solver/` that may import them besides the contract: the distance
+/// home and its two families.
+const DISTANCE_HOME: [&str; 3] = ["distance", "gjk", "frank_wolfe"];
 
 /// Every `.rs` file under `dir`.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
@@ -149,6 +164,13 @@ fn is_test_module(m: &syn::ItemMod) -> bool {
     })
 }
 
+/// Whether `path` names a distance internal (`crate::solver::distance::step::...`).
+fn distance_internal(path: &str) -> bool {
+    DISTANCE_INTERNALS
+        .iter()
+        .any(|m| under(path, &format!("crate::solver::distance::{m}")))
+}
+
 /// Why `path` imports the registry, when it does.
 fn registry_import(path: &str) -> bool {
     REGISTRY
@@ -220,13 +242,78 @@ fn the_contract_imports_neither_the_registry_nor_a_family() {
                 let family = FAMILIES
                     .iter()
                     .any(|f| under(&import, &format!("crate::solver::{f}")));
-                if registry_import(&import) || family {
+                // From the distance home, only what lies below the families.
+                let distance_top =
+                    under(&import, "crate::solver::distance") && !distance_internal(&import);
+                if registry_import(&import) || family || distance_top {
                     wrong.push(format!("{}: imports {import}", file.display()));
                 }
             }
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn only_the_distance_families_and_the_contract_import_the_distance_internals() {
+    let solver = src_dir().join("solver");
+    let allowed: Vec<PathBuf> = DISTANCE_HOME
+        .iter()
+        .map(|f| solver.join(f))
+        .chain(CONTRACT.iter().map(|c| solver.join(c)))
+        .collect();
+    let mut wrong = Vec::new();
+    for src in [src_dir(), app_src_dir()] {
+        for file in rust_files(&src) {
+            if allowed.iter().any(|a| file.starts_with(a)) {
+                continue;
+            }
+            for path in imports(&src, &file) {
+                if distance_internal(&path) {
+                    wrong.push(format!("{}: imports {path}", file.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "the distance internals are the distance families' own (use what \
+         solver::distance exports):\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// A method is named by its variant or its catalog row: indexing the list of distance
+/// solvers gives a second identity that silently changes with the list's order.
+#[test]
+fn no_method_is_named_by_its_position_in_algorithm_all() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let needle = concat!("Algorithm::ALL", "[");
+    let this = root.join("tests/architecture.rs");
+    let mut wrong = Vec::new();
+    for dir in ["src", "crates", "tests", "benches", "python/src"] {
+        let dir = root.join(dir);
+        if !dir.is_dir() {
+            continue;
+        }
+        for file in rust_files(&dir) {
+            if file == this {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).unwrap();
+            for (n, line) in text.lines().enumerate() {
+                if line.replace(' ', "").contains(needle) {
+                    wrong.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "name the variant (Algorithm::GJK, Algorithm::Gjk(DirectionRule::Nesterov), ...) \
+         or the catalog's Method:\n{}",
+        wrong.join("\n")
+    );
 }
 
 #[test]
@@ -315,6 +402,12 @@ fn the_import_reader_resolves_super_and_groups() {
     assert!(
         toi.iter().any(|p| p == "crate::solver::epa::penetration"),
         "{toi:?}"
+    );
+    let gjk = imports(&src, &src.join("solver/gjk/mod.rs"));
+    assert!(
+        gjk.iter()
+            .any(|p| distance_internal(p) && p.ends_with("initial_direction")),
+        "{gjk:?}"
     );
     let app_src = app_src_dir();
     let app = imports(&app_src, &app_src.join("app/mod.rs"));

@@ -11,7 +11,7 @@ use collidescope::cross_check::{compare, parry_answer, Agreement};
 use collidescope::minkowski::MinkowskiDifference;
 use collidescope::pose::{Pose, RelativePose};
 use collidescope::shape::{Cuboid, Shape};
-use collidescope::solver::coal_replay::without_radii;
+use collidescope::solver::distance::coal_replay::without_radii;
 use collidescope::solver::{
     solve, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, Method, Outcome,
     SolverSettings, SupportRule,

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use collidescope::scene::Scene;
-use collidescope::solver::explain::{explain, CauseKind};
+use collidescope::solver::distance::explain::{explain, CauseKind};
 use collidescope::solver::Method;
 
 fn scene(name: &str) -> Scene {
@@ -83,7 +83,7 @@ fn slow_runs_on_real_meshes_get_a_cause_or_the_measurements() {
     use collidescope::mesh_io::load_mesh;
     use collidescope::minkowski::MinkowskiDifference;
     use collidescope::shape::Shape;
-    use collidescope::solver::explain::explain_with_checks;
+    use collidescope::solver::distance::explain::explain_with_checks;
     use collidescope::solver::{Algorithm, DirectionRule, SolverSettings};
     use std::sync::atomic::AtomicBool;
 

@@ -35,7 +35,7 @@ fn lp_verdicts_agree_with_gjk_on_boxes_and_hulls() {
         );
         let rel = RelativePose::between(&Pose::IDENTITY, &pose_b);
         let gjk = run(
-            Method::of(collidescope::solver::Algorithm::ALL[0]),
+            Method::of(collidescope::solver::Algorithm::GJK),
             &a,
             &b,
             rel,
@@ -158,7 +158,7 @@ fn touching_faces_and_large_hulls_get_certified_verdicts() {
         assert_eq!(matches!(revised, Outcome::Intersecting), expect_hit);
         let lp = run(Method::lp(Simplex::Tableau), &big, &other, rel);
         let gjk = run(
-            Method::of(collidescope::solver::Algorithm::ALL[0]),
+            Method::of(collidescope::solver::Algorithm::GJK),
             &big,
             &other,
             rel,
@@ -182,7 +182,7 @@ fn touching_faces_and_large_hulls_get_certified_verdicts() {
 /// the origin in `A ⊖ B` (flush faces touch, closed sets), never where GJK proves a gap.
 #[test]
 fn hairline_gaps_are_not_called_intersecting() {
-    let gjk = Method::of(collidescope::solver::Algorithm::ALL[0]);
+    let gjk = Method::of(collidescope::solver::Algorithm::GJK);
     for scale in [1e-3, 1.0, 445.0, 1e3] {
         let (ha, hb) = (
             DVec3::new(0.7, 0.3, 0.2) * scale,

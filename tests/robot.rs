@@ -60,7 +60,7 @@ fn check_sample(name: &str) {
                 .unwrap()
         })
         .collect();
-    let mut checker = SelfCollision::new(pairs, Algorithm::ALL[0]);
+    let mut checker = SelfCollision::new(pairs, Algorithm::GJK);
     for (c, values) in expected["configs"].as_array().unwrap().iter().enumerate() {
         let mut q = vec![0.0; actuated.len()];
         for (slot, v) in joints.iter().zip(values.as_array().unwrap()) {
@@ -181,7 +181,7 @@ fn primitives_mimic_joints_and_mirrored_meshes_follow_the_urdf_rules() {
     let names: Vec<&str> = model.shapes.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["base", "arm", "twin"]);
     let pairs = checked_pairs(&model, &[]);
-    let mut checker = SelfCollision::new(pairs, Algorithm::ALL[0]);
+    let mut checker = SelfCollision::new(pairs, Algorithm::GJK);
     // The default GJK test (r − α ≤ 1e-6, absolute) guarantees 1e-6.
     for q in [0.0, 0.3, 1.0] {
         let answer = checker.check(&model, &[q]);
@@ -252,7 +252,7 @@ fn collada_meshes_and_what_ros_tolerates_load() {
         model.warnings
     );
     assert_eq!(model.actuated_names(), vec!["lift".to_string()]);
-    let mut checker = SelfCollision::new(checked_pairs(&model, &[]), Algorithm::ALL[0]);
+    let mut checker = SelfCollision::new(checked_pairs(&model, &[]), Algorithm::GJK);
     for q in [0.0, 0.5] {
         // The tetrahedron's face z = 0 at height 1 + q, its nearest point to the
         // sphere's centre (0, 0, 0) is its corner (0, 1, 1 + q).
@@ -426,7 +426,7 @@ fn a_computed_collision_matrix_leaves_a_robot_free_at_rest() {
         );
         let disabled: Vec<_> = acm.iter().map(|(p, _)| p.clone()).collect();
         let pairs = checked_pairs(&model, &disabled);
-        let mut checker = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
+        let mut checker = SelfCollision::new(pairs.clone(), Algorithm::GJK);
         let rest = checker.check(&model, &default_configuration(&model));
         assert!(
             rest.pairs.iter().all(|p| !p.colliding),
@@ -454,8 +454,8 @@ fn the_boolean_check_agrees_with_the_distances() {
     let srdf = dir.join("panda_description/srdf/panda.srdf");
     let disabled = read_disabled_pairs(&srdf, known).unwrap().0;
     let pairs = checked_pairs(&model, &disabled);
-    let mut distances = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
-    let mut boolean = SelfCollision::new(pairs, Algorithm::ALL[0]);
+    let mut distances = SelfCollision::new(pairs.clone(), Algorithm::GJK);
+    let mut boolean = SelfCollision::new(pairs, Algorithm::GJK);
     let mut rng = collidescope::rng::SplitMix64::new(4);
     let (mut hits, mut misses) = (0, 0);
     for _ in 0..300 {
@@ -516,8 +516,8 @@ fn the_nearest_pair_is_the_nearest_of_all_pairs() {
     ];
     for (urdf, srdf) in robots {
         let (model, pairs) = robot_with_pairs(&dir, urdf, srdf);
-        let mut all = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
-        let mut nearest = SelfCollision::new(pairs, Algorithm::ALL[0]);
+        let mut all = SelfCollision::new(pairs.clone(), Algorithm::GJK);
+        let mut nearest = SelfCollision::new(pairs, Algorithm::GJK);
         let mut rng = collidescope::rng::SplitMix64::new(9);
         let mut pruned = 0;
         for _ in 0..200 {
@@ -572,8 +572,8 @@ fn the_margin_check_agrees_with_the_distances() {
         let path = collidescope::robot::path::SmoothPath::sample(&model, 150, 0.02, 3);
         for configs in [&random, &path] {
             for margin in [0.0, 0.05] {
-                let mut all = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
-                let mut within = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
+                let mut all = SelfCollision::new(pairs.clone(), Algorithm::GJK);
+                let mut within = SelfCollision::new(pairs.clone(), Algorithm::GJK);
                 let mut beyond = 0;
                 for q in configs {
                     let full = all.check(&model, q);
@@ -621,12 +621,12 @@ fn warm_starts_along_a_path_answer_as_cold_checks_and_parry_do() {
         let pairs = checked_pairs(&model, &[]);
         let path = collidescope::robot::path::SmoothPath::sample(&model, 400, 0.02, 11);
         let (_, parry) = collidescope::robot::parry_check(&model, &pairs, &path).unwrap();
-        let mut warm = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
-        let mut boolean = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
+        let mut warm = SelfCollision::new(pairs.clone(), Algorithm::GJK);
+        let mut boolean = SelfCollision::new(pairs.clone(), Algorithm::GJK);
         let (mut colliding, mut apart) = (0, 0);
         for (c, q) in path.iter().enumerate() {
             let answer = warm.check(&model, q);
-            let cold = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]).check(&model, q);
+            let cold = SelfCollision::new(pairs.clone(), Algorithm::GJK).check(&model, q);
             for (k, (w, f)) in answer.pairs.iter().zip(&cold.pairs).enumerate() {
                 let bound = 1e-6 * f.distance.max(1.0);
                 assert!(
@@ -678,7 +678,7 @@ fn several_elements_with_curved_parts_make_the_hull_of_their_union() {
     );
     let model = RobotModel::load(&urdf, None).unwrap();
     assert_eq!(model.shapes[0].shape.kind_name(), "union");
-    let mut checker = SelfCollision::new(checked_pairs(&model, &[]), Algorithm::ALL[0]);
+    let mut checker = SelfCollision::new(checked_pairs(&model, &[]), Algorithm::GJK);
     for y in [0.3, 0.6, 1.2] {
         let d = checker.check(&model, &[y]).pairs[0].distance;
         assert!((d - (y - 0.15)).abs() < 1e-6, "{y}: {d}");

@@ -5,7 +5,7 @@ mod common;
 use collidescope::minkowski::MinkowskiDifference;
 use collidescope::pose::{Pose, RelativePose};
 use collidescope::shape::Shape;
-use collidescope::solver::distance_step::DistanceStep;
+use collidescope::solver::distance::DistanceStep;
 use collidescope::solver::trace::Trace;
 use collidescope::solver::{
     solve_traced, Algorithm, Criterion, CriterionKind, DirectionRule, FrankWolfeRecord, GjkRecord,

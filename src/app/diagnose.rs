@@ -281,7 +281,10 @@ mod tests {
             .join("scenes/cubes_frank_wolfe_zigzag.ron");
         let mut model = ViewerModel::new(Scene::load(&path).unwrap());
         // Fixed-step FW is slow on cubes.
-        model.set_enabled(crate::solver::Method::of(Algorithm::ALL[4]), false);
+        model.set_enabled(
+            crate::solver::Method::of(Algorithm::FrankWolfe(crate::solver::StepRule::Fixed)),
+            false,
+        );
         model.solve();
         let mut diagnosis = Diagnosis {
             samples: 200,
@@ -301,7 +304,7 @@ mod tests {
         model.set_pose(b, sweep.world_pose_b(pose)).unwrap();
         model.solve();
         let again = model
-            .run_of(crate::solver::Method::of(Algorithm::ALL[0]))
+            .run_of(crate::solver::Method::of(Algorithm::GJK))
             .unwrap()
             .run
             .summary

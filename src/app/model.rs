@@ -147,7 +147,7 @@ impl ViewerModel {
                 .enabled_algorithms()
                 .first()
                 .copied()
-                .unwrap_or(Algorithm::ALL[0]),
+                .unwrap_or(Algorithm::GJK),
         }
     }
 
@@ -221,7 +221,6 @@ impl ViewerModel {
 
     /// What a saved scene lists: the enabled methods, the one in focus first.
     fn sync_scene_methods(&mut self) {
-        self.scene.algorithms = self.enabled_algorithms();
         let others = self.enabled.iter().filter(|m| **m != self.focus);
         self.scene.methods = std::iter::once(self.focus).chain(others.copied()).collect();
     }
@@ -670,7 +669,7 @@ mod tests {
     #[test]
     fn toggles_and_focus() {
         let mut m = model();
-        let fw = Method::of(Algorithm::ALL[5]);
+        let fw = Method::of(Algorithm::FrankWolfe(crate::solver::StepRule::LineSearch));
         m.set_enabled(fw, true);
         m.solve();
         assert!(m.run_of(fw).is_some());

@@ -10,7 +10,7 @@ use std::fmt::Write;
 use glam::DVec3;
 
 use crate::scene::Scene;
-use crate::solver::distance_step::DistanceStep;
+use crate::solver::distance::DistanceStep;
 
 use super::lesson::{questions_text, replay};
 

@@ -55,7 +55,7 @@ fn optimum(a: &Shape, b: &Shape, b_in_a: RelativePose) -> Option<DVec3> {
         ..SolverSettings::default()
     };
     let run = solve(
-        Algorithm::ALL[0],
+        Algorithm::GJK,
         MinkowskiDifference::new(a, b, b_in_a),
         settings,
     );

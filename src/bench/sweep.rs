@@ -193,7 +193,10 @@ mod tests {
         let b = Shape::Cuboid(Cuboid::new(DVec3::splat(0.2)).unwrap());
         let poses = sample_poses(&a, &b, 50, (0.01, 0.1), 3);
         assert_eq!(poses.len(), 50);
-        let algorithms = [Algorithm::ALL[0], Algorithm::ALL[1]];
+        let algorithms = [
+            Algorithm::GJK,
+            Algorithm::Gjk(crate::solver::DirectionRule::Nesterov),
+        ];
         let settings = SolverSettings::benchmark();
         let runs = run_sweep(
             &a,
@@ -208,7 +211,7 @@ mod tests {
         for (pose, run) in poses.iter().zip(runs.iter().step_by(2)) {
             assert!(pose.target_distance >= 0.01 && pose.target_distance <= 0.1);
             let d = solve(
-                Algorithm::ALL[0],
+                Algorithm::GJK,
                 MinkowskiDifference::new(&a, &b, pose.b_in_a()),
                 settings,
             )

@@ -484,7 +484,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             configs,
             random,
             seed,
-            algorithm: algorithm.unwrap_or(Algorithm::ALL[0]),
+            algorithm: algorithm.unwrap_or(Algorithm::GJK),
             timing,
             any,
             margin,

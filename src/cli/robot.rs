@@ -425,7 +425,7 @@ const PATH_RESOLUTION: f64 = 0.02;
 /// One row group of `bench robot`: ours split into kinematics and pairs, parry3d-f64 on
 /// the same pairs and poses, and the Boolean check.
 fn bench_configs(model: &RobotModel, pairs: &[(usize, usize)], configs: &[Vec<f64>]) {
-    let mut checker = SelfCollision::new(pairs.to_vec(), Algorithm::ALL[0]);
+    let mut checker = SelfCollision::new(pairs.to_vec(), Algorithm::GJK);
     let answers: Vec<_> = configs.iter().map(|q| checker.check(model, q)).collect();
     let count = answers.len() as f64;
     let total = answers.iter().map(|a| a.seconds).sum::<f64>() / count * 1e6;
@@ -437,7 +437,7 @@ fn bench_configs(model: &RobotModel, pairs: &[(usize, usize)], configs: &[Vec<f6
         .flat_map(|a| a.pairs.iter().map(|p| p.iterations))
         .sum::<usize>() as f64
         / (count * pairs.len().max(1) as f64);
-    let mut boolean = SelfCollision::new(pairs.to_vec(), Algorithm::ALL[0]);
+    let mut boolean = SelfCollision::new(pairs.to_vec(), Algorithm::GJK);
     let any = configs
         .iter()
         .map(|q| boolean.first_collision(model, q).1)
@@ -461,7 +461,7 @@ fn bench_configs(model: &RobotModel, pairs: &[(usize, usize)], configs: &[Vec<f6
     }
     println!("  anything colliding?    {any:>9.1} µs / configuration (Boolean, first hit; bounding spheres first)");
     for margin in MARGINS {
-        let mut within = SelfCollision::new(pairs.to_vec(), Algorithm::ALL[0]);
+        let mut within = SelfCollision::new(pairs.to_vec(), Algorithm::GJK);
         let (mut seconds, mut narrow, mut disagree) = (0.0, 0usize, 0usize);
         for (q, all) in configs.iter().zip(&answers) {
             let answer = within.check_within(model, q, margin);
@@ -485,7 +485,7 @@ fn bench_configs(model: &RobotModel, pairs: &[(usize, usize)], configs: &[Vec<f6
         }
     }
     // The nearest pair by branch and bound, checked against the all-pairs answers.
-    let mut nearest = SelfCollision::new(pairs.to_vec(), Algorithm::ALL[0]);
+    let mut nearest = SelfCollision::new(pairs.to_vec(), Algorithm::GJK);
     let mut narrow = 0usize;
     let mut seconds = 0.0;
     for (q, all) in configs.iter().zip(&answers) {

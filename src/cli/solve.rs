@@ -149,7 +149,7 @@ fn print_kreuzer_estimate(scene: &Scene) {
         return;
     };
     let gjk = scene
-        .run(collidescope::solver::Algorithm::ALL[0])
+        .run(collidescope::solver::Algorithm::GJK)
         .summary
         .outcome;
     println!(
@@ -164,7 +164,10 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
     println!("B: {}", scene.b().shape.describe());
     if scene.settings.supports == SupportRule::Coal {
         let (a, b) = (&scene.a().shape, &scene.b().shape);
-        println!("{}", collidescope::solver::coal_replay::describe(a, b));
+        println!(
+            "{}",
+            collidescope::solver::distance::coal_replay::describe(a, b)
+        );
     }
     for run in runs {
         println!();
@@ -185,7 +188,7 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
             let plan = collidescope::solver::restart_plan(&scene.a().shape, &scene.b().shape);
             println!("restart rule: {plan}");
         }
-        let explained = collidescope::solver::explain::explain_with_checks(
+        let explained = collidescope::solver::distance::explain::explain_with_checks(
             run,
             Some((&scene.a().shape, &scene.b().shape)),
         );

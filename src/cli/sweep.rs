@@ -203,7 +203,6 @@ fn write_scene(
         spin: None,
     };
     let scene = Scene {
-        algorithms: algorithms.to_vec(),
         methods: algorithms.iter().map(|a| Method::of(*a)).collect(),
         settings,
         ..Scene::of_pair(
@@ -221,7 +220,7 @@ fn write_scene(
     scene.save(path)?;
     let again = Scene::load(path)?;
     let run = again.run(algorithm);
-    let explained = collidescope::solver::explain::explain_with_checks(
+    let explained = collidescope::solver::distance::explain::explain_with_checks(
         &run,
         Some((&again.a().shape, &again.b().shape)),
     );

@@ -13,7 +13,7 @@ use super::{
 use crate::app::camera::StepBounds;
 use crate::app::model::ViewerModel;
 use crate::app::state::ViewerSet;
-use crate::solver::distance_step::DistanceStep;
+use crate::solver::distance::DistanceStep;
 use crate::solver::trace::Trace;
 use crate::solver::{Run, RunSummary};
 

@@ -138,7 +138,7 @@ impl RobotState {
     /// A disabled pair turned on or off: new pairs for the check and the scene.
     pub(super) fn repair(&mut self, commands: &mut PendingCommands) {
         self.pairs = self.pairs_in_use();
-        self.checker = SelfCollision::new(self.pairs.clone(), Algorithm::ALL[0]);
+        self.checker = SelfCollision::new(self.pairs.clone(), Algorithm::GJK);
         self.recheck();
         // The scene's pairs as a robot opens: by certified signed distance at the
         // configuration, so the deepest overlap or the nearest pair stays in focus.

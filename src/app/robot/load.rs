@@ -51,7 +51,7 @@ impl RobotState {
         let pairs = checked_pairs(&model, &disabled);
         // Every joint at 0, clamped into its limits (the Panda's joint 4 excludes 0).
         let q = default_configuration(&model);
-        let mut checker = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
+        let mut checker = SelfCollision::new(pairs.clone(), Algorithm::GJK);
         let answer = checker.check(&model, &q);
         Ok(Self {
             enabled_anyway: vec![false; disabled.len()],

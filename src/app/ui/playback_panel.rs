@@ -78,10 +78,10 @@ pub fn playback_panel_ui(
     let distance_family = run.run.method.entry::<crate::solver::Algorithm>().is_some();
     if distance_family && model.scene.settings.supports == crate::solver::SupportRule::Coal {
         let (a, b) = (&model.scene.a().shape, &model.scene.b().shape);
-        ui.label(crate::solver::coal_replay::describe(a, b));
+        ui.label(crate::solver::distance::coal_replay::describe(a, b));
     }
     // Why the run was slow, with a button to the first step that shows it.
-    let explained = crate::solver::explain::explain_with_checks(
+    let explained = crate::solver::distance::explain::explain_with_checks(
         &run.run,
         Some((&model.scene.a().shape, &model.scene.b().shape)),
     );

@@ -89,7 +89,7 @@ pub fn compute_acm(
             }
         }
     }
-    let mut checker = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
+    let mut checker = SelfCollision::new(pairs.clone(), Algorithm::GJK);
     let at_default = checker.check(model, &default_configuration(model));
     for (k, answer) in at_default.pairs.iter().enumerate() {
         if rules[k].is_none() && answer.colliding {

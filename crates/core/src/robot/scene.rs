@@ -76,7 +76,6 @@ pub fn robot_scene(model: &RobotModel, pairs: &[(usize, usize)], q: &[f64], dir:
         .into_iter()
         .map(|(pair, _)| pair)
         .collect();
-    let gjk = Algorithm::ALL[0];
     Scene {
         name: format!("robot {}", model.name),
         notes: "Robot mode: move the joints, pick a pair to open it in the debugger.".into(),
@@ -85,8 +84,7 @@ pub fn robot_scene(model: &RobotModel, pairs: &[(usize, usize)], q: &[f64], dir:
         pairs,
         lesson: Vec::new(),
         questions: Vec::new(),
-        algorithms: vec![gjk],
-        methods: vec![Method::of(gjk)],
+        methods: vec![Method::of(Algorithm::GJK)],
         settings: SolverSettings::default(),
         base_dir: dir.to_path_buf(),
     }
@@ -134,7 +132,7 @@ mod tests {
         for _ in 0..30 {
             let q = crate::robot::acm::random_configuration(&model, &mut rng);
             let scene = robot_scene(&model, &pairs, &q, &root);
-            let mut checker = SelfCollision::new(pairs.clone(), Algorithm::ALL[0]);
+            let mut checker = SelfCollision::new(pairs.clone(), Algorithm::GJK);
             let (nearest, _) = checker.nearest_pair(&model, &q).unwrap();
             let focus = scene.pairs[0];
             let (a, b) = (&scene.bodies[focus.0], &scene.bodies[focus.1]);

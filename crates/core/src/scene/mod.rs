@@ -87,9 +87,8 @@ pub struct Scene {
     pub lesson: Vec<LessonStep>,
     /// Questions to ask the class after the lesson.
     pub questions: Vec<String>,
-    pub algorithms: Vec<Algorithm>,
-    /// Every method the file names, in its order (`algorithms` are its solvers, plus GJK
-    /// when it names only EPA).
+    /// Every method the file names (its `algorithms`), in its order: the scene's one
+    /// list; the distance solvers among them are [`Scene::distance_solvers`].
     pub methods: Vec<Method>,
     pub settings: SolverSettings,
     /// Folder that relative mesh paths are resolved against.
@@ -199,10 +198,7 @@ impl Scene {
             pairs: vec![(0, 1)],
             lesson: Vec::new(),
             questions: Vec::new(),
-            algorithms: vec![Algorithm::Gjk(crate::solver::DirectionRule::Vanilla)],
-            methods: vec![Method::of(Algorithm::Gjk(
-                crate::solver::DirectionRule::Vanilla,
-            ))],
+            methods: vec![Method::of(Algorithm::GJK)],
             settings: SolverSettings::default(),
             base_dir: PathBuf::new(),
         }
@@ -250,14 +246,6 @@ impl Scene {
             return Err(invalid(
                 "algorithms: the list is empty; name at least one".into(),
             ));
-        }
-        let mut algorithms: Vec<Algorithm> = methods
-            .iter()
-            .filter_map(|m| m.entry::<Algorithm>())
-            .collect();
-        if algorithms.is_empty() {
-            // EPA starts from GJK: a scene of EPA alone still shows GJK's steps.
-            algorithms.push(Algorithm::Gjk(crate::solver::DirectionRule::Vanilla));
         }
         let settings = SolverSettings::from(&file.settings);
         settings
@@ -309,11 +297,25 @@ impl Scene {
             pairs,
             lesson: file.lesson,
             questions: file.questions,
-            algorithms,
             methods,
             settings,
             base_dir,
         })
+    }
+
+    /// The distance solvers among the scene's methods, in its order; GJK when it names
+    /// none (EPA starts from GJK: a scene of EPA alone still shows GJK's steps).
+    pub fn distance_solvers(&self) -> Vec<Algorithm> {
+        let solvers: Vec<Algorithm> = self
+            .methods
+            .iter()
+            .filter_map(|m| m.entry::<Algorithm>())
+            .collect();
+        if solvers.is_empty() {
+            vec![Algorithm::GJK]
+        } else {
+            solvers
+        }
     }
 
     /// Shape B's pose in shape A's frame, where the solvers work.
@@ -548,7 +550,7 @@ Scene(
     #[test]
     fn parses_and_round_trips() {
         let scene = Scene::parse(Path::new("mem.ron"), SCENE).unwrap();
-        assert_eq!(scene.algorithms.len(), 2);
+        assert_eq!(scene.distance_solvers().len(), 2);
         assert_eq!(scene.b().pose.translation, DVec3::new(3.0, 0.0, 0.0));
         let dir = std::env::temp_dir().join(format!("collidescope-scene-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -582,7 +584,7 @@ Scene(
         // The first pair is in focus: the square (A) against the point (B); its
         // nearest point to (0, 3, 0) is its corner (1.5, 0.5).
         let d = scene
-            .run(Algorithm::ALL[0])
+            .run(Algorithm::GJK)
             .summary
             .outcome
             .distance()

@@ -8,7 +8,7 @@
 //!
 //! Where Coal's point is not an exact support (a dead-zone component that is not zero,
 //! an inflated tie) the cache counts a departure, and the run's verdict is then checked
-//! with exact supports ([`crate::solver::coal_replay`]).
+//! with exact supports ([`crate::solver::distance::coal_replay`]).
 
 use glam::DVec3;
 

@@ -12,7 +12,7 @@ use std::ops::{Deref, DerefMut};
 use glam::DVec3;
 use serde::Serialize;
 
-use super::distance_step::DistanceStep;
+use super::distance::step::DistanceStep;
 use super::outcome::{Outcome, RunSummary};
 use super::record::Record;
 use super::settings::SolverSettings;
@@ -134,8 +134,9 @@ pub trait FamilyRun {
 
 /// What a family is, for everything that lists or shows families: its name, what it
 /// answers (the methods panel), what its bounds are called in the plots, and a fresh
-/// buffer of its records. Each family's folder has one (a unit struct, named by its
-/// `FAMILY` constant); catalog rows reach it through their entry.
+/// buffer of its records. Each family's folder has one (a unit struct, or the distance
+/// families' shared kind, named by its `FAMILY` constant); catalog rows reach it
+/// through their entry.
 pub trait FamilyKind: Sync + 'static {
     /// A short name, unique across families ("gjk", "epa").
     fn id(&self) -> &'static str;

@@ -11,16 +11,6 @@ pub fn no_steps(run: RunView<'_>) -> String {
     format!("No steps recorded. Result: {}.", run.summary.outcome)
 }
 
-/// A distance step's sentence, with the run's verdict when the step ended the run on
-/// its stopping test: the test alone proves neither separation nor overlap.
-pub fn distance_verdict(run: RunView<'_>, ends_on_test: bool, line: String) -> String {
-    if ends_on_test {
-        format!("{line} Verdict: {}.", run.summary.outcome)
-    } else {
-        line
-    }
-}
-
 pub fn subscript(n: usize) -> String {
     const DIGITS: [char; 10] = ['₀', '₁', '₂', '₃', '₄', '₅', '₆', '₇', '₈', '₉'];
     n.to_string()

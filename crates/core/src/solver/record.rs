@@ -1,7 +1,7 @@
 //! What every family's records share: the leaf the families' record types implement
 //! ([`crate::solver::trace::Trace`], above the families, aggregates them).
 
-use super::distance_step::DistanceStep;
+use super::distance::step::DistanceStep;
 
 /// The numbers a step contributes to the plots; NaN where a family has none.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use super::distance_step::DistanceStep;
+use super::distance::DistanceStep;
 use super::family::RunView;
 use super::family::{Family, FamilyRecords, StepRecord};
 pub use super::record::{PlotValues, Record};
@@ -78,7 +78,7 @@ impl Trace {
     }
 
     /// Every vector of the distance families' steps through `f` (see
-    /// [`crate::solver::distance_step::DistanceStep::map_vectors`]); other families'
+    /// [`crate::solver::distance::DistanceStep::map_vectors`]); other families'
     /// records are left as they are.
     pub fn map_distance_vectors(&mut self, f: impl Fn(glam::DVec3) -> glam::DVec3 + Copy) {
         self.0.map_distance_vectors(&f)

@@ -10,15 +10,16 @@ use std::collections::HashMap;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
-use super::criteria::{distance_guarantee, CriterionValues};
-use super::distance_step::{DistanceStep, WeightedVertex};
+use super::distance::criteria::{distance_guarantee, CriterionValues};
+use super::distance::step::{initial_direction, witness_points};
+use super::distance::step::{DistanceStep, WeightedVertex};
 use super::outcome::{Outcome, RunSummary};
 use super::settings::{QueryMode, SolverSettings};
 use super::simplex::{
     barycentric, face_weights, nearest_face, nearest_in_simplex, probed_enclosure, project_origin,
     Simplex, SimplexVertex, ENCLOSURE_PROBES,
 };
-use super::{initial_direction, run_gjk, witness_points, DirectionRule};
+use super::{run_gjk, DirectionRule};
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
 use crate::shape::{PointShape, Polytope, Shape};

@@ -1,10 +1,12 @@
 //! What one Frank-Wolfe step records: the shared distance step, the step rule's move
-//! (its γ, an away step, a re-optimisation), and the active set's full size.
+//! (its γ, an away step, a re-optimisation), and the active set's full size; as a
+//! distance record ([`DistanceRecord`]), what it shows beyond the shared step.
 
 use serde::{Deserialize, Serialize};
 
-use crate::solver::distance_step::DistanceStep;
-use crate::solver::record::{PlotValues, Record};
+use crate::solver::distance::record::DistanceRecord;
+use crate::solver::distance::step::DistanceStep;
+use crate::solver::family::Family;
 
 /// What one Frank-Wolfe step did.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -68,24 +70,34 @@ pub struct FrankWolfeRecord {
     pub active_set_size: usize,
 }
 
-impl Record for FrankWolfeRecord {
-    fn k(&self) -> usize {
-        self.step.k
+impl DistanceRecord for FrankWolfeRecord {
+    const FAMILY: Family = super::FAMILY;
+
+    fn step(&self) -> &DistanceStep {
+        &self.step
+    }
+
+    fn step_mut(&mut self) -> &mut DistanceStep {
+        &mut self.step
     }
 
     fn event_name(&self) -> &'static str {
         self.event.name()
     }
 
-    fn plot_values(&self) -> PlotValues {
-        PlotValues::distance(&self.step)
+    fn set_size(&self) -> usize {
+        self.active_set_size
     }
 
-    fn support_calls(&self) -> u64 {
-        self.step.support_calls
+    /// A run that ends on its stopping test ends with its verdict.
+    fn ends_on_test(&self) -> bool {
+        matches!(
+            self.event,
+            FrankWolfeEvent::Converged | FrankWolfeEvent::WithinTolerance
+        )
     }
 
-    fn csv_fields(&self) -> String {
-        self.step.csv_fields(self.active_set_size, false)
+    fn sentence(&self, name: &str, index: usize) -> String {
+        super::narrate::narrate(name, self, index)
     }
 }

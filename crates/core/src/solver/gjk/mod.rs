@@ -9,9 +9,9 @@
 
 use glam::DVec3;
 
-use super::criteria::{distance_guarantee, CriterionValues};
-use super::distance_step::{DistanceStep, WeightedVertex};
-use super::initial_direction;
+use super::distance::criteria::{distance_guarantee, CriterionValues};
+use super::distance::step::initial_direction;
+use super::distance::step::{DistanceStep, WeightedVertex};
 use super::outcome::{Outcome, RunSummary};
 use super::settings::{QueryMode, SolverSettings};
 use super::simplex::{
@@ -106,7 +106,7 @@ pub struct Gjk<'s, A: SupportMap = Shape, B: SupportMap = Shape> {
     /// so the convergence test may end the run at the first step.
     starts_in_difference: bool,
     /// Under Coal's conventions, the radii the shapes' cores leave out (0 otherwise):
-    /// cores closer than this overlap as shapes ([`super::coal_replay`]).
+    /// cores closer than this overlap as shapes ([`super::distance::coal_replay`]).
     swept_radius: f64,
     outcome: Option<Outcome>,
 }
@@ -168,7 +168,7 @@ impl<'s, A: SupportMap, B: SupportMap> Gjk<'s, A, B> {
     }
 
     /// The run is on cores whose shapes are these cores dilated by `radius` in all
-    /// (Coal's swept-sphere radius, [`super::coal_replay`]).
+    /// (Coal's swept-sphere radius, [`super::distance::coal_replay`]).
     pub fn on_cores_of_radius(mut self, radius: f64) -> Self {
         self.swept_radius = radius;
         self

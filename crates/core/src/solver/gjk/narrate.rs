@@ -2,41 +2,28 @@
 //! vertices dropped, and why the run stopped.
 
 use crate::printed_bound::{Above, Below};
-use crate::solver::narration::{and_list, feature, subscript};
+use crate::solver::distance::narrate::StepWords;
+use crate::solver::narration::subscript;
 use crate::solver::{GjkEvent, GjkRecord, MomentumStop};
 
 /// Says what `record` (step `index` of the run of method `name`) did.
 pub fn narrate(name: &str, record: &GjkRecord, index: usize) -> String {
-    let step = index + 1;
     let r = &record.step;
-    let kept: Vec<u32> = r.simplex.iter().map(|v| v.id).collect();
-    // `k` counts iterations after the step: a step that advanced it used x_{k−1}.
     let advanced = matches!(record.event, GjkEvent::Projected { .. });
-    let k = if advanced { r.k.saturating_sub(1) } else { r.k };
+    let words = StepWords::new(r, index, advanced);
+    let (step, added) = (words.step, &words.added);
     let direction = if record.momentum {
-        format!("the momentum direction −d{}", subscript(k))
+        format!("the momentum direction −d{}", subscript(words.k))
     } else {
-        format!("direction −x{}", subscript(k))
+        words.direction()
     };
-    let added = r
-        .support
-        .map(|s| format!("w{}", crate::solver::narration::subscript(s.id as usize)))
-        .unwrap_or_default();
     match &record.event {
-        GjkEvent::Projected { dropped, .. } => {
-            let mut s = format!("Step {step}: support point {added} in {direction} added; {}", feature(&kept));
-            if !dropped.is_empty() {
-                s += &format!("; {} dropped", and_list(dropped));
-            }
-            s + &format!(" (∥x∥ = {:.6}).", Above(r.x_norm))
-        }
-        GjkEvent::OriginEnclosed { .. } => format!(
-            "Step {step}: support point {added} in {direction} added; the simplex encloses the origin, so the shapes intersect."
+        GjkEvent::Projected { dropped, .. } => words.projected(
+            format!("Step {step}: support point {added} in {direction} added"),
+            dropped,
         ),
-        GjkEvent::WithinTolerance => format!(
-            "Step {step}: ∥x∥ = {:.2e} is below the tolerance: the origin lies within it of A ⊖ B (Coal calls this a collision; it proves one only if points of A ⊖ B enclose the origin).",
-            Above(r.x_norm)
-        ),
+        GjkEvent::OriginEnclosed { .. } => words.origin_enclosed(&direction, "simplex"),
+        GjkEvent::WithinTolerance => words.within_tolerance(),
         GjkEvent::MomentumStopped { cause } => {
             let why = match cause {
                 MomentumStop::GapBelowTolerance => format!(
@@ -52,10 +39,7 @@ pub fn narrate(name: &str, record: &GjkRecord, index: usize) -> String {
             "Step {step}: converged: {added} in {direction} brings no progress (gap {:.2e}); distance ∥x∥ = {:.9}.",
             Above(r.criteria.duality_gap), Above(r.x_norm)
         ),
-        GjkEvent::SeparatingPlane => format!(
-            "Step {step}: the plane of {added} with normal along {direction} separates the shapes (ω = {:.6} > 0): no collision.",
-            Below(r.omega)
-        ),
+        GjkEvent::SeparatingPlane => words.separating_plane(&direction),
         GjkEvent::Refined => format!(
             "Step {step}: the loop stopped on round-off: x recomputed from the shapes' points (∥x∥ = {:.9}) is not certified yet, so the run goes on with the precise projection.",
             Above(r.x_norm)
@@ -64,7 +48,7 @@ pub fn narrate(name: &str, record: &GjkRecord, index: usize) -> String {
             "Step {step}: {added} in {direction} is already in the simplex, yet the gap {:.2e} is above the tolerance: round-off, no further progress possible. Distance between {:.9} (plane) and {:.9} (∥x∥).",
             Above(r.criteria.duality_gap), Below(r.alpha.max(0.0)), Above(r.x_norm)
         ),
-        GjkEvent::Degenerate => format!("Step {step}: the numbers stopped being finite; {name} stops here."),
+        GjkEvent::Degenerate => words.degenerate(name),
     }
 }
 

@@ -1,11 +1,12 @@
 //! What one GJK step records (docs/architecture.md, "The family contract"): the shared
-//! distance step, what the
-//! step did, and whether momentum chose its direction.
+//! distance step, what the step did, and whether momentum chose its direction; as a
+//! distance record ([`DistanceRecord`]), what it shows beyond the shared step.
 
 use serde::{Deserialize, Serialize};
 
-use crate::solver::distance_step::DistanceStep;
-use crate::solver::record::{PlotValues, Record};
+use crate::solver::distance::record::DistanceRecord;
+use crate::solver::distance::step::DistanceStep;
+use crate::solver::family::Family;
 
 /// Why an accelerated run went back to plain GJK.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,24 +76,38 @@ pub struct GjkRecord {
     pub momentum: bool,
 }
 
-impl Record for GjkRecord {
-    fn k(&self) -> usize {
-        self.step.k
+impl DistanceRecord for GjkRecord {
+    const FAMILY: Family = super::FAMILY;
+
+    fn step(&self) -> &DistanceStep {
+        &self.step
+    }
+
+    fn step_mut(&mut self) -> &mut DistanceStep {
+        &mut self.step
     }
 
     fn event_name(&self) -> &'static str {
         self.event.name()
     }
 
-    fn plot_values(&self) -> PlotValues {
-        PlotValues::distance(&self.step)
+    fn set_size(&self) -> usize {
+        self.step.simplex.len()
     }
 
-    fn support_calls(&self) -> u64 {
-        self.step.support_calls
+    fn momentum(&self) -> bool {
+        self.momentum
     }
 
-    fn csv_fields(&self) -> String {
-        self.step.csv_fields(self.step.simplex.len(), self.momentum)
+    /// A run that ends on its stopping test (or round-off) ends with its verdict.
+    fn ends_on_test(&self) -> bool {
+        matches!(
+            self.event,
+            GjkEvent::Converged | GjkEvent::WithinTolerance | GjkEvent::Stalled
+        )
+    }
+
+    fn sentence(&self, name: &str, index: usize) -> String {
+        super::narrate::narrate(name, self, index)
     }
 }

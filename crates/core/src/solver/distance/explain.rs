@@ -5,10 +5,10 @@
 use glam::DVec3;
 use serde::Serialize;
 
-use super::distance_step::DistanceStep;
-use super::{FrankWolfeRecord, GjkRecord};
-use super::{Outcome, Run};
+use super::DistanceStep;
 use crate::shape::Shape;
+use crate::solver::{FrankWolfeRecord, GjkRecord};
+use crate::solver::{Outcome, Run};
 
 /// Runs shorter than this are not slow.
 pub const SLOW_ITERATIONS: usize = 15;

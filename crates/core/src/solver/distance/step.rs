@@ -2,13 +2,13 @@
 //! `A ⊖ B`, the support it took and the points that carry the iterate. Each family's
 //! record wraps one of these with its own event.
 
-use crate::printed_bound::Above;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
 use super::criteria::CriterionValues;
-use super::simplex::SimplexVertex;
-use crate::minkowski::CsoPoint;
+use crate::minkowski::{CsoPoint, MinkowskiDifference};
+use crate::shape::SupportMap;
+use crate::solver::{InitialGuess, SimplexVertex, SolverSettings};
 
 /// A simplex (or active-set) vertex with its barycentric weight in the iterate.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -105,42 +105,26 @@ impl DistanceStep {
 /// The CSV header of the distance families (the CLI's `solve --csv`, the viewer's export).
 pub const CSV_HEADER: &str = "algorithm,k,event,x_norm,fw_gap,van_den_bergen,duality_gap,hybrid,omega,alpha,simplex_size,support_calls,momentum,x,y,z";
 
-/// The `solve` command's table of a distance run: one row per step, `set_size` the
-/// simplex's or the active set's size.
-pub fn distance_table<R: super::record::Record>(
-    records: &[R],
-    step: impl Fn(&R) -> (&DistanceStep, usize),
-) -> String {
-    let mut table = format!(
-        "{:>5}  {:<12} {:>13} {:>11} {:>11} {:>11} {:>11} {:>4} {:>6}\n",
-        "k", "event", "‖x_k‖", "FW gap", "r−α", "2⟨x,x−s⟩", "r²−α²", "|W|", "calls"
-    );
-    for r in records {
-        let (s, set_size) = step(r);
-        table += &format!(
-            "{:>5}  {:<12} {:>13.6e} {:>11.3e} {:>11.3e} {:>11.3e} {:>11.3e} {:>4} {:>6}\n",
-            r.k(),
-            r.event_name(),
-            Above(s.x_norm),
-            Above(s.fw_gap),
-            Above(s.criteria.van_den_bergen),
-            Above(s.criteria.duality_gap),
-            Above(s.criteria.hybrid),
-            set_size,
-            s.support_calls
-        );
+/// The first direction, from the settings (Coal's guesses; Montaut et al., "Collision
+/// Detection Accelerated: An Optimization Perspective").
+pub(crate) fn initial_direction<A: SupportMap, B: SupportMap>(
+    md: &MinkowskiDifference<'_, A, B>,
+    settings: &SolverSettings,
+) -> DVec3 {
+    match settings.initial_guess {
+        InitialGuess::CentreDifference => md.centre_difference(),
+        InitialGuess::OriginDifference => md.origin_difference(),
+        InitialGuess::UnitX => DVec3::X,
+        InitialGuess::Direction(d) => d,
     }
-    table
 }
 
-/// What the plots call the distance families' bounds.
-pub const DISTANCE_BOUNDS: super::family::BoundNames = super::family::BoundNames {
-    axis: "distance bounds",
-    upper: "∥x_k∥ (upper bound)",
-    lower: "α (lower bound)",
-    log_upper: "∥x_k∥ − d*",
-    log_lower: "d* − α",
-    log: super::family::LogScale::GapToBest,
-    log_choice: "log: ∥x_k∥ − d* and d* − α",
-    linear_choice: "linear: ∥x_k∥ and α",
-};
+/// Witness points `Σ λ_i a_i` and `Σ λ_i b_i` (A's frame).
+pub(crate) fn witness_points(vertices: &[SimplexVertex], weights: &[f64]) -> (DVec3, DVec3) {
+    vertices
+        .iter()
+        .zip(weights)
+        .fold((DVec3::ZERO, DVec3::ZERO), |(a, b), (v, w)| {
+            (a + v.point.a * *w, b + v.point.b * *w)
+        })
+}

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::settings::{Criterion, CriterionKind};
+use crate::solver::{Criterion, CriterionKind};
 
 /// All three stopping quantities at one iteration, whichever one the run tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]

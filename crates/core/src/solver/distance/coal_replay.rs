@@ -13,16 +13,17 @@
 
 use glam::DMat3;
 
-use super::gjk::Gjk;
-use super::simplex::{Simplex, SimplexVertex};
-use super::{
-    Algorithm, InitialGuess, QueryMode, RunSummary, Solver, SolverSettings, SupportRule, Trace,
-};
+use super::{Algorithm, Solver};
 use crate::minkowski::{CsoPoint, MinkowskiDifference};
 use crate::pose::RelativePose;
 use crate::shape::{coal_from_ours, ours_from_coal, Shape};
+use crate::solver::gjk::Gjk;
+use crate::solver::trace::Trace;
+use crate::solver::{
+    InitialGuess, QueryMode, RunSummary, Simplex, SimplexVertex, SolverSettings, SupportRule,
+};
 
-use super::outcome::Outcome;
+use crate::solver::Outcome;
 
 /// Runs `algorithm` on A and B (at `b_in_a`) as Coal runs it, recording into `trace`.
 pub fn run_as_coal(
