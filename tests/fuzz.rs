@@ -13,7 +13,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use collidescope::bench::problems::{run_problems, ProblemFile};
-use collidescope::mesh_io::import_obj_bytes;
+use collidescope::mesh::import_obj_bytes;
 use collidescope::robot::RobotModel;
 use collidescope::scene::Scene;
 use collidescope::solver::{Method, TetrahedronRule};
@@ -654,7 +654,7 @@ fn mutated_parry_captures_say_where() {
 fn mutated_stl_and_ply_meshes_say_where() {
     let dir = scratch("meshes-places");
     let load = |path: &Path| -> Result<(), String> {
-        match collidescope::mesh_io::load_mesh(path) {
+        match collidescope::mesh::load_mesh(path) {
             Ok(mesh) => {
                 let r = &mesh.report;
                 assert!(

@@ -588,13 +588,13 @@ fn stl_and_ply_meshes_load_like_obj() {
     }
     // A PLY without a vertex element, and a truncated binary one.
     std::fs::write(dir.join("empty.ply"), "ply\nformat ascii 1.0\nelement face 0\nproperty list uchar int vertex_indices\nend_header\n").unwrap();
-    let err = collidescope::mesh_io::load_mesh(&dir.join("empty.ply"))
+    let err = collidescope::mesh::load_mesh(&dir.join("empty.ply"))
         .unwrap_err()
         .to_string();
     assert!(err.contains("empty.ply") && err.contains("vertex"), "{err}");
     let bytes = std::fs::read(dir.join("cube_binary.ply")).unwrap();
     std::fs::write(dir.join("cut.ply"), &bytes[..bytes.len() - 40]).unwrap();
-    let err = collidescope::mesh_io::load_mesh(&dir.join("cut.ply"))
+    let err = collidescope::mesh::load_mesh(&dir.join("cut.ply"))
         .unwrap_err()
         .to_string();
     assert!(err.contains("cut.ply"), "{err}");
@@ -854,7 +854,7 @@ fn stl_and_ply_refusals_name_their_format_and_place() {
     for (name, bytes, expected) in cases {
         let path = dir.join(name);
         std::fs::write(&path, bytes).unwrap();
-        let err = collidescope::mesh_io::load_mesh(&path)
+        let err = collidescope::mesh::load_mesh(&path)
             .map(|_| ())
             .unwrap_err()
             .to_string();
@@ -991,7 +991,7 @@ fn ply_faces_out_of_range_are_refused_and_faces_counted() {
     for (last, line, word) in [("3 0 2 99\n", 20, "99"), ("3 0 -1 2\n", 20, "-1")] {
         let path = tmp.join("bad.ply");
         std::fs::write(&path, format!("{head}{last}")).unwrap();
-        let err = collidescope::mesh_io::load_mesh(&path)
+        let err = collidescope::mesh::load_mesh(&path)
             .map(|_| ())
             .unwrap_err()
             .to_string();
@@ -1005,6 +1005,48 @@ fn ply_faces_out_of_range_are_refused_and_faces_counted() {
     }
     let path = tmp.join("good.ply");
     std::fs::write(&path, format!("{head}4 0 1 4 2\n")).unwrap();
-    let mesh = collidescope::mesh_io::load_mesh(&path).unwrap();
+    let mesh = collidescope::mesh::load_mesh(&path).unwrap();
     assert_eq!(mesh.report.input_faces, 7, "five triangles and a quad");
+}
+
+/// A scene's `Mesh(path)` reads COLLADA as robots do (one mesh reader per format): the
+/// wedge of `meshes/wedge.dae`, in centimetres and moved by its node, is the hull of
+/// its six points in metres; an extension no reader takes is refused naming the file.
+#[test]
+fn a_scene_reads_a_collada_mesh() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/meshes/wedge.ron");
+    let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let report = scene.bodies[0].mesh_report.as_ref().expect("a mesh report");
+    assert_eq!(
+        (
+            report.input_vertices,
+            report.input_faces,
+            report.hull_vertices
+        ),
+        (6, 8, 6)
+    );
+    assert_eq!(report.convex, Some(true));
+    assert!((report.aabb_min - DVec3::new(0.1, 0.0, 0.0)).length() < 1e-12);
+    assert!((report.aabb_max - DVec3::new(0.14, 0.03, 0.02)).length() < 1e-12);
+    let d = scene
+        .run(Algorithm::Gjk(DirectionRule::Vanilla))
+        .summary
+        .outcome
+        .distance()
+        .unwrap();
+    // GJK stops within its tolerance (1e-6, Coal's default).
+    assert!((d - 0.05).abs() < 1e-6, "{d}");
+    // The same points as a robot's collision mesh reads them.
+    let dae = path.with_file_name("wedge.dae");
+    assert_eq!(collidescope::mesh::points(&dae).unwrap().len(), 6);
+    let other = std::env::temp_dir().join(format!("wedge-{}.xyz", std::process::id()));
+    std::fs::write(&other, "v 0 0 0\n").unwrap();
+    let err = collidescope::mesh::load_mesh(&other)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(&other.display().to_string()) && err.contains("only STL, OBJ, PLY"),
+        "{err}"
+    );
+    std::fs::remove_file(&other).ok();
 }

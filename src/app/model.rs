@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use crate::mesh_io::{load_mesh, MeshReport};
+use crate::mesh::{load_mesh, MeshReport};
 use crate::pose::Pose;
 use crate::scene::{Body, Scene, ShapeSpec};
 use crate::solver::catalog::Family;

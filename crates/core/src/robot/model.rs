@@ -12,8 +12,6 @@ use std::path::{Path, PathBuf};
 
 use glam::{DQuat, DVec3, EulerRot};
 
-use super::collada::read_collada_points;
-use super::stl::read_stl_points;
 use super::visual::{load_visuals, Visuals};
 use crate::pose::Pose;
 use crate::shape::{Capsule, Cuboid, Cylinder, Polytope, Shape, Sphere, UnionHull};
@@ -486,7 +484,7 @@ fn link_shape(
                 let scale = scale
                     .as_ref()
                     .map_or(DVec3::ONE, |s| DVec3::from_array(s.0));
-                mesh_points(&path)
+                crate::mesh::points(&path)
                     .map_err(|e| format!("{element}: {e}"))?
                     .into_iter()
                     .map(|p| p * scale)
@@ -523,36 +521,4 @@ fn link_shape(
     }
     let union = UnionHull::new(parts).ok_or("no collision element")?;
     Ok((Shape::Union(union), Pose::IDENTITY))
-}
-
-/// A mesh file's vertices: STL (both encodings), OBJ or COLLADA.
-fn mesh_points(path: &Path) -> Result<Vec<DVec3>, String> {
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    let points = match ext.as_deref() {
-        Some("stl") => read_stl_points(path),
-        Some("obj" | "ply") => crate::mesh_io::load_mesh(path)
-            .map(|m| m.polytope.vertices().to_vec())
-            .map_err(|e| e.to_string()),
-        Some("dae") => read_collada_points(path),
-        _ => Err(format!(
-            "{}: only STL, OBJ, PLY and COLLADA (.dae) meshes are read",
-            path.display()
-        )),
-    }?;
-    // The mesh file is named where its own numbers are out of range.
-    let limit = crate::shape::MAX_COORDINATE;
-    if let Some((i, p)) = points
-        .iter()
-        .enumerate()
-        .find(|(_, p)| !(p.is_finite() && p.abs().max_element() <= limit))
-    {
-        return Err(format!(
-            "{}: vertex {i} ({p}) is not finite or lies beyond ±1e75",
-            path.display()
-        ));
-    }
-    Ok(points)
 }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use glam::DVec3;
 use thiserror::Error;
 
-use crate::mesh_io::{MeshError, MeshReport};
+use crate::mesh::{MeshError, MeshReport};
 use crate::pose::Motion;
 use crate::pose::{Pose, RelativePose};
 use crate::shape::Shape;
