@@ -123,7 +123,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// A loaded scene's methods run; their numbers must be numbers.
 fn run_scene(path: &Path) -> Result<(), String> {
-    let scene = Scene::load(path).map_err(|e| e.to_string())?;
+    let scene = collidescope::input::open(path).map_err(|e| e.to_string())?;
     run_methods(&scene, path);
     Ok(())
 }

@@ -391,7 +391,7 @@ impl ViewerModel {
 
     /// Replaces the whole scene by a scene file. On error the scene is unchanged.
     pub fn load_scene(&mut self, path: &Path) -> Result<(), String> {
-        let scene = Scene::load(path).map_err(|e| e.to_string())?;
+        let scene = crate::input::open(path).map_err(|e| e.to_string())?;
         self.replace_scene(scene);
         Ok(())
     }

@@ -4,7 +4,7 @@
 //! file's configuration, the pairs MuJoCo's filter tests). Each becomes a scene holding exactly the query
 //! the engine ran: numbers to the bit, rotations as given (a matrix stays a matrix).
 //!
-//! `Scene::open` reads these files wherever a scene is taken (`view`, `solve`, the
+//! [`crate::input::open`] reads these files wherever a scene is taken (`view`, `solve`, the
 //! viewer's Open dialog and drag-and-drop); `collidescope import` writes the scene.
 
 pub mod fcl_dump;
