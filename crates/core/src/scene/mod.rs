@@ -253,7 +253,7 @@ impl Scene {
             // EPA starts from GJK: a scene of EPA alone still shows GJK's steps.
             algorithms.push(Algorithm::Gjk(crate::solver::DirectionRule::Vanilla));
         }
-        let settings = SolverSettings::from(&file.settings);
+        let settings = file.settings;
         settings
             .validate()
             .map_err(|e| invalid(format!("settings: {e}")))?;
@@ -408,7 +408,7 @@ impl Scene {
             lesson: self.lesson.clone(),
             questions: self.questions.clone(),
             algorithms: self.methods.iter().map(|m| m.name().to_string()).collect(),
-            settings: SettingsSpec::from(*s),
+            settings: *s,
         }
     }
 
