@@ -6,7 +6,7 @@ use std::path::Path;
 
 use collidescope::bench::protocol::{ellipsoid_problems, mesh_problems, ProblemSet};
 use collidescope::bench::timing::{parry_distance, ParryShape};
-use collidescope::mesh_io::load_obj;
+use collidescope::mesh::load_obj;
 use collidescope::minkowski::MinkowskiDifference;
 use collidescope::solver::{solve, Algorithm, DirectionRule, SolverSettings};
 use criterion::{criterion_group, criterion_main, Criterion};

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use collidescope::mesh_io::load_obj;
+use collidescope::mesh::load_obj;
 use collidescope::rng::SplitMix64;
 use collidescope::DVec3;
 use criterion::{criterion_group, criterion_main, Criterion};

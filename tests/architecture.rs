@@ -479,3 +479,49 @@ fn the_shared_viewer_state_is_a_leaf_and_the_theme_imports_no_panel() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The input layer: scenes never import the importers (which build scene files; the
+/// choice between the two is `crate::input`'s, above both), and mesh files are read
+/// only in `crate::mesh` (its format crates named nowhere else, nor a COLLADA document
+/// parsed).
+#[test]
+fn scenes_never_import_the_importers_and_meshes_are_read_only_in_the_mesh_module() {
+    let src = src_dir();
+    let mut wrong = Vec::new();
+    for file in rust_files(&src.join("scene")) {
+        for path in imports(&src, &file) {
+            if under(&path, "crate::import") || under(&path, "crate::input") {
+                wrong.push(format!("{}: imports {path}", file.display()));
+            }
+        }
+    }
+    let mesh = src.join("mesh");
+    let readers = ["tobj", "stl_io", "ply_rs_bw"];
+    for src in [src_dir(), app_src_dir()] {
+        for file in rust_files(&src)
+            .into_iter()
+            .filter(|f| !f.starts_with(&mesh))
+        {
+            for path in imports(&src, &file) {
+                let root = path.split("::").next().unwrap_or("");
+                if readers.contains(&root) {
+                    wrong.push(format!("{}: imports {path}", file.display()));
+                }
+            }
+            let text = std::fs::read_to_string(&file).unwrap();
+            for (n, line) in text
+                .lines()
+                .take_while(|l| l.trim() != "#[cfg(test)]")
+                .enumerate()
+            {
+                let code = line.split("//").next().unwrap_or("");
+                let reads = readers.iter().any(|r| code.contains(&format!("{r}::")))
+                    || code.contains("\"COLLADA\"");
+                if reads {
+                    wrong.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -23,7 +23,7 @@ fn check_file(name: &str) {
     };
     let file = ProblemFile::load(&dir.join(name)).unwrap();
     let results = run_problems(&file, false, TetrahedronRule::RegionTree, &[]).unwrap();
-    let root_eps = file.tolerance.sqrt();
+    let root_eps = file.settings.tolerance.sqrt();
     for alg in ["gjk", "nesterov", "nesterov_normalized"] {
         let mut equal = 0;
         let mut ours_by_d: BTreeMap<String, Vec<f64>> = BTreeMap::new();

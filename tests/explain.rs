@@ -80,7 +80,7 @@ fn fast_or_well_behaved_runs_get_no_cause() {
 #[test]
 fn slow_runs_on_real_meshes_get_a_cause_or_the_measurements() {
     use collidescope::bench::sweep::{run_sweep, sample_poses};
-    use collidescope::mesh_io::load_mesh;
+    use collidescope::mesh::load_mesh;
     use collidescope::minkowski::MinkowskiDifference;
     use collidescope::shape::Shape;
     use collidescope::solver::distance::explain::explain_with_checks;

@@ -11,7 +11,6 @@ use std::process::Command;
 
 use collidescope::export::{certify, coal_script, parry_test};
 use collidescope::pose::{normalized_quaternion, Pose, RelativePose};
-use collidescope::scene::Scene;
 use glam::{DMat3, DQuat, DVec3};
 
 fn temp_dir() -> PathBuf {
@@ -179,7 +178,7 @@ fn f32_captures_certify_the_normalised_rotation_at_every_scale() {
             let case = format!("{what} at scale {scale:e}");
 
             // Import: the scene's rotations are the widened quaternions normalised in f64.
-            let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{case}: {e}"));
+            let scene = collidescope::input::open(&path).unwrap_or_else(|e| panic!("{case}: {e}"));
             assert!(
                 scene.notes.contains("unit only to") && scene.notes.contains("as stored"),
                 "{case}: {}",
@@ -241,11 +240,11 @@ fn f32_captures_certify_the_normalised_rotation_at_every_scale() {
             // to the bit; the exports write it.
             let saved = dir.join(format!("saved_{k}_{p}.ron"));
             scene.save(&saved).unwrap();
-            let again = Scene::load(&saved).unwrap();
+            let again = collidescope::input::open(&saved).unwrap();
             let file = collidescope::import::import_file(&path).unwrap();
             let imported = dir.join(format!("imported_{k}_{p}.ron"));
             file.write(&imported).unwrap();
-            let imported = Scene::load(&imported).unwrap();
+            let imported = collidescope::input::open(&imported).unwrap();
             for other in [&again, &imported] {
                 for (x, y) in scene.bodies.iter().zip(&other.bodies) {
                     assert_eq!(x.pose, y.pose, "{case}");
@@ -296,13 +295,13 @@ fn scene_quaternions_are_normalised_once() {
     );
     let path = dir.join("q.ron");
     std::fs::write(&path, text).unwrap();
-    let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let scene = collidescope::input::open(&path).unwrap_or_else(|e| panic!("{e}"));
     let unit = normalized_quaternion(q);
     assert_eq!(scene.bodies[1].pose.rotation, unit);
     assert!((unit.length_squared() - 1.0).abs() <= collidescope::pose::UNIT_TO_ROUNDING);
     let saved = dir.join("q_saved.ron");
     scene.save(&saved).unwrap();
-    let again = Scene::load(&saved).unwrap();
+    let again = collidescope::input::open(&saved).unwrap();
     assert_eq!(again.bodies[1].pose, scene.bodies[1].pose);
     // A point of B 3 away is where the rotation puts it, not |q|² = 1 + 2e-7 further.
     let p = scene.bodies[1]

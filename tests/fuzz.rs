@@ -13,7 +13,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use collidescope::bench::problems::{run_problems, ProblemFile};
-use collidescope::mesh_io::import_obj_bytes;
+use collidescope::mesh::import_obj_bytes;
 use collidescope::robot::RobotModel;
 use collidescope::scene::Scene;
 use collidescope::solver::{Method, TetrahedronRule};
@@ -123,7 +123,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// A loaded scene's methods run; their numbers must be numbers.
 fn run_scene(path: &Path) -> Result<(), String> {
-    let scene = Scene::load(path).map_err(|e| e.to_string())?;
+    let scene = collidescope::input::open(path).map_err(|e| e.to_string())?;
     run_methods(&scene, path);
     Ok(())
 }
@@ -654,7 +654,7 @@ fn mutated_parry_captures_say_where() {
 fn mutated_stl_and_ply_meshes_say_where() {
     let dir = scratch("meshes-places");
     let load = |path: &Path| -> Result<(), String> {
-        match collidescope::mesh_io::load_mesh(path) {
+        match collidescope::mesh::load_mesh(path) {
             Ok(mesh) => {
                 let r = &mesh.report;
                 assert!(

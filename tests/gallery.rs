@@ -47,7 +47,7 @@ fn every_gallery_case_is_its_bug_report_imported_and_answered() {
             .find(|(n, _)| *n == name)
             .unwrap_or_else(|| panic!("{name}: not in the table of expected verdicts"))
             .1;
-        let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let scene = collidescope::input::open(&path).unwrap_or_else(|e| panic!("{e}"));
         assert!(scene.lesson.len() >= 3, "{name}: its narration");
         // Brought in through the importers: the source gives the same bodies.
         let source = ["txt", "json"]

@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Instant;
 
-use collidescope::mesh_io::load_obj;
+use collidescope::mesh::load_obj;
 use collidescope::shape::hull::check::check_hull;
 use collidescope::shape::hull::quickhull::exact_hull;
 use collidescope::shape::{AffineDimension, Polytope};

@@ -115,10 +115,10 @@ fn f32_shapes() -> Vec<(&'static str, parry3d::shape::SharedShape)> {
 /// Loads a capture as a scene, checks the round trip (save, load: the same specs and
 /// poses to the bit), and returns our GJK distance and the scene.
 fn load_and_round_trip(path: &Path) -> (f64, Scene) {
-    let scene = Scene::load(path).unwrap_or_else(|e| panic!("{e}"));
+    let scene = collidescope::input::open(path).unwrap_or_else(|e| panic!("{e}"));
     let saved = path.with_extension("ron");
     scene.save(&saved).unwrap();
-    let again = Scene::load(&saved).unwrap();
+    let again = collidescope::input::open(&saved).unwrap();
     for (x, y) in scene.bodies.iter().zip(&again.bodies) {
         assert_eq!(x.spec, y.spec, "{}", path.display());
         assert_eq!(x.pose, y.pose, "{}", path.display());
@@ -215,7 +215,7 @@ fn parry_f32_captures_are_read_as_f32_and_widened_exactly() {
     }
     // The radius of an f32 ball is 0.1f32 widened.
     let path = dir.join("q0_0.json");
-    let scene = Scene::load(&path).unwrap();
+    let scene = collidescope::input::open(&path).unwrap();
     assert_eq!(
         scene.bodies[0].spec,
         ShapeSpec::Sphere {
@@ -257,7 +257,7 @@ fn parry_half_spaces_import_as_slabs_with_parrys_answers() {
                     serde_json::to_string(&(plane_pose, &plane, other_pose, other))
                 };
                 std::fs::write(&path, json.unwrap()).unwrap();
-                let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
+                let scene = collidescope::input::open(&path).unwrap_or_else(|e| panic!("{e}"));
                 assert!(scene.notes.contains("slab"), "{}", scene.notes);
                 let run = scene.run(Algorithm::Gjk(DirectionRule::Vanilla));
                 let ours = run.summary.outcome.distance().unwrap();
@@ -322,7 +322,7 @@ fn parry_kinds_that_are_not_convex_are_refused_by_name() {
             "{err}"
         );
         // The viewer's way in says the same, and nothing is built.
-        let err = Scene::load(&path).unwrap_err().to_string();
+        let err = collidescope::input::open(&path).unwrap_err().to_string();
         assert!(err.contains(kind), "{err}");
     }
 }
@@ -370,7 +370,10 @@ fn bad_captures_and_dumps_name_the_file_and_the_place() {
     for (name, text, expected) in cases {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
-        let err = Scene::load(&path).map(|_| ()).unwrap_err().to_string();
+        let err = collidescope::input::open(&path)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
         for e in expected {
             assert!(err.contains(e), "{name}: {err:?} lacks {e:?}");
         }
@@ -383,7 +386,7 @@ fn bad_captures_and_dumps_name_the_file_and_the_place() {
 #[test]
 fn fcl_493_boxes_touch() {
     let path = fixture("fcl_493_boxes.txt");
-    let scene = Scene::load(&path).unwrap();
+    let scene = collidescope::input::open(&path).unwrap();
     assert_eq!(
         scene.bodies[0].spec,
         ShapeSpec::Box {
@@ -412,7 +415,7 @@ fn fcl_493_boxes_touch() {
 /// our distance equals parry's on the same pair.
 #[test]
 fn fcl_319_cylinder_box_keeps_fcl_axes() {
-    let scene = Scene::load(&fixture("fcl_319_cylinder_box.txt")).unwrap();
+    let scene = collidescope::input::open(&fixture("fcl_319_cylinder_box.txt")).unwrap();
     assert_eq!(
         scene.bodies[0].spec,
         ShapeSpec::Cylinder {
@@ -444,7 +447,7 @@ fn fcl_319_cylinder_box_keeps_fcl_axes() {
 /// comma-separated rows): a tetrahedron and a sphere whose distance has a closed form.
 #[test]
 fn fcl_594_format_reads_convex_vertices() {
-    let scene = Scene::load(&fixture("fcl_594_format_convex_sphere.txt")).unwrap();
+    let scene = collidescope::input::open(&fixture("fcl_594_format_convex_sphere.txt")).unwrap();
     match &scene.bodies[0].spec {
         ShapeSpec::Polytope { points } => assert_eq!(points.len(), 4),
         other => panic!("{other:?}"),
@@ -562,7 +565,7 @@ fn stl_and_ply_meshes_load_like_obj() {
         );
         let path = dir.join(format!("{mesh}.ron"));
         std::fs::write(&path, scene).unwrap();
-        let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let scene = collidescope::input::open(&path).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             scene.bodies[0].mesh_report.as_ref().unwrap().hull_vertices,
             8,
@@ -588,13 +591,13 @@ fn stl_and_ply_meshes_load_like_obj() {
     }
     // A PLY without a vertex element, and a truncated binary one.
     std::fs::write(dir.join("empty.ply"), "ply\nformat ascii 1.0\nelement face 0\nproperty list uchar int vertex_indices\nend_header\n").unwrap();
-    let err = collidescope::mesh_io::load_mesh(&dir.join("empty.ply"))
+    let err = collidescope::mesh::load_mesh(&dir.join("empty.ply"))
         .unwrap_err()
         .to_string();
     assert!(err.contains("empty.ply") && err.contains("vertex"), "{err}");
     let bytes = std::fs::read(dir.join("cube_binary.ply")).unwrap();
     std::fs::write(dir.join("cut.ply"), &bytes[..bytes.len() - 40]).unwrap();
-    let err = collidescope::mesh_io::load_mesh(&dir.join("cut.ply"))
+    let err = collidescope::mesh::load_mesh(&dir.join("cut.ply"))
         .unwrap_err()
         .to_string();
     assert!(err.contains("cut.ply"), "{err}");
@@ -622,7 +625,7 @@ fn parry_cast_captures_import_as_moving_pairs() {
         serde_json::to_string(&(pos1, vel1, &a, pos2, vel2, &b)).unwrap(),
     )
     .unwrap();
-    let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let scene = collidescope::input::open(&path).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(scene.bodies[1].velocity, Some(DVec3::new(-0.5, 0.1, 0.0)));
     let theirs = cast_shapes(
         &pos1,
@@ -649,7 +652,7 @@ fn parry_cast_captures_import_as_moving_pairs() {
     let f32_capture = r#"[{"rotation":[0.0,0.0,0.0,1.0],"translation":[0.0,0.0,0.0],"padding":0},[0.1,0.0,0.0],{"Ball":{"radius":0.5}},{"rotation":[0.0,0.0,0.0,1.0],"translation":[2.0,0.0,0.0],"padding":0},[0.0,0.0,0.0],{"Ball":{"radius":0.5}}]"#;
     let path = dir.join("cast32.json");
     std::fs::write(&path, f32_capture).unwrap();
-    let scene = Scene::load(&path).unwrap();
+    let scene = collidescope::input::open(&path).unwrap();
     assert_eq!(
         scene.bodies[0].velocity,
         Some(DVec3::new(f64::from(0.1f32), 0.0, 0.0))
@@ -658,7 +661,7 @@ fn parry_cast_captures_import_as_moving_pairs() {
 
 /// The bodies of a scene, to compare two imports of one query to the bit.
 fn bodies_of(path: &Path) -> Vec<(ShapeSpec, collidescope::pose::Pose)> {
-    let scene = Scene::load(path).unwrap_or_else(|e| panic!("{e}"));
+    let scene = collidescope::input::open(path).unwrap_or_else(|e| panic!("{e}"));
     scene
         .bodies
         .iter()
@@ -707,7 +710,7 @@ fn fcl_dumps_with_nan_or_inf_are_refused_with_the_line_and_word() {
             &["X_FS1", "line 18", "`inf`"],
         ),
     ] {
-        let err = Scene::load(&fixture(name))
+        let err = collidescope::input::open(&fixture(name))
             .map(|_| ())
             .unwrap_err()
             .to_string();
@@ -854,7 +857,7 @@ fn stl_and_ply_refusals_name_their_format_and_place() {
     for (name, bytes, expected) in cases {
         let path = dir.join(name);
         std::fs::write(&path, bytes).unwrap();
-        let err = collidescope::mesh_io::load_mesh(&path)
+        let err = collidescope::mesh::load_mesh(&path)
             .map(|_| ())
             .unwrap_err()
             .to_string();
@@ -991,7 +994,7 @@ fn ply_faces_out_of_range_are_refused_and_faces_counted() {
     for (last, line, word) in [("3 0 2 99\n", 20, "99"), ("3 0 -1 2\n", 20, "-1")] {
         let path = tmp.join("bad.ply");
         std::fs::write(&path, format!("{head}{last}")).unwrap();
-        let err = collidescope::mesh_io::load_mesh(&path)
+        let err = collidescope::mesh::load_mesh(&path)
             .map(|_| ())
             .unwrap_err()
             .to_string();
@@ -1005,6 +1008,48 @@ fn ply_faces_out_of_range_are_refused_and_faces_counted() {
     }
     let path = tmp.join("good.ply");
     std::fs::write(&path, format!("{head}4 0 1 4 2\n")).unwrap();
-    let mesh = collidescope::mesh_io::load_mesh(&path).unwrap();
+    let mesh = collidescope::mesh::load_mesh(&path).unwrap();
     assert_eq!(mesh.report.input_faces, 7, "five triangles and a quad");
+}
+
+/// A scene's `Mesh(path)` reads COLLADA as robots do (one mesh reader per format): the
+/// wedge of `meshes/wedge.dae`, in centimetres and moved by its node, is the hull of
+/// its six points in metres; an extension no reader takes is refused naming the file.
+#[test]
+fn a_scene_reads_a_collada_mesh() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/meshes/wedge.ron");
+    let scene = collidescope::input::open(&path).unwrap_or_else(|e| panic!("{e}"));
+    let report = scene.bodies[0].mesh_report.as_ref().expect("a mesh report");
+    assert_eq!(
+        (
+            report.input_vertices,
+            report.input_faces,
+            report.hull_vertices
+        ),
+        (6, 8, 6)
+    );
+    assert_eq!(report.convex, Some(true));
+    assert!((report.aabb_min - DVec3::new(0.1, 0.0, 0.0)).length() < 1e-12);
+    assert!((report.aabb_max - DVec3::new(0.14, 0.03, 0.02)).length() < 1e-12);
+    let d = scene
+        .run(Algorithm::Gjk(DirectionRule::Vanilla))
+        .summary
+        .outcome
+        .distance()
+        .unwrap();
+    // GJK stops within its tolerance (1e-6, Coal's default).
+    assert!((d - 0.05).abs() < 1e-6, "{d}");
+    // The same points as a robot's collision mesh reads them.
+    let dae = path.with_file_name("wedge.dae");
+    assert_eq!(collidescope::mesh::points(&dae).unwrap().len(), 6);
+    let other = std::env::temp_dir().join(format!("wedge-{}.xyz", std::process::id()));
+    std::fs::write(&other, "v 0 0 0\n").unwrap();
+    let err = collidescope::mesh::load_mesh(&other)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(&other.display().to_string()) && err.contains("only STL, OBJ, PLY"),
+        "{err}"
+    );
+    std::fs::remove_file(&other).ok();
 }

@@ -100,7 +100,7 @@ fn an_mjcf_model_imports_as_mujoco_compiles_it() {
                 || [ours[i].as_str(), ours[j].as_str()] == ["tip", "pillar"]
         ));
     assert!(model.distances.windows(2).all(|w| w[0] <= w[1]));
-    let scene = Scene::load(&path).unwrap();
+    let scene = collidescope::input::open(&path).unwrap();
     assert_eq!(scene.bodies.len(), ours.len());
     agrees_with_mujoco(&path, None);
 }
@@ -110,7 +110,7 @@ fn an_mjcf_model_imports_as_mujoco_compiles_it() {
 #[test]
 fn an_mjcf_model_at_a_keyframe_is_where_mujoco_puts_it() {
     let path = fixture("features.xml");
-    let rest = Scene::load(&path).unwrap();
+    let rest = collidescope::input::open(&path).unwrap();
     let file = collidescope::import::import_file_at(&path, Some("bent")).unwrap();
     let bent = Scene::from_scene_file(file, &path).unwrap();
     assert!(bent.notes.contains("keyframe \"bent\""), "{}", bent.notes);
@@ -207,7 +207,7 @@ fn agrees_with_mujoco(path: &Path, key: Option<&str>) {
 #[test]
 fn the_nearest_pair_is_in_focus() {
     let path = fixture("stacked_boxes.xml");
-    let scene = Scene::load(&path).unwrap();
+    let scene = collidescope::input::open(&path).unwrap();
     assert_eq!(scene.bodies.len(), 4);
     let (i, j) = scene.pairs[0];
     let (distance, _) = our_distance(&scene, i, j);
@@ -297,7 +297,9 @@ fn bad_models_say_where() {
     for (k, (text, needle)) in cases.iter().enumerate() {
         let path = dir.join(format!("bad{k}.xml"));
         std::fs::write(&path, text).unwrap();
-        let error = Scene::load(&path).expect_err("refused").to_string();
+        let error = collidescope::input::open(&path)
+            .expect_err("refused")
+            .to_string();
         assert!(error.contains(needle), "{text}: {error}");
         // The file, named once.
         let file = format!("bad{k}.xml");
@@ -339,7 +341,7 @@ fn chain(depth: usize, hinged: bool, ball: bool) -> String {
 /// Imports within `bound`, and the answer.
 fn timed_load(path: &Path, bound: Duration) -> Result<Scene, String> {
     let start = Instant::now();
-    let scene = Scene::load(path).map_err(|e| e.to_string());
+    let scene = collidescope::input::open(path).map_err(|e| e.to_string());
     let took = start.elapsed();
     eprintln!("{}: {took:?}", path.display());
     assert!(took < bound, "{}: {took:?}", path.display());
@@ -641,7 +643,7 @@ fn geoms_filtered_out_collide_through_an_explicit_pair() {
  <body pos="0.9 0.5 0"><freejoint/><geom name="e" type="sphere" size="0.1" contype="0" conaffinity="0"/></body>
 </worldbody><contact><pair geom1="a" geom2="b"/></contact></mujoco>"#,
     );
-    let scene = Scene::load(&path).unwrap();
+    let scene = collidescope::input::open(&path).unwrap();
     let names: Vec<String> = scene
         .bodies
         .iter()

@@ -52,14 +52,7 @@ fn to_ron(scene_json: &str) -> PyResult<String> {
 #[pyo3(signature = (path, key=None))]
 fn load(path: &str, key: Option<&str>) -> PyResult<String> {
     let path = Path::new(path);
-    let scene = match key {
-        Some(key) => {
-            let file =
-                collidescope::import::import_file_at(path, Some(key)).map_err(value_error)?;
-            Scene::from_scene_file(file, path).map_err(value_error)?
-        }
-        None => Scene::load(path).map_err(value_error)?,
-    };
+    let scene = collidescope::input::open_at(path, key).map_err(value_error)?;
     serde_json::to_string(&scene.to_file()).map_err(value_error)
 }
 

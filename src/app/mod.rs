@@ -92,13 +92,7 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
             robot.0 = Some(state);
             scene
         }
-        Some(path) => match &options.key {
-            Some(key) => {
-                let file = crate::import::import_file_at(path, Some(key))?;
-                Scene::from_scene_file(file, path)?
-            }
-            None => Scene::load(path)?,
-        },
+        Some(path) => crate::input::open_at(path, options.key.as_deref())?,
         None => Scene::parse(
             std::path::Path::new("scenes/ellipsoids_close.ron"),
             DEFAULT_SCENE,

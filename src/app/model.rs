@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use crate::mesh_io::{load_mesh, MeshReport};
+use crate::mesh::{load_mesh, MeshReport};
 use crate::pose::Pose;
 use crate::scene::{Body, Scene, ShapeSpec};
 use crate::solver::catalog::Family;
@@ -351,7 +351,7 @@ impl ViewerModel {
 
     /// Replaces the whole scene by a scene file. On error the scene is unchanged.
     pub fn load_scene(&mut self, path: &Path) -> Result<(), String> {
-        let scene = Scene::load(path).map_err(|e| e.to_string())?;
+        let scene = crate::input::open(path).map_err(|e| e.to_string())?;
         self.replace_scene(scene);
         Ok(())
     }

@@ -15,14 +15,14 @@ use crate::pose::RelativePose;
 use crate::scene::{HyperTermSpec, MemberSpec, RotationSpec, ShapeSpec};
 use crate::shape::Shape;
 use crate::solver::catalog;
-use crate::solver::epa::{self, EpaSettings, Penetration};
+use crate::solver::epa::{self, Penetration};
 use crate::solver::family::{FamilyRun, PairQuery};
 use crate::solver::interior_point::IpQuestion;
 use crate::solver::lp::LpQuestion;
-use crate::solver::toi::{ToiExtras, ToiRule, ToiSettings};
+use crate::solver::toi::{ToiExtras, ToiRule};
 use crate::solver::{
-    solve, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, IpSettings,
-    LpSettings, Method, Outcome, RunSummary, SolverSettings, StepRule, TetrahedronRule,
+    solve, Algorithm, Criterion, CriterionKind, DirectionRule, InitialGuess, Method, Outcome,
+    RunSummary, SolverSettings, StepRule, TetrahedronRule,
 };
 
 /// The algorithms a problem file is run with, in output order.
@@ -37,18 +37,14 @@ pub const PROBLEM_ALGORITHMS: [Algorithm; 6] = [
 
 #[derive(Debug, Deserialize)]
 pub struct ProblemFile {
-    pub tolerance: f64,
+    /// The stopping criterion and its kind in one word (`duality_gap_absolute`, see
+    /// [`parse_criterion`]): the problem files' own spelling of `criterion` and `kind`.
     pub criterion: String,
-    pub max_iterations: usize,
-    /// The other families' settings, optional (each field too), named as in scenes.
-    #[serde(default)]
-    pub epa: EpaSettings,
-    #[serde(default)]
-    pub toi: ToiSettings,
-    #[serde(default)]
-    pub interior_point: IpSettings,
-    #[serde(default)]
-    pub lp: LpSettings,
+    /// Every other setting by its name in scenes (`tolerance`, `max_iterations`, `epa`,
+    /// `toi`, ...; each optional, each family's fields too): the solver's settings type,
+    /// read as scenes read it.
+    #[serde(flatten)]
+    pub settings: SolverSettings,
     pub shapes: Vec<ProblemShape>,
     pub problems: Vec<Problem>,
 }
@@ -249,16 +245,10 @@ impl ProblemFile {
     pub fn settings(&self) -> anyhow::Result<SolverSettings> {
         let (criterion, kind) = parse_criterion(&self.criterion)?;
         let settings = SolverSettings {
-            tolerance: self.tolerance,
             criterion,
             kind,
-            max_iterations: self.max_iterations,
             initial_guess: InitialGuess::OriginDifference,
-            epa: self.epa,
-            toi: self.toi,
-            interior_point: self.interior_point,
-            lp: self.lp,
-            ..SolverSettings::default()
+            ..self.settings
         };
         settings
             .validate()

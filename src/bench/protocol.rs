@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use glam::{DMat3, DVec3};
 
-use crate::mesh_io::load_obj;
+use crate::mesh::load_obj;
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
 use crate::rng::SplitMix64;

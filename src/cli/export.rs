@@ -2,14 +2,12 @@
 
 use std::path::Path;
 
-use collidescope::scene::Scene;
-
 pub fn run(scene_path: &Path, coal: Option<&Path>, parry: Option<&Path>) -> anyhow::Result<()> {
     let source = scene_path.display().to_string();
     if coal.is_none() && parry.is_none() {
         anyhow::bail!("{source}: nothing to export: give --coal case.py and/or --parry case.rs");
     }
-    let scene = Scene::load(scene_path)?;
+    let scene = collidescope::input::open(scene_path)?;
     // Every refusal names the scene and the pair it exports (the pair in focus).
     let (i, j) = scene.pairs[0];
     let pair = format!(

@@ -8,11 +8,10 @@ use std::path::PathBuf;
 use collidescope::app::animate::Walk;
 use collidescope::app::lesson::transcript;
 use collidescope::app::{run_viewer, ViewerOptions};
-use collidescope::scene::Scene;
 use collidescope::solver::Method;
 
 pub fn print_lesson(path: &Path, worksheet: Option<&Path>) -> anyhow::Result<()> {
-    let scene = Scene::load(path)?;
+    let scene = collidescope::input::open(path)?;
     if scene.lesson.is_empty() {
         anyhow::bail!("{}: the scene has no lesson steps", path.display());
     }
@@ -76,7 +75,7 @@ pub fn animate(
     steps: bool,
     projector: bool,
 ) -> anyhow::Result<()> {
-    let loaded = Scene::load(scene)?;
+    let loaded = collidescope::input::open(scene)?;
     let (width, height) = size.unwrap_or((1280, 720));
     if cfg!(target_os = "linux") && std::env::var_os("DISPLAY").is_none() {
         return rerun_under_xvfb(width, height);

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use collidescope::mesh_io::load_mesh;
+use collidescope::mesh::load_mesh;
 
 pub fn run(path: &Path, json: bool) -> anyhow::Result<()> {
     let mesh = load_mesh(path)?;

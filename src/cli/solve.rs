@@ -40,7 +40,7 @@ pub fn run(
     format: Format,
     cross_check: bool,
 ) -> anyhow::Result<()> {
-    let mut scene = Scene::load(path)?;
+    let mut scene = collidescope::input::open(path)?;
     if let Some(rule) = overrides.tetrahedron {
         scene.settings.tetrahedron = rule;
     }

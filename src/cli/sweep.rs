@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use collidescope::bench::sweep::{distributions, run_sweep, sample_poses, SweepPose};
-use collidescope::mesh_io::load_mesh;
+use collidescope::mesh::load_mesh;
 use collidescope::pose::Pose;
 use collidescope::scene::{Body, Scene, ShapeSpec};
 use collidescope::shape::Shape;

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use collidescope::mesh_io::load_obj;
+use collidescope::mesh::load_obj;
 use collidescope::shape::{
     Capsule, Cone, Cuboid, Cylinder, Dilated, Ellipsoid, PointShape, Polytope, Shape, Sphere,
     Superellipsoid,

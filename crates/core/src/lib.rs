@@ -8,7 +8,7 @@
 //!   variants, Frank-Wolfe, EPA, time of impact, the LP collision test, the interior
 //!   point), each a run to its end that writes its own per-step records when given a
 //!   buffer, every method a row of one catalog.
-//! - Inputs: scene files ([`scene`]), mesh files ([`mesh_io`]), queries captured from
+//! - Inputs: one opener ([`input`]: a scene or an engine's query), scene files ([`scene`]), mesh files ([`mesh`]: one reader per format, one dispatcher), queries captured from
 //!   parry, FCL/Coal and MuJoCo ([`import`]), URDF robots for self-collision ([`robot`]).
 //! - Around the answers: parry3d-f64's answer beside ours ([`cross_check`], through
 //!   [`parry_bridge`]), reproductions for Coal and parry ([`export`]), bounds printed on
@@ -21,7 +21,8 @@ pub mod composite;
 pub mod cross_check;
 pub mod export;
 pub mod import;
-pub mod mesh_io;
+pub mod input;
+pub mod mesh;
 pub mod minkowski;
 pub mod parry_bridge;
 pub mod pose;

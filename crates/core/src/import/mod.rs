@@ -4,7 +4,7 @@
 //! file's configuration, the pairs MuJoCo's filter tests). Each becomes a scene holding exactly the query
 //! the engine ran: numbers to the bit, rotations as given (a matrix stays a matrix).
 //!
-//! `Scene::open` reads these files wherever a scene is taken (`view`, `solve`, the
+//! [`crate::input::open`] reads these files wherever a scene is taken (`view`, `solve`, the
 //! viewer's Open dialog and drag-and-drop); `collidescope import` writes the scene.
 
 pub mod fcl_dump;
@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use glam::DVec3;
 use thiserror::Error;
 
-use crate::scene::{Dimension, SceneFile, SettingsSpec, ShapeSpec, SCENE_VERSION};
+use crate::scene::{Dimension, SceneFile, ShapeSpec, SCENE_VERSION};
 use crate::solver::SolverSettings;
 
 /// An import that failed: the file and what is wrong where (line or field).
@@ -353,7 +353,7 @@ fn scene(name: String, notes: String, bodies: Vec<crate::scene::BodySpec>) -> Sc
         bodies,
         pairs: vec![(0, 1)],
         algorithms: ["gjk", "nesterov", "epa"].map(String::from).to_vec(),
-        settings: SettingsSpec::from(SolverSettings::default()),
+        settings: SolverSettings::default(),
         lesson: Vec::new(),
         questions: Vec::new(),
     }

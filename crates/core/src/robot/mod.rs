@@ -1,17 +1,15 @@
 //! Robot self-collision from URDF (Coulombe, "High Precision Real Time Collision
-//! Detection"): the loader (`model.rs`, with STL in `stl.rs`), forward
+//! Detection"): the loader (`model.rs`; its meshes read by [`crate::mesh`]), forward
 //! kinematics, the SRDF's disabled pairs, and the all-pairs check with any GJK-family method.
 
 pub mod acm;
 pub mod check;
-mod collada;
 pub mod kinematics;
 pub mod model;
 pub mod order;
 pub mod path;
 pub mod scene;
 pub mod srdf;
-pub(crate) mod stl;
 pub mod visual;
 
 pub use acm::{compute_acm, srdf_text, AcmRule};

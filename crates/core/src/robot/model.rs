@@ -1,6 +1,7 @@
 //! A robot from its URDF: the link tree, its joints (revolute, continuous, prismatic,
 //! fixed; mimic joints following their leader), and one convex shape per link with
-//! collision geometry: a lone box, cylinder or sphere keeps the primitive; anything
+//! collision geometry, described as a scene's shapes are (`ShapeSpec`) and built by the
+//! scene's builder: a lone box, cylinder or sphere keeps the primitive; anything
 //! else is the hull of every collision vertex (boxes' corners, meshes' vertices after
 //! the mesh `scale`, which may be negative), each element's `<origin>` applied, and
 //! when spheres, cylinders or capsules are among several elements, the hull of the
@@ -12,11 +13,10 @@ use std::path::{Path, PathBuf};
 
 use glam::{DQuat, DVec3, EulerRot};
 
-use super::collada::read_collada_points;
-use super::stl::read_stl_points;
 use super::visual::{load_visuals, Visuals};
 use crate::pose::Pose;
-use crate::shape::{Capsule, Cuboid, Cylinder, Polytope, Shape, Sphere, UnionHull};
+use crate::scene::{build_shape_spec, MemberSpec, RotationSpec, ShapeSpec};
+use crate::shape::Shape;
 
 /// A joint's motion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -420,12 +420,29 @@ fn tree_order(joints: &[RobotJoint], links: usize) -> Result<(usize, Vec<usize>)
     Ok((root, order))
 }
 
-/// A link's convex shape and its frame in the link's.
+/// A link's convex shape and its frame in the link's, built as a scene's shapes are
+/// ([`build_shape_spec`]) from the link's [`ShapeSpec`] ([`link_spec`]).
 fn link_shape(
     link: &urdf_rs::Link,
     urdf: &Path,
     root: Option<&Path>,
 ) -> Result<(Shape, Pose), String> {
+    let (spec, offset) = link_spec(link, urdf, root)?;
+    // Mesh files are read (resolved against the URDF) into the spec's points.
+    let shape = build_shape_spec(&spec, Path::new(""))?;
+    Ok((shape, offset))
+}
+
+/// A link's collision geometry as a scene's shape specification, and its frame in the
+/// link's: a lone box, sphere, cylinder or capsule as itself at the element's
+/// `<origin>`; otherwise the hull of every box corner and mesh vertex (each element's
+/// `<origin>` applied) as a `Polytope`, and with spheres, cylinders or capsules among
+/// the elements, a `UnionHull` of that polytope and those parts at their origins.
+fn link_spec(
+    link: &urdf_rs::Link,
+    urdf: &Path,
+    root: Option<&Path>,
+) -> Result<(ShapeSpec, Pose), String> {
     // URDF cylinders and capsules stand along z, ours along y.
     let z_up = Pose::new(
         DVec3::ZERO,
@@ -436,21 +453,26 @@ fn link_shape(
         let origin = pose_of(&only.origin);
         let kept = match &only.geometry {
             urdf_rs::Geometry::Box { size } => Some((
-                Shape::Cuboid(
-                    Cuboid::new(DVec3::from_array(size.0) * 0.5).map_err(|e| e.to_string())?,
-                ),
+                ShapeSpec::Box {
+                    half_extents: (DVec3::from_array(size.0) * 0.5).to_array(),
+                },
                 origin,
             )),
-            urdf_rs::Geometry::Sphere { radius } => Some((
-                Shape::Sphere(Sphere::new(*radius).map_err(|e| e.to_string())?),
-                origin,
-            )),
+            urdf_rs::Geometry::Sphere { radius } => {
+                Some((ShapeSpec::Sphere { radius: *radius }, origin))
+            }
             urdf_rs::Geometry::Cylinder { radius, length } => Some((
-                Shape::Cylinder(Cylinder::new(*radius, length * 0.5).map_err(|e| e.to_string())?),
+                ShapeSpec::Cylinder {
+                    radius: *radius,
+                    half_height: length * 0.5,
+                },
                 origin.then_local(&z_up),
             )),
             urdf_rs::Geometry::Capsule { radius, length } => Some((
-                Shape::Capsule(Capsule::new(*radius, length * 0.5).map_err(|e| e.to_string())?),
+                ShapeSpec::Capsule {
+                    radius: *radius,
+                    half_height: length * 0.5,
+                },
                 origin.then_local(&z_up),
             )),
             urdf_rs::Geometry::Mesh { .. } => None,
@@ -461,12 +483,21 @@ fn link_shape(
     }
     // Boxes and meshes give points; curved parts stay whole, placed in the link.
     let mut points = Vec::new();
-    let mut curved: Vec<(Shape, Pose)> = Vec::new();
+    let mut curved: Vec<MemberSpec> = Vec::new();
     for (k, c) in link.collision.iter().enumerate() {
         let element = c.name.clone().unwrap_or_else(|| format!("collision {k}"));
         check_origin(&c.origin).map_err(|e| format!("{element} <origin> {e}"))?;
         let origin = pose_of(&c.origin);
-        let bad = |e: crate::shape::ShapeError| format!("{element}: {e}");
+        let mut part = |shape: ShapeSpec, pose: Pose| -> Result<(), String> {
+            // Refused here, where the element can be named.
+            build_shape_spec(&shape, Path::new("")).map_err(|e| format!("{element}: {e}"))?;
+            curved.push(MemberSpec {
+                shape,
+                translation: pose.translation.to_array(),
+                rotation: RotationSpec::Quaternion(pose.rotation.to_array()),
+            });
+            Ok(())
+        };
         let local: Vec<DVec3> = match &c.geometry {
             urdf_rs::Geometry::Box { size } => {
                 let h = DVec3::from_array(size.0) * 0.5;
@@ -486,73 +517,55 @@ fn link_shape(
                 let scale = scale
                     .as_ref()
                     .map_or(DVec3::ONE, |s| DVec3::from_array(s.0));
-                mesh_points(&path)
+                crate::mesh::points(&path)
                     .map_err(|e| format!("{element}: {e}"))?
                     .into_iter()
                     .map(|p| p * scale)
                     .collect()
             }
             urdf_rs::Geometry::Sphere { radius } => {
-                curved.push((Shape::Sphere(Sphere::new(*radius).map_err(bad)?), origin));
+                part(ShapeSpec::Sphere { radius: *radius }, origin)?;
                 Vec::new()
             }
             urdf_rs::Geometry::Cylinder { radius, length } => {
-                let shape = Cylinder::new(*radius, length * 0.5).map_err(bad)?;
-                curved.push((Shape::Cylinder(shape), origin.then_local(&z_up)));
+                let shape = ShapeSpec::Cylinder {
+                    radius: *radius,
+                    half_height: length * 0.5,
+                };
+                part(shape, origin.then_local(&z_up))?;
                 Vec::new()
             }
             urdf_rs::Geometry::Capsule { radius, length } => {
-                let shape = Capsule::new(*radius, length * 0.5).map_err(bad)?;
-                curved.push((Shape::Capsule(shape), origin.then_local(&z_up)));
+                let shape = ShapeSpec::Capsule {
+                    radius: *radius,
+                    half_height: length * 0.5,
+                };
+                part(shape, origin.then_local(&z_up))?;
                 Vec::new()
             }
         };
-        points.extend(local.into_iter().map(|p| origin.transform_point(p)));
+        points.extend(
+            local
+                .into_iter()
+                .map(|p| origin.transform_point(p).to_array()),
+        );
     }
-    let hull = (!points.is_empty())
-        .then(|| Polytope::from_points(&points).map_err(|e| e.to_string()))
-        .transpose()?;
+    let hull = (!points.is_empty()).then_some(ShapeSpec::Polytope { points });
     if curved.is_empty() {
         let hull = hull.ok_or("no collision element has points")?;
-        return Ok((Shape::Polytope(hull), Pose::IDENTITY));
+        return Ok((hull, Pose::IDENTITY));
     }
     // The hull of the union: its support is the largest of the parts' supports.
-    let mut parts = curved;
+    let mut members = curved;
     if let Some(hull) = hull {
-        parts.insert(0, (Shape::Polytope(hull), Pose::IDENTITY));
+        members.insert(
+            0,
+            MemberSpec {
+                shape: hull,
+                translation: [0.0; 3],
+                rotation: RotationSpec::Quaternion(DQuat::IDENTITY.to_array()),
+            },
+        );
     }
-    let union = UnionHull::new(parts).ok_or("no collision element")?;
-    Ok((Shape::Union(union), Pose::IDENTITY))
-}
-
-/// A mesh file's vertices: STL (both encodings), OBJ or COLLADA.
-fn mesh_points(path: &Path) -> Result<Vec<DVec3>, String> {
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    let points = match ext.as_deref() {
-        Some("stl") => read_stl_points(path),
-        Some("obj" | "ply") => crate::mesh_io::load_mesh(path)
-            .map(|m| m.polytope.vertices().to_vec())
-            .map_err(|e| e.to_string()),
-        Some("dae") => read_collada_points(path),
-        _ => Err(format!(
-            "{}: only STL, OBJ, PLY and COLLADA (.dae) meshes are read",
-            path.display()
-        )),
-    }?;
-    // The mesh file is named where its own numbers are out of range.
-    let limit = crate::shape::MAX_COORDINATE;
-    if let Some((i, p)) = points
-        .iter()
-        .enumerate()
-        .find(|(_, p)| !(p.is_finite() && p.abs().max_element() <= limit))
-    {
-        return Err(format!(
-            "{}: vertex {i} ({p}) is not finite or lies beyond ±1e75",
-            path.display()
-        ));
-    }
-    Ok(points)
+    Ok((ShapeSpec::UnionHull { members }, Pose::IDENTITY))
 }

@@ -8,9 +8,7 @@ use std::path::Path;
 
 use glam::DVec3;
 
-use super::collada::read_collada_triangles;
 use super::model::{pose_of, resolve_mesh};
-use super::stl::read_stl_triangles;
 use crate::pose::Pose;
 
 /// One `<visual>` element of a link.
@@ -106,55 +104,10 @@ fn triangles(
     })
 }
 
-/// A mesh file's triangles: STL, COLLADA and OBJ as drawn; PLY as its hull's faces.
+/// A mesh file's triangles: STL, COLLADA and OBJ as drawn; PLY as its hull's faces
+/// ([`crate::mesh::triangles`]).
 pub fn read_mesh_triangles(path: &Path) -> Result<Vec<[DVec3; 3]>, String> {
-    let ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    match ext.as_deref() {
-        Some("stl") => read_stl_triangles(path),
-        Some("dae") => read_collada_triangles(path),
-        Some("obj") => obj_triangles(path),
-        Some("ply") => {
-            let mesh = crate::mesh_io::load_mesh(path).map_err(|e| e.to_string())?;
-            let v = mesh.polytope.vertices();
-            Ok(mesh
-                .polytope
-                .faces()
-                .iter()
-                .map(|f| [v[f[0] as usize], v[f[1] as usize], v[f[2] as usize]])
-                .collect())
-        }
-        _ => Err(format!(
-            "{}: only STL, OBJ, PLY and COLLADA (.dae) meshes are read",
-            path.display()
-        )),
-    }
-}
-
-fn obj_triangles(path: &Path) -> Result<Vec<[DVec3; 3]>, String> {
-    let options = tobj::LoadOptions {
-        triangulate: true,
-        single_index: true,
-        ..Default::default()
-    };
-    let (models, _) =
-        tobj::load_obj(path, &options).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut out = Vec::new();
-    for m in models {
-        let p = &m.mesh.positions;
-        let at = |i: u32| {
-            let i = i as usize * 3;
-            DVec3::new(p[i], p[i + 1], p[i + 2])
-        };
-        for t in m.mesh.indices.chunks_exact(3) {
-            if t.iter().all(|i| (*i as usize) * 3 + 2 < p.len()) {
-                out.push([at(t[0]), at(t[1]), at(t[2])]);
-            }
-        }
-    }
-    Ok(out)
+    crate::mesh::triangles(path)
 }
 
 fn box_triangles(h: DVec3) -> Vec<[DVec3; 3]> {

@@ -7,7 +7,7 @@ use glam::{DMat3, DQuat, DVec3};
 
 use super::format::{BodySpec, Dimension, HyperTermSpec, RotationSpec, ShapeSpec};
 use super::{Body, Scene, SceneError};
-use crate::mesh_io::{load_mesh, MeshError, MeshReport};
+use crate::mesh::{load_mesh, MeshError, MeshReport};
 use crate::pose::{Pose, RelativePose};
 use crate::shape::implicit::{
     half_space_constraints, BodyParts, Constraint, ImplicitBody, ImplicitError, ImplicitShape,

@@ -8,10 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::SceneError;
 use crate::shape::implicit::{HyperTerm, Primitive};
-use crate::solver::{
-    Criterion, CriterionKind, EpaSettings, InitialGuess, IpSettings, LpSettings, QueryMode,
-    SolverSettings, SupportRule, TetrahedronRule, ToiSettings,
-};
+use crate::solver::SolverSettings;
 
 /// A shape as written in a scene file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -196,99 +193,10 @@ fn no_rotation() -> RotationSpec {
     RotationSpec::EulerDegrees([0.0; 3])
 }
 
-/// The scene's settings: every field optional (a scene names only what it changes; the
-/// rest are Coal's defaults, [`SolverSettings::default`]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename = "Settings", default, deny_unknown_fields)]
-pub struct SettingsSpec {
-    pub tolerance: f64,
-    pub criterion: Criterion,
-    pub kind: CriterionKind,
-    pub max_iterations: usize,
-    pub initial_guess: InitialGuess,
-    #[serde(default)]
-    pub mode: QueryMode,
-    /// `RegionTree` (Coal's, the default) or `NearestFace`.
-    #[serde(default)]
-    pub tetrahedron: TetrahedronRule,
-    /// `Exact` (the default) or `Coal`: Coal's support conventions, so that a query
-    /// brought from Coal replays Coal's iterations.
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub supports: SupportRule,
-    /// `false`: a run within the tolerance of the origin answers `contact` without
-    /// trying to prove the overlap (see `SolverSettings::overlap_proof`).
-    #[serde(default = "yes", skip_serializing_if = "is_yes")]
-    pub overlap_proof: bool,
-    /// The other families' settings, each optional, each field optional: a scene names
-    /// only what it changes (`epa: (tolerance: 1e-12)`).
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub epa: EpaSettings,
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub toi: ToiSettings,
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub interior_point: IpSettings,
-    #[serde(default, skip_serializing_if = "is_default")]
-    pub lp: LpSettings,
-}
-
-impl Default for SettingsSpec {
-    fn default() -> Self {
-        SolverSettings::default().into()
-    }
-}
-
-fn yes() -> bool {
-    true
-}
-
-fn is_yes(value: &bool) -> bool {
-    *value
-}
-
-/// Whether a setting is at its default (and so left out of a written scene).
-fn is_default<T: Default + PartialEq>(value: &T) -> bool {
-    *value == T::default()
-}
-
-impl From<SolverSettings> for SettingsSpec {
-    fn from(s: SolverSettings) -> Self {
-        SettingsSpec {
-            tolerance: s.tolerance,
-            criterion: s.criterion,
-            kind: s.kind,
-            max_iterations: s.max_iterations,
-            initial_guess: s.initial_guess,
-            mode: s.mode,
-            tetrahedron: s.tetrahedron,
-            supports: s.supports,
-            overlap_proof: s.overlap_proof,
-            epa: s.epa,
-            toi: s.toi,
-            interior_point: s.interior_point,
-            lp: s.lp,
-        }
-    }
-}
-
-impl From<&SettingsSpec> for SolverSettings {
-    fn from(s: &SettingsSpec) -> Self {
-        SolverSettings {
-            tolerance: s.tolerance,
-            criterion: s.criterion,
-            kind: s.kind,
-            max_iterations: s.max_iterations,
-            initial_guess: s.initial_guess,
-            mode: s.mode,
-            tetrahedron: s.tetrahedron,
-            supports: s.supports,
-            overlap_proof: s.overlap_proof,
-            epa: s.epa,
-            toi: s.toi,
-            interior_point: s.interior_point,
-            lp: s.lp,
-        }
-    }
-}
+/// The scene's settings (`settings: Settings(...)`): the solver's own settings type,
+/// serialised as every file holds it ([`SolverSettings`]: every field optional, the rest
+/// Coal's defaults). The name stays for the Python package and older callers.
+pub type SettingsSpec = SolverSettings;
 
 /// Version 1's top level: exactly two bodies.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -302,7 +210,7 @@ pub struct SceneFileV1 {
     pub b: BodySpec,
     pub algorithms: Vec<String>,
     #[serde(default)]
-    pub settings: SettingsSpec,
+    pub settings: SolverSettings,
 }
 
 /// Whether the scene lives in space or in the xy-plane (teaching in 2-D).
@@ -408,7 +316,7 @@ pub struct SceneFile {
     /// Algorithm names as on the command line (`gjk`, `nesterov`, `fw_linesearch`, ...).
     pub algorithms: Vec<String>,
     #[serde(default)]
-    pub settings: SettingsSpec,
+    pub settings: SolverSettings,
     #[serde(default)]
     pub lesson: Vec<LessonStep>,
     /// Questions to ask the class after the lesson (a page after its last step, and on

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use glam::DVec3;
 use thiserror::Error;
 
-use crate::mesh_io::{MeshError, MeshReport};
+use crate::mesh::{MeshError, MeshReport};
 use crate::pose::Motion;
 use crate::pose::{Pose, RelativePose};
 use crate::shape::Shape;
@@ -96,14 +96,21 @@ pub struct Scene {
 }
 
 impl Scene {
-    /// Reads, parses and validates a scene file.
+    /// Reads, parses and validates a scene file (RON; [`crate::input::open`] also
+    /// imports an engine's query).
     pub fn load(path: &Path) -> Result<Scene, SceneError> {
+        let text = Self::read_text(path)?;
+        Self::parse(path, &text)
+    }
+
+    /// A file's text; invalid UTF-8 is refused with where it starts (line, column, byte
+    /// offset).
+    pub fn read_text(path: &Path) -> Result<String, SceneError> {
         let bytes = std::fs::read(path).map_err(|source| SceneError::Read {
             path: path.to_path_buf(),
             source,
         })?;
-        // Invalid UTF-8 is refused with where it starts (line, column, byte offset).
-        let text = String::from_utf8(bytes).map_err(|e| {
+        String::from_utf8(bytes).map_err(|e| {
             let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
             let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
             let column = valid.iter().rev().take_while(|b| **b != b'\n').count() + 1;
@@ -116,25 +123,12 @@ impl Scene {
                     e.utf8_error().valid_up_to()
                 ),
             }
-        })?;
-        Self::parse(path, &text)
+        })
     }
 
-    /// Parses scene text; `path` names it in messages and anchors relative mesh paths.
-    /// A file that is not RON (`.json`, `.txt`, ...) holding an engine's query (a parry
-    /// capture, an FCL dump) is imported ([`crate::import`]), so every place that opens a
-    /// scene opens those too.
+    /// Parses scene text (RON); `path` names it in messages and anchors relative mesh
+    /// paths.
     pub fn parse(path: &Path, text: &str) -> Result<Scene, SceneError> {
-        let ron = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("ron"));
-        if !ron && crate::import::detect(text).is_some() {
-            let file = crate::import::import_text(path, text).map_err(|e| SceneError::Invalid {
-                path: e.path,
-                message: e.message,
-            })?;
-            return Self::from_scene_file(file, path);
-        }
         let syntax = |e: ron::error::SpannedError| SceneError::Syntax {
             path: path.to_path_buf(),
             line: e.span.start.line,
@@ -247,7 +241,7 @@ impl Scene {
                 "algorithms: the list is empty; name at least one".into(),
             ));
         }
-        let settings = SolverSettings::from(&file.settings);
+        let settings = file.settings;
         settings
             .validate()
             .map_err(|e| invalid(format!("settings: {e}")))?;
@@ -416,7 +410,7 @@ impl Scene {
             lesson: self.lesson.clone(),
             questions: self.questions.clone(),
             algorithms: self.methods.iter().map(|m| m.name().to_string()).collect(),
-            settings: SettingsSpec::from(*s),
+            settings: *s,
         }
     }
 

@@ -181,8 +181,14 @@ pub struct LpSettings {
     pub max_pivots: Option<usize>,
 }
 
-/// Everything a solver needs besides the shapes.
+/// Everything a solver needs besides the shapes, and the one settings type every file
+/// holds: a scene's `settings: Settings(...)` (RON), a problem file's settings (JSON),
+/// the Python package's. Every field is optional when read (a file names only what it
+/// changes; the rest are Coal's defaults, [`SolverSettings::default`]); written, the
+/// settings after `tetrahedron` are left out at their defaults, so a file keeps the
+/// form it had before they existed. A new setting is a field here.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Settings", default, deny_unknown_fields)]
 pub struct SolverSettings {
     pub tolerance: f64,
     pub criterion: Criterion,
@@ -190,39 +196,59 @@ pub struct SolverSettings {
     pub max_iterations: usize,
     pub initial_guess: InitialGuess,
     pub mode: QueryMode,
-    /// How a four-vertex simplex is projected (Coal's region tree by default).
-    #[serde(default)]
+    /// How a four-vertex simplex is projected: `RegionTree` (Coal's, the default) or
+    /// `NearestFace`.
     pub tetrahedron: TetrahedronRule,
-    /// Exact supports (the default) or Coal's conventions.
-    #[serde(default)]
+    /// `Exact` (the default) or `Coal`: Coal's support conventions, so that a query
+    /// brought from Coal replays Coal's iterations.
+    #[serde(skip_serializing_if = "left_out")]
     pub supports: SupportRule,
     /// When the iterate comes within the tolerance of the origin, try to prove the
     /// overlap (supports along fixed directions, an exact enclosure test) before
     /// answering `contact` (default). A caller to whom contact and overlap are one answer
     /// (a robot check's "colliding") turns it off: on touching links the proof costs
     /// several microseconds and can only fail.
-    #[serde(default = "yes")]
+    #[serde(skip_serializing_if = "left_out_when_on")]
     pub overlap_proof: bool,
     /// The other families' own settings (the distance settings above are GJK's and
-    /// Frank-Wolfe's; EPA's GJK stage keeps its certified overlap test).
-    #[serde(default)]
+    /// Frank-Wolfe's; EPA's GJK stage keeps its certified overlap test), each field
+    /// optional: a scene names only what it changes (`epa: (tolerance: 1e-12)`).
+    #[serde(skip_serializing_if = "left_out")]
     pub epa: EpaSettings,
-    #[serde(default)]
+    #[serde(skip_serializing_if = "left_out")]
     pub toi: ToiSettings,
-    #[serde(default)]
+    #[serde(skip_serializing_if = "left_out")]
     pub interior_point: IpSettings,
-    #[serde(default)]
+    #[serde(skip_serializing_if = "left_out")]
     pub lp: LpSettings,
 }
 
-/// Serde's default for settings that are on unless a file turns them off.
-fn yes() -> bool {
-    true
+thread_local! {
+    /// Set while [`every_setting`] writes the settings: then no field is left out.
+    static EVERY_SETTING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a setting is at its default, and so left out of a written file.
+fn left_out<T: Default + PartialEq>(value: &T) -> bool {
+    !EVERY_SETTING.get() && *value == T::default()
+}
+
+/// Whether a setting that is on unless a file turns it off is on (and so left out).
+fn left_out_when_on(value: &bool) -> bool {
+    !EVERY_SETTING.get() && *value
+}
+
+/// Every setting by name, defaults included (what a dotted name is looked up in).
+fn every_setting(settings: &SolverSettings) -> serde_json::Value {
+    EVERY_SETTING.set(true);
+    let all = serde_json::to_value(settings);
+    EVERY_SETTING.set(false);
+    all.unwrap_or_default()
 }
 
 /// The settings' dotted names, for an error message.
 fn known_settings_hint() -> String {
-    let Ok(serde_json::Value::Object(all)) = serde_json::to_value(SolverSettings::default()) else {
+    let serde_json::Value::Object(all) = every_setting(&SolverSettings::default()) else {
         return String::new();
     };
     let mut names = Vec::new();
@@ -294,7 +320,7 @@ impl SolverSettings {
         let (key, value) = (key.trim(), value.trim());
         let parsed: serde_json::Value = serde_json::from_str(value)
             .unwrap_or_else(|_| serde_json::Value::String(value.to_string()));
-        let mut all = serde_json::to_value(self).map_err(|e| e.to_string())?;
+        let mut all = every_setting(self);
         let mut slot = &mut all;
         for part in key.split('.') {
             slot = slot

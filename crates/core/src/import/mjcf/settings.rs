@@ -121,7 +121,7 @@ pub(super) fn read_mesh(
         {
             read_msh(&path)?
         } else {
-            let mesh = crate::mesh_io::load_mesh(&path).map_err(|e| e.to_string())?;
+            let mesh = crate::mesh::load_mesh(&path).map_err(|e| e.to_string())?;
             mesh.polytope.vertices().to_vec()
         };
         let stem = Path::new(file)

@@ -1,9 +1,9 @@
-//! COLLADA (`.dae`) collision meshes: the points of every instanced geometry, placed by
+//! COLLADA (`.dae`) meshes: the points of every instanced geometry, placed by
 //! its node's transforms (parent first: `<matrix>`, `<translate>`, `<rotate>`,
 //! `<scale>` in document order) and scaled by the asset's `<unit meter>`, in f64. The
 //! document's `up_axis` is ignored, as ROS's mesh loaders do. A convex hull needs only
 //! the points (every point of a geometry's POSITION source is one of its vertices); a
-//! robot's visual mesh also reads the primitives' index lists into triangles.
+//! drawn mesh (a robot's visual) also reads the primitives' index lists into triangles.
 //!
 //! Written here rather than taken from `mesh-loader`, whose 0.1 line composes nested
 //! node transforms child-first (a child's translation is not rotated by its parent's
@@ -31,7 +31,7 @@ pub fn read_collada_triangles(path: &Path) -> Result<Vec<[DVec3; 3]>, String> {
 }
 
 /// The placed points of every instanced geometry and its triangles (indices into them).
-fn read_collada_mesh(path: &Path) -> Result<(Vec<DVec3>, Vec<[usize; 3]>), String> {
+pub(super) fn read_collada_mesh(path: &Path) -> Result<(Vec<DVec3>, Vec<[usize; 3]>), String> {
     let name = path.display();
     let bytes = std::fs::read(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
     let text = String::from_utf8(bytes).map_err(|e| {
