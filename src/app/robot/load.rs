@@ -22,6 +22,14 @@ impl RobotState {
     /// Loads the URDF (and SRDF) and checks the zero configuration.
     pub fn load(urdf: &Path, srdf: Option<&Path>) -> Result<Self, String> {
         let model = RobotModel::load(urdf, None)?;
+        if model.shapes.len() < 2 {
+            return Err(format!(
+                "{}: the robot has {} link{} with collision geometry, so no pair to check",
+                urdf.display(),
+                model.shapes.len(),
+                if model.shapes.len() == 1 { "" } else { "s" }
+            ));
+        }
         let model_has_no_visuals = model.visuals.parts.is_empty();
         // Without an SRDF, the allowed-collision matrix is computed by the rules of
         // `robot --write-srdf` (MoveIt's setup assistant): adjacent links, pairs colliding

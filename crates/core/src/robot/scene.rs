@@ -72,13 +72,30 @@ pub fn robot_scene(model: &RobotModel, pairs: &[(usize, usize)], q: &[f64], dir:
         .collect::<Vec<Body>>();
     let placed: Vec<(&Shape, crate::pose::Pose)> =
         bodies.iter().map(|b| (&b.shape, b.pose)).collect();
+    // A robot whose every pair is disabled (adjacent links, or through links without
+    // geometry) still opens, on the nearest of all its pairs, and says so.
+    let every_pair: Vec<(usize, usize)>;
+    let (pairs, notes) = if pairs.is_empty() {
+        every_pair = (0..bodies.len())
+            .flat_map(|i| (i + 1..bodies.len()).map(move |j| (i, j)))
+            .collect();
+        let notes = "Robot mode: every pair of links is disabled (adjacent, or joined through \
+                     links without geometry), so none is checked; the debugger shows the \
+                     nearest pair anyway.";
+        (every_pair.as_slice(), notes)
+    } else {
+        (
+            pairs,
+            "Robot mode: move the joints, pick a pair to open it in the debugger.",
+        )
+    };
     let pairs: Vec<(usize, usize)> = super::order::by_signed_distance(&placed, pairs)
         .into_iter()
         .map(|(pair, _)| pair)
         .collect();
     Scene {
         name: format!("robot {}", model.name),
-        notes: "Robot mode: move the joints, pick a pair to open it in the debugger.".into(),
+        notes: notes.into(),
         dimension: Dimension::Spatial,
         bodies,
         pairs,
@@ -113,6 +130,18 @@ mod tests {
     use super::*;
     use crate::rng::SplitMix64;
     use crate::robot::{checked_pairs, SelfCollision};
+
+    /// A robot whose only pair is disabled (links joined through a link without
+    /// geometry) still opens on a pair, and says that none is checked.
+    #[test]
+    fn a_robot_with_every_pair_disabled_opens_on_its_nearest_pair() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/robots/box_pair");
+        let model = RobotModel::load(&dir.join("box_pair.urdf"), None).unwrap();
+        let q = crate::robot::acm::default_configuration(&model);
+        let scene = robot_scene(&model, &[], &q, &dir);
+        assert_eq!(scene.pairs, vec![(0, 1)]);
+        assert!(scene.notes.contains("none is checked"), "{}", scene.notes);
+    }
 
     /// A robot opens on the pair the certified nearest-pair search finds (branch and
     /// bound over bounding spheres, GJK on the candidates): the Panda at 30 random
