@@ -7,8 +7,8 @@
 //! and the benchmarks as they did before the core became its own crate.
 
 pub use collidescope_core::{
-    cross_check, export, import, input, mesh, minkowski, parry_bridge, pose, printed_bound, rng,
-    robot, scene, shape, solver, DMat3, DQuat, DVec3,
+    composite, cross_check, export, import, input, mesh, minkowski, parry_bridge, pose,
+    printed_bound, rng, robot, scene, shape, solver, DMat3, DQuat, DVec3,
 };
 
 pub mod bench;
