@@ -38,6 +38,10 @@ impl CompositeTree {
     pub fn pieces(&self) -> &Pieces {
         &self.pieces
     }
+
+    pub(super) fn tree(&self) -> &BoxTree {
+        &self.tree
+    }
 }
 
 /// One piece of the composite and the convex shape (or a piece of the second
@@ -252,7 +256,7 @@ fn answer(
 }
 
 /// Piece `i` against `b`, in the piece's frame.
-fn piece_run(
+pub(super) fn piece_run(
     pieces: &Pieces,
     i: usize,
     b: &Shape,
@@ -295,7 +299,7 @@ pub fn bracket(outcome: &Outcome) -> (f64, f64) {
 }
 
 /// The distance between two boxes, rounded down: no point of one is nearer the other.
-fn box_gap(a: &Aabb, b: &Aabb) -> f64 {
+pub(super) fn box_gap(a: &Aabb, b: &Aabb) -> f64 {
     let apart = (a.min - b.max).max(b.min - a.max).max(DVec3::ZERO);
     // A square root and three products round by under 4 ulps in all.
     (apart.length() * (1.0 - 4.0 * f64::EPSILON)).max(0.0)
