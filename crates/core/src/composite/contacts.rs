@@ -54,7 +54,7 @@ pub fn composite_contacts(
     let mut contacts: Vec<Contact> = candidates
         .into_iter()
         .filter_map(|i| {
-            let run = piece_run(pieces, i as usize, b, b_in_a, method, settings, traced)?;
+            let run = piece_run(tree.piece(i as usize), b, b_in_a, method, settings, traced)?;
             let upper = bracket(&run.summary.outcome).1;
             if upper > margin {
                 return None;
@@ -68,8 +68,7 @@ pub fn composite_contacts(
                 ((a), (bp - a).normalize_or_zero(), upper, None)
             } else {
                 let depth = piece_run(
-                    pieces,
-                    i as usize,
+                    tree.piece(i as usize),
                     b,
                     b_in_a,
                     Method::epa(),
