@@ -267,3 +267,17 @@ impl BoxTree {
         )
     }
 }
+
+impl BoxTree {
+    /// Every leaf whose box, and whose ancestors' boxes, `keep` accepts.
+    pub fn leaves_where(&self, keep: impl Fn(crate::shape::Aabb) -> bool) -> Vec<u32> {
+        self.0
+            .leaves(|node| {
+                keep(crate::shape::Aabb {
+                    min: from_parry(node.mins()),
+                    max: from_parry(node.maxs()),
+                })
+            })
+            .collect()
+    }
+}

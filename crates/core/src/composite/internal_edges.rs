@@ -45,6 +45,8 @@ pub struct EdgeReport {
     pub feature: Feature,
     /// The triangle's normal turned to the contact's side.
     pub face_normal: DVec3,
+    /// The contact's normal, as given.
+    pub contact_normal: DVec3,
     pub cone: Cone,
     /// Whether the contact normal lies in the cone; `false` is a ghost contact.
     pub in_cone: bool,
@@ -53,6 +55,17 @@ pub struct EdgeReport {
     pub parry_fixed: Option<DVec3>,
     /// The normal Jolt's active-edge rule reports.
     pub jolt_active_edges: DVec3,
+}
+
+impl EdgeReport {
+    /// Whether the contact's normal is the triangle's own (within the cone tolerance).
+    pub fn normal_is_face(&self) -> bool {
+        cone_contains(
+            &Cone::Rays(vec![self.face_normal]),
+            self.contact_normal,
+            CONE_TOLERANCE,
+        )
+    }
 }
 
 /// Angles below this (radians) count as the same direction in the cone test.
@@ -121,6 +134,7 @@ pub fn explain_contact(
         triangle,
         feature,
         face_normal,
+        contact_normal: normal,
         cone,
         in_cone,
         parry_fixed,

@@ -12,6 +12,7 @@
 //! other's box. So the least of the runs' lower bounds and the best upper bound is a
 //! lower bound of the whole, and the best run's upper bound an upper bound.
 
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 
 use glam::DVec3;
@@ -27,16 +28,41 @@ use crate::solver::{Method, Outcome, Run, SolverSettings};
 pub struct CompositeTree {
     pieces: Pieces,
     tree: BoxTree,
+    /// A mesh's triangles as shapes, built once (a polytope of three points costs
+    /// more to build than a query on it).
+    triangles: Vec<Option<Shape>>,
 }
 
 impl CompositeTree {
     pub fn new(pieces: Pieces) -> Self {
         let tree = BoxTree::new((0..pieces.count()).map(|i| pieces.piece_box(i)));
-        Self { pieces, tree }
+        let triangles = match &pieces {
+            Pieces::Triangles(_) => (0..pieces.count())
+                .map(|i| pieces.piece(i).map(|(shape, _)| shape.into_owned()))
+                .collect(),
+            Pieces::Parts(_) => Vec::new(),
+        };
+        Self {
+            pieces,
+            tree,
+            triangles,
+        }
+    }
+
+    /// Piece `i` and its pose, as [`Pieces::piece`] gives it, from the built shapes.
+    pub fn piece(&self, i: usize) -> Option<(Cow<'_, Shape>, Option<RelativePose>)> {
+        match &self.pieces {
+            Pieces::Triangles(_) => Some((Cow::Borrowed(self.triangles.get(i)?.as_ref()?), None)),
+            Pieces::Parts(_) => self.pieces.piece(i),
+        }
     }
 
     pub fn pieces(&self) -> &Pieces {
         &self.pieces
+    }
+
+    pub(super) fn tree(&self) -> &BoxTree {
+        &self.tree
     }
 }
 
@@ -130,16 +156,16 @@ pub fn composite_convex_distance(
     let gathered = Gathered::new();
     tree.tree.nearest_leaf(
         |node, best| gathered.node(box_gap(&node, &b_box), best),
-        |i, _| {
-            let run = piece_run(
-                &tree.pieces,
-                i as usize,
-                b,
-                b_in_a,
-                method,
-                settings,
-                traced,
-            )?;
+        |i, best| {
+            if let Some(gap) = tree.pieces.plane_gap(i as usize, b, &b_in_a) {
+                if gap >= best {
+                    // Its plane alone keeps it as far as the best found: pruned, as a
+                    // node is (its distance is at least the final upper bound).
+                    gathered.node(gap, best);
+                    return None;
+                }
+            }
+            let run = piece_run(tree.piece(i as usize), b, b_in_a, method, settings, traced)?;
             Some(gathered.run(i, None, run))
         },
     );
@@ -165,7 +191,7 @@ pub fn composite_composite_distance(
     tree_a.tree.nearest_leaf(
         |node, best| gathered.node(box_gap(&node, &b_whole), best),
         |i, best_a| {
-            let (piece_a, pose_a) = tree_a.pieces.piece(i as usize)?;
+            let (piece_a, pose_a) = tree_a.piece(i as usize)?;
             let a_box_in_b = moved_box(&tree_a.pieces.piece_box(i as usize), &a_in_b);
             tree_b
                 .tree
@@ -173,7 +199,7 @@ pub fn composite_composite_distance(
                     best_a,
                     |node, best| gathered.node(box_gap(&node, &a_box_in_b), best),
                     |j, _| {
-                        let (piece_b, pose_b) = tree_b.pieces.piece(j as usize)?;
+                        let (piece_b, pose_b) = tree_b.piece(j as usize)?;
                         let mut pose = b_in_a;
                         if let Some(p) = pose_b {
                             pose = compose(&pose, &p);
@@ -203,7 +229,7 @@ pub fn composite_convex_distance_every_piece(
 ) -> CompositeAnswer {
     let gathered = Gathered::new();
     for i in 0..pieces.count() {
-        if let Some(run) = piece_run(pieces, i, b, b_in_a, method, settings, traced) {
+        if let Some(run) = piece_run(pieces.piece(i), b, b_in_a, method, settings, traced) {
             gathered.run(i as u32, None, run);
         }
     }
@@ -251,17 +277,16 @@ fn answer(
     }
 }
 
-/// Piece `i` against `b`, in the piece's frame.
-fn piece_run(
-    pieces: &Pieces,
-    i: usize,
+/// A piece (as [`Pieces::piece`] gives it) against `b`, in the piece's frame.
+pub(super) fn piece_run(
+    piece: Option<(Cow<'_, Shape>, Option<RelativePose>)>,
     b: &Shape,
     b_in_a: RelativePose,
     method: Method,
     settings: SolverSettings,
     traced: bool,
 ) -> Option<Run> {
-    let (piece, pose) = pieces.piece(i)?;
+    let (piece, pose) = piece?;
     let b_in_piece = match pose {
         Some(p) => compose(&inverse(&p), &b_in_a),
         None => b_in_a,
@@ -295,7 +320,7 @@ pub fn bracket(outcome: &Outcome) -> (f64, f64) {
 }
 
 /// The distance between two boxes, rounded down: no point of one is nearer the other.
-fn box_gap(a: &Aabb, b: &Aabb) -> f64 {
+pub(super) fn box_gap(a: &Aabb, b: &Aabb) -> f64 {
     let apart = (a.min - b.max).max(b.min - a.max).max(DVec3::ZERO);
     // A square root and three products round by under 4 ulps in all.
     (apart.length() * (1.0 - 4.0 * f64::EPSILON)).max(0.0)

@@ -3,6 +3,7 @@
 //! mesh they make) and compounds of convex parts, the midphase that picks which of their
 //! pieces to run, and the internal-edge analysis of contacts on a mesh.
 
+pub mod contacts;
 pub mod heightfield;
 pub mod internal_edges;
 pub mod midphase;

@@ -49,6 +49,35 @@ impl Pieces {
         }
     }
 
+    /// A lower bound of the distance between triangle `i` and the convex `b` at `b_in_a`
+    /// from the triangle's plane alone (how far `b` lies wholly on one side of it),
+    /// rounded down; `None` for a part, or a degenerate triangle.
+    pub fn plane_gap(&self, i: usize, b: &Shape, b_in_a: &RelativePose) -> Option<f64> {
+        let Pieces::Triangles(mesh) = self else {
+            return None;
+        };
+        let n = mesh.normal(i)?;
+        let p = mesh.corners(i)[0];
+        let height = |dir: DVec3| {
+            let x = b_in_a.transform_point(b.local_support(b_in_a.inverse_rotate(dir)));
+            n.dot(x - p)
+        };
+        let below = height(-n);
+        let gap = if below > 0.0 {
+            below
+        } else {
+            let above = height(n);
+            if above < 0.0 {
+                -above
+            } else {
+                return Some(0.0);
+            }
+        };
+        let round_off =
+            ROUND_OFF_PER_SIZE * (p.length() + b_in_a.translation.length() + b.extent());
+        Some((gap - round_off).max(0.0))
+    }
+
     /// Piece `i`'s box in the composite's frame, widened by its round-off.
     pub fn piece_box(&self, i: usize) -> Aabb {
         match self {
