@@ -327,10 +327,63 @@ fn shapes_poses_and_the_minkowski_difference_never_import_the_solver() {
         .flat_map(|file| {
             imports(&src, file)
                 .into_iter()
-                .filter(|p| under(p, "crate::solver"))
+                .filter(|p| {
+                    under(p, "crate::solver")
+                        || ABOVE_THE_SOLVER
+                            .iter()
+                            .any(|m| under(p, &format!("crate::{m}")))
+                })
                 .map(move |p| format!("{}: imports {p}", file.display()))
         })
         .collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The core's modules above the solver: they run methods, read files or talk to other
+/// engines; nothing in the solver (nor below it) imports them.
+const ABOVE_THE_SOLVER: [&str; 10] = [
+    "composite",
+    "scene",
+    "input",
+    "import",
+    "mesh",
+    "robot",
+    "export",
+    "cross_check",
+    "parry_bridge",
+    "bench",
+];
+
+#[test]
+fn the_solver_never_imports_what_sits_above_it() {
+    let src = src_dir();
+    let mut wrong = Vec::new();
+    for file in rust_files(&src.join("solver")) {
+        for path in imports(&src, &file) {
+            if ABOVE_THE_SOLVER
+                .iter()
+                .any(|m| under(&path, &format!("crate::{m}")))
+            {
+                wrong.push(format!("{}: imports {path}", file.display()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The importers build scene files; the choice between a scene and an importer
+/// (`crate::input`) sits above them.
+#[test]
+fn the_importers_never_import_the_opener() {
+    let src = src_dir();
+    let mut wrong = Vec::new();
+    for file in rust_files(&src.join("import")) {
+        for path in imports(&src, &file) {
+            if under(&path, "crate::input") {
+                wrong.push(format!("{}: imports {path}", file.display()));
+            }
+        }
+    }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
