@@ -18,10 +18,16 @@ use std::cell::{Cell, RefCell};
 use glam::DVec3;
 
 use super::pieces::{compose, inverse, moved_box, shape_box, Pieces};
+use crate::minkowski::MinkowskiDifference;
 use crate::parry_bridge::BoxTree;
 use crate::pose::RelativePose;
 use crate::shape::{Aabb, Shape};
-use crate::solver::{Method, Outcome, Run, SolverSettings};
+use crate::solver::family::PairQuery;
+use crate::solver::trace::Trace;
+use crate::solver::{
+    below_size_floor, solve, Algorithm, Method, Outcome, Run, RunExtras, SolverSettings,
+    SupportRule,
+};
 
 /// A composite's pieces with the hierarchy of their boxes, built once and queried many
 /// times.
@@ -291,7 +297,50 @@ pub(super) fn piece_run(
         Some(p) => compose(&inverse(&p), &b_in_a),
         None => b_in_a,
     };
+    if !traced {
+        if let Some(run) = untraced_distance_run(&piece, b, b_in_piece, method, settings) {
+            return Some(run);
+        }
+    }
     Some(method.run(&piece, b, b_in_piece, None, settings, traced))
+}
+
+/// A distance method's run without records through the solver's untraced path (the
+/// same loop, supports inlined, without the method layer's bookkeeping): what a search
+/// over many sub-pairs runs. `None` where that path would not give `Method::run`'s
+/// answer: another family, Coal's supports, a pair the method does not take or below
+/// its size floor, and an enclosure of the origin (which `Method::run` certifies).
+fn untraced_distance_run(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    method: Method,
+    settings: SolverSettings,
+) -> Option<Run> {
+    let algorithm = method.entry::<Algorithm>()?;
+    if settings.supports != SupportRule::Exact || method.info().shapes.check(a, b).is_err() {
+        return None;
+    }
+    let query = PairQuery {
+        a,
+        b,
+        b_in_a,
+        motion: None,
+        settings,
+    };
+    if below_size_floor(&query).is_some() {
+        return None;
+    }
+    let summary = solve(algorithm, MinkowskiDifference::new(a, b, b_in_a), settings);
+    if summary.outcome == Outcome::Intersecting {
+        return None;
+    }
+    Some(Run {
+        method,
+        summary,
+        trace: Trace::new(algorithm.family()),
+        extras: RunExtras::default(),
+    })
 }
 
 /// What a run proves about its pair's distance: `(lower, upper)`; overlaps are `(0, 0)`,
@@ -659,6 +708,34 @@ mod tests {
                 false,
             );
             assert!((every.upper - ours.upper).abs() < 1e-12);
+        }
+    }
+
+    /// The untraced search (the solver's own loop) answers every sub-pair as the method
+    /// layer does, to the bit: the same outcome and the same nearest triangle.
+    #[test]
+    fn the_untraced_search_answers_as_the_method_layer() {
+        let tree = CompositeTree::new(Pieces::Triangles(bowl(10)));
+        let cube = Shape::Cuboid(crate::shape::Cuboid::new(DVec3::new(0.3, 0.2, 0.1)).unwrap());
+        let settings = SolverSettings::default();
+        for (k, centre) in [
+            DVec3::new(0.4, -0.3, 0.5),
+            DVec3::new(1.1, 0.9, 0.9),
+            DVec3::new(0.0, 0.1, 0.05),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let turn = glam::DMat3::from_rotation_y(0.4 * k as f64);
+            let pose = RelativePose::from_matrix(turn, centre);
+            let fast = composite_convex_distance(&tree, &cube, pose, gjk(), settings, false);
+            let traced = composite_convex_distance(&tree, &cube, pose, gjk(), settings, true);
+            assert_eq!(fast.outcome, traced.outcome, "{centre}");
+            assert_eq!(fast.sub_pairs.len(), traced.sub_pairs.len());
+            for (f, t) in fast.sub_pairs.iter().zip(&traced.sub_pairs) {
+                assert_eq!(f.piece, t.piece);
+                assert_eq!(f.run.summary.outcome, t.run.summary.outcome);
+            }
         }
     }
 }
