@@ -22,6 +22,7 @@ use crate::minkowski::MinkowskiDifference;
 use crate::parry_bridge::BoxTree;
 use crate::pose::RelativePose;
 use crate::shape::{Aabb, Shape};
+use crate::solver::distance::certify_enclosure;
 use crate::solver::family::PairQuery;
 use crate::solver::trace::Trace;
 use crate::solver::{
@@ -309,7 +310,7 @@ pub(super) fn piece_run(
 /// same loop, supports inlined, without the method layer's bookkeeping): what a search
 /// over many sub-pairs runs. `None` where that path would not give `Method::run`'s
 /// answer: another family, Coal's supports, a pair the method does not take or below
-/// its size floor, and an enclosure of the origin (which `Method::run` certifies).
+/// its size floor. An enclosure of the origin is certified as `Method::run` certifies it.
 fn untraced_distance_run(
     a: &Shape,
     b: &Shape,
@@ -331,9 +332,11 @@ fn untraced_distance_run(
     if below_size_floor(&query).is_some() {
         return None;
     }
-    let summary = solve(algorithm, MinkowskiDifference::new(a, b, b_in_a), settings);
+    let mut summary = solve(algorithm, MinkowskiDifference::new(a, b, b_in_a), settings);
     if summary.outcome == Outcome::Intersecting {
-        return None;
+        // As the method's run certifies it: the origin deeper than round-off in the
+        // simplex, or else a coarse EPA's positive depth.
+        summary.outcome = certify_enclosure(&summary.simplex, &query);
     }
     Some(Run {
         method,

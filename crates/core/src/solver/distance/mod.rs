@@ -125,7 +125,7 @@ impl FamilyRun for Algorithm {
 /// than round-off moves a face ([`PairQuery::round_off`]). Otherwise EPA's depth, widened
 /// the same way, must still be positive; when it is not, the shapes are `contact`: the
 /// origin is within round-off of `A ⊖ B`, so they are at most that far apart.
-fn certify_enclosure(simplex: &Simplex, q: &PairQuery<'_>) -> Outcome {
+pub fn certify_enclosure(simplex: &Simplex, q: &PairQuery<'_>) -> Outcome {
     let allowance = q.round_off();
     if enclosure_margin(simplex) > allowance {
         return Outcome::Intersecting;
