@@ -163,8 +163,7 @@ fn assert_clean_failure(args: &[&str], needle: &str) {
 
 #[test]
 fn bad_input_gives_one_clear_error() {
-    let dir = std::env::temp_dir().join(format!("collidescope-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::TempDir::new("cli");
     let broken = dir.join("broken.ron");
     std::fs::write(&broken, "Scene(version: 1, name: \"x\",").unwrap();
     let empty_obj = dir.join("empty.obj");
@@ -354,10 +353,8 @@ fn view_refuses_bad_input_before_opening_a_window() {
     );
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("collidescope-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+fn temp_dir(name: &str) -> common::TempDir {
+    common::TempDir::new(name)
 }
 
 #[test]
@@ -595,7 +592,7 @@ fn lp_through_solve_and_its_benchmark() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("separated: the plane"), "{text}");
     assert!(text.contains("Kreuzer's estimate"), "{text}");
-    let dir = std::env::temp_dir().join(format!("collidescope-lp-{}", std::process::id()));
+    let dir = common::TempDir::new("lp");
     let out = cli_ok(&[
         "bench",
         "lp",

@@ -6,17 +6,16 @@
 //! (which glam and parry turn by, scaling by |q|²) give a distance outside the bracket:
 //! the bracket is about the normalised rotation, as docs/bridges.md states.
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::Command;
 
 use collidescope::export::{certify, coal_script, parry_test};
 use collidescope::pose::{normalized_quaternion, Pose, RelativePose};
 use glam::{DMat3, DQuat, DVec3};
 
-fn temp_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("collidescope-f32-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir() -> common::TempDir {
+    common::TempDir::new("f32")
 }
 
 /// f32 quaternions of rotations about fixed axes whose squared length, summed exactly,

@@ -8,7 +8,7 @@
 mod common;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -114,11 +114,8 @@ fn campaign(
     refusals
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("collidescope-fuzz-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(name: &str) -> common::TempDir {
+    common::TempDir::new(&format!("fuzz-{name}"))
 }
 
 /// A loaded scene's methods run; their numbers must be numbers.

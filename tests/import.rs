@@ -3,6 +3,8 @@
 // The dumps' numbers are quoted with the 20 digits FCL prints.
 #![allow(clippy::excessive_precision)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use collidescope::import::import_file;
@@ -11,11 +13,8 @@ use collidescope::scene::{RotationSpec, Scene, ShapeSpec};
 use collidescope::solver::{Algorithm, DirectionRule};
 use glam::DVec3;
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("collidescope-import-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(tag: &str) -> common::TempDir {
+    common::TempDir::new(&format!("import-{tag}"))
 }
 
 fn fixture(name: &str) -> PathBuf {

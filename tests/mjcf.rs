@@ -4,6 +4,8 @@
 //! two geoms our certified distance beside `mj_geomDistance`. Bad models are refused
 //! naming the file, the line and the element.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -220,8 +222,7 @@ fn the_nearest_pair_is_in_focus() {
 /// Bad models are refused naming the file, the line and the element.
 #[test]
 fn bad_models_say_where() {
-    let dir = std::env::temp_dir().join(format!("collidescope-mjcf-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::TempDir::new("mjcf-bad");
     let cases = [
         (
             "<mujoco><worldbody><geom type=\"box\" size=\"1 1\"/><geom size=\"1\"/></worldbody></mujoco>",

@@ -118,11 +118,8 @@ fn ur5_distances_match_the_certified_ones() {
     check_sample("ur5_sample.json");
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("collidescope-robot-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(name: &str) -> common::TempDir {
+    common::TempDir::new(&format!("robot-{name}"))
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
@@ -433,7 +430,8 @@ fn a_computed_collision_matrix_leaves_a_robot_free_at_rest() {
             "{urdf}: colliding at rest"
         );
         // The SRDF written reads back as the same pairs.
-        let out = temp_dir("acm").join("computed.srdf");
+        let acm_dir = temp_dir("acm");
+        let out = acm_dir.join("computed.srdf");
         std::fs::write(&out, srdf_text(&model.name, &acm)).unwrap();
         let known = |n: &str| model.link_names.iter().any(|l| l == n);
         let (read, warnings) = read_disabled_pairs(&out, known).unwrap();

@@ -709,8 +709,7 @@ mod reliability {
 
     #[test]
     fn a_problem_with_a_non_rigid_or_huge_pose_is_refused_naming_the_problem() {
-        let dir = std::env::temp_dir().join(format!("collidescope-pose-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::common::TempDir::new("pose");
         for (rotation, translation, expect) in [
             ("[[1e308,0,0],[0,1,0],[0,0,1]]", "[0,0,0]", "not rigid"),
             ("[[2,0,0],[0,1,0],[0,0,1]]", "[0,0,0]", "not rigid"),
@@ -754,8 +753,7 @@ mod reliability {
                     {{"a": 0, "b": 2, "b_rotation": {identity}, "b_translation": [2.0, 0.1, 0], "target_distance": 0.7}},
                     {{"a": 1, "b": 2, "b_rotation": {identity}, "b_translation": [2.0, 0.1, 0], "target_distance": 0.7}}]}}"#
         );
-        let dir = std::env::temp_dir().join(format!("collidescope-big-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::common::TempDir::new("big");
         let path = dir.join("big.json");
         std::fs::write(&path, text).unwrap();
         let file = ProblemFile::load(&path).unwrap();

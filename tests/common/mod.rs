@@ -2,7 +2,7 @@
 //! data folder, a seeded RNG, and random shapes and poses.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use collidescope::mesh::load_obj;
@@ -117,5 +117,43 @@ pub fn random_primitive(rng: &mut Rng, kind: usize) -> Shape {
                 Shape::Cuboid(Cuboid::new(DVec3::new(size(), size(), size()) * 0.5).unwrap());
             Shape::Dilated(Dilated::new(inner, rng.range(0.05, 0.3)).unwrap())
         }
+    }
+}
+
+/// A fresh folder under the system's temporary folder (`collidescope-TAG-PID-N`), emptied
+/// first and removed when it goes out of scope (the test passing or panicking), so test
+/// runs leave nothing behind. It reads as a `Path`.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> Self {
+        // Numbered within the process: tests run in parallel threads, and two asking for
+        // the same tag must not remove each other's folder.
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = format!("collidescope-{tag}-{}-{n}", std::process::id());
+        let path = std::env::temp_dir().join(name);
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).expect("a temporary folder");
+        Self(path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
     }
 }
