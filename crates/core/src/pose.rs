@@ -291,6 +291,21 @@ impl RelativePose {
         DVec3::new(columns.x, columns.y, z) + self.translation
     }
 
+    /// `inner` (a frame placed in this pose's frame) seen from the frame this pose sits
+    /// in: this pose after `inner`.
+    pub fn then(&self, inner: &RelativePose) -> RelativePose {
+        RelativePose::from_matrix(
+            self.rotation * inner.rotation,
+            self.transform_point(inner.translation),
+        )
+    }
+
+    /// The inverse pose (`Rᵀ`, `−Rᵀ t`): A's pose in B's frame.
+    pub fn inverse(&self) -> RelativePose {
+        let r = self.rotation.transpose();
+        RelativePose::from_matrix(r, -(r * self.translation))
+    }
+
     /// A direction of A's frame in B's frame (`Rᵀ v`), summed in the same order as Coal.
     pub fn inverse_rotate(&self, v_in_a: DVec3) -> DVec3 {
         DVec3::new(

@@ -17,7 +17,7 @@ use std::cell::{Cell, RefCell};
 
 use glam::DVec3;
 
-use super::pieces::{compose, inverse, moved_box, shape_box, Pieces};
+use super::pieces::{moved_box, shape_box, Pieces};
 use crate::minkowski::MinkowskiDifference;
 use crate::parry_bridge::BoxTree;
 use crate::pose::RelativePose;
@@ -193,7 +193,7 @@ pub fn composite_composite_distance(
     traced: bool,
 ) -> CompositeAnswer {
     let b_whole = moved_box(&tree_b.pieces.whole_box(), &b_in_a);
-    let a_in_b = inverse(&b_in_a);
+    let a_in_b = b_in_a.inverse();
     let gathered = Gathered::new();
     tree_a.tree.nearest_leaf(
         |node, best| gathered.node(box_gap(&node, &b_whole), best),
@@ -209,10 +209,10 @@ pub fn composite_composite_distance(
                         let (piece_b, pose_b) = tree_b.piece(j as usize)?;
                         let mut pose = b_in_a;
                         if let Some(p) = pose_b {
-                            pose = compose(&pose, &p);
+                            pose = pose.then(&p);
                         }
                         if let Some(p) = pose_a {
-                            pose = compose(&inverse(&p), &pose);
+                            pose = p.inverse().then(&pose);
                         }
                         let run = method.run(&piece_a, &piece_b, pose, None, settings, traced);
                         Some(gathered.run(i, Some(j), run))
@@ -295,7 +295,7 @@ pub(super) fn piece_run(
 ) -> Option<Run> {
     let (piece, pose) = piece?;
     let b_in_piece = match pose {
-        Some(p) => compose(&inverse(&p), &b_in_a),
+        Some(p) => p.inverse().then(&b_in_a),
         None => b_in_a,
     };
     if !traced {

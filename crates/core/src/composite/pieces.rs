@@ -84,7 +84,7 @@ impl Pieces {
             Pieces::Triangles(mesh) => {
                 let b = mesh.triangle_aabb(i);
                 let margin = ROUND_OFF_PER_SIZE * b.min.abs().max(b.max.abs()).max_element();
-                widen(b, margin)
+                b.widened(margin)
             }
             Pieces::Parts(parts) => shape_box(&parts[i].shape, &parts[i].pose),
         }
@@ -126,14 +126,7 @@ pub fn shape_box(b: &Shape, b_in_a: &RelativePose) -> Aabb {
         min[axis] = low[axis];
     }
     let margin = ROUND_OFF_PER_SIZE * (b_in_a.translation.length() + b.extent());
-    widen(Aabb { min, max }, margin)
-}
-
-pub fn widen(b: Aabb, margin: f64) -> Aabb {
-    Aabb {
-        min: b.min - DVec3::splat(margin),
-        max: b.max + DVec3::splat(margin),
-    }
+    Aabb { min, max }.widened(margin)
 }
 
 /// A box around `b` moved by `pose` (its eight corners, moved).
@@ -151,16 +144,5 @@ pub fn moved_box(b: &Aabb, pose: &RelativePose) -> Aabb {
         max = max.max(p);
     }
     let size = min.abs().max(max.abs()).max_element();
-    widen(Aabb { min, max }, ROUND_OFF_PER_SIZE * size)
-}
-
-/// The pose `q` (a frame in `p`'s frame) seen from the frame `p` sits in: `p ∘ q`.
-pub fn compose(p: &RelativePose, q: &RelativePose) -> RelativePose {
-    RelativePose::from_matrix(p.rotation * q.rotation, p.transform_point(q.translation))
-}
-
-/// The inverse of a pose (`Rᵀ`, `−Rᵀ t`).
-pub fn inverse(p: &RelativePose) -> RelativePose {
-    let r = p.rotation.transpose();
-    RelativePose::from_matrix(r, -(r * p.translation))
+    Aabb { min, max }.widened(ROUND_OFF_PER_SIZE * size)
 }

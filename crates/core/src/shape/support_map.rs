@@ -39,6 +39,14 @@ pub struct Aabb {
 }
 
 impl Aabb {
+    /// The box grown by `margin` on every side.
+    pub fn widened(&self, margin: f64) -> Aabb {
+        Aabb {
+            min: self.min - DVec3::splat(margin),
+            max: self.max + DVec3::splat(margin),
+        }
+    }
+
     pub fn centre(&self) -> DVec3 {
         (self.min + self.max) * 0.5
     }
