@@ -337,8 +337,10 @@ impl ViewerModel {
             name: self.body(id).name.clone(),
             spec: ShapeSpec::Mesh {
                 path: absolute.to_string_lossy().into_owned(),
+                use_as: Default::default(),
             },
             shape: crate::shape::Shape::Polytope(mesh.polytope),
+            composite: None,
             pose,
             mesh_report: Some(mesh.report),
             velocity: self.body(id).velocity,

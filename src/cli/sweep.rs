@@ -195,8 +195,10 @@ fn write_scene(
         name: None,
         spec: ShapeSpec::Mesh {
             path: p.to_string_lossy().into_owned(),
+            use_as: Default::default(),
         },
         shape: s.clone(),
+        composite: None,
         pose,
         mesh_report: None,
         velocity: None,

@@ -56,6 +56,9 @@ fn kind_of(spec: &ShapeSpec) -> &'static str {
         ShapeSpec::Superellipsoid { .. } => "superellipsoid",
         ShapeSpec::Polytope { .. } => "polytope",
         ShapeSpec::Mesh { .. } => "mesh (OBJ)",
+        ShapeSpec::TriMesh { .. } => "triangle mesh",
+        ShapeSpec::HeightField { .. } => "height field",
+        ShapeSpec::Compound { .. } => "compound",
         ShapeSpec::Dilated { .. } => "dilated",
         ShapeSpec::Superquadric { .. } => "superquadric",
         ShapeSpec::Hyperquadric { .. } => "hyperquadric",
@@ -326,8 +329,8 @@ fn parameters_ui(ui: &mut egui::Ui, spec: &mut ShapeSpec) -> bool {
             ui.label(format!("{} points", points.len()));
             false
         }
-        ShapeSpec::Mesh { path } => {
-            ui.label(format!("mesh {path}"));
+        ShapeSpec::Mesh { path, use_as } => {
+            ui.label(format!("mesh {path} (as {use_as:?})"));
             false
         }
         ShapeSpec::Dilated { radius, .. } => value(ui, "dilation radius", radius),

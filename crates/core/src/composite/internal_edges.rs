@@ -38,6 +38,33 @@ pub enum Cone {
     Rays(Vec<DVec3>),
 }
 
+impl std::fmt::Display for Feature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Feature::Face => write!(f, "face"),
+            Feature::Edge(k) => write!(f, "edge {k} (corners {k}–{})", (k + 1) % 3),
+            Feature::Vertex(k) => write!(f, "vertex {k}"),
+        }
+    }
+}
+
+impl Cone {
+    /// The normals that make the cone.
+    pub fn normals(&self) -> &[DVec3] {
+        match self {
+            Cone::Span(n) | Cone::Rays(n) => n,
+        }
+    }
+
+    /// "span" (every positive combination) or "rays" (only the normals themselves).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Cone::Span(_) => "span",
+            Cone::Rays(_) => "rays",
+        }
+    }
+}
+
 /// What one contact on a mesh triangle is, and what engines would make of it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EdgeReport {

@@ -8,6 +8,8 @@ pub mod heightfield;
 pub mod internal_edges;
 pub mod midphase;
 pub mod pieces;
+pub mod query;
+pub mod shape;
 pub mod trimesh;
 
 pub use heightfield::{HeightField, HeightFieldError};
@@ -16,4 +18,6 @@ pub use midphase::{
     SubPair,
 };
 pub use pieces::{Part, Pieces};
+pub use query::{run_composite, CompositeRun, Side};
+pub use shape::{Composite, CompositeError, CompositeKind};
 pub use trimesh::{Across, TriMesh, TriMeshError};

@@ -277,6 +277,54 @@ pub fn triangles(path: &Path) -> Result<Vec<[DVec3; 3]>, String> {
     }
 }
 
+/// A mesh file's triangles, for a mesh taken as its triangles (`Mesh(path, as: Mesh)`,
+/// a URDF link checked as a mesh): every format's faces as the file holds them (an
+/// OBJ's and a PLY's polygons as fans), a repeated vertex once per triangle (the mesh
+/// welds them). Refused, naming the file: a file without faces (a point cloud is a
+/// hull, not a surface), a coordinate that is not finite or beyond ±1e75.
+pub fn load_triangles(path: &Path) -> Result<Vec<[DVec3; 3]>, MeshError> {
+    let triangles = match Format::of(path)? {
+        Format::Ply => ply::triangles(path)?,
+        Format::Stl => stl::read_stl_triangles(path).map_err(|r| parse(path, "STL", r))?,
+        Format::Collada => {
+            collada::read_collada_triangles(path).map_err(|r| parse(path, "COLLADA", r))?
+        }
+        Format::Obj => {
+            // The hull's reader names the line of a broken file; tobj's triangulation
+            // then reads the faces of a good one.
+            load_obj(path)?;
+            obj::triangles(path).map_err(|r| parse(path, "OBJ", r))?
+        }
+    };
+    if triangles.is_empty() {
+        return Err(MeshError::Parse {
+            path: path.to_path_buf(),
+            format: "mesh",
+            reason: "the file has no faces: taken as a mesh it has no triangles (a point \
+                     cloud can be taken as its hull, `as: Hull`)"
+                .into(),
+        });
+    }
+    let limit = crate::shape::MAX_COORDINATE;
+    if let Some((k, p)) = triangles
+        .iter()
+        .flatten()
+        .enumerate()
+        .find(|(_, p)| !(p.is_finite() && p.abs().max_element() <= limit))
+    {
+        return Err(MeshError::Parse {
+            path: path.to_path_buf(),
+            format: "mesh",
+            reason: format!(
+                "triangle {} corner {}: ({p}) is not finite or lies beyond ±1e75",
+                k / 3,
+                k % 3
+            ),
+        });
+    }
+    Ok(triangles)
+}
+
 /// Messages of the STL reader start with the path; the error adds it again.
 fn strip_path(path: &Path, reason: String) -> String {
     let prefix = format!("{}: ", path.display());

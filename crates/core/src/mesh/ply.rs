@@ -10,8 +10,20 @@ use super::MeshError;
 
 /// A PLY file's hull, each refusal placed by the header (a vertex's line or byte).
 pub(super) fn load(path: &Path) -> Result<super::ImportedMesh, MeshError> {
-    let (points, layout, faces) = read_ply_points(path)?;
+    let (points, layout, polygons) = read_ply_points(path)?;
+    let faces = polygons.iter().map(|f| f.len().saturating_sub(2)).sum();
     super::mesh_of_points(path, &points, faces, |k| layout.vertex_place(k))
+}
+
+/// A PLY file's faces as triangles (each polygon a fan from its first corner).
+pub(super) fn triangles(path: &Path) -> Result<Vec<[DVec3; 3]>, MeshError> {
+    let (points, _, polygons) = read_ply_points(path)?;
+    let at = |i: u32| points[i as usize];
+    Ok(polygons
+        .iter()
+        .flat_map(|f| (1..f.len().saturating_sub(1)).map(move |k| [f[0], f[k], f[k + 1]]))
+        .map(|t| t.map(at))
+        .collect())
 }
 
 /// Where things are in a PLY file, from its header: the encoding, the header's length
@@ -138,7 +150,11 @@ impl PlyLayout {
 
 /// The vertices of a PLY file (`ply-rs-bw`): the `vertex` element's `x`, `y`, `z`; and
 /// where things are in it, for the refusals.
-fn read_ply_points(path: &Path) -> Result<(Vec<DVec3>, PlyLayout, usize), MeshError> {
+/// The points, the header's layout and the faces (each a polygon of vertex indices,
+/// every index checked) of a PLY file.
+type PlyContents = (Vec<DVec3>, PlyLayout, Vec<Vec<u32>>);
+
+fn read_ply_points(path: &Path) -> Result<PlyContents, MeshError> {
     use ply_rs_bw::parser::Parser;
     use ply_rs_bw::ply::{DefaultElement, Property};
     let fail = |reason: String| MeshError::Parse {
@@ -220,7 +236,7 @@ fn read_ply_points(path: &Path) -> Result<(Vec<DVec3>, PlyLayout, usize), MeshEr
     }
     // The hull needs only the points, but a face naming a vertex that is not there is a
     // broken file (as in OBJ), not one to answer silently.
-    let mut faces = 0;
+    let mut faces = Vec::new();
     if let Some(list) = ply.payload.get("face") {
         for (k, face) in list.iter().enumerate() {
             let indices = face
@@ -244,7 +260,7 @@ fn read_ply_points(path: &Path) -> Result<(Vec<DVec3>, PlyLayout, usize), MeshEr
                     points.len().saturating_sub(1)
                 )));
             }
-            faces += indices.len().saturating_sub(2);
+            faces.push(indices.iter().map(|i| *i as u32).collect());
         }
     }
     Ok((points, layout, faces))

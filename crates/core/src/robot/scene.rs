@@ -64,6 +64,7 @@ pub fn robot_scene(model: &RobotModel, pairs: &[(usize, usize)], q: &[f64], dir:
             name: Some(s.name.clone()),
             spec: shape_spec(&s.shape),
             shape: s.shape.clone(),
+            composite: None,
             pose,
             mesh_report: None,
             velocity: None,

@@ -5,8 +5,11 @@ use std::path::Path;
 
 use glam::{DMat3, DQuat, DVec3};
 
-use super::format::{BodySpec, Dimension, HyperTermSpec, RotationSpec, ShapeSpec};
+use std::sync::Arc;
+
+use super::format::{BodySpec, Dimension, HyperTermSpec, MeshUse, RotationSpec, ShapeSpec};
 use super::{Body, Scene, SceneError};
+use crate::composite::{Composite, CompositeError, HeightField, Part, TriMesh};
 use crate::mesh::{load_mesh, MeshError, MeshReport};
 use crate::pose::{Pose, RelativePose};
 use crate::shape::implicit::{
@@ -23,11 +26,16 @@ impl Scene {
     /// Builds a body from a shape description at `pose` (the viewer's shape editor).
     pub fn build_body_spec(spec: &ShapeSpec, base_dir: &Path, pose: Pose) -> Result<Body, String> {
         let mut mesh_report = None;
-        let shape = build_shape(spec, base_dir, &mut mesh_report).map_err(|e| e.to_string())?;
+        let composite = build_composite(spec, base_dir).map_err(|e| e.to_string())?;
+        let shape = match &composite {
+            Some(c) => c.hull().clone(),
+            None => build_shape(spec, base_dir, &mut mesh_report).map_err(|e| e.to_string())?,
+        };
         Ok(Body {
             name: None,
             spec: spec.clone(),
             shape,
+            composite,
             pose,
             mesh_report,
             velocity: None,
@@ -138,19 +146,24 @@ pub(super) fn build_body(
         }
     }
     let mut mesh_report = None;
-    let shape = build_shape(&spec.shape, base_dir, &mut mesh_report).map_err(|e| match e {
-        BuildError::Shape(e) => invalid(e.to_string()),
-        BuildError::Implicit(e) => invalid(e.to_string()),
+    let refusal = |e: BuildError| match e {
         BuildError::Mesh(source) => SceneError::Mesh {
             path: path.to_path_buf(),
             body: name.to_string(),
             source: Box::new(source),
         },
-    })?;
+        other => invalid(other.to_string()),
+    };
+    let composite = build_composite(&spec.shape, base_dir).map_err(refusal)?;
+    let shape = match &composite {
+        Some(c) => c.hull().clone(),
+        None => build_shape(&spec.shape, base_dir, &mut mesh_report).map_err(refusal)?,
+    };
     Ok(Body {
         name: spec.name.clone(),
         spec: spec.shape.clone(),
         shape,
+        composite,
         pose,
         mesh_report,
         velocity,
@@ -168,6 +181,13 @@ enum BuildError {
     Shape(ShapeError),
     Mesh(MeshError),
     Implicit(ImplicitError),
+    Composite(CompositeError),
+}
+
+impl From<CompositeError> for BuildError {
+    fn from(e: CompositeError) -> Self {
+        BuildError::Composite(e)
+    }
 }
 
 impl std::fmt::Display for BuildError {
@@ -176,6 +196,7 @@ impl std::fmt::Display for BuildError {
             BuildError::Shape(e) => e.fmt(f),
             BuildError::Mesh(e) => e.fmt(f),
             BuildError::Implicit(e) => e.fmt(f),
+            BuildError::Composite(e) => e.fmt(f),
         }
     }
 }
@@ -223,7 +244,17 @@ fn build_shape(
             let points: Vec<DVec3> = points.iter().map(|p| v(*p)).collect();
             Shape::Polytope(Polytope::from_points(&points)?)
         }
-        ShapeSpec::Mesh { path } => {
+        ShapeSpec::Mesh {
+            use_as: MeshUse::Mesh,
+            ..
+        }
+        | ShapeSpec::TriMesh { .. }
+        | ShapeSpec::HeightField { .. }
+        | ShapeSpec::Compound { .. } => {
+            let composite = build_composite(spec, base_dir)?.expect("a composite kind");
+            composite.hull().clone()
+        }
+        ShapeSpec::Mesh { path, .. } => {
             let mesh = load_mesh(&base_dir.join(path)).map_err(BuildError::Mesh)?;
             *report = Some(mesh.report);
             Shape::Polytope(mesh.polytope)
@@ -287,6 +318,78 @@ fn build_shape(
             Shape::Implicit(ImplicitShape::new(parts.into_body()?, what)?)
         }
     })
+}
+
+/// The composite a spec describes (`None` for a convex kind): a mesh file's triangles,
+/// a mesh written out, a height field, a compound of convex parts.
+fn build_composite(
+    spec: &ShapeSpec,
+    base_dir: &Path,
+) -> Result<Option<Arc<Composite>>, BuildError> {
+    let composite = match spec {
+        ShapeSpec::Mesh {
+            path,
+            use_as: MeshUse::Mesh,
+        } => {
+            let full = base_dir.join(path);
+            let triangles = crate::mesh::load_triangles(&full).map_err(BuildError::Mesh)?;
+            let vertices: Vec<DVec3> = triangles.iter().flatten().copied().collect();
+            let indices = (0..triangles.len() as u32)
+                .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
+                .collect();
+            let mesh = TriMesh::new(vertices, indices).map_err(|e| {
+                BuildError::Mesh(MeshError::Parse {
+                    path: full.clone(),
+                    format: "mesh",
+                    reason: e.to_string(),
+                })
+            })?;
+            Composite::of_mesh(mesh)?
+        }
+        ShapeSpec::TriMesh {
+            vertices,
+            triangles,
+        } => {
+            let vertices = vertices.iter().map(|p| DVec3::from_array(*p)).collect();
+            Composite::of_mesh(
+                TriMesh::new(vertices, triangles.clone()).map_err(CompositeError::from)?,
+            )?
+        }
+        ShapeSpec::HeightField {
+            heights,
+            scale,
+            cells,
+        } => {
+            let mut field = HeightField::new(heights.clone(), DVec3::from_array(*scale))
+                .map_err(CompositeError::from)?;
+            if !cells.is_empty() {
+                field = field
+                    .with_status(cells.clone())
+                    .map_err(CompositeError::from)?;
+            }
+            Composite::of_height_field(field)?
+        }
+        ShapeSpec::Compound { parts } => {
+            let mut built = Vec::with_capacity(parts.len());
+            for (k, m) in parts.iter().enumerate() {
+                if m.shape.is_composite() {
+                    return Err(CompositeError::NonConvexPart { part: k }.into());
+                }
+                let translation = DVec3::from_array(m.translation);
+                if !translation.is_finite() {
+                    return Err(BuildError::Implicit(ImplicitError::Invalid(format!(
+                        "part {k}: translation must be finite, got {translation}"
+                    ))));
+                }
+                let shape = build_shape(&m.shape, base_dir, &mut None)?;
+                let pose = RelativePose::from_matrix(member_rotation(m.rotation), translation);
+                built.push(Part { shape, pose });
+            }
+            Composite::of_parts(built)?
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(composite))
 }
 
 /// A member's rotation.

@@ -44,9 +44,35 @@ pub enum ShapeSpec {
     Polytope {
         points: Vec<[f64; 3]>,
     },
-    /// The convex hull of an OBJ file's vertices; the path is relative to the scene file.
+    /// A mesh file (OBJ, STL, PLY, COLLADA), its path relative to the scene file:
+    /// `as: Hull` (the default, and what a scene without `as` meant) its convex hull,
+    /// `as: Mesh` its triangles, queried as the non-convex surface they make (as parry's
+    /// `TriMesh`, Coal's and FCL's `BVHModel` query a mesh).
     Mesh {
         path: String,
+        #[serde(rename = "as", default, skip_serializing_if = "MeshUse::is_hull")]
+        use_as: MeshUse,
+    },
+    /// A triangle mesh written out: vertices and triangles (indices into them), open or
+    /// closed, convex or not (an engine's `TriMesh` or `BVHModel`).
+    TriMesh {
+        vertices: Vec<[f64; 3]>,
+        triangles: Vec<[u32; 3]>,
+    },
+    /// A height field in parry's layout: `heights` rows along z, each row's entries along
+    /// x, spanning `[-0.5, 0.5]²` times `scale` (x, height, z); `cells`, when given, one
+    /// parry `HeightFieldCellStatus` per cell, row-major (1: zigzag, 2: left triangle
+    /// removed, 4: right triangle removed).
+    HeightField {
+        heights: Vec<Vec<f64>>,
+        scale: [f64; 3],
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        cells: Vec<u8>,
+    },
+    /// Convex parts at their poses in the body's frame (parry's `Compound`, a MuJoCo or
+    /// URDF body of several geoms), queried part by part.
+    Compound {
+        parts: Vec<MemberSpec>,
     },
     /// `shape ⊕ ball(radius)`.
     Dilated {
@@ -100,7 +126,39 @@ pub enum ShapeSpec {
     },
 }
 
+/// How a scene takes a mesh file: its convex hull or its triangles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MeshUse {
+    /// The convex hull of the file's vertices (MuJoCo's mesh geoms, a convex solver's
+    /// view).
+    #[default]
+    Hull,
+    /// The file's triangles, as a non-convex surface (parry's `TriMesh`, Coal's
+    /// `BVHModel`, MoveIt's and Pinocchio's URDF meshes).
+    Mesh,
+}
+
+impl MeshUse {
+    pub fn is_hull(&self) -> bool {
+        *self == MeshUse::Hull
+    }
+}
+
 impl ShapeSpec {
+    /// The kinds that are not one convex body (meshes taken as triangles, height
+    /// fields, compounds): a scene answers them through the midphase.
+    pub fn is_composite(&self) -> bool {
+        matches!(
+            self,
+            ShapeSpec::Mesh {
+                use_as: MeshUse::Mesh,
+                ..
+            } | ShapeSpec::TriMesh { .. }
+                | ShapeSpec::HeightField { .. }
+                | ShapeSpec::Compound { .. }
+        )
+    }
+
     /// The kinds of the planar mode (shapes of the xy-plane).
     pub fn is_planar(&self) -> bool {
         matches!(

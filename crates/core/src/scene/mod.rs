@@ -6,8 +6,12 @@
 
 use std::path::{Path, PathBuf};
 
+use std::sync::Arc;
+
 use glam::DVec3;
 use thiserror::Error;
+
+use crate::composite::Composite;
 
 use crate::mesh::{MeshError, MeshReport};
 use crate::pose::Motion;
@@ -16,10 +20,12 @@ use crate::shape::Shape;
 use crate::solver::{Algorithm, Method, Run, SolverSettings};
 
 mod build;
+mod composite;
 mod format;
 
 pub use build::build_shape_spec;
 use build::{body_name, build_body, check_dimension};
+pub use composite::CONTACT_MARGIN_FRACTION;
 pub use format::*;
 
 /// The scene format version this build writes (it also reads version 1).
@@ -64,7 +70,11 @@ pub struct Body {
     /// The body's own name, when the file gave one (a link, a geom).
     pub name: Option<String>,
     pub spec: ShapeSpec,
+    /// The convex shape; for a composite, its hull (the stand-in convex views show).
     pub shape: Shape,
+    /// A composite's pieces and hierarchy (a mesh taken as triangles, a height field, a
+    /// compound), built once and shared by the scene's copies.
+    pub composite: Option<Arc<Composite>>,
     pub pose: Pose,
     /// The import report when the shape came from an OBJ file.
     pub mesh_report: Option<MeshReport>,
@@ -448,7 +458,7 @@ fn round_degrees(d: DVec3) -> DVec3 {
 
 fn rebase_mesh_paths(spec: &mut ShapeSpec, from: &Path, to: &Path) {
     match spec {
-        ShapeSpec::Mesh { path } => {
+        ShapeSpec::Mesh { path, .. } => {
             let absolute = from.join(&*path);
             let absolute = absolute.canonicalize().unwrap_or(absolute);
             let to = to.canonicalize().unwrap_or_else(|_| to.to_path_buf());

@@ -1,0 +1,633 @@
+//! Any method on a pair where one body or both are composites: the one entry a scene,
+//! the CLI and the Python package call. Each family's question is asked of the
+//! sub-pairs the hierarchy keeps and its answers combined into a proof about the whole:
+//!
+//! - a distance (the GJK family, Frank-Wolfe, the interior point): the nearest sub-pair,
+//!   every other run or pruned by its box ([`super::midphase`]);
+//! - a penetration (EPA): EPA on every sub-pair whose run found it overlapping, the
+//!   deepest named; apart, the distance search's answer;
+//! - the time of impact: the method on every sub-pair whose boxes meet over the motion
+//!   (B's swept box), the earliest impact named; a pruned piece's box never meets the
+//!   swept box, so it cannot touch;
+//! - the LP test (a Boolean): the test on every sub-pair whose boxes meet; overlapping
+//!   when one sub-pair overlaps, apart when every run and every pruned box proves it.
+
+use glam::DVec3;
+
+use super::contacts::{composite_contacts, Contact};
+use super::midphase::{
+    box_gap, bracket, composite_composite_distance, composite_convex_distance, piece_run,
+    CompositeAnswer, SubPair,
+};
+use super::pieces::{moved_box, shape_box};
+use super::shape::Composite;
+use crate::pose::{Motion, RelativePose};
+use crate::shape::{Aabb, Shape};
+use crate::solver::{Algorithm, Method, Outcome, Run, SolverSettings};
+
+/// One side of a pair: a convex shape or a composite.
+#[derive(Clone, Copy, Debug)]
+pub enum Side<'a> {
+    Convex(&'a Shape),
+    Composite(&'a Composite),
+}
+
+/// A method's answer on a pair with a composite: the combined answer (its outcome a
+/// proof), the sub-pairs run, and the contacts with their internal-edge reports.
+#[derive(Clone, Debug)]
+pub struct CompositeRun {
+    pub method: Method,
+    pub answer: CompositeAnswer,
+    /// The pieces are B's (only B is a composite): sub-pairs ran in B's frame with B
+    /// first, and the answer's normals are turned back into A's frame.
+    pub swapped: bool,
+    /// The contacts on a mesh within the margin asked for (nearest first), each with the
+    /// feature that holds it, its cone, and parry's and Jolt's view (composite–convex
+    /// pairs).
+    pub contacts: Vec<Contact>,
+}
+
+impl CompositeRun {
+    /// The sub-pair that makes the answer.
+    pub fn nearest(&self) -> Option<&SubPair> {
+        self.answer.nearest.map(|i| &self.answer.sub_pairs[i])
+    }
+
+    /// The sub-pairs, the answer's first, then by their upper bound (the distance, the
+    /// time of impact, minus the depth), as the viewer and `solve` list them.
+    pub fn ranked(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.answer.sub_pairs.len()).collect();
+        let key = |i: usize| rank_key(&self.answer.sub_pairs[i].run.summary.outcome);
+        order.sort_by(|&x, &y| {
+            let first = |i| Some(i) != self.answer.nearest;
+            first(x)
+                .cmp(&first(y))
+                .then(key(x).total_cmp(&key(y)))
+                .then(x.cmp(&y))
+        });
+        order
+    }
+}
+
+/// How near a sub-pair's run came: minus its depth, its distance, its time of impact.
+pub fn rank_key(outcome: &Outcome) -> f64 {
+    match *outcome {
+        Outcome::Penetrating { depth, .. } => -depth,
+        Outcome::Impact { time, .. } | Outcome::Grazing { time, .. } => time,
+        Outcome::NoImpact { closest_distance } => 1.0 + closest_distance,
+        ref other => bracket(other).1,
+    }
+}
+
+/// Runs `method` on A (at the identity) and B (at `b_in_a`, moving by `motion` when it
+/// moves), one of them or both composites; contacts within `contact_margin` are
+/// gathered with their internal-edge reports when it is given (composite–convex).
+pub fn run_composite(
+    a: Side<'_>,
+    b: Side<'_>,
+    b_in_a: RelativePose,
+    motion: Option<Motion>,
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+    contact_margin: Option<f64>,
+) -> CompositeRun {
+    // The composite goes first: with only B composite, the pair is asked in B's frame.
+    let (first, second, pose, swapped) = match (a, b) {
+        (Side::Convex(_), Side::Composite(_)) => (b, a, b_in_a.inverse(), true),
+        _ => (a, b, b_in_a, false),
+    };
+    let motion = match (motion, swapped) {
+        (Some(m), true) => {
+            if m.spin != DVec3::ZERO {
+                return not_applicable(
+                    method,
+                    swapped,
+                    "B turns about its own origin and only B is a composite: give the \
+                     turn to the convex body, or make A the composite"
+                        .into(),
+                );
+            }
+            // A moves by −v in B's frame.
+            Some(Motion::from(-(b_in_a.inverse_rotate(m.velocity))))
+        }
+        (m, _) => m,
+    };
+    let Side::Composite(composite) = first else {
+        return not_applicable(method, false, "neither body is a composite".into());
+    };
+    let family = method.family();
+    let mut answer = if family == crate::solver::toi::FAMILY {
+        match motion {
+            Some(motion) => {
+                time_of_impact(composite, second, pose, motion, method, settings, traced)
+            }
+            None => {
+                return not_applicable(
+                    method,
+                    swapped,
+                    "nothing moves: the time of impact needs a velocity or a spin".into(),
+                )
+            }
+        }
+    } else if family == crate::solver::epa::FAMILY {
+        penetration(composite, second, pose, method, settings, traced)
+    } else if family == crate::solver::lp::FAMILY {
+        boolean(composite, second, pose, method, settings, traced)
+    } else {
+        distance(composite, second, pose, method, settings, traced)
+    };
+    if swapped {
+        answer.outcome = turned_back(answer.outcome, &b_in_a);
+    }
+    let contacts = match (contact_margin, second) {
+        (Some(margin), Side::Convex(shape)) => composite_contacts(
+            composite.tree(),
+            shape,
+            pose,
+            margin,
+            Method::of(Algorithm::GJK),
+            settings,
+            false,
+        ),
+        _ => Vec::new(),
+    };
+    CompositeRun {
+        method,
+        answer,
+        swapped,
+        contacts,
+    }
+}
+
+fn not_applicable(method: Method, swapped: bool, why: String) -> CompositeRun {
+    let run = Run::not_applicable(method, why.clone());
+    CompositeRun {
+        method,
+        answer: CompositeAnswer {
+            outcome: run.summary.outcome,
+            lower: 0.0,
+            upper: f64::INFINITY,
+            sub_pairs: Vec::new(),
+            nearest: None,
+            nodes_visited: 0,
+            nodes_pruned: 0,
+        },
+        swapped,
+        contacts: Vec::new(),
+    }
+}
+
+/// An outcome of the swapped pair (the composite B first, in B's frame) as A's: its
+/// normals point from A towards B in A's frame.
+fn turned_back(outcome: Outcome, b_in_a: &RelativePose) -> Outcome {
+    let back = |n: DVec3| -(b_in_a.rotation * n);
+    match outcome {
+        Outcome::Penetrating { depth, normal } => Outcome::Penetrating {
+            depth,
+            normal: back(normal),
+        },
+        Outcome::Touching { normal } => Outcome::Touching {
+            normal: back(normal),
+        },
+        Outcome::Impact { time, normal } => Outcome::Impact {
+            time,
+            normal: back(normal),
+        },
+        other => other,
+    }
+}
+
+fn distance(
+    composite: &Composite,
+    second: Side<'_>,
+    pose: RelativePose,
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+) -> CompositeAnswer {
+    match second {
+        Side::Convex(shape) => {
+            composite_convex_distance(composite.tree(), shape, pose, method, settings, traced)
+        }
+        Side::Composite(other) => composite_composite_distance(
+            composite.tree(),
+            other.tree(),
+            pose,
+            method,
+            settings,
+            traced,
+        ),
+    }
+}
+
+/// The candidate sub-pairs whose boxes come within `margin` of each other (in the first
+/// composite's frame), B's box swept over `motion` when it moves.
+fn candidates(
+    composite: &Composite,
+    second: Side<'_>,
+    pose: RelativePose,
+    motion: Option<Motion>,
+    margin: f64,
+) -> (Vec<(u32, Option<u32>)>, usize) {
+    let visited = std::cell::Cell::new(0usize);
+    let near = |x: &Aabb, y: &Aabb| {
+        visited.set(visited.get() + 1);
+        box_gap(x, y) <= margin
+    };
+    match second {
+        Side::Convex(shape) => {
+            let swept = swept_shape_box(shape, pose, motion);
+            let leaves = composite
+                .tree()
+                .tree()
+                .leaves_where(|node| near(&node, &swept));
+            (
+                leaves.into_iter().map(|i| (i, None)).collect(),
+                visited.get(),
+            )
+        }
+        Side::Composite(other) => {
+            let whole = swept_box(
+                &other.pieces().whole_box(),
+                extent_of(&other.pieces().whole_box()),
+                pose,
+                motion,
+            );
+            let firsts = composite
+                .tree()
+                .tree()
+                .leaves_where(|node| near(&node, &whole));
+            let mut pairs = Vec::new();
+            for i in firsts {
+                let piece_box = composite.pieces().piece_box(i as usize);
+                let seconds = other.tree().tree().leaves_where(|node| {
+                    near(
+                        &swept_box(&node, extent_of(&node), pose, motion),
+                        &piece_box,
+                    )
+                });
+                pairs.extend(seconds.into_iter().map(|j| (i, Some(j))));
+            }
+            (pairs, visited.get())
+        }
+    }
+}
+
+/// The furthest a point of `b` lies from its frame's origin, bounded by its corners.
+fn extent_of(b: &Aabb) -> f64 {
+    b.min.abs().max(b.max.abs()).length()
+}
+
+/// The convex `shape`'s box at `pose`, swept over `motion` as [`swept_box`] sweeps one.
+fn swept_shape_box(shape: &Shape, pose: RelativePose, motion: Option<Motion>) -> Aabb {
+    let start = shape_box(shape, &pose);
+    let Some(motion) = motion else {
+        return start;
+    };
+    let end = shape_box(shape, &motion.pose_at(pose, 1.0));
+    Aabb {
+        min: start.min.min(end.min),
+        max: start.max.max(end.max),
+    }
+    .widened(motion.spin.length() * shape.extent())
+}
+
+/// A box (in B's frame) placed at `pose` and swept over `motion`: its boxes at t = 0 and
+/// t = 1, joined, widened by how far a turn of `|spin|` moves a point within `extent` of
+/// B's origin off the chord (at most `|spin| · extent`).
+fn swept_box(b: &Aabb, extent: f64, pose: RelativePose, motion: Option<Motion>) -> Aabb {
+    let start = moved_box(b, &pose);
+    let Some(motion) = motion else {
+        return start;
+    };
+    let end = moved_box(b, &motion.pose_at(pose, 1.0));
+    Aabb {
+        min: start.min.min(end.min),
+        max: start.max.max(end.max),
+    }
+    .widened(motion.spin.length() * extent)
+}
+
+/// Runs `method` on candidate `(i, j)`: piece `i` of the composite against the second
+/// side (its piece `j` when it is a composite), in piece `i`'s frame.
+fn run_candidate(
+    composite: &Composite,
+    second: Side<'_>,
+    (i, j): (u32, Option<u32>),
+    pose: RelativePose,
+    motion: Option<Motion>,
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+) -> Option<Run> {
+    let tree = composite.tree();
+    match (second, j) {
+        (Side::Convex(shape), _) if motion.is_none() => piece_run(
+            tree.piece(i as usize),
+            shape,
+            pose,
+            method,
+            settings,
+            traced,
+        ),
+        _ => {
+            let (piece, piece_pose) = tree.piece(i as usize)?;
+            let (other, other_pose) = match (second, j) {
+                (Side::Composite(c), Some(j)) => {
+                    let (shape, p) = c.tree().piece(j as usize)?;
+                    (shape, p)
+                }
+                (Side::Convex(shape), _) => (std::borrow::Cow::Borrowed(shape), None),
+                _ => return None,
+            };
+            let mut b_in_piece = pose;
+            if let Some(p) = other_pose {
+                b_in_piece = b_in_piece.then(&p);
+            }
+            let mut motion = motion;
+            if let Some(p) = piece_pose {
+                let inverse = p.inverse();
+                b_in_piece = inverse.then(&b_in_piece);
+                motion = motion.map(|m| Motion {
+                    velocity: inverse.rotation * m.velocity,
+                    spin: inverse.rotation * m.spin,
+                });
+            }
+            if other_pose.is_some_and(|p| p.translation != DVec3::ZERO)
+                && motion.is_some_and(|m| m.spin != DVec3::ZERO)
+            {
+                // A part off B's origin turns about B's origin, not its own.
+                return Some(Run::not_applicable(
+                    method,
+                    "a compound B's parts turn about B's origin, not their own: the \
+                     time of impact of a turning compound part is not asked"
+                        .into(),
+                ));
+            }
+            Some(method.run(&piece, &other, b_in_piece, motion, settings, traced))
+        }
+    }
+}
+
+/// Runs every candidate, gathering the sub-pairs; the pieces no candidate names were
+/// pruned by their boxes.
+fn run_candidates(
+    composite: &Composite,
+    second: Side<'_>,
+    pose: RelativePose,
+    motion: Option<Motion>,
+    margin: f64,
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+) -> (Vec<SubPair>, usize) {
+    let (pairs, visited) = candidates(composite, second, pose, motion, margin);
+    let runs = pairs
+        .into_iter()
+        .filter_map(|(i, j)| {
+            let run = run_candidate(
+                composite,
+                second,
+                (i, j),
+                pose,
+                motion,
+                method,
+                settings,
+                traced,
+            )?;
+            Some(SubPair {
+                piece: i,
+                other: j,
+                run,
+            })
+        })
+        .collect();
+    (runs, visited)
+}
+
+/// EPA on each sub-pair the distance search found overlapping: the deepest makes the
+/// answer. Apart, the distance search's answer stands (its runs are GJK's).
+fn penetration(
+    composite: &Composite,
+    second: Side<'_>,
+    pose: RelativePose,
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+) -> CompositeAnswer {
+    let apart = distance(
+        composite,
+        second,
+        pose,
+        Method::of(Algorithm::GJK),
+        settings,
+        false,
+    );
+    if apart.upper > 0.0 {
+        return apart;
+    }
+    let (runs, visited) =
+        run_candidates(composite, second, pose, None, 0.0, method, settings, traced);
+    let depth_of = |s: &SubPair| match s.run.summary.outcome {
+        Outcome::Penetrating { depth, .. } => Some(depth),
+        Outcome::Touching { .. } => Some(0.0),
+        _ => None,
+    };
+    let deepest = runs
+        .iter()
+        .enumerate()
+        .filter_map(|(k, s)| depth_of(s).map(|d| (k, d)))
+        .max_by(|x, y| x.1.total_cmp(&y.1))
+        .map(|(k, _)| k);
+    let outcome = match deepest {
+        Some(k) => runs[k].run.summary.outcome.clone(),
+        // The search proved an overlap that no EPA run could measure: say so.
+        None => Outcome::Degenerate {
+            reason: "the distance search found an overlapping sub-pair, but EPA measured \
+                     no depth on any candidate"
+                .into(),
+        },
+    };
+    CompositeAnswer {
+        outcome,
+        lower: 0.0,
+        upper: 0.0,
+        sub_pairs: runs,
+        nearest: deepest,
+        nodes_visited: visited,
+        nodes_pruned: 0,
+    }
+}
+
+/// The LP test on every sub-pair whose boxes meet: any overlap answers; apart when
+/// every run proved it, the least proved gap (and no pruned box nearer) its bound.
+fn boolean(
+    composite: &Composite,
+    second: Side<'_>,
+    pose: RelativePose,
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+) -> CompositeAnswer {
+    let (runs, visited) =
+        run_candidates(composite, second, pose, None, 0.0, method, settings, traced);
+    let overlap = runs.iter().position(|s| {
+        matches!(
+            s.run.summary.outcome,
+            Outcome::Intersecting | Outcome::Penetrating { .. } | Outcome::Touching { .. }
+        )
+    });
+    let gap_of = |o: &Outcome| match *o {
+        Outcome::SeparatingPlane { gap, .. } => Some(gap),
+        Outcome::SeparatedEarlyStop { lower_bound } => Some(lower_bound),
+        Outcome::Separated { lower_bound, .. } => Some(lower_bound),
+        _ => None,
+    };
+    let (outcome, nearest) = if let Some(k) = overlap {
+        (runs[k].run.summary.outcome.clone(), Some(k))
+    } else if let Some(k) = runs
+        .iter()
+        .position(|s| gap_of(&s.run.summary.outcome).is_none())
+    {
+        (runs[k].run.summary.outcome.clone(), Some(k))
+    } else {
+        let least = runs
+            .iter()
+            .enumerate()
+            .map(|(k, s)| (k, gap_of(&s.run.summary.outcome).unwrap_or(0.0)))
+            .min_by(|x, y| x.1.total_cmp(&y.1));
+        // Pruned pieces' boxes do not meet: a gap of at least the smallest box gap, which
+        // is positive; the proof is the runs' least gap and that.
+        let pruned_gap = box_floor(composite, second, pose);
+        let lower = least.map_or(pruned_gap, |(_, g)| g.min(pruned_gap));
+        (
+            Outcome::SeparatedEarlyStop { lower_bound: lower },
+            least.map(|(k, _)| k),
+        )
+    };
+    let lower = match outcome {
+        Outcome::SeparatedEarlyStop { lower_bound } => lower_bound,
+        _ => 0.0,
+    };
+    CompositeAnswer {
+        outcome,
+        lower,
+        upper: if lower > 0.0 { f64::INFINITY } else { 0.0 },
+        sub_pairs: runs,
+        nearest,
+        nodes_visited: visited,
+        nodes_pruned: 0,
+    }
+}
+
+/// A lower bound of the distance from any piece to the second side from boxes alone
+/// (positive when no box meets): the least leaf-box gap.
+fn box_floor(composite: &Composite, second: Side<'_>, pose: RelativePose) -> f64 {
+    let other = match second {
+        Side::Convex(shape) => shape_box(shape, &pose),
+        Side::Composite(c) => moved_box(&c.pieces().whole_box(), &pose),
+    };
+    composite
+        .tree()
+        .tree()
+        .nearest_leaf(
+            |node, _| box_gap(&node, &other),
+            |i, _| Some(box_gap(&composite.pieces().piece_box(i as usize), &other)),
+        )
+        .map_or(0.0, |(_, gap)| gap)
+}
+
+/// The time-of-impact rule on every sub-pair whose boxes meet over the motion: the
+/// earliest event (an impact, a graze, a run that could not answer) is the answer; a
+/// piece whose box never meets B's swept box cannot touch it.
+fn time_of_impact(
+    composite: &Composite,
+    second: Side<'_>,
+    pose: RelativePose,
+    motion: Motion,
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+) -> CompositeAnswer {
+    let (runs, visited) = run_candidates(
+        composite,
+        second,
+        pose,
+        Some(motion),
+        0.0,
+        method,
+        settings,
+        traced,
+    );
+    // When each run's event happens; a run with no answer counts from t = 0 (it
+    // cannot rule out an impact at any time).
+    let event_time = |o: &Outcome| match *o {
+        Outcome::Impact { time, .. } | Outcome::Grazing { time, .. } => Some(time),
+        Outcome::NoImpact { .. } => None,
+        _ => Some(0.0),
+    };
+    let earliest = runs
+        .iter()
+        .enumerate()
+        .filter_map(|(k, s)| event_time(&s.run.summary.outcome).map(|t| (k, t)))
+        .min_by(|x, y| x.1.total_cmp(&y.1).then(x.0.cmp(&y.0)))
+        .map(|(k, _)| k);
+    let (outcome, nearest) = match earliest {
+        Some(k) => (runs[k].run.summary.outcome.clone(), Some(k)),
+        None => {
+            let closest = runs
+                .iter()
+                .enumerate()
+                .filter_map(|(k, s)| match s.run.summary.outcome {
+                    Outcome::NoImpact { closest_distance } => Some((k, closest_distance)),
+                    _ => None,
+                })
+                .min_by(|x, y| x.1.total_cmp(&y.1));
+            match closest {
+                Some((k, d)) => (
+                    Outcome::NoImpact {
+                        closest_distance: d,
+                    },
+                    Some(k),
+                ),
+                // No piece's box meets the swept box: the least box gap bounds the
+                // closest approach from below.
+                None => (
+                    Outcome::NoImpact {
+                        closest_distance: swept_floor(composite, second, pose, motion),
+                    },
+                    None,
+                ),
+            }
+        }
+    };
+    CompositeAnswer {
+        outcome,
+        lower: 0.0,
+        upper: f64::INFINITY,
+        sub_pairs: runs,
+        nearest,
+        nodes_visited: visited,
+        nodes_pruned: 0,
+    }
+}
+
+/// The least gap between a piece's box and the second side's swept box.
+fn swept_floor(composite: &Composite, second: Side<'_>, pose: RelativePose, motion: Motion) -> f64 {
+    let swept = match second {
+        Side::Convex(shape) => swept_shape_box(shape, pose, Some(motion)),
+        Side::Composite(c) => {
+            let whole = c.pieces().whole_box();
+            swept_box(&whole, extent_of(&whole), pose, Some(motion))
+        }
+    };
+    composite
+        .tree()
+        .tree()
+        .nearest_leaf(
+            |node, _| box_gap(&node, &swept),
+            |i, _| Some(box_gap(&composite.pieces().piece_box(i as usize), &swept)),
+        )
+        .map_or(0.0, |(_, gap)| gap)
+}
