@@ -13,6 +13,12 @@
     cs.Scene.from_coal(geom1, M1, geom2, M2)            # Coal's (or hpp-fcl's) query, to the bit
     cs.Scene.from_mujoco(model, data, "geom1", "geom2") # two geoms of a MuJoCo simulation
 
+    mesh = cs.TriMesh(vertices, triangles)              # a non-convex mesh, as its triangles
+    run = cs.Scene(mesh, None, cs.Sphere(0.2), pose).run("gjk")
+    run["nearest"], run["lower_bound"], run["upper_bound"], run["sub_pairs"][0]
+    run.sub_pair(0)                                     # the nearest triangle's own full run
+    cs.Scene.from_pinocchio(model, geom_model, q).run_pairs("gjk")  # every collision pair
+
 Shapes and poses reach the Rust core as JSON whose floats Python writes in shortest
 round-trip form: every number arrives to the bit. Rotation matrices are kept as given.
 """
@@ -28,7 +34,8 @@ from . import _native
 
 __all__ = [
     "Shape", "Sphere", "Box", "Ellipsoid", "Capsule", "Cylinder", "Cone", "Convex",
-    "Dilated", "Scene", "view", "methods",
+    "Dilated", "TriMesh", "HeightField", "Compound", "MeshFile", "Scene", "CompositeRun",
+    "view", "methods",
 ]
 
 
@@ -90,6 +97,72 @@ def Dilated(shape, radius):
     return Shape({"Dilated": {"shape": shape.spec, "radius": float(radius)}})
 
 
+def TriMesh(vertices, triangles):
+    """A triangle mesh taken as its triangles (non-convex, open or closed: parry's
+    `TriMesh`, Coal's `BVHModel`): an (n, 3) array of vertices and an (m, 3) array of
+    indices into them. A pair with one is answered through the midphase."""
+    v = np.asarray(vertices, dtype=float)
+    if v.ndim != 2 or v.shape[1] != 3 or v.shape[0] == 0:
+        raise ValueError(f"TriMesh: expected an (n, 3) array of vertices, got shape {v.shape}")
+    t = np.asarray(triangles)
+    if t.size == 0:
+        raise ValueError("TriMesh: the mesh has no triangles")
+    if t.ndim != 2 or t.shape[1] != 3:
+        raise ValueError(f"TriMesh: expected an (m, 3) array of triangles, got shape {t.shape}")
+    if not np.issubdtype(t.dtype, np.integer):
+        if not np.all(np.equal(np.mod(t, 1), 0)):
+            raise ValueError("TriMesh: triangle indices must be whole numbers")
+        t = t.astype(np.int64)
+    bad = np.argwhere((t < 0) | (t >= v.shape[0]))
+    if bad.size:
+        k = int(bad[0][0])
+        raise ValueError(f"TriMesh: triangle {k} {list(map(int, t[k]))} indexes past the "
+                         f"{v.shape[0]} vertices (0..{v.shape[0] - 1})")
+    return Shape({"TriMesh": {"vertices": v.tolist(), "triangles": t.astype(np.int64).tolist()}})
+
+
+def HeightField(heights, scale=(1.0, 1.0, 1.0), cells=None):
+    """A height field in parry's layout: `heights` an (rows, cols) array, rows along z and
+    each row's entries along x, spanning [-0.5, 0.5]^2 times `scale` (x, height, z) over
+    the x-z plane, heights along y; `cells` (optional) one parry `HeightFieldCellStatus`
+    per cell, row-major (1: zigzag, 2: left triangle removed, 4: right removed).
+    Coal's height fields (x-y grid, heights along z) come in through Scene.from_coal."""
+    h = np.asarray(heights, dtype=float)
+    if h.ndim != 2:
+        raise ValueError(f"HeightField: expected a (rows, cols) array of heights, got shape {h.shape}")
+    spec = {"heights": h.tolist(), "scale": _floats(scale, 3, "HeightField scale")}
+    if cells is not None:
+        spec["cells"] = [int(c) for c in np.asarray(cells).reshape(-1)]
+    return Shape({"HeightField": spec})
+
+
+def Compound(parts):
+    """Convex parts at their poses in the body's frame (parry's `Compound`): a list of
+    (shape, pose), a pose a 4x4 matrix, (R, t) or None."""
+    members = []
+    for k, part in enumerate(parts):
+        if isinstance(part, Shape):
+            shape, pose = part, None
+        else:
+            shape, pose = part
+        if not isinstance(shape, Shape):
+            raise TypeError(f"Compound: part {k} is not a collidescope shape ({type(shape).__name__})")
+        translation, rotation = _pose(pose, f"Compound part {k} pose")
+        members.append({"shape": shape.spec, "translation": translation, "rotation": rotation})
+    if not members:
+        raise ValueError("Compound: no parts")
+    return Shape({"Compound": {"parts": members}})
+
+
+def MeshFile(path, hull=False):
+    """A mesh file (OBJ, STL, PLY, COLLADA): its triangles (a non-convex mesh), or its
+    convex hull with hull=True."""
+    spec = {"path": os.path.abspath(os.fspath(path))}
+    if not hull:
+        spec["as"] = "Mesh"
+    return Shape({"Mesh": spec})
+
+
 def _pose(pose, what):
     """(translation, rotation spec) of a 4x4 matrix, an (R, t) pair, or None (identity)."""
     if pose is None:
@@ -126,8 +199,49 @@ def methods():
     return list(_native.methods())
 
 
+class CompositeRun(dict):
+    """A run on a pair with a mesh, height field or compound: the composite report (a
+    dict: `status`, `distance`, `lower_bound`, `upper_bound` (the certified bracket),
+    `nearest` (the sub-pair that makes the answer, by name: "triangle 12", "part 2"),
+    `nodes_visited`, `nodes_pruned`, `sub_pairs_run`, `pieces`, `sub_pairs` (nearest
+    first, each with its `index`, `name`, `status`, `distance`, `iterations`, ...),
+    `contacts` (with their internal-edge reports), `pair`, `bodies`). `sub_pair(k)` is
+    the full run of `sub_pairs[k]` (0: the nearest) as a convex pair."""
+
+    def __init__(self, values, scene, method, pair):
+        super().__init__(values)
+        self._scene, self._method, self._pair = scene, method, pair
+
+    def _index(self, k):
+        subs = self["sub_pairs"]
+        if not -len(subs) <= k < len(subs):
+            raise IndexError(f"sub_pair: {k} is not one of the run's {len(subs)} sub-pairs "
+                             f"(0..{len(subs) - 1}, nearest first)")
+        return int(subs[k]["index"])
+
+    def sub_pair_scene(self, k=0):
+        """Sub-pair `sub_pairs[k]` (0: the nearest) as a scene of two convex bodies where
+        they are: the triangle or part, and the other body (or its piece)."""
+        file = json.loads(_native.sub_pair_scene(self._scene._json(), self._method,
+                                                 self._index(k), self._pair))
+        return Scene._from_file(file)
+
+    def sub_pair(self, k=0, method=None):
+        """The full run (records, witnesses, trace) of `sub_pairs[k]` (0: the nearest),
+        with this run's method unless another is named."""
+        return self.sub_pair_scene(k).run(method or self._method)
+
+
+def _result(values, scene, method, pair):
+    values = _arrays(values)
+    if values.get("is_composite"):
+        return CompositeRun(values, scene, method, pair)
+    return values
+
+
 class Scene:
-    """Two shapes at their poses: what the viewer shows and the methods run on."""
+    """Shapes at their poses and the pairs to check (the first in focus): what the viewer
+    shows and the methods run on. `Scene(shape_a, pose_a, shape_b, pose_b)` makes two."""
 
     def __init__(self, shape_a, pose_a, shape_b, pose_b, *, name="python", notes="",
                  algorithms=("gjk", "nesterov"), settings=None):
@@ -147,6 +261,39 @@ class Scene:
         _native.check(self._json())  # refuses a bad shape or a non-rigid pose, saying why
 
     @classmethod
+    def from_bodies(cls, bodies, pairs=None, *, name="python", notes="",
+                    algorithms=("gjk", "nesterov"), settings=None):
+        """Any number of bodies: a list of (shape, pose) or (name, shape, pose), and the
+        pairs to check (index pairs; every pair when None), the first in focus."""
+        specs = []
+        for k, body in enumerate(bodies):
+            if len(body) == 3:
+                label, shape, pose = body
+            else:
+                (shape, pose), label = body, None
+            if not isinstance(shape, Shape):
+                raise TypeError(f"body {k}: expected a collidescope shape, got {type(shape).__name__}")
+            translation, rotation = _pose(pose, f"body {k} pose")
+            spec = {"shape": shape.spec, "translation": translation, "rotation": rotation}
+            if label is not None:
+                spec["name"] = str(label)
+            specs.append(spec)
+        if len(specs) < 2:
+            raise ValueError(f"from_bodies: a scene needs two bodies or more, got {len(specs)}")
+        if pairs is None:
+            pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]
+        pairs = [[int(i), int(j)] for i, j in pairs]
+        merged = json.loads(_native.default_settings())
+        merged.update(settings or {})
+        scene = cls._from_file({
+            "version": 2, "name": name, "notes": notes, "dimension": "Spatial",
+            "bodies": specs, "pairs": pairs, "algorithms": list(algorithms),
+            "settings": merged, "lesson": [],
+        })
+        _native.check(scene._json())
+        return scene
+
+    @classmethod
     def _from_file(cls, file):
         scene = cls.__new__(cls)
         scene.file = file
@@ -159,11 +306,30 @@ class Scene:
     def settings(self):
         return self.file["settings"]
 
-    def run(self, method):
-        """One method on the pair: a dict with the fields of `collidescope solve --json`
-        (`status`, `distance`, `iterations`, `support_calls`, `outcome`, `trace`, ...),
-        points as numpy arrays."""
-        return _arrays(json.loads(_native.run(self._json(), method)))
+    @property
+    def pairs(self):
+        """The pairs to check, as body indices (the first in focus)."""
+        pairs = self.file.get("pairs") or []
+        n = len(self.file["bodies"])
+        if not pairs:
+            pairs = [[i, j] for i in range(n) for j in range(i + 1, n)]
+        return [tuple(p) for p in pairs]
+
+    def run(self, method, pair=0, traces=False):
+        """One method on the pair in focus (or `pair`, an index into `pairs`): a dict with
+        the fields of `collidescope solve --json` (`status`, `distance`, `iterations`,
+        `support_calls`, `outcome`, `trace`, ...), points as numpy arrays. When a body
+        of the pair is a mesh, height field or compound, the composite answer instead (a
+        CompositeRun: the bracket, the nearest sub-pair named, `sub_pair(k)`), never the
+        hull's; `traces=True` keeps every sub-pair's records in it."""
+        values = json.loads(_native.run(self._json(), method, int(pair), bool(traces)))
+        return _result(values, self, method, int(pair))
+
+    def run_pairs(self, method, traces=False):
+        """`method` on every pair of the scene (a Pinocchio model's collision pairs): one
+        result per pair, in `pairs`' order, each naming its `pair` and `bodies`."""
+        values = json.loads(_native.run_pairs(self._json(), method, bool(traces)))
+        return [_result(v, self, method, k) for k, v in enumerate(values)]
 
     def save(self, path):
         """Writes the scene (RON), to the bit."""
@@ -181,7 +347,12 @@ class Scene:
     def from_coal(cls, geom1, M1, geom2, M2, **kwargs):
         """Coal's (or hpp-fcl's) query: Box, Sphere, Capsule, Cylinder, Cone, Ellipsoid,
         Convex, with `Transform3s` (or `Transform3f`) poses, shapes and poses to the bit;
-        a Halfspace against one of them as a slab whose top face is its plane.
+        a Halfspace against one of them as a slab whose top face is its plane. A
+        `BVHModelOBBRSS` or `BVHModelOBB` (Pinocchio's meshes) is the triangle mesh its
+        vertices and triangles make, answered through the midphase as Coal's BVH
+        distance answers it; a `HeightFieldOBBRSS` or `HeightFieldAABB` is a height field
+        turned from Coal's x-y grid (heights along z) onto parry's x-z grid exactly, its
+        top surface (Coal's cells are solid down to `min_height`).
         Coal's capsules, cylinders and cones stand along z: their pose's columns are
         permuted exactly so that ours (along y) are the same sets. The scene runs with
         Coal's conventions (`supports: Coal`: spheres and capsules as their cores, Coal's
@@ -204,6 +375,50 @@ class Scene:
         # (settings={"supports": "Exact"} runs on the whole shapes instead).
         kwargs["settings"] = {"supports": "Coal", **(kwargs.get("settings") or {})}
         return cls(shape_a, pose_a, shape_b, pose_b, **kwargs)
+
+    @classmethod
+    def from_pinocchio(cls, model, geom_model, q=None, **kwargs):
+        """A whole Pinocchio `GeometryModel` at configuration `q` (the model's neutral
+        configuration when None): every geometry object a body, placed where
+        `pinocchio.updateGeometryPlacements` puts it (`geom_data.oMg`), its Coal geometry
+        converted as `from_coal` converts it (a mesh, Pinocchio's `BVHModelOBBRSS`,
+        stays a mesh; convex shapes stay themselves), and `geom_model.collisionPairs` as
+        the scene's pairs, in their order. `run_pairs(method)` answers every pair; pair
+        k of the scene is collision pair k. Runs with Coal's conventions, as from_coal."""
+        from ._coal import shape_and_pose
+        try:
+            import pinocchio
+        except ImportError as error:  # pragma: no cover - the caller has a model
+            raise ImportError("Scene.from_pinocchio needs Pinocchio (pip install pin)") from error
+        if q is None:
+            q = pinocchio.neutral(model)
+        q = np.asarray(q, dtype=float).reshape(-1)
+        if q.size != model.nq:
+            raise ValueError(f"from_pinocchio: q has {q.size} entries where the model has nq = {model.nq}")
+        if not np.all(np.isfinite(q)):
+            raise ValueError(f"from_pinocchio: q is not finite ({list(q)})")
+        data = model.createData()
+        geom_data = pinocchio.GeometryData(geom_model)
+        pinocchio.updateGeometryPlacements(model, data, geom_model, geom_data, q)
+        bodies = []
+        for k, go in enumerate(geom_model.geometryObjects):
+            geometry = go.geometry
+            what = f"from_pinocchio: geometry {k} ({go.name}, {type(geometry).__name__})"
+            if type(geometry).__name__ in ("Halfspace", "Plane"):
+                raise TypeError(f"{what}: a half-space or plane in a robot model is not taken")
+            M = geom_data.oMg[k]
+            shape, pose = shape_and_pose(geometry, (np.array(M.rotation), np.array(M.translation)), what)
+            bodies.append((go.name, shape, pose))
+        pairs = [(int(cp.first), int(cp.second)) for cp in geom_model.collisionPairs]
+        if not pairs:
+            raise ValueError("from_pinocchio: geom_model has no collision pairs (add them with "
+                             "geom_model.addAllCollisionPairs(), then drop the adjacent links' with "
+                             "pinocchio.removeCollisionPairs(model, geom_model, srdf_path))")
+        kwargs.setdefault("name", f"from Pinocchio: {model.name}")
+        kwargs.setdefault("notes", f"Pinocchio model {model.name}: {len(bodies)} geometry objects, "
+                                   f"{len(pairs)} collision pairs, at q = {[float(v) for v in q]}.")
+        kwargs["settings"] = {"supports": "Coal", **(kwargs.get("settings") or {})}
+        return cls.from_bodies(bodies, pairs, **kwargs)
 
     @classmethod
     def from_mujoco(cls, model, data, geom1, geom2, **kwargs):

@@ -1,7 +1,10 @@
-"""Coal (and hpp-fcl) objects as Collidescope shapes and poses, to the bit."""
+"""Coal (and hpp-fcl) objects as Collidescope shapes and poses, to the bit: convex
+shapes as themselves, a `BVHModel` (Pinocchio's mesh geometry) as the triangle mesh its
+vertices and triangles make, a `HeightField` as a height field placed so that its
+surface is Coal's."""
 import numpy as np
 
-from . import Box, Capsule, Cone, Convex, Cylinder, Ellipsoid, Sphere, Dilated
+from . import Box, Capsule, Cone, Convex, Cylinder, Ellipsoid, Sphere, Dilated, HeightField, TriMesh
 
 
 def _rotation_translation(M, what):
@@ -17,10 +20,92 @@ def _rotation_translation(M, what):
     raise TypeError(f"{what}: expected a coal.Transform3s (or hpp-fcl Transform3f) or a 4x4 matrix")
 
 
+def bvh_mesh(geom, what):
+    """A Coal `BVHModel` (OBBRSS, OBB, ...) as the triangle mesh the user built: its
+    vertices and triangles as Coal holds them, in the model's frame."""
+    kind = type(geom).__name__
+    model_type = str(geom.getModelType()) if hasattr(geom, "getModelType") else ""
+    if model_type.endswith("POINTCLOUD"):
+        raise ValueError(f"{what} ({kind}) is a point cloud, not a triangle mesh: "
+                         "Collidescope takes a BVHModel of triangles")
+    n, m = int(geom.num_vertices), int(geom.num_tris)
+    if m == 0:
+        raise ValueError(f"{what} ({kind}) has no triangles")
+    if n == 0:
+        raise ValueError(f"{what} ({kind}) has no vertices")
+    vertices = np.array(geom.vertices(), dtype=float).reshape(-1, 3)
+    if vertices.shape[0] != n:
+        raise ValueError(f"{what} ({kind}): {vertices.shape[0]} vertices read where it says {n}")
+    bad = np.argwhere(~np.isfinite(vertices))
+    if bad.size:
+        k = int(bad[0][0])
+        raise ValueError(f"{what} ({kind}): vertex {k} is not finite ({list(vertices[k])})")
+    triangles = np.empty((m, 3), dtype=np.int64)
+    for k in range(m):
+        tri = geom.tri_indices(k)
+        triangles[k] = (tri[0], tri[1], tri[2])
+    bad = np.argwhere((triangles < 0) | (triangles >= n))
+    if bad.size:
+        k = int(bad[0][0])
+        raise ValueError(f"{what} ({kind}): triangle {k} {list(map(int, triangles[k]))} "
+                         f"indexes past the {n} vertices")
+    return TriMesh(vertices, triangles)
+
+
+def height_field(geom, R, t, what):
+    """Coal's `HeightField` (a grid over x-y, `x_grid` increasing and `y_grid`
+    decreasing along the rows, heights along z; each cell cut along the diagonal from
+    (row i, column j+1) to (row i+1, column j)) in parry's layout (rows along z, entries
+    along x, heights along y): the same rows and columns, scale (x extent, 1, y extent),
+    the pose turned by the exact rotation (x, y, z) -> (x, -z, y) about the grid's
+    centre, so that corner (i, j) lands where Coal puts it and the cells are cut alike
+    (parry's default diagonal). Coal's cells are solid down to `min_height`; the field
+    here is its top surface (the same answer for shapes above it)."""
+    kind = type(geom).__name__
+    heights = np.array(geom.getHeights(), dtype=float)
+    x = np.array(geom.getXGrid(), dtype=float).reshape(-1)
+    y = np.array(geom.getYGrid(), dtype=float).reshape(-1)
+    if heights.ndim != 2 or heights.shape != (y.size, x.size):
+        raise ValueError(f"{what} ({kind}): heights of shape {heights.shape} on a grid of "
+                         f"{y.size} rows and {x.size} columns")
+    if x.size < 2 or y.size < 2:
+        raise ValueError(f"{what} ({kind}): a height field needs 2 rows and 2 columns at least "
+                         f"(got {y.size} x {x.size})")
+    bad = np.argwhere(~np.isfinite(heights))
+    if bad.size:
+        i, j = map(int, bad[0])
+        raise ValueError(f"{what} ({kind}): the height at row {i}, column {j} is not finite")
+    x_extent, y_extent = x[-1] - x[0], y[0] - y[-1]
+    if not (x_extent > 0 and y_extent > 0):
+        raise ValueError(f"{what} ({kind}): its grid spans {x_extent} x {y_extent}")
+    for grid, extent, sign, axis in ((x, x_extent, 1.0, "x"), (y, y_extent, -1.0, "y")):
+        uniform = grid[0] + sign * extent * np.arange(grid.size) / (grid.size - 1)
+        if np.max(np.abs(uniform - grid)) > 1e-9 * max(1.0, extent):
+            raise ValueError(f"{what} ({kind}): its {axis} grid is not evenly spaced")
+    centre = np.array([0.5 * (x[0] + x[-1]), 0.5 * (y[0] + y[-1]), 0.0])
+    shape = HeightField(heights, (x_extent, 1.0, y_extent))
+    rotation = np.stack([R[:, 0], R[:, 2], -R[:, 1]], axis=1)
+    translation = t if not centre.any() else t + R @ centre
+    return shape, (rotation, translation)
+
+
+def is_composite(geom):
+    kind = type(geom).__name__
+    return kind.startswith("BVHModel") or kind.startswith("HeightField")
+
+
 def shape_and_pose(geom, M, what):
     R, t = _rotation_translation(M, what)
     kind = type(geom).__name__
     along_z = False
+    radius = float(geom.getSweptSphereRadius()) if hasattr(geom, "getSweptSphereRadius") else 0.0
+    if is_composite(geom) and radius > 0.0:
+        raise ValueError(f"{what} ({kind}) has a swept-sphere radius of {radius}: a mesh or "
+                         "height field takes none here")
+    if kind.startswith("BVHModel"):
+        return bvh_mesh(geom, what), (R, t)
+    if kind.startswith("HeightField"):
+        return height_field(geom, R, t, what)
     if kind == "Box":
         shape = Box(np.array(geom.halfSide, dtype=float))
     elif kind == "Sphere":
@@ -34,9 +119,9 @@ def shape_and_pose(geom, M, what):
         shape = Convex(np.array(geom.points(), dtype=float))
     else:
         raise TypeError(f"{what}: Coal's {kind} is not a shape Collidescope takes "
-                        "(Box, Sphere, Capsule, Cylinder, Cone, Ellipsoid, Convex, and a "
-                        "Halfspace against one of them)")
-    radius = float(geom.getSweptSphereRadius()) if hasattr(geom, "getSweptSphereRadius") else 0.0
+                        "(Box, Sphere, Capsule, Cylinder, Cone, Ellipsoid, Convex, "
+                        "BVHModelOBBRSS, BVHModelOBB, HeightFieldOBBRSS, HeightFieldAABB, "
+                        "and a Halfspace against one of them)")
     if radius > 0.0:
         shape = Dilated(shape, radius)
     if along_z:
@@ -62,6 +147,13 @@ def _reach(spec):
         return max(float(np.linalg.norm(p)) for p in fields["points"])
     if kind == "Dilated":
         return _reach(fields["shape"]) + fields["radius"]
+    if kind == "TriMesh":
+        return float(np.max(np.linalg.norm(np.asarray(fields["vertices"]), axis=1)))
+    if kind == "HeightField":
+        h = np.abs(np.asarray(fields["heights"])).max() * fields["scale"][1]
+        return float(np.linalg.norm([0.5 * fields["scale"][0], h, 0.5 * fields["scale"][2]]))
+    if kind == "Compound":
+        return max(float(np.linalg.norm(p["translation"])) + _reach(p["shape"]) for p in fields["parts"])
     return 1.0
 
 

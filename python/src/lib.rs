@@ -28,14 +28,99 @@ fn check(scene_json: &str) -> PyResult<()> {
     build(scene_json).map(|_| ())
 }
 
-/// Runs a method (any name of the catalog) on the scene's first pair, with its records:
-/// the run as JSON, the fields of `collidescope solve --json`.
+/// One pair's answer as a JSON value: through the midphase (the composite report: the
+/// outcome, its certified bracket, the nearest sub-pair named, the sub-pairs nearest
+/// first, the contacts with their internal edges) when a body of the pair in focus is a
+/// composite (a mesh taken as triangles, a height field, a compound), else the convex
+/// run's report. Never the hull's answer for a composite.
+fn report(scene: &Scene, method: Method, traces: bool) -> serde_json::Value {
+    let mut value = match scene.run_composite(method, scene.settings, traces, None) {
+        Some(run) => {
+            let mut value = scene.composite_report(&run, traces);
+            value["is_composite"] = serde_json::Value::Bool(true);
+            value
+        }
+        None => {
+            let run = scene.run(method);
+            let mut value = scene.run_report(&run);
+            value["is_composite"] = serde_json::Value::Bool(false);
+            value
+        }
+    };
+    let (i, j) = scene.pairs[0];
+    value["pair"] = serde_json::json!([i, j]);
+    value["bodies"] = serde_json::json!([scene.bodies[i].name, scene.bodies[j].name]);
+    value
+}
+
+fn method_named(method: &str) -> PyResult<Method> {
+    method.parse().map_err(value_error)
+}
+
+/// The scene with its pair `k` in focus (first), the others after it in their order.
+fn focused(scene: &Scene, k: usize) -> PyResult<Scene> {
+    if k >= scene.pairs.len() {
+        return Err(value_error(format!(
+            "pair {k}: the scene has {} pairs (0..{})",
+            scene.pairs.len(),
+            scene.pairs.len().saturating_sub(1)
+        )));
+    }
+    let mut focused = scene.clone();
+    focused.pairs.rotate_left(k);
+    Ok(focused)
+}
+
+/// Runs a method (any name of the catalog) on the scene's first pair (or pair `pair`):
+/// the run as JSON, the fields of `collidescope solve --json`, or, when a body of the
+/// pair is a composite, the composite report (sub-pairs' records when `traces`).
 #[pyfunction]
-fn run(scene_json: &str, method: &str) -> PyResult<String> {
+#[pyo3(signature = (scene_json, method, pair=0, traces=false))]
+fn run(scene_json: &str, method: &str, pair: usize, traces: bool) -> PyResult<String> {
     let scene = build(scene_json)?;
-    let method: Method = method.parse().map_err(value_error)?;
-    let run = scene.run(method);
-    serde_json::to_string(&scene.run_report(&run)).map_err(value_error)
+    let method = method_named(method)?;
+    let scene = focused(&scene, pair)?;
+    serde_json::to_string(&report(&scene, method, traces)).map_err(value_error)
+}
+
+/// Runs a method on every pair of the scene (built once): a JSON list, one report per
+/// pair in the scene's order, each naming its pair and bodies.
+#[pyfunction]
+#[pyo3(signature = (scene_json, method, traces=false))]
+fn run_pairs(scene_json: &str, method: &str, traces: bool) -> PyResult<String> {
+    let scene = build(scene_json)?;
+    let method = method_named(method)?;
+    let mut reports = Vec::with_capacity(scene.pairs.len());
+    for k in 0..scene.pairs.len() {
+        reports.push(report(&focused(&scene, k)?, method, traces));
+    }
+    serde_json::to_string(&reports).map_err(value_error)
+}
+
+/// Sub-pair `index` (an `index` of the composite report's `sub_pairs`) of `method`'s
+/// composite run on pair `pair`: a scene of the two convex pieces where they are (the
+/// triangle or part, and the other body or its piece), as JSON.
+#[pyfunction]
+#[pyo3(signature = (scene_json, method, index, pair=0))]
+fn sub_pair_scene(scene_json: &str, method: &str, index: usize, pair: usize) -> PyResult<String> {
+    let scene = build(scene_json)?;
+    let method = method_named(method)?;
+    let scene = focused(&scene, pair)?;
+    let run = scene
+        .run_composite(method, scene.settings, false, None)
+        .ok_or_else(|| {
+            value_error(format!(
+                "pair {pair}: neither body is a mesh, height field or compound (no sub-pairs)"
+            ))
+        })?;
+    let count = run.answer.sub_pairs.len();
+    let sub = scene.sub_pair_scene(&run, index).ok_or_else(|| {
+        value_error(format!(
+            "sub-pair {index}: the run has {count} sub-pairs (0..{})",
+            count.saturating_sub(1)
+        ))
+    })?;
+    serde_json::to_string(&sub.to_file()).map_err(value_error)
 }
 
 /// The scene as RON text (what `save` writes).
@@ -76,6 +161,8 @@ fn methods() -> Vec<&'static str> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(run_pairs, m)?)?;
+    m.add_function(wrap_pyfunction!(sub_pair_scene, m)?)?;
     m.add_function(wrap_pyfunction!(to_ron, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(methods, m)?)?;
