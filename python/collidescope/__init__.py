@@ -104,6 +104,10 @@ def TriMesh(vertices, triangles):
     v = np.asarray(vertices, dtype=float)
     if v.ndim != 2 or v.shape[1] != 3 or v.shape[0] == 0:
         raise ValueError(f"TriMesh: expected an (n, 3) array of vertices, got shape {v.shape}")
+    bad = np.argwhere(~np.isfinite(v))
+    if bad.size:
+        k = int(bad[0][0])
+        raise ValueError(f"TriMesh: vertex {k} is not a finite point ({list(map(float, v[k]))})")
     t = np.asarray(triangles)
     if t.size == 0:
         raise ValueError("TriMesh: the mesh has no triangles")
@@ -127,10 +131,15 @@ def HeightField(heights, scale=(1.0, 1.0, 1.0), cells=None):
     the x-z plane, heights along y; `cells` (optional) one parry `HeightFieldCellStatus`
     per cell, row-major (1: zigzag, 2: left triangle removed, 4: right removed).
     Coal's height fields (x-y grid, heights along z) come in through Scene.from_coal."""
-    h = np.asarray(heights, dtype=float)
-    if h.ndim != 2:
-        raise ValueError(f"HeightField: expected a (rows, cols) array of heights, got shape {h.shape}")
-    spec = {"heights": h.tolist(), "scale": _floats(scale, 3, "HeightField scale")}
+    try:
+        rows = [[float(x) for x in row] for row in heights]
+    except TypeError as error:
+        raise ValueError("HeightField: expected rows of heights (a (rows, cols) array)") from error
+    for i, row in enumerate(rows):
+        for j, h in enumerate(row):
+            if not np.isfinite(h):
+                raise ValueError(f"HeightField: the height at row {i}, column {j} is not finite ({h})")
+    spec = {"heights": rows, "scale": _floats(scale, 3, "HeightField scale")}
     if cells is not None:
         spec["cells"] = [int(c) for c in np.asarray(cells).reshape(-1)]
     return Shape({"HeightField": spec})
@@ -362,14 +371,18 @@ class Scene:
         if all(half):
             raise TypeError("two half-spaces: no convex pair to check")
         if half[0]:
-            shape_b, pose_b = shape_and_pose(geom2, M2, "geom2")
-            shape_a, pose_a = half_space_slab(geom1, M1, shape_b, pose_b, "geom1")
+            shape_b, pose_b = shape_and_pose(geom2, M2, "from_coal: geom2")
+            shape_a, pose_a = half_space_slab(geom1, M1, shape_b, pose_b, "from_coal: geom1")
         elif half[1]:
-            shape_a, pose_a = shape_and_pose(geom1, M1, "geom1")
-            shape_b, pose_b = half_space_slab(geom2, M2, shape_a, pose_a, "geom2")
+            shape_a, pose_a = shape_and_pose(geom1, M1, "from_coal: geom1")
+            shape_b, pose_b = half_space_slab(geom2, M2, shape_a, pose_a, "from_coal: geom2")
         else:
-            shape_a, pose_a = shape_and_pose(geom1, M1, "geom1")
-            shape_b, pose_b = shape_and_pose(geom2, M2, "geom2")
+            shape_a, pose_a = shape_and_pose(geom1, M1, "from_coal: geom1")
+            shape_b, pose_b = shape_and_pose(geom2, M2, "from_coal: geom2")
+        notes = [getattr(shape, "note", None) for shape in (shape_a, shape_b)]
+        notes = " ".join(n for n in notes if n)
+        if notes:
+            kwargs["notes"] = (kwargs.get("notes", "") + " " + notes).strip()
         kwargs.setdefault("name", "from Coal")
         # Coal's supports and swept-sphere cores, so that the iterations are Coal's
         # (settings={"supports": "Exact"} runs on the whole shapes instead).
@@ -400,15 +413,18 @@ class Scene:
         data = model.createData()
         geom_data = pinocchio.GeometryData(geom_model)
         pinocchio.updateGeometryPlacements(model, data, geom_model, geom_data, q)
-        bodies = []
+        bodies, notes = [], []
         for k, go in enumerate(geom_model.geometryObjects):
             geometry = go.geometry
-            what = f"from_pinocchio: geometry {k} ({go.name}, {type(geometry).__name__})"
+            what = f"from_pinocchio: geometry {k} {go.name!r}"
             if type(geometry).__name__ in ("Halfspace", "Plane"):
-                raise TypeError(f"{what}: a half-space or plane in a robot model is not taken")
+                raise TypeError(f"{what} ({type(geometry).__name__}): a half-space or plane "
+                                "in a robot model is not taken")
             M = geom_data.oMg[k]
-            shape, pose = shape_and_pose(geometry, (np.array(M.rotation), np.array(M.translation)), what)
+            shape, pose = shape_and_pose(geometry, M, what)
             bodies.append((go.name, shape, pose))
+            if getattr(shape, "note", None):
+                notes.append(shape.note)
         pairs = [(int(cp.first), int(cp.second)) for cp in geom_model.collisionPairs]
         if not pairs:
             raise ValueError("from_pinocchio: geom_model has no collision pairs (add them with "
@@ -416,7 +432,8 @@ class Scene:
                              "pinocchio.removeCollisionPairs(model, geom_model, srdf_path))")
         kwargs.setdefault("name", f"from Pinocchio: {model.name}")
         kwargs.setdefault("notes", f"Pinocchio model {model.name}: {len(bodies)} geometry objects, "
-                                   f"{len(pairs)} collision pairs, at q = {[float(v) for v in q]}.")
+                                   f"{len(pairs)} collision pairs, at q = {[float(v) for v in q]}." +
+                                   "".join(" " + n for n in notes))
         kwargs["settings"] = {"supports": "Coal", **(kwargs.get("settings") or {})}
         return cls.from_bodies(bodies, pairs, **kwargs)
 

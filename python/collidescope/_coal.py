@@ -4,7 +4,8 @@ vertices and triangles make, a `HeightField` as a height field placed so that it
 surface is Coal's."""
 import numpy as np
 
-from . import Box, Capsule, Cone, Convex, Cylinder, Ellipsoid, Sphere, Dilated, HeightField, TriMesh
+from . import (Box, Capsule, Compound, Cone, Convex, Cylinder, Dilated, Ellipsoid, HeightField,
+               Sphere, TriMesh)
 
 
 def _rotation_translation(M, what):
@@ -49,7 +50,37 @@ def bvh_mesh(geom, what):
         k = int(bad[0][0])
         raise ValueError(f"{what} ({kind}): triangle {k} {list(map(int, triangles[k]))} "
                          f"indexes past the {n} vertices")
+    edge = non_manifold_edge(vertices, triangles)
+    if edge is not None:
+        # Coal takes any triangle soup; a mesh here is a surface (each edge in one or
+        # two triangles, for the internal-edge analysis). The same triangles as convex
+        # parts, numbered alike ("part k" is triangle k): the same set, the same answers.
+        shape = Compound([Convex(vertices[tri]) for tri in triangles])
+        shape.note = (f"{what} ({kind}): the edge between vertices {edge[0]} and {edge[1]} "
+                      f"belongs to {edge[2]} triangles, so its {m} triangles are taken as "
+                      "the parts of a compound (part k is triangle k), without internal edges")
+        return shape
     return TriMesh(vertices, triangles)
+
+
+def non_manifold_edge(vertices, triangles):
+    """The first edge in three triangles or more (vertices at one position are one, as
+    the mesh's topology welds them; triangles collapsed onto a segment join nothing):
+    (a, b, count), or None for a surface."""
+    _, weld = np.unique(vertices, axis=0, return_inverse=True)
+    w = weld.reshape(-1)[triangles]
+    proper = (w[:, 0] != w[:, 1]) & (w[:, 1] != w[:, 2]) & (w[:, 0] != w[:, 2])
+    w = w[proper]
+    if w.size == 0:
+        return None
+    edges = np.sort(np.concatenate([w[:, [0, 1]], w[:, [1, 2]], w[:, [2, 0]]]), axis=1)
+    unique, counts = np.unique(edges, axis=0, return_counts=True)
+    bad = np.flatnonzero(counts > 2)
+    if bad.size == 0:
+        return None
+    a, b = unique[bad[0]]
+    first = lambda welded: int(np.flatnonzero(weld.reshape(-1) == welded)[0])
+    return first(a), first(b), int(counts[bad[0]])
 
 
 def height_field(geom, R, t, what):
