@@ -353,7 +353,7 @@ class Scene:
         return cls._from_file(json.loads(_native.load(os.fspath(path), key)))
 
     @classmethod
-    def from_coal(cls, geom1, M1, geom2, M2, **kwargs):
+    def from_coal(cls, geom1, M1, geom2, M2, height_field="surface", **kwargs):
         """Coal's (or hpp-fcl's) query: Box, Sphere, Capsule, Cylinder, Cone, Ellipsoid,
         Convex, with `Transform3s` (or `Transform3f`) poses, shapes and poses to the bit;
         a Halfspace against one of them as a slab whose top face is its plane. A
@@ -361,12 +361,17 @@ class Scene:
         vertices and triangles make, answered through the midphase as Coal's BVH
         distance answers it; a `HeightFieldOBBRSS` or `HeightFieldAABB` is a height field
         turned from Coal's x-y grid (heights along z) onto parry's x-z grid exactly, its
-        top surface (Coal's cells are solid down to `min_height`).
+        top surface (Coal's cells are solid down to `min_height`: the same answers for
+        shapes above it); `height_field="cells"` takes Coal's solid instead, each cell's
+        two triangles as prisms down to `min_height` (a compound, in Coal's frame).
         Coal's capsules, cylinders and cones stand along z: their pose's columns are
         permuted exactly so that ours (along y) are the same sets. The scene runs with
         Coal's conventions (`supports: Coal`: spheres and capsules as their cores, Coal's
         1e-12 dead zone), so GJK takes Coal's iterations."""
-        from ._coal import half_space_slab, shape_and_pose
+        from ._coal import half_space_slab, shape_and_pose as convert
+        if height_field not in ("surface", "cells"):
+            raise ValueError(f"from_coal: height_field is 'surface' or 'cells', not {height_field!r}")
+        shape_and_pose = lambda g, M, what: convert(g, M, what, height_field == "cells")
         half = [type(g).__name__ == "Halfspace" for g in (geom1, geom2)]
         if all(half):
             raise TypeError("two half-spaces: no convex pair to check")

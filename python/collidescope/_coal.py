@@ -83,7 +83,7 @@ def non_manifold_edge(vertices, triangles):
     return first(a), first(b), int(counts[bad[0]])
 
 
-def height_field(geom, R, t, what):
+def height_field(geom, R, t, what, cells=False):
     """Coal's `HeightField` (a grid over x-y, `x_grid` increasing and `y_grid`
     decreasing along the rows, heights along z; each cell cut along the diagonal from
     (row i, column j+1) to (row i+1, column j)) in parry's layout (rows along z, entries
@@ -113,6 +113,8 @@ def height_field(geom, R, t, what):
         uniform = grid[0] + sign * extent * np.arange(grid.size) / (grid.size - 1)
         if np.max(np.abs(uniform - grid)) > 1e-9 * max(1.0, extent):
             raise ValueError(f"{what} ({kind}): its {axis} grid is not evenly spaced")
+    if cells:
+        return height_field_cells(geom, x, y, heights, what), (R, t)
     centre = np.array([0.5 * (x[0] + x[-1]), 0.5 * (y[0] + y[-1]), 0.0])
     shape = HeightField(heights, (x_extent, 1.0, y_extent))
     rotation = np.stack([R[:, 0], R[:, 2], -R[:, 1]], axis=1)
@@ -120,12 +122,32 @@ def height_field(geom, R, t, what):
     return shape, (rotation, translation)
 
 
+def height_field_cells(geom, x, y, heights, what):
+    """Coal's height field as the solid it collides with: each cell's two triangles as
+    prisms from the surface down to `min_height`, in Coal's own frame (a compound: part
+    2 (i (cols - 1) + j) and the next are cell (i, j)'s triangles, the one holding
+    corner (i, j) first)."""
+    floor = float(geom.getMinHeight())
+    parts = []
+    for i in range(y.size - 1):
+        for j in range(x.size - 1):
+            corner = lambda a, b: np.array([x[b], y[a], heights[a, b]])
+            p00, p01, p10, p11 = corner(i, j), corner(i, j + 1), corner(i + 1, j), corner(i + 1, j + 1)
+            for top in ((p00, p01, p10), (p01, p11, p10)):
+                bottom = [np.array([p[0], p[1], floor]) for p in top]
+                parts.append(Convex(np.array(list(top) + bottom)))
+    shape = Compound(parts)
+    shape.note = (f"{what} ({type(geom).__name__}): its {len(parts) // 2} cells as solid prisms "
+                  f"down to min_height {floor!r} (a compound of {len(parts)} parts)")
+    return shape
+
+
 def is_composite(geom):
     kind = type(geom).__name__
     return kind.startswith("BVHModel") or kind.startswith("HeightField")
 
 
-def shape_and_pose(geom, M, what):
+def shape_and_pose(geom, M, what, height_field_cells=False):
     R, t = _rotation_translation(M, what)
     kind = type(geom).__name__
     along_z = False
@@ -136,7 +158,7 @@ def shape_and_pose(geom, M, what):
     if kind.startswith("BVHModel"):
         return bvh_mesh(geom, what), (R, t)
     if kind.startswith("HeightField"):
-        return height_field(geom, R, t, what)
+        return height_field(geom, R, t, what, cells=height_field_cells)
     if kind == "Box":
         shape = Box(np.array(geom.halfSide, dtype=float))
     elif kind == "Sphere":

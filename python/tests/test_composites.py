@@ -377,6 +377,40 @@ def test_coal_height_fields_are_coals_surface(cls):
 
 
 @needs_coal
+def test_coal_height_field_cells_are_coals_solid():
+    """height_field="cells": Coal's cells as solid prisms down to min_height. A shape
+    under the surface (above min_height) collides with Coal's field and with ours, is
+    apart from the surface alone; above the surface both forms give one distance."""
+    rng = random.Random(5)
+    heights = np.array([[rng.uniform(0.0, 0.4) for _ in range(6)] for _ in range(5)])
+    field = coal.HeightFieldOBBRSS(2.0, 1.5, heights, -0.5)
+    M_field = coal.Transform3s(rotation(rng), np.array([0.1, 0.2, -0.3]))
+    R0, t0 = M_field.getRotation(), M_field.getTranslation()
+    ball = coal.Sphere(0.05)
+    alike, under = 0, 0
+    for _ in range(12):
+        local = np.array([rng.uniform(-0.8, 0.8), rng.uniform(-0.6, 0.6), -0.3])
+        M = coal.Transform3s(np.eye(3), R0 @ local + t0)
+        collided = coal.collide(field, M_field, ball, M, coal.CollisionRequest(), coal.CollisionResult())
+        cells = cs.Scene.from_coal(field, M_field, ball, M, height_field="cells").run("gjk")
+        surface = cs.Scene.from_coal(field, M_field, ball, M).run("gjk")
+        assert bool(collided) and cells["status"] == "intersecting" and cells["nearest"].startswith("part ")
+        under += surface["status"] == "separated"
+        local[2] = 0.6
+        M = coal.Transform3s(np.eye(3), R0 @ local + t0)
+        a = cs.Scene.from_coal(field, M_field, ball, M, height_field="cells").run("gjk")
+        b = cs.Scene.from_coal(field, M_field, ball, M).run("gjk")
+        assert a["status"] == b["status"] == "separated" and abs(a["distance"] - b["distance"]) < 1e-9
+        alike += 1
+    assert under == 12 and alike == 12
+    scene = cs.Scene.from_coal(field, M_field, ball, coal.Transform3s(), height_field="cells")
+    assert "solid prisms" in scene.file["notes"]
+    assert len(scene.file["bodies"][0]["shape"]["Compound"]["parts"]) == 2 * 4 * 5
+    with pytest.raises(ValueError, match="height_field is 'surface' or 'cells'"):
+        cs.Scene.from_coal(field, M_field, ball, M, height_field="solid")
+
+
+@needs_coal
 def test_bad_coal_geometry_is_named():
     empty = coal.BVHModelOBBRSS()
     with pytest.raises(ValueError, match=r"from_coal: geom2 \(BVHModelOBBRSS\) has no triangles"):
