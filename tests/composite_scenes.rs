@@ -413,3 +413,52 @@ fn a_mesh_file_is_a_mesh_or_its_hull_as_the_scene_says() {
     );
     let _ = DVec3::ZERO;
 }
+
+/// `solve` on a mesh pair: the verdict, the sub-pair that makes it, the midphase's work,
+/// the contacts with their ghosts (a box tilted over a triangulated floor), as a table
+/// and as JSON.
+#[test]
+fn solve_lists_sub_pairs_and_ghost_contacts() {
+    let dir = common::TempDir::new("composite-solve");
+    let path = dir.join("floor.ron");
+    std::fs::write(
+        &path,
+        format!(
+            "Scene(version: 2, name: \"floor\", bodies: [Body(shape: TriMesh(vertices: [(-1.0, -1.0, 0.0), (0.0, -1.0, 0.0), (1.0, -1.0, 0.0), (-1.0, 0.0, 0.0), (0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (-1.0, 1.0, 0.0), (0.0, 1.0, 0.0), (1.0, 1.0, 0.0)], triangles: [(0, 1, 4), (0, 4, 3), (1, 2, 5), (1, 5, 4), (3, 4, 7), (3, 7, 6), (4, 5, 8), (4, 8, 7)])), Body(shape: Box(half_extents: (0.3, 0.3, 0.3)), translation: (0.05, 0.05, 0.36), rotation: EulerDegrees((12.0, -12.0, 0.0)))], algorithms: [\"gjk\", \"epa\"], {SETTINGS})"
+        ),
+    )
+    .unwrap();
+    let out = common::cli_ok(&["solve", path.to_str().unwrap(), "--contact-margin", "0.05"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "mesh of 8 triangles (open)",
+        "made by: triangle ",
+        "hierarchy nodes visited",
+        "GHOST",
+        "parry FIX_INTERNAL_EDGES",
+        "Jolt's enhanced internal edge removal drops it",
+        "-- epa on triangle ",
+    ] {
+        assert!(text.contains(expected), "{expected}: {text}");
+    }
+    let json = common::cli_json(&[
+        "solve",
+        path.to_str().unwrap(),
+        "--json",
+        "-a",
+        "epa",
+        "--contact-margin",
+        "0.05",
+    ]);
+    let run = &json["runs"][0];
+    assert_eq!(run["status"], "penetrating");
+    assert!(run["nearest"].as_str().unwrap().starts_with("triangle "));
+    assert!(run["nearest_run"]["trace"].is_object() || run["nearest_run"]["trace"].is_array());
+    let contacts = run["contacts"].as_array().unwrap();
+    assert!(contacts.iter().any(|c| c["edges"]["ghost"] == true));
+    assert!(contacts.iter().any(|c| c["edges"]["ghost"] == false));
+    // A bad margin is refused.
+    let out = common::cli(&["solve", path.to_str().unwrap(), "--contact-margin=-1"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--contact-margin"));
+}

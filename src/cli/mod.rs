@@ -8,6 +8,7 @@ mod lesson;
 mod mesh;
 mod robot;
 mod solve;
+mod solve_composite;
 mod sweep;
 
 use std::path::PathBuf;
@@ -159,6 +160,14 @@ enum Command {
         /// it agrees within the bound the run certifies.
         #[arg(long)]
         cross_check: bool,
+        /// A pair with a mesh, height field or compound: list the contacts on the mesh
+        /// within this distance, each with its feature, normal cone and the engines'
+        /// internal-edge corrections (default: 1 % of the convex body's size).
+        #[arg(long)]
+        contact_margin: Option<f64>,
+        /// A pair with a composite: how many sub-pairs the table lists, nearest first.
+        #[arg(long, default_value_t = 12)]
+        sub_pairs: usize,
     },
     /// Benchmarks: a problem file with Coal's answers (--problems), or the paper's
     /// protocol on random ellipsoids or on mesh hulls.
@@ -407,6 +416,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             supports,
             assignments,
             cross_check,
+            contact_margin,
+            sub_pairs,
         }) => solve::run(
             &scene,
             &algorithms,
@@ -417,6 +428,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             },
             solve::Format::from_flags(json, csv),
             cross_check,
+            &solve_composite::CompositeOptions {
+                contact_margin,
+                list: sub_pairs,
+            },
         ),
         Some(Command::Bench {
             problems,

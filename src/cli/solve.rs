@@ -39,6 +39,7 @@ pub fn run(
     overrides: Overrides,
     format: Format,
     cross_check: bool,
+    composite: &super::solve_composite::CompositeOptions,
 ) -> anyhow::Result<()> {
     let mut scene = collidescope::input::open(path)?;
     if let Some(rule) = overrides.tetrahedron {
@@ -58,6 +59,9 @@ pub fn run(
     } else {
         methods.to_vec()
     };
+    if scene.focus_is_composite() {
+        return super::solve_composite::run(&scene, &methods, format, composite);
+    }
     let runs: Vec<Run> = methods.iter().map(|m| scene.run(*m)).collect();
     match format {
         Format::Json => print_json(&scene, &runs)?,

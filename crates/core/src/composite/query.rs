@@ -79,9 +79,18 @@ pub fn rank_key(outcome: &Outcome) -> f64 {
     }
 }
 
+/// What each sub-pair is asked: the method, its settings, whether records are kept.
+#[derive(Clone, Copy)]
+struct Ask {
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+}
+
 /// Runs `method` on A (at the identity) and B (at `b_in_a`, moving by `motion` when it
 /// moves), one of them or both composites; contacts within `contact_margin` are
 /// gathered with their internal-edge reports when it is given (composite–convex).
+#[allow(clippy::too_many_arguments)] // the pair, its motion, and what to ask: as `Method::run` plus the margin
 pub fn run_composite(
     a: Side<'_>,
     b: Side<'_>,
@@ -317,10 +326,13 @@ fn run_candidate(
     (i, j): (u32, Option<u32>),
     pose: RelativePose,
     motion: Option<Motion>,
-    method: Method,
-    settings: SolverSettings,
-    traced: bool,
+    ask: Ask,
 ) -> Option<Run> {
+    let Ask {
+        method,
+        settings,
+        traced,
+    } = ask;
     let tree = composite.tree();
     match (second, j) {
         (Side::Convex(shape), _) if motion.is_none() => piece_run(
@@ -378,24 +390,13 @@ fn run_candidates(
     pose: RelativePose,
     motion: Option<Motion>,
     margin: f64,
-    method: Method,
-    settings: SolverSettings,
-    traced: bool,
+    ask: Ask,
 ) -> (Vec<SubPair>, usize) {
     let (pairs, visited) = candidates(composite, second, pose, motion, margin);
     let runs = pairs
         .into_iter()
         .filter_map(|(i, j)| {
-            let run = run_candidate(
-                composite,
-                second,
-                (i, j),
-                pose,
-                motion,
-                method,
-                settings,
-                traced,
-            )?;
+            let run = run_candidate(composite, second, (i, j), pose, motion, ask)?;
             Some(SubPair {
                 piece: i,
                 other: j,
@@ -427,8 +428,18 @@ fn penetration(
     if apart.upper > 0.0 {
         return apart;
     }
-    let (runs, visited) =
-        run_candidates(composite, second, pose, None, 0.0, method, settings, traced);
+    let (runs, visited) = run_candidates(
+        composite,
+        second,
+        pose,
+        None,
+        0.0,
+        Ask {
+            method,
+            settings,
+            traced,
+        },
+    );
     let depth_of = |s: &SubPair| match s.run.summary.outcome {
         Outcome::Penetrating { depth, .. } => Some(depth),
         Outcome::Touching { .. } => Some(0.0),
@@ -470,8 +481,18 @@ fn boolean(
     settings: SolverSettings,
     traced: bool,
 ) -> CompositeAnswer {
-    let (runs, visited) =
-        run_candidates(composite, second, pose, None, 0.0, method, settings, traced);
+    let (runs, visited) = run_candidates(
+        composite,
+        second,
+        pose,
+        None,
+        0.0,
+        Ask {
+            method,
+            settings,
+            traced,
+        },
+    );
     let overlap = runs.iter().position(|s| {
         matches!(
             s.run.summary.outcome,
@@ -556,9 +577,11 @@ fn time_of_impact(
         pose,
         Some(motion),
         0.0,
-        method,
-        settings,
-        traced,
+        Ask {
+            method,
+            settings,
+            traced,
+        },
     );
     // When each run's event happens; a run with no answer counts from t = 0 (it
     // cannot rule out an impact at any time).
