@@ -333,6 +333,19 @@ fn parameters_ui(ui: &mut egui::Ui, spec: &mut ShapeSpec) -> bool {
             ui.label(format!("mesh {path} (as {use_as:?})"));
             false
         }
+        ShapeSpec::TriMesh { triangles, .. } => {
+            ui.label(format!("{} triangles", triangles.len()));
+            false
+        }
+        ShapeSpec::HeightField { heights, .. } => {
+            let cols = heights.first().map_or(0, Vec::len);
+            ui.label(format!("{} × {cols} heights", heights.len()));
+            false
+        }
+        ShapeSpec::Compound { parts } => {
+            ui.label(format!("{} convex parts", parts.len()));
+            false
+        }
         ShapeSpec::Dilated { radius, .. } => value(ui, "dilation radius", radius),
         ShapeSpec::Superquadric { radii, exponents } => {
             triple(ui, "radii", radii, 0.01) | triple(ui, "exponents ≥ 1", exponents, 0.05)
