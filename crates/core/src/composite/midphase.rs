@@ -19,6 +19,7 @@ use glam::DVec3;
 
 use super::pieces::{moved_box, shape_box, Pieces};
 use crate::minkowski::MinkowskiDifference;
+use crate::minkowski::ROUND_OFF_PER_SIZE;
 use crate::parry_bridge::BoxTree;
 use crate::pose::RelativePose;
 use crate::shape::{Aabb, Shape};
@@ -159,11 +160,54 @@ pub fn composite_convex_distance(
     settings: SolverSettings,
     traced: bool,
 ) -> CompositeAnswer {
-    let b_box = shape_box(b, &b_in_a);
+    let reach = Reach::of(b, &b_in_a);
     let gathered = Gathered::new();
-    tree.tree.nearest_leaf(
-        |node, best| gathered.node(box_gap(&node, &b_box), best),
+    // A mesh's triangle nearest the shape's centre, found by a point query (a closed
+    // form per leaf), is run first: its distance is near the answer, so the search
+    // below prunes almost everything. (A centre deep inside a closed mesh lies in many
+    // boxes at once, and a search ordered by boxes alone wanders among them.)
+    let seed = tree.pieces.mesh().and_then(|mesh| {
+        let (i, _) = tree.tree.nearest_leaf(
+            |node, _| {
+                let apart = (node.min - reach.centre).max(reach.centre - node.max);
+                apart.max(DVec3::ZERO).length()
+            },
+            |i, _| {
+                Some(
+                    (reach.centre - nearest_on_triangle(reach.centre, mesh.corners(i as usize)))
+                        .length(),
+                )
+            },
+        )?;
+        let run = piece_run(tree.piece(i as usize), b, b_in_a, method, settings, traced)?;
+        Some((i, gathered.run(i, None, run)))
+    });
+    let (seed_piece, bound) = seed.map_or((u32::MAX, f64::INFINITY), |s| s);
+    tree.tree.nearest_leaf_below(
+        bound,
+        // A negative cost orders the search; once an overlap is found (best 0) it
+        // must prune as 0 does.
+        |node, best| {
+            gathered.node(
+                reach
+                    .gap(&node)
+                    .max(if best > 0.0 { f64::NEG_INFINITY } else { 0.0 }),
+                best,
+            )
+        },
         |i, best| {
+            if i == seed_piece {
+                return None;
+            }
+            let ball_gap = tree
+                .pieces
+                .mesh()
+                .map(|m| reach.triangle_gap(m.corners(i as usize)));
+            if let Some(gap) = ball_gap.filter(|g| *g >= best) {
+                // The ball that holds the shape is as far as the best found.
+                gathered.node(gap, best);
+                return None;
+            }
             if let Some(gap) = tree.pieces.plane_gap(i as usize, b, &b_in_a) {
                 if gap >= best {
                     // Its plane alone keeps it as far as the best found: pruned, as a
@@ -369,6 +413,116 @@ pub fn bracket(outcome: &Outcome) -> (f64, f64) {
         }
         _ => (0.0, f64::INFINITY),
     }
+}
+
+/// Where the convex shape lies, for bounding a node's distance from below: its box, and
+/// the ball about its origin that holds it (centre, radius: its extent).
+struct Reach {
+    b_box: Aabb,
+    centre: DVec3,
+    radius: f64,
+}
+
+impl Reach {
+    fn of(b: &Shape, b_in_a: &RelativePose) -> Self {
+        Self {
+            b_box: shape_box(b, b_in_a),
+            centre: b_in_a.translation,
+            // Rounded up, with the pose's round-off.
+            radius: (ball_radius(b) + super::pieces::pose_round_off(b, b_in_a))
+                * (1.0 + 4.0 * f64::EPSILON),
+        }
+    }
+
+    /// A lower bound of the distance from any point in `node` to the shape: the boxes'
+    /// gap, or the gap to the ball about its origin, whichever is larger. The second may
+    /// be negative (the ball reaches into the node): a node nearer the shape's centre
+    /// then costs less, and is searched first, so that an overlap is found at the first
+    /// triangles instead of after every triangle whose box touches the shape's.
+    fn gap(&self, node: &Aabb) -> f64 {
+        let apart = (node.min - self.centre)
+            .max(self.centre - node.max)
+            .max(DVec3::ZERO);
+        let to_ball = apart.length() * (1.0 - 4.0 * f64::EPSILON) - self.radius;
+        let gap = box_gap(node, &self.b_box).max(to_ball);
+        if gap > 0.0 {
+            gap
+        } else {
+            to_ball
+        }
+    }
+}
+
+/// The radius of a ball about the shape's origin that holds it: exact for the round
+/// kinds (a sphere's radius, a capsule's radius and half height), else its extent.
+fn ball_radius(b: &Shape) -> f64 {
+    match b {
+        Shape::Sphere(s) => s.radius(),
+        Shape::Point(_) => 0.0,
+        Shape::Capsule(c) => c.radius() + c.half_height(),
+        other => other.extent(),
+    }
+}
+
+impl Reach {
+    /// A lower bound of the distance from triangle `corners` to the shape: the distance
+    /// from the ball's centre to the triangle (its nearest point, Ericson's "Real-Time
+    /// Collision Detection" §5.1.5), rounded down by its round-off, less the radius.
+    fn triangle_gap(&self, corners: [DVec3; 3]) -> f64 {
+        let nearest = nearest_on_triangle(self.centre, corners);
+        let size = self.centre.abs().max_element()
+            + corners
+                .iter()
+                .map(|c| c.abs().max_element())
+                .fold(0.0, f64::max);
+        (self.centre - nearest).length() - ROUND_OFF_PER_SIZE * size - self.radius
+    }
+}
+
+/// The point of triangle `[a, b, c]` nearest `p`, by the Voronoi regions of its corners,
+/// edges and face (Ericson, "Real-Time Collision Detection", §5.1.5).
+fn nearest_on_triangle(p: DVec3, [a, b, c]: [DVec3; 3]) -> DVec3 {
+    let (ab, ac, ap) = (b - a, c - a, p - a);
+    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return a;
+    }
+    let bp = p - b;
+    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return b;
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return a + ab * (d1 / (d1 - d3));
+    }
+    let cp = p - c;
+    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return c;
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return a + ac * (d2 / (d2 - d6));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    }
+    let denom = va + vb + vc;
+    if !(denom.abs() > 0.0) {
+        // A collapsed triangle: its nearest corner bounds nothing from below; the
+        // nearest of its three corners and edges is taken by the run instead.
+        return [a, b, c]
+            .into_iter()
+            .min_by(|x, y| {
+                (*x - p)
+                    .length_squared()
+                    .total_cmp(&(*y - p).length_squared())
+            })
+            .unwrap_or(a);
+    }
+    a + ab * (vb / denom) + ac * (vc / denom)
 }
 
 /// The distance between two boxes, rounded down: no point of one is nearer the other.

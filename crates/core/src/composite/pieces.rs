@@ -125,8 +125,13 @@ pub fn shape_box(b: &Shape, b_in_a: &RelativePose) -> Aabb {
         max[axis] = high[axis];
         min[axis] = low[axis];
     }
-    let margin = ROUND_OFF_PER_SIZE * (b_in_a.translation.length() + b.extent());
-    Aabb { min, max }.widened(margin)
+    Aabb { min, max }.widened(pose_round_off(b, b_in_a))
+}
+
+/// The round-off a point of `b` placed at `b_in_a` may carry (the supports' and the
+/// pose's), as [`shape_box`] widens by.
+pub fn pose_round_off(b: &Shape, b_in_a: &RelativePose) -> f64 {
+    ROUND_OFF_PER_SIZE * (b_in_a.translation.length() + b.extent())
 }
 
 /// A box around `b` moved by `pose` (its eight corners, moved).
