@@ -510,7 +510,7 @@ fn nearest_on_triangle(p: DVec3, [a, b, c]: [DVec3; 3]) -> DVec3 {
         return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
     }
     let denom = va + vb + vc;
-    if !(denom.abs() > 0.0) {
+    if denom == 0.0 || denom.is_nan() {
         // A collapsed triangle: its nearest corner bounds nothing from below; the
         // nearest of its three corners and edges is taken by the run instead.
         return [a, b, c]
