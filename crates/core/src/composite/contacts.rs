@@ -5,10 +5,7 @@
 
 use glam::DVec3;
 
-use super::internal_edges::{
-    explain_contact, jolt_enhanced_removal, parry_mesh_fixing_internal_edges, EdgeReport,
-    MeshContact,
-};
+use super::internal_edges::{explain_contact, jolt_enhanced_removal, EdgeReport, MeshContact};
 use super::midphase::{box_gap, bracket, piece_run, CompositeTree};
 use super::pieces::shape_box;
 use crate::pose::RelativePose;
@@ -96,16 +93,10 @@ pub fn composite_contacts(
         })
         .collect();
     contacts.sort_by(|x, y| x.gap.total_cmp(&y.gap).then(x.piece.cmp(&y.piece)));
-    if let Some(mesh) = pieces.mesh() {
-        let parry = parry_mesh_fixing_internal_edges(mesh);
+    if let Some(mesh) = pieces.mesh().filter(|_| !contacts.is_empty()) {
+        let parry = tree.parry_fixing_internal_edges();
         for c in &mut contacts {
-            c.edges = Some(explain_contact(
-                mesh,
-                parry.as_ref(),
-                c.piece,
-                c.point,
-                c.normal,
-            ));
+            c.edges = Some(explain_contact(mesh, parry, c.piece, c.point, c.normal));
         }
         let set: Vec<MeshContact> = contacts
             .iter()
