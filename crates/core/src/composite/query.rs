@@ -82,6 +82,7 @@ pub fn rank_key(outcome: &Outcome) -> f64 {
 /// Runs `method` on A (at the identity) and B (at `b_in_a`, moving by `motion` when it
 /// moves), one of them or both composites; contacts within `contact_margin` are
 /// gathered with their internal-edge reports when it is given (composite–convex).
+#[allow(clippy::too_many_arguments)]
 pub fn run_composite(
     a: Side<'_>,
     b: Side<'_>,
@@ -317,6 +318,7 @@ fn swept_box(b: &Aabb, extent: f64, pose: RelativePose, motion: Option<Motion>) 
 
 /// Runs `method` on candidate `(i, j)`: piece `i` of the composite against the second
 /// side (its piece `j` when it is a composite), in piece `i`'s frame.
+#[allow(clippy::too_many_arguments)]
 fn run_candidate(
     composite: &Composite,
     second: Side<'_>,
@@ -378,6 +380,7 @@ fn run_candidate(
 
 /// Runs every candidate, gathering the sub-pairs; the pieces no candidate names were
 /// pruned by their boxes.
+#[allow(clippy::too_many_arguments)]
 fn run_candidates(
     composite: &Composite,
     second: Side<'_>,
