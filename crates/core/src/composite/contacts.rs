@@ -51,6 +51,15 @@ pub fn composite_contacts(
     let mut contacts: Vec<Contact> = candidates
         .into_iter()
         .filter_map(|i| {
+            // A triangle whose plane alone keeps the shape beyond the margin (a lower
+            // bound of its distance) is no contact: not run (most of the candidates
+            // under a large shape's box on a fine mesh).
+            if pieces
+                .plane_gap(i as usize, b, &b_in_a)
+                .is_some_and(|gap| gap > margin)
+            {
+                return None;
+            }
             let run = piece_run(tree.piece(i as usize), b, b_in_a, method, settings, traced)?;
             let upper = bracket(&run.summary.outcome).1;
             if upper > margin {
