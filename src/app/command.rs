@@ -19,6 +19,8 @@ pub enum ViewerCommand {
     SetVelocity(BodyId, Option<glam::DVec3>),
     /// Puts pair `k` of the scene in focus.
     FocusPair(usize),
+    /// Puts a sub-pair of a composite pair in focus (`None`: the nearest).
+    FocusSubPair(Option<crate::app::composite_view::PieceChoice>),
     /// Replaces the scene's pairs (robot mode's enabled pairs), keeping the focused one
     /// first when it is still there.
     SetPairs(Vec<(usize, usize)>),
@@ -39,6 +41,10 @@ impl ViewerCommand {
             ViewerCommand::SetVelocity(id, v) => model.set_velocity(id, v),
             ViewerCommand::FocusPair(k) => {
                 model.set_focus_pair(k);
+                Ok(())
+            }
+            ViewerCommand::FocusSubPair(choice) => {
+                model.set_sub_pair(choice);
                 Ok(())
             }
             ViewerCommand::SetPairs(pairs) => model.set_pairs(pairs),

@@ -132,10 +132,13 @@ impl Diagnosis {
         if self.job.is_some() {
             return;
         }
-        let (a, b) = (model.scene.a().shape.clone(), model.scene.b().shape.clone());
+        let (a, b) = (
+            model.pair_scene().a().shape.clone(),
+            model.pair_scene().b().shape.clone(),
+        );
         let algorithms = model.enabled_algorithms();
-        let settings = model.scene.settings;
-        let (samples, band, pose_a) = (self.samples, self.band, model.scene.a().pose);
+        let settings = model.pair_scene().settings;
+        let (samples, band, pose_a) = (self.samples, self.band, model.pair_scene().a().pose);
         let progress = Arc::new(AtomicUsize::new(0));
         let cancel = Arc::new(AtomicBool::new(false));
         let (p, c) = (progress.clone(), cancel.clone());
@@ -166,8 +169,8 @@ impl Diagnosis {
     /// A heat-map size that shows structure: half the pair's combined size.
     pub fn size_heat_map_for(&mut self, model: &ViewerModel) {
         if !self.extent_chosen {
-            let size = model.scene.a().shape.local_aabb().extent().length()
-                + model.scene.b().shape.local_aabb().extent().length();
+            let size = model.pair_scene().a().shape.local_aabb().extent().length()
+                + model.pair_scene().b().shape.local_aabb().extent().length();
             self.half_extent = (0.25 * size).max(1e-3);
         }
     }
@@ -178,18 +181,21 @@ impl Diagnosis {
         if self.job.is_some() {
             return;
         }
-        let (a, b) = (model.scene.a().shape.clone(), model.scene.b().shape.clone());
-        let pose_a = model.scene.a().pose;
+        let (a, b) = (
+            model.pair_scene().a().shape.clone(),
+            model.pair_scene().b().shape.clone(),
+        );
+        let pose_a = model.pair_scene().a().pose;
         let mut heat = HeatMap {
             algorithm: model.diagnosed_algorithm(),
-            centre: model.scene.b().pose,
+            centre: model.pair_scene().b().pose,
             right: right.normalize_or_zero(),
             up: up.normalize_or_zero(),
             half_extent: self.half_extent,
             cells: self.cells.max(2),
             iterations: Vec::new(),
         };
-        let settings = model.scene.settings;
+        let settings = model.pair_scene().settings;
         let total = heat.cells * heat.cells;
         let progress = Arc::new(AtomicUsize::new(0));
         let cancel = Arc::new(AtomicBool::new(false));
@@ -318,7 +324,7 @@ mod tests {
         // The centre cell is the current pose.
         assert_eq!(
             heat.pose_at(4, 4).translation,
-            model.scene.b().pose.translation
+            model.pair_scene().b().pose.translation
         );
 
         // Cancel stops a long sweep early.

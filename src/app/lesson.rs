@@ -219,6 +219,8 @@ pub fn show_only(layers: &mut Layers, names: &[String]) {
         frank_wolfe_path: on("fw_path"),
         plots: on("plots"),
         construction: on("construction"),
+        bvh: on("bvh"),
+        internal_edges: on("internal_edges"),
     };
 }
 

@@ -6,6 +6,7 @@
 use std::path::Path;
 use std::time::Instant;
 
+use super::composite_view::{CompositeView, PieceChoice};
 use crate::mesh::{load_mesh, MeshReport};
 use crate::pose::Pose;
 use crate::scene::{Body, Scene, ShapeSpec};
@@ -63,6 +64,11 @@ pub struct ViewerModel {
     pub revision: u64,
     /// Bumped when a shape itself changes (its mesh must be rebuilt).
     pub shape_revision: u64,
+    /// The whole-pair answers and the sub-pair in focus, when the pair in focus holds a
+    /// composite: then `runs` and `parry` are the sub-pair's.
+    composite: Option<CompositeView>,
+    /// The sub-pair the user put in focus (the nearest when `None`).
+    choice: Option<PieceChoice>,
 }
 
 impl ViewerModel {
@@ -85,9 +91,38 @@ impl ViewerModel {
             stale: true,
             revision: 0,
             shape_revision: 0,
+            composite: None,
+            choice: None,
         };
         model.solve();
         model
+    }
+
+    /// The scene every convex view runs and draws: the sub-pair in focus when the pair
+    /// holds a composite (a triangle or part and the other shape, placed as in the
+    /// whole), else the scene itself. Edits go to `scene`.
+    pub fn pair_scene(&self) -> &Scene {
+        self.composite
+            .as_ref()
+            .and_then(|c| c.scene.as_ref())
+            .unwrap_or(&self.scene)
+    }
+
+    /// The whole-pair answers and the sub-pair in focus, when the pair holds a composite.
+    pub fn composite(&self) -> Option<&CompositeView> {
+        self.composite.as_ref()
+    }
+
+    /// Puts a sub-pair of the composite pair in focus (`None`: the nearest, following
+    /// the answer as the pose changes).
+    pub fn set_sub_pair(&mut self, choice: Option<PieceChoice>) {
+        self.choice = choice;
+        self.mark_stale();
+    }
+
+    /// The sub-pair the user chose (`None`: the nearest is followed).
+    pub fn sub_pair_choice(&self) -> Option<PieceChoice> {
+        self.choice
     }
 
     /// The body playing `side` in the pair in focus.
@@ -194,27 +229,35 @@ impl ViewerModel {
             return;
         }
         self.stale = false;
+        // A composite pair: the whole answers through the midphase, then every convex
+        // view runs on the sub-pair in focus.
+        self.composite = CompositeView::solve(&self.scene, &self.enabled, self.focus, self.choice);
+        let guesses: Vec<Option<glam::DVec3>> = self
+            .enabled
+            .iter()
+            .map(|m| self.warm_start.then(|| self.warm_direction(*m)).flatten())
+            .collect();
+        let scene = self.pair_scene();
         let runs = self
             .enabled
             .iter()
-            .map(|m| {
-                let guess = self.warm_start.then(|| self.warm_direction(*m)).flatten();
-                MethodRun {
-                    run: run_method(&self.scene, *m, guess),
-                    micros_per_query: None,
-                }
+            .zip(guesses)
+            .map(|(m, guess)| MethodRun {
+                run: run_method(scene, *m, guess),
+                micros_per_query: None,
             })
             .collect();
-        self.runs = runs;
         // parry3d-f64 on the same pair and pose, for the cross-check panel.
         // (Not for implicit shapes: parry has none, and its GJK on their numerical
         // supports would cost every drag far more than the runs.)
-        let (a, b) = (&self.scene.a().shape, &self.scene.b().shape);
+        let (a, b) = (&scene.a().shape, &scene.b().shape);
         let implicit = |s: &crate::shape::Shape| matches!(s, crate::shape::Shape::Implicit(_));
-        self.parry = (!implicit(a) && !implicit(b)).then(|| {
-            let motion = self.scene.relative_motion().ok().flatten();
-            crate::cross_check::parry_answer(a, b, &self.scene.b_in_a(), motion)
+        let parry = (!implicit(a) && !implicit(b)).then(|| {
+            let motion = scene.relative_motion().ok().flatten();
+            crate::cross_check::parry_answer(a, b, &scene.b_in_a(), motion)
         });
+        self.runs = runs;
+        self.parry = parry;
         self.sync_scene_methods();
         self.revision += 1;
     }
@@ -235,7 +278,11 @@ impl ViewerModel {
 
     /// Times every enabled method on the current pose (the results panel's button).
     pub fn time_this_pose(&mut self) {
-        let scene = &self.scene;
+        let scene = self
+            .composite
+            .as_ref()
+            .and_then(|c| c.scene.as_ref())
+            .unwrap_or(&self.scene);
         for r in &mut self.runs {
             let guess = first_direction(&r.run.trace);
             r.micros_per_query = Some(time_queries(scene, r.run.method, guess));
@@ -278,6 +325,7 @@ impl ViewerModel {
         }
         let pair = self.scene.pairs.remove(k);
         self.scene.pairs.insert(0, pair);
+        self.choice = None;
         self.shape_revision += 1;
         self.mark_stale();
     }
@@ -321,6 +369,7 @@ impl ViewerModel {
         (body.velocity, body.spin) = (old.velocity, old.spin);
         body.name = old.name.clone();
         *self.body_mut(id)? = body;
+        self.choice = None;
         self.shape_revision += 1;
         self.mark_stale();
         Ok(())
@@ -346,6 +395,7 @@ impl ViewerModel {
             velocity: self.body(id).velocity,
             spin: self.body(id).spin,
         };
+        self.choice = None;
         self.shape_revision += 1;
         self.mark_stale();
         Ok(report)
@@ -394,6 +444,10 @@ impl ViewerModel {
         }
         self.focus = method;
         self.sync_scene_methods();
+        if self.composite.is_some() {
+            // The sub-pairs listed are the focused method's.
+            self.mark_stale();
+        }
         self.revision += 1;
     }
 

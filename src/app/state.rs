@@ -63,6 +63,12 @@ pub struct Layers {
     /// `A ⊖ B` built before the eyes: copies of −B placed at points of A, one after
     /// another (off unless asked for).
     pub construction: bool,
+    /// A composite pair: the boxes of the hierarchy nodes the focused method's query
+    /// compared, the pruned ones told apart.
+    pub bvh: bool,
+    /// A composite pair: each contact on the mesh with its feature's normal cone, its
+    /// normal (a ghost outside the cone) and parry's and Jolt's corrected normals.
+    pub internal_edges: bool,
 }
 
 impl Default for Layers {
@@ -80,6 +86,8 @@ impl Default for Layers {
             frank_wolfe_path: true,
             plots: true,
             construction: false,
+            bvh: true,
+            internal_edges: true,
         }
     }
 }

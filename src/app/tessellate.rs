@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use glam::DVec3;
 
+use crate::composite::{Composite, Pieces};
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
 use crate::shape::implicit::ImplicitShape;
@@ -212,6 +213,74 @@ pub fn shape_mesh(shape: &Shape) -> TriMesh {
     }
 }
 
+/// Up to this many triangles, a composite is drawn with every triangle's edges (the
+/// internal edges a ghost contact catches on are the point); above it, only its rim and
+/// creases.
+pub const ALL_EDGES_LIMIT: usize = 5_000;
+
+/// At most this many edges of a large composite are drawn (lines are redrawn every
+/// frame).
+pub const MAX_COMPOSITE_EDGES: usize = 20_000;
+
+/// What a body is drawn as, in its local frame: a composite as what it is (a mesh's or a
+/// height field's triangles, a compound's parts each tessellated at its pose), any other
+/// body as its convex shape.
+pub fn body_mesh(body: &crate::scene::Body) -> TriMesh {
+    match &body.composite {
+        Some(c) => composite_mesh(c),
+        None => shape_mesh(&body.shape),
+    }
+}
+
+/// A composite's triangles in its own frame: the mesh itself (every edge drawn up to
+/// [`ALL_EDGES_LIMIT`] triangles, its rim and creases above), or the parts' meshes
+/// placed at their poses.
+pub fn composite_mesh(composite: &Composite) -> TriMesh {
+    match composite.pieces() {
+        Pieces::Triangles(mesh) => {
+            let vertices = mesh.vertices().to_vec();
+            let triangles = mesh.triangles().to_vec();
+            let mut edges = if triangles.len() <= ALL_EDGES_LIMIT {
+                let mut all: Vec<[u32; 2]> = triangles
+                    .iter()
+                    .flat_map(|t| [[t[0], t[1]], [t[1], t[2]], [t[2], t[0]]])
+                    .map(|[a, b]| [a.min(b), a.max(b)])
+                    .collect();
+                all.sort_unstable();
+                all.dedup();
+                all
+            } else {
+                feature_edges(&vertices, &triangles, 30.0)
+            };
+            edges.truncate(MAX_COMPOSITE_EDGES);
+            TriMesh {
+                vertices,
+                triangles,
+                edges,
+                sampled: false,
+            }
+        }
+        Pieces::Parts(parts) => {
+            let mut whole = TriMesh::default();
+            for part in parts {
+                let mesh = shape_mesh(&part.shape);
+                let offset = whole.vertices.len() as u32;
+                whole.sampled |= mesh.sampled;
+                whole
+                    .vertices
+                    .extend(mesh.vertices.iter().map(|v| part.pose.transform_point(*v)));
+                whole
+                    .triangles
+                    .extend(mesh.triangles.iter().map(|t| t.map(|i| i + offset)));
+                whole
+                    .edges
+                    .extend(mesh.edges.iter().map(|e| e.map(|i| i + offset)));
+            }
+            whole
+        }
+    }
+}
+
 /// The region a shape sweeps translating by `shift` from `pose` (world frame): the hull
 /// of its mesh at both ends, which is the swept shape `B ⊕ [0, shift]` for a convex B.
 pub fn swept_mesh(shape: &Shape, pose: &crate::pose::Pose, shift: DVec3) -> TriMesh {
@@ -347,6 +416,27 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A mesh body is drawn as its triangles (not its hull), with its internal edges; a
+    /// compound as its parts at their poses.
+    #[test]
+    fn composites_are_drawn_as_what_they_are() {
+        let text = r#"Scene(version: 2, name: "c", bodies: [
+            Body(shape: TriMesh(vertices: [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0), (0.5, 0.5, -1)],
+                triangles: [(0, 1, 4), (1, 2, 4), (2, 3, 4), (3, 0, 4)])),
+            Body(shape: Compound(parts: [
+                Member(shape: Box(half_extents: (0.5, 0.5, 0.5)), translation: (3, 0, 0)),
+                Member(shape: Box(half_extents: (0.5, 0.5, 0.5)), translation: (-3, 0, 0)),
+            ])),
+        ], algorithms: ["gjk"])"#;
+        let scene = crate::scene::Scene::parse(std::path::Path::new("c.ron"), text).unwrap();
+        let bowl = body_mesh(&scene.bodies[0]);
+        assert_eq!(bowl.triangles.len(), 4, "the four triangles, not a hull's");
+        assert_eq!(bowl.edges.len(), 8, "rim and internal edges");
+        let parts = body_mesh(&scene.bodies[1]);
+        assert_eq!(parts.triangles.len(), 24);
+        assert!(parts.vertices.iter().all(|v| v.x.abs() >= 2.5));
     }
 
     #[test]

@@ -237,7 +237,7 @@ fn draw_penetration(
     let (Some(a), Some(b), Some(normal)) = (s.witness_a, s.witness_b, s.outcome.normal()) else {
         return;
     };
-    let pose_a = model.scene.a().pose;
+    let pose_a = model.pair_scene().a().pose;
     let (a, b) = (
         pose_a.transform_point(a).as_vec3(),
         pose_a.transform_point(b).as_vec3(),

@@ -63,7 +63,7 @@ fn draw_central_path(
         return;
     };
     let (run, last) = (at.run, at.last);
-    let pose_a = model.scene.a().pose;
+    let pose_a = model.pair_scene().a().pose;
     let world = |p: glam::DVec3| pose_a.transform_point(p).as_vec3();
     let size = view.marker.0;
     let i = at.index;

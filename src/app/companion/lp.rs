@@ -47,7 +47,7 @@ fn result_lines_ui(ui: &mut egui::Ui, model: &ViewerModel, m: Method) {
 
 /// Kreuzer's distance estimate on the pair in focus (shapes given by their points).
 fn kreuzer_estimate(model: &ViewerModel) -> Option<f64> {
-    let scene = &model.scene;
+    let scene = model.pair_scene();
     let (a, b) = (&scene.a().shape, &scene.b().shape);
     crate::solver::lp::kreuzer_estimate_of_shapes(a, b, &scene.b_in_a())
 }
@@ -92,8 +92,8 @@ fn plane_corners(view: &StepView) -> Option<[Vec3; 4]> {
     let Outcome::SeparatingPlane { normal, offset, .. } = run.summary.outcome else {
         return None;
     };
-    let pose_a = model.scene.a().pose;
-    let mid = (pose_a.translation + model.scene.b().pose.translation) * 0.5;
+    let pose_a = model.pair_scene().a().pose;
+    let mid = (pose_a.translation + model.pair_scene().b().pose.translation) * 0.5;
     let foot_local = pose_a.inverse().transform_point(mid);
     let on_plane = foot_local - normal * (normal.dot(foot_local) - offset);
     let c = pose_a.transform_point(on_plane).as_vec3();
@@ -141,7 +141,7 @@ fn draw_lp_step(
     let Some(records) = run.trace.steps::<LpRecord>() else {
         return;
     };
-    let pose_a = model.scene.a().pose;
+    let pose_a = model.pair_scene().a().pose;
     let world = |p: glam::DVec3| pose_a.transform_point(p).as_vec3();
     let size = view.marker.0;
     let last = records.len().checked_sub(1);
@@ -190,7 +190,7 @@ fn draw_lp_step(
         } => {
             // A square of the plane, centred between the shapes' centres.
             let centre_a = pose_a.translation;
-            let centre_b = model.scene.b().pose.translation;
+            let centre_b = model.pair_scene().b().pose.translation;
             let n_world = pose_a.rotation * normal;
             let mid = (centre_a + centre_b) * 0.5;
             let foot_local = pose_a.inverse().transform_point(mid);

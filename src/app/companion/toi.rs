@@ -133,7 +133,7 @@ fn place_handle(
         *visibility = Visibility::Hidden;
         return;
     };
-    let tip = model.scene.b().pose.translation.as_vec3() + shift;
+    let tip = model.pair_scene().b().pose.translation.as_vec3() + shift;
     *transform = Transform::from_translation(tip).with_scale(Vec3::splat(marker.0 * 1.5));
     *visibility = Visibility::Inherited;
 }
@@ -148,14 +148,14 @@ fn motion_in_focus(model: &ViewerModel) -> bool {
 /// B's motion in the world: its translation over t ∈ [0, 1] (A's relative motion
 /// turned into the world through A's rotation).
 fn world_shift(model: &ViewerModel) -> Option<Vec3> {
-    let v = model.scene.relative_velocity()?;
-    Some((model.scene.a().pose.rotation * v).as_vec3())
+    let v = model.pair_scene().relative_velocity()?;
+    Some((model.pair_scene().a().pose.rotation * v).as_vec3())
 }
 
 /// B's world rotation after turning for time `t` (its spin, world frame, about its own
 /// origin).
 fn turn(model: &ViewerModel, t: f64) -> glam::DQuat {
-    let b = model.scene.b();
+    let b = model.pair_scene().b();
     match b.spin.filter(|s| *s != glam::DVec3::ZERO) {
         Some(spin) => glam::DQuat::from_scaled_axis(spin * t) * b.pose.rotation,
         None => b.pose.rotation,
@@ -196,7 +196,7 @@ fn update_meshes(
     let shift = world_shift(&model).filter(|_| motion_in_focus(&model));
     let rebuild = *built != Some(model.revision);
     *built = Some(model.revision);
-    let pose_b = model.scene.b().pose;
+    let pose_b = model.pair_scene().b().pose;
     for (which, mut mesh, mut transform, mut visibility) in &mut query {
         let Some(shift) = shift else {
             *visibility = Visibility::Hidden;
@@ -205,19 +205,24 @@ fn update_meshes(
         match which {
             ToiMesh::Swept => {
                 // A turning B sweeps no convex hull of its two ends: nothing drawn.
-                if model.scene.b().spin.is_some_and(|s| s != glam::DVec3::ZERO) {
+                if model
+                    .pair_scene()
+                    .b()
+                    .spin
+                    .is_some_and(|s| s != glam::DVec3::ZERO)
+                {
                     *visibility = Visibility::Hidden;
                     continue;
                 }
                 if rebuild {
-                    let tri = swept_mesh(&model.scene.b().shape, &pose_b, shift.as_dvec3());
+                    let tri = swept_mesh(&model.pair_scene().b().shape, &pose_b, shift.as_dvec3());
                     mesh.0 = meshes.add(bevy_mesh(&tri));
                 }
                 *visibility = Visibility::Inherited;
             }
             ToiMesh::Ghost => {
                 if rebuild {
-                    mesh.0 = meshes.add(bevy_mesh(&shape_mesh(&model.scene.b().shape)));
+                    mesh.0 = meshes.add(bevy_mesh(&shape_mesh(&model.pair_scene().b().shape)));
                 }
                 let Some(t) = ghost_time(&model, cursor.cursor, state.toi.preview) else {
                     *visibility = Visibility::Hidden;
@@ -246,7 +251,7 @@ fn draw_motion(
         return;
     };
     let size = view.marker.0;
-    let start = model.scene.b().pose.translation.as_vec3();
+    let start = model.pair_scene().b().pose.translation.as_vec3();
     let at = |t: f64| start + shift * t as f32;
     // The path and its velocity arrow, t = 0 to 1.
     gizmos.arrow(start, at(1.0), COLOR_PATH);
@@ -304,7 +309,7 @@ fn draw_motion(
 /// The ray cast in `A ⊖ B` (beside the shapes): the ray `λ·v`, its point, the simplex
 /// and the gap from the simplex to the point.
 fn draw_ray(view: &StepView, ray: &crate::solver::toi::RayState, gizmos: &mut Gizmos) {
-    let Some(v) = view.model.scene.relative_velocity() else {
+    let Some(v) = view.model.pair_scene().relative_velocity() else {
         return;
     };
     let frame = &view.frame;
@@ -346,7 +351,7 @@ fn draw_contact(
     gizmos: &mut Gizmos,
     labels: &mut ViewLabels,
 ) {
-    let pose_a = model.scene.a().pose;
+    let pose_a = model.pair_scene().a().pose;
     let s = &run.summary;
     let (Some(a), Some(b)) = (s.witness_a, s.witness_b) else {
         return;
@@ -383,7 +388,7 @@ fn sample_motion(model: Res<Model>, mut state: ResMut<CompanionState>) {
     }
     let toi = &mut state.toi;
     toi.sampled_at = Some(model.revision);
-    toi.motion_curve = motion_curve(&model.scene, model.enabled());
+    toi.motion_curve = motion_curve(model.pair_scene(), model.enabled());
 }
 
 /// `(t, signed distance)` at 101 times of the motion (GJK apart, EPA inside); empty when

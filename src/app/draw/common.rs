@@ -186,7 +186,7 @@ pub fn draw_distance_step(
 ) {
     let (model, layers, frame) = (&view.model, &view.layers, &view.frame);
     let size = view.marker.0;
-    let pose_a = model.scene.a().pose;
+    let pose_a = model.pair_scene().a().pose;
     let origin = frame.anchor;
     // What "frame step" closes in on: the origin, the simplex, x_k and s_k.
     let mut step_points: Vec<Vec3> = vec![origin, frame.world_point(step.x)];

@@ -44,7 +44,7 @@ fn draw_construction(
         return;
     }
     if built.revision != Some(model.revision) {
-        let scene = &model.scene;
+        let scene = model.pair_scene();
         let b_in_a = scene.b_in_a();
         let b = coarse_mesh(&scene.b().shape);
         let minus = |i: u32| -b_in_a.transform_point(b.vertices[i as usize]);

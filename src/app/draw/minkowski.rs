@@ -101,14 +101,14 @@ fn rebuild_difference(
         Visibility::Hidden
     };
     // A distance run under Coal's conventions works on the cores' difference: draw that.
-    let on_cores = model.scene.settings.supports == crate::solver::SupportRule::Coal
+    let on_cores = model.pair_scene().settings.supports == crate::solver::SupportRule::Coal
         && model
             .focused_run()
             .is_some_and(|r| r.run.method.entry::<crate::solver::Algorithm>().is_some());
     let key = (model.revision, layers.placement, on_cores);
     if *built != Some(key) {
         *built = Some(key);
-        let scene = &model.scene;
+        let scene = model.pair_scene();
         let (a, b) = (&scene.a().shape, &scene.b().shape);
         let tri = if on_cores {
             difference_mesh(&a.rounded_core().0, &b.rounded_core().0, &scene.b_in_a())

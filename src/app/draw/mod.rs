@@ -6,6 +6,7 @@
 //! reads ([`StepView`]) and the layer colours.
 
 pub mod common;
+pub mod composite;
 pub mod construction;
 pub mod minkowski;
 pub mod shapes;
@@ -69,6 +70,7 @@ pub(super) fn plugin(app: &mut App) {
             minkowski::plugin,
             construction::plugin,
             common::plugin,
+            composite::plugin,
             super::companion::draw_plugin,
         ));
 }

@@ -9,7 +9,7 @@ use crate::app::camera::SceneBounds;
 use crate::app::drag::ShapeBody;
 use crate::app::model::Side;
 use crate::app::state::{Layers, Model, ViewerSet};
-use crate::app::tessellate::{shape_mesh, TriMesh};
+use crate::app::tessellate::{body_mesh, TriMesh};
 use crate::pose::Pose;
 
 // Okabe–Ito blue and orange: told apart with any colour vision.
@@ -103,7 +103,7 @@ fn sync_other_bodies(
         if i == a || i == b {
             continue;
         }
-        let tri = shape_mesh(&body.shape);
+        let tri = body_mesh(body);
         if tri.triangles.is_empty() {
             continue;
         }
@@ -250,7 +250,9 @@ fn rebuild_shape_meshes(
     }
     *built = Some(model.shape_revision);
     for (body, mut mesh, mut outline) in &mut shapes {
-        let tri = shape_mesh(&model.body(model.side(body.0)).shape);
+        // A composite is drawn as what it is (its triangles, its parts), built once per
+        // shape: a drag only moves the entity.
+        let tri = body_mesh(model.body(model.side(body.0)));
         // A new asset rather than an edit in place: the renderer's buffers are sized per asset.
         if !tri.triangles.is_empty() {
             mesh.0 = meshes.add(bevy_mesh(&tri));

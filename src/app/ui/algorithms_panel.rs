@@ -21,7 +21,9 @@ pub fn algorithms_panel_ui(
     commands: &mut PendingCommands,
 ) {
     // The results of the enabled methods first: they must be visible without scrolling
-    // on a laptop-sized window; the catalog of methods below them may scroll.
+    // on a laptop-sized window; the catalog of methods below them may scroll. A pair
+    // with a composite says the whole pair's answers and lists its sub-pairs first.
+    super::composite_panel::composite_panel_ui(ui, model, theme, commands);
     results_ui(ui, model, theme, commands);
     ui.separator();
     ui.strong("Methods (the selected radio is in focus)");
@@ -183,7 +185,7 @@ fn cross_check_ui(ui: &mut egui::Ui, model: &ViewerModel) {
     ui.label(format!("distance {:.9e}{depth}", parry.distance));
     if let Some((a, b)) = parry.witnesses {
         // World frame, as the run's own witness points are shown.
-        let world = |p: glam::DVec3| model.scene.a().pose.transform_point(p);
+        let world = |p: glam::DVec3| model.pair_scene().a().pose.transform_point(p);
         let (a, b) = (world(a), world(b));
         ui.label(format!(
             "its GJK's closest points A ({:.4}, {:.4}, {:.4}), B ({:.4}, {:.4}, {:.4})",
@@ -237,7 +239,14 @@ fn results_ui(
     commands: &mut PendingCommands,
 ) {
     ui.horizontal(|ui| {
-        ui.strong("Results on this pose");
+        let sub_pair = model.composite().and_then(|c| {
+            c.scene.as_ref()?;
+            Some(model.scene.sub_pair_name(c.focused_run(), c.sub_pair?))
+        });
+        match sub_pair {
+            Some(name) => ui.strong(format!("Results on the sub-pair {name}")),
+            None => ui.strong("Results on this pose"),
+        };
         if ui
             .button("time this pose")
             .on_hover_text("measure µs per query of each method (without records), once")

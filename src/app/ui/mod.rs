@@ -3,6 +3,7 @@
 //! and writes the labels of the 3-D view.
 
 mod algorithms_panel;
+mod composite_panel;
 mod diagnose_panel;
 mod family_settings;
 mod files_panel;

@@ -76,14 +76,14 @@ pub fn playback_panel_ui(
         ui.label(egui::RichText::new(narration).size(17.0));
     }
     let distance_family = run.run.method.entry::<crate::solver::Algorithm>().is_some();
-    if distance_family && model.scene.settings.supports == crate::solver::SupportRule::Coal {
-        let (a, b) = (&model.scene.a().shape, &model.scene.b().shape);
+    if distance_family && model.pair_scene().settings.supports == crate::solver::SupportRule::Coal {
+        let (a, b) = (&model.pair_scene().a().shape, &model.pair_scene().b().shape);
         ui.label(crate::solver::distance::coal_replay::describe(a, b));
     }
     // Why the run was slow, with a button to the first step that shows it.
     let explained = crate::solver::distance::explain::explain_with_checks(
         &run.run,
-        Some((&model.scene.a().shape, &model.scene.b().shape)),
+        Some((&model.pair_scene().a().shape, &model.pair_scene().b().shape)),
     );
     if explained.causes.is_empty() && !explained.checks.is_empty() {
         // A slow run with no cause named: what each test measured, folded away.

@@ -333,17 +333,30 @@ fn parameters_ui(ui: &mut egui::Ui, spec: &mut ShapeSpec) -> bool {
             ui.label(format!("mesh {path} (as {use_as:?})"));
             false
         }
-        ShapeSpec::TriMesh { triangles, .. } => {
-            ui.label(format!("{} triangles", triangles.len()));
+        ShapeSpec::TriMesh {
+            vertices,
+            triangles,
+        } => {
+            ui.label(format!(
+                "{} triangles on {} vertices, taken as a mesh (edit in the scene file)",
+                triangles.len(),
+                vertices.len()
+            ));
             false
         }
         ShapeSpec::HeightField { heights, .. } => {
-            let cols = heights.first().map_or(0, Vec::len);
-            ui.label(format!("{} × {cols} heights", heights.len()));
+            ui.label(format!(
+                "height field of {} × {} heights (edit in the scene file)",
+                heights.len(),
+                heights.first().map_or(0, Vec::len)
+            ));
             false
         }
         ShapeSpec::Compound { parts } => {
-            ui.label(format!("{} convex parts", parts.len()));
+            ui.label(format!(
+                "compound of {} parts (edit in the scene file)",
+                parts.len()
+            ));
             false
         }
         ShapeSpec::Dilated { radius, .. } => value(ui, "dilation radius", radius),

@@ -62,6 +62,17 @@ pub fn top_bar_ui(
         ui.checkbox(&mut layers.iterate, "x_k");
         ui.checkbox(&mut layers.frank_wolfe_path, "FW path");
         ui.checkbox(&mut layers.witness, "witnesses");
+        ui.checkbox(&mut layers.bvh, "BVH").on_hover_text(
+            "a mesh, height field or compound: the boxes of the hierarchy nodes the focused \
+             method's query compared (green: kept and searched, red: pruned, no nearer than \
+             the best found)",
+        );
+        ui.checkbox(&mut layers.internal_edges, "internal edges")
+            .on_hover_text(
+                "contacts on a mesh: the feature's normal cone (grey), the contact normal \
+                 (green in the cone, vermillion a ghost), parry's FIX_INTERNAL_EDGES normal \
+                 (sky blue) and Jolt's active-edge normal (purple)",
+            );
         if !hull_paths.is_empty() {
             ui.separator();
             ui.label(format!("Hulls: {hull_paths}"))

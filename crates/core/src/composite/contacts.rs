@@ -5,10 +5,7 @@
 
 use glam::DVec3;
 
-use super::internal_edges::{
-    explain_contact, jolt_enhanced_removal, parry_mesh_fixing_internal_edges, EdgeReport,
-    MeshContact,
-};
+use super::internal_edges::{explain_contact, jolt_enhanced_removal, EdgeReport, MeshContact};
 use super::midphase::{box_gap, bracket, piece_run, CompositeTree};
 use super::pieces::shape_box;
 use crate::pose::RelativePose;
@@ -54,6 +51,15 @@ pub fn composite_contacts(
     let mut contacts: Vec<Contact> = candidates
         .into_iter()
         .filter_map(|i| {
+            // A triangle whose plane alone keeps the shape beyond the margin (a lower
+            // bound of its distance) is no contact: not run (most of the candidates
+            // under a large shape's box on a fine mesh).
+            if pieces
+                .plane_gap(i as usize, b, &b_in_a)
+                .is_some_and(|gap| gap > margin)
+            {
+                return None;
+            }
             let run = piece_run(tree.piece(i as usize), b, b_in_a, method, settings, traced)?;
             let upper = bracket(&run.summary.outcome).1;
             if upper > margin {
@@ -96,16 +102,10 @@ pub fn composite_contacts(
         })
         .collect();
     contacts.sort_by(|x, y| x.gap.total_cmp(&y.gap).then(x.piece.cmp(&y.piece)));
-    if let Some(mesh) = pieces.mesh() {
-        let parry = parry_mesh_fixing_internal_edges(mesh);
+    if let Some(mesh) = pieces.mesh().filter(|_| !contacts.is_empty()) {
+        let parry = tree.parry_fixing_internal_edges();
         for c in &mut contacts {
-            c.edges = Some(explain_contact(
-                mesh,
-                parry.as_ref(),
-                c.piece,
-                c.point,
-                c.normal,
-            ));
+            c.edges = Some(explain_contact(mesh, parry, c.piece, c.point, c.normal));
         }
         let set: Vec<MeshContact> = contacts
             .iter()

@@ -234,8 +234,10 @@ fn vertex_cone(mesh: &TriMesh, t: usize, k: u8, n: DVec3, side: f64) -> Cone {
     let corner = mesh.triangles()[t][k as usize];
     let centre = mesh.vertices()[corner as usize];
     let key = mesh.welded(corner);
-    let ring: Vec<usize> = (0..mesh.triangle_count())
-        .filter(|&u| mesh.triangles()[u].iter().any(|&v| mesh.welded(v) == key))
+    let ring: Vec<usize> = mesh
+        .triangles_at(corner)
+        .iter()
+        .map(|&u| u as usize)
         .collect();
     let on_rim = ring.iter().any(|&u| {
         (0..3).any(|e| {

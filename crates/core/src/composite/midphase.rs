@@ -39,6 +39,11 @@ pub struct CompositeTree {
     /// A mesh's triangles as shapes, built once (a polytope of three points costs
     /// more to build than a query on it).
     triangles: Vec<Option<Shape>>,
+    /// parry's own mesh of the triangles with `FIX_INTERNAL_EDGES` (the pseudo-normals
+    /// its correction reads), built the first time a contact asks and kept: building
+    /// it walks the whole mesh, which a viewer dragging over a large mesh cannot pay on
+    /// every pose.
+    parry_fixing: std::sync::OnceLock<Option<parry3d_f64::shape::TriMesh>>,
 }
 
 impl CompositeTree {
@@ -54,7 +59,20 @@ impl CompositeTree {
             pieces,
             tree,
             triangles,
+            parry_fixing: std::sync::OnceLock::new(),
         }
+    }
+
+    /// parry's mesh of the triangles with `FIX_INTERNAL_EDGES`, built once (`None` for a
+    /// compound, or when parry refuses the mesh).
+    pub fn parry_fixing_internal_edges(&self) -> Option<&parry3d_f64::shape::TriMesh> {
+        self.parry_fixing
+            .get_or_init(|| {
+                self.pieces
+                    .mesh()
+                    .and_then(super::internal_edges::parry_mesh_fixing_internal_edges)
+            })
+            .as_ref()
     }
 
     /// Piece `i` and its pose, as [`Pieces::piece`] gives it, from the built shapes.
@@ -105,6 +123,60 @@ pub struct CompositeAnswer {
     pub nodes_pruned: usize,
 }
 
+/// A hierarchy node a query compared with the other side: its box, in the frame of the
+/// composite whose hierarchy it belongs to, and whether the query pruned it there (its
+/// box no nearer than the best found, or, in a search for candidates, not near enough).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VisitedNode {
+    pub aabb: Aabb,
+    pub pruned: bool,
+    /// Whose hierarchy: 0 the first composite's (the one the sub-pairs name first), 1
+    /// the second's in a pair of two composites.
+    pub tree: u8,
+}
+
+thread_local! {
+    /// The nodes visited while [`recording_nodes`] runs on this thread; `None` (nothing
+    /// recorded, one branch per node) otherwise.
+    static NODE_LOG: RefCell<Option<Vec<VisitedNode>>> = const { RefCell::new(None) };
+}
+
+/// Runs `query`, recording every hierarchy node the composite queries inside it compare
+/// with the other side (what the viewer's BVH layer draws). Outside it nothing is
+/// recorded.
+pub fn recording_nodes<R>(query: impl FnOnce() -> R) -> (R, Vec<VisitedNode>) {
+    /// Puts the previous log back even when the query panics.
+    struct Restore(Option<Option<Vec<VisitedNode>>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            if let Some(previous) = self.0.take() {
+                NODE_LOG.with(|log| *log.borrow_mut() = previous);
+            }
+        }
+    }
+    let previous = NODE_LOG.with(|log| log.borrow_mut().replace(Vec::new()));
+    let restore = Restore(Some(previous));
+    let answer = query();
+    let nodes = NODE_LOG
+        .with(|log| log.borrow_mut().take())
+        .unwrap_or_default();
+    drop(restore);
+    (answer, nodes)
+}
+
+/// Notes a visited node when [`recording_nodes`] is running.
+pub(super) fn log_node(aabb: &Aabb, pruned: bool, tree: u8) {
+    NODE_LOG.with(|log| {
+        if let Some(nodes) = log.borrow_mut().as_mut() {
+            nodes.push(VisitedNode {
+                aabb: *aabb,
+                pruned,
+                tree,
+            });
+        }
+    });
+}
+
 /// What a search gathers: the runs, the least lower bound among them, the nodes.
 #[derive(Default)]
 struct Gathered {
@@ -122,12 +194,14 @@ impl Gathered {
         }
     }
 
-    /// A node's gap, counted (and counted pruned when it is no nearer than `best`).
-    fn node(&self, gap: f64, best: f64) -> f64 {
+    /// A node's gap, counted (and counted pruned when it is no nearer than `best`);
+    /// `aabb` is its box in hierarchy `tree`'s frame, for [`recording_nodes`].
+    fn node(&self, aabb: &Aabb, tree: u8, gap: f64, best: f64) -> f64 {
         self.visited.set(self.visited.get() + 1);
         if gap >= best {
             self.pruned.set(self.pruned.get() + 1);
         }
+        log_node(aabb, gap >= best, tree);
         gap
     }
 
@@ -189,6 +263,8 @@ pub fn composite_convex_distance(
         // must prune as 0 does.
         |node, best| {
             gathered.node(
+                &node,
+                0,
                 reach
                     .gap(&node)
                     .max(if best > 0.0 { f64::NEG_INFINITY } else { 0.0 }),
@@ -205,14 +281,14 @@ pub fn composite_convex_distance(
                 .map(|m| reach.triangle_gap(m.corners(i as usize)));
             if let Some(gap) = ball_gap.filter(|g| *g >= best) {
                 // The ball that holds the shape is as far as the best found.
-                gathered.node(gap, best);
+                gathered.node(&tree.pieces.piece_box(i as usize), 0, gap, best);
                 return None;
             }
             if let Some(gap) = tree.pieces.plane_gap(i as usize, b, &b_in_a) {
                 if gap >= best {
                     // Its plane alone keeps it as far as the best found: pruned, as a
                     // node is (its distance is at least the final upper bound).
-                    gathered.node(gap, best);
+                    gathered.node(&tree.pieces.piece_box(i as usize), 0, gap, best);
                     return None;
                 }
             }
@@ -240,7 +316,7 @@ pub fn composite_composite_distance(
     let a_in_b = b_in_a.inverse();
     let gathered = Gathered::new();
     tree_a.tree.nearest_leaf(
-        |node, best| gathered.node(box_gap(&node, &b_whole), best),
+        |node, best| gathered.node(&node, 0, box_gap(&node, &b_whole), best),
         |i, best_a| {
             let (piece_a, pose_a) = tree_a.piece(i as usize)?;
             let a_box_in_b = moved_box(&tree_a.pieces.piece_box(i as usize), &a_in_b);
@@ -248,7 +324,7 @@ pub fn composite_composite_distance(
                 .tree
                 .nearest_leaf_below(
                     best_a,
-                    |node, best| gathered.node(box_gap(&node, &a_box_in_b), best),
+                    |node, best| gathered.node(&node, 1, box_gap(&node, &a_box_in_b), best),
                     |j, _| {
                         let (piece_b, pose_b) = tree_b.piece(j as usize)?;
                         let mut pose = b_in_a;
@@ -611,6 +687,36 @@ mod tests {
                 fast.outcome
             );
         }
+    }
+
+    /// The nodes recorded are the ones counted, pruned ones flagged; outside a
+    /// recording nothing is kept.
+    #[test]
+    fn recorded_nodes_are_the_counted_ones() {
+        let tree = CompositeTree::new(Pieces::Triangles(bowl(16)));
+        let ball = Shape::Sphere(Sphere::new(0.3).unwrap());
+        let query = || {
+            composite_convex_distance(
+                &tree,
+                &ball,
+                at(DVec3::new(0.1, -0.2, 0.9)),
+                gjk(),
+                SolverSettings::default(),
+                false,
+            )
+        };
+        let (answer, nodes) = recording_nodes(query);
+        assert_eq!(nodes.len(), answer.nodes_visited);
+        assert_eq!(
+            nodes.iter().filter(|n| n.pruned).count(),
+            answer.nodes_pruned
+        );
+        assert!(nodes
+            .iter()
+            .all(|n| n.tree == 0 && n.aabb.min.cmple(n.aabb.max).all()));
+        let (_, again) = recording_nodes(|| recording_nodes(query).1.len());
+        assert!(again.is_empty(), "an inner recording keeps its own nodes");
+        NODE_LOG.with(|log| assert!(log.borrow().is_none()));
     }
 
     /// parry3d-f64's own `TriMesh` distance is the independent oracle.

@@ -14,8 +14,8 @@ pub mod trimesh;
 
 pub use heightfield::{HeightField, HeightFieldError};
 pub use midphase::{
-    composite_composite_distance, composite_convex_distance, CompositeAnswer, CompositeTree,
-    SubPair,
+    composite_composite_distance, composite_convex_distance, recording_nodes, CompositeAnswer,
+    CompositeTree, SubPair, VisitedNode,
 };
 pub use pieces::{Part, Pieces};
 pub use query::{run_composite, CompositeRun, Side};

@@ -16,7 +16,7 @@ use glam::DVec3;
 
 use super::contacts::{composite_contacts, Contact};
 use super::midphase::{
-    box_gap, bracket, composite_composite_distance, composite_convex_distance, piece_run,
+    box_gap, bracket, composite_composite_distance, composite_convex_distance, log_node, piece_run,
     CompositeAnswer, SubPair,
 };
 use super::pieces::{moved_box, shape_box};
@@ -240,9 +240,13 @@ fn candidates(
     margin: f64,
 ) -> (Vec<(u32, Option<u32>)>, usize) {
     let visited = std::cell::Cell::new(0usize);
-    let near = |x: &Aabb, y: &Aabb| {
+    // `x` is a node of hierarchy `tree` (in its frame, as recorded), `moved` that box
+    // where it is compared with `y`.
+    let near = |tree: u8, x: &Aabb, moved: &Aabb, y: &Aabb| {
         visited.set(visited.get() + 1);
-        box_gap(x, y) <= margin
+        let near = box_gap(moved, y) <= margin;
+        log_node(x, !near, tree);
+        near
     };
     match second {
         Side::Convex(shape) => {
@@ -250,7 +254,7 @@ fn candidates(
             let leaves = composite
                 .tree()
                 .tree()
-                .leaves_where(|node| near(&node, &swept));
+                .leaves_where(|node| near(0, &node, &node, &swept));
             (
                 leaves.into_iter().map(|i| (i, None)).collect(),
                 visited.get(),
@@ -266,12 +270,14 @@ fn candidates(
             let firsts = composite
                 .tree()
                 .tree()
-                .leaves_where(|node| near(&node, &whole));
+                .leaves_where(|node| near(0, &node, &node, &whole));
             let mut pairs = Vec::new();
             for i in firsts {
                 let piece_box = composite.pieces().piece_box(i as usize);
                 let seconds = other.tree().tree().leaves_where(|node| {
                     near(
+                        1,
+                        &node,
                         &swept_box(&node, extent_of(&node), pose, motion),
                         &piece_box,
                     )

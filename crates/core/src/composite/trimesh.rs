@@ -52,6 +52,21 @@ pub struct TriMesh {
     /// For each vertex, the first vertex at exactly its position (the topology's vertex).
     welded: Vec<u32>,
     across: Vec<[Across; 3]>,
+    /// The triangles around each topology vertex, built the first time a vertex's
+    /// ring is asked for (a contact on a vertex of a large mesh).
+    rings: Rings,
+}
+
+/// The triangles around each topology vertex, compressed: vertex `v`'s are
+/// `triangles[offsets[v]..offsets[v + 1]]`, ascending. A cache: meshes compare equal
+/// whether or not it is built.
+#[derive(Clone, Debug, Default)]
+struct Rings(std::sync::OnceLock<(Vec<u32>, Vec<u32>)>);
+
+impl PartialEq for Rings {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 impl TriMesh {
@@ -85,7 +100,47 @@ impl TriMesh {
             triangles,
             welded,
             across,
+            rings: Rings::default(),
         })
+    }
+
+    /// The triangles with a corner at vertex `v`'s position (its topology vertex),
+    /// ascending; the index is built once, on the first call.
+    pub fn triangles_at(&self, v: u32) -> &[u32] {
+        let (offsets, ring) = self.rings.0.get_or_init(|| {
+            let n = self.vertices.len();
+            let keys = |t: &[u32; 3]| {
+                let mut k = t.map(|c| self.welded[c as usize]);
+                k.sort_unstable();
+                k
+            };
+            let mut counts = vec![0u32; n + 1];
+            for t in &self.triangles {
+                let k = keys(t);
+                for (i, &key) in k.iter().enumerate() {
+                    if i == 0 || k[i - 1] != key {
+                        counts[key as usize + 1] += 1;
+                    }
+                }
+            }
+            for i in 0..n {
+                counts[i + 1] += counts[i];
+            }
+            let mut next = counts.clone();
+            let mut ring = vec![0u32; counts[n] as usize];
+            for (index, t) in self.triangles.iter().enumerate() {
+                let k = keys(t);
+                for (i, &key) in k.iter().enumerate() {
+                    if i == 0 || k[i - 1] != key {
+                        ring[next[key as usize] as usize] = index as u32;
+                        next[key as usize] += 1;
+                    }
+                }
+            }
+            (counts, ring)
+        });
+        let key = self.welded[v as usize] as usize;
+        &ring[offsets[key] as usize..offsets[key + 1] as usize]
     }
 
     pub fn vertices(&self) -> &[DVec3] {
@@ -217,6 +272,36 @@ mod tests {
                 triangle: 0,
                 edge: 2
             }
+        );
+    }
+
+    /// The ring index lists, for every vertex, the triangles with a corner at its
+    /// position (copies welded), as a search over every triangle does.
+    #[test]
+    fn the_triangles_around_a_vertex_are_every_triangle_at_its_position() {
+        let (mut v, mut t) = tetrahedron();
+        // A copy of vertex 0 used by a fifth triangle, as a soup stores it.
+        v.push(DVec3::ZERO);
+        v.push(DVec3::new(-1.0, 0.0, 0.0));
+        v.push(DVec3::new(0.0, -1.0, -1.0));
+        t.push([4, 5, 6]);
+        let mesh = TriMesh::new(v.clone(), t.clone()).unwrap_or_else(|e| panic!("{e}"));
+        for vertex in 0..v.len() as u32 {
+            let key = mesh.welded(vertex);
+            let every: Vec<u32> = (0..t.len() as u32)
+                .filter(|&u| t[u as usize].iter().any(|&c| mesh.welded(c) == key))
+                .collect();
+            assert_eq!(
+                mesh.triangles_at(vertex),
+                every.as_slice(),
+                "vertex {vertex}"
+            );
+        }
+        assert_eq!(mesh.triangles_at(4), &[0, 1, 3, 4]);
+        assert_eq!(
+            mesh,
+            TriMesh::new(v, t).unwrap(),
+            "the index is no part of equality"
         );
     }
 

@@ -340,7 +340,7 @@ pub struct StepExpectation {
 
 /// The layer names a lesson step may show (the viewer's "Show" toggles, and `plots`:
 /// the playback panel's plots, folded away in a lesson unless a step shows them).
-pub const LAYER_NAMES: [&str; 12] = [
+pub const LAYER_NAMES: [&str; 14] = [
     "shapes",
     "difference",
     "simplex",
@@ -353,6 +353,8 @@ pub const LAYER_NAMES: [&str; 12] = [
     "in_place",
     "plots",
     "construction",
+    "bvh",
+    "internal_edges",
 ];
 
 /// The file's top level (version 2).

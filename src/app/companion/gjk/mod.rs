@@ -36,7 +36,7 @@ fn draw(app: &mut App) {
 /// With the restart rule: when it restarts on this pair.
 fn result_lines_ui(ui: &mut egui::Ui, model: &ViewerModel, m: Method) {
     if m == Method::of(Algorithm::Gjk(DirectionRule::NesterovRestart)) {
-        let scene = &model.scene;
+        let scene = model.pair_scene();
         let plan = restart_plan(&scene.a().shape, &scene.b().shape);
         ui.label(format!("   {plan}"));
     }
