@@ -548,7 +548,84 @@ pub fn bench(
     let path = SmoothPath::sample(&model, configs.len(), PATH_RESOLUTION, 7);
     println!("along a smooth path, joints moving ≤ {PATH_RESOLUTION} rad per step (warm starts):");
     bench_configs(&model, &pairs, &path);
+    let with_meshes =
+        RobotModel::load_as(urdf, None, CollisionMode::Mesh).map_err(anyhow::Error::msg)?;
+    let meshes = &configs[..configs.len().min(MESH_CONFIGS)];
+    println!(
+        "links as meshes (MoveIt's and Pinocchio's check; the first {} random configurations):",
+        meshes.len()
+    );
+    bench_meshes(&with_meshes, &pairs, meshes);
     Ok(())
+}
+
+/// Configurations the mesh rows of `bench robot` time (a mesh check of every pair costs
+/// milliseconds).
+const MESH_CONFIGS: usize = 200;
+
+/// The mesh rows of `bench robot`: every pair's distance as meshes against the hulls'
+/// and parry3d-f64's `TriMesh`, the margin checks (hulls first, meshes when the hulls
+/// come within the margin) and the Boolean check.
+fn bench_meshes(model: &RobotModel, pairs: &[(usize, usize)], configs: &[Vec<f64>]) {
+    let count = configs.len().max(1) as f64;
+    let mut hull =
+        SelfCollision::new(pairs.to_vec(), Algorithm::GJK).with_collision(CollisionMode::Hull);
+    let hull_seconds = configs
+        .iter()
+        .map(|q| hull.check(model, q).seconds)
+        .sum::<f64>()
+        / count;
+    let mut mesh = SelfCollision::new(pairs.to_vec(), Algorithm::GJK);
+    let answers: Vec<_> = configs.iter().map(|q| mesh.check(model, q)).collect();
+    let mut seconds: Vec<f64> = answers.iter().map(|a| a.seconds).collect();
+    seconds.sort_by(f64::total_cmp);
+    let mean = seconds.iter().sum::<f64>() / count;
+    let median = seconds.get(seconds.len() / 2).copied().unwrap_or(0.0);
+    let sub_pairs = answers
+        .iter()
+        .flat_map(|a| a.pairs.iter().map(|p| p.sub_pairs))
+        .sum::<usize>() as f64
+        / (count * pairs.len().max(1) as f64);
+    println!(
+        "  distance, all pairs    {:>9.1} µs / configuration (median {:.1}; hulls {:.1}, {:.0}×; {sub_pairs:.0} sub-pairs run per pair)",
+        mean * 1e6,
+        median * 1e6,
+        hull_seconds * 1e6,
+        mean / hull_seconds.max(1e-12)
+    );
+    match parry_check_as(model, pairs, configs, CollisionMode::Mesh) {
+        Some((parry, _)) => println!(
+            "  parry3d-f64 TriMesh    {:>9.1} µs / configuration (ours / parry = {:.2})",
+            parry * 1e6,
+            mean / parry
+        ),
+        None => println!("  parry3d-f64: not every link has a parry counterpart"),
+    }
+    for margin in MARGINS {
+        let mut within = SelfCollision::new(pairs.to_vec(), Algorithm::GJK);
+        let (mut total, mut meshes) = (0.0, 0usize);
+        for q in configs {
+            let answer = within.check_within(model, q, margin);
+            total += answer.seconds;
+            meshes += answer.pairs.iter().filter(|p| p.sub_pairs > 0).count();
+        }
+        println!(
+            "  every pair within {:>4} m{:>7.1} µs / configuration (the midphase on {:.2} pairs)",
+            margin,
+            total / count * 1e6,
+            meshes as f64 / count
+        );
+    }
+    let mut boolean = SelfCollision::new(pairs.to_vec(), Algorithm::GJK);
+    let any = configs
+        .iter()
+        .map(|q| boolean.first_collision(model, q).1)
+        .sum::<f64>()
+        / count;
+    println!(
+        "  anything colliding?    {:>9.1} µs / configuration (hulls first)",
+        any * 1e6
+    );
 }
 
 /// Pair answers that parry3d-f64 differs from by more than [`DISAGREEMENT`], each with
