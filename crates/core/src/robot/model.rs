@@ -1,8 +1,8 @@
 //! A robot from its URDF: the link tree, its joints (revolute, continuous, prismatic,
 //! fixed; mimic joints following their leader), and per link with collision geometry
 //! one convex shape and, checked as meshes ([`CollisionMode::Mesh`]), the link's
-//! geometry as MoveIt and Pinocchio check it ([`LinkComposite`]). The convex shape is described as a scene's shapes are (`ShapeSpec`) and built by the
-//! scene's builder: a lone box, cylinder or sphere keeps the primitive; anything
+//! geometry as MoveIt and Pinocchio check it ([`LinkComposite`]). The convex shape is
+//! described as a scene's shapes are (`ShapeSpec`) and built by the scene's builder: a lone box, cylinder or sphere keeps the primitive; anything
 //! else is the hull of every collision vertex (boxes' corners, meshes' vertices after
 //! the mesh `scale`, which may be negative), each element's `<origin>` applied, and
 //! when spheres, cylinders or capsules are among several elements, the hull of the
