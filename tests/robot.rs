@@ -721,3 +721,235 @@ fn mimic_chains_and_an_explicit_package_root() {
         poses[b].translation
     );
 }
+
+// ---- Links checked as meshes (`--collision mesh|both`) ----
+
+fn ell_urdf() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/robots/ell/ell.urdf")
+}
+
+/// An L-shaped link and a block in its inner corner: the L's hull overlaps the block,
+/// the L itself is 0.25 away. As meshes the pair is apart, as hulls colliding, and the
+/// comparison lists that configuration alone (the block slid out, both apart; slid into
+/// the L's arm, both colliding).
+#[test]
+fn hull_and_mesh_verdicts_differ_in_a_concavity_and_the_comparison_lists_it() {
+    use collidescope::robot::{CollisionMode, HullMeshComparison};
+    let model = RobotModel::load_as(&ell_urdf(), None, CollisionMode::Mesh).unwrap();
+    assert!(model.shapes[0].mesh.is_some() && model.shapes[1].mesh.is_none());
+    let pairs = checked_pairs(&model, &[]);
+    let configs = vec![vec![0.0], vec![2.0], vec![-0.5]];
+    let mut mesh = SelfCollision::new(pairs.clone(), Algorithm::GJK);
+    let at_corner = mesh.check(&model, &[0.0]).pairs[0];
+    assert!(!at_corner.colliding);
+    assert!((at_corner.distance - 0.25).abs() < 1e-6, "{at_corner:?}");
+    assert!(at_corner.sub_pairs > 0);
+    let (a, b) = at_corner.witnesses.unwrap();
+    assert!(((a - b).length() - 0.25).abs() < 1e-6, "{a} {b}");
+    // Loaded as hulls, or checked as hulls, the pair collides.
+    let hull_model = RobotModel::load(&ell_urdf(), None).unwrap();
+    let mut hull = SelfCollision::new(pairs.clone(), Algorithm::GJK);
+    assert!(hull.check(&hull_model, &[0.0]).pairs[0].colliding);
+    let comparison = HullMeshComparison::run(&model, &pairs, &configs, Algorithm::GJK);
+    assert_eq!(comparison.compared, 3);
+    assert_eq!(comparison.changes.len(), 1, "{:?}", comparison.changes);
+    let change = comparison.changes[0];
+    assert_eq!((change.config, change.pair), (0, 0));
+    assert!(change.hull_colliding && !change.mesh_colliding);
+    assert!((change.mesh - 0.25).abs() < 1e-6 && change.hull == 0.0);
+    let (largest, c, _) = comparison.largest_difference.unwrap();
+    assert!((largest - 0.25).abs() < 1e-6 && c == 0, "{largest} at {c}");
+    // Slid into the arm both collide; slid out, both measure the same gap to the L's
+    // outer face x = 2 (1.1 − 0.15 from the block's centre at x = 2.9).
+    assert!(comparison.mesh[2].pairs[0].colliding && comparison.hull[2].pairs[0].colliding);
+    // The block's corner (2.75, 0.75) is nearest the L's corner (2, 0.5), a hull vertex.
+    let (h, m) = (comparison.hull[1].pairs[0], comparison.mesh[1].pairs[0]);
+    let gap = (0.75f64 * 0.75 + 0.25 * 0.25).sqrt();
+    assert!((m.distance - gap).abs() < 1e-6 && (h.distance - gap).abs() < 1e-6);
+    // The Boolean check, the margin check and the nearest pair follow the meshes.
+    assert_eq!(mesh.first_collision(&model, &[0.0]).0, None);
+    assert_eq!(mesh.first_collision(&model, &[-0.5]).0, Some(0));
+    let within = mesh.check_within(&model, &[0.0], 0.1).pairs[0];
+    assert!(within.beyond_margin || within.distance > 0.1, "{within:?}");
+    let within = mesh.check_within(&model, &[0.0], 0.3).pairs[0];
+    assert!(!within.beyond_margin && (within.distance - 0.25).abs() < 1e-6);
+    let (nearest, _) = mesh.nearest_pair(&model, &[0.0]).unwrap();
+    assert!(!nearest.colliding && (nearest.distance - 0.25).abs() < 1e-6);
+}
+
+/// The CLI says the same: `--collision both` lists the corner configuration, with both
+/// distances and the summary, in text and JSON; `--pair-scene` writes the pair as a
+/// mesh scene that `solve` answers with the mesh's distance.
+#[test]
+fn the_cli_lists_where_hulls_and_meshes_disagree() {
+    let dir = temp_dir("compare");
+    let configs = write(
+        &dir,
+        "configs.json",
+        r#"{"joints": ["slide"], "configs": [[0.0], [2.0], [-0.5]]}"#,
+    );
+    let urdf = ell_urdf();
+    let (urdf, configs) = (urdf.to_str().unwrap(), configs.to_str().unwrap());
+    let out = common::cli_ok(&["robot", urdf, "--configs", configs, "--collision", "both"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("ell–block"), "{text}");
+    assert!(
+        text.contains("3 pair configurations, 1 verdicts differ"),
+        "{text}"
+    );
+    assert!(text.contains("apart 0.250000"), "{text}");
+    let json = common::cli_json(&[
+        "robot",
+        urdf,
+        "--configs",
+        configs,
+        "--collision",
+        "both",
+        "--json",
+    ]);
+    let changes = json["verdict_changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 1);
+    assert_eq!(changes[0]["hull"]["colliding"], true);
+    assert_eq!(changes[0]["mesh"]["colliding"], false);
+    assert_eq!(json["summary"]["verdicts_differ"], 1);
+    assert_eq!(json["summary"]["pair_configurations"], 3);
+    // As meshes, written out for `solve`.
+    let scene = dir.join("corner.ron");
+    common::cli_ok(&[
+        "robot",
+        urdf,
+        "--configs",
+        configs,
+        "--collision",
+        "mesh",
+        "--pair-scene",
+        scene.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&scene).unwrap();
+    assert!(text.contains("Mesh("), "{text}");
+    let loaded = collidescope::scene::Scene::load(&scene).unwrap();
+    assert!(loaded.bodies[0].composite.is_some());
+    let run = loaded
+        .run_composite(
+            collidescope::solver::Method::of(Algorithm::GJK),
+            collidescope::solver::SolverSettings::default(),
+            false,
+            None,
+        )
+        .unwrap();
+    assert!(
+        (run.answer.upper - 0.25).abs() < 1e-6,
+        "{:?}",
+        run.answer.outcome
+    );
+}
+
+/// Mesh-mode distances on the sample robots agree with parry3d-f64's own `TriMesh`
+/// distance on the same meshes at the same poses (an independent midphase and GJK),
+/// and never fall below the hulls' distance (a mesh lies inside its hull).
+#[test]
+fn mesh_distances_agree_with_parrys_trimesh_on_the_robots() {
+    use collidescope::robot::{parry_check_as, CollisionMode};
+    let Some(dir) = common::shared_data("robots") else {
+        return;
+    };
+    for urdf in [
+        "panda_description/urdf/panda.urdf",
+        "ur_description/urdf/ur5_robot.urdf",
+    ] {
+        let model = RobotModel::load_as(&dir.join(urdf), None, CollisionMode::Mesh).unwrap();
+        assert!(
+            model.shapes.iter().filter(|s| s.mesh.is_some()).count() >= 7,
+            "{urdf}"
+        );
+        let pairs = checked_pairs(&model, &[]);
+        let mut rng = collidescope::rng::SplitMix64::new(3);
+        let configs: Vec<Vec<f64>> = (0..12)
+            .map(|_| collidescope::robot::acm::random_configuration(&model, &mut rng))
+            .collect();
+        let (_, parry) = parry_check_as(&model, &pairs, &configs, CollisionMode::Mesh).unwrap();
+        let mut mesh = SelfCollision::new(pairs.clone(), Algorithm::GJK);
+        let mut hull =
+            SelfCollision::new(pairs.clone(), Algorithm::GJK).with_collision(CollisionMode::Hull);
+        let (mut apart, mut colliding, mut hull_only) = (0, 0, 0);
+        for (c, q) in configs.iter().enumerate() {
+            let ours = mesh.check(&model, q);
+            let hulls = hull.check(&model, q);
+            for (k, (m, h)) in ours.pairs.iter().zip(&hulls.pairs).enumerate() {
+                let p = parry[c][k];
+                if m.colliding {
+                    assert!(p < 1e-6, "{urdf} config {c} pair {k}: parry {p}");
+                    colliding += 1;
+                } else {
+                    assert!(
+                        (m.distance - p).abs() <= 1e-6 * p.max(1.0),
+                        "{urdf} config {c} pair {k}: ours {} parry {p}",
+                        m.distance
+                    );
+                    assert!(
+                        h.colliding || h.distance <= m.distance + 1e-6,
+                        "{urdf} config {c} pair {k}: hulls {} meshes {}",
+                        h.distance,
+                        m.distance
+                    );
+                    apart += 1;
+                    hull_only += usize::from(h.colliding);
+                }
+            }
+        }
+        assert!(
+            apart > 100 && colliding > 0,
+            "{urdf}: {apart} / {colliding}"
+        );
+        eprintln!(
+            "{urdf}: {apart} apart, {colliding} colliding, {hull_only} colliding only as hulls"
+        );
+    }
+}
+
+/// A mesh with a fin (an edge of three triangles) loads as a mesh: the edge joins none
+/// of them, and a warning names the file and the edge. Several elements make one mesh
+/// (all meshes) or a compound (with a primitive), each element's origin applied.
+#[test]
+fn fins_are_kept_with_a_warning_and_several_elements_make_one_composite() {
+    use collidescope::robot::CollisionMode;
+    let dir = temp_dir("fins");
+    let mut obj = String::from("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nv 0.5 -1 0\n");
+    obj.push_str("f 1 3 2\nf 1 2 4\nf 2 3 4\nf 1 4 3\nf 1 2 5\n");
+    write(&dir, "fin.obj", &obj);
+    std::fs::write(dir.join("tet.stl"), tetrahedron_stl()).unwrap();
+    let urdf = write(
+        &dir,
+        "fins.urdf",
+        r#"<robot name="f">
+  <link name="finned"><collision><geometry><mesh filename="fin.obj"/></geometry></collision></link>
+  <link name="two"><collision><origin xyz="5 0 0"/><geometry><mesh filename="tet.stl"/></geometry></collision>
+    <collision><origin xyz="7 0 0"/><geometry><mesh filename="tet.stl" scale="2 2 2"/></geometry></collision></link>
+  <link name="mixed"><collision><origin xyz="0 5 0"/><geometry><mesh filename="tet.stl"/></geometry></collision>
+    <collision><origin xyz="0 7 0"/><geometry><sphere radius="0.5"/></geometry></collision></link>
+  <joint name="a" type="fixed"><parent link="finned"/><child link="two"/></joint>
+  <joint name="b" type="fixed"><parent link="finned"/><child link="mixed"/></joint>
+</robot>"#,
+    );
+    let model = RobotModel::load_as(&urdf, None, CollisionMode::Mesh).unwrap();
+    let fin = model
+        .warnings
+        .iter()
+        .find(|w| w.contains("fin.obj"))
+        .expect("a warning about the fin");
+    assert!(
+        fin.contains("finned") && fin.contains("belongs to 3 triangles"),
+        "{fin}"
+    );
+    let describe = |k: usize| model.shapes[k].mesh.as_ref().unwrap().composite.describe();
+    assert_eq!(describe(1), "mesh of 8 triangles (closed)");
+    assert_eq!(describe(2), "compound of 5 parts");
+    // Distances: the first tetrahedron's corner (1, 0, 0) + (5, 0, 0) is 4 from the fin
+    // mesh's corner (1, 0, 0); the sphere at (0, 7, 0) is 6.5 from the mesh's (0, 1, 0).
+    let pairs = checked_pairs(&model, &[]);
+    let answer = SelfCollision::new(pairs.clone(), Algorithm::GJK).check(&model, &[]);
+    let d = |a: usize, b: usize| answer.pairs[pairs.iter().position(|p| *p == (a, b)).unwrap()];
+    assert!((d(0, 1).distance - 4.0).abs() < 1e-9, "{:?}", d(0, 1));
+    let to_mixed = d(0, 2).distance;
+    assert!((to_mixed - 4.0).abs() < 1e-9, "{to_mixed}");
+}

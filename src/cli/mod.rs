@@ -372,6 +372,18 @@ enum Command {
         /// from ours as a two-body scene (for `collidescope export ... --parry`).
         #[arg(long, requires = "timing")]
         disagreement_scene: Option<PathBuf>,
+        /// How a link's mesh is checked: `hull` (its convex hull: one GJK run per pair,
+        /// the default, for speed), `mesh` (its triangles, as MoveIt and Pinocchio check
+        /// URDF meshes: FCL's and Coal's BVHModel), or `both` (each pair both ways, and
+        /// the pairs whose verdict changes).
+        #[arg(long, value_enum, default_value_t = robot::CollisionArg::Hull)]
+        collision: robot::CollisionArg,
+        /// Write one pair as a two-body scene, its links as checked (`--collision mesh`
+        /// keeps the meshes, so `solve` asks the same): with `--collision both` the
+        /// first pair whose verdict changes (as meshes), otherwise the first
+        /// configuration's nearest pair (a colliding one first).
+        #[arg(long, conflicts_with = "any")]
+        pair_scene: Option<PathBuf>,
         #[arg(long)]
         json: bool,
     },
@@ -489,6 +501,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             any,
             margin,
             disagreement_scene,
+            collision,
+            pair_scene,
             json,
         }) => robot::run(robot::RobotArgs {
             urdf,
@@ -504,6 +518,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             any,
             margin,
             disagreement_scene,
+            collision,
+            pair_scene,
             json,
         }),
         Some(Command::Sweep {

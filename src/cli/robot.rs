@@ -1,5 +1,6 @@
-//! `collidescope robot`: load a URDF (and SRDF), check every pair at each configuration,
-//! print the contract's JSON or a table.
+//! `collidescope robot`: load a URDF (and SRDF), check every pair at each configuration
+//! (links as hulls, as meshes, or both ways with the pairs whose verdict changes), print
+//! the contract's JSON or a table.
 
 use std::path::PathBuf;
 
@@ -7,8 +8,8 @@ use collidescope::rng::SplitMix64;
 use collidescope::robot::acm::random_configuration;
 use collidescope::robot::path::SmoothPath;
 use collidescope::robot::{
-    checked_pairs, compute_acm, disabled_pairs_for, parry_check, srdf_text, RobotModel,
-    SelfCollision,
+    checked_pairs, compute_acm, disabled_pairs_for, parry_check, parry_check_as, srdf_text,
+    CollisionMode, HullMeshComparison, RobotModel, SelfCollision,
 };
 use collidescope::solver::Algorithm;
 use serde::Deserialize;
@@ -28,7 +29,27 @@ pub struct RobotArgs {
     pub any: bool,
     pub margin: Option<f64>,
     pub disagreement_scene: Option<PathBuf>,
+    pub collision: CollisionArg,
+    pub pair_scene: Option<PathBuf>,
     pub json: bool,
+}
+
+/// `--collision`: links as hulls, as meshes, or both ways.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CollisionArg {
+    Hull,
+    Mesh,
+    Both,
+}
+
+impl CollisionArg {
+    /// How the model is loaded: with its meshes unless only hulls are asked for.
+    fn loading(self) -> CollisionMode {
+        match self {
+            CollisionArg::Hull => CollisionMode::Hull,
+            CollisionArg::Mesh | CollisionArg::Both => CollisionMode::Mesh,
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -38,8 +59,12 @@ struct ConfigsFile {
 }
 
 pub fn run(args: RobotArgs) -> anyhow::Result<()> {
-    let model =
-        RobotModel::load(&args.urdf, args.package_root.as_deref()).map_err(anyhow::Error::msg)?;
+    let model = RobotModel::load_as(
+        &args.urdf,
+        args.package_root.as_deref(),
+        args.collision.loading(),
+    )
+    .map_err(anyhow::Error::msg)?;
     for w in &model.warnings {
         eprintln!("warning: {w}");
     }
@@ -71,6 +96,9 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
     };
     let configs = configurations(&model, &args)?;
     let pairs = checked_pairs(&model, &disabled);
+    if args.collision == CollisionArg::Both {
+        return compare(&model, &pairs, &configs, &args);
+    }
     let mut checker = SelfCollision::new(pairs.clone(), args.algorithm);
     let links: Vec<&str> = model.shapes.iter().map(|s| s.name.as_str()).collect();
     if args.any {
@@ -113,19 +141,27 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
             "links": links,
             "pairs": pairs.iter().map(|(i, j)| [i, j]).collect::<Vec<_>>(),
             "margin": args.margin,
+            "collision": model.collision.name(),
             "results": results,
         });
         println!("{}", serde_json::to_string(&out)?);
+        if let Some(out) = &args.pair_scene {
+            write_nearest_pair(&model, &pairs, &configs, &answers, out, &args.urdf)?;
+        }
         return Ok(());
     }
     println!(
-        "{}: {} links with collision geometry, {} pairs checked ({} disabled by the SRDF), {} configurations, {}",
+        "{}: {} links with collision geometry, {} pairs checked ({} disabled by the SRDF), {} configurations, {}, links as {}",
         model.name,
         links.len(),
         pairs.len(),
         disabled.len(),
         configs.len(),
-        args.algorithm
+        args.algorithm,
+        match model.collision {
+            CollisionMode::Hull => "convex hulls",
+            CollisionMode::Mesh => "meshes (as MoveIt and Pinocchio check them)",
+        }
     );
     let name = |k: usize| format!("{}–{}", links[pairs[k].0], links[pairs[k].1]);
     for (c, a) in answers.iter().enumerate() {
@@ -170,8 +206,34 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
         let fk: f64 = answers.iter().map(|a| a.kinematics_seconds).sum::<f64>() / n * 1e6;
         let total: f64 = answers.iter().map(|a| a.seconds).sum::<f64>() / n * 1e6;
         println!("mean per configuration: {total:.1} µs, of which kinematics and poses {fk:.1} µs, pairs {:.1} µs", total - fk);
-        // The same pairs and poses through parry3d-f64 (its native shapes, built once).
-        match parry_check(&model, &pairs, &configs) {
+        // The same pairs and poses through parry3d-f64 (its native shapes, built once;
+        // meshes as its TriMesh, compounds as its Compound).
+        if model.collision == CollisionMode::Mesh {
+            match parry_check_as(&model, &pairs, &configs, CollisionMode::Mesh) {
+                Some((parry_seconds, parry)) => {
+                    let worst = answers
+                        .iter()
+                        .zip(&parry)
+                        .flat_map(|(a, p)| {
+                            a.pairs
+                                .iter()
+                                .zip(p)
+                                .filter(|(x, _)| !x.beyond_margin)
+                                .map(|(x, y)| (x.distance - y).abs())
+                        })
+                        .fold(0.0f64, f64::max);
+                    println!(
+                        "parry3d-f64 (TriMesh, Compound) on the same pairs: {:.1} µs per configuration; ours / parry = {:.2}; largest difference in distance {worst:.1e}",
+                        parry_seconds * 1e6,
+                        total / (parry_seconds * 1e6)
+                    );
+                }
+                None => println!("parry3d-f64: not every link has a parry counterpart"),
+            }
+        }
+        match parry_check(&model, &pairs, &configs)
+            .filter(|_| model.collision == CollisionMode::Hull)
+        {
             Some((parry_seconds, parry)) => {
                 let worst = answers
                     .iter()
@@ -195,8 +257,12 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
                     disagreements.write_worst(&model, &pairs, &configs, out, &args.urdf)?;
                 }
             }
+            None if model.collision == CollisionMode::Mesh => {}
             None => println!("parry3d-f64: not every link shape has a parry counterpart"),
         }
+    }
+    if let Some(out) = &args.pair_scene {
+        write_nearest_pair(&model, &pairs, &configs, &answers, out, &args.urdf)?;
     }
     println!("{:<44} {:>10} {:>12}", "pair", "mean iter.", "mean µs");
     let mut slowest = (0, 0.0);
@@ -218,6 +284,186 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
         println!("slowest pair: {} ({:.2} µs)", name(slowest.0), slowest.1);
     }
     Ok(())
+}
+
+/// `--collision both`: every pair at every configuration as hulls and as meshes, the
+/// pairs whose verdict changes with both distances, and a summary line.
+fn compare(
+    model: &RobotModel,
+    pairs: &[(usize, usize)],
+    configs: &[Vec<f64>],
+    args: &RobotArgs,
+) -> anyhow::Result<()> {
+    let comparison = HullMeshComparison::run(model, pairs, configs, args.algorithm);
+    let links: Vec<&str> = model.shapes.iter().map(|s| s.name.as_str()).collect();
+    let name = |k: usize| format!("{}–{}", links[pairs[k].0], links[pairs[k].1]);
+    let (hull_seconds, mesh_seconds) = comparison.seconds_per_configuration();
+    let verdict = |colliding: bool, d: f64| {
+        if colliding {
+            "colliding".to_string()
+        } else {
+            format!("apart {d:.6}")
+        }
+    };
+    if args.json {
+        let changes: Vec<_> = comparison
+            .changes
+            .iter()
+            .map(|c| {
+                json!({
+                    "config": c.config,
+                    "pair": c.pair,
+                    "links": [links[pairs[c.pair].0], links[pairs[c.pair].1]],
+                    "hull": {"colliding": c.hull_colliding, "distance": c.hull},
+                    "mesh": {"colliding": c.mesh_colliding, "distance": c.mesh},
+                })
+            })
+            .collect();
+        let distances = |answers: &[collidescope::robot::ConfigAnswer]| {
+            answers
+                .iter()
+                .map(|a| a.pairs.iter().map(|p| p.distance).collect::<Vec<_>>())
+                .collect::<Vec<_>>()
+        };
+        let colliding = |answers: &[collidescope::robot::ConfigAnswer]| {
+            answers
+                .iter()
+                .map(|a| {
+                    a.pairs
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, p)| p.colliding)
+                        .map(|(k, _)| k)
+                        .collect::<Vec<_>>()
+                })
+                .collect::<Vec<_>>()
+        };
+        let out = json!({
+            "links": links,
+            "pairs": pairs.iter().map(|(i, j)| [i, j]).collect::<Vec<_>>(),
+            "collision": "both",
+            "hull": {"distances": distances(&comparison.hull), "colliding": colliding(&comparison.hull), "seconds_per_configuration": hull_seconds},
+            "mesh": {"distances": distances(&comparison.mesh), "colliding": colliding(&comparison.mesh), "seconds_per_configuration": mesh_seconds},
+            "verdict_changes": changes,
+            "summary": {
+                "pair_configurations": comparison.compared,
+                "verdicts_differ": comparison.changes.len(),
+                "largest_distance_difference": comparison.largest_difference.map(|(d, ..)| d),
+                "largest_at": comparison.largest_difference.map(|(_, c, k)| json!({"config": c, "pair": k})),
+            },
+        });
+        println!("{}", serde_json::to_string(&out)?);
+    } else {
+        println!(
+            "{}: {} pairs at {} configurations, as convex hulls and as meshes (MoveIt's and Pinocchio's check), {}",
+            model.name,
+            pairs.len(),
+            configs.len(),
+            args.algorithm
+        );
+        if comparison.changes.is_empty() {
+            println!("no pair's verdict changes");
+        } else {
+            println!(
+                "{:>6}  {:<44} {:>22} {:>22}",
+                "config", "pair", "as hulls", "as meshes"
+            );
+        }
+        for c in &comparison.changes {
+            println!(
+                "{:>6}  {:<44} {:>22} {:>22}",
+                c.config,
+                name(c.pair),
+                verdict(c.hull_colliding, c.hull),
+                verdict(c.mesh_colliding, c.mesh)
+            );
+        }
+        let largest = comparison
+            .largest_difference
+            .map_or("—".to_string(), |(d, c, k)| {
+                format!("{d:.6} ({} at config {c})", name(k))
+            });
+        println!(
+            "{} pair configurations, {} verdicts differ (hull colliding, mesh apart: {}); largest distance difference {largest}",
+            comparison.compared,
+            comparison.changes.len(),
+            comparison
+                .changes
+                .iter()
+                .filter(|c| c.hull_colliding && !c.mesh_colliding)
+                .count()
+        );
+        println!(
+            "time per configuration: hulls {:.1} µs, meshes {:.1} µs ({:.1}×)",
+            hull_seconds * 1e6,
+            mesh_seconds * 1e6,
+            mesh_seconds / hull_seconds.max(1e-12)
+        );
+    }
+    if let Some(out) = &args.pair_scene {
+        let dir = args.urdf.parent().unwrap_or(std::path::Path::new("."));
+        match comparison.changes.first() {
+            Some(c) => {
+                let scene = collidescope::robot::scene::pair_scene_as(
+                    model,
+                    pairs[c.pair],
+                    &configs[c.config],
+                    dir,
+                    CollisionMode::Mesh,
+                );
+                save_scene(&scene, out)?;
+                eprintln!(
+                    "{} at config {} (as meshes) written to {}",
+                    name(c.pair),
+                    c.config,
+                    out.display()
+                );
+            }
+            None => write_nearest_pair(model, pairs, configs, &comparison.mesh, out, &args.urdf)?,
+        }
+    }
+    Ok(())
+}
+
+/// Writes the first configuration's nearest pair (a colliding one first), its links as
+/// the model was loaded, as a two-body scene.
+fn write_nearest_pair(
+    model: &RobotModel,
+    pairs: &[(usize, usize)],
+    configs: &[Vec<f64>],
+    answers: &[collidescope::robot::ConfigAnswer],
+    out: &std::path::Path,
+    urdf: &std::path::Path,
+) -> anyhow::Result<()> {
+    let (Some(q), Some(answer)) = (configs.first(), answers.first()) else {
+        return Ok(());
+    };
+    let Some((k, _)) = answer.pairs.iter().enumerate().min_by(|x, y| {
+        let key = |p: &collidescope::robot::PairAnswer| (!p.colliding, p.distance);
+        key(x.1)
+            .partial_cmp(&key(y.1))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    }) else {
+        anyhow::bail!("no pair is checked: {} not written", out.display());
+    };
+    let dir = urdf.parent().unwrap_or(std::path::Path::new("."));
+    let scene = collidescope::robot::scene::pair_scene(model, pairs[k], q, dir);
+    save_scene(&scene, out)?;
+    let (i, j) = pairs[k];
+    eprintln!(
+        "{}–{} at config 0 (as {}) written to {}",
+        model.shapes[i].name,
+        model.shapes[j].name,
+        model.collision.name(),
+        out.display()
+    );
+    Ok(())
+}
+
+fn save_scene(scene: &collidescope::scene::Scene, out: &std::path::Path) -> anyhow::Result<()> {
+    scene
+        .save(out)
+        .map_err(|e| anyhow::anyhow!("{}: cannot write the scene: {e}", out.display()))
 }
 
 /// The configurations: from CONFIGS.json (joints not listed stay at 0) or random within
@@ -302,7 +548,84 @@ pub fn bench(
     let path = SmoothPath::sample(&model, configs.len(), PATH_RESOLUTION, 7);
     println!("along a smooth path, joints moving ≤ {PATH_RESOLUTION} rad per step (warm starts):");
     bench_configs(&model, &pairs, &path);
+    let with_meshes =
+        RobotModel::load_as(urdf, None, CollisionMode::Mesh).map_err(anyhow::Error::msg)?;
+    let meshes = &configs[..configs.len().min(MESH_CONFIGS)];
+    println!(
+        "links as meshes (MoveIt's and Pinocchio's check; the first {} random configurations):",
+        meshes.len()
+    );
+    bench_meshes(&with_meshes, &pairs, meshes);
     Ok(())
+}
+
+/// Configurations the mesh rows of `bench robot` time (a mesh check of every pair costs
+/// milliseconds).
+const MESH_CONFIGS: usize = 200;
+
+/// The mesh rows of `bench robot`: every pair's distance as meshes against the hulls'
+/// and parry3d-f64's `TriMesh`, the margin checks (hulls first, meshes when the hulls
+/// come within the margin) and the Boolean check.
+fn bench_meshes(model: &RobotModel, pairs: &[(usize, usize)], configs: &[Vec<f64>]) {
+    let count = configs.len().max(1) as f64;
+    let mut hull =
+        SelfCollision::new(pairs.to_vec(), Algorithm::GJK).with_collision(CollisionMode::Hull);
+    let hull_seconds = configs
+        .iter()
+        .map(|q| hull.check(model, q).seconds)
+        .sum::<f64>()
+        / count;
+    let mut mesh = SelfCollision::new(pairs.to_vec(), Algorithm::GJK);
+    let answers: Vec<_> = configs.iter().map(|q| mesh.check(model, q)).collect();
+    let mut seconds: Vec<f64> = answers.iter().map(|a| a.seconds).collect();
+    seconds.sort_by(f64::total_cmp);
+    let mean = seconds.iter().sum::<f64>() / count;
+    let median = seconds.get(seconds.len() / 2).copied().unwrap_or(0.0);
+    let sub_pairs = answers
+        .iter()
+        .flat_map(|a| a.pairs.iter().map(|p| p.sub_pairs))
+        .sum::<usize>() as f64
+        / (count * pairs.len().max(1) as f64);
+    println!(
+        "  distance, all pairs    {:>9.1} µs / configuration (median {:.1}; hulls {:.1}, {:.0}×; {sub_pairs:.0} sub-pairs run per pair)",
+        mean * 1e6,
+        median * 1e6,
+        hull_seconds * 1e6,
+        mean / hull_seconds.max(1e-12)
+    );
+    match parry_check_as(model, pairs, configs, CollisionMode::Mesh) {
+        Some((parry, _)) => println!(
+            "  parry3d-f64 TriMesh    {:>9.1} µs / configuration (ours / parry = {:.2})",
+            parry * 1e6,
+            mean / parry
+        ),
+        None => println!("  parry3d-f64: not every link has a parry counterpart"),
+    }
+    for margin in MARGINS {
+        let mut within = SelfCollision::new(pairs.to_vec(), Algorithm::GJK);
+        let (mut total, mut meshes) = (0.0, 0usize);
+        for q in configs {
+            let answer = within.check_within(model, q, margin);
+            total += answer.seconds;
+            meshes += answer.pairs.iter().filter(|p| p.sub_pairs > 0).count();
+        }
+        println!(
+            "  every pair within {:>4} m{:>7.1} µs / configuration (the midphase on {:.2} pairs)",
+            margin,
+            total / count * 1e6,
+            meshes as f64 / count
+        );
+    }
+    let mut boolean = SelfCollision::new(pairs.to_vec(), Algorithm::GJK);
+    let any = configs
+        .iter()
+        .map(|q| boolean.first_collision(model, q).1)
+        .sum::<f64>()
+        / count;
+    println!(
+        "  anything colliding?    {:>9.1} µs / configuration (hulls first)",
+        any * 1e6
+    );
 }
 
 /// Pair answers that parry3d-f64 differs from by more than [`DISAGREEMENT`], each with

@@ -11,8 +11,10 @@ use crate::rng::SplitMix64;
 use crate::robot::kinematics::shape_poses;
 use crate::robot::order::by_signed_distance;
 use crate::robot::path::SmoothPath;
-use crate::robot::scene::robot_scene;
-use crate::robot::{checked_pairs, ConfigAnswer, DisabledPair, RobotModel, SelfCollision};
+use crate::robot::scene::{robot_scene_as, shape_spec};
+use crate::robot::{
+    checked_pairs, CollisionMode, ConfigAnswer, DisabledPair, RobotModel, SelfCollision,
+};
 use crate::scene::Scene;
 use crate::solver::Algorithm;
 
@@ -41,6 +43,12 @@ pub struct RobotState {
     /// Only distances up to this margin are asked ([`SelfCollision::check_within`]):
     /// pairs proved farther apart show their bound. `None`: every pair's distance.
     pub margin: Option<f64>,
+    /// Links checked as their hulls or as their meshes (MoveIt's and Pinocchio's check).
+    pub collision: CollisionMode,
+    /// "Where hulls and meshes disagree" at this configuration, when asked: the pairs
+    /// (indices into `pairs`) whose verdict changes, with the other check's distance
+    /// (0 colliding); `None` until asked, and after every move.
+    pub other_verdicts: Option<Vec<(usize, bool, f64)>>,
 }
 
 /// A pair this close (a share of the largest link's diagonal) counts as near: amber in
@@ -54,6 +62,59 @@ impl RobotState {
             Some(margin) => self.checker.check_within(&self.model, &self.q, margin),
             None => self.checker.check(&self.model, &self.q),
         };
+        self.other_verdicts = None;
+    }
+
+    /// The other check (hulls when checking meshes, and the reverse) at this
+    /// configuration: the pairs whose verdict (colliding or apart) changes, kept in
+    /// [`Self::other_verdicts`].
+    pub(super) fn compare_other(&mut self) {
+        let other = match self.collision {
+            CollisionMode::Hull => CollisionMode::Mesh,
+            CollisionMode::Mesh => CollisionMode::Hull,
+        };
+        let answer = SelfCollision::new(self.pairs.clone(), Algorithm::GJK)
+            .with_collision(other)
+            .check(&self.model, &self.q);
+        let changes = answer
+            .pairs
+            .iter()
+            .zip(&self.answer.pairs)
+            .enumerate()
+            .filter(|(_, (theirs, ours))| theirs.colliding != ours.colliding)
+            .map(|(k, (theirs, _))| {
+                let d = if theirs.colliding {
+                    0.0
+                } else {
+                    theirs.distance
+                };
+                (k, theirs.colliding, d)
+            })
+            .collect();
+        self.other_verdicts = Some(changes);
+    }
+
+    /// Checks the links as hulls or as meshes from now on: a new check, and each link
+    /// with a mesh drawn and put in focus as what is checked (its hull, or its mesh).
+    pub(super) fn set_collision(
+        &mut self,
+        collision: CollisionMode,
+        commands: &mut PendingCommands,
+    ) {
+        self.collision = collision;
+        self.checker =
+            SelfCollision::new(self.pairs.clone(), Algorithm::GJK).with_collision(collision);
+        self.recheck();
+        for (b, s) in self.model.shapes.iter().enumerate() {
+            let Some(mesh) = &s.mesh else {
+                continue;
+            };
+            let spec = match collision {
+                CollisionMode::Mesh => mesh.spec.clone(),
+                CollisionMode::Hull => shape_spec(&s.shape),
+            };
+            commands.push(ViewerCommand::SetShape(BodyId(b), spec));
+        }
     }
 
     /// Below this distance a pair is near (a share of the largest link's diagonal).
@@ -138,7 +199,8 @@ impl RobotState {
     /// A disabled pair turned on or off: new pairs for the check and the scene.
     pub(super) fn repair(&mut self, commands: &mut PendingCommands) {
         self.pairs = self.pairs_in_use();
-        self.checker = SelfCollision::new(self.pairs.clone(), Algorithm::GJK);
+        self.checker =
+            SelfCollision::new(self.pairs.clone(), Algorithm::GJK).with_collision(self.collision);
         self.recheck();
         // The scene's pairs as a robot opens: by certified signed distance at the
         // configuration, so the deepest overlap or the nearest pair stays in focus.
@@ -159,7 +221,7 @@ impl RobotState {
 
     /// The robot at its configuration as a scene.
     pub fn scene(&self, dir: &Path) -> Scene {
-        robot_scene(&self.model, &self.pairs, &self.q, dir)
+        robot_scene_as(&self.model, &self.pairs, &self.q, dir, self.collision)
     }
 
     /// Moves to `q`: the bodies' new poses as commands, and a new check.
@@ -221,6 +283,38 @@ mod tests {
             "{}",
             with_srdf.disabled_by
         );
+    }
+
+    /// The toggle: the L-shaped link's concavity holds the block, colliding as hulls,
+    /// 0.25 apart as meshes; the comparison names the pair, and the mesh link's body is
+    /// sent its mesh.
+    #[test]
+    fn the_collision_toggle_checks_meshes_and_says_where_hulls_disagree() {
+        let urdf = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/robots/ell/ell.urdf");
+        let mut state = RobotState::load(&urdf, None).unwrap();
+        let mut commands = PendingCommands::default();
+        // Every pair of two links is adjacent: check it anyway.
+        state.enabled_anyway = vec![true; state.disabled.len()];
+        state.repair(&mut commands);
+        state.move_to(vec![0.0], &mut commands);
+        assert!(state.answer.pairs[0].colliding);
+        state.compare_other();
+        let changes = state.other_verdicts.clone().unwrap();
+        assert_eq!(changes.len(), 1);
+        assert!(!changes[0].1 && (changes[0].2 - 0.25).abs() < 1e-6);
+        commands.0.clear();
+        state.set_collision(CollisionMode::Mesh, &mut commands);
+        assert!(!state.answer.pairs[0].colliding);
+        assert!(state.other_verdicts.is_none());
+        assert!(matches!(
+            commands.0.as_slice(),
+            [ViewerCommand::SetShape(
+                BodyId(0),
+                crate::scene::ShapeSpec::Mesh { .. }
+            )]
+        ));
+        let scene = state.scene(urdf.parent().unwrap());
+        assert!(scene.bodies[0].composite.is_some());
     }
 
     /// The Panda with its SRDF, and its folder; `None` (said) when the data is absent.

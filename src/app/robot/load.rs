@@ -7,7 +7,7 @@ use super::check::RobotState;
 use crate::rng::SplitMix64;
 use crate::robot::acm::default_configuration;
 use crate::robot::path::SmoothPath;
-use crate::robot::{checked_pairs, disabled_pairs_for, RobotModel, SelfCollision};
+use crate::robot::{checked_pairs, disabled_pairs_for, CollisionMode, RobotModel, SelfCollision};
 use crate::solver::Algorithm;
 
 /// Random configurations the allowed-collision matrix samples when there is no SRDF,
@@ -19,9 +19,10 @@ const ACM_ALWAYS: f64 = 0.95;
 static LOADS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl RobotState {
-    /// Loads the URDF (and SRDF) and checks the zero configuration.
+    /// Loads the URDF (and SRDF) and checks the zero configuration, links as hulls (the
+    /// panel's toggle checks them as meshes: both are loaded).
     pub fn load(urdf: &Path, srdf: Option<&Path>) -> Result<Self, String> {
-        let model = RobotModel::load(urdf, None)?;
+        let model = RobotModel::load_as(urdf, None, CollisionMode::Mesh)?;
         if model.shapes.len() < 2 {
             return Err(format!(
                 "{}: the robot has {} link{} with collision geometry, so no pair to check",
@@ -59,7 +60,9 @@ impl RobotState {
         let pairs = checked_pairs(&model, &disabled);
         // Every joint at 0, clamped into its limits (the Panda's joint 4 excludes 0).
         let q = default_configuration(&model);
-        let mut checker = SelfCollision::new(pairs.clone(), Algorithm::GJK);
+        let collision = CollisionMode::Hull;
+        let mut checker =
+            SelfCollision::new(pairs.clone(), Algorithm::GJK).with_collision(collision);
         let answer = checker.check(&model, &q);
         Ok(Self {
             enabled_anyway: vec![false; disabled.len()],
@@ -76,6 +79,8 @@ impl RobotState {
             generation: LOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
             show_visuals: !model_has_no_visuals,
             margin: None,
+            collision,
+            other_verdicts: None,
         })
     }
 }

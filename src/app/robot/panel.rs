@@ -9,7 +9,7 @@ use crate::app::model::ViewerModel;
 use crate::printed_bound::{Above, Below};
 use crate::robot::acm::random_configuration;
 use crate::robot::path::SmoothPath;
-use crate::robot::JointKind;
+use crate::robot::{CollisionMode, JointKind};
 
 /// "Only distances up to M": the margin check, what a planner's safety margin asks
 /// (0: only which pairs collide). Its default is the amber threshold, the distance the
@@ -40,6 +40,72 @@ pub(super) fn margin_ui(ui: &mut egui::Ui, state: &mut RobotState) {
     if changed {
         state.margin = on.then_some(margin);
         state.recheck();
+    }
+}
+
+/// Links as hulls or as meshes, and "where do they disagree?" at this configuration.
+pub(super) fn collision_ui(
+    ui: &mut egui::Ui,
+    state: &mut RobotState,
+    commands: &mut PendingCommands,
+) {
+    let with_mesh = state
+        .model
+        .shapes
+        .iter()
+        .filter(|s| s.mesh.is_some())
+        .count();
+    let mut collision = state.collision;
+    ui.horizontal(|ui| {
+        ui.label("check links as");
+        ui.radio_value(&mut collision, CollisionMode::Hull, "hulls")
+            .on_hover_text("each link's convex hull: one GJK run per pair, warm-started");
+        ui.add_enabled_ui(with_mesh > 0, |ui| {
+            ui.radio_value(&mut collision, CollisionMode::Mesh, "meshes")
+                .on_hover_text(
+                    "each link's triangle mesh (or compound of its parts), as MoveIt (FCL) and \
+                     Pinocchio (Coal) check URDF meshes: the hulls first, the midphase when \
+                     they come near",
+                );
+        });
+        if ui
+            .button("where do they disagree?")
+            .on_hover_text(
+                "check every pair the other way too and list the pairs whose verdict \
+                 (colliding or apart) changes here",
+            )
+            .clicked()
+        {
+            state.compare_other();
+        }
+    });
+    if collision != state.collision {
+        state.set_collision(collision, commands);
+    }
+    let names: Vec<&str> = state.model.shapes.iter().map(|s| s.name.as_str()).collect();
+    let other = match state.collision {
+        CollisionMode::Hull => "as meshes",
+        CollisionMode::Mesh => "as hulls",
+    };
+    match state.other_verdicts.as_deref() {
+        None => {}
+        Some([]) => {
+            ui.label(format!("no pair's verdict changes {other} here"));
+        }
+        Some(changes) => {
+            for &(k, colliding, d) in changes {
+                let (i, j) = state.pairs[k];
+                let said = if colliding {
+                    "colliding".to_string()
+                } else {
+                    format!("apart {d:.6}")
+                };
+                ui.label(
+                    egui::RichText::new(format!("{} – {}: {said} {other}", names[i], names[j]))
+                        .color(AMBER),
+                );
+            }
+        }
     }
 }
 
@@ -101,8 +167,8 @@ pub fn robot_panel_ui(
             ui.radio_value(&mut state.show_visuals, true, "visual meshes")
                 .on_hover_text("the URDF's <visual> meshes, with their colours");
         });
-        ui.radio_value(&mut state.show_visuals, false, "collision hulls")
-            .on_hover_text("the convex shapes the checks use");
+        ui.radio_value(&mut state.show_visuals, false, "collision shapes")
+            .on_hover_text("the shapes the checks use (hulls, or meshes when checked as meshes)");
     });
     if !visuals.missing.is_empty() {
         ui.label(format!(
@@ -125,6 +191,7 @@ pub fn robot_panel_ui(
         .italics(),
     );
     ui.separator();
+    collision_ui(ui, state, commands);
     margin_ui(ui, state);
     let seconds = state.answer.seconds * 1e6;
     let narrow = state

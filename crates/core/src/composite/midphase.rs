@@ -334,7 +334,14 @@ pub fn composite_composite_distance(
                         if let Some(p) = pose_a {
                             pose = p.inverse().then(&pose);
                         }
-                        let run = method.run(&piece_a, &piece_b, pose, None, settings, traced);
+                        let untraced = (!traced)
+                            .then(|| {
+                                untraced_distance_run(&piece_a, &piece_b, pose, method, settings)
+                            })
+                            .flatten();
+                        let run = untraced.unwrap_or_else(|| {
+                            method.run(&piece_a, &piece_b, pose, None, settings, traced)
+                        });
                         Some(gathered.run(i, Some(j), run))
                     },
                 )

@@ -75,6 +75,22 @@ impl TriMesh {
     /// triangles. Open meshes, flat ones, degenerate triangles and repeated vertices are
     /// meshes.
     pub fn new(vertices: Vec<DVec3>, triangles: Vec<[u32; 3]>) -> Result<Self, TriMeshError> {
+        let (mesh, mut fins) = Self::allowing_non_manifold_edges(vertices, triangles)?;
+        if fins.is_empty() {
+            return Ok(mesh);
+        }
+        Err(fins.swap_remove(0))
+    }
+
+    /// A mesh as [`TriMesh::new`] makes it, but an edge of three or more triangles (a
+    /// "fin", which real robot meshes can have) is kept: it joins none of them (each
+    /// triangle sees no neighbour across it, as on a rim), and it is returned, as the
+    /// [`TriMeshError::NonManifoldEdge`] `new` would refuse, for the caller to warn about
+    /// (lowest vertices first). The surface, and so every distance, is the same.
+    pub fn allowing_non_manifold_edges(
+        vertices: Vec<DVec3>,
+        triangles: Vec<[u32; 3]>,
+    ) -> Result<(Self, Vec<TriMeshError>), TriMeshError> {
         if triangles.is_empty() {
             return Err(TriMeshError::NoTriangles);
         }
@@ -94,14 +110,15 @@ impl TriMesh {
             }
         }
         let welded = weld(&vertices);
-        let across = topology(&triangles, &welded)?;
-        Ok(Self {
+        let (across, fins) = topology(&triangles, &welded);
+        let mesh = Self {
             vertices,
             triangles,
             welded,
             across,
             rings: Rings::default(),
-        })
+        };
+        Ok((mesh, fins))
     }
 
     /// The triangles with a corner at vertex `v`'s position (its topology vertex),
@@ -208,8 +225,9 @@ fn weld(vertices: &[DVec3]) -> Vec<u32> {
         .collect()
 }
 
-/// The triangle across every edge, pairing edges by their welded ends.
-fn topology(triangles: &[[u32; 3]], welded: &[u32]) -> Result<Vec<[Across; 3]>, TriMeshError> {
+/// The triangle across every edge, pairing edges by their welded ends, and the edges
+/// of three or more triangles (left joining nothing), lowest vertices first.
+fn topology(triangles: &[[u32; 3]], welded: &[u32]) -> (Vec<[Across; 3]>, Vec<TriMeshError>) {
     let mut edges: HashMap<(u32, u32), Vec<(u32, u8)>> =
         HashMap::with_capacity(triangles.len() * 2);
     for (t, tri) in triangles.iter().enumerate() {
@@ -227,6 +245,7 @@ fn topology(triangles: &[[u32; 3]], welded: &[u32]) -> Result<Vec<[Across; 3]>, 
         }
     }
     let mut across = vec![[Across::Boundary; 3]; triangles.len()];
+    let mut fins = Vec::new();
     for ((a, b), sides) in edges {
         match sides.as_slice() {
             [_] => {}
@@ -243,11 +262,15 @@ fn topology(triangles: &[[u32; 3]], welded: &[u32]) -> Result<Vec<[Across; 3]>, 
             _ => {
                 let mut triangles: Vec<u32> = sides.iter().map(|(t, _)| *t).collect();
                 triangles.sort_unstable();
-                return Err(TriMeshError::NonManifoldEdge { a, b, triangles });
+                fins.push(TriMeshError::NonManifoldEdge { a, b, triangles });
             }
         }
     }
-    Ok(across)
+    fins.sort_by_key(|e| match e {
+        TriMeshError::NonManifoldEdge { a, b, .. } => (*a, *b),
+        _ => (u32::MAX, u32::MAX),
+    });
+    (across, fins)
 }
 
 #[cfg(test)]
@@ -364,6 +387,27 @@ mod tests {
                 triangles: vec![0, 1, 4]
             }
         );
+    }
+
+    #[test]
+    fn a_fin_can_be_kept_joining_nothing_and_is_named() {
+        let (mut v, mut t) = tetrahedron();
+        v.push(DVec3::new(0.5, -1.0, 0.0));
+        t.push([0, 1, 4]);
+        let (mesh, fins) = TriMesh::allowing_non_manifold_edges(v, t).unwrap();
+        assert_eq!(
+            fins,
+            vec![TriMeshError::NonManifoldEdge {
+                a: 0,
+                b: 1,
+                triangles: vec![0, 1, 4]
+            }]
+        );
+        // Edge 0→1 is edge 2 of triangle 0, edge 0 of triangles 1 and 4: no neighbour.
+        assert_eq!(mesh.across(0)[2], Across::Boundary);
+        assert_eq!(mesh.across(1)[0], Across::Boundary);
+        assert_eq!(mesh.across(4)[0], Across::Boundary);
+        assert!(matches!(mesh.across(1)[1], Across::Triangle { .. }));
     }
 
     #[test]

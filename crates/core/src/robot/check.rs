@@ -2,7 +2,10 @@
 //! SRDF's disabled ones), and per configuration every pair's distance by a GJK-family
 //! method, warm-started from the previous configuration's separating direction when
 //! the joints moved little (along a path; after a random jump the shapes' centres are
-//! the better first guess).
+//! the better first guess). Checked as meshes ([`CollisionMode::Mesh`]), a pair with a
+//! link's mesh or compound runs through the composite midphase ([`run_composite`]),
+//! after the hulls' run has not ruled it out (a mesh lies inside its hull, so the
+//! hulls' distance bounds the meshes' from below).
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::BinaryHeap;
@@ -11,11 +14,14 @@ use std::time::Instant;
 use glam::DVec3;
 
 use super::kinematics::shape_poses;
-use super::model::RobotModel;
+use super::model::{CollisionMode, LinkShape, RobotModel};
 use super::srdf::DisabledPair;
+use crate::composite::{run_composite, CompositeAnswer, Side};
 use crate::minkowski::{CsoPoint, MinkowskiDifference};
-use crate::pose::RelativePose;
-use crate::solver::{run_gjk, solve, Algorithm, InitialGuess, Outcome, RunSummary, SolverSettings};
+use crate::pose::{Pose, RelativePose};
+use crate::solver::{
+    run_gjk, solve, Algorithm, InitialGuess, Method, Outcome, RunSummary, SolverSettings,
+};
 
 /// Every pair `(i, j)`, `i < j`, of link shapes (indices into `model.shapes`) that no
 /// disabled entry names.
@@ -51,6 +57,10 @@ pub struct PairAnswer {
     /// that proof's lower bound (the bounding spheres' gap, or GJK's separating plane),
     /// not the pair's distance. Never set by [`SelfCollision::check`].
     pub beyond_margin: bool,
+    /// Checked as meshes: the sub-pairs (triangle–triangle, triangle–shape, part–part)
+    /// the midphase ran; 0 for a pair of convex shapes (`iterations` then sums the
+    /// sub-pairs' iterations).
+    pub sub_pairs: usize,
 }
 
 impl PairAnswer {
@@ -63,6 +73,7 @@ impl PairAnswer {
             seconds,
             witnesses: None,
             beyond_margin: true,
+            sub_pairs: 0,
         }
     }
 }
@@ -119,6 +130,8 @@ pub struct SelfCollision {
     /// Each link shape's bounding sphere in its own frame (the broad phase), built on
     /// the first query.
     spheres: Vec<(DVec3, f64)>,
+    /// Hulls or meshes; `None`: as the model was loaded ([`RobotModel::collision`]).
+    pub collision: Option<CollisionMode>,
 }
 
 /// The nearest checked pair at a configuration: what planners use for margins.
@@ -179,6 +192,76 @@ impl SelfCollision {
             warm,
             last_q: None,
             spheres: Vec::new(),
+            collision: None,
+        }
+    }
+
+    /// The same checker, checking links as hulls or as meshes whatever the model's
+    /// loading (a model loaded as hulls has no meshes: its pairs stay convex).
+    pub fn with_collision(mut self, collision: CollisionMode) -> Self {
+        self.collision = Some(collision);
+        self
+    }
+
+    /// Whether pair `k` runs through the midphase: meshes asked for, and one of its
+    /// links has a mesh or compound.
+    fn through_midphase(&self, model: &RobotModel, k: usize) -> bool {
+        let (i, j) = self.pairs[k];
+        self.collision.unwrap_or(model.collision) == CollisionMode::Mesh
+            && (model.shapes[i].mesh.is_some() || model.shapes[j].mesh.is_some())
+    }
+
+    /// Pair `k`'s meshes (or a mesh and a convex shape) at `rel`: the midphase's
+    /// certified distance, by the checker's method, with its witnesses in the world.
+    fn mesh_pair(
+        &self,
+        model: &RobotModel,
+        k: usize,
+        rel: &RelativePose,
+        poses: &[Pose],
+    ) -> PairAnswer {
+        let start = Instant::now();
+        let (i, j) = self.pairs[k];
+        fn side(s: &LinkShape) -> Side<'_> {
+            match &s.mesh {
+                Some(m) => Side::Composite(&m.composite),
+                None => Side::Convex(&s.shape),
+            }
+        }
+        let (a, b) = (&model.shapes[i], &model.shapes[j]);
+        let run = run_composite(
+            side(a),
+            side(b),
+            *rel,
+            None,
+            Method::of(self.algorithm),
+            self.settings,
+            false,
+            None,
+        );
+        let answer = &run.answer;
+        let (distance, colliding) = match answer.outcome {
+            ref hit if colliding(hit) => (0.0, true),
+            _ if answer.upper.is_finite() => (answer.upper, false),
+            _ => (f64::NAN, true),
+        };
+        let witnesses = if colliding {
+            None
+        } else {
+            mesh_witnesses(model, (i, j), answer, run.swapped, poses)
+        };
+        PairAnswer {
+            distance,
+            colliding,
+            iterations: answer
+                .sub_pairs
+                .iter()
+                .map(|s| s.run.summary.iterations)
+                .sum(),
+            seconds: start.elapsed().as_secs_f64(),
+            witnesses,
+            beyond_margin: false,
+            sub_pairs: answer.sub_pairs.len(),
         }
     }
 
@@ -259,6 +342,10 @@ impl SelfCollision {
             let (i, j) = self.pairs[k];
             let rel = RelativePose::between(&poses[i], &poses[j]);
             transforms_seconds += pair_start.elapsed().as_secs_f64();
+            if self.through_midphase(model, k) {
+                answers.push(self.mesh_pair_within(model, k, &rel, &poses, warm, margin));
+                continue;
+            }
             let run = self.run_pair(model, k, &rel, warm, settings);
             if let Outcome::SeparatedEarlyStop { lower_bound } = run.outcome {
                 let mut answer =
@@ -288,6 +375,7 @@ impl SelfCollision {
                 seconds: pair_start.elapsed().as_secs_f64(),
                 witnesses,
                 beyond_margin: false,
+                sub_pairs: 0,
             });
         }
         ConfigAnswer {
@@ -334,6 +422,37 @@ impl SelfCollision {
 }
 
 impl SelfCollision {
+    /// Pair `k` checked as meshes when only distances up to `margin` matter: the hulls
+    /// first (a lower bound of the meshes' distance), in Boolean mode with that bound,
+    /// warm-started; the midphase only when the hulls come within the margin.
+    fn mesh_pair_within(
+        &mut self,
+        model: &RobotModel,
+        k: usize,
+        rel: &RelativePose,
+        poses: &[Pose],
+        warm: bool,
+        margin: f64,
+    ) -> PairAnswer {
+        if margin.is_finite() {
+            let start = Instant::now();
+            let mut settings = self.settings;
+            settings.mode = crate::solver::QueryMode::Boolean { bound: margin };
+            let run = self.run_pair(model, k, rel, warm, settings);
+            let lower = match run.outcome {
+                Outcome::SeparatedEarlyStop { lower_bound } => Some(lower_bound),
+                Outcome::Separated { lower_bound, .. } if lower_bound > margin => Some(lower_bound),
+                _ => None,
+            };
+            if let Some(lower) = lower {
+                let mut answer = PairAnswer::beyond(lower, start.elapsed().as_secs_f64());
+                answer.iterations = run.iterations;
+                return answer;
+            }
+        }
+        self.mesh_pair(model, k, rel, poses)
+    }
+
     /// "Is anything colliding?": GJK in Boolean mode (it stops at the first separating
     /// plane) pair by pair, returning the first colliding pair (an index into `pairs`)
     /// as soon as one is found, and the time taken.
@@ -352,7 +471,11 @@ impl SelfCollision {
             let (i, j) = self.pairs[k];
             let rel = RelativePose::between(&poses[i], &poses[j]);
             let run = self.run_pair(model, k, &rel, warm, settings);
-            if colliding(&run.outcome) {
+            // The hulls apart prove the meshes apart; touching, the meshes are asked.
+            let hit = colliding(&run.outcome)
+                && (!self.through_midphase(model, k)
+                    || self.mesh_pair(model, k, &rel, &poses).colliding);
+            if hit {
                 return (Some(k), start.elapsed().as_secs_f64());
             }
         }
@@ -385,6 +508,33 @@ impl SelfCollision {
             let rel = RelativePose::between(&poses[i], &poses[j]);
             let run = self.run_pair(model, k, &rel, warm, self.settings);
             narrow += 1;
+            if self.through_midphase(model, k) {
+                // The hulls' distance bounds the meshes' from below: no nearer than the
+                // best found, the meshes need not be asked.
+                let hull_lower = crate::composite::midphase::bracket(&run.outcome).0;
+                if best.is_some_and(|b| hull_lower >= b.distance) {
+                    continue;
+                }
+                let mesh = self.mesh_pair(model, k, &rel, &poses);
+                if mesh.colliding {
+                    let hit = NearestPair {
+                        pair: k,
+                        distance: 0.0,
+                        colliding: true,
+                        narrow_phase_pairs: narrow,
+                    };
+                    return Some((hit, start.elapsed().as_secs_f64()));
+                }
+                if best.is_none_or(|b| mesh.distance < b.distance) {
+                    best = Some(NearestPair {
+                        pair: k,
+                        distance: mesh.distance,
+                        colliding: false,
+                        narrow_phase_pairs: 0,
+                    });
+                }
+                continue;
+            }
             if colliding(&run.outcome) {
                 let hit = NearestPair {
                     pair: k,
@@ -412,6 +562,39 @@ impl SelfCollision {
             (b, start.elapsed().as_secs_f64())
         })
     }
+}
+
+/// The witness points of a midphase answer's nearest sub-pair, in the world: the run's
+/// frame is its first piece's (the first composite's, link `j`'s when the midphase took
+/// the pair the other way round), placed by the piece's pose in its composite.
+fn mesh_witnesses(
+    model: &RobotModel,
+    (i, j): (usize, usize),
+    answer: &CompositeAnswer,
+    swapped: bool,
+    poses: &[Pose],
+) -> Option<(DVec3, DVec3)> {
+    let nearest = &answer.sub_pairs[answer.nearest?];
+    let (wa, wb) = (
+        nearest.run.summary.witness_a?,
+        nearest.run.summary.witness_b?,
+    );
+    let first = if swapped { j } else { i };
+    let composite = &model.shapes[first].mesh.as_ref()?.composite;
+    let piece_pose = composite
+        .tree()
+        .piece(nearest.piece as usize)
+        .and_then(|(_, pose)| pose);
+    let to_world = |p: DVec3| {
+        let p = piece_pose.map_or(p, |pose| pose.transform_point(p));
+        poses[first].transform_point(p)
+    };
+    let (on_first, on_second) = (to_world(wa), to_world(wb));
+    Some(if swapped {
+        (on_second, on_first)
+    } else {
+        (on_first, on_second)
+    })
 }
 
 /// A bounding spheres' gap ordered by `f64::total_cmp`, for the nearest pair's heap.
@@ -453,11 +636,26 @@ pub fn parry_check(
     pairs: &[(usize, usize)],
     configs: &[Vec<f64>],
 ) -> Option<(f64, Vec<Vec<f64>>)> {
+    parry_check_as(model, pairs, configs, CollisionMode::Hull)
+}
+
+/// [`parry_check`] with the links as hulls or as meshes: a link's mesh as parry's
+/// `TriMesh`, its compound as parry's `Compound` (an independent answer to the mesh
+/// check's). `None` when a link has no parry counterpart.
+pub fn parry_check_as(
+    model: &RobotModel,
+    pairs: &[(usize, usize)],
+    configs: &[Vec<f64>],
+    collision: CollisionMode,
+) -> Option<(f64, Vec<Vec<f64>>)> {
     use crate::parry_bridge::{native, parry_pose};
     let shapes: Vec<_> = model
         .shapes
         .iter()
-        .map(|s| native(&s.shape))
+        .map(|s| match &s.mesh {
+            Some(m) if collision == CollisionMode::Mesh => parry_composite(&m.composite),
+            _ => native(&s.shape),
+        })
         .collect::<Option<Vec<_>>>()?;
     let identity = parry3d_f64::math::Pose::IDENTITY;
     let start = Instant::now();
@@ -483,4 +681,35 @@ pub fn parry_check(
         start.elapsed().as_secs_f64() / configs.len().max(1) as f64,
         all,
     ))
+}
+
+/// A link's composite as parry3d-f64's own shape: a mesh as its `TriMesh`, a compound of
+/// parts it has as its `Compound`.
+fn parry_composite(
+    composite: &crate::composite::Composite,
+) -> Option<Box<dyn parry3d_f64::shape::Shape>> {
+    use crate::composite::Pieces;
+    use crate::parry_bridge::{native, parry_pose};
+    use parry3d_f64::math::Vector;
+    use parry3d_f64::shape as ps;
+    Some(match composite.pieces() {
+        Pieces::Triangles(mesh) => {
+            let points = mesh
+                .vertices()
+                .iter()
+                .map(|p| Vector::new(p.x, p.y, p.z))
+                .collect();
+            Box::new(ps::TriMesh::new(points, mesh.triangles().to_vec()).ok()?)
+        }
+        Pieces::Parts(parts) => {
+            let parts = parts
+                .iter()
+                .map(|p| {
+                    let shape: std::sync::Arc<dyn ps::Shape> = native(&p.shape)?.into();
+                    Some((parry_pose(&p.pose), ps::SharedShape(shape)))
+                })
+                .collect::<Option<Vec<_>>>()?;
+            Box::new(ps::Compound::new(parts))
+        }
+    })
 }

@@ -4,6 +4,7 @@
 
 pub mod acm;
 pub mod check;
+pub mod compare;
 pub mod kinematics;
 pub mod model;
 pub mod order;
@@ -13,6 +14,10 @@ pub mod srdf;
 pub mod visual;
 
 pub use acm::{compute_acm, srdf_text, AcmRule};
-pub use check::{checked_pairs, parry_check, ConfigAnswer, NearestPair, PairAnswer, SelfCollision};
-pub use model::{JointKind, LinkShape, RobotJoint, RobotModel};
+pub use check::{
+    checked_pairs, parry_check, parry_check_as, ConfigAnswer, NearestPair, PairAnswer,
+    SelfCollision,
+};
+pub use compare::{HullMeshComparison, VerdictChange};
+pub use model::{CollisionMode, JointKind, LinkComposite, LinkShape, RobotJoint, RobotModel};
 pub use srdf::{disabled_pairs_for, read_disabled_pairs, DisabledPair};

@@ -1,7 +1,8 @@
 //! A robot from its URDF: the link tree, its joints (revolute, continuous, prismatic,
-//! fixed; mimic joints following their leader), and one convex shape per link with
-//! collision geometry, described as a scene's shapes are (`ShapeSpec`) and built by the
-//! scene's builder: a lone box, cylinder or sphere keeps the primitive; anything
+//! fixed; mimic joints following their leader), and per link with collision geometry
+//! one convex shape and, checked as meshes ([`CollisionMode::Mesh`]), the link's
+//! geometry as MoveIt and Pinocchio check it ([`LinkComposite`]). The convex shape is
+//! described as a scene's shapes are (`ShapeSpec`) and built by the scene's builder: a lone box, cylinder or sphere keeps the primitive; anything
 //! else is the hull of every collision vertex (boxes' corners, meshes' vertices after
 //! the mesh `scale`, which may be negative), each element's `<origin>` applied, and
 //! when spheres, cylinders or capsules are among several elements, the hull of the
@@ -10,13 +11,48 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use glam::{DQuat, DVec3, EulerRot};
 
 use super::visual::{load_visuals, Visuals};
-use crate::pose::Pose;
-use crate::scene::{build_shape_spec, MemberSpec, RotationSpec, ShapeSpec};
+use crate::composite::{Composite, Part, TriMesh};
+use crate::pose::{Pose, RelativePose};
+use crate::scene::{build_shape_spec, MemberSpec, MeshUse, RotationSpec, ShapeSpec};
 use crate::shape::Shape;
+
+/// How a link's collision meshes are checked: as their convex hulls (fast, one GJK run
+/// per pair, warm-started), or as the triangle meshes they are, as MoveIt (FCL) and
+/// Pinocchio (Coal) check URDF meshes (`BVHModel`), through the composite midphase.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CollisionMode {
+    #[default]
+    Hull,
+    Mesh,
+}
+
+impl CollisionMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            CollisionMode::Hull => "hull",
+            CollisionMode::Mesh => "mesh",
+        }
+    }
+}
+
+/// A link's collision geometry checked as meshes: one triangle mesh when every element
+/// is a mesh (all of them, each with its `scale` and `<origin>`), a compound of convex
+/// parts otherwise (each box, sphere, cylinder or capsule whole, each mesh triangle a
+/// part); a link of one box, sphere, cylinder or capsule has none (its shape is exact).
+#[derive(Clone, Debug)]
+pub struct LinkComposite {
+    /// In the link shape's frame ([`LinkShape::offset`]).
+    pub composite: Arc<Composite>,
+    /// The scene-file description that builds it again: `Mesh(path, as: Mesh)` for a
+    /// lone mesh element at unit scale, its triangles (`TriMesh`) or parts (`Compound`)
+    /// otherwise.
+    pub spec: ShapeSpec,
+}
 
 /// A joint's motion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,9 +85,13 @@ pub struct LinkShape {
     /// Index into [`RobotModel::link_names`].
     pub link: usize,
     pub name: String,
+    /// The convex shape: the primitive, or the hull of the link's geometry.
     pub shape: Shape,
     /// The shape's frame in the link's.
     pub offset: Pose,
+    /// The link's geometry as a mesh or compound (loaded in [`CollisionMode::Mesh`]),
+    /// in the same frame as `shape`; `None` for a lone primitive, or loaded as hulls.
+    pub mesh: Option<LinkComposite>,
 }
 
 /// A loaded robot.
@@ -66,6 +106,9 @@ pub struct RobotModel {
     pub root: usize,
     /// Links with collision geometry, in URDF order.
     pub shapes: Vec<LinkShape>,
+    /// How the model was loaded: as hulls only, or with each link's mesh too (the
+    /// checks' default, [`super::SelfCollision::collision`]).
+    pub collision: CollisionMode,
     /// The joints a configuration sets: movable, not mimic, URDF order.
     pub actuated: Vec<usize>,
     /// Things the loader let pass (floating or planar joints held at 0, ...).
@@ -227,8 +270,21 @@ fn without_empty_textures(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 impl RobotModel {
-    /// Loads `urdf`, meshes resolved against `package_root` (see [`resolve_mesh`]).
+    /// Loads `urdf`, meshes resolved against `package_root` (see [`resolve_mesh`]),
+    /// every link as its convex shape ([`CollisionMode::Hull`]).
     pub fn load(urdf: &Path, package_root: Option<&Path>) -> Result<Self, String> {
+        Self::load_as(urdf, package_root, CollisionMode::Hull)
+    }
+
+    /// Loads `urdf` as [`RobotModel::load`] does, and in [`CollisionMode::Mesh`] each
+    /// link's meshes as meshes too ([`LinkShape::mesh`]; the convex shapes stay, for the
+    /// broad phase and the hull checks). A mesh edge shared by three or more triangles
+    /// is kept joining none of them, with a warning naming the file and the edge.
+    pub fn load_as(
+        urdf: &Path,
+        package_root: Option<&Path>,
+        collision: CollisionMode,
+    ) -> Result<Self, String> {
         let file = urdf.display();
         let bytes = std::fs::read(urdf).map_err(|e| format!("{file}: cannot read: {e}"))?;
         let text = String::from_utf8(bytes).map_err(|e| {
@@ -345,13 +401,29 @@ impl RobotModel {
             if link.collision.is_empty() {
                 continue;
             }
-            let (shape, offset) = link_shape(link, urdf, package_root)
-                .map_err(|e| format!("{file}: link {}: {e}", link.name))?;
+            let at_link = |e: String| format!("{file}: link {}: {e}", link.name);
+            let (mut shape, mut offset) = link_shape(link, urdf, package_root).map_err(at_link)?;
+            let mut mesh = None;
+            if collision == CollisionMode::Mesh {
+                let mut fins = Vec::new();
+                if let Some((composite, frame)) =
+                    link_composite(link, urdf, package_root, &mut fins).map_err(at_link)?
+                {
+                    if let Some(origin) = frame {
+                        // A lone mesh keeps its file's frame: its hull, at its origin.
+                        shape = composite.composite.hull().clone();
+                        offset = origin;
+                    }
+                    mesh = Some(composite);
+                }
+                warnings.extend(fins.into_iter().map(|w| format!("link {}: {w}", link.name)));
+            }
             shapes.push(LinkShape {
                 link: i,
                 name: link.name.clone(),
                 shape,
                 offset,
+                mesh,
             });
         }
         let visuals = load_visuals(&robot, urdf, package_root);
@@ -362,6 +434,7 @@ impl RobotModel {
             order,
             root,
             shapes,
+            collision,
             actuated,
             warnings,
             visuals,
@@ -568,4 +641,197 @@ fn link_spec(
         );
     }
     Ok((ShapeSpec::UnionHull { members }, Pose::IDENTITY))
+}
+
+/// A mesh element's triangles (its `scale` applied), its file (absolute), its scale.
+fn element_triangles(
+    filename: &str,
+    scale: Option<&urdf_rs::Vec3>,
+    urdf: &Path,
+    root: Option<&Path>,
+) -> Result<(Vec<[DVec3; 3]>, PathBuf, DVec3), String> {
+    let path = resolve_mesh(filename, urdf, root)
+        .ok_or_else(|| format!("the mesh {filename} was not found"))?;
+    let path = std::fs::canonicalize(&path).unwrap_or(path);
+    let scale = scale.map_or(DVec3::ONE, |s| DVec3::from_array(s.0));
+    let triangles = crate::mesh::load_triangles(&path)
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|t| t.map(|p| p * scale))
+        .collect();
+    Ok((triangles, path, scale))
+}
+
+/// A mesh of `triangles` (a soup: three vertices each, welded by the mesh), keeping any
+/// edge of three or more triangles with a warning naming `file` and the edge.
+fn soup_mesh(
+    triangles: &[[DVec3; 3]],
+    file: &str,
+    warnings: &mut Vec<String>,
+) -> Result<TriMesh, String> {
+    let vertices: Vec<DVec3> = triangles.iter().flatten().copied().collect();
+    let indices = (0..triangles.len() as u32)
+        .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
+        .collect();
+    let (mesh, fins) = TriMesh::allowing_non_manifold_edges(vertices, indices)
+        .map_err(|e| format!("{file}: {e}"))?;
+    warnings.extend(fins.iter().map(|e| {
+        format!(
+            "{file}: {e}: kept, joining none of them (no internal-edge cone there;              distances are unchanged)"
+        )
+    }));
+    Ok(mesh)
+}
+
+/// A link's geometry as MoveIt and Pinocchio check it ([`LinkComposite`]), and, for a
+/// lone mesh element, its `<origin>` (the composite is then in the mesh file's frame,
+/// scaled); `None` for a lone box, sphere, cylinder or capsule. Every mesh element:
+/// one triangle mesh in the link's frame; with other elements, a compound of each
+/// primitive whole and each mesh triangle.
+fn link_composite(
+    link: &urdf_rs::Link,
+    urdf: &Path,
+    root: Option<&Path>,
+    warnings: &mut Vec<String>,
+) -> Result<Option<(LinkComposite, Option<Pose>)>, String> {
+    let is_mesh = |c: &urdf_rs::Collision| matches!(c.geometry, urdf_rs::Geometry::Mesh { .. });
+    let element_name = |k: usize, c: &urdf_rs::Collision| {
+        c.name.clone().unwrap_or_else(|| format!("collision {k}"))
+    };
+    if link.collision.len() == 1 && !is_mesh(&link.collision[0]) {
+        return Ok(None);
+    }
+    if let [only] = link.collision.as_slice() {
+        let urdf_rs::Geometry::Mesh { filename, scale } = &only.geometry else {
+            unreachable!("a lone primitive returned above");
+        };
+        let element = element_name(0, only);
+        let (triangles, path, scale) = element_triangles(filename, scale.as_ref(), urdf, root)
+            .map_err(|e| format!("{element}: {e}"))?;
+        let mut fins = Vec::new();
+        let mesh = soup_mesh(&triangles, &path.display().to_string(), &mut fins)?;
+        let spec = if scale == DVec3::ONE && fins.is_empty() {
+            ShapeSpec::Mesh {
+                path: path.display().to_string(),
+                use_as: MeshUse::Mesh,
+            }
+        } else {
+            trimesh_spec(&mesh)
+        };
+        warnings.extend(fins);
+        let composite = Composite::of_mesh(mesh).map_err(|e| format!("{element}: {e}"))?;
+        return Ok(Some((
+            LinkComposite { composite, spec },
+            Some(pose_of(&only.origin)),
+        )));
+    }
+    let z_up = Pose::new(
+        DVec3::ZERO,
+        DQuat::from_rotation_x(std::f64::consts::FRAC_PI_2),
+    );
+    if link.collision.iter().all(is_mesh) {
+        let mut all = Vec::new();
+        let mut files = Vec::new();
+        for (k, c) in link.collision.iter().enumerate() {
+            let urdf_rs::Geometry::Mesh { filename, scale } = &c.geometry else {
+                unreachable!("every element is a mesh");
+            };
+            let (triangles, path, _) = element_triangles(filename, scale.as_ref(), urdf, root)
+                .map_err(|e| format!("{}: {e}", element_name(k, c)))?;
+            let origin = pose_of(&c.origin);
+            all.extend(
+                triangles
+                    .into_iter()
+                    .map(|t| t.map(|p| origin.transform_point(p))),
+            );
+            files.push(path.display().to_string());
+        }
+        let mesh = soup_mesh(&all, &files.join(" + "), warnings)?;
+        let spec = trimesh_spec(&mesh);
+        let composite = Composite::of_mesh(mesh).map_err(|e| e.to_string())?;
+        return Ok(Some((LinkComposite { composite, spec }, None)));
+    }
+    // A compound: each primitive whole, each mesh triangle a part.
+    let mut members = Vec::new();
+    for (k, c) in link.collision.iter().enumerate() {
+        let element = element_name(k, c);
+        let origin = pose_of(&c.origin);
+        let mut whole = |shape: ShapeSpec, pose: Pose| {
+            members.push(MemberSpec {
+                shape,
+                translation: pose.translation.to_array(),
+                rotation: RotationSpec::Quaternion(pose.rotation.to_array()),
+            })
+        };
+        match &c.geometry {
+            urdf_rs::Geometry::Box { size } => whole(
+                ShapeSpec::Box {
+                    half_extents: (DVec3::from_array(size.0) * 0.5).to_array(),
+                },
+                origin,
+            ),
+            urdf_rs::Geometry::Sphere { radius } => {
+                whole(ShapeSpec::Sphere { radius: *radius }, origin)
+            }
+            urdf_rs::Geometry::Cylinder { radius, length } => whole(
+                ShapeSpec::Cylinder {
+                    radius: *radius,
+                    half_height: length * 0.5,
+                },
+                origin.then_local(&z_up),
+            ),
+            urdf_rs::Geometry::Capsule { radius, length } => whole(
+                ShapeSpec::Capsule {
+                    radius: *radius,
+                    half_height: length * 0.5,
+                },
+                origin.then_local(&z_up),
+            ),
+            urdf_rs::Geometry::Mesh { filename, scale } => {
+                let (triangles, _, _) = element_triangles(filename, scale.as_ref(), urdf, root)
+                    .map_err(|e| format!("{element}: {e}"))?;
+                for t in triangles {
+                    let corners = t.map(|p| origin.transform_point(p));
+                    // A triangle collapsed to a segment or a point adds nothing.
+                    if (corners[1] - corners[0])
+                        .cross(corners[2] - corners[0])
+                        .length_squared()
+                        > 0.0
+                    {
+                        whole(
+                            ShapeSpec::Polytope {
+                                points: corners.map(|p| p.to_array()).to_vec(),
+                            },
+                            Pose::IDENTITY,
+                        );
+                    }
+                }
+            }
+        }
+    }
+    let parts = members
+        .iter()
+        .map(|m| {
+            let shape = build_shape_spec(&m.shape, Path::new(""))?;
+            let RotationSpec::Quaternion(q) = m.rotation else {
+                unreachable!("written as a quaternion above");
+            };
+            let rotation = glam::DMat3::from_quat(DQuat::from_array(q));
+            Ok(Part {
+                shape,
+                pose: RelativePose::from_matrix(rotation, DVec3::from_array(m.translation)),
+            })
+        })
+        .collect::<Result<Vec<Part>, String>>()?;
+    let composite = Composite::of_parts(parts).map_err(|e| e.to_string())?;
+    let spec = ShapeSpec::Compound { parts: members };
+    Ok(Some((LinkComposite { composite, spec }, None)))
+}
+
+/// A mesh written out as a scene's `TriMesh`.
+fn trimesh_spec(mesh: &TriMesh) -> ShapeSpec {
+    ShapeSpec::TriMesh {
+        vertices: mesh.vertices().iter().map(|p| p.to_array()).collect(),
+        triangles: mesh.triangles().to_vec(),
+    }
 }

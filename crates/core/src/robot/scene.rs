@@ -1,5 +1,7 @@
 //! A robot at a configuration as a version-2 scene: one body per link shape at its
-//! world pose, the checked pairs as the scene's pairs. The viewer's robot mode shows it,
+//! world pose, the checked pairs as the scene's pairs. Checked as meshes, a link with a
+//! mesh or compound is that composite (`Mesh(path, as: Mesh)`, `TriMesh` or
+//! `Compound`), so `solve` of a pair's scene asks what the robot check asked. The viewer's robot mode shows it,
 //! and any pair opens in the two-shape debugger as the pair in focus.
 
 use std::path::Path;
@@ -7,7 +9,7 @@ use std::path::Path;
 use glam::DVec3;
 
 use super::kinematics::shape_poses;
-use super::model::RobotModel;
+use super::model::{CollisionMode, RobotModel};
 use crate::scene::{Body, Dimension, MemberSpec, RotationSpec, Scene, ShapeSpec};
 use crate::shape::Shape;
 use crate::solver::{Algorithm, Method, SolverSettings};
@@ -54,21 +56,37 @@ pub fn shape_spec(shape: &Shape) -> ShapeSpec {
 /// The robot at `q` as a scene whose pairs are `pairs` (indices into `model.shapes`),
 /// ordered by their certified signed distance at `q` ([`super::order`]): the robot opens
 /// on its deepest overlap, or else its nearest pair (the first is the pair in focus).
+/// Its links are as the model was loaded ([`RobotModel::collision`]).
 pub fn robot_scene(model: &RobotModel, pairs: &[(usize, usize)], q: &[f64], dir: &Path) -> Scene {
+    robot_scene_as(model, pairs, q, dir, model.collision)
+}
+
+/// [`robot_scene`] with the links as hulls or as meshes (a model loaded as hulls has
+/// no meshes: its links stay convex).
+pub fn robot_scene_as(
+    model: &RobotModel,
+    pairs: &[(usize, usize)],
+    q: &[f64],
+    dir: &Path,
+    collision: CollisionMode,
+) -> Scene {
     let poses = shape_poses(model, q);
     let bodies = model
         .shapes
         .iter()
         .zip(poses)
-        .map(|(s, pose)| Body {
-            name: Some(s.name.clone()),
-            spec: shape_spec(&s.shape),
-            shape: s.shape.clone(),
-            composite: None,
-            pose,
-            mesh_report: None,
-            velocity: None,
-            spin: None,
+        .map(|(s, pose)| {
+            let mesh = s.mesh.as_ref().filter(|_| collision == CollisionMode::Mesh);
+            Body {
+                name: Some(s.name.clone()),
+                spec: mesh.map_or_else(|| shape_spec(&s.shape), |m| m.spec.clone()),
+                shape: s.shape.clone(),
+                composite: mesh.map(|m| m.composite.clone()),
+                pose,
+                mesh_report: None,
+                velocity: None,
+                spin: None,
+            }
         })
         .collect::<Vec<Body>>();
     let placed: Vec<(&Shape, crate::pose::Pose)> =
@@ -110,9 +128,21 @@ pub fn robot_scene(model: &RobotModel, pairs: &[(usize, usize)], q: &[f64], dir:
 
 /// One pair of the robot at `q` as a two-body scene (A = link shape `i`, B = link shape
 /// `j`, at their world poses): what `collidescope export` sends to an engine's
-/// maintainers when that engine disagrees on the pair.
-pub fn pair_scene(model: &RobotModel, (i, j): (usize, usize), q: &[f64], dir: &Path) -> Scene {
-    let mut scene = robot_scene(model, &[], q, dir);
+/// maintainers when that engine disagrees on the pair. The links as the model was
+/// loaded.
+pub fn pair_scene(model: &RobotModel, pair: (usize, usize), q: &[f64], dir: &Path) -> Scene {
+    pair_scene_as(model, pair, q, dir, model.collision)
+}
+
+/// [`pair_scene`] with the links as hulls or as meshes.
+pub fn pair_scene_as(
+    model: &RobotModel,
+    (i, j): (usize, usize),
+    q: &[f64],
+    dir: &Path,
+    collision: CollisionMode,
+) -> Scene {
+    let mut scene = robot_scene_as(model, &[], q, dir, collision);
     scene.bodies = vec![scene.bodies[i].clone(), scene.bodies[j].clone()];
     scene.pairs = vec![(0, 1)];
     scene.name = format!(
@@ -120,8 +150,15 @@ pub fn pair_scene(model: &RobotModel, (i, j): (usize, usize), q: &[f64], dir: &P
         model.name, model.shapes[i].name, model.shapes[j].name
     );
     scene.notes = format!(
-        "Links {} and {} of {} at configuration {:?} (actuated joints in order).",
-        model.shapes[i].name, model.shapes[j].name, model.name, q
+        "Links {} and {} of {} at configuration {:?} (actuated joints in order), as {}.",
+        model.shapes[i].name,
+        model.shapes[j].name,
+        model.name,
+        q,
+        match collision {
+            CollisionMode::Mesh => "meshes",
+            CollisionMode::Hull => "hulls",
+        }
     );
     scene
 }
