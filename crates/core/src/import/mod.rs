@@ -238,6 +238,15 @@ pub fn import_text_at(
                      twice its reach wide and deep, so distances and depths are the half-space's).",
                 );
             }
+            for note in &query.composite_notes {
+                notes.push_str(&format!(" {note}."));
+            }
+            if query.composite_notes.iter().any(|n| n.contains("TriMesh")) {
+                notes.push_str(
+                    " A TriMesh is queried as parry queries it: the surface of its triangles \
+                     (not their hull), through the midphase, each answer naming its triangle.",
+                );
+            }
             if let Some(note) = query.rotation_note() {
                 notes.push(' ');
                 notes.push_str(&note);
@@ -382,6 +391,21 @@ pub(crate) fn spec_reach(spec: &ShapeSpec) -> f64 {
             .fold(0.0, f64::max),
         ShapeSpec::Dilated { shape, radius } => spec_reach(shape) + radius,
         ShapeSpec::Ellipsoid { radii } => radii.iter().fold(0.0, |m: f64, r| m.max(*r)),
+        ShapeSpec::TriMesh { vertices, .. } => vertices
+            .iter()
+            .map(|p| DVec3::from_array(*p).length())
+            .fold(0.0, f64::max),
+        ShapeSpec::HeightField { heights, scale, .. } => {
+            let high =
+                heights.iter().flatten().fold(0.0f64, |m, h| m.max(h.abs())) * scale[1].abs();
+            DVec3::new(0.5 * scale[0], high, 0.5 * scale[2])
+                .abs()
+                .length()
+        }
+        ShapeSpec::Compound { parts } => parts
+            .iter()
+            .map(|p| DVec3::from_array(p.translation).length() + spec_reach(&p.shape))
+            .fold(0.0, f64::max),
         _ => 1.0,
     }
 }
