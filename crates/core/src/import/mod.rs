@@ -314,6 +314,20 @@ pub fn import_text_at(
             if !model.left_out.is_empty() {
                 notes.push_str(&format!(" Left out: {}.", model.left_out.join("; ")));
             }
+            if model.geoms.iter().any(|g| g.kind == "mesh") {
+                notes.push_str(
+                    " Mesh geoms are their convex hulls, as MuJoCo collides them (a scene may \
+                     take a mesh file's triangles instead: Mesh(path, as: Mesh)).",
+                );
+            }
+            if model.geoms.iter().any(|g| g.kind == "hfield") {
+                notes.push_str(
+                    " Height fields are the scene's HeightField placed as MuJoCo places them \
+                     (elevations normalised to [0, 1] times elevation_z, x over ±radius_x, y \
+                     over ±radius_y, the first row at +y), queried as their surface: MuJoCo's \
+                     base below z = 0 is not modelled.",
+                );
+            }
             for stand_in in &model.stand_ins {
                 notes.push_str(&format!(" Planes: {stand_in}."));
             }
