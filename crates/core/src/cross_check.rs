@@ -10,12 +10,14 @@ use std::time::Instant;
 
 use glam::DVec3;
 
+use crate::composite::CompositeRun;
 use crate::parry_bridge::{
     parry_cast_query, parry_gjk_closest_points, parry_native_distance, parry_penetration,
     parry_time_of_impact_moving,
 };
 use crate::pose::Motion;
 use crate::pose::RelativePose;
+use crate::scene::{Body, Scene, ShapeSpec};
 use crate::shape::Shape;
 use crate::solver::distance::distance_guarantee;
 use crate::solver::toi::{contact_distance, ToiSettings};
@@ -424,6 +426,424 @@ fn compare_static(outcome: &Outcome, settings: &SolverSettings, parry: &ParryAns
         }
         ref other => Agreement::NotComparable(other.to_string()),
     }
+}
+
+/// Which parry build answers a composite query: parry3d-f64, and parry3d (f32) beside
+/// it for a scene whose numbers are all f32 values (an f32 capture's, widened), the
+/// engine the user ran.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParryBuild {
+    F64,
+    F32,
+}
+
+impl ParryBuild {
+    pub fn crate_name(self) -> &'static str {
+        match self {
+            ParryBuild::F64 => "parry3d-f64",
+            ParryBuild::F32 => "parry3d (f32)",
+        }
+    }
+}
+
+/// A parry build's answer on a pair with a composite (a `TriMesh`, `Compound` or
+/// `HeightField` built from the scene's body as the engine builds it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompositeParryAnswer {
+    pub build: ParryBuild,
+    /// Its signed distance: the distance when apart, minus its deepest contact's depth
+    /// when it reports an overlap (`None` when it has no answer).
+    pub signed_distance: Option<f64>,
+    /// Which of parry's queries answered, or why none could.
+    pub via: String,
+    pub seconds: f64,
+}
+
+impl CompositeParryAnswer {
+    /// "distance 1.2e-3 (query::distance on its TriMesh)".
+    pub fn describe(&self) -> String {
+        match self.signed_distance {
+            Some(d) if d < 0.0 => format!("depth {:.9e} ({})", -d, self.via),
+            Some(d) => format!("distance {d:.9e} ({})", self.via),
+            None => format!("no answer ({})", self.via),
+        }
+    }
+}
+
+/// Whether every number that makes the focused pair (the shapes' parameters and the
+/// translations) is an f32 value: the scene of an f32 capture, which parry3d (f32)
+/// can be run on without rounding anything but the normalised rotations.
+pub fn pair_is_f32(scene: &Scene) -> bool {
+    fn exact(x: f64) -> bool {
+        f64::from(x as f32) == x
+    }
+    fn spec_exact(spec: &ShapeSpec) -> bool {
+        let all = |xs: &[f64]| xs.iter().all(|x| exact(*x));
+        match spec {
+            ShapeSpec::Point => true,
+            ShapeSpec::Sphere { radius } => exact(*radius),
+            ShapeSpec::Box { half_extents } => all(half_extents),
+            ShapeSpec::Capsule {
+                radius,
+                half_height,
+            }
+            | ShapeSpec::Cylinder {
+                radius,
+                half_height,
+            }
+            | ShapeSpec::Cone {
+                radius,
+                half_height,
+            } => exact(*radius) && exact(*half_height),
+            ShapeSpec::Polytope { points } => points.iter().all(|p| all(p)),
+            ShapeSpec::TriMesh { vertices, .. } => vertices.iter().all(|p| all(p)),
+            ShapeSpec::HeightField { heights, scale, .. } => {
+                all(scale) && heights.iter().all(|r| all(r))
+            }
+            ShapeSpec::Compound { parts } => parts
+                .iter()
+                .all(|p| all(&p.translation) && spec_exact(&p.shape)),
+            ShapeSpec::Dilated { shape, radius } => exact(*radius) && spec_exact(shape),
+            _ => false,
+        }
+    }
+    [scene.a(), scene.b()]
+        .iter()
+        .all(|b| spec_exact(&b.spec) && b.pose.translation.to_array().iter().all(|x| exact(*x)))
+}
+
+/// parry's answers on the focused pair of a scene with a composite: parry3d-f64's,
+/// and parry3d (f32)'s beside it when the pair's numbers are all f32 values
+/// ([`pair_is_f32`]). Each runs behind a guard (a panic is its answer's `via`).
+pub fn parry_composite_answers(scene: &Scene) -> Vec<CompositeParryAnswer> {
+    let mut builds = vec![ParryBuild::F64];
+    if pair_is_f32(scene) {
+        builds.push(ParryBuild::F32);
+    }
+    builds
+        .into_iter()
+        .map(|build| parry_composite_answer(scene, build))
+        .collect()
+}
+
+/// One parry build's answer on the focused pair (composite or not).
+pub fn parry_composite_answer(scene: &Scene, build: ParryBuild) -> CompositeParryAnswer {
+    let start = Instant::now();
+    let (a, b) = (scene.a(), scene.b());
+    let result = guarded(|| match build {
+        ParryBuild::F64 => engine_f64::signed_distance(a, b),
+        ParryBuild::F32 => engine_f32::signed_distance(a, b),
+    });
+    let (signed_distance, via) = match result {
+        Ok(Ok((d, via))) => (Some(d), via),
+        Ok(Err(why)) => (None, why),
+        Err(panic) => (None, format!("parry panicked: {panic}")),
+    };
+    CompositeParryAnswer {
+        build,
+        signed_distance,
+        via,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+/// How far a parry build's answer may stray from the exact one on a pair of this scale
+/// (the smaller body's reach plus the answer): its GJK's stopping tolerance
+/// (parry3d-f64), or f32 rounding at the pair's own scale (parry3d). An f32 engine that
+/// works in coordinates far larger than the pair (a mesh modelled in world
+/// coordinates far from the origin) rounds by more: that is the failure to show.
+fn engine_slack(build: ParryBuild, scale: f64) -> f64 {
+    match build {
+        ParryBuild::F64 => 1e-7 * (1.0 + scale),
+        ParryBuild::F32 => 16.0 * f64::from(f32::EPSILON) * (1.0 + scale),
+    }
+}
+
+/// A composite run (its certified answer) against one parry build's answer, held to
+/// the run's bracket widened by the build's own precision at the pair's size.
+pub fn compare_composite(
+    run: &CompositeRun,
+    settings: &SolverSettings,
+    parry: &CompositeParryAnswer,
+    size: f64,
+) -> Agreement {
+    let Some(theirs) = parry.signed_distance else {
+        return Agreement::NotComparable(parry.via.clone());
+    };
+    let answer = &run.answer;
+    let slack = engine_slack(parry.build, size + answer.upper.abs().min(size.max(1.0)));
+    match answer.outcome {
+        Outcome::Penetrating { depth, .. } => {
+            let bound = settings.tolerance.sqrt() + slack;
+            if (theirs + depth).abs() <= bound {
+                Agreement::Agree { bound }
+            } else {
+                Agreement::Disagree {
+                    ours: -depth,
+                    parry: theirs,
+                    bound,
+                }
+            }
+        }
+        Outcome::Intersecting | Outcome::Touching { .. } | Outcome::Contact { .. } => {
+            let bound = answer.upper.max(0.0) + slack;
+            if theirs <= bound {
+                Agreement::Agree { bound }
+            } else {
+                Agreement::Disagree {
+                    ours: answer.upper.max(0.0),
+                    parry: theirs,
+                    bound,
+                }
+            }
+        }
+        Outcome::Separated { .. } | Outcome::Stalled { .. } | Outcome::IterationCap { .. } => {
+            let (lower, upper) = (answer.lower, answer.upper);
+            if theirs >= lower - slack && theirs <= upper + slack {
+                Agreement::Agree {
+                    bound: (upper - lower) + slack,
+                }
+            } else if theirs <= 0.0 && lower > slack {
+                Agreement::ParryMissedSeparation { ours: lower }
+            } else if theirs < lower {
+                Agreement::BelowLowerBound {
+                    lower_bound: lower,
+                    parry: theirs,
+                }
+            } else {
+                Agreement::Disagree {
+                    ours: upper,
+                    parry: theirs,
+                    bound: slack,
+                }
+            }
+        }
+        Outcome::SeparatedEarlyStop { lower_bound } => {
+            if theirs >= lower_bound - slack {
+                Agreement::Agree { bound: slack }
+            } else if theirs <= 0.0 {
+                Agreement::ParryMissedSeparation { ours: lower_bound }
+            } else {
+                Agreement::BelowLowerBound {
+                    lower_bound,
+                    parry: theirs,
+                }
+            }
+        }
+        ref other => Agreement::NotComparable(other.to_string()),
+    }
+}
+
+/// The scale a composite pair's slack follows: the smaller body's reach about its own
+/// origin (a ball's radius over a ground mesh, not the ground's size nor how far from
+/// the origin either lies).
+pub fn pair_size(scene: &Scene) -> f64 {
+    scene.a().shape.extent().min(scene.b().shape.extent())
+}
+
+/// The scene's bodies as one parry build makes them (`$real` its scalar): a composite
+/// as the engine builds it (`TriMesh::with_flags`, `HeightField` with its cell
+/// statuses, `Compound::new` of its parts at their poses), a convex shape as parry's
+/// own kind, and parry's signed distance between two bodies.
+macro_rules! parry_engine {
+    ($module:ident, $parry:ident, $real:ty) => {
+        mod $module {
+            use $parry::math::{Pose as P, Rotation, Vector};
+            use $parry::shape::{
+                Compound, HeightField, HeightFieldCellStatus, SharedShape, TriMesh, TriMeshFlags,
+            };
+
+            use glam::DVec3;
+
+            use crate::composite::{CompositeKind, Pieces};
+            use crate::pose::Pose;
+            use crate::scene::{Body, ShapeSpec};
+            use crate::shape::{AffineDimension, Shape};
+
+            fn r(x: f64) -> $real {
+                x as $real
+            }
+
+            fn v(p: DVec3) -> Vector {
+                Vector::new(r(p.x), r(p.y), r(p.z))
+            }
+
+            pub(super) fn pose(p: &Pose) -> P {
+                let q = match p.matrix {
+                    Some(m) => glam::DQuat::from_mat3(&m),
+                    None => p.rotation,
+                };
+                P::from_parts(
+                    v(p.translation),
+                    Rotation::from_xyzw(r(q.x), r(q.y), r(q.z), r(q.w)),
+                )
+            }
+
+            /// A convex shape as parry's kind (`None`: parry has none).
+            pub(super) fn convex(shape: &Shape, border: f64) -> Option<SharedShape> {
+                let b = r(border);
+                Some(match shape {
+                    Shape::Dilated(d) if border == 0.0 => return convex(d.inner(), d.radius()),
+                    Shape::Point(_) => SharedShape::ball(b),
+                    Shape::Sphere(s) => SharedShape::ball(r(s.radius() + border)),
+                    Shape::Capsule(c) => {
+                        SharedShape::capsule_y(r(c.half_height()), r(c.radius() + border))
+                    }
+                    Shape::Cuboid(c) => {
+                        let h = c.half_extents();
+                        if border > 0.0 {
+                            SharedShape::round_cuboid(r(h.x), r(h.y), r(h.z), b)
+                        } else {
+                            SharedShape::cuboid(r(h.x), r(h.y), r(h.z))
+                        }
+                    }
+                    Shape::Cylinder(c) if border > 0.0 => {
+                        SharedShape::round_cylinder(r(c.half_height()), r(c.radius()), b)
+                    }
+                    Shape::Cylinder(c) => SharedShape::cylinder(r(c.half_height()), r(c.radius())),
+                    Shape::Cone(c) if border > 0.0 => {
+                        SharedShape::round_cone(r(c.half_height()), r(c.radius()), b)
+                    }
+                    Shape::Cone(c) => SharedShape::cone(r(c.half_height()), r(c.radius())),
+                    Shape::Polytope(p) => {
+                        let pts: Vec<Vector> = p.vertices().iter().map(|x| v(*x)).collect();
+                        match (pts.len(), p.dimension()) {
+                            (1, _) => return None,
+                            (2, _) => SharedShape::capsule(pts[0], pts[1], b),
+                            (3, _) if border > 0.0 => {
+                                SharedShape::round_triangle(pts[0], pts[1], pts[2], b)
+                            }
+                            (3, _) => SharedShape::triangle(pts[0], pts[1], pts[2]),
+                            (_, AffineDimension::Solid) if border > 0.0 => {
+                                SharedShape::round_convex_hull(&pts, b)?
+                            }
+                            (_, AffineDimension::Solid) => SharedShape::convex_hull(&pts)?,
+                            _ => return None,
+                        }
+                    }
+                    _ => return None,
+                })
+            }
+
+            /// A body as parry builds it; `Err` names what parry has no shape for.
+            pub(super) fn body_shape(body: &Body) -> Result<SharedShape, String> {
+                let Some(composite) = &body.composite else {
+                    return convex(&body.shape, 0.0)
+                        .ok_or_else(|| format!("parry has no {}", body.shape.kind_name()));
+                };
+                match (composite.kind(), &body.spec) {
+                    (
+                        CompositeKind::HeightField(_),
+                        ShapeSpec::HeightField {
+                            heights,
+                            scale,
+                            cells,
+                        },
+                    ) => {
+                        let (n, m) = (heights.len(), heights[0].len());
+                        let grid = $parry::utils::Array2::from_fn(n, m, |i, j| r(heights[i][j]));
+                        let mut field = HeightField::new(
+                            grid,
+                            Vector::new(r(scale[0]), r(scale[1]), r(scale[2])),
+                        );
+                        if !cells.is_empty() {
+                            for i in 0..n - 1 {
+                                for j in 0..m - 1 {
+                                    field.cells_statuses_mut()[(i, j)] =
+                                        HeightFieldCellStatus::from_bits_truncate(
+                                            cells[i * (m - 1) + j],
+                                        );
+                                }
+                            }
+                        }
+                        Ok(SharedShape::new(field))
+                    }
+                    (CompositeKind::Compound, _) => {
+                        let Pieces::Parts(parts) = composite.pieces() else {
+                            return Err("a compound without parts".into());
+                        };
+                        let mut shapes = Vec::with_capacity(parts.len());
+                        for (k, part) in parts.iter().enumerate() {
+                            let shape = convex(&part.shape, 0.0).ok_or_else(|| {
+                                format!("part {k}: parry has no {}", part.shape.kind_name())
+                            })?;
+                            let at = Pose::from_matrix(part.pose.translation, part.pose.rotation);
+                            shapes.push((pose(&at), shape));
+                        }
+                        Ok(SharedShape::new(Compound::new(shapes)))
+                    }
+                    _ => {
+                        let mesh = composite.mesh().ok_or("a mesh without triangles")?;
+                        let flags = match &body.spec {
+                            ShapeSpec::TriMesh { flags, .. } => *flags,
+                            _ => 0,
+                        };
+                        let vertices = mesh.vertices().iter().map(|p| v(*p)).collect();
+                        let built = TriMesh::with_flags(
+                            vertices,
+                            mesh.triangles().to_vec(),
+                            TriMeshFlags::from_bits_truncate(flags),
+                        )
+                        .map_err(|e| format!("parry refuses the mesh: {e}"))?;
+                        Ok(SharedShape::new(built))
+                    }
+                }
+            }
+
+            /// parry's signed distance between the bodies, and the query that gave it.
+            pub(super) fn signed_distance(a: &Body, b: &Body) -> Result<(f64, String), String> {
+                let (sa, sb) = (body_shape(a)?, body_shape(b)?);
+                let (pa, pb) = (pose(&a.pose), pose(&b.pose));
+                let field = sa.as_heightfield().is_some() || sb.as_heightfield().is_some();
+                if !field {
+                    if let Ok(d) = $parry::query::distance(&pa, &*sa, &pb, &*sb).map(|d| d.distance)
+                    {
+                        if d > 0.0 {
+                            return Ok((f64::from(d), "query::distance".into()));
+                        }
+                    }
+                }
+                // A height field answers `contact` only (and an overlap its depth): within a
+                // prediction as wide as the pair, its nearest contact's signed distance.
+                let reach = a.shape.extent()
+                    + b.shape.extent()
+                    + (b.pose.translation - a.pose.translation).length();
+                let prediction = if field { r(reach) } else { 0.0 };
+                match $parry::query::contact(&pa, &*sa, &pb, &*sb, prediction) {
+                    Ok(Some(c)) => Ok((
+                        f64::from(c.dist),
+                        format!(
+                            "query::contact{}",
+                            if field {
+                                " (prediction as wide as the pair)"
+                            } else {
+                                ""
+                            }
+                        ),
+                    )),
+                    Ok(None) if !field => {
+                        Ok((0.0, "query::distance 0, query::contact none".into()))
+                    }
+                    Ok(None) => Err("query::contact found nothing within the pair's size".into()),
+                    Err(_) => Err("parry does not support this pair (Unsupported)".into()),
+                }
+            }
+        }
+    };
+}
+
+parry_engine!(engine_f64, parry3d_f64, f64);
+parry_engine!(engine_f32, parry3d, f32);
+
+/// parry3d-f64's own shape of a scene body (a composite as the engine builds it), for
+/// tests and exports that run parry on it.
+pub fn parry_f64_shape(body: &Body) -> Result<parry3d_f64::shape::SharedShape, String> {
+    engine_f64::body_shape(body)
+}
+
+/// parry3d (f32)'s own shape of a scene body, every number rounded to f32.
+pub fn parry_f32_shape(body: &Body) -> Result<parry3d::shape::SharedShape, String> {
+    engine_f32::body_shape(body)
 }
 
 #[cfg(test)]

@@ -1,12 +1,13 @@
 //! The Coal reproduction: a standalone Python script (`pip install coal`).
 
-use glam::DMat3;
+use glam::{DMat3, DVec3};
 
 use super::text::{comment, comment_lines, python_str};
 use super::{certify, describe, lit, pair, rows_of};
+use crate::composite::{CompositeKind, Pieces};
 use crate::pose::Pose;
 use crate::printed_bound::Outward;
-use crate::scene::Scene;
+use crate::scene::{Body, Scene, ShapeSpec};
 use crate::shape::Shape;
 
 /// A Coal shape's constructor, and whether it stands along z in Coal where ours stands
@@ -125,6 +126,9 @@ fn coal_pose(pose: &Pose, along_z: bool) -> String {
 /// and `source`, enter it only as escaped Python string literals and escaped comment
 /// lines (never on the first two lines, where Python looks for a coding declaration).
 pub fn coal_script(scene: &Scene, source: &str) -> Result<String, String> {
+    if scene.focus_is_composite() {
+        return composite_script(scene, source);
+    }
     let certified = certify(scene)?;
     let [a, b] = pair(scene);
     let (shape_a, z_a) = coal_shape(&a.shape, 0.0).map_err(|e| format!("body A: {e}"))?;
@@ -233,5 +237,275 @@ sys.exit(1)
         proof = comment(&certified.proof),
         pose_a = coal_pose(&a.pose, z_a),
         pose_b = coal_pose(&b.pose, z_b),
+    ))
+}
+
+/// A body as Coal builds it, as parts: `(shape expression, pose expression)`. A mesh (a
+/// `TriMesh`, a mesh file's triangles) is a `BVHModelOBBRSS` of its triangles
+/// (`beginModel`, `addSubModel`, `endModel`); a height field of parry's layout a
+/// `HeightFieldOBBRSS` (Coal's grid lies over x–y, rows from +y down, heights along z:
+/// parry's rows along z turned by a quarter turn about x onto it, the cells' diagonals
+/// the same), or the BVH of its triangles when some cell is zigzag or has a triangle
+/// removed (Coal's cells have neither); a compound its convex parts (Coal has no
+/// compound: the script takes the least over them); a convex body itself.
+fn coal_parts(body: &Body) -> Result<(Vec<(String, String)>, bool), String> {
+    let Some(composite) = &body.composite else {
+        let (shape, along_z) = coal_shape(&body.shape, 0.0)?;
+        return Ok((vec![(shape, coal_pose(&body.pose, along_z))], false));
+    };
+    let mesh_parts =
+        |composite: &crate::composite::Composite| -> Result<Vec<(String, String)>, String> {
+            let mesh = composite.mesh().ok_or("a composite without triangles")?;
+            let vertices: Vec<String> = mesh
+                .vertices()
+                .iter()
+                .map(|v| format!("({}, {}, {})", lit(v.x), lit(v.y), lit(v.z)))
+                .collect();
+            let triangles: Vec<String> = mesh
+                .triangles()
+                .iter()
+                .map(|t| format!("({}, {}, {})", t[0], t[1], t[2]))
+                .collect();
+            Ok(vec![(
+                format!(
+                    "bvh([\n        {}\n    ], [\n        {}\n    ])",
+                    vertices.join(",\n        "),
+                    triangles.join(",\n        ")
+                ),
+                coal_pose(&body.pose, false),
+            )])
+        };
+    match (composite.kind(), &body.spec) {
+        (
+            CompositeKind::HeightField(_),
+            ShapeSpec::HeightField {
+                heights,
+                scale,
+                cells,
+            },
+        ) if cells.iter().all(|c| *c == 0) => {
+            let rows: Vec<String> = heights
+                .iter()
+                .map(|r| {
+                    let row: Vec<String> = r.iter().map(|h| lit(h * scale[1])).collect();
+                    format!("[{}]", row.join(", "))
+                })
+                .collect();
+            let lowest = heights
+                .iter()
+                .flatten()
+                .map(|h| h * scale[1])
+                .fold(f64::INFINITY, f64::min);
+            // Coal's frame: (x, y, z) = (x, −z, y) of parry's layout; the body's pose
+            // composed with that quarter turn's inverse.
+            let quarter = DMat3::from_cols(DVec3::X, DVec3::Z, -DVec3::Y);
+            let turned = body.pose.rotation_matrix() * quarter.transpose();
+            let pose = Pose::from_matrix(body.pose.translation, turned);
+            Ok((
+                vec![(
+                    format!(
+                        "coal.HeightFieldOBBRSS({}, {}, np.array([\n        {}\n    ]), {})",
+                        lit(scale[0]),
+                        lit(scale[2]),
+                        rows.join(",\n        "),
+                        lit(lowest)
+                    ),
+                    coal_pose(&pose, false),
+                )],
+                true,
+            ))
+        }
+        (CompositeKind::Compound, _) => {
+            let Pieces::Parts(parts) = composite.pieces() else {
+                return Err("a compound without parts".into());
+            };
+            let mut out = Vec::with_capacity(parts.len());
+            for (k, part) in parts.iter().enumerate() {
+                let (shape, along_z) =
+                    coal_shape(&part.shape, 0.0).map_err(|e| format!("part {k}: {e}"))?;
+                let at = body.pose.then_local(&Pose::from_matrix(
+                    part.pose.translation,
+                    part.pose.rotation,
+                ));
+                out.push((shape, coal_pose(&at, along_z)));
+            }
+            Ok((out, false))
+        }
+        _ => Ok((mesh_parts(composite)?, false)),
+    }
+}
+
+fn parts_literal(parts: &[(String, String)]) -> String {
+    let items: Vec<String> = parts
+        .iter()
+        .map(|(shape, pose)| format!("    ({shape},\n     {}),", pose.replace('\n', "\n     ")))
+        .collect();
+    format!("[\n{}\n]", items.join("\n"))
+}
+
+/// The script of a pair with a composite: Coal's query on the bodies as it builds them.
+fn composite_script(scene: &Scene, source: &str) -> Result<String, String> {
+    let certified = certify(scene)?;
+    let [a, b] = pair(scene);
+    let (parts_a, field_a) = coal_parts(a).map_err(|e| format!("body A: {e}"))?;
+    let (parts_b, field_b) = coal_parts(b).map_err(|e| format!("body B: {e}"))?;
+    let bracket = format!("{}", Outward(certified.lower, certified.upper));
+    let how = if field_a || field_b {
+        "Coal has no distance to a height field: the script asks Coal's collision test with \
+         a security margin (apart by less than the margin: a collision), which must find none \
+         within the certified lower bound and one within the upper (an overlap: one at 0)"
+    } else {
+        "the script runs Coal's distance (on a BVHModel: the least over its triangles, \
+         negative: the deepest overlap), the least over the parts of a compound"
+    };
+    Ok(format!(
+        r#"#!/usr/bin/env python3
+"""A reproduction exported by Collidescope: Coal on a pair with a mesh, height field or
+compound, built as Coal builds them (a BVHModelOBBRSS of the triangles, a
+HeightFieldOBBRSS, a compound's convex parts), whose signed distance Collidescope
+certifies (the scene, its source and the bracket are below).
+
+It exits 1 when Coal's answer lies outside the certified bracket widened by Coal's own
+stopping guarantee (its GJK and EPA tolerances times 1 + the size of the pair), and
+passes once Coal agrees.
+Requires: pip install coal numpy
+"""
+# Scene: {name_comment}
+# Exported from: {source_comment}
+# A: {kind_a}, B: {kind_b}.
+# Notes:
+{notes_comment}#
+# Collidescope certifies the signed distance (negative: an overlap of that depth) in
+#     {bracket}
+#     {proof}
+# How Coal is asked: {how}.
+import math
+import sys
+from decimal import ROUND_FLOOR, Decimal, localcontext
+
+import numpy as np
+import coal
+
+# The scene's name, the file it came from and its notes, as written there.
+SCENE = {name}
+SOURCE = {source}
+NOTES = {notes}
+
+KEEP = []  # a hull or a model may refer to its input vectors: keep them alive
+
+
+def convex(points):
+    vector = coal.StdVec_Vec3s()
+    for p in points:
+        vector.append(np.array(p, dtype=float))
+    KEEP.append(vector)
+    return coal.Convex.convexHull(vector, False, None)
+
+
+def swept(shape, radius):
+    shape.setSweptSphereRadius(radius)
+    return shape
+
+
+def bvh(vertices, triangles):
+    """A triangle mesh as Coal's BVHModelOBBRSS: beginModel, addSubModel, endModel."""
+    points = coal.StdVec_Vec3s()
+    for p in vertices:
+        points.append(np.array(p, dtype=float))
+    faces = coal.StdVec_Triangle()
+    for t in triangles:
+        faces.append(coal.Triangle(*t))
+    model = coal.BVHModelOBBRSS()
+    model.beginModel(len(triangles), len(vertices))
+    model.addSubModel(points, faces)
+    model.endModel()
+    KEEP.extend([points, faces])
+    return model
+
+
+parts_a = {parts_a}
+parts_b = {parts_b}
+
+lower, upper = {lower}, {upper}
+
+
+def reach(shape):
+    """How far the shape's points lie from its frame's origin, at most."""
+    shape.computeLocalAABB()
+    rounding = getattr(shape, "getSweptSphereRadius", lambda: 0.0)()
+    return float(np.linalg.norm(shape.aabb_center)) + shape.aabb_radius + rounding
+
+
+def is_field(shape):
+    return isinstance(shape, coal.HeightFieldOBBRSS)
+
+
+def distance(s1, p1, s2, p2):
+    request, result = coal.DistanceRequest(), coal.DistanceResult()
+    coal.distance(s1, p1, s2, p2, request, result)
+    return result.min_distance
+
+
+def collides(margin):
+    for s1, p1 in parts_a:
+        for s2, p2 in parts_b:
+            request, result = coal.CollisionRequest(), coal.CollisionResult()
+            request.security_margin = margin
+            coal.collide(s1, p1, s2, p2, request, result)
+            if result.isCollision():
+                return True
+    return False
+
+
+request = coal.DistanceRequest()
+size = max(reach(s1) + reach(s2) + float(np.linalg.norm(p2.getTranslation() - p1.getTranslation()))
+           for s1, p1 in parts_a for s2, p2 in parts_b)
+slack = max(request.gjk_tolerance, request.epa_tolerance) * (1.0 + size)
+low = math.nextafter(lower - slack, -math.inf)
+high = math.nextafter(upper + slack, math.inf)
+print(f"Scene {{SCENE!r}} from {{SOURCE!r}}")
+print("Collidescope: signed distance in", {bracket_literal})
+fields = any(is_field(s) for s, _ in parts_a + parts_b)
+if fields:
+    # Apart: no collision within the lower bound, one within the upper; overlapping: one.
+    if upper <= 0.0:
+        ok = collides(0.0)
+        print(f"Coal {{getattr(coal, '__version__', '?')}}: collision {{ok}} (expected True)")
+    else:
+        near, far = collides(max(low, 0.0)), collides(high)
+        ok = (not near or low <= 0.0) and far
+        print(f"Coal {{getattr(coal, '__version__', '?')}}: collision within {{low!r}}: {{near}}, "
+              f"within {{high!r}}: {{far}} (expected False, True)")
+    if ok:
+        print("Coal agrees with the certified answer")
+        sys.exit(0)
+    print("Coal is off the certified bracket (its collision test with a security margin)")
+    sys.exit(1)
+answer = min(distance(s1, p1, s2, p2) for s1, p1 in parts_a for s2, p2 in parts_b)
+print(f"Coal {{getattr(coal, '__version__', '?')}}: {{answer!r}} (allowed: [{{low!r}}, {{high!r}}])")
+if low <= answer <= high:
+    print("Coal agrees with the certified answer")
+    sys.exit(0)
+with localcontext() as exact:
+    exact.prec, exact.rounding = 2000, ROUND_FLOOR
+    off = Decimal(low) - Decimal(answer) if answer < low else Decimal(answer) - Decimal(high)
+    print(f"Coal is off the certified bracket by {{off:.3e}}")
+sys.exit(1)
+"#,
+        name_comment = comment(&scene.name),
+        source_comment = comment(source),
+        notes_comment = comment_lines("#   ", &scene.notes),
+        name = python_str(&scene.name),
+        source = python_str(source),
+        notes = python_str(&scene.notes),
+        kind_a = comment(&describe(&a.spec)),
+        kind_b = comment(&describe(&b.spec)),
+        lower = lit(certified.lower),
+        upper = lit(certified.upper),
+        bracket_literal = python_str(&bracket),
+        proof = comment(&certified.proof),
+        how = how,
+        parts_a = parts_literal(&parts_a),
+        parts_b = parts_literal(&parts_b),
     ))
 }

@@ -50,6 +50,9 @@ pub fn certify(scene: &Scene) -> Result<Certified, String> {
 
 fn bracket(scene: &Scene) -> Result<Certified, String> {
     let epa = "epa".parse::<Method>().map_err(|e| e.to_string())?;
+    if let Some(run) = scene.run_composite(epa, scene.settings, true, None) {
+        return composite_bracket(scene, &run);
+    }
     let run = scene.run(epa);
     match &run.summary.outcome {
         Outcome::Separated {
@@ -106,6 +109,67 @@ fn bracket(scene: &Scene) -> Result<Certified, String> {
         }),
         other => Err(format!(
             "no certified answer to export: EPA ends {other} on this pair"
+        )),
+    }
+}
+
+/// A composite pair's bracket: the midphase's when apart (every sub-pair run or pruned),
+/// the deepest sub-pair's EPA bracket when they overlap (the depth an engine's mesh
+/// query reports: parry's `contact`, Coal's `BVHModel` distance).
+fn composite_bracket(
+    scene: &Scene,
+    run: &crate::composite::CompositeRun,
+) -> Result<Certified, String> {
+    let answer = &run.answer;
+    let nearest = answer
+        .nearest
+        .map(|k| scene.sub_pair_name(run, k))
+        .unwrap_or_default();
+    match &answer.outcome {
+        Outcome::Separated { .. } | Outcome::Stalled { .. } => Ok(Certified {
+            lower: answer.lower,
+            upper: answer.upper,
+            proof: format!(
+                "separated: every sub-pair run or pruned by its box proves >= {:e}, the \
+                 nearest ({nearest}) lies within {:e}",
+                Below(answer.lower),
+                Above(answer.upper)
+            ),
+        }),
+        Outcome::Penetrating { depth, .. } => {
+            let upper_depth = run
+                .nearest()
+                .and_then(|s| s.run.trace.get::<crate::solver::epa::EpaTrace>())
+                .map_or(*depth, |t| {
+                    t.records
+                        .iter()
+                        .map(|r| r.support_distance)
+                        .fold(f64::INFINITY, f64::min)
+                        .max(*depth)
+                });
+            let upper_depth = if upper_depth.is_finite() {
+                upper_depth
+            } else {
+                *depth
+            };
+            Ok(Certified {
+                lower: -upper_depth,
+                upper: -depth,
+                proof: format!(
+                    "penetrating: the deepest sub-pair ({nearest}), EPA's polytope inside its \
+                     A - B proves a depth >= {:e}, its supports <= {:e}",
+                    Below(*depth),
+                    Above(upper_depth)
+                ),
+            })
+        }
+        Outcome::Touching { .. } => Ok(Certified {
+            lower: 0.0,
+            upper: 0.0,
+            proof: format!("touching: the deepest sub-pair ({nearest}) has a depth proved zero"),
+        }),
+        other => Err(format!(
+            "no certified answer to export: the midphase's EPA ends {other} on this pair"
         )),
     }
 }

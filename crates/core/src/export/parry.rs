@@ -4,9 +4,10 @@ use glam::{DQuat, DVec3};
 
 use super::text::{comment, comment_lines, identifier, rust_str};
 use super::{certify, describe, lit, pair};
+use crate::composite::{CompositeKind, Pieces};
 use crate::pose::Pose;
 use crate::printed_bound::Outward;
-use crate::scene::Scene;
+use crate::scene::{Body, Scene, ShapeSpec};
 use crate::shape::{AffineDimension, Shape};
 
 fn vector(v: DVec3) -> String {
@@ -117,6 +118,9 @@ fn parry_pose(pose: &Pose) -> (String, &'static str) {
 /// comment lines (not `//!`: documentation's code blocks are doctests in a library), and
 /// an identifier of `[a-z0-9_]` (the test's name).
 pub fn parry_test(scene: &Scene, source: &str) -> Result<String, String> {
+    if scene.focus_is_composite() {
+        return composite_test(scene, source);
+    }
     let certified = certify(scene)?;
     let [a, b] = pair(scene);
     let shape_a = parry_shape(&a.shape, 0.0).map_err(|e| format!("body A: {e}"))?;
@@ -194,5 +198,208 @@ fn {test_name}() {{
         upper = lit(certified.upper),
         proof = comment(&certified.proof),
         bracket_literal = rust_str(&bracket),
+    ))
+}
+
+/// A body as parry builds it, a `SharedShape` expression: `TriMesh::with_flags` (the
+/// scene's `TriMeshFlags` bits), `HeightField` (parry's own layout: the rows, the scale,
+/// each cell's status), `Compound::new` of the convex parts at their poses; a convex
+/// body's own kind. Whether it is a height field (parry answers `contact` on one, not
+/// `distance`).
+fn parry_body(body: &Body) -> Result<(String, bool), String> {
+    let Some(composite) = &body.composite else {
+        return Ok((
+            format!("SharedShape::new({})", parry_shape(&body.shape, 0.0)?),
+            false,
+        ));
+    };
+    match (composite.kind(), &body.spec) {
+        (
+            CompositeKind::HeightField(_),
+            ShapeSpec::HeightField {
+                heights,
+                scale,
+                cells,
+            },
+        ) => {
+            let rows: Vec<String> = heights
+                .iter()
+                .map(|r| {
+                    let row: Vec<String> = r.iter().map(|h| lit(*h)).collect();
+                    format!("&[{}]", row.join(", "))
+                })
+                .collect();
+            let cells: Vec<String> = cells.iter().map(u8::to_string).collect();
+            Ok((
+                format!(
+                    "height_field(\n        &[\n            {}\n        ],\n        {},\n        &[{}],\n    )",
+                    rows.join(",\n            "),
+                    vector(DVec3::from_array(*scale)),
+                    cells.join(", ")
+                ),
+                true,
+            ))
+        }
+        (CompositeKind::Compound, _) => {
+            let Pieces::Parts(parts) = composite.pieces() else {
+                return Err("a compound without parts".into());
+            };
+            let mut items = Vec::with_capacity(parts.len());
+            for (k, part) in parts.iter().enumerate() {
+                let shape = parry_shape(&part.shape, 0.0).map_err(|e| format!("part {k}: {e}"))?;
+                let (at, _) = parry_pose(&Pose::from_matrix(
+                    part.pose.translation,
+                    part.pose.rotation,
+                ));
+                items.push(format!("        ({at}, SharedShape::new({shape})),"));
+            }
+            Ok((
+                format!(
+                    "SharedShape::new(Compound::new(vec![\n{}\n    ]))",
+                    items.join("\n")
+                ),
+                false,
+            ))
+        }
+        _ => {
+            let mesh = composite.mesh().ok_or("a composite without triangles")?;
+            let flags = match &body.spec {
+                ShapeSpec::TriMesh { flags, .. } => *flags,
+                _ => 0,
+            };
+            let vertices: Vec<String> = mesh.vertices().iter().map(|v| vector(*v)).collect();
+            let triangles: Vec<String> = mesh
+                .triangles()
+                .iter()
+                .map(|t| format!("[{}, {}, {}]", t[0], t[1], t[2]))
+                .collect();
+            Ok((
+                format!(
+                    "SharedShape::new(\n        TriMesh::with_flags(\n            vec![\n                {}\n            ],\n            vec![{}],\n            TriMeshFlags::from_bits_truncate({flags}),\n        )\n        .expect(\"parry builds the mesh\"),\n    )",
+                    vertices.join(",\n                "),
+                    triangles.join(", ")
+                ),
+                false,
+            ))
+        }
+    }
+}
+
+/// The test of a pair with a composite: parry's query on the bodies as it builds them.
+fn composite_test(scene: &Scene, source: &str) -> Result<String, String> {
+    let certified = certify(scene)?;
+    let [a, b] = pair(scene);
+    let (shape_a, field_a) = parry_body(a).map_err(|e| format!("body A: {e}"))?;
+    let (shape_b, field_b) = parry_body(b).map_err(|e| format!("body B: {e}"))?;
+    let (pose_a, note_a) = parry_pose(&a.pose);
+    let (pose_b, note_b) = parry_pose(&b.pose);
+    let bracket = format!("{}", Outward(certified.lower, certified.upper));
+    let field = field_a || field_b;
+    Ok(format!(
+        r#"//! A reproduction exported by Collidescope: parry3d-f64 on a pair with a mesh, height
+//! field or compound, built as parry builds them, whose signed distance Collidescope
+//! certifies.
+//!
+// Scene: {name_comment}
+// Exported from: {source_comment}
+// Notes:
+{notes_comment}//!
+//! A: {kind_a}, B: {kind_b}.
+//! Collidescope certifies the signed distance (negative: an overlap of that depth) in
+//! {bracket}: {proof}.
+//! This test runs parry3d-f64 on the same shapes and poses{note_a}{note_b} (`distance`,
+//! then `contact`'s depth on an overlap; a height field answers `contact` only, within a
+//! prediction as wide as the pair) and fails while parry's answer lies outside that
+//! bracket widened by 1e-6 (relative, at least 1e-6); it passes once parry is right.
+//!
+//! Cargo.toml: [dev-dependencies] parry3d-f64 = "0.31"
+#![allow(clippy::excessive_precision, clippy::unreadable_literal)]
+
+use parry3d_f64::math::{{Pose, Rotation, Vector}};
+#[allow(unused_imports)]
+use parry3d_f64::shape::{{
+    Ball, Capsule, Compound, Cone, ConvexPolyhedron, Cuboid, Cylinder, HeightField,
+    HeightFieldCellStatus, RoundShape, SharedShape, Triangle, TriMesh, TriMeshFlags,
+}};
+
+/// The scene's name, the file it came from and its notes, as written there.
+const SCENE: &str = {name};
+const SOURCE: &str = {source};
+#[allow(dead_code)]
+const NOTES: &str = {notes};
+
+/// A height field of rows along z (each row's heights along x), parry's layout, with
+/// each cell's status (row-major; none: every cell plain).
+#[allow(dead_code)]
+fn height_field(rows: &[&[f64]], scale: Vector, cells: &[u8]) -> SharedShape {{
+    let (n, m) = (rows.len(), rows[0].len());
+    let heights = parry3d_f64::utils::Array2::from_fn(n, m, |i, j| rows[i][j]);
+    let mut field = HeightField::new(heights, scale);
+    if !cells.is_empty() {{
+        for i in 0..n - 1 {{
+            for j in 0..m - 1 {{
+                field.cells_statuses_mut()[(i, j)] =
+                    HeightFieldCellStatus::from_bits_truncate(cells[i * (m - 1) + j]);
+            }}
+        }}
+    }}
+    SharedShape::new(field)
+}}
+
+#[test]
+fn {test_name}() {{
+    let pos1 = {pose_a};
+    let shape1 = {shape_a};
+    let pos2 = {pose_b};
+    let shape2 = {shape_b};
+
+    let (lower, upper) = ({lower}, {upper});
+    let field = {field};
+    let apart = if field {{
+        f64::INFINITY
+    }} else {{
+        parry3d_f64::query::distance(&pos1, &*shape1, &pos2, &*shape2)
+            .expect("a supported pair")
+            .distance
+    }};
+    let answer = if apart > 0.0 && apart.is_finite() {{
+        apart
+    }} else {{
+        let prediction = if field {{ {prediction} }} else {{ 0.0 }};
+        parry3d_f64::query::contact(&pos1, &*shape1, &pos2, &*shape2, prediction)
+            .expect("a supported pair")
+            .map_or(if field {{ f64::INFINITY }} else {{ 0.0 }}, |c| c.dist)
+    }};
+    let slack = 1e-6 * answer.abs().max(1.0);
+    // The allowed interval, rounded outward (a rounding must not move parry's answer out).
+    let (low, high) = ((lower - slack).next_down(), (upper + slack).next_up());
+    // The bracket as text, rounded outward.
+    let certified = {bracket_literal};
+    println!("Scene {{SCENE:?}} from {{SOURCE:?}}");
+    println!("Collidescope: signed distance in {{certified}}");
+    println!("parry3d-f64: {{answer:?}}");
+    assert!(
+        answer >= low && answer <= high,
+        "parry3d-f64 answers {{answer:?}}, outside the certified {{certified}} (allowed: [{{low:?}}, {{high:?}}])"
+    );
+}}
+"#,
+        name_comment = comment(&scene.name),
+        source_comment = comment(source),
+        notes_comment = comment_lines("//   ", &scene.notes),
+        name = rust_str(&scene.name),
+        source = rust_str(source),
+        notes = rust_str(&scene.notes),
+        test_name = identifier("collidescope_", &scene.name),
+        kind_a = comment(&describe(&a.spec)),
+        kind_b = comment(&describe(&b.spec)),
+        lower = lit(certified.lower),
+        upper = lit(certified.upper),
+        proof = comment(&certified.proof),
+        bracket_literal = rust_str(&bracket),
+        prediction = lit(2.0
+            * (a.shape.extent()
+                + b.shape.extent()
+                + (b.pose.translation - a.pose.translation).length())),
     ))
 }

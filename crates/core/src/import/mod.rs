@@ -238,6 +238,15 @@ pub fn import_text_at(
                      twice its reach wide and deep, so distances and depths are the half-space's).",
                 );
             }
+            for note in &query.composite_notes {
+                notes.push_str(&format!(" {note}."));
+            }
+            if query.composite_notes.iter().any(|n| n.contains("TriMesh")) {
+                notes.push_str(
+                    " A TriMesh is queried as parry queries it: the surface of its triangles \
+                     (not their hull), through the midphase, each answer naming its triangle.",
+                );
+            }
             if let Some(note) = query.rotation_note() {
                 notes.push(' ');
                 notes.push_str(&note);
@@ -304,6 +313,20 @@ pub fn import_text_at(
             );
             if !model.left_out.is_empty() {
                 notes.push_str(&format!(" Left out: {}.", model.left_out.join("; ")));
+            }
+            if model.geoms.iter().any(|g| g.kind == "mesh") {
+                notes.push_str(
+                    " Mesh geoms are their convex hulls, as MuJoCo collides them (a scene may \
+                     take a mesh file's triangles instead: Mesh(path, as: Mesh)).",
+                );
+            }
+            if model.geoms.iter().any(|g| g.kind == "hfield") {
+                notes.push_str(
+                    " Height fields are the scene's HeightField placed as MuJoCo places them \
+                     (elevations normalised to [0, 1] times elevation_z, x over ±radius_x, y \
+                     over ±radius_y, the first row at +y), queried as their surface: MuJoCo's \
+                     base below z = 0 is not modelled.",
+                );
             }
             for stand_in in &model.stand_ins {
                 notes.push_str(&format!(" Planes: {stand_in}."));
@@ -382,6 +405,21 @@ pub(crate) fn spec_reach(spec: &ShapeSpec) -> f64 {
             .fold(0.0, f64::max),
         ShapeSpec::Dilated { shape, radius } => spec_reach(shape) + radius,
         ShapeSpec::Ellipsoid { radii } => radii.iter().fold(0.0, |m: f64, r| m.max(*r)),
+        ShapeSpec::TriMesh { vertices, .. } => vertices
+            .iter()
+            .map(|p| DVec3::from_array(*p).length())
+            .fold(0.0, f64::max),
+        ShapeSpec::HeightField { heights, scale, .. } => {
+            let high =
+                heights.iter().flatten().fold(0.0f64, |m, h| m.max(h.abs())) * scale[1].abs();
+            DVec3::new(0.5 * scale[0], high, 0.5 * scale[2])
+                .abs()
+                .length()
+        }
+        ShapeSpec::Compound { parts } => parts
+            .iter()
+            .map(|p| DVec3::from_array(p.translation).length() + spec_reach(&p.shape))
+            .fold(0.0, f64::max),
         _ => 1.0,
     }
 }

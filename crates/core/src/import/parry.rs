@@ -12,7 +12,7 @@
 use glam::{DQuat, DVec3};
 use serde_json::Value;
 
-use crate::scene::{BodySpec, RotationSpec, ShapeSpec};
+use crate::scene::{BodySpec, MemberSpec, RotationSpec, ShapeSpec};
 
 /// Which parry build wrote the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +37,9 @@ pub struct ParryQuery {
     pub cast: bool,
     pub precision: Precision,
     pub kinds: [String; 2],
+    /// What each composite shape is (a `TriMesh` with its flags, a `HeightField`, a
+    /// `Compound`), for the scene's notes: "shape1 is ...".
+    pub composite_notes: Vec<String>,
 }
 
 impl ParryQuery {
@@ -132,6 +135,7 @@ pub fn read(value: &Value) -> Result<ParryQuery, String> {
     };
     let mut bodies = Vec::new();
     let mut kinds = Vec::new();
+    let mut composite_notes = Vec::new();
     for n in 0..2 {
         let (pose, shape) = (&items[pose_at[n]], &items[shape_at[n]]);
         let kind = kind_of(shape).map_err(|e| format!("shape{}: {e}", n + 1))?;
@@ -154,6 +158,18 @@ pub fn read(value: &Value) -> Result<ParryQuery, String> {
         } else {
             None
         };
+        let flags = |bits: Option<u64>, what: &str| match bits {
+            Some(b) if b & 1 != 0 => format!(", built with {what} FIX_INTERNAL_EDGES"),
+            _ => String::new(),
+        };
+        let extra = match kind.as_str() {
+            "HeightField" => flags(shape["HeightField"]["flags"].as_u64(), "HeightFieldFlags"),
+            "Compound" => flags(shape["Compound"]["flags"].as_u64(), "CompoundFlags"),
+            _ => String::new(),
+        };
+        if let Some(note) = composite_note(&spec, &extra) {
+            composite_notes.push(format!("shape{} is {note}", n + 1));
+        }
         bodies.push(BodySpec {
             name: None,
             shape: spec,
@@ -180,6 +196,7 @@ pub fn read(value: &Value) -> Result<ParryQuery, String> {
         cast,
         precision,
         kinds: [ka, kb],
+        composite_notes,
     })
 }
 
@@ -197,29 +214,165 @@ const CONVEX_KINDS: &str = "Ball, Cuboid, Capsule, Cylinder, Cone, ConvexPolyhed
      Triangle, RoundCuboid, RoundCylinder, RoundCone, RoundConvexPolyhedron, RoundTriangle, and \
      HalfSpace against one of them";
 
+/// The composite kinds a capture may hold beside a convex shape (or another composite).
+const COMPOSITE_KINDS: &str = "TriMesh (with its flags), Compound of convex parts, HeightField";
+
 fn refuse(kind: &str) -> String {
     format!(
-        "{{shape}}: parry's {kind} is not a convex shape Collidescope takes (it takes {CONVEX_KINDS})"
+        "{{shape}}: parry's {kind} is not a shape Collidescope takes (it takes {CONVEX_KINDS}; \
+         and {COMPOSITE_KINDS})"
     )
+}
+
+/// The names of parry's `TriMeshFlags` bits set in `bits` (the composite flags first:
+/// `FIX_INTERNAL_EDGES` holds `MERGE_DUPLICATE_VERTICES`), "none" when empty.
+pub fn trimesh_flag_names(bits: u16) -> String {
+    const NAMED: [(&str, u16); 10] = [
+        (
+            "FIX_INTERNAL_EDGES_TWO_SIDED",
+            (1 << 9) | (1 << 7) | (1 << 4),
+        ),
+        ("FIX_INTERNAL_EDGES", (1 << 7) | (1 << 4)),
+        ("HALF_EDGE_TOPOLOGY", 1),
+        ("CONNECTED_COMPONENTS", 1 << 1),
+        ("DELETE_BAD_TOPOLOGY_TRIANGLES", 1 << 2),
+        ("ORIENTED", 1 << 3),
+        ("MERGE_DUPLICATE_VERTICES", 1 << 4),
+        ("DELETE_DEGENERATE_TRIANGLES", 1 << 5),
+        ("DELETE_DUPLICATE_TRIANGLES", 1 << 6),
+        ("DEFORMABLE", 1 << 8),
+    ];
+    let mut left = bits;
+    let mut names = Vec::new();
+    for (name, mask) in NAMED {
+        if left & mask == mask && mask & left != 0 {
+            names.push(name.to_string());
+            left &= !mask;
+        }
+    }
+    if left != 0 {
+        names.push(format!("0x{left:x}"));
+    }
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(" | ")
+    }
+}
+
+/// Whether parry's `FIX_INTERNAL_EDGES` is among a `TriMeshFlags`' bits.
+pub fn fixes_internal_edges(bits: u16) -> bool {
+    bits & 0x80 != 0
+}
+
+/// What a composite capture's shape was, for the scene's notes (`None`: convex).
+fn composite_note(spec: &ShapeSpec, extra: &str) -> Option<String> {
+    Some(match spec {
+        ShapeSpec::TriMesh {
+            vertices,
+            triangles,
+            flags,
+        } => format!(
+            "a TriMesh of {} triangles over {} vertices, built with TriMeshFlags {}{}",
+            triangles.len(),
+            vertices.len(),
+            trimesh_flag_names(*flags),
+            if fixes_internal_edges(*flags) {
+                " (parry corrects contact normals at its internal edges; the contacts' \
+                 internal-edge reports show what it reports instead)"
+            } else {
+                ""
+            }
+        ),
+        ShapeSpec::HeightField { heights, cells, .. } => format!(
+            "a HeightField of {} × {} heights (rows along z, entries along x, parry's \
+             layout kept){}{extra}",
+            heights.len(),
+            heights.first().map_or(0, Vec::len),
+            if cells.iter().any(|c| *c != 0) {
+                ", with its cell statuses"
+            } else {
+                ""
+            }
+        ),
+        ShapeSpec::Compound { parts } => {
+            format!(
+                "a Compound of {} convex parts at their poses{extra}",
+                parts.len()
+            )
+        }
+        _ => return None,
+    })
+}
+
+/// Where a composite capture is malformed before parry's types are asked to read it:
+/// a vertex or height that is not a number (JSON has no NaN: serde_json writes `null`),
+/// so that the message names the element, not a line and column of parry's fields.
+fn check_composite_json(kind: &str, shape: &Value) -> Result<(), String> {
+    let body = &shape[kind];
+    let number = |v: &Value| v.as_f64().is_some();
+    match kind {
+        "TriMesh" => {
+            if let Some(vertices) = body.get("vertices").and_then(Value::as_array) {
+                for (k, v) in vertices.iter().enumerate() {
+                    let ok = v
+                        .as_array()
+                        .is_some_and(|c| c.len() == 3 && c.iter().all(number));
+                    if !ok {
+                        return Err(format!(
+                            "{{shape}}: vertex {k} is not three finite numbers: {v} (NaN and \
+                             infinities are written as null)"
+                        ));
+                    }
+                }
+            }
+            if let Some(indices) = body.get("indices").and_then(Value::as_array) {
+                for (k, t) in indices.iter().enumerate() {
+                    let ok = t.as_array().is_some_and(|c| {
+                        c.len() == 3
+                            && c.iter()
+                                .all(|i| i.as_u64().is_some_and(|i| i <= u64::from(u32::MAX)))
+                    });
+                    if !ok {
+                        return Err(format!(
+                            "{{shape}}: triangle {k} is not three vertex indices: {t}"
+                        ));
+                    }
+                }
+            }
+        }
+        "HeightField" => {
+            if let Some(data) = body
+                .get("heights")
+                .and_then(|h| h.get("data"))
+                .and_then(Value::as_array)
+            {
+                let rows = body["heights"]["nrows"].as_u64().unwrap_or(0).max(1) as usize;
+                for (k, h) in data.iter().enumerate() {
+                    if !number(h) {
+                        return Err(format!(
+                            "{{shape}}: the height at row {}, column {} is not a finite number: \
+                             {h} (NaN and infinities are written as null)",
+                            k % rows,
+                            k / rows
+                        ));
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// One converter per precision, over the same parry API: `$parry` is the crate and
 /// `$widen` turns its scalars into f64 exactly.
 macro_rules! body_reader {
-    ($name:ident, $parry:ident, $widen:expr) => {
-        fn $name(pose: &Value, shape: &Value) -> Result<(ShapeSpec, DVec3, DQuat), String> {
-            use $parry::shape::{SharedShape, TypedShape};
+    ($name:ident, $convex:ident, $parry:ident, $widen:expr) => {
+        /// A convex parry shape as a spec, `None` for any other kind.
+        fn $convex(shape: &dyn $parry::shape::Shape) -> Option<ShapeSpec> {
+            use $parry::shape::TypedShape;
             let widen = $widen;
-            let pose: $parry::math::Pose = serde_json::from_value(pose.clone())
-                .map_err(|e| format!("{{pose}}: not a parry pose: {e}"))?;
-            let kind = kind_of(shape)?;
-            let shared: SharedShape = serde_json::from_value(shape.clone()).map_err(|e| {
-                if e.to_string().contains("unknown variant") {
-                    format!("{{shape}}: unknown parry shape kind {kind} (this reader knows {CONVEX_KINDS})")
-                } else {
-                    format!("{{shape}}: {e}")
-                }
-            })?;
             let v = |p: $parry::math::Vector| [widen(p.x), widen(p.y), widen(p.z)];
             let points = |ps: &[$parry::math::Vector]| -> Vec<[f64; 3]> { ps.iter().map(|p| v(*p)).collect() };
             let capsule = |c: &$parry::shape::Capsule| -> ShapeSpec {
@@ -232,7 +385,7 @@ macro_rules! body_reader {
                     dilated(ShapeSpec::Polytope { points: vec![a, b] }, radius)
                 }
             };
-            let spec = match shared.as_typed_shape() {
+            Some(match shape.as_typed_shape() {
                 TypedShape::Ball(s) => ShapeSpec::Sphere { radius: widen(s.radius) },
                 TypedShape::Cuboid(s) => ShapeSpec::Box { half_extents: v(s.half_extents) },
                 TypedShape::Capsule(s) => capsule(s),
@@ -258,12 +411,96 @@ macro_rules! body_reader {
                     ShapeSpec::Polytope { points: points(s.inner_shape.points()) },
                     widen(s.border_radius),
                 ),
+                _ => return None,
+            })
+        }
+
+        fn $name(pose: &Value, shape: &Value) -> Result<(ShapeSpec, DVec3, DQuat), String> {
+            use $parry::shape::{SharedShape, TypedShape};
+            let widen = $widen;
+            let pose: $parry::math::Pose = serde_json::from_value(pose.clone())
+                .map_err(|e| format!("{{pose}}: not a parry pose: {e}"))?;
+            let kind = kind_of(shape)?;
+            check_composite_json(&kind, shape)?;
+            let shared: SharedShape = serde_json::from_value(shape.clone()).map_err(|e| {
+                if e.to_string().contains("unknown variant") {
+                    format!("{{shape}}: unknown parry shape kind {kind} (this reader knows {CONVEX_KINDS}; and {COMPOSITE_KINDS})")
+                } else {
+                    format!("{{shape}}: {e}")
+                }
+            })?;
+            let v = |p: $parry::math::Vector| [widen(p.x), widen(p.y), widen(p.z)];
+            let quaternion = |r: $parry::math::Rotation| [widen(r.x), widen(r.y), widen(r.z), widen(r.w)];
+            let spec = match shared.as_typed_shape() {
                 // A marker the query replaces by a slab once the other body is known.
                 TypedShape::HalfSpace(s) => ShapeSpec::Halfspaces { planes: vec![{
                     let n = v(s.normal);
                     [n[0], n[1], n[2], 0.0]
                 }] },
-                _ => return Err(refuse(&kind)),
+                TypedShape::TriMesh(m) => ShapeSpec::TriMesh {
+                    vertices: m.vertices().iter().map(|p| v(*p)).collect(),
+                    triangles: m.indices().to_vec(),
+                    flags: m.flags().bits(),
+                },
+                TypedShape::HeightField(f) => {
+                    let heights = f.heights();
+                    let (n, m) = (heights.nrows(), heights.ncols());
+                    if heights.data().len() != n * m {
+                        return Err(format!(
+                            "{{shape}}: its heights are {n} rows × {m} columns but hold {} numbers, not {}",
+                            heights.data().len(),
+                            n * m
+                        ));
+                    }
+                    if n < 2 || m < 2 {
+                        return Err(format!(
+                            "{{shape}}: a height field needs at least 2 rows and 2 columns of heights (got {n} × {m})"
+                        ));
+                    }
+                    let status = f.cells_statuses();
+                    let (sn, sm) = (status.nrows(), status.ncols());
+                    if (sn, sm) != (n - 1, m - 1) || status.data().len() != sn * sm {
+                        return Err(format!(
+                            "{{shape}}: its cell statuses are {sn} × {sm} ({} numbers) for {} × {} cells \
+                             (a grid of {n} × {m} heights)",
+                            status.data().len(),
+                            n - 1,
+                            m - 1
+                        ));
+                    }
+                    let rows = (0..n).map(|i| (0..m).map(|j| widen(heights[(i, j)])).collect()).collect();
+                    let cells: Vec<u8> = (0..n - 1)
+                        .flat_map(|i| (0..m - 1).map(move |j| (i, j)))
+                        .map(|(i, j)| status[(i, j)].bits())
+                        .collect();
+                    ShapeSpec::HeightField {
+                        heights: rows,
+                        scale: v(f.scale()),
+                        cells: if cells.iter().all(|c| *c == 0) { Vec::new() } else { cells },
+                    }
+                }
+                TypedShape::Compound(c) => {
+                    let mut parts = Vec::with_capacity(c.shapes().len());
+                    for (k, (at, part)) in c.shapes().iter().enumerate() {
+                        let spec = $convex(&**part).ok_or_else(|| {
+                            format!(
+                                "{{shape}}: part {k} is a {}, not a convex shape (a Compound's parts \
+                                 are {CONVEX_KINDS})",
+                                format!("{:?}", part.shape_type())
+                            )
+                        })?;
+                        parts.push(MemberSpec {
+                            shape: spec,
+                            translation: v(at.translation),
+                            rotation: RotationSpec::Quaternion(quaternion(at.rotation)),
+                        });
+                    }
+                    if parts.is_empty() {
+                        return Err("{shape}: a Compound with no parts".into());
+                    }
+                    ShapeSpec::Compound { parts }
+                }
+                _ => $convex(&*shared).ok_or_else(|| refuse(&kind))?,
             };
             let r = pose.rotation;
             let t = pose.translation;
@@ -276,8 +513,8 @@ macro_rules! body_reader {
     };
 }
 
-body_reader!(f32_body, parry3d, |x: f32| f64::from(x));
-body_reader!(f64_body, parry3d_f64, |x: f64| x);
+body_reader!(f32_body, f32_convex, parry3d, |x: f32| f64::from(x));
+body_reader!(f64_body, f64_convex, parry3d_f64, |x: f64| x);
 
 /// parry's `HalfSpace` (the points below the plane through its origin, normal `n` in its
 /// frame) as a slab GJK can take: a cube whose top face lies on the plane, centred under

@@ -349,6 +349,7 @@ fn build_composite(
         ShapeSpec::TriMesh {
             vertices,
             triangles,
+            ..
         } => {
             let vertices = vertices.iter().map(|p| DVec3::from_array(*p)).collect();
             Composite::of_mesh(

@@ -54,10 +54,15 @@ pub enum ShapeSpec {
         use_as: MeshUse,
     },
     /// A triangle mesh written out: vertices and triangles (indices into them), open or
-    /// closed, convex or not (an engine's `TriMesh` or `BVHModel`).
+    /// closed, convex or not (an engine's `TriMesh` or `BVHModel`). `flags`, when given,
+    /// are the parry `TriMeshFlags` bits the engine built it with (a parry capture's;
+    /// 144 is `FIX_INTERNAL_EDGES`): kept so that the mesh is known as the engine's and
+    /// exported as it was built; the query is the surface's either way.
     TriMesh {
         vertices: Vec<[f64; 3]>,
         triangles: Vec<[u32; 3]>,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        flags: u16,
     },
     /// A height field in parry's layout: `heights` rows along z, each row's entries along
     /// x, spanning `[-0.5, 0.5]²` times `scale` (x, height, z); `cells`, when given, one
@@ -136,6 +141,10 @@ pub enum MeshUse {
     /// The file's triangles, as a non-convex surface (parry's `TriMesh`, Coal's
     /// `BVHModel`, MoveIt's and Pinocchio's URDF meshes).
     Mesh,
+}
+
+fn is_zero(bits: &u16) -> bool {
+    *bits == 0
 }
 
 impl MeshUse {

@@ -15,8 +15,10 @@
 //! joints is welded to its parent), not a weld body and its parent's (the world aside),
 //! `contype`/`conaffinity` compatible. A plane is a half-space, which GJK cannot take:
 //! a slab under every other geom whose top face is the plane stands in for it (distances
-//! and depths are the half-space's). Height fields and SDF geoms are left out. The
-//! scene's notes say both.
+//! and depths are the half-space's). A height field (`<hfield>` with inline `elevation`,
+//! `nrow`, `ncol`, `size`) is the scene's `HeightField` placed as MuJoCo places it; a mesh
+//! geom stays its convex hull, as MuJoCo collides it. SDF geoms are left out. The
+//! scene's notes say so.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -32,7 +34,7 @@ mod settings;
 mod walk;
 
 pub use pairs::MAX_PAIRS;
-use settings::{read_compiler, read_defaults, read_mesh, Compiler, Defaults};
+use settings::{read_compiler, read_defaults, read_hfield, read_mesh, Compiler, Defaults};
 use walk::Walk;
 
 /// Whether `text` is an MJCF model: its root element is `<mujoco>`.
@@ -318,11 +320,16 @@ pub fn read_at(path: &Path, text: &str, key: Option<&str>) -> Result<MjcfModel, 
     }
     let model_dir = path.parent().unwrap_or(Path::new(".")).to_path_buf();
     let mut meshes = HashMap::new();
+    let mut hfields = HashMap::new();
     for (p, d, asset) in sections("asset") {
         for node in asset.children().filter(|n| n.has_tag_name("mesh")) {
             let (name, points) = read_mesh(node, &defaults, &compiler, &model_dir)
                 .map_err(|e| located(p, d, node, &e))?;
             meshes.insert(name, points);
+        }
+        for node in asset.children().filter(|n| n.has_tag_name("hfield")) {
+            let (name, field) = read_hfield(node).map_err(|e| located(p, d, node, &e))?;
+            hfields.insert(name, field);
         }
     }
     let qpos = match key {
@@ -352,6 +359,7 @@ pub fn read_at(path: &Path, text: &str, key: Option<&str>) -> Result<MjcfModel, 
         compiler: &compiler,
         defaults: &defaults,
         meshes: &meshes,
+        hfields: &hfields,
         model: MjcfModel {
             name: docs[0]
                 .1

@@ -207,3 +207,91 @@ fn read_msh(path: &Path) -> Result<Vec<DVec3>, String> {
     }
     Ok(points)
 }
+
+/// A `<hfield>` asset as MuJoCo compiles it: `nrow` rows of `ncol` elevations, the first
+/// row written at +y (MuJoCo stores the rows reversed), normalised to [0, 1] (MuJoCo
+/// divides by the range when it is not zero), and `size` (radius x, radius y, elevation
+/// z, base z).
+pub(super) struct HField {
+    pub(super) rows: Vec<Vec<f64>>,
+    pub(super) size: [f64; 4],
+}
+
+pub(super) fn read_hfield(node: Node) -> Result<(String, HField), String> {
+    let name = node
+        .attribute("name")
+        .or(node.attribute("file"))
+        .ok_or("an hfield without a name")?
+        .to_string();
+    if let Some(file) = node.attribute("file") {
+        return Err(format!(
+            "file=\"{file}\": height fields from image or binary files are not read (write \
+             the elevations inline: nrow, ncol and elevation=\"...\")"
+        ));
+    }
+    let count = |attr: &str| -> Result<usize, String> {
+        let text = node
+            .attribute(attr)
+            .ok_or_else(|| format!("hfield {name}: no {attr}"))?;
+        text.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("hfield {name}: {attr}=\"{text}\" is not a count"))
+    };
+    let (nrow, ncol) = (count("nrow")?, count("ncol")?);
+    if nrow < 2 || ncol < 2 {
+        return Err(format!(
+            "hfield {name}: nrow=\"{nrow}\" ncol=\"{ncol}\": at least 2 of each"
+        ));
+    }
+    let size = match node.attribute("size") {
+        Some(t) => numbers(t, "size")?,
+        None => {
+            return Err(format!(
+                "hfield {name}: no size (radius_x radius_y elevation_z base_z)"
+            ))
+        }
+    };
+    let [rx, ry, ez, base] = size[..] else {
+        return Err(format!(
+            "hfield {name}: size needs 4 numbers, {} given",
+            size.len()
+        ));
+    };
+    if !(rx > 0.0 && ry > 0.0 && ez > 0.0 && base >= 0.0) {
+        return Err(format!(
+            "hfield {name}: size=\"{rx} {ry} {ez} {base}\": the radii and elevation must be > 0, the base >= 0"
+        ));
+    }
+    let data = match node.attribute("elevation") {
+        Some(t) => numbers(t, "elevation")?,
+        None => vec![0.0; nrow * ncol],
+    };
+    if data.len() != nrow * ncol {
+        return Err(format!(
+            "hfield {name}: elevation holds {} numbers, nrow × ncol = {nrow} × {ncol} = {}",
+            data.len(),
+            nrow * ncol
+        ));
+    }
+    let (low, high) = data
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| {
+            (l.min(*x), h.max(*x))
+        });
+    let range = high - low;
+    let rows = data
+        .chunks(ncol)
+        .map(|r| {
+            r.iter()
+                .map(|x| if range > 0.0 { (x - low) / range } else { 0.0 })
+                .collect()
+        })
+        .collect();
+    Ok((
+        name,
+        HField {
+            rows,
+            size: [rx, ry, ez, base],
+        },
+    ))
+}

@@ -56,6 +56,7 @@ pub(super) struct Walk<'a> {
     pub(super) compiler: &'a Compiler,
     pub(super) defaults: &'a Defaults,
     pub(super) meshes: &'a HashMap<String, Vec<DVec3>>,
+    pub(super) hfields: &'a HashMap<String, super::settings::HField>,
     pub(super) model: MjcfModel,
     pub(super) body_names: Vec<String>,
     pub(super) body_parent: Vec<usize>,
@@ -589,6 +590,7 @@ impl Walk<'_> {
             half_length = Some(0.5 * axis.length());
         }
         let length = |k: usize| half_length.map_or_else(|| size_at(k), Ok);
+        let mut quarter_turn = false;
         // This project's capsules and cylinders stand along y, MuJoCo's along z.
         let (spec, along_z) = match kind.as_str() {
             "sphere" => (
@@ -640,7 +642,33 @@ impl Walk<'_> {
                 },
                 false,
             ),
-            // Height fields and SDFs ("hfield" | "sdf"): not bounded convex shapes.
+            // MuJoCo's height field: x over [-rx, rx] (columns), y over [-ry, ry] (rows, the
+            // first written at +y), heights up z to `elevation_z`. The scene's height field
+            // lies over x–z with heights along y, rows along +z: a quarter turn about x
+            // ((x, y, z) to (x, -z, y)) lays it on MuJoCo's, its first row at +y. The base
+            // below z = 0 is not modelled (the field is its surface).
+            "hfield" => {
+                let field = attr("hfield").ok_or("an hfield geom without an hfield")?;
+                let f = self
+                    .hfields
+                    .get(&field)
+                    .ok_or_else(|| format!("hfield=\"{field}\": no such hfield asset"))?;
+                let [rx, ry, ez, _] = f.size;
+                local = local.then(Frame {
+                    rotation: DQuat::from_rotation_x(std::f64::consts::FRAC_PI_2),
+                    translation: DVec3::ZERO,
+                });
+                quarter_turn = true;
+                (
+                    ShapeSpec::HeightField {
+                        heights: f.rows.clone(),
+                        scale: [2.0 * rx, ez, 2.0 * ry],
+                        cells: Vec::new(),
+                    },
+                    false,
+                )
+            }
+            // SDFs: not bounded convex shapes.
             _ => {
                 let body = &self.body_names[body];
                 self.model.left_out.push(format!(
@@ -652,6 +680,12 @@ impl Walk<'_> {
         let world = frame.then(local);
         capped(&format!("geom {name}: its position"), world.translation)?;
         let mut rotation = DMat3::from_quat(world.rotation);
+        if quarter_turn {
+            // The frame's rotation times the exact quarter turn (x, y, z) -> (x, -z, y).
+            let frame_rotation =
+                DMat3::from_quat(frame.then(self.pose(node, Some(defaults))?).rotation);
+            rotation = frame_rotation * DMat3::from_cols(DVec3::X, DVec3::Z, -DVec3::Y);
+        }
         if along_z {
             // Turn ours onto MuJoCo's: y to z (columns permuted, one negated: exact).
             rotation = DMat3::from_cols(rotation.x_axis, rotation.z_axis, -rotation.y_axis);
