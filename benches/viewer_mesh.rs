@@ -51,6 +51,7 @@ fn bowl_body() -> Body {
     let spec = ShapeSpec::TriMesh {
         vertices: vertices.iter().map(|v| v.to_array()).collect(),
         triangles: triangles.clone(),
+        flags: 0,
     };
     let composite: Arc<Composite> =
         Composite::of_mesh(TriMesh::new(vertices, triangles).unwrap()).unwrap();

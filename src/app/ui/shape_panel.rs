@@ -336,6 +336,7 @@ fn parameters_ui(ui: &mut egui::Ui, spec: &mut ShapeSpec) -> bool {
         ShapeSpec::TriMesh {
             vertices,
             triangles,
+            ..
         } => {
             ui.label(format!(
                 "{} triangles on {} vertices, taken as a mesh (edit in the scene file)",

@@ -833,5 +833,6 @@ fn trimesh_spec(mesh: &TriMesh) -> ShapeSpec {
     ShapeSpec::TriMesh {
         vertices: mesh.vertices().iter().map(|p| p.to_array()).collect(),
         triangles: mesh.triangles().to_vec(),
+        flags: 0,
     }
 }
