@@ -110,7 +110,7 @@ def test_a_mesh_pair_gives_the_composite_answer_never_the_hulls():
     assert list(a["shape"]) == ["Polytope"] and len(a["shape"]["Polytope"]["points"]) == 3
     assert b["shape"] == {"Sphere": {"radius": 0.25}}
     # Another method: the sub-pair runs it too.
-    assert run.sub_pair(1, "nesterov")["algorithm"] == "nesterov"
+    assert run.sub_pair(0, "nesterov")["algorithm"] == "nesterov"
     with pytest.raises(IndexError, match="sub-pairs"):
         run.sub_pair(len(run["sub_pairs"]))
     # The mesh second: the same answer, the same nearest triangle.
