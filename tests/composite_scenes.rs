@@ -457,6 +457,31 @@ fn solve_lists_sub_pairs_and_ghost_contacts() {
     let contacts = run["contacts"].as_array().unwrap();
     assert!(contacts.iter().any(|c| c["edges"]["ghost"] == true));
     assert!(contacts.iter().any(|c| c["edges"]["ghost"] == false));
+    // --cross-check: parry's own TriMesh query on the same pair, each run held to it.
+    let out = common::cli_ok(&["solve", path.to_str().unwrap(), "--cross-check"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("parry3d-f64: depth "), "{text}");
+    assert!(!text.contains("parry3d (f32)"), "not an f32 scene: {text}");
+    for method in ["gjk", "epa"] {
+        assert!(
+            text.lines()
+                .any(|l| l.trim_start().starts_with(method) && l.contains("agrees within")),
+            "{method}: {text}"
+        );
+    }
+    // A scene whose numbers are all f32 values (an f32 capture's) runs parry3d (f32) too.
+    let f32_path = dir.join("floor-f32.ron");
+    let f32_scene = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("(0.05, 0.05, 0.36)", "(0.0625, 0.0625, 0.5)")
+        .replace("EulerDegrees((12.0, -12.0, 0.0))", "EulerDegrees((0.0, 0.0, 0.0))")
+        .replace("(0.3, 0.3, 0.3)", "(0.25, 0.25, 0.25)")
+        .replace("\"gjk\", \"epa\"", "\"gjk\"");
+    std::fs::write(&f32_path, f32_scene).unwrap();
+    let out = common::cli_ok(&["solve", f32_path.to_str().unwrap(), "--cross-check"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("parry3d (f32): distance 2.5"), "{text}");
+    assert!(text.contains("parry3d-f64: distance 2.5"), "{text}");
     // A bad margin is refused.
     let out = common::cli(&["solve", path.to_str().unwrap(), "--contact-margin=-1"]);
     assert!(!out.status.success());

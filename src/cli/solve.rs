@@ -60,7 +60,7 @@ pub fn run(
         methods.to_vec()
     };
     if scene.focus_is_composite() {
-        return super::solve_composite::run(&scene, &methods, format, composite);
+        return super::solve_composite::run(&scene, &methods, format, composite, cross_check);
     }
     let runs: Vec<Run> = methods.iter().map(|m| scene.run(*m)).collect();
     match format {

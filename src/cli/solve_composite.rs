@@ -29,6 +29,7 @@ pub fn run(
     methods: &[Method],
     format: Format,
     options: &CompositeOptions,
+    cross_check: bool,
 ) -> anyhow::Result<()> {
     if let Some(m) = options
         .contact_margin
@@ -81,9 +82,36 @@ pub fn run(
                 }
             }
         }
-        Format::Table => print_tables(scene, &answered, options),
+        Format::Table => {
+            print_tables(scene, &answered, options);
+            if cross_check {
+                print_cross_check(scene, &answered);
+            }
+        }
     }
     Ok(())
+}
+
+/// `--cross-check` on a composite pair: parry's own `TriMesh`/`HeightField`/`Compound`
+/// query on the same pair and pose (parry3d-f64, and parry3d (f32), the engine an f32
+/// capture came from, when every number of the pair is an f32 value), and each run's
+/// certified answer against it.
+fn print_cross_check(scene: &Scene, answered: &[Answered]) {
+    use collidescope::cross_check::{compare_composite, pair_size, parry_composite_answers};
+    println!();
+    for parry in parry_composite_answers(scene) {
+        println!(
+            "{}: {} in {:.1} µs",
+            parry.build.crate_name(),
+            parry.describe(),
+            parry.seconds * 1e6
+        );
+        for a in answered {
+            let agreement =
+                compare_composite(&a.run, &scene.settings, &parry, pair_size(scene));
+            println!("  {:<22} {agreement}", a.run.method.name());
+        }
+    }
 }
 
 fn body_line(scene: &Scene, index: usize) -> String {

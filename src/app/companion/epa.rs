@@ -198,8 +198,11 @@ fn draw_expansion(
     if layers.labels {
         let what = if matches!(record.event, EpaEvent::Converged | EpaEvent::Accepted) {
             format!("depth {:.6}", Below(record.nearest_distance))
+        } else if record.nearest_distance > 0.0 {
+            format!("depth ≥ {:.4e}", Below(record.nearest_distance))
         } else {
-            format!("depth ≥ {:.4}", Below(record.nearest_distance))
+            // A face through the origin bounds nothing yet: say so rather than "≥ 0".
+            "depth not yet bounded (a face through O)".to_string()
         };
         labels.0.push(((origin + foot) * 0.5, what, COLOR_NEAREST));
     }

@@ -380,6 +380,13 @@ fn draw_labels(
             (c.blue * 255.0) as u8,
         );
         let galley = painter.layout_no_wrap(text.clone(), font.clone(), color);
+        // A label whose point is in the view but whose text would run past its edge (a
+        // ghost contact's name near the right panel) is slid back inside.
+        let at = if view.contains(at) {
+            slid_inside(at, galley.size(), view)
+        } else {
+            at
+        };
         // Labels at one place (x1, w1 and O at the origin) are stacked, never overlaid;
         // the earlier label keeps its place.
         let rect = free_spot(at, galley.size(), &placed);
@@ -390,6 +397,14 @@ fn draw_labels(
         painter.galley(rect.min, galley, color);
     }
     outside
+}
+
+/// The bottom-left anchor of a label of `size` moved so that the label lies inside
+/// `view` (as far as it fits): left from the right edge, down from the top edge.
+fn slid_inside(anchor: egui::Pos2, size: egui::Vec2, view: egui::Rect) -> egui::Pos2 {
+    let x = anchor.x.min(view.right() - size.x).max(view.left());
+    let y = anchor.y.max(view.top() + size.y).min(view.bottom());
+    egui::pos2(x, y)
 }
 
 /// Where a label of `size` anchored at its bottom-left `anchor` goes: the anchor's own
@@ -419,6 +434,22 @@ mod tests {
     use crate::app::command::ViewerCommand;
     use crate::app::model::{Side, ViewerModel};
     use crate::scene::Scene;
+
+    /// A label near the view's right or top edge is slid back inside it; one that fits
+    /// keeps its place.
+    #[test]
+    fn labels_near_an_edge_slide_inside_the_view() {
+        let view = egui::Rect::from_min_max(egui::pos2(100.0, 50.0), egui::pos2(500.0, 400.0));
+        let size = egui::vec2(120.0, 16.0);
+        let near_right = slid_inside(egui::pos2(450.0, 200.0), size, view);
+        assert_eq!(near_right, egui::pos2(380.0, 200.0));
+        let near_top = slid_inside(egui::pos2(200.0, 55.0), size, view);
+        assert_eq!(near_top, egui::pos2(200.0, 66.0));
+        let fits = slid_inside(egui::pos2(200.0, 200.0), size, view);
+        assert_eq!(fits, egui::pos2(200.0, 200.0));
+        let rect = egui::Rect::from_min_size(near_right - egui::vec2(0.0, size.y), size);
+        assert!(view.contains_rect(rect));
+    }
 
     /// Labels at one point (x1, w1 and O at the origin) are stacked apart, none overlaid.
     #[test]
