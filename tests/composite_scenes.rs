@@ -474,7 +474,10 @@ fn solve_lists_sub_pairs_and_ghost_contacts() {
     let f32_scene = std::fs::read_to_string(&path)
         .unwrap()
         .replace("(0.05, 0.05, 0.36)", "(0.0625, 0.0625, 0.5)")
-        .replace("EulerDegrees((12.0, -12.0, 0.0))", "EulerDegrees((0.0, 0.0, 0.0))")
+        .replace(
+            "EulerDegrees((12.0, -12.0, 0.0))",
+            "EulerDegrees((0.0, 0.0, 0.0))",
+        )
         .replace("(0.3, 0.3, 0.3)", "(0.25, 0.25, 0.25)")
         .replace("\"gjk\", \"epa\"", "\"gjk\"");
     std::fs::write(&f32_path, f32_scene).unwrap();

@@ -107,8 +107,7 @@ fn print_cross_check(scene: &Scene, answered: &[Answered]) {
             parry.seconds * 1e6
         );
         for a in answered {
-            let agreement =
-                compare_composite(&a.run, &scene.settings, &parry, pair_size(scene));
+            let agreement = compare_composite(&a.run, &scene.settings, &parry, pair_size(scene));
             println!("  {:<22} {agreement}", a.run.method.name());
         }
     }

@@ -9,7 +9,6 @@ use crate::app::command::{PendingCommands, ViewerCommand};
 use crate::app::model::BodyId;
 use crate::rng::SplitMix64;
 use crate::robot::kinematics::shape_poses;
-use crate::robot::order::by_signed_distance;
 use crate::robot::path::SmoothPath;
 use crate::robot::scene::{robot_scene_as, shape_spec};
 use crate::robot::{
@@ -115,6 +114,7 @@ impl RobotState {
             };
             commands.push(ViewerCommand::SetShape(BodyId(b), spec));
         }
+        self.reorder(commands);
     }
 
     /// Below this distance a pair is near (a share of the largest link's diagonal).
@@ -202,20 +202,21 @@ impl RobotState {
         self.checker =
             SelfCollision::new(self.pairs.clone(), Algorithm::GJK).with_collision(self.collision);
         self.recheck();
-        // The scene's pairs as a robot opens: by certified signed distance at the
-        // configuration, so the deepest overlap or the nearest pair stays in focus.
-        let poses = shape_poses(&self.model, &self.q);
-        let placed: Vec<_> = self
-            .model
-            .shapes
-            .iter()
-            .map(|s| &s.shape)
-            .zip(poses)
-            .collect();
-        let ordered = by_signed_distance(&placed, &self.pairs)
-            .into_iter()
-            .map(|(pair, _)| pair)
-            .collect();
+        self.reorder(commands);
+    }
+
+    /// The scene's pairs as a robot opens: by certified signed distance at the
+    /// configuration, as the links are checked (hulls or meshes), so the deepest overlap
+    /// or the nearest pair stays in focus.
+    fn reorder(&self, commands: &mut PendingCommands) {
+        let ordered = robot_scene_as(
+            &self.model,
+            &self.pairs,
+            &self.q,
+            Path::new(""),
+            self.collision,
+        )
+        .pairs;
         commands.push(ViewerCommand::SetPairs(ordered));
     }
 

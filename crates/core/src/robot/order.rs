@@ -6,10 +6,12 @@
 //! distance is computed: GJK to a relative 1e-9, EPA's depth when GJK finds the pair
 //! overlapping (44,850 pairs of spheres, boxes, capsules and hulls in 19 ms).
 
+use crate::composite::run_composite;
 use crate::pose::{Pose, RelativePose};
+use crate::scene::Body;
 use crate::shape::Shape;
 use crate::solver::epa::{gjk_settings_for_epa, penetration};
-use crate::solver::{EpaSettings, Outcome};
+use crate::solver::{Algorithm, EpaSettings, Method, Outcome};
 
 /// A pair's certified signed distance: the distance apart (GJK's, within 1e-9
 /// relative), minus the depth when overlapping (EPA's), 0 touching; an overlap whose
@@ -49,6 +51,55 @@ pub fn by_signed_distance(
             let ((a, pa), (b, pb)) = (&bodies[i], &bodies[j]);
             ((i, j), signed_distance(a, pa, b, pb))
         })
+        .collect();
+    ordered.sort_by(|x, y| x.1.total_cmp(&y.1));
+    ordered
+}
+
+/// Two bodies' certified signed distance as they are checked: [`signed_distance`] for
+/// two convex shapes; for a mesh, height field or compound, the midphase's answer (GJK
+/// through it, EPA's deepest sub-pair when some sub-pair overlaps), so that a robot
+/// checked as meshes opens on the pair nearest as meshes, not as hulls.
+pub fn body_signed_distance(a: &Body, b: &Body) -> f64 {
+    if a.composite.is_none() && b.composite.is_none() {
+        return signed_distance(&a.shape, &a.pose, &b.shape, &b.pose);
+    }
+    let b_in_a = RelativePose::between(&a.pose, &b.pose);
+    let ask = |method: Method| {
+        run_composite(
+            a.side(),
+            b.side(),
+            b_in_a,
+            None,
+            method,
+            gjk_settings_for_epa(),
+            false,
+            None,
+        )
+        .answer
+    };
+    let distance = ask(Method::of(Algorithm::GJK));
+    if distance.upper > 0.0 {
+        return if distance.upper.is_nan() {
+            f64::INFINITY
+        } else {
+            distance.upper
+        };
+    }
+    match ask(Method::epa()).outcome {
+        Outcome::Penetrating { depth, .. } if depth.is_finite() => -depth,
+        _ => 0.0,
+    }
+}
+
+/// [`by_signed_distance`] over bodies as they are checked ([`body_signed_distance`]).
+pub fn bodies_by_signed_distance(
+    bodies: &[Body],
+    pairs: &[(usize, usize)],
+) -> Vec<((usize, usize), f64)> {
+    let mut ordered: Vec<((usize, usize), f64)> = pairs
+        .iter()
+        .map(|&(i, j)| ((i, j), body_signed_distance(&bodies[i], &bodies[j])))
         .collect();
     ordered.sort_by(|x, y| x.1.total_cmp(&y.1));
     ordered

@@ -89,8 +89,6 @@ pub fn robot_scene_as(
             }
         })
         .collect::<Vec<Body>>();
-    let placed: Vec<(&Shape, crate::pose::Pose)> =
-        bodies.iter().map(|b| (&b.shape, b.pose)).collect();
     // A robot whose every pair is disabled (adjacent links, or through links without
     // geometry) still opens, on the nearest of all its pairs, and says so.
     let every_pair: Vec<(usize, usize)>;
@@ -108,7 +106,8 @@ pub fn robot_scene_as(
             "Robot mode: move the joints, pick a pair to open it in the debugger.",
         )
     };
-    let pairs: Vec<(usize, usize)> = super::order::by_signed_distance(&placed, pairs)
+    // Ordered as checked: a robot checked as meshes opens on its nearest pair as meshes.
+    let pairs: Vec<(usize, usize)> = super::order::bodies_by_signed_distance(&bodies, pairs)
         .into_iter()
         .map(|(pair, _)| pair)
         .collect();
