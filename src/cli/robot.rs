@@ -9,7 +9,7 @@ use collidescope::robot::acm::random_configuration;
 use collidescope::robot::path::SmoothPath;
 use collidescope::robot::{
     checked_pairs, compute_acm, disabled_pairs_for, parry_check, parry_check_as, srdf_text,
-    CollisionMode, HullMeshComparison, RobotModel, SelfCollision,
+    CollisionMode, ConfigAnswer, HullMeshComparison, RobotModel, SelfCollision,
 };
 use collidescope::solver::Algorithm;
 use serde::Deserialize;
@@ -211,17 +211,7 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
         if model.collision == CollisionMode::Mesh {
             match parry_check_as(&model, &pairs, &configs, CollisionMode::Mesh) {
                 Some((parry_seconds, parry)) => {
-                    let worst = answers
-                        .iter()
-                        .zip(&parry)
-                        .flat_map(|(a, p)| {
-                            a.pairs
-                                .iter()
-                                .zip(p)
-                                .filter(|(x, _)| !x.beyond_margin)
-                                .map(|(x, y)| (x.distance - y).abs())
-                        })
-                        .fold(0.0f64, f64::max);
+                    let worst = largest_difference(&answers, &parry);
                     println!(
                         "parry3d-f64 (TriMesh, Compound) on the same pairs: {:.1} µs per configuration; ours / parry = {:.2}; largest difference in distance {worst:.1e}",
                         parry_seconds * 1e6,
@@ -235,17 +225,7 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
             .filter(|_| model.collision == CollisionMode::Hull)
         {
             Some((parry_seconds, parry)) => {
-                let worst = answers
-                    .iter()
-                    .zip(&parry)
-                    .flat_map(|(a, p)| {
-                        a.pairs
-                            .iter()
-                            .zip(p)
-                            .filter(|(x, _)| !x.beyond_margin)
-                            .map(|(x, y)| (x.distance - y).abs())
-                    })
-                    .fold(0.0f64, f64::max);
+                let worst = largest_difference(&answers, &parry);
                 println!(
                     "parry3d-f64 on the same pairs: {:.1} µs per configuration; ours / parry = {:.2}; largest difference in distance {worst:.1e}",
                     parry_seconds * 1e6,
@@ -834,4 +814,20 @@ fn bench_configs(model: &RobotModel, pairs: &[(usize, usize)], configs: &[Vec<f6
         narrow as f64 / count,
         pairs.len()
     );
+}
+
+/// The largest difference between our distances and parry's over every configuration
+/// and pair measured (pairs beyond the margin were not measured).
+fn largest_difference(answers: &[ConfigAnswer], parry: &[Vec<f64>]) -> f64 {
+    answers
+        .iter()
+        .zip(parry)
+        .flat_map(|(a, p)| {
+            a.pairs
+                .iter()
+                .zip(p)
+                .filter(|(x, _)| !x.beyond_margin)
+                .map(|(x, y)| (x.distance - y).abs())
+        })
+        .fold(0.0f64, f64::max)
 }

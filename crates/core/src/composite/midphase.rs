@@ -242,10 +242,7 @@ pub fn composite_convex_distance(
     // boxes at once, and a search ordered by boxes alone wanders among them.)
     let seed = tree.pieces.mesh().and_then(|mesh| {
         let (i, _) = tree.tree.nearest_leaf(
-            |node, _| {
-                let apart = (node.min - reach.centre).max(reach.centre - node.max);
-                apart.max(DVec3::ZERO).length()
-            },
+            |node, _| reach.centre_to(&node),
             |i, _| {
                 Some(
                     (reach.centre - nearest_on_triangle(reach.centre, mesh.corners(i as usize)))
@@ -523,16 +520,23 @@ impl Reach {
     /// then costs less, and is searched first, so that an overlap is found at the first
     /// triangles instead of after every triangle whose box touches the shape's.
     fn gap(&self, node: &Aabb) -> f64 {
-        let apart = (node.min - self.centre)
-            .max(self.centre - node.max)
-            .max(DVec3::ZERO);
-        let to_ball = apart.length() * (1.0 - 4.0 * f64::EPSILON) - self.radius;
+        let to_ball = self.centre_to(node) * (1.0 - 4.0 * f64::EPSILON) - self.radius;
         let gap = box_gap(node, &self.b_box).max(to_ball);
         if gap > 0.0 {
             gap
         } else {
             to_ball
         }
+    }
+}
+
+impl Reach {
+    /// The distance from the shape's centre to `node` (0 inside it).
+    fn centre_to(&self, node: &Aabb) -> f64 {
+        (node.min - self.centre)
+            .max(self.centre - node.max)
+            .max(DVec3::ZERO)
+            .length()
     }
 }
 

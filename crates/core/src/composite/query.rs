@@ -296,27 +296,28 @@ fn extent_of(b: &Aabb) -> f64 {
 
 /// The convex `shape`'s box at `pose`, swept over `motion` as [`swept_box`] sweeps one.
 fn swept_shape_box(shape: &Shape, pose: RelativePose, motion: Option<Motion>) -> Aabb {
-    let start = shape_box(shape, &pose);
-    let Some(motion) = motion else {
-        return start;
-    };
-    let end = shape_box(shape, &motion.pose_at(pose, 1.0));
-    Aabb {
-        min: start.min.min(end.min),
-        max: start.max.max(end.max),
-    }
-    .widened(motion.spin.length() * shape.extent())
+    swept(pose, motion, shape.extent(), |p| shape_box(shape, p))
 }
 
-/// A box (in B's frame) placed at `pose` and swept over `motion`: its boxes at t = 0 and
-/// t = 1, joined, widened by how far a turn of `|spin|` moves a point within `extent` of
-/// B's origin off the chord (at most `|spin| · extent`).
+/// A box (in B's frame) placed at `pose` and swept over `motion`.
 fn swept_box(b: &Aabb, extent: f64, pose: RelativePose, motion: Option<Motion>) -> Aabb {
-    let start = moved_box(b, &pose);
+    swept(pose, motion, extent, |p| moved_box(b, p))
+}
+
+/// The box `box_at` gives at `pose`, swept over `motion`: its boxes at t = 0 and t = 1,
+/// joined, widened by how far a turn of `|spin|` moves a point within `extent` of B's
+/// origin off the chord (at most `|spin| · extent`).
+fn swept(
+    pose: RelativePose,
+    motion: Option<Motion>,
+    extent: f64,
+    box_at: impl Fn(&RelativePose) -> Aabb,
+) -> Aabb {
+    let start = box_at(&pose);
     let Some(motion) = motion else {
         return start;
     };
-    let end = moved_box(b, &motion.pose_at(pose, 1.0));
+    let end = box_at(&motion.pose_at(pose, 1.0));
     Aabb {
         min: start.min.min(end.min),
         max: start.max.max(end.max),
@@ -413,6 +414,23 @@ fn run_candidates(
     (runs, visited)
 }
 
+/// [`run_candidates`] at rest and without a margin: every sub-pair whose boxes meet.
+fn run_meeting(
+    composite: &Composite,
+    second: Side<'_>,
+    pose: RelativePose,
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+) -> (Vec<SubPair>, usize) {
+    let ask = Ask {
+        method,
+        settings,
+        traced,
+    };
+    run_candidates(composite, second, pose, None, 0.0, ask)
+}
+
 /// EPA on each sub-pair the distance search found overlapping: the deepest makes the
 /// answer. Apart, the distance search's answer stands (its runs are GJK's).
 fn penetration(
@@ -434,18 +452,7 @@ fn penetration(
     if apart.upper > 0.0 {
         return apart;
     }
-    let (runs, visited) = run_candidates(
-        composite,
-        second,
-        pose,
-        None,
-        0.0,
-        Ask {
-            method,
-            settings,
-            traced,
-        },
-    );
+    let (runs, visited) = run_meeting(composite, second, pose, method, settings, traced);
     let depth_of = |s: &SubPair| match s.run.summary.outcome {
         Outcome::Penetrating { depth, .. } => Some(depth),
         Outcome::Touching { .. } => Some(0.0),
@@ -487,18 +494,7 @@ fn boolean(
     settings: SolverSettings,
     traced: bool,
 ) -> CompositeAnswer {
-    let (runs, visited) = run_candidates(
-        composite,
-        second,
-        pose,
-        None,
-        0.0,
-        Ask {
-            method,
-            settings,
-            traced,
-        },
-    );
+    let (runs, visited) = run_meeting(composite, second, pose, method, settings, traced);
     let overlap = runs.iter().position(|s| {
         matches!(
             s.run.summary.outcome,
