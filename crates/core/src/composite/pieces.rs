@@ -39,7 +39,7 @@ impl Pieces {
     pub fn piece(&self, i: usize) -> Option<(Cow<'_, Shape>, Option<RelativePose>)> {
         match self {
             Pieces::Triangles(mesh) => {
-                let triangle = Polytope::from_points(&mesh.corners(i)).ok()?;
+                let triangle = Polytope::triangle(mesh.corners(i)).ok()?;
                 Some((Cow::Owned(Shape::Polytope(triangle)), None))
             }
             Pieces::Parts(parts) => {

@@ -112,6 +112,35 @@ impl Polytope {
         })
     }
 
+    /// The triangle `corners` as [`Self::from_points`] builds it, to the bit, without the
+    /// general path's hashing and sorting when the corners are finite, distinct and not
+    /// collinear (a mesh query builds one per sub-pair it runs); other input takes the
+    /// general path.
+    pub fn triangle(corners: [DVec3; 3]) -> Result<Self, ShapeError> {
+        let [a, b, c] = corners;
+        let proper = corners
+            .iter()
+            .all(|p| p.is_finite() && p.abs().max_element() <= MAX_COORDINATE)
+            && a != b
+            && b != c
+            && a != c
+            && !span::collinear(a, b, c);
+        if !proper {
+            return Self::from_points(&corners);
+        }
+        // As `affine_span` chooses the projection: the normal's largest component (the
+        // cross product of any two edges from a corner is the same up to an exact sign).
+        let normal = (b - a).cross(c - a);
+        let ring = span::triangle_ring(&corners, normal.abs().max_position()).map(|k| k as u32);
+        Ok(Self::assemble(
+            corners.to_vec(),
+            vec![[ring[0], ring[1], ring[2]], [ring[0], ring[2], ring[1]]],
+            (vec![0, 2, 4, 6], vec![1, 2, 0, 2, 0, 1]),
+            AffineDimension::Polygon,
+            HullSource::LowDimension,
+        ))
+    }
+
     /// A polytope from its vertices, faces and adjacency (compressed: the neighbours
     /// of `v` are `adjacent[offsets[v]..offsets[v + 1]]`, ascending, as Coal's
     /// `std::set`s keep them: where ties leave the climb a choice, the order decides it).
@@ -751,6 +780,44 @@ fn unique_in_order(points: &[DVec3]) -> Vec<DVec3> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The triangle fast path builds what the general hull builds, to the bit: random
+    /// triangles, triangles on a small integer grid (ties in the projection's order),
+    /// and the degenerate ones (repeated, collinear, non-finite) it hands over.
+    #[test]
+    fn a_triangle_is_built_as_the_general_path_builds_it() {
+        let mut rng = crate::rng::SplitMix64::new(5);
+        let grid = |rng: &mut crate::rng::SplitMix64| {
+            DVec3::new(
+                rng.range(-2.0, 2.0).round(),
+                rng.range(-2.0, 2.0).round(),
+                rng.range(-2.0, 2.0).round(),
+            )
+        };
+        for k in 0..4000 {
+            let corners: [DVec3; 3] = if k % 2 == 0 {
+                std::array::from_fn(|_| {
+                    DVec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0))
+                        * 10f64.powi((k % 7) as i32 - 3)
+                })
+            } else {
+                std::array::from_fn(|_| grid(&mut rng))
+            };
+            let general = Polytope::from_points(&corners).unwrap();
+            assert_eq!(Polytope::triangle(corners).unwrap(), general, "{corners:?}");
+        }
+        let p = DVec3::new(1.0, 2.0, 3.0);
+        for corners in [
+            [p, p, DVec3::ZERO],
+            [DVec3::ZERO, p, 2.0 * p],
+            [p, p, p],
+            [DVec3::ZERO, DVec3::X, DVec3::new(f64::NAN, 0.0, 0.0)],
+        ] {
+            let general = Polytope::from_points(&corners);
+            let fast = Polytope::triangle(corners);
+            assert_eq!(format!("{fast:?}"), format!("{general:?}"));
+        }
+    }
     use crate::rng::SplitMix64;
 
     /// Lattice points: many vertices share the top along axis-aligned and diagonal

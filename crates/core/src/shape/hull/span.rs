@@ -138,6 +138,27 @@ pub fn planar_hull_indices(points: &[DVec3], dropped: usize) -> Vec<usize> {
     hull
 }
 
+/// [`planar_hull_indices`] of three points that are not collinear, without its
+/// allocations (a mesh query builds a triangle per sub-pair): the lexicographically
+/// least point in the projection first, then the other two counter-clockwise.
+pub fn triangle_ring(points: &[DVec3; 3], dropped: usize) -> [usize; 3] {
+    let (i, j) = ((dropped + 1) % 3, (dropped + 2) % 3);
+    let planar = points.map(|p| c2(p, i, j));
+    let mut order = [0, 1, 2];
+    order.sort_by(|&a, &b| {
+        planar[a]
+            .x
+            .total_cmp(&planar[b].x)
+            .then(planar[a].y.total_cmp(&planar[b].y))
+    });
+    let [o0, o1, o2] = order;
+    if orient2d(planar[o0], planar[o1], planar[o2]) > 0.0 {
+        [o0, o1, o2]
+    } else {
+        [o0, o2, o1]
+    }
+}
+
 /// Whether the origin lies on segment `ab` (ends included), exactly: collinear by exact
 /// signs, and between the ends in every coordinate (exact comparisons; on the line
 /// each coordinate moves linearly with the position).
