@@ -1,29 +1,18 @@
 //! A distance query between a triangle mesh (not its hull) and a convex shape, ours (the
 //! certified midphase over parry's Bvh, vanilla GJK on each kept triangle) against
 //! parry3d-f64's `TriMesh` distance on the same triangles and shapes, in the same
-//! process: real meshes from `../shared/data/meshes`, a ball and a box placed near the
-//! surface at seeded random poses (gaps from 1e-3 to a tenth of the mesh's size).
-
-use std::path::Path;
+//! process: real meshes from `../shared/data/meshes` (`common::mesh_dir`), a ball and a
+//! box placed near the surface at seeded random poses (gaps from 1e-3 to a tenth of the
+//! mesh's size). `mesh_vs_coal` uses the same meshes and poses against Coal.
 
 use collidescope::composite::{composite_convex_distance, CompositeTree, Pieces, TriMesh};
-use collidescope::mesh::triangles;
-use collidescope::pose::RelativePose;
-use collidescope::rng::SplitMix64;
 use collidescope::shape::{Cuboid, Shape, Sphere};
 use collidescope::solver::{Algorithm, DirectionRule, Method, SolverSettings};
+use common::{extent, load, mesh_dir, poses, MESHES};
 use criterion::{criterion_group, criterion_main, Criterion};
-use glam::{DMat3, DVec3};
+use glam::DVec3;
 
-/// A mesh file's triangles as an indexed mesh (its topology welds repeated corners).
-fn load(path: &Path) -> Option<TriMesh> {
-    let soup = triangles(path).ok()?;
-    let vertices: Vec<DVec3> = soup.iter().flatten().copied().collect();
-    let indices = (0..soup.len() as u32)
-        .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
-        .collect();
-    TriMesh::new(vertices, indices).ok()
-}
+mod common;
 
 fn to_parry(mesh: &TriMesh) -> parry3d_f64::shape::TriMesh {
     let points = mesh
@@ -34,51 +23,12 @@ fn to_parry(mesh: &TriMesh) -> parry3d_f64::shape::TriMesh {
     parry3d_f64::shape::TriMesh::new(points, mesh.triangles().to_vec()).unwrap()
 }
 
-/// Poses of the convex shape (its size `r`): a random vertex of the mesh, pushed out
-/// along a random direction by `r` plus a gap between 1e-3 and 1e-1 of the mesh's size
-/// (log-uniform), turned at random. A direction into the mesh gives an overlap.
-fn poses(mesh: &TriMesh, r: f64, count: usize, seed: u64) -> Vec<RelativePose> {
-    let mut rng = SplitMix64::new(seed);
-    let v = mesh.vertices();
-    let size = extent(mesh);
-    (0..count)
-        .map(|_| {
-            let p = v[rng.index(v.len())];
-            let dir = DVec3::new(
-                rng.range(-1.0, 1.0),
-                rng.range(-1.0, 1.0),
-                rng.range(-1.0, 1.0),
-            )
-            .normalize_or(DVec3::Z);
-            let gap = size * 10f64.powf(rng.range(-3.0, -1.0));
-            let turn = DMat3::from_euler(
-                glam::EulerRot::XYZ,
-                rng.range(0.0, 6.3),
-                rng.range(0.0, 6.3),
-                rng.range(0.0, 6.3),
-            );
-            RelativePose::from_matrix(turn, p + dir * (r + gap))
-        })
-        .collect()
-}
-
-/// The diagonal of the mesh's box.
-fn extent(mesh: &TriMesh) -> f64 {
-    let (lo, hi) = mesh
-        .vertices()
-        .iter()
-        .fold((DVec3::INFINITY, DVec3::NEG_INFINITY), |(a, b), p| {
-            (a.min(*p), b.max(*p))
-        });
-    (hi - lo).length()
-}
-
 fn bench(c: &mut Criterion) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/meshes");
+    let dir = mesh_dir();
     let gjk = Method::of(Algorithm::Gjk(DirectionRule::Vanilla));
     let settings = SolverSettings::benchmark();
     let mut any = false;
-    for name in ["cow.obj", "teapot.obj", "stanford-bunny.obj"] {
+    for name in MESHES {
         let Some(mesh) = load(&dir.join(name)) else {
             continue;
         };
