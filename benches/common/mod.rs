@@ -12,15 +12,9 @@ use glam::{DMat3, DVec3};
 /// The meshes measured, by file name.
 pub const MESHES: [&str; 3] = ["cow.obj", "teapot.obj", "stanford-bunny.obj"];
 
-/// The shared meshes: `../shared/data/meshes` beside the checkout, or, from a worktree
-/// elsewhere, `/work/shared/data/meshes`.
+/// The shared meshes: `../shared/data/meshes` beside the checkout.
 pub fn mesh_dir() -> PathBuf {
-    let beside = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/meshes");
-    if beside.is_dir() {
-        beside
-    } else {
-        PathBuf::from("/work/shared/data/meshes")
-    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/meshes")
 }
 
 /// A mesh file's triangles as an indexed mesh (its topology welds repeated corners).
