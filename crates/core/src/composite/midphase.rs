@@ -235,6 +235,9 @@ pub fn composite_convex_distance(
     traced: bool,
 ) -> CompositeAnswer {
     let reach = Reach::of(b, &b_in_a);
+    if let (Some(mesh), true) = (tree.pieces.mesh(), is_ball(b)) {
+        return ball_mesh_distance(tree, mesh, b, b_in_a, &reach, method, settings, traced);
+    }
     let gathered = Gathered::new();
     // A mesh's triangle nearest the shape's centre, found by a point query (a closed
     // form per leaf), is run first: its distance is near the answer, so the search
@@ -293,6 +296,44 @@ pub fn composite_convex_distance(
             Some(gathered.run(i, None, run))
         },
     );
+    gathered.answer()
+}
+
+/// Whether the shape is the ball about its origin [`Reach`] holds it in (a sphere, a
+/// point): then each triangle's [`Reach::triangle_gap`] is its distance to the shape.
+fn is_ball(b: &Shape) -> bool {
+    matches!(b, Shape::Sphere(_) | Shape::Point(_))
+}
+
+/// A ball against a mesh: one search for the triangle nearest the ball, by the
+/// distance from its centre to each node's box and each triangle (a closed form,
+/// rounded down), and one run, on that triangle. Every other triangle and every pruned
+/// node lies at least that triangle's rounded-down distance away, which joins the
+/// proof's lower bound. (The general search would find the same triangle, then search
+/// again for another as near.)
+#[allow(clippy::too_many_arguments)]
+fn ball_mesh_distance(
+    tree: &CompositeTree,
+    mesh: &super::TriMesh,
+    b: &Shape,
+    b_in_a: RelativePose,
+    reach: &Reach,
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+) -> CompositeAnswer {
+    let gathered = Gathered::new();
+    let nearest = tree.tree.nearest_leaf(
+        |node, best| gathered.node(&node, 0, reach.gap(&node), best),
+        |i, _| Some(reach.triangle_gap(mesh.corners(i as usize))),
+    );
+    if let Some((i, gap)) = nearest {
+        if let Some(run) = piece_run(tree.piece(i as usize), b, b_in_a, method, settings, traced) {
+            gathered.run(i, None, run);
+        }
+        // No triangle nor pruned node is nearer than the nearest triangle's bound.
+        gathered.lower.set(gathered.lower.get().min(gap.max(0.0)));
+    }
     gathered.answer()
 }
 
@@ -598,18 +639,25 @@ fn nearest_on_triangle(p: DVec3, [a, b, c]: [DVec3; 3]) -> DVec3 {
     }
     let denom = va + vb + vc;
     if denom == 0.0 || denom.is_nan() {
-        // A collapsed triangle: its nearest corner bounds nothing from below; the
-        // nearest of its three corners and edges is taken by the run instead.
-        return [a, b, c]
+        // A collapsed triangle (its corners on a line or at one point): the nearest
+        // point of its three sides.
+        return [(a, b), (b, c), (c, a)]
             .into_iter()
-            .min_by(|x, y| {
-                (*x - p)
-                    .length_squared()
-                    .total_cmp(&(*y - p).length_squared())
-            })
+            .map(|(x, y)| nearest_on_segment(p, x, y))
+            .min_by(|x, y| (*x - p).length_squared().total_cmp(&(*y - p).length_squared()))
             .unwrap_or(a);
     }
     a + ab * (vb / denom) + ac * (vc / denom)
+}
+
+/// The point of segment `[a, b]` nearest `p` (`a` when the segment is a point).
+fn nearest_on_segment(p: DVec3, a: DVec3, b: DVec3) -> DVec3 {
+    let ab = b - a;
+    let length2 = ab.length_squared();
+    if length2 == 0.0 {
+        return a;
+    }
+    a + ab * ((p - a).dot(ab) / length2).clamp(0.0, 1.0)
 }
 
 /// The distance between two boxes, rounded down: no point of one is nearer the other.
