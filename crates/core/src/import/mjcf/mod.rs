@@ -16,9 +16,11 @@
 //! `contype`/`conaffinity` compatible. A plane is a half-space, which GJK cannot take:
 //! a slab under every other geom whose top face is the plane stands in for it (distances
 //! and depths are the half-space's). A height field (`<hfield>` with inline `elevation`,
-//! `nrow`, `ncol`, `size`) is the scene's `HeightField` placed as MuJoCo places it; a mesh
-//! geom stays its convex hull, as MuJoCo collides it. SDF geoms are left out. The
-//! scene's notes say so.
+//! `nrow` and `ncol`, or a `file`: a PNG image or MuJoCo's binary format, found through
+//! `meshdir`/`assetdir` as MuJoCo finds it; `size`) is the scene's `HeightField` with
+//! MuJoCo's compiled elevations (`hfield.rs`), placed as MuJoCo places it; a mesh geom
+//! stays its convex hull, as MuJoCo collides it. SDF geoms are left out. The scene's
+//! notes say so.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -29,12 +31,14 @@ use roxmltree::{Document, Node};
 use crate::scene::{BodySpec, RotationSpec};
 
 mod fit;
+mod hfield;
 mod pairs;
 mod settings;
 mod walk;
 
+use hfield::read_hfield;
 pub use pairs::MAX_PAIRS;
-use settings::{read_compiler, read_defaults, read_hfield, read_mesh, Compiler, Defaults};
+use settings::{read_compiler, read_defaults, read_mesh, Compiler, Defaults};
 use walk::Walk;
 
 /// Whether `text` is an MJCF model: its root element is `<mujoco>`.
@@ -328,7 +332,8 @@ pub fn read_at(path: &Path, text: &str, key: Option<&str>) -> Result<MjcfModel, 
             meshes.insert(name, points);
         }
         for node in asset.children().filter(|n| n.has_tag_name("hfield")) {
-            let (name, field) = read_hfield(node).map_err(|e| located(p, d, node, &e))?;
+            let (name, field) =
+                read_hfield(node, &compiler, &model_dir).map_err(|e| located(p, d, node, &e))?;
             hfields.insert(name, field);
         }
     }

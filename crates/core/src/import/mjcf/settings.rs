@@ -2,7 +2,7 @@
 //! the mesh assets (files in STL, OBJ, PLY or MuJoCo's `.msh`, or inline vertices).
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use glam::DVec3;
 use roxmltree::Node;
@@ -15,6 +15,9 @@ pub(super) struct Compiler {
     pub(super) degrees: bool,
     /// Three of x, y, z (intrinsic, rotating with the frame) or X, Y, Z (extrinsic).
     pub(super) eulerseq: [u8; 3],
+    /// Where mesh and height-field files are found, relative to the model's directory:
+    /// `meshdir`, else `assetdir` (MuJoCo's compiler takes `assetdir` as the mesh directory
+    /// when no `meshdir` is given).
     pub(super) meshdir: Option<String>,
     /// Primitives naming a mesh fit its bounding box (`fitaabb="true"`), not its
     /// equivalent inertia box (MuJoCo's default).
@@ -55,6 +58,18 @@ pub(super) fn read_compiler(compiler: &mut Compiler, node: Node) -> Result<(), S
         compiler.meshdir = Some(dir.to_string());
     }
     Ok(())
+}
+
+/// Where MuJoCo finds a mesh's or a height field's `file`: under the compiler's
+/// `meshdir` (its `assetdir` when no `meshdir` is given), relative to the model's
+/// directory; an absolute `file` or `meshdir` stands on its own. MuJoCo compiles height
+/// fields through the mesh directory too (`mjCHField::Compile`), not `texturedir`.
+pub(super) fn asset_path(compiler: &Compiler, model_dir: &Path, file: &str) -> PathBuf {
+    let dir = match &compiler.meshdir {
+        Some(d) => model_dir.join(d),
+        None => model_dir.to_path_buf(),
+    };
+    dir.join(file)
 }
 
 /// A `<default>` element and its nested classes: each class's geom and mesh attributes
@@ -110,11 +125,7 @@ pub(super) fn read_mesh(
         None => DVec3::ONE,
     };
     let (name, points) = if let Some(file) = node.attribute("file") {
-        let dir = match &compiler.meshdir {
-            Some(d) => model_dir.join(d),
-            None => model_dir.to_path_buf(),
-        };
-        let path = dir.join(file);
+        let path = asset_path(compiler, model_dir, file);
         let vertices = if path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("msh"))
@@ -206,92 +217,4 @@ fn read_msh(path: &Path) -> Result<Vec<DVec3>, String> {
         return Err(bad("a vertex is not finite".into()));
     }
     Ok(points)
-}
-
-/// A `<hfield>` asset as MuJoCo compiles it: `nrow` rows of `ncol` elevations, the first
-/// row written at +y (MuJoCo stores the rows reversed), normalised to [0, 1] (MuJoCo
-/// divides by the range when it is not zero), and `size` (radius x, radius y, elevation
-/// z, base z).
-pub(super) struct HField {
-    pub(super) rows: Vec<Vec<f64>>,
-    pub(super) size: [f64; 4],
-}
-
-pub(super) fn read_hfield(node: Node) -> Result<(String, HField), String> {
-    let name = node
-        .attribute("name")
-        .or(node.attribute("file"))
-        .ok_or("an hfield without a name")?
-        .to_string();
-    if let Some(file) = node.attribute("file") {
-        return Err(format!(
-            "file=\"{file}\": height fields from image or binary files are not read (write \
-             the elevations inline: nrow, ncol and elevation=\"...\")"
-        ));
-    }
-    let count = |attr: &str| -> Result<usize, String> {
-        let text = node
-            .attribute(attr)
-            .ok_or_else(|| format!("hfield {name}: no {attr}"))?;
-        text.trim()
-            .parse::<usize>()
-            .map_err(|_| format!("hfield {name}: {attr}=\"{text}\" is not a count"))
-    };
-    let (nrow, ncol) = (count("nrow")?, count("ncol")?);
-    if nrow < 2 || ncol < 2 {
-        return Err(format!(
-            "hfield {name}: nrow=\"{nrow}\" ncol=\"{ncol}\": at least 2 of each"
-        ));
-    }
-    let size = match node.attribute("size") {
-        Some(t) => numbers(t, "size")?,
-        None => {
-            return Err(format!(
-                "hfield {name}: no size (radius_x radius_y elevation_z base_z)"
-            ))
-        }
-    };
-    let [rx, ry, ez, base] = size[..] else {
-        return Err(format!(
-            "hfield {name}: size needs 4 numbers, {} given",
-            size.len()
-        ));
-    };
-    if !(rx > 0.0 && ry > 0.0 && ez > 0.0 && base >= 0.0) {
-        return Err(format!(
-            "hfield {name}: size=\"{rx} {ry} {ez} {base}\": the radii and elevation must be > 0, the base >= 0"
-        ));
-    }
-    let data = match node.attribute("elevation") {
-        Some(t) => numbers(t, "elevation")?,
-        None => vec![0.0; nrow * ncol],
-    };
-    if data.len() != nrow * ncol {
-        return Err(format!(
-            "hfield {name}: elevation holds {} numbers, nrow × ncol = {nrow} × {ncol} = {}",
-            data.len(),
-            nrow * ncol
-        ));
-    }
-    let (low, high) = data
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| {
-            (l.min(*x), h.max(*x))
-        });
-    let range = high - low;
-    let rows = data
-        .chunks(ncol)
-        .map(|r| {
-            r.iter()
-                .map(|x| if range > 0.0 { (x - low) / range } else { 0.0 })
-                .collect()
-        })
-        .collect();
-    Ok((
-        name,
-        HField {
-            rows,
-            size: [rx, ry, ez, base],
-        },
-    ))
 }

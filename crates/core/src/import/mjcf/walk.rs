@@ -56,7 +56,7 @@ pub(super) struct Walk<'a> {
     pub(super) compiler: &'a Compiler,
     pub(super) defaults: &'a Defaults,
     pub(super) meshes: &'a HashMap<String, Vec<DVec3>>,
-    pub(super) hfields: &'a HashMap<String, super::settings::HField>,
+    pub(super) hfields: &'a HashMap<String, super::hfield::HField>,
     pub(super) model: MjcfModel,
     pub(super) body_names: Vec<String>,
     pub(super) body_parent: Vec<usize>,
