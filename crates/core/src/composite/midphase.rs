@@ -644,7 +644,11 @@ fn nearest_on_triangle(p: DVec3, [a, b, c]: [DVec3; 3]) -> DVec3 {
         return [(a, b), (b, c), (c, a)]
             .into_iter()
             .map(|(x, y)| nearest_on_segment(p, x, y))
-            .min_by(|x, y| (*x - p).length_squared().total_cmp(&(*y - p).length_squared()))
+            .min_by(|x, y| {
+                (*x - p)
+                    .length_squared()
+                    .total_cmp(&(*y - p).length_squared())
+            })
             .unwrap_or(a);
     }
     a + ab * (vb / denom) + ac * (vc / denom)

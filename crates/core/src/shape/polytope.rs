@@ -797,8 +797,11 @@ mod tests {
         for k in 0..4000 {
             let corners: [DVec3; 3] = if k % 2 == 0 {
                 std::array::from_fn(|_| {
-                    DVec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0))
-                        * 10f64.powi((k % 7) as i32 - 3)
+                    DVec3::new(
+                        rng.range(-1.0, 1.0),
+                        rng.range(-1.0, 1.0),
+                        rng.range(-1.0, 1.0),
+                    ) * 10f64.powi((k % 7) as i32 - 3)
                 })
             } else {
                 std::array::from_fn(|_| grid(&mut rng))
