@@ -339,6 +339,128 @@ fn two_meshes_are_answered_triangle_pair_by_triangle_pair() {
     assert!(name.contains(" · triangle "), "{name}");
 }
 
+/// A box modelled as a closed mesh resting, tilted and slightly sunk, on a triangulated
+/// floor: the contacts are triangle pairs, each explained on both meshes (the floor's
+/// ghosts as they are for the convex box), the same floor triangles as the convex box
+/// touches, every gap within the margin and none below the answer's proof; `solve`
+/// lists both sides.
+#[test]
+fn two_meshes_in_contact_are_explained_on_both_sides() {
+    let mut floor_v = Vec::new();
+    for j in 0..3 {
+        for i in 0..3 {
+            floor_v.push([i as f64 - 1.0, j as f64 - 1.0, 0.0]);
+        }
+    }
+    let id = |i: u32, j: u32| j * 3 + i;
+    let mut floor_t = Vec::new();
+    for j in 0..2 {
+        for i in 0..2 {
+            floor_t.push([id(i, j), id(i + 1, j), id(i + 1, j + 1)]);
+            floor_t.push([id(i, j), id(i + 1, j + 1), id(i, j + 1)]);
+        }
+    }
+    let h = 0.3;
+    let cube_v: Vec<[f64; 3]> = (0..8)
+        .map(|k| {
+            let bit = |b: u32| if k & (1 << b) != 0 { h } else { -h };
+            [bit(0), bit(1), bit(2)]
+        })
+        .collect();
+    // Outward faces of the cube, two triangles each.
+    let cube_t = vec![
+        [0, 2, 3],
+        [0, 3, 1],
+        [4, 5, 7],
+        [4, 7, 6],
+        [0, 1, 5],
+        [0, 5, 4],
+        [2, 6, 7],
+        [2, 7, 3],
+        [0, 4, 6],
+        [0, 6, 2],
+        [1, 3, 7],
+        [1, 7, 5],
+    ];
+    let place = "translation: (0.05, 0.05, 0.28), rotation: EulerDegrees((12.0, -12.0, 0.0))";
+    let floor = trimesh_spec(&floor_v, &floor_t);
+    let meshes = scene(
+        &format!(
+            "Body(shape: {floor}), Body(shape: {}, {place})",
+            trimesh_spec(&cube_v, &cube_t)
+        ),
+        "\"gjk\"",
+    );
+    let convex = scene(
+        &format!("Body(shape: {floor}), Body(shape: Box(half_extents: ({h}, {h}, {h})), {place})"),
+        "\"gjk\"",
+    );
+    let margin = Some(0.05);
+    let run = meshes
+        .run_composite(Algorithm::GJK, meshes.settings, false, margin)
+        .unwrap();
+    let reference = convex
+        .run_composite(Algorithm::GJK, convex.settings, false, margin)
+        .unwrap();
+    assert!(!run.contacts.is_empty());
+    for c in &run.contacts {
+        let other = c.other.as_ref().expect("a triangle of the box");
+        assert!(other.piece < 12);
+        assert!(c.gap <= 0.05 && c.gap >= -0.1, "{}", c.gap);
+        let (floor_side, box_side) = (c.edges.as_ref().unwrap(), other.edges.as_ref().unwrap());
+        // Seen from the box, the contact normal points back down at the floor.
+        // Seen from the box, the same normal turned into its frame and reversed.
+        let back = -meshes.b_in_a().inverse_rotate(c.normal);
+        assert!((box_side.contact_normal - back).length() < 1e-9, "{c:?}");
+        assert!(floor_side.triangle == c.piece && box_side.triangle == other.piece);
+    }
+    let floor_triangles = |r: &collidescope::composite::CompositeRun| {
+        let mut t: Vec<u32> = r.contacts.iter().map(|c| c.piece).collect();
+        t.sort();
+        t.dedup();
+        t
+    };
+    assert_eq!(floor_triangles(&run), floor_triangles(&reference));
+    // The box's bottom face on the floor's faces: the floor's normal, in its cone.
+    assert!(run
+        .contacts
+        .iter()
+        .any(|c| c.normal.z > 1.0 - 1e-9 && c.edges.as_ref().unwrap().in_cone));
+    // Some contacts on the floor's internal edges are ghosts, in both runs.
+    let ghosts = |r: &collidescope::composite::CompositeRun| {
+        r.contacts
+            .iter()
+            .any(|c| !c.edges.as_ref().unwrap().in_cone)
+    };
+    assert!(ghosts(&run) && ghosts(&reference));
+    let json = meshes.composite_report(&run, false);
+    let first = &json["contacts"][0];
+    assert!(first["other"]["name"]
+        .as_str()
+        .unwrap()
+        .starts_with("triangle "));
+    assert!(first["other"]["edges"]["feature"].is_string());
+    // The CLI lists both meshes' sides.
+    let dir = common::TempDir::new("mesh-mesh-contacts");
+    let path = dir.join("box-mesh.ron");
+    std::fs::write(
+        &path,
+        format!(
+            "Scene(version: 2, name: \"box mesh\", bodies: [Body(shape: {floor}), Body(shape: {}, {place})], algorithms: [\"gjk\"], {SETTINGS})",
+            trimesh_spec(&cube_v, &cube_t)
+        ),
+    )
+    .unwrap();
+    let out = common::cli_ok(&["solve", path.to_str().unwrap(), "--contact-margin", "0.05"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(" with triangle "), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("triangle ") && l.contains(": on its ")),
+        "{text}"
+    );
+}
+
 /// Bad composite input is refused naming the element; open, flat and duplicated
 /// meshes are answered.
 #[test]

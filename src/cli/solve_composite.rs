@@ -205,22 +205,21 @@ fn distinct(normals: &[collidescope::DVec3]) -> Vec<(collidescope::DVec3, usize)
 }
 
 /// The contacts on a mesh within the margin, each with its feature, cone and the
-/// engines' corrections.
+/// engines' corrections; between two composites, on both sides.
 fn print_contacts(scene: &Scene, run: &CompositeRun) {
     if run.contacts.is_empty() {
         return;
     }
-    let (first, _) = if run.swapped {
+    let (first, second) = if run.swapped {
         (scene.pairs[0].1, scene.pairs[0].0)
     } else {
         scene.pairs[0]
     };
-    let body = &scene.bodies[first];
+    let (body, other_body) = (&scene.bodies[first], &scene.bodies[second]);
     let Some(composite) = &body.composite else {
         return;
     };
     let world = |v: collidescope::DVec3| body.pose.transform_vector(v);
-    let fmt = |v: collidescope::DVec3| format!("({:+.4}, {:+.4}, {:+.4})", v.x, v.y, v.z);
     println!();
     println!("contacts within the margin ({}):", run.contacts.len());
     for c in &run.contacts {
@@ -229,42 +228,69 @@ fn print_contacts(scene: &Scene, run: &CompositeRun) {
         } else {
             format!("depth {:.3e}", Below(-c.gap))
         };
+        let with = match (&c.other, &other_body.composite) {
+            (Some(o), Some(k)) => format!(" with {}", k.piece_name(o.piece)),
+            _ => String::new(),
+        };
         println!(
-            "  {:<14} {gap}, normal {}",
+            "  {:<14} {gap}{with}, normal {}",
             composite.piece_name(c.piece),
             fmt(world(c.normal))
         );
         if let Some(e) = &c.edges {
-            let normals: Vec<String> = distinct(e.cone.normals())
-                .into_iter()
-                .map(|(n, k)| match k {
-                    1 => fmt(world(n)),
-                    k => format!("{} ×{k}", fmt(world(n))),
-                })
-                .collect();
-            println!(
-                "    on its {}; the mesh's normals there ({} of {} faces): {}; {}",
-                e.feature,
-                e.cone.kind(),
-                e.cone.normals().len(),
-                normals.join(", "),
-                if e.in_cone {
-                    "the contact normal lies in it".to_string()
-                } else {
-                    "GHOST: the contact normal lies outside it".to_string()
-                }
-            );
-            println!(
-                "    parry FIX_INTERNAL_EDGES: {}; Jolt active edges: {}{}",
-                e.parry_fixed
-                    .map_or("drops it".to_string(), |n| fmt(world(n))),
-                fmt(world(e.jolt_active_edges)),
-                match c.jolt_kept {
-                    Some(false) => "; Jolt's enhanced internal edge removal drops it",
-                    Some(true) => "; Jolt's enhanced internal edge removal keeps it",
-                    None => "",
-                }
-            );
+            print_edges("", e, c.jolt_kept, &world);
+        }
+        if let (Some(o), Some(k)) = (&c.other, &other_body.composite) {
+            if let Some(e) = &o.edges {
+                let other_world = |v: collidescope::DVec3| other_body.pose.transform_vector(v);
+                let side = format!("{}: ", k.piece_name(o.piece));
+                print_edges(&side, e, o.jolt_kept, &other_world);
+            }
         }
     }
+}
+
+/// "(+0.0000, +1.0000, +0.0000)".
+fn fmt(v: collidescope::DVec3) -> String {
+    format!("({:+.4}, {:+.4}, {:+.4})", v.x, v.y, v.z)
+}
+
+/// One mesh's view of a contact (`side` names the mesh when there are two): the feature,
+/// its normal cone, ghost or not, and parry's and Jolt's corrections.
+fn print_edges(
+    side: &str,
+    e: &collidescope::composite::internal_edges::EdgeReport,
+    jolt_kept: Option<bool>,
+    world: &impl Fn(collidescope::DVec3) -> collidescope::DVec3,
+) {
+    let normals: Vec<String> = distinct(e.cone.normals())
+        .into_iter()
+        .map(|(n, k)| match k {
+            1 => fmt(world(n)),
+            k => format!("{} ×{k}", fmt(world(n))),
+        })
+        .collect();
+    println!(
+        "    {side}on its {}; the mesh's normals there ({} of {} faces): {}; {}",
+        e.feature,
+        e.cone.kind(),
+        e.cone.normals().len(),
+        normals.join(", "),
+        if e.in_cone {
+            "the contact normal lies in it".to_string()
+        } else {
+            "GHOST: the contact normal lies outside it".to_string()
+        }
+    );
+    println!(
+        "    {side}parry FIX_INTERNAL_EDGES: {}; Jolt active edges: {}{}",
+        e.parry_fixed
+            .map_or("drops it".to_string(), |n| fmt(world(n))),
+        fmt(world(e.jolt_active_edges)),
+        match jolt_kept {
+            Some(false) => "; Jolt's enhanced internal edge removal drops it",
+            Some(true) => "; Jolt's enhanced internal edge removal keeps it",
+            None => "",
+        }
+    );
 }

@@ -84,13 +84,20 @@ pub fn composite_panel_ui(
         .on_hover_text(
             "the distance lies in the bracket: every sub-pair run or pruned by its box proves it",
         );
+        // Between two composites the candidates are pairs of pieces.
+        let of = match scene.bodies[view.second_body].composite.as_deref() {
+            Some(other) => format!(
+                "{} × {} pairs of pieces",
+                composite.pieces().count(),
+                other.pieces().count()
+            ),
+            None => format!("{} {}", composite.pieces().count(), composite.pieces_word()),
+        };
         ui.label(format!(
-            "   nodes visited {} (pruned {}), sub-pairs run {} of {} {}",
+            "   nodes visited {} (pruned {}), sub-pairs run {} of {of}",
             a.nodes_visited,
             a.nodes_pruned,
             a.sub_pairs.len(),
-            composite.pieces().count(),
-            composite.pieces_word()
         ));
     }
     ui.label(
@@ -221,11 +228,19 @@ fn contacts_ui(ui: &mut egui::Ui, model: &ViewerModel, view: &CompositeView) {
     .show(ui, |ui| {
         for c in &run.contacts {
             let name = composite.piece_name(c.piece);
+            // Printed the safe way: a depth (proved) rounded down, a gap (an upper
+            // bound) up.
             let gap = if c.gap < 0.0 {
-                format!("depth {:.6}", -c.gap)
+                format!("depth {:.6}", Below(-c.gap))
             } else {
-                format!("gap {:.6}", c.gap)
+                format!("gap {:.6}", Above(c.gap))
             };
+            let other = scene.bodies[view.second_body].composite.as_deref();
+            let with = match (&c.other, other) {
+                (Some(o), Some(k)) => format!(" with {}", k.piece_name(o.piece)),
+                _ => String::new(),
+            };
+            let gap = format!("{gap}{with}");
             let Some(e) = &c.edges else {
                 ui.label(format!("{name}: {gap}"));
                 continue;
@@ -255,6 +270,23 @@ fn contacts_ui(ui: &mut egui::Ui, model: &ViewerModel, view: &CompositeView) {
                 e.parry_fixed.map_or("drops it".to_string(), v),
                 v(e.jolt_active_edges),
             ));
+            if let (Some(o), Some(k)) = (&c.other, other) {
+                if let Some(f) = &o.edges {
+                    let (word, colour) = if f.in_cone {
+                        ("in its cone", COLOR_IN_CONE)
+                    } else {
+                        ("a ghost", COLOR_GHOST)
+                    };
+                    ui.colored_label(
+                        color32(colour),
+                        format!(
+                            "    seen from {} {}: the normal is {word} there",
+                            k.piece_name(o.piece),
+                            f.feature
+                        ),
+                    );
+                }
+            }
         }
         ui.label(egui::RichText::new("Legend (layers \"BVH\" and \"internal edges\")").weak());
         legend(

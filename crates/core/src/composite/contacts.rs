@@ -7,7 +7,7 @@ use glam::DVec3;
 
 use super::internal_edges::{explain_contact, jolt_enhanced_removal, EdgeReport, MeshContact};
 use super::midphase::{box_gap, bracket, piece_run, CompositeTree};
-use super::pieces::shape_box;
+use super::pieces::{moved_box, shape_box};
 use crate::pose::RelativePose;
 use crate::shape::Shape;
 use crate::solver::{Method, Outcome, Run, SolverSettings};
@@ -30,10 +30,25 @@ pub struct Contact {
     pub edges: Option<EdgeReport>,
     /// Whether Jolt's enhanced internal edge removal keeps it (meshes only).
     pub jolt_kept: Option<bool>,
+    /// Between two composites: the other's piece and its side of the contact.
+    pub other: Option<OtherSide>,
+}
+
+/// The second composite's side of a contact between two composites (robot links as
+/// meshes): its piece, the contact's point on it, and, on a mesh, the feature, cone and
+/// ghost test seen from that mesh (its normal the contact's, turned).
+#[derive(Clone, Debug)]
+pub struct OtherSide {
+    pub piece: u32,
+    /// On the other piece, in the first composite's frame.
+    pub point: DVec3,
+    /// In the second composite's own frame, as its mesh sees the contact.
+    pub edges: Option<EdgeReport>,
+    pub jolt_kept: Option<bool>,
 }
 
 /// The contacts of `tree`'s composite with `b` at `b_in_a` within `margin`, nearest
-/// first, and how many hierarchy leaves were looked at.
+/// first, each explained on the mesh.
 pub fn composite_contacts(
     tree: &CompositeTree,
     b: &Shape,
@@ -44,83 +59,218 @@ pub fn composite_contacts(
     traced: bool,
 ) -> Vec<Contact> {
     let b_box = shape_box(b, &b_in_a);
-    let candidates = tree
+    let ask = Ask {
+        method,
+        settings,
+        traced,
+    };
+    let mut contacts: Vec<Contact> = tree
         .tree()
-        .leaves_where(|node| box_gap(&node, &b_box) <= margin);
-    let pieces = tree.pieces();
-    let mut contacts: Vec<Contact> = candidates
+        .leaves_where(|node| box_gap(&node, &b_box) <= margin)
         .into_iter()
-        .filter_map(|i| {
-            // A triangle whose plane alone keeps the shape beyond the margin (a lower
-            // bound of its distance) is no contact: not run (most of the candidates
-            // under a large shape's box on a fine mesh).
-            if pieces
-                .plane_gap(i as usize, b, &b_in_a)
-                .is_some_and(|gap| gap > margin)
-            {
-                return None;
-            }
-            let run = piece_run(tree.piece(i as usize), b, b_in_a, method, settings, traced)?;
-            let upper = bracket(&run.summary.outcome).1;
-            if upper > margin {
-                return None;
-            }
-            let (_, pose) = pieces.piece(i as usize)?;
-            let to_composite = |p: DVec3| pose.map_or(p, |pose| pose.transform_point(p));
-            let turn = |v: DVec3| pose.map_or(v, |pose| pose.rotation * v);
-            let s = &run.summary;
-            let (point, normal, gap, depth_run) = if upper > 0.0 {
-                let (a, bp) = (s.witness_a?, s.witness_b?);
-                ((a), (bp - a).normalize_or_zero(), upper, None)
-            } else {
-                let depth = piece_run(
-                    tree.piece(i as usize),
-                    b,
-                    b_in_a,
-                    Method::epa(),
-                    settings,
-                    traced,
-                )?;
-                let (d, n) = match depth.summary.outcome {
-                    Outcome::Penetrating { depth, normal } => (depth, normal),
-                    Outcome::Touching { normal } => (0.0, normal),
-                    _ => return None,
-                };
-                let point = depth.summary.witness_a.unwrap_or(DVec3::ZERO);
-                (point, n, -d, Some(depth))
+        .filter_map(|i| Some(piece_contact(tree, i, b, b_in_a, margin, ask)?.contact))
+        .collect();
+    sort_nearest_first(&mut contacts);
+    explain_on_mesh(tree, &mut contacts);
+    contacts
+}
+
+/// The contacts between two composites, `tree_a`'s at the identity and `tree_b`'s at
+/// `b_in_a`: every pair of pieces within `margin` (candidates by their boxes), nearest
+/// first, each explained on both sides that are meshes (a robot's links as meshes
+/// touch triangle to triangle).
+pub fn composite_composite_contacts(
+    tree_a: &CompositeTree,
+    tree_b: &CompositeTree,
+    b_in_a: RelativePose,
+    margin: f64,
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+) -> Vec<Contact> {
+    let ask = Ask {
+        method,
+        settings,
+        traced,
+    };
+    let a_in_b = b_in_a.inverse();
+    let b_whole = moved_box(&tree_b.pieces().whole_box(), &b_in_a);
+    let mut contacts = Vec::new();
+    for i in tree_a
+        .tree()
+        .leaves_where(|node| box_gap(&node, &b_whole) <= margin)
+    {
+        let a_box = moved_box(&tree_a.pieces().piece_box(i as usize), &a_in_b);
+        for j in tree_b
+            .tree()
+            .leaves_where(|node| box_gap(&node, &a_box) <= margin)
+        {
+            let Some((piece_b, pose_b)) = tree_b.piece(j as usize) else {
+                continue;
             };
-            Some(Contact {
-                piece: i,
-                point: to_composite(point),
-                normal: turn(normal),
-                gap,
-                run,
-                depth_run,
-                edges: None,
-                jolt_kept: None,
+            let piece_in_a = pose_b.map_or(b_in_a, |p| b_in_a.then(&p));
+            if let Some(mut c) = piece_contact(tree_a, i, &piece_b, piece_in_a, margin, ask) {
+                c.contact.other = Some(OtherSide {
+                    piece: j,
+                    point: c.point_on_b,
+                    edges: None,
+                    jolt_kept: None,
+                });
+                contacts.push(c.contact);
+            }
+        }
+    }
+    sort_nearest_first(&mut contacts);
+    explain_on_mesh(tree_a, &mut contacts);
+    explain_on_other_mesh(tree_b, &a_in_b, &mut contacts);
+    contacts
+}
+
+/// How each contact's sub-pair is run.
+#[derive(Clone, Copy)]
+struct Ask {
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+}
+
+/// A contact found, with its point on the other shape (composite frame).
+struct Found {
+    contact: Contact,
+    point_on_b: DVec3,
+}
+
+/// Piece `i` of `tree`'s composite against the convex `b` at `b_in_a`: a contact when
+/// its run proves it within `margin` (an overlap measured by EPA).
+fn piece_contact(
+    tree: &CompositeTree,
+    i: u32,
+    b: &Shape,
+    b_in_a: RelativePose,
+    margin: f64,
+    ask: Ask,
+) -> Option<Found> {
+    let pieces = tree.pieces();
+    // A triangle whose plane alone keeps the shape beyond the margin (a lower bound of
+    // its distance) is no contact: not run (most of the candidates under a large
+    // shape's box on a fine mesh).
+    if pieces
+        .plane_gap(i as usize, b, &b_in_a)
+        .is_some_and(|gap| gap > margin)
+    {
+        return None;
+    }
+    let Ask {
+        method,
+        settings,
+        traced,
+    } = ask;
+    let run = piece_run(tree.piece(i as usize), b, b_in_a, method, settings, traced)?;
+    let upper = bracket(&run.summary.outcome).1;
+    if upper > margin {
+        return None;
+    }
+    let (_, pose) = pieces.piece(i as usize)?;
+    let to_composite = |p: DVec3| pose.map_or(p, |pose| pose.transform_point(p));
+    let turn = |v: DVec3| pose.map_or(v, |pose| pose.rotation * v);
+    let s = &run.summary;
+    let (point, on_b, normal, gap, depth_run) = if upper > 0.0 {
+        let (a, bp) = (s.witness_a?, s.witness_b?);
+        (a, bp, (bp - a).normalize_or_zero(), upper, None)
+    } else {
+        let depth = piece_run(
+            tree.piece(i as usize),
+            b,
+            b_in_a,
+            Method::epa(),
+            settings,
+            traced,
+        )?;
+        let (d, n) = match depth.summary.outcome {
+            Outcome::Penetrating { depth, normal } => (depth, normal),
+            Outcome::Touching { normal } => (0.0, normal),
+            _ => return None,
+        };
+        let point = depth.summary.witness_a.unwrap_or(DVec3::ZERO);
+        let on_b = depth.summary.witness_b.unwrap_or(point);
+        (point, on_b, n, -d, Some(depth))
+    };
+    Some(Found {
+        contact: Contact {
+            piece: i,
+            point: to_composite(point),
+            normal: turn(normal),
+            gap,
+            run,
+            depth_run,
+            edges: None,
+            jolt_kept: None,
+            other: None,
+        },
+        point_on_b: to_composite(on_b),
+    })
+}
+
+fn sort_nearest_first(contacts: &mut [Contact]) {
+    contacts.sort_by(|x, y| {
+        x.gap.total_cmp(&y.gap).then(x.piece.cmp(&y.piece)).then(
+            x.other
+                .as_ref()
+                .map(|o| o.piece)
+                .cmp(&y.other.as_ref().map(|o| o.piece)),
+        )
+    });
+}
+
+/// On a mesh: each contact's feature, cone and ghost test, and which of them Jolt's
+/// enhanced internal edge removal keeps.
+fn explain_on_mesh(tree: &CompositeTree, contacts: &mut [Contact]) {
+    let Some(mesh) = tree.pieces().mesh().filter(|_| !contacts.is_empty()) else {
+        return;
+    };
+    let parry = tree.parry_fixing_internal_edges();
+    for c in contacts.iter_mut() {
+        c.edges = Some(explain_contact(mesh, parry, c.piece, c.point, c.normal));
+    }
+    let set: Vec<MeshContact> = contacts
+        .iter()
+        .map(|c| MeshContact {
+            triangle: c.piece,
+            point: c.point,
+            normal: c.normal,
+            depth: -c.gap,
+        })
+        .collect();
+    for (c, kept) in contacts.iter_mut().zip(jolt_enhanced_removal(mesh, &set)) {
+        c.jolt_kept = Some(kept);
+    }
+}
+
+/// The same on the second composite's mesh, in its own frame (`a_in_b` takes the first
+/// composite's frame there): the contact seen from the other side, its normal turned.
+fn explain_on_other_mesh(tree: &CompositeTree, a_in_b: &RelativePose, contacts: &mut [Contact]) {
+    let Some(mesh) = tree.pieces().mesh().filter(|_| !contacts.is_empty()) else {
+        return;
+    };
+    let parry = tree.parry_fixing_internal_edges();
+    let seen: Vec<MeshContact> = contacts
+        .iter()
+        .filter_map(|c| {
+            let other = c.other.as_ref()?;
+            Some(MeshContact {
+                triangle: other.piece,
+                point: a_in_b.transform_point(other.point),
+                normal: -(a_in_b.rotation * c.normal),
+                depth: -c.gap,
             })
         })
         .collect();
-    contacts.sort_by(|x, y| x.gap.total_cmp(&y.gap).then(x.piece.cmp(&y.piece)));
-    if let Some(mesh) = pieces.mesh().filter(|_| !contacts.is_empty()) {
-        let parry = tree.parry_fixing_internal_edges();
-        for c in &mut contacts {
-            c.edges = Some(explain_contact(mesh, parry, c.piece, c.point, c.normal));
-        }
-        let set: Vec<MeshContact> = contacts
-            .iter()
-            .map(|c| MeshContact {
-                triangle: c.piece,
-                point: c.point,
-                normal: c.normal,
-                depth: -c.gap,
-            })
-            .collect();
-        for (c, kept) in contacts.iter_mut().zip(jolt_enhanced_removal(mesh, &set)) {
-            c.jolt_kept = Some(kept);
-        }
+    let kept = jolt_enhanced_removal(mesh, &seen);
+    let sides = contacts.iter_mut().filter_map(|c| c.other.as_mut());
+    for ((other, m), keep) in sides.zip(&seen).zip(kept) {
+        other.edges = Some(explain_contact(mesh, parry, m.triangle, m.point, m.normal));
+        other.jolt_kept = Some(keep);
     }
-    contacts
 }
 
 #[cfg(test)]

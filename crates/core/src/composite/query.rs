@@ -14,7 +14,7 @@
 
 use glam::DVec3;
 
-use super::contacts::{composite_contacts, Contact};
+use super::contacts::{composite_composite_contacts, composite_contacts, Contact};
 use super::midphase::{
     box_gap, bracket, composite_composite_distance, composite_convex_distance, log_node, piece_run,
     CompositeAnswer, SubPair,
@@ -153,6 +153,15 @@ pub fn run_composite(
         (Some(margin), Side::Convex(shape)) => composite_contacts(
             composite.tree(),
             shape,
+            pose,
+            margin,
+            Method::of(Algorithm::GJK),
+            settings,
+            false,
+        ),
+        (Some(margin), Side::Composite(other)) => composite_composite_contacts(
+            composite.tree(),
+            other.tree(),
             pose,
             margin,
             Method::of(Algorithm::GJK),

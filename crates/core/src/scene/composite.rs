@@ -6,6 +6,7 @@
 use glam::DVec3;
 
 use super::{Body, Scene, ShapeSpec};
+use crate::composite::internal_edges::EdgeReport;
 use crate::composite::{run_composite, Composite, CompositeRun, Side};
 use crate::pose::Pose;
 use crate::solver::{Method, SolverSettings};
@@ -34,7 +35,8 @@ impl Scene {
     /// Runs `method` on the pair in focus through the midphase, when a body of it is a
     /// composite (`None` otherwise), with records of every sub-pair's run when `traced`;
     /// contacts on a mesh within `contact_margin` (default: 1 % of the convex body's
-    /// size) are listed with their internal-edge reports.
+    /// size, or of the smaller composite's between two) are listed with their
+    /// internal-edge reports.
     pub fn run_composite(
         &self,
         method: impl Into<Method>,
@@ -48,11 +50,15 @@ impl Scene {
         let method = method.into();
         let motion = self.relative_motion().ok().flatten();
         let margin = contact_margin.unwrap_or_else(|| {
-            let convex = [self.a(), self.b()]
+            // The convex body's size; between two composites, the smaller one's hull.
+            let size = [self.a(), self.b()]
                 .into_iter()
                 .find(|b| b.composite.is_none())
-                .map_or(0.0, |b| b.shape.extent());
-            CONTACT_MARGIN_FRACTION * convex
+                .map_or_else(
+                    || self.a().shape.extent().min(self.b().shape.extent()),
+                    |b| b.shape.extent(),
+                );
+            CONTACT_MARGIN_FRACTION * size
         });
         Some(run_composite(
             self.a().side(),
@@ -164,21 +170,22 @@ impl Scene {
                 value
             })
             .collect();
+        let (_, second) = self.composite_sides(run);
+        let other_body = &self.bodies[second];
         let contacts: Vec<serde_json::Value> = run
             .contacts
             .iter()
             .map(|c| {
-                let edges = c.edges.as_ref().map(|e| {
+                let edges = c.edges.as_ref().map(|e| edges_report(e, &world_vector));
+                let other = c.other.as_ref().map(|o| {
+                    let other_composite = other_body.composite.as_deref();
+                    let turn = |v: DVec3| other_body.pose.transform_vector(v);
                     serde_json::json!({
-                        "feature": e.feature.to_string(),
-                        "face_normal": world_vector(e.face_normal).to_array(),
-                        "contact_normal": world_vector(e.contact_normal).to_array(),
-                        "cone": e.cone.kind(),
-                        "cone_normals": e.cone.normals().iter().map(|n| world_vector(*n).to_array()).collect::<Vec<_>>(),
-                        "in_cone": e.in_cone,
-                        "ghost": !e.in_cone,
-                        "parry_fix_internal_edges": e.parry_fixed.map(|n| world_vector(n).to_array()),
-                        "jolt_active_edges": world_vector(e.jolt_active_edges).to_array(),
+                        "piece": other_composite.map(|k| k.engine_id(o.piece)),
+                        "name": other_composite.map(|k| k.piece_name(o.piece)),
+                        "point_world": world_point(o.point).to_array(),
+                        "edges": o.edges.as_ref().map(|e| edges_report(e, &turn)),
+                        "jolt_enhanced_removal_keeps": o.jolt_kept,
                     })
                 });
                 serde_json::json!({
@@ -189,6 +196,7 @@ impl Scene {
                     "gap": c.gap,
                     "edges": edges,
                     "jolt_enhanced_removal_keeps": c.jolt_kept,
+                    "other": other,
                 })
             })
             .collect();
@@ -209,6 +217,22 @@ impl Scene {
             "contacts": contacts,
         })
     }
+}
+
+/// A contact's internal-edge report as JSON, its vectors turned into the world by `turn`.
+fn edges_report(e: &EdgeReport, turn: &impl Fn(DVec3) -> DVec3) -> serde_json::Value {
+    serde_json::json!({
+        "triangle": e.triangle,
+        "feature": e.feature.to_string(),
+        "face_normal": turn(e.face_normal).to_array(),
+        "contact_normal": turn(e.contact_normal).to_array(),
+        "cone": e.cone.kind(),
+        "cone_normals": e.cone.normals().iter().map(|n| turn(*n).to_array()).collect::<Vec<_>>(),
+        "in_cone": e.in_cone,
+        "ghost": !e.in_cone,
+        "parry_fix_internal_edges": e.parry_fixed.map(|n| turn(n).to_array()),
+        "jolt_active_edges": turn(e.jolt_active_edges).to_array(),
+    })
 }
 
 /// Piece `i` of `body`'s composite as a convex body at its place in the world: a
