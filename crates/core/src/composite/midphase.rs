@@ -14,6 +14,7 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use glam::DVec3;
 
@@ -151,10 +152,12 @@ pub fn recording_nodes<R>(query: impl FnOnce() -> R) -> (R, Vec<VisitedNode>) {
         fn drop(&mut self) {
             if let Some(previous) = self.0.take() {
                 NODE_LOG.with(|log| *log.borrow_mut() = previous);
+                RECORDERS.fetch_sub(1, Ordering::Relaxed);
             }
         }
     }
     let previous = NODE_LOG.with(|log| log.borrow_mut().replace(Vec::new()));
+    RECORDERS.fetch_add(1, Ordering::Relaxed);
     let restore = Restore(Some(previous));
     let answer = query();
     let nodes = NODE_LOG
@@ -164,8 +167,15 @@ pub fn recording_nodes<R>(query: impl FnOnce() -> R) -> (R, Vec<VisitedNode>) {
     (answer, nodes)
 }
 
+/// How many [`recording_nodes`] calls are running on any thread: with none, a visited
+/// node costs one load instead of a thread-local lookup (a mesh query visits hundreds).
+static RECORDERS: AtomicUsize = AtomicUsize::new(0);
+
 /// Notes a visited node when [`recording_nodes`] is running.
 pub(super) fn log_node(aabb: &Aabb, pruned: bool, tree: u8) {
+    if RECORDERS.load(Ordering::Relaxed) == 0 {
+        return;
+    }
     NODE_LOG.with(|log| {
         if let Some(nodes) = log.borrow_mut().as_mut() {
             nodes.push(VisitedNode {
@@ -324,7 +334,7 @@ fn ball_mesh_distance(
 ) -> CompositeAnswer {
     let gathered = Gathered::new();
     let nearest = tree.tree.nearest_leaf(
-        |node, best| gathered.node(&node, 0, reach.gap(&node), best),
+        |node, best| gathered.node(&node, 0, reach.ball_gap(&node), best),
         |i, _| Some(reach.triangle_gap(mesh.corners(i as usize))),
     );
     if let Some((i, gap)) = nearest {
@@ -561,7 +571,7 @@ impl Reach {
     /// then costs less, and is searched first, so that an overlap is found at the first
     /// triangles instead of after every triangle whose box touches the shape's.
     fn gap(&self, node: &Aabb) -> f64 {
-        let to_ball = self.centre_to(node) * (1.0 - 4.0 * f64::EPSILON) - self.radius;
+        let to_ball = self.ball_gap(node);
         let gap = box_gap(node, &self.b_box).max(to_ball);
         if gap > 0.0 {
             gap
@@ -572,6 +582,13 @@ impl Reach {
 }
 
 impl Reach {
+    /// A lower bound of the distance from any point in `node` to the ball about the
+    /// shape's origin (negative where the ball reaches into it): for a sphere or a
+    /// point, the shape itself, so no box bound is tighter.
+    fn ball_gap(&self, node: &Aabb) -> f64 {
+        self.centre_to(node) * (1.0 - 4.0 * f64::EPSILON) - self.radius
+    }
+
     /// The distance from the shape's centre to `node` (0 inside it).
     fn centre_to(&self, node: &Aabb) -> f64 {
         (node.min - self.centre)
