@@ -306,6 +306,7 @@ fn internal_edges(
     let length = (second.shape.extent() * 1.2).max(0.15 * whole).max(1e-6) as f32;
     let pose = first.pose;
     let turn = |v: DVec3| (pose.rotation * v).normalize_or_zero().as_vec3();
+    let turn_second = |v: DVec3| (second.pose.rotation * v).normalize_or_zero().as_vec3();
     for (k, c) in run.contacts.iter().enumerate() {
         let p = pose.transform_point(c.point).as_vec3();
         drawing.contact_points.push(p);
@@ -317,74 +318,98 @@ fn internal_edges(
             });
             continue;
         };
-        let normals: Vec<Vec3> = e.cone.normals().iter().map(|n| turn(*n)).collect();
-        for n in &normals {
-            drawing.cone_lines.push([p, p + *n * length * 0.8]);
-        }
-        if matches!(e.cone, crate::composite::internal_edges::Cone::Span(_)) {
-            // The span between neighbouring normals, as arcs at the spokes' ends.
-            for pair in normals.windows(2) {
-                let (a, b) = (pair[0], pair[1]);
-                let steps = 12;
-                let mut last = p + a * length * 0.8;
-                for s in 1..=steps {
-                    let t = s as f32 / steps as f32;
-                    let d = a.lerp(b, t).normalize_or_zero();
-                    let next = p + d * length * 0.8;
-                    drawing.cone_lines.push([last, next]);
-                    last = next;
-                }
+        let label = (k < MAX_LABELLED_CONTACTS).then(|| piece_name(e.triangle));
+        draw_edge_report(drawing, p, e, &turn, length, label, k == 0);
+        // Between two meshes: the contact as the second mesh sees it, at its point there.
+        if let (Some(o), Some(other)) = (&c.other, second.composite.as_deref()) {
+            if let Some(f) = &o.edges {
+                let q = pose.transform_point(o.point).as_vec3();
+                drawing.contact_points.push(q);
+                let label = (k == 0).then(|| other.piece_name(f.triangle));
+                draw_edge_report(drawing, q, f, &turn_second, length, label, false);
             }
         }
-        let color = if e.in_cone {
-            COLOR_IN_CONE
-        } else {
-            COLOR_GHOST
-        };
-        let normal_tip = p + turn(e.contact_normal) * length;
-        drawing.arrows.push(Arrow {
-            from: p,
-            to: normal_tip,
-            color,
-        });
-        let mut labelled = Vec::new();
-        if !e.in_cone {
-            if let Some(fixed) = e.parry_fixed {
-                let tip = p + turn(fixed) * length * 0.9;
-                drawing.arrows.push(Arrow {
-                    from: p,
-                    to: tip,
-                    color: COLOR_PARRY,
-                });
-                labelled.push((tip, "parry", COLOR_PARRY));
+    }
+}
+
+/// One mesh's view of a contact at `p` (world): the feature's normal cone (spokes, and
+/// arcs where it spans), the contact normal green in it or vermillion outside, and for
+/// a ghost parry's and Jolt's corrected normals; labelled with `label` (the triangle's
+/// name), the engines' arrows too when `engine_labels`.
+fn draw_edge_report(
+    drawing: &mut CompositeDrawing,
+    p: Vec3,
+    e: &crate::composite::internal_edges::EdgeReport,
+    turn: &impl Fn(DVec3) -> Vec3,
+    length: f32,
+    label: Option<String>,
+    engine_labels: bool,
+) {
+    let normals: Vec<Vec3> = e.cone.normals().iter().map(|n| turn(*n)).collect();
+    for n in &normals {
+        drawing.cone_lines.push([p, p + *n * length * 0.8]);
+    }
+    if matches!(e.cone, crate::composite::internal_edges::Cone::Span(_)) {
+        // The span between neighbouring normals, as arcs at the spokes' ends.
+        for pair in normals.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            let steps = 12;
+            let mut last = p + a * length * 0.8;
+            for s in 1..=steps {
+                let t = s as f32 / steps as f32;
+                let d = a.lerp(b, t).normalize_or_zero();
+                let next = p + d * length * 0.8;
+                drawing.cone_lines.push([last, next]);
+                last = next;
             }
-            let tip = p + turn(e.jolt_active_edges) * length * 0.75;
+        }
+    }
+    let color = if e.in_cone {
+        COLOR_IN_CONE
+    } else {
+        COLOR_GHOST
+    };
+    let normal_tip = p + turn(e.contact_normal) * length;
+    drawing.arrows.push(Arrow {
+        from: p,
+        to: normal_tip,
+        color,
+    });
+    let mut labelled = Vec::new();
+    if !e.in_cone {
+        if let Some(fixed) = e.parry_fixed {
+            let tip = p + turn(fixed) * length * 0.9;
             drawing.arrows.push(Arrow {
                 from: p,
                 to: tip,
-                color: COLOR_JOLT,
+                color: COLOR_PARRY,
             });
-            labelled.push((tip, "Jolt", COLOR_JOLT));
+            labelled.push((tip, "parry", COLOR_PARRY));
         }
-        if k < MAX_LABELLED_CONTACTS {
-            let word = if e.in_cone { "in cone" } else { "ghost" };
-            let feature = match e.feature {
-                Feature::Face => "face".to_string(),
-                Feature::Edge(j) => format!("edge {j}"),
-                Feature::Vertex(j) => format!("vertex {j}"),
-            };
-            drawing.labels.push((
-                normal_tip,
-                format!("{word}: {} {feature}", piece_name(e.triangle)),
-                color,
-            ));
-            if k == 0 {
-                drawing.labels.extend(
-                    labelled
-                        .into_iter()
-                        .map(|(tip, name, color)| (tip, name.to_string(), color)),
-                );
-            }
+        let tip = p + turn(e.jolt_active_edges) * length * 0.75;
+        drawing.arrows.push(Arrow {
+            from: p,
+            to: tip,
+            color: COLOR_JOLT,
+        });
+        labelled.push((tip, "Jolt", COLOR_JOLT));
+    }
+    if let Some(name) = label {
+        let word = if e.in_cone { "in cone" } else { "ghost" };
+        let feature = match e.feature {
+            Feature::Face => "face".to_string(),
+            Feature::Edge(j) => format!("edge {j}"),
+            Feature::Vertex(j) => format!("vertex {j}"),
+        };
+        drawing
+            .labels
+            .push((normal_tip, format!("{word}: {name} {feature}"), color));
+        if engine_labels {
+            drawing.labels.extend(
+                labelled
+                    .into_iter()
+                    .map(|(tip, name, color)| (tip, name.to_string(), color)),
+            );
         }
     }
 }
