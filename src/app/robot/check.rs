@@ -307,12 +307,13 @@ mod tests {
         state.set_collision(CollisionMode::Mesh, &mut commands);
         assert!(!state.answer.pairs[0].colliding);
         assert!(state.other_verdicts.is_none());
+        // The mesh link gets its mesh, and the pairs are ordered as meshes now.
         assert!(matches!(
             commands.0.as_slice(),
-            [ViewerCommand::SetShape(
-                BodyId(0),
-                crate::scene::ShapeSpec::Mesh { .. }
-            )]
+            [
+                ViewerCommand::SetShape(BodyId(0), crate::scene::ShapeSpec::Mesh { .. }),
+                ViewerCommand::SetPairs(_)
+            ]
         ));
         let scene = state.scene(urdf.parent().unwrap());
         assert!(scene.bodies[0].composite.is_some());
