@@ -21,6 +21,7 @@ use crate::solver::{Algorithm, Method, Run, SolverSettings};
 
 mod build;
 mod composite;
+mod focus;
 mod format;
 
 pub use build::build_shape_spec;
