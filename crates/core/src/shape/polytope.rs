@@ -801,7 +801,7 @@ mod tests {
                         rng.range(-1.0, 1.0),
                         rng.range(-1.0, 1.0),
                         rng.range(-1.0, 1.0),
-                    ) * 10f64.powi((k % 7) as i32 - 3)
+                    ) * 10f64.powi(k % 7 - 3)
                 })
             } else {
                 std::array::from_fn(|_| grid(&mut rng))
