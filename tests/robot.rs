@@ -288,7 +288,7 @@ fn bad_robots_are_refused_naming_the_file_and_the_element() {
         (
             "missing_package.urdf",
             robot(fixed, r#"<mesh filename="package://nowhere/gone.stl"/>"#),
-            "give the folder that holds the package 'nowhere' with --package-root DIR",
+            "give --package-root DIR, DIR the folder that holds the package 'nowhere'",
         ),
         (
             "missing_file.urdf",

@@ -405,8 +405,9 @@ enum Command {
 /// What a build without the feature `app` says when asked for the viewer.
 #[cfg(not(feature = "app"))]
 const NO_VIEWER: &str = "this collidescope was built without the viewer (cargo's \
-    --no-default-features, which leaves out the feature `app`): install it with the viewer \
-    with `cargo install --path .` in the Collidescope repository (Bevy: 15 minutes or more)";
+    --no-default-features, which leaves out the feature `app`): reinstall it with the \
+    viewer, `cargo install --path .` in the Collidescope repository (building Bevy takes 15 \
+    minutes or more)";
 
 /// `--margin`: a finite distance ≥ 0.
 fn non_negative_margin(text: &str) -> Result<f64, String> {

@@ -273,8 +273,9 @@ pub fn find_mesh(name: &str, urdf: &Path, package_root: Option<&Path>) -> Result
         ),
     };
     Err(format!(
-        "the mesh {name} was not found {looked} (nor any shorter tail of {rest}); give \
-         the folder that holds the package '{package}' with --package-root DIR"
+        "the mesh {name} was not found {looked} (every tail of {rest} was tried); give \
+         --package-root DIR, DIR the folder that holds the package '{package}' (or any \
+         tail of its path)"
     ))
 }
 
