@@ -181,7 +181,7 @@ fn bad_input_gives_one_clear_error() {
         ],
         "invalid value 'gjkk'",
     );
-    assert_clean_failure(&["mesh", "no/such/mesh.obj"], "cannot read");
+    assert_clean_failure(&["mesh", "no/such/mesh.obj"], "the file does not exist");
     assert_clean_failure(&["mesh", empty_obj.to_str().unwrap()], "no vertices");
     assert_clean_failure(&["mesh", nan_obj.to_str().unwrap()], "non-finite");
     assert_clean_failure(
@@ -489,7 +489,7 @@ fn bench_meshes_and_sweep_on_real_meshes() {
     assert!(iterations(&json, "gjk") > 0);
     assert_clean_failure(
         &["sweep", "no/such/a.obj", b.to_str().unwrap()],
-        "cannot read",
+        "a.obj: the file does not exist",
     );
     assert_clean_failure(
         &[

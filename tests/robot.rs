@@ -284,6 +284,17 @@ fn bad_robots_are_refused_naming_the_file_and_the_element() {
             robot(fixed, r#"<mesh filename="package://nowhere/gone.stl"/>"#),
             "gone.stl",
         ),
+        // A package the URDF's folders do not hold: the fix is the package root.
+        (
+            "missing_package.urdf",
+            robot(fixed, r#"<mesh filename="package://nowhere/gone.stl"/>"#),
+            "give --package-root DIR, DIR the folder that holds the package 'nowhere'",
+        ),
+        (
+            "missing_file.urdf",
+            robot(fixed, r#"<mesh filename="meshes/gone.stl"/>"#),
+            "(no file ",
+        ),
         (
             "cycle.urdf",
             robot(
@@ -952,6 +963,55 @@ fn fins_are_kept_with_a_warning_and_several_elements_make_one_composite() {
     assert!((d(0, 1).distance - 4.0).abs() < 1e-9, "{:?}", d(0, 1));
     let to_mixed = d(0, 2).distance;
     assert!((to_mixed - 4.0).abs() < 1e-9, "{to_mixed}");
+}
+
+/// A mesh with many fins gets one warning, not one per edge: how many, the first few
+/// named, and that they are kept (no stray run of spaces from a line continuation).
+#[test]
+fn many_fins_of_one_mesh_make_one_warning() {
+    use collidescope::robot::CollisionMode;
+    let dir = temp_dir("many-fins");
+    // Five segments along x, each the edge of three triangles (apexes above, below,
+    // in front).
+    let mut obj = String::new();
+    for i in 0..=5 {
+        obj.push_str(&format!("v {i} 0 0\n"));
+    }
+    for i in 0..5 {
+        let x = i as f64 + 0.5;
+        obj.push_str(&format!("v {x} 1 0\nv {x} -1 0\nv {x} 0 1\n"));
+    }
+    for i in 0..5 {
+        let (a, b, apex) = (i + 1, i + 2, 7 + 3 * i);
+        for k in 0..3 {
+            obj.push_str(&format!("f {a} {b} {}\n", apex + k));
+        }
+    }
+    write(&dir, "comb.obj", &obj);
+    let urdf = write(
+        &dir,
+        "comb.urdf",
+        r#"<robot name="c">
+  <link name="comb"><collision><geometry><mesh filename="comb.obj"/></geometry></collision></link>
+  <link name="ball"><collision><origin xyz="0 0 5"/><geometry><sphere radius="0.5"/></geometry></collision></link>
+  <joint name="j" type="fixed"><parent link="comb"/><child link="ball"/></joint>
+</robot>"#,
+    );
+    let model = RobotModel::load_as(&urdf, None, CollisionMode::Mesh).unwrap();
+    let fins: Vec<&String> = model
+        .warnings
+        .iter()
+        .filter(|w| w.contains("comb.obj"))
+        .collect();
+    assert_eq!(fins.len(), 1, "{fins:?}");
+    let fin = fins[0];
+    assert!(
+        fin.contains("5 edges each belong to three triangles or more")
+            && fin.contains("in 3 triangles (0, 1, 2)")
+            && fin.contains(", ...; kept"),
+        "{fin}"
+    );
+    assert!(!fin.contains("  "), "a run of spaces: {fin}");
 }
 
 /// A robot checked as meshes opens on its nearest pair as meshes: the scene's first

@@ -24,9 +24,11 @@ round-trip form: every number arrives to the bit. Rotation matrices are kept as 
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
+import warnings
 
 import numpy as np
 
@@ -35,8 +37,13 @@ from . import _native
 __all__ = [
     "Shape", "Sphere", "Box", "Ellipsoid", "Capsule", "Cylinder", "Cone", "Convex",
     "Dilated", "TriMesh", "HeightField", "Compound", "MeshFile", "Scene", "CompositeRun",
-    "view", "methods",
+    "view", "methods", "MeshWarning",
 ]
+
+
+class MeshWarning(UserWarning):
+    """A mesh taken otherwise than as given (from_coal and from_pinocchio turn a Coal
+    mesh with an edge of three triangles or more into a compound of its triangles)."""
 
 
 def _floats(values, count, what):
@@ -49,11 +56,17 @@ def _floats(values, count, what):
 class Shape:
     """A shape as the scene format writes it (`spec` is its JSON form)."""
 
-    def __init__(self, spec):
+    def __init__(self, spec, label=None):
         self.spec = spec
+        self.label = label
 
     def __repr__(self):
         return f"collidescope.Shape({self.spec!r})"
+
+    def describe(self):
+        """How messages name the shape: what the user called (`MeshFile('a.stl')`,
+        `TriMesh(8 vertices, 12 triangles)`), else its kind."""
+        return self.label or next(iter(self.spec))
 
 
 def Sphere(radius):
@@ -122,7 +135,8 @@ def TriMesh(vertices, triangles):
         k = int(bad[0][0])
         raise ValueError(f"TriMesh: triangle {k} {list(map(int, t[k]))} indexes past the "
                          f"{v.shape[0]} vertices (0..{v.shape[0] - 1})")
-    return Shape({"TriMesh": {"vertices": v.tolist(), "triangles": t.astype(np.int64).tolist()}})
+    return Shape({"TriMesh": {"vertices": v.tolist(), "triangles": t.astype(np.int64).tolist()}},
+                 label=f"TriMesh({v.shape[0]} vertices, {t.shape[0]} triangles)")
 
 
 def HeightField(heights, scale=(1.0, 1.0, 1.0), cells=None):
@@ -165,11 +179,31 @@ def Compound(parts):
 
 def MeshFile(path, hull=False):
     """A mesh file (OBJ, STL, PLY, COLLADA): its triangles (a non-convex mesh), or its
-    convex hull with hull=True."""
-    spec = {"path": os.path.abspath(os.fspath(path))}
+    convex hull with hull=True. A missing file raises FileNotFoundError here, naming the
+    path as given."""
+    given = os.fspath(path)
+    label = f"MeshFile({given!r}{', hull=True' if hull else ''})"
+    if not os.path.exists(given):
+        raise FileNotFoundError(f"{label}: no such file")
+    spec = {"path": os.path.abspath(given)}
     if not hull:
         spec["as"] = "Mesh"
-    return Shape({"Mesh": spec})
+    return Shape({"Mesh": spec}, label=label)
+
+
+def _check(file, shapes):
+    """Checks a scene file (its dict); when it is refused and one of `shapes` (a list of
+    (where, Shape): the argument that gave it) is what is wrong, the error names that
+    argument and the shape as the user made it, not the core's body letter."""
+    try:
+        _native.check(json.dumps(file, allow_nan=False))
+    except ValueError as error:
+        for where, shape in shapes:
+            try:
+                _native.check_shape(json.dumps(shape.spec, allow_nan=False))
+            except ValueError as own:
+                raise ValueError(f"{where} {shape.describe()}: {own}") from None
+        raise
 
 
 def _pose(pose, what):
@@ -267,14 +301,15 @@ class Scene:
             "bodies": bodies, "pairs": [[0, 1]], "algorithms": list(algorithms),
             "settings": merged, "lesson": [],
         }
-        _native.check(self._json())  # refuses a bad shape or a non-rigid pose, saying why
+        # Refuses a bad shape or a non-rigid pose, saying why.
+        _check(self.file, [("shape_a", shape_a), ("shape_b", shape_b)])
 
     @classmethod
     def from_bodies(cls, bodies, pairs=None, *, name="python", notes="",
                     algorithms=("gjk", "nesterov"), settings=None):
         """Any number of bodies: a list of (shape, pose) or (name, shape, pose), and the
         pairs to check (index pairs; every pair when None), the first in focus."""
-        specs = []
+        specs, shapes = [], []
         for k, body in enumerate(bodies):
             if len(body) == 3:
                 label, shape, pose = body
@@ -282,6 +317,7 @@ class Scene:
                 (shape, pose), label = body, None
             if not isinstance(shape, Shape):
                 raise TypeError(f"body {k}: expected a collidescope shape, got {type(shape).__name__}")
+            shapes.append((f"bodies[{k}]" + ("" if label is None else f" ({label!r})"), shape))
             translation, rotation = _pose(pose, f"body {k} pose")
             spec = {"shape": shape.spec, "translation": translation, "rotation": rotation}
             if label is not None:
@@ -299,7 +335,7 @@ class Scene:
             "bodies": specs, "pairs": pairs, "algorithms": list(algorithms),
             "settings": merged, "lesson": [],
         })
-        _native.check(scene._json())
+        _check(scene.file, shapes)
         return scene
 
     @classmethod
@@ -313,7 +349,17 @@ class Scene:
 
     @property
     def settings(self):
+        """The solver settings, a dict the runs read: e.g. `scene.settings["tolerance"] =
+        1e-12` tightens GJK's stopping test (from_coal and from_pinocchio scenes start
+        from Coal's 1e-6, so a mesh–mesh distance can be ~1e-7 looser than Coal's exact
+        triangle–triangle one; the certified bracket always holds the true distance)."""
         return self.file["settings"]
+
+    @property
+    def notes(self):
+        """The scene's notes: where it came from and what was done to it (from_coal and
+        from_pinocchio say here which mesh became a compound of triangles, and why)."""
+        return self.file.get("notes", "")
 
     @property
     def pairs(self):
@@ -489,7 +535,22 @@ def view(scene, wait=False):
         raise RuntimeError(
             "the collidescope viewer is not installed: build it with `cargo install --path .` "
             "in the Collidescope repository (or put the `collidescope` program on PATH)")
+    if not _has_viewer(program):
+        raise RuntimeError(
+            f"the collidescope program at {program} was built without the viewer (cargo's "
+            "--no-default-features): reinstall it with the viewer, `cargo install --path .` "
+            "in the Collidescope repository (building Bevy takes 15 minutes or more)")
     path = os.path.join(tempfile.mkdtemp(prefix="collidescope-"), "scene.ron")
     scene.save(path)
     process = subprocess.Popen([program, "view", path])
     return process.wait() if wait else process
+
+
+def _has_viewer(program):
+    """Whether `program --help` lists the `view` command (a build with
+    --no-default-features has none, and the child would fail after view returned)."""
+    try:
+        done = subprocess.run([program, "--help"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise RuntimeError(f"the collidescope program at {program} does not run: {error}") from error
+    return re.search(r"^\s+view\s", done.stdout, re.MULTILINE) is not None

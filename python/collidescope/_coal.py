@@ -2,10 +2,14 @@
 shapes as themselves, a `BVHModel` (Pinocchio's mesh geometry) as the triangle mesh its
 vertices and triangles make, a `HeightField` as a height field placed so that its
 surface is Coal's."""
+import os
+import sys
+import warnings
+
 import numpy as np
 
 from . import (Box, Capsule, Compound, Cone, Convex, Cylinder, Dilated, Ellipsoid, HeightField,
-               Sphere, TriMesh)
+               MeshWarning, Sphere, TriMesh)
 
 
 def _rotation_translation(M, what):
@@ -59,8 +63,21 @@ def bvh_mesh(geom, what):
         shape.note = (f"{what} ({kind}): the edge between vertices {edge[0]} and {edge[1]} "
                       f"belongs to {edge[2]} triangles, so its {m} triangles are taken as "
                       "the parts of a compound (part k is triangle k), without internal edges")
+        # Said where the user sees it (and can filter it: collidescope.MeshWarning), not
+        # only in the scene's notes.
+        _warn(shape.note)
         return shape
     return TriMesh(vertices, triangles)
+
+
+def _warn(message):
+    """A MeshWarning attributed to the user's line (the first frame outside this
+    package: from_coal and from_pinocchio reach here at different depths)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(0), 1
+    while frame is not None and frame.f_code.co_filename.startswith(here):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, MeshWarning, stacklevel=level)
 
 
 def non_manifold_edge(vertices, triangles):

@@ -7,7 +7,8 @@
 
 use std::path::Path;
 
-use collidescope::scene::{Scene, SceneFile};
+use collidescope::pose::Pose;
+use collidescope::scene::{Scene, SceneError, SceneFile, ShapeSpec};
 use collidescope::solver::Method;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -19,13 +20,39 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
 /// A scene file (its JSON) built and checked as the app builds it.
 fn build(scene_json: &str) -> PyResult<Scene> {
     let file: SceneFile = serde_json::from_str(scene_json).map_err(value_error)?;
-    Scene::from_scene_file(file, Path::new("python-scene.ron")).map_err(value_error)
+    Scene::from_scene_file(file, Path::new("")).map_err(|e| value_error(without_path(e)))
+}
+
+/// A scene's refusal without the file path the core puts first: a scene from Python
+/// has no file, and a made-up name would be one the user never wrote.
+fn without_path(e: SceneError) -> String {
+    match e {
+        SceneError::Invalid { message, .. } => message,
+        SceneError::Mesh { body, source, .. } => format!("shape {body}: {source}"),
+        SceneError::Syntax {
+            line,
+            column,
+            message,
+            ..
+        } => format!("{line}:{column}: {message}"),
+        other => other.to_string(),
+    }
 }
 
 /// Checks a scene (raises ValueError saying what is wrong).
 #[pyfunction]
 fn check(scene_json: &str) -> PyResult<()> {
     build(scene_json).map(|_| ())
+}
+
+/// Checks one shape (its spec's JSON) as a scene's body builds it: the Python side
+/// asks shape by shape when a scene is refused, to name the argument at fault.
+#[pyfunction]
+fn check_shape(shape_json: &str) -> PyResult<()> {
+    let spec: ShapeSpec = serde_json::from_str(shape_json).map_err(value_error)?;
+    Scene::build_body_spec(&spec, Path::new(""), Pose::IDENTITY)
+        .map(|_| ())
+        .map_err(value_error)
 }
 
 /// One pair's answer as a JSON value: through the midphase (the composite report: the
@@ -59,15 +86,8 @@ fn method_named(method: &str) -> PyResult<Method> {
 
 /// The scene with its pair `k` in focus (first), the others after it in their order.
 fn focused(scene: &Scene, k: usize) -> PyResult<Scene> {
-    if k >= scene.pairs.len() {
-        return Err(value_error(format!(
-            "pair {k}: the scene has {} pairs (0..{})",
-            scene.pairs.len(),
-            scene.pairs.len().saturating_sub(1)
-        )));
-    }
     let mut focused = scene.clone();
-    focused.pairs.rotate_left(k);
+    focused.focus_pair(k).map_err(value_error)?;
     Ok(focused)
 }
 
@@ -160,6 +180,7 @@ fn methods() -> Vec<&'static str> {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(check_shape, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(run_pairs, m)?)?;
     m.add_function(wrap_pyfunction!(sub_pair_scene, m)?)?;

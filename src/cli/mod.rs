@@ -168,6 +168,10 @@ enum Command {
         /// A pair with a composite: how many sub-pairs the table lists, nearest first.
         #[arg(long, default_value_t = 12)]
         sub_pairs: usize,
+        /// The pair to run, of the scene's `pairs`: its index K (from 0), or the two
+        /// bodies' names NAME1,NAME2 (e.g. robot link names); default: the first.
+        #[arg(long, value_name = "K|NAME1,NAME2")]
+        pair: Option<String>,
     },
     /// Benchmarks: a problem file with Coal's answers (--problems), or the paper's
     /// protocol on random ellipsoids or on mesh hulls.
@@ -231,6 +235,15 @@ enum Command {
         /// O, ...) has its label outside the 3-D view.
         #[arg(long)]
         check_labels: bool,
+    },
+    /// A build without the viewer: `view` says so, and how to get it, instead of
+    /// clap's "unrecognized subcommand" (which Python's `cs.view` and scripts would
+    /// read as a typo).
+    #[cfg(not(feature = "app"))]
+    #[command(hide = true)]
+    View {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
     },
     /// Capture every step of the focused run (or, for a scene with a lesson, every lesson
     /// step) as an animated GIF, or numbered PNGs when OUT ends in .png. Needs a display;
@@ -389,6 +402,13 @@ enum Command {
     },
 }
 
+/// What a build without the feature `app` says when asked for the viewer.
+#[cfg(not(feature = "app"))]
+const NO_VIEWER: &str = "this collidescope was built without the viewer (cargo's \
+    --no-default-features, which leaves out the feature `app`): reinstall it with the \
+    viewer, `cargo install --path .` in the Collidescope repository (building Bevy takes 15 \
+    minutes or more)";
+
 /// `--margin`: a finite distance ≥ 0.
 fn non_negative_margin(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
@@ -430,8 +450,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             cross_check,
             contact_margin,
             sub_pairs,
+            pair,
         }) => solve::run(
             &scene,
+            pair.as_deref(),
             &algorithms,
             solve::Overrides {
                 tetrahedron,
@@ -585,6 +607,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }) => lesson::animate(&scene, out, algorithm, size, steps, projector),
         #[cfg(feature = "app")]
         None => collidescope::app::run_viewer(collidescope::app::ViewerOptions::default()),
+        #[cfg(not(feature = "app"))]
+        Some(Command::View { .. }) => anyhow::bail!("{NO_VIEWER}"),
         #[cfg(not(feature = "app"))]
         None => {
             use clap::CommandFactory;

@@ -1,5 +1,5 @@
-//! `collidescope solve SCENE`: every named method on the scene's pair in focus, its
-//! records as a table, CSV or JSON.
+//! `collidescope solve SCENE`: every named method on the scene's pair in focus (the
+//! first, or the one `--pair` names), its records as a table, CSV or JSON.
 
 use std::path::Path;
 
@@ -35,6 +35,7 @@ pub struct Overrides {
 
 pub fn run(
     path: &Path,
+    pair: Option<&str>,
     methods: &[Method],
     overrides: Overrides,
     format: Format,
@@ -42,6 +43,11 @@ pub fn run(
     composite: &super::solve_composite::CompositeOptions,
 ) -> anyhow::Result<()> {
     let mut scene = collidescope::input::open(path)?;
+    let pair = match pair {
+        Some(text) => scene.find_pair(text).map_err(|e| anyhow::anyhow!("{e}"))?,
+        None => 0,
+    };
+    scene.focus_pair(pair).map_err(|e| anyhow::anyhow!("{e}"))?;
     if let Some(rule) = overrides.tetrahedron {
         scene.settings.tetrahedron = rule;
     }
@@ -59,12 +65,15 @@ pub fn run(
     } else {
         methods.to_vec()
     };
+    if format == Format::Table {
+        println!("{}", pair_line(&scene, pair));
+    }
     if scene.focus_is_composite() {
         return super::solve_composite::run(&scene, &methods, format, composite, cross_check);
     }
     let runs: Vec<Run> = methods.iter().map(|m| scene.run(*m)).collect();
     match format {
-        Format::Json => print_json(&scene, &runs)?,
+        Format::Json => print_json(&scene, pair, &runs)?,
         Format::Csv => print_csv(&runs),
         Format::Table => print_tables(&scene, &runs),
     }
@@ -72,6 +81,26 @@ pub fn run(
         print_cross_check(&scene, &runs);
     }
     Ok(())
+}
+
+/// Which pair the table answers (`pair`, its index in the file's list, now in focus),
+/// its bodies by name, and, when the scene has more, how to pick another: a
+/// multi-pair scene (a robot's, a Pinocchio model's) otherwise looks like a two-body one.
+fn pair_line(scene: &Scene, pair: usize) -> String {
+    let (i, j) = scene.pairs[0];
+    let count = scene.pairs.len();
+    let mut line = format!(
+        "pair {pair} of {count}: A = {}, B = {}",
+        scene.body_label(i),
+        scene.body_label(j)
+    );
+    if count > 1 {
+        line.push_str(&format!(
+            " (--pair K, 0..{}, or --pair NAME1,NAME2 runs another)",
+            count - 1
+        ));
+    }
+    line
 }
 
 /// `--cross-check`: parry3d-f64 on the same pair and pose, and each run against it.
@@ -115,12 +144,15 @@ fn world(scene: &Scene, p: Option<DVec3>) -> Option<DVec3> {
     p.map(|p| scene.a().pose.transform_point(p))
 }
 
-fn print_json(scene: &Scene, runs: &[Run]) -> anyhow::Result<()> {
+fn print_json(scene: &Scene, pair: usize, runs: &[Run]) -> anyhow::Result<()> {
     let runs: Vec<_> = runs.iter().map(|run| scene.run_report(run)).collect();
+    let (i, j) = scene.pairs[0];
     println!(
         "{}",
         serde_json::to_string_pretty(&serde_json::json!({
             "scene": scene.name,
+            "pair": pair,
+            "bodies": [scene.bodies[i].name, scene.bodies[j].name],
             "hull_a": scene.a().shape.hull_source().map(|h| h.to_string()),
             "hull_b": scene.b().shape.hull_source().map(|h| h.to_string()),
             "runs": runs,

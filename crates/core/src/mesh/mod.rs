@@ -12,6 +12,7 @@ mod collada;
 mod obj;
 mod ply;
 mod stl;
+mod topology;
 
 use std::path::{Path, PathBuf};
 
@@ -25,6 +26,7 @@ use crate::shape::hull::planar_face_count;
 use crate::shape::{AffineDimension, HullSource, Polytope, ShapeError};
 
 pub use obj::{import_obj_bytes, load_obj};
+pub use topology::{topology, Fin, Topology};
 
 /// The mesh formats read, each by its extension (any case).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +68,10 @@ pub enum MeshError {
     /// An extension not in [`EXTENSIONS`].
     #[error("{path}: only STL, OBJ, PLY and COLLADA (.dae) meshes are read")]
     Unsupported { path: PathBuf },
+    /// The file is not there: said as such, not as a format's parse failure, since
+    /// the fix is the path (a `package://` root, a typo), not the file.
+    #[error("{path}: the file does not exist")]
+    Missing { path: PathBuf },
     #[error("{path}: cannot read: {source}")]
     Io {
         path: PathBuf,
@@ -122,6 +128,11 @@ pub struct MeshReport {
     pub aabb_max: DVec3,
     /// Which hull the shape uses (checked), or why support scans the points.
     pub hull: HullSource,
+    /// How the file's triangles join, when asked for ([`load_mesh_with_topology`]):
+    /// convexity alone hides an edge of three triangles, which decides what a scene
+    /// and a robot check make of the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub topology: Option<Topology>,
 }
 
 impl MeshReport {
@@ -164,6 +175,9 @@ impl std::fmt::Display for MeshReport {
             None => "not applicable (flat)",
         };
         writeln!(f, "convex          {convex}")?;
+        if let Some(topology) = &self.topology {
+            writeln!(f, "surface         {topology}")?;
+        }
         let thin;
         let flat = match self.dimension {
             AffineDimension::Solid => match self.thinness {
@@ -203,6 +217,7 @@ pub struct ImportedMesh {
 /// encodings, COLLADA) and builds its convex hull: every place that takes an OBJ takes
 /// these.
 pub fn load_mesh(path: &Path) -> Result<ImportedMesh, MeshError> {
+    require_file(path)?;
     match Format::of(path)? {
         Format::Obj => load_obj(path),
         Format::Ply => ply::load(path),
@@ -222,6 +237,25 @@ pub fn load_mesh(path: &Path) -> Result<ImportedMesh, MeshError> {
     }
 }
 
+/// [`load_mesh`], with the report's [`MeshReport::topology`] (the file read a second
+/// time, as its triangles: for `collidescope mesh`, not for every scene that loads a hull).
+pub fn load_mesh_with_topology(path: &Path) -> Result<ImportedMesh, MeshError> {
+    let mut mesh = load_mesh(path)?;
+    mesh.report.topology = topology(path)?;
+    Ok(mesh)
+}
+
+/// Refuses a path where no file exists with [`MeshError::Missing`], before any
+/// reader turns the missing file into a message about the format.
+fn require_file(path: &Path) -> Result<(), MeshError> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(MeshError::Missing {
+            path: path.to_path_buf(),
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// A reader's refusal (which names the file) as a parse error.
 fn parse(path: &Path, format: &'static str, reason: String) -> MeshError {
     MeshError::Parse {
@@ -235,6 +269,7 @@ fn parse(path: &Path, format: &'static str, reason: String) -> MeshError {
 /// then place): an STL's and a COLLADA file's as read, an OBJ's and a PLY's hull
 /// vertices. Each finite and within the points' limit, or refused naming the file.
 pub fn points(path: &Path) -> Result<Vec<DVec3>, String> {
+    require_file(path).map_err(|e| e.to_string())?;
     let points = match Format::of(path).map_err(|e| e.to_string())? {
         Format::Stl => stl::read_stl_points(path),
         Format::Obj | Format::Ply => load_mesh(path)
@@ -260,6 +295,7 @@ pub fn points(path: &Path) -> Result<Vec<DVec3>, String> {
 /// A mesh file's triangles, for drawing (a robot's visual): STL, COLLADA and OBJ as
 /// drawn; PLY as its hull's faces.
 pub fn triangles(path: &Path) -> Result<Vec<[DVec3; 3]>, String> {
+    require_file(path).map_err(|e| e.to_string())?;
     match Format::of(path).map_err(|e| e.to_string())? {
         Format::Stl => stl::read_stl_triangles(path),
         Format::Collada => collada::read_collada_triangles(path),
@@ -283,6 +319,7 @@ pub fn triangles(path: &Path) -> Result<Vec<[DVec3; 3]>, String> {
 /// welds them). Refused, naming the file: a file without faces (a point cloud is a
 /// hull, not a surface), a coordinate that is not finite or beyond ±1e75.
 pub fn load_triangles(path: &Path) -> Result<Vec<[DVec3; 3]>, MeshError> {
+    require_file(path)?;
     let triangles = match Format::of(path)? {
         Format::Ply => ply::triangles(path)?,
         Format::Stl => stl::read_stl_triangles(path).map_err(|r| parse(path, "STL", r))?,
@@ -392,6 +429,7 @@ pub(super) fn report(
         aabb_min,
         aabb_max,
         hull: polytope.hull_source().clone(),
+        topology: None,
     }
 }
 

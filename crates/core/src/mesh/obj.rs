@@ -11,6 +11,7 @@ use crate::shape::{Polytope, ShapeError};
 
 /// Loads an OBJ file and builds its convex hull.
 pub fn load_obj(path: &Path) -> Result<ImportedMesh, MeshError> {
+    super::require_file(path)?;
     let bytes = std::fs::read(path).map_err(|source| MeshError::Io {
         path: path.to_path_buf(),
         source,
@@ -336,7 +337,7 @@ mod tests {
         assert!(import("this is not an obj\nf 1 2 3\n").is_err());
         assert!(matches!(
             load_obj(Path::new("/no/such/file.obj")),
-            Err(MeshError::Io { .. })
+            Err(MeshError::Missing { .. })
         ));
     }
 

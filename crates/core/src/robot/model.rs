@@ -16,7 +16,7 @@ use std::sync::Arc;
 use glam::{DQuat, DVec3, EulerRot};
 
 use super::visual::{load_visuals, Visuals};
-use crate::composite::{Composite, Part, TriMesh};
+use crate::composite::{Composite, Part, TriMesh, TriMeshError};
 use crate::pose::{Pose, RelativePose};
 use crate::scene::{build_shape_spec, MemberSpec, MeshUse, RotationSpec, ShapeSpec};
 use crate::shape::Shape;
@@ -242,6 +242,41 @@ pub fn resolve_mesh(name: &str, urdf: &Path, package_root: Option<&Path>) -> Opt
         base.join(path)
     };
     full.is_file().then_some(full)
+}
+
+/// [`resolve_mesh`], or a refusal that says where it looked and, for a `package://`
+/// name, that the fix is usually the package root (`collidescope robot --package-root
+/// DIR`): a URDF copied away from its package is the common cause.
+pub fn find_mesh(name: &str, urdf: &Path, package_root: Option<&Path>) -> Result<PathBuf, String> {
+    if let Some(path) = resolve_mesh(name, urdf, package_root) {
+        return Ok(path);
+    }
+    let base = urdf.parent().unwrap_or(Path::new("."));
+    let Some(rest) = name.strip_prefix("package://") else {
+        let path = Path::new(name.strip_prefix("file://").unwrap_or(name));
+        return Err(format!(
+            "the mesh {name} was not found (no file {})",
+            base.join(path).display()
+        ));
+    };
+    let package = rest.split('/').find(|s| !s.is_empty()).unwrap_or(rest);
+    let looked = match package_root {
+        Some(root) => format!("under the package root {}", root.display()),
+        None => format!(
+            "under {} or any folder above it",
+            if base.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                base
+            }
+            .display()
+        ),
+    };
+    Err(format!(
+        "the mesh {name} was not found {looked} (every tail of {rest} was tried); give \
+         --package-root DIR, DIR the folder that holds the package '{package}' (or any \
+         tail of its path)"
+    ))
 }
 
 /// The URDF text without `<texture/>` elements that name no file: ROS's parser
@@ -585,8 +620,8 @@ fn link_spec(
                     .collect()
             }
             urdf_rs::Geometry::Mesh { filename, scale } => {
-                let path = resolve_mesh(filename, urdf, root)
-                    .ok_or_else(|| format!("{element}: the mesh {filename} was not found"))?;
+                let path =
+                    find_mesh(filename, urdf, root).map_err(|e| format!("{element}: {e}"))?;
                 let scale = scale
                     .as_ref()
                     .map_or(DVec3::ONE, |s| DVec3::from_array(s.0));
@@ -650,8 +685,7 @@ fn element_triangles(
     urdf: &Path,
     root: Option<&Path>,
 ) -> Result<(Vec<[DVec3; 3]>, PathBuf, DVec3), String> {
-    let path = resolve_mesh(filename, urdf, root)
-        .ok_or_else(|| format!("the mesh {filename} was not found"))?;
+    let path = find_mesh(filename, urdf, root)?;
     let path = std::fs::canonicalize(&path).unwrap_or(path);
     let scale = scale.map_or(DVec3::ONE, |s| DVec3::from_array(s.0));
     let triangles = crate::mesh::load_triangles(&path)
@@ -675,12 +709,47 @@ fn soup_mesh(
         .collect();
     let (mesh, fins) = TriMesh::allowing_non_manifold_edges(vertices, indices)
         .map_err(|e| format!("{file}: {e}"))?;
-    warnings.extend(fins.iter().map(|e| {
-        format!(
-            "{file}: {e}: kept, joining none of them (no internal-edge cone there;              distances are unchanged)"
-        )
-    }));
+    if let Some(warning) = fins_warning(file, &fins) {
+        warnings.push(warning);
+    }
     Ok(mesh)
+}
+
+/// How many fins (edges of three or more triangles) to name in a mesh's one warning.
+const FINS_NAMED: usize = 3;
+
+/// One warning for all of a mesh file's fins (a CAD export can have dozens: one line
+/// each buried the other warnings): how many, the first few named, and what is done.
+fn fins_warning(file: &str, fins: &[TriMeshError]) -> Option<String> {
+    let first = fins.first()?;
+    let kept = "kept, each joining none of its triangles (no internal-edge cone there; \
+                distances are unchanged)";
+    if fins.len() == 1 {
+        return Some(format!("{file}: {first}: {kept}"));
+    }
+    let named: Vec<String> = fins
+        .iter()
+        .take(FINS_NAMED)
+        .map(|e| match e {
+            TriMeshError::NonManifoldEdge { a, b, triangles } => format!(
+                "vertices {a}-{b} in {} triangles ({})",
+                triangles.len(),
+                triangles
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            other => other.to_string(),
+        })
+        .collect();
+    let more = if fins.len() > FINS_NAMED { ", ..." } else { "" };
+    Some(format!(
+        "{file}: {} edges each belong to three triangles or more (an edge of a surface \
+         belongs to one or two), the first: {}{more}; {kept}",
+        fins.len(),
+        named.join("; ")
+    ))
 }
 
 /// A link's geometry as MoveIt and Pinocchio check it ([`LinkComposite`]), and, for a

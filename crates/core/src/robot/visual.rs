@@ -8,7 +8,7 @@ use std::path::Path;
 
 use glam::DVec3;
 
-use super::model::{pose_of, resolve_mesh};
+use super::model::{find_mesh, pose_of};
 use crate::pose::Pose;
 
 /// One `<visual>` element of a link.
@@ -91,8 +91,7 @@ fn triangles(
             t
         }
         urdf_rs::Geometry::Mesh { filename, scale } => {
-            let path = resolve_mesh(filename, urdf, root)
-                .ok_or_else(|| format!("the mesh {filename} was not found"))?;
+            let path = find_mesh(filename, urdf, root)?;
             let scale = scale
                 .as_ref()
                 .map_or(DVec3::ONE, |s| DVec3::from_array(s.0));

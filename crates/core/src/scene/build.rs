@@ -1,7 +1,7 @@
 //! Building a scene's bodies from their specs, and the checks that refuse what cannot
 //! be answered: the one shape builder (problem files build theirs through it too).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use glam::{DMat3, DQuat, DVec3};
 
@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::format::{BodySpec, Dimension, HyperTermSpec, MeshUse, RotationSpec, ShapeSpec};
 use super::{Body, Scene, SceneError};
-use crate::composite::{Composite, CompositeError, HeightField, Part, TriMesh};
+use crate::composite::{Composite, CompositeError, HeightField, Part, TriMesh, TriMeshError};
 use crate::mesh::{load_mesh, MeshError, MeshReport};
 use crate::pose::{Pose, RelativePose};
 use crate::shape::implicit::{
@@ -182,6 +182,68 @@ enum BuildError {
     Mesh(MeshError),
     Implicit(ImplicitError),
     Composite(CompositeError),
+    /// A mesh taken as its triangles with an edge of three triangles or more: refused
+    /// with what to do instead (`file`: the mesh file, for `Mesh(path, as: Mesh)`).
+    NotASurface {
+        /// The edge and its triangles, as the user can find them.
+        edge: String,
+        file: Option<PathBuf>,
+    },
+}
+
+/// What to do with a mesh that is not a surface: the scene format's two ways to take
+/// the same triangles (robots keep such edges, and Python's from_coal and
+/// from_pinocchio take the compound, so the user is told both are there).
+const NOT_A_SURFACE_ADVICE: &str = "to check it anyway, take its convex hull (a mesh \
+    file `as: Hull`; Python `MeshFile(path, hull=True)`), or its triangles as a `Compound` \
+    whose parts are `Polytope`s of each triangle's three corners (the same surface, \
+    without internal edges; Python `Compound([Convex(v[t]) for t in triangles])`, which \
+    `Scene.from_coal` and `from_pinocchio` build for a Coal mesh); `collidescope robot` \
+    keeps such an edge, joining none of its triangles";
+
+impl BuildError {
+    /// [`TriMesh::new`]'s refusal of a mesh written out, with the advice when it is not
+    /// a surface.
+    fn of_trimesh(e: TriMeshError) -> Self {
+        match e {
+            TriMeshError::NonManifoldEdge { .. } => BuildError::NotASurface {
+                edge: e.to_string(),
+                file: None,
+            },
+            other => BuildError::Composite(other.into()),
+        }
+    }
+
+    /// [`TriMesh::new`]'s refusal of the `triangles` of the mesh file `path`: a fin's
+    /// ends by position (the soup's vertex numbers mean nothing in the file), with the
+    /// advice.
+    fn of_mesh_file(e: TriMeshError, path: &Path, triangles: &[[DVec3; 3]]) -> Self {
+        match e {
+            TriMeshError::NonManifoldEdge { a, b, triangles: t } => {
+                let corner = |v: u32| {
+                    let p = triangles[v as usize / 3][v as usize % 3];
+                    format!("({}, {}, {})", p.x, p.y, p.z)
+                };
+                let t: Vec<String> = t.iter().map(u32::to_string).collect();
+                BuildError::NotASurface {
+                    edge: format!(
+                        "the edge {}–{} belongs to {} triangles ({}); an edge of a surface \
+                         belongs to one or two",
+                        corner(a),
+                        corner(b),
+                        t.len(),
+                        t.join(", ")
+                    ),
+                    file: Some(path.to_path_buf()),
+                }
+            }
+            other => BuildError::Mesh(MeshError::Parse {
+                path: path.to_path_buf(),
+                format: "mesh",
+                reason: other.to_string(),
+            }),
+        }
+    }
 }
 
 impl From<CompositeError> for BuildError {
@@ -197,6 +259,16 @@ impl std::fmt::Display for BuildError {
             BuildError::Mesh(e) => e.fmt(f),
             BuildError::Implicit(e) => e.fmt(f),
             BuildError::Composite(e) => e.fmt(f),
+            BuildError::NotASurface { edge, file } => {
+                if let Some(path) = file {
+                    write!(
+                        f,
+                        "{}: taken as its triangles (`as: Mesh`), ",
+                        path.display()
+                    )?;
+                }
+                write!(f, "{edge}; {NOT_A_SURFACE_ADVICE}")
+            }
         }
     }
 }
@@ -337,13 +409,8 @@ fn build_composite(
             let indices = (0..triangles.len() as u32)
                 .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
                 .collect();
-            let mesh = TriMesh::new(vertices, indices).map_err(|e| {
-                BuildError::Mesh(MeshError::Parse {
-                    path: full.clone(),
-                    format: "mesh",
-                    reason: e.to_string(),
-                })
-            })?;
+            let mesh = TriMesh::new(vertices, indices)
+                .map_err(|e| BuildError::of_mesh_file(e, &full, &triangles))?;
             Composite::of_mesh(mesh)?
         }
         ShapeSpec::TriMesh {
@@ -353,7 +420,7 @@ fn build_composite(
         } => {
             let vertices = vertices.iter().map(|p| DVec3::from_array(*p)).collect();
             Composite::of_mesh(
-                TriMesh::new(vertices, triangles.clone()).map_err(CompositeError::from)?,
+                TriMesh::new(vertices, triangles.clone()).map_err(BuildError::of_trimesh)?,
             )?
         }
         ShapeSpec::HeightField {

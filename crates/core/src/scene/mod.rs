@@ -21,6 +21,7 @@ use crate::solver::{Algorithm, Method, Run, SolverSettings};
 
 mod build;
 mod composite;
+mod focus;
 mod format;
 
 pub use build::build_shape_spec;
@@ -375,17 +376,24 @@ impl Scene {
     }
 
     /// A run as `solve --json` and the Python package report it: the outcome, the
-    /// signed distance (−depth for an overlap), counts, witness points and normal in
-    /// world coordinates, and the records.
+    /// signed distance (−depth for an overlap), the certified bracket
+    /// (`lower_bound`, `upper_bound`: the same top-level fields as a composite pair's
+    /// report, so that code reading both need not branch), counts, witness points and
+    /// normal in world coordinates, and the records.
     pub fn run_report(&self, run: &Run) -> serde_json::Value {
         let s = &run.summary;
         let pose = &self.a().pose;
         let world = |p: Option<DVec3>| p.map(|p| pose.transform_point(p));
+        let (lower, upper) = crate::composite::midphase::bracket(&s.outcome);
+        // A separating plane's gap (the LP's verdict) bounds the distance too.
+        let lower = s.outcome.lower_bound().map_or(lower, |gap| gap.max(lower));
         serde_json::json!({
             "algorithm": run.method.name(),
             "outcome": s.outcome,
             "status": s.outcome.status_name(),
             "distance": s.outcome.signed_distance(),
+            "lower_bound": lower,
+            "upper_bound": upper.is_finite().then_some(upper),
             "normal": s.outcome.normal(),
             "normal_world": s.outcome.normal().map(|n| pose.transform_vector(n)),
             "iterations": s.iterations,

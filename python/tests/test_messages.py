@@ -1,0 +1,84 @@
+"""What a new user meets first (a Pinocchio/Coal user's review): errors that name what
+the user wrote, a mesh that is not a surface said where it is seen, the viewer missing
+from a headless build said before the child fails, one layout of results for convex and
+composite pairs, and the GJK tolerance a scene runs with."""
+import os
+import stat
+import warnings
+
+import numpy as np
+import pytest
+
+import collidescope as cs
+
+# A closed tetrahedron with a fourth triangle on its edge 0-1: an edge of three triangles.
+FIN_V = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0.5, -1, 0]], dtype=float)
+FIN_T = np.array([[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2], [0, 1, 4]])
+FAR = (np.eye(3), [0.0, 0.0, 5.0])
+
+
+def test_a_missing_mesh_file_is_named_as_the_user_gave_it():
+    with pytest.raises(FileNotFoundError, match=r"^MeshFile\('/tmp/nope/link9.stl'\): no such file$"):
+        cs.MeshFile("/tmp/nope/link9.stl")
+
+
+def test_a_refused_shape_is_named_by_its_argument_with_what_to_do():
+    with pytest.raises(ValueError) as error:
+        cs.Scene(cs.TriMesh(FIN_V, FIN_T), None, cs.Sphere(1.0), FAR)
+    message = str(error.value)
+    assert message.startswith("shape_a TriMesh(5 vertices, 5 triangles): the edge between "
+                              "vertices 0 and 1 belongs to 3 triangles"), message
+    assert "Compound([Convex(v[t]) for t in triangles])" in message, message
+    assert "python-scene.ron" not in message
+    with pytest.raises(ValueError, match=r"^bodies\[1\] \('fin'\) TriMesh"):
+        cs.Scene.from_bodies([("ball", cs.Sphere(1.0), None), ("fin", cs.TriMesh(FIN_V, FIN_T), FAR)])
+
+
+def test_from_coal_warns_when_a_mesh_becomes_a_compound():
+    coal = pytest.importorskip("coal")
+    mesh = coal.BVHModelOBBRSS()
+    mesh.beginModel(len(FIN_T), len(FIN_V))
+    mesh.addVertices(FIN_V)
+    mesh.addTriangles(FIN_T.astype(np.int64))
+    mesh.endModel()
+    M = coal.Transform3s(np.eye(3), np.array([0.0, 0.0, 5.0]))
+    with pytest.warns(cs.MeshWarning, match=r"from_coal: geom1 \(BVHModelOBBRSS\): the edge between "
+                                            r"vertices 0 and 1 belongs to 3 triangles") as caught:
+        scene = cs.Scene.from_coal(mesh, coal.Transform3s(), coal.Sphere(1.0), M)
+    # Attributed to this file, the user's line, not the package's.
+    assert caught[0].filename == os.path.abspath(__file__)
+    assert "compound" in scene.notes and scene.notes == scene.file["notes"]
+    assert scene.run("gjk")["nearest"].startswith("part ")
+
+
+def test_convex_and_composite_runs_share_the_top_level_bracket():
+    convex = cs.Scene(cs.Box([0.5, 0.5, 0.5]), None, cs.Sphere(0.25), FAR).run("gjk")
+    assert convex["lower_bound"] <= convex["distance"] <= convex["upper_bound"]
+    assert convex["lower_bound"] == convex["outcome"]["lower_bound"]
+    composite = cs.Scene(cs.TriMesh(FIN_V[:4], FIN_T[:4]), None, cs.Sphere(0.25), FAR).run("gjk")
+    assert composite["lower_bound"] <= composite["distance"] <= composite["upper_bound"]
+    # Overlapping: the bracket is [0, 0] in both.
+    touching = cs.Scene(cs.Sphere(1.0), None, cs.Sphere(1.0), (np.eye(3), [0.5, 0, 0])).run("gjk")
+    assert (touching["lower_bound"], touching["upper_bound"]) == (0.0, 0.0)
+
+
+def test_a_scene_runs_with_coals_tolerance_until_told_otherwise():
+    scene = cs.Scene(cs.Ellipsoid([0.5, 0.3, 0.2]), None, cs.Ellipsoid([0.4, 0.2, 0.3]),
+                     (np.eye(3), [0.3, 0.5, 0.6]))
+    assert scene.settings["tolerance"] == 1e-6
+    loose = scene.run("gjk")
+    scene.settings["tolerance"] = 1e-12
+    tight = scene.run("gjk")
+    width = lambda r: r["upper_bound"] - r["lower_bound"]
+    assert tight["iterations"] > loose["iterations"]
+    assert width(tight) < width(loose) and width(tight) < 1e-9
+
+
+def test_view_refuses_a_program_built_without_the_viewer(tmp_path, monkeypatch):
+    program = tmp_path / "collidescope"
+    program.write_text("#!/bin/sh\necho 'Commands:'\necho '  solve  Run a scene'\n"
+                       "echo '  mesh   Import a mesh'\nexit 0\n")
+    program.chmod(program.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setattr(cs, "_program", lambda: str(program))
+    with pytest.raises(RuntimeError, match="built without the viewer.*cargo install --path ."):
+        cs.view(cs.Scene(cs.Sphere(1.0), None, cs.Sphere(1.0), FAR))
