@@ -963,6 +963,21 @@ fn fins_are_kept_with_a_warning_and_several_elements_make_one_composite() {
     assert!((d(0, 1).distance - 4.0).abs() < 1e-9, "{:?}", d(0, 1));
     let to_mixed = d(0, 2).distance;
     assert!((to_mixed - 4.0).abs() < 1e-9, "{to_mixed}");
+    // The finned mesh's pair scene opens again (its triangles as a compound's parts)
+    // and answers as the check did.
+    let out = dir.join("finned-pair.ron");
+    collidescope::robot::scene::pair_scene(&model, (0, 1), &[], &dir)
+        .save(&out)
+        .unwrap();
+    let reopened = collidescope::scene::Scene::load(&out).unwrap();
+    let run = reopened
+        .run_composite(Algorithm::GJK, reopened.settings, false, None)
+        .unwrap();
+    assert!(
+        (run.answer.upper - 4.0).abs() < 1e-9,
+        "{:?}",
+        run.answer.outcome
+    );
 }
 
 /// A mesh with many fins gets one warning, not one per edge: how many, the first few

@@ -785,7 +785,7 @@ fn link_composite(
                 use_as: MeshUse::Mesh,
             }
         } else {
-            trimesh_spec(&mesh)
+            written_spec(&mesh, !fins.is_empty())
         };
         warnings.extend(fins);
         let composite = Composite::of_mesh(mesh).map_err(|e| format!("{element}: {e}"))?;
@@ -815,8 +815,9 @@ fn link_composite(
             );
             files.push(path.display().to_string());
         }
+        let before = warnings.len();
         let mesh = soup_mesh(&all, &files.join(" + "), warnings)?;
-        let spec = trimesh_spec(&mesh);
+        let spec = written_spec(&mesh, warnings.len() > before);
         let composite = Composite::of_mesh(mesh).map_err(|e| e.to_string())?;
         return Ok(Some((LinkComposite { composite, spec }, None)));
     }
@@ -895,6 +896,26 @@ fn link_composite(
     let composite = Composite::of_parts(parts).map_err(|e| e.to_string())?;
     let spec = ShapeSpec::Compound { parts: members };
     Ok(Some((LinkComposite { composite, spec }, None)))
+}
+
+/// A link's mesh as a scene file writes it: a `TriMesh`, or, when it has edges of three
+/// or more triangles (which a scene's `TriMesh` refuses), a `Compound` with one
+/// `Polytope` per triangle (part k is triangle k: the same distances, without internal
+/// edges), so that a pair scene `robot --pair-scene` writes opens again.
+fn written_spec(mesh: &TriMesh, has_fins: bool) -> ShapeSpec {
+    if !has_fins {
+        return trimesh_spec(mesh);
+    }
+    let parts = (0..mesh.triangle_count())
+        .map(|t| MemberSpec {
+            shape: ShapeSpec::Polytope {
+                points: mesh.corners(t).map(|p| p.to_array()).to_vec(),
+            },
+            translation: [0.0; 3],
+            rotation: RotationSpec::Quaternion(DQuat::IDENTITY.to_array()),
+        })
+        .collect();
+    ShapeSpec::Compound { parts }
 }
 
 /// A mesh written out as a scene's `TriMesh`.
