@@ -8,6 +8,7 @@ use glam::DVec3;
 use super::internal_edges::{explain_contact, jolt_enhanced_removal, EdgeReport, MeshContact};
 use super::midphase::{box_gap, bracket, piece_run, CompositeTree};
 use super::pieces::{moved_box, shape_box};
+use super::query::Ask;
 use crate::pose::RelativePose;
 use crate::shape::Shape;
 use crate::solver::{Method, Outcome, Run, SolverSettings};
@@ -59,11 +60,7 @@ pub fn composite_contacts(
     traced: bool,
 ) -> Vec<Contact> {
     let b_box = shape_box(b, &b_in_a);
-    let ask = Ask {
-        method,
-        settings,
-        traced,
-    };
+    let ask = Ask::new(method, settings, traced);
     let mut contacts: Vec<Contact> = tree
         .tree()
         .leaves_where(|node| box_gap(&node, &b_box) <= margin)
@@ -88,11 +85,7 @@ pub fn composite_composite_contacts(
     settings: SolverSettings,
     traced: bool,
 ) -> Vec<Contact> {
-    let ask = Ask {
-        method,
-        settings,
-        traced,
-    };
+    let ask = Ask::new(method, settings, traced);
     let a_in_b = b_in_a.inverse();
     let b_whole = moved_box(&tree_b.pieces().whole_box(), &b_in_a);
     let mut contacts = Vec::new();
@@ -124,14 +117,6 @@ pub fn composite_composite_contacts(
     explain_on_mesh(tree_a, &mut contacts);
     explain_on_other_mesh(tree_b, &a_in_b, &mut contacts);
     contacts
-}
-
-/// How each contact's sub-pair is run.
-#[derive(Clone, Copy)]
-struct Ask {
-    method: Method,
-    settings: SolverSettings,
-    traced: bool,
 }
 
 /// A contact found, with its point on the other shape (composite frame).

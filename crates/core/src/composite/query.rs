@@ -81,10 +81,20 @@ pub fn rank_key(outcome: &Outcome) -> f64 {
 
 /// What each sub-pair is asked: the method, its settings, whether records are kept.
 #[derive(Clone, Copy)]
-struct Ask {
-    method: Method,
-    settings: SolverSettings,
-    traced: bool,
+pub(super) struct Ask {
+    pub(super) method: Method,
+    pub(super) settings: SolverSettings,
+    pub(super) traced: bool,
+}
+
+impl Ask {
+    pub(super) fn new(method: Method, settings: SolverSettings, traced: bool) -> Self {
+        Self {
+            method,
+            settings,
+            traced,
+        }
+    }
 }
 
 /// Runs `method` on A (at the identity) and B (at `b_in_a`, moving by `motion` when it
@@ -432,11 +442,7 @@ fn run_meeting(
     settings: SolverSettings,
     traced: bool,
 ) -> (Vec<SubPair>, usize) {
-    let ask = Ask {
-        method,
-        settings,
-        traced,
-    };
+    let ask = Ask::new(method, settings, traced);
     run_candidates(composite, second, pose, None, 0.0, ask)
 }
 
@@ -588,11 +594,7 @@ fn time_of_impact(
         pose,
         Some(motion),
         0.0,
-        Ask {
-            method,
-            settings,
-            traced,
-        },
+        Ask::new(method, settings, traced),
     );
     // When each run's event happens; a run with no answer counts from t = 0 (it
     // cannot rule out an impact at any time).
