@@ -386,6 +386,22 @@ class Scene:
         values = json.loads(_native.run_pairs(self._json(), method, bool(traces)))
         return [_result(v, self, method, k) for k, v in enumerate(values)]
 
+    def export_coal(self, path, pair=0):
+        """Writes pair `pair` as a Coal Python script that rebuilds both shapes and the
+        query as Coal runs it and asserts Collidescope's certified bracket (what
+        `collidescope export SCENE --coal` writes; no command-line tool needed)."""
+        self._export("coal", path, pair)
+
+    def export_parry(self, path, pair=0):
+        """Writes pair `pair` as a parry3d-f64 test (a Rust file for a crate's
+        `tests/`) asserting the certified bracket, as `collidescope export --parry`."""
+        self._export("parry", path, pair)
+
+    def _export(self, kind, path, pair):
+        text = _native.export(self._json(), kind, int(pair), "the Python package")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+
     def save(self, path):
         """Writes the scene (RON), to the bit."""
         with open(path, "w", encoding="utf-8") as f:

@@ -177,6 +177,21 @@ fn methods() -> Vec<&'static str> {
         .collect()
 }
 
+/// The pair `pair` of the scene as an engine's reproduction, without the command-line
+/// tool: a Coal Python script (`kind` "coal") or a parry3d-f64 test (`kind` "parry"),
+/// each asserting the certified bracket; `source` is named in it.
+#[pyfunction]
+#[pyo3(signature = (scene_json, kind, pair=0, source="the Python package"))]
+fn export(scene_json: &str, kind: &str, pair: usize, source: &str) -> PyResult<String> {
+    let scene = focused(&build(scene_json)?, pair)?;
+    let text = match kind {
+        "coal" => collidescope::export::coal_script(&scene, source),
+        "parry" => collidescope::export::parry_test(&scene, source),
+        other => return Err(value_error(format!("export: no exporter named {other:?} (coal, parry)"))),
+    };
+    text.map_err(|e| value_error(format!("pair {pair}: cannot export to {kind}: {e}")))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check, m)?)?;
@@ -185,6 +200,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_pairs, m)?)?;
     m.add_function(wrap_pyfunction!(sub_pair_scene, m)?)?;
     m.add_function(wrap_pyfunction!(to_ron, m)?)?;
+    m.add_function(wrap_pyfunction!(export, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(methods, m)?)?;
     m.add_function(wrap_pyfunction!(default_settings, m)?)?;

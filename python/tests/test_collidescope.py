@@ -128,6 +128,27 @@ def test_shapes_and_poses_arrive_to_the_bit(tmp_path):
     assert [r[0] for r in rows] == [float(v) for v in R[:, 0]]
 
 
+def test_exports_from_python_reproduce_the_query_in_coal_and_parry(tmp_path):
+    """export_coal writes a script that Coal runs and that passes (Coal agrees with the
+    certified bracket); export_parry writes a parry3d-f64 test; no command-line tool."""
+    import subprocess
+    import sys
+    R = rotation(random.Random(5))
+    scene = cs.Scene.from_coal(coal.Box(0.4, 0.3, 0.2), coal.Transform3s(), coal.Sphere(0.25),
+                               coal.Transform3s(R, np.array([0.1, 0.2, 0.6])))
+    script = tmp_path / "case_coal.py"
+    scene.export_coal(script)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    test = tmp_path / "case_parry.rs"
+    scene.export_parry(test)
+    text = test.read_text()
+    assert "parry3d_f64" in text and "#[test]" in text
+    with pytest.raises(ValueError, match="pair 3"):
+        scene.export_coal(tmp_path / "nope.py", pair=3)
+
+
 def test_runs_carry_their_records_with_numpy_points():
     scene = cs.Scene(cs.Sphere(0.5), None, cs.Box([0.2, 0.3, 0.4]), (np.eye(3), [1.0, 0.2, 0.1]))
     for method in cs.methods():
