@@ -187,7 +187,11 @@ fn export(scene_json: &str, kind: &str, pair: usize, source: &str) -> PyResult<S
     let text = match kind {
         "coal" => collidescope::export::coal_script(&scene, source),
         "parry" => collidescope::export::parry_test(&scene, source),
-        other => return Err(value_error(format!("export: no exporter named {other:?} (coal, parry)"))),
+        other => {
+            return Err(value_error(format!(
+                "export: no exporter named {other:?} (coal, parry)"
+            )))
+        }
     };
     text.map_err(|e| value_error(format!("pair {pair}: cannot export to {kind}: {e}")))
 }
