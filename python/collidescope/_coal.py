@@ -159,6 +159,43 @@ def height_field_cells(geom, x, y, heights, what):
     return shape
 
 
+def _polygons(geom):
+    """A Coal Convex's polygons as an (m, 3) index array (empty when it has none)."""
+    m = int(geom.num_polygons) if hasattr(geom, "num_polygons") else 0
+    triangles = np.empty((m, 3), dtype=np.int64)
+    for k in range(m):
+        tri = geom.polygons(k)
+        triangles[k] = (tri[0], tri[1], tri[2])
+    return triangles
+
+
+def convexity_defect(points, polygons):
+    """Where a polyhedron (its points and triangular polygons) is not convex: the
+    vertex farthest beyond the plane of one of its polygons, on the side away from the
+    rest (a convex polytope has every vertex on one side of each face's plane), as
+    (vertex, polygon, height); None when it is convex within round-off."""
+    if len(polygons) == 0 or len(points) < 4:
+        return None
+    a, b, c = (points[polygons[:, k]] for k in range(3))
+    normals = np.cross(b - a, c - a)
+    lengths = np.linalg.norm(normals, axis=1)
+    keep = lengths > 0
+    if not keep.any():
+        return None
+    normals = normals[keep] / lengths[keep, None]
+    heights = np.einsum("fj,fpj->fp", normals, points[None, :, :] - a[keep][:, None, :])
+    above, below = heights.max(axis=1), -heights.min(axis=1)
+    # Points on both sides of a face's plane: the smaller excursion is the defect there.
+    both = np.minimum(above, below)
+    scale = float(np.abs(points).max()) if points.size else 1.0
+    f = int(np.argmax(both))
+    if both[f] <= 1e-9 * max(scale, 1.0):
+        return None
+    row = heights[f] if above[f] <= below[f] else -heights[f]
+    faces = np.flatnonzero(keep)
+    return int(np.argmax(row)), int(faces[f]), float(both[f])
+
+
 def is_composite(geom):
     kind = type(geom).__name__
     return kind.startswith("BVHModel") or kind.startswith("HeightField")
@@ -186,7 +223,20 @@ def shape_and_pose(geom, M, what, height_field_cells=False):
         constructor = {"Capsule": Capsule, "Cylinder": Cylinder, "Cone": Cone}[kind]
         shape, along_z = constructor(geom.radius, geom.halfLength), True
     elif kind.startswith("Convex"):
-        shape = Convex(np.array(geom.points(), dtype=float))
+        points = np.array(geom.points(), dtype=float)
+        shape = Convex(points)
+        defect = convexity_defect(points, _polygons(geom))
+        if defect is not None:
+            vertex, polygon, height = defect
+            # The user's object is not what Coal's GJK assumes (its support climbs the
+            # polygons' neighbours): said, with how far the hull taken here reaches
+            # beyond it.
+            shape.note = (f"{what} ({kind}): not convex: vertex {vertex} lies {height:.6g} "
+                          f"beyond the plane of its polygon {polygon}, so its convex hull "
+                          "(what Collidescope answers on) reaches that far past it, and "
+                          "Coal's GJK on the object as built can answer wrongly; build it "
+                          "as a hull in Coal: coal.Convex.convexHull(points, True, 'Qt')")
+            _warn(shape.note)
     else:
         raise TypeError(f"{what}: Coal's {kind} is not a shape Collidescope takes "
                         "(Box, Sphere, Capsule, Cylinder, Cone, Ellipsoid, Convex, "

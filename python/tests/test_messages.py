@@ -82,3 +82,37 @@ def test_view_refuses_a_program_built_without_the_viewer(tmp_path, monkeypatch):
     monkeypatch.setattr(cs, "_program", lambda: str(program))
     with pytest.raises(RuntimeError, match="built without the viewer.*cargo install --path ."):
         cs.view(cs.Scene(cs.Sphere(1.0), None, cs.Sphere(1.0), FAR))
+
+
+def test_a_coal_convex_that_is_not_convex_is_said_with_how_far_its_hull_reaches():
+    """An L-shaped prism built as a Coal Convex from its own points and polygons (no
+    hull step): Coal answers as on its hull; the scene says the object is not convex,
+    which vertex lies how far beyond which polygon's plane, and what to build instead. A
+    proper hull says nothing."""
+    coal = pytest.importorskip("coal")
+    import numpy as np
+    outline = [(0, 0), (2, 0), (2, 1), (1, 1), (1, 2), (0, 2)]
+    points = coal.StdVec_Vec3s()
+    for z in (0.0, 1.0):
+        for x, y in outline:
+            points.append(np.array([x, y, z], dtype=float))
+    polygons = coal.StdVec_Triangle()
+    n = len(outline)
+    for a, b, c in [(0, 1, 2), (0, 2, 3), (0, 3, 4), (0, 4, 5)]:
+        polygons.append(coal.Triangle(a, c, b))
+        polygons.append(coal.Triangle(a + n, b + n, c + n))
+    for i in range(n):
+        j = (i + 1) % n
+        polygons.append(coal.Triangle(i, j, j + n))
+        polygons.append(coal.Triangle(i, j + n, i + n))
+    ell = coal.Convex(points, polygons)
+    ball = coal.Transform3s(np.eye(3), np.array([1.5, 1.5, 0.5]))
+    with pytest.warns(cs.MeshWarning, match=r"not convex: vertex \d+ lies 1 beyond") as caught:
+        scene = cs.Scene.from_coal(ell, coal.Transform3s(), coal.Sphere(0.2), ball)
+    assert "convexHull" in str(caught[0].message)
+    assert "not convex" in scene.notes
+    hull = coal.Convex.convexHull(points, True, "Qt")
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", cs.MeshWarning)
+        cs.Scene.from_coal(hull, coal.Transform3s(), coal.Sphere(0.2), ball)
