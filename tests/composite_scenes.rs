@@ -572,6 +572,8 @@ fn solve_lists_sub_pairs_and_ghost_contacts() {
         "--contact-margin",
         "0.05",
     ]);
+    assert_eq!(json["pair"], 0);
+    assert!(json["bodies"].is_array());
     let run = &json["runs"][0];
     assert_eq!(run["status"], "penetrating");
     assert!(run["nearest"].as_str().unwrap().starts_with("triangle "));

@@ -69,7 +69,7 @@ pub fn run(
         println!("{}", pair_line(&scene, pair));
     }
     if scene.focus_is_composite() {
-        return super::solve_composite::run(&scene, &methods, format, composite, cross_check);
+        return super::solve_composite::run(&scene, pair, &methods, format, composite, cross_check);
     }
     let runs: Vec<Run> = methods.iter().map(|m| scene.run(*m)).collect();
     match format {

@@ -24,8 +24,10 @@ struct Answered {
     nearest: Option<Run>,
 }
 
+/// `pair` is the index of the scene's pair in focus (named in the JSON).
 pub fn run(
     scene: &Scene,
+    pair: usize,
     methods: &[Method],
     format: Format,
     options: &CompositeOptions,
@@ -69,6 +71,8 @@ pub fn run(
                 "{}",
                 serde_json::to_string_pretty(&serde_json::json!({
                     "scene": scene.name,
+                    "pair": pair,
+                    "bodies": [scene.a().name, scene.b().name],
                     "composite": true,
                     "runs": runs,
                 }))?
