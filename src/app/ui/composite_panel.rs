@@ -226,6 +226,8 @@ fn contacts_ui(ui: &mut egui::Ui, model: &ViewerModel, view: &CompositeView) {
     .id_salt("composite-contacts")
     .default_open(true)
     .show(ui, |ui| {
+        // Between two composites, the second one (its pieces name each contact's other side).
+        let other = scene.bodies[view.second_body].composite.as_deref();
         for c in &run.contacts {
             let name = composite.piece_name(c.piece);
             // Printed the safe way: a depth (proved) rounded down, a gap (an upper
@@ -235,7 +237,6 @@ fn contacts_ui(ui: &mut egui::Ui, model: &ViewerModel, view: &CompositeView) {
             } else {
                 format!("gap {:.6}", Above(c.gap))
             };
-            let other = scene.bodies[view.second_body].composite.as_deref();
             let with = match (&c.other, other) {
                 (Some(o), Some(k)) => format!(" with {}", k.piece_name(o.piece)),
                 _ => String::new(),

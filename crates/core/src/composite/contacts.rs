@@ -65,7 +65,7 @@ pub fn composite_contacts(
         .tree()
         .leaves_where(|node| box_gap(&node, &b_box) <= margin)
         .into_iter()
-        .filter_map(|i| Some(piece_contact(tree, i, b, b_in_a, margin, ask)?.contact))
+        .filter_map(|i| piece_contact(tree, i, b, b_in_a, margin, ask).map(|f| f.contact))
         .collect();
     sort_nearest_first(&mut contacts);
     explain_on_mesh(tree, &mut contacts);

@@ -11,7 +11,7 @@ use crate::pose::{Pose, RelativePose};
 use crate::scene::Body;
 use crate::shape::Shape;
 use crate::solver::epa::{gjk_settings_for_epa, penetration};
-use crate::solver::{Algorithm, EpaSettings, Method, Outcome};
+use crate::solver::{EpaSettings, Method, Outcome};
 
 /// A pair's certified signed distance: the distance apart (GJK's, within 1e-9
 /// relative), minus the depth when overlapping (EPA's), 0 touching; an overlap whose
@@ -64,31 +64,24 @@ pub fn body_signed_distance(a: &Body, b: &Body) -> f64 {
     if a.composite.is_none() && b.composite.is_none() {
         return signed_distance(&a.shape, &a.pose, &b.shape, &b.pose);
     }
-    let b_in_a = RelativePose::between(&a.pose, &b.pose);
-    let ask = |method: Method| {
-        run_composite(
-            a.side(),
-            b.side(),
-            b_in_a,
-            None,
-            method,
-            gjk_settings_for_epa(),
-            false,
-            None,
-        )
-        .answer
-    };
-    let distance = ask(Method::of(Algorithm::GJK));
-    if distance.upper > 0.0 {
-        return if distance.upper.is_nan() {
-            f64::INFINITY
-        } else {
-            distance.upper
-        };
-    }
-    match ask(Method::epa()).outcome {
+    // EPA through the midphase answers both ways: apart, its distance search's upper
+    // bound (GJK's); overlapping, the deepest sub-pair's depth.
+    let answer = run_composite(
+        a.side(),
+        b.side(),
+        RelativePose::between(&a.pose, &b.pose),
+        None,
+        Method::epa(),
+        gjk_settings_for_epa(),
+        false,
+        None,
+    )
+    .answer;
+    match answer.outcome {
         Outcome::Penetrating { depth, .. } if depth.is_finite() => -depth,
-        _ => 0.0,
+        _ if answer.upper.is_nan() => f64::INFINITY,
+        // Apart: the distance; touching or an overlap EPA could not measure: 0.
+        _ => answer.upper,
     }
 }
 

@@ -141,7 +141,7 @@ impl Scene {
     /// own report, and the contacts with their internal edges (world coordinates).
     pub fn composite_report(&self, run: &CompositeRun, with_traces: bool) -> serde_json::Value {
         let answer = &run.answer;
-        let (first, _) = self.composite_sides(run);
+        let (first, second) = self.composite_sides(run);
         let composite: &Composite = self.bodies[first].composite.as_deref().expect("composite");
         let frame = self.bodies[first].pose;
         let world_point = |p: DVec3| frame.transform_point(p);
@@ -170,7 +170,6 @@ impl Scene {
                 value
             })
             .collect();
-        let (_, second) = self.composite_sides(run);
         let other_body = &self.bodies[second];
         let contacts: Vec<serde_json::Value> = run
             .contacts
