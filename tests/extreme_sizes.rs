@@ -139,3 +139,66 @@ fn exact_enclosures_of_tiny_points() {
         assert_eq!(points_enclose_origin(&off), Some(false), "{size:e}");
     }
 }
+
+/// Pairs 1e76 to 1e300 apart: EPA called two unit boxes 1e200 apart "touching (depth
+/// 0)" and GJK gave up with a non-finite point. Beyond the size cap every method (and
+/// the midphase) says why it cannot answer, and a scene refuses such a translation
+/// naming the body and the field.
+#[test]
+fn pairs_beyond_the_size_cap_are_refused_not_answered() {
+    use collidescope::composite::{run_composite, Composite, Side, TriMesh};
+    let unit = Shape::Cuboid(Cuboid::new(DVec3::splat(0.5)).unwrap());
+    let mesh = Composite::of_mesh(
+        TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Y], vec![[0, 1, 2]]).unwrap(),
+    )
+    .unwrap();
+    for offset in [1e76, 1e150, 1e200, 1e300] {
+        let pose = RelativePose::from_matrix(DMat3::IDENTITY, DVec3::new(offset, 0.0, 0.0));
+        for (method, outcome) in every_method_on(&unit, &unit, pose) {
+            let Outcome::Degenerate { reason } = &outcome else {
+                panic!("offset {offset:e}: {method} says {outcome}");
+            };
+            assert!(reason.contains("beyond 1e75"), "{method}: {reason}");
+        }
+        let run = run_composite(
+            Side::Composite(&mesh),
+            Side::Convex(&unit),
+            pose,
+            None,
+            Method::epa(),
+            SolverSettings::default(),
+            false,
+            None,
+        );
+        assert!(
+            matches!(&run.answer.outcome, Outcome::Degenerate { reason } if reason.contains("beyond 1e75")),
+            "{:?}",
+            run.answer.outcome
+        );
+    }
+    // Just inside the cap, an answer.
+    let pose = RelativePose::from_matrix(DMat3::IDENTITY, DVec3::new(1e74, 0.0, 0.0));
+    let run = Method::epa().run(&unit, &unit, pose, None, SolverSettings::default(), false);
+    assert!(
+        run.summary.outcome.proves_apart(),
+        "{}",
+        run.summary.outcome
+    );
+}
+
+#[test]
+fn a_scene_refuses_a_translation_beyond_the_cap() {
+    let text = "(version: 2, name: \"far\", bodies: [\
+        (shape: Sphere(radius: 1.0)),\
+        (shape: Sphere(radius: 1.0), translation: (0.0, 1e200, 0.0))],\
+        algorithms: [\"gjk\"])";
+    let error = collidescope::scene::Scene::parse(std::path::Path::new("far.ron"), text)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("far.ron")
+            && error.contains("shape b")
+            && error.contains("translation 1e200"),
+        "{error}"
+    );
+}

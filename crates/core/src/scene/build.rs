@@ -121,6 +121,9 @@ pub(super) fn build_body(
             "translation must be finite, got {translation}"
         )));
     }
+    if let Some(why) = crate::solver::beyond_size_cap(translation) {
+        return Err(invalid(format!("translation {why}")));
+    }
     let pose = match spec.rotation {
         RotationSpec::EulerDegrees(d) => {
             let d = DVec3::from_array(d);

@@ -6,6 +6,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use glam::DVec3;
 use serde::Serialize;
 
 use super::catalog::{self, Family};
@@ -106,6 +107,22 @@ pub fn below_size_floor(query: &PairQuery<'_>) -> Option<String> {
     })
 }
 
+/// Why a translation is too large to answer a query on soundly, when it is: beyond
+/// [`crate::shape::MAX_COORDINATE`], where squared lengths (GJK's ‖x‖², EPA's face
+/// distances) overflow or swamp the shapes' own sizes; a pair 1e200 apart is not
+/// "touching" nor "degenerate", it is outside what f64 geometry can answer.
+pub fn beyond_size_cap(translation: DVec3) -> Option<String> {
+    let largest = translation.abs().max_element();
+    (largest > crate::shape::MAX_COORDINATE).then(|| {
+        format!(
+            "{largest:e} is beyond {:e}, where squared lengths overflow: scale the \
+             scene's units down or move the pair nearer the origin (every answer scales \
+             with the units)",
+            crate::shape::MAX_COORDINATE
+        )
+    })
+}
+
 fn method_name<S: serde::Serializer>(m: &Method, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(m.name())
 }
@@ -183,6 +200,16 @@ impl Method {
     pub fn run_query(&self, query: &PairQuery<'_>, traced: bool) -> Run {
         if let Err(why) = catalog::info(*self).shapes.check(query.a, query.b) {
             return Run::not_applicable(*self, why);
+        }
+        let reach = query.motion.map_or(query.b_in_a.translation, |m| {
+            query.b_in_a.translation.abs().max(m.velocity.abs())
+        });
+        if let Some(why) = beyond_size_cap(reach) {
+            let mut run = Run::not_applicable(*self, String::new());
+            run.summary.outcome = Outcome::Degenerate {
+                reason: format!("B's offset from A (or its motion) {why}"),
+            };
+            return run;
         }
         if let Some(why) = below_size_floor(query) {
             let mut run = Run::not_applicable(*self, String::new());
