@@ -37,8 +37,10 @@ from . import _native
 __all__ = [
     "Shape", "Sphere", "Box", "Ellipsoid", "Capsule", "Cylinder", "Cone", "Convex",
     "Dilated", "TriMesh", "HeightField", "Compound", "MeshFile", "Scene", "CompositeRun",
-    "view", "methods", "MeshWarning",
+    "view", "methods", "MeshWarning", "distance", "distances", "Settings", "Distance",
 ]
+
+Distance = _native.Distance
 
 
 class MeshWarning(UserWarning):
@@ -47,18 +49,68 @@ class MeshWarning(UserWarning):
 
 
 def _floats(values, count, what):
-    array = np.asarray(values, dtype=float).reshape(-1)
+    """`count` finite numbers, or a message naming `what` (complex numbers and text are
+    refused, not truncated or left to numpy's words)."""
+    array = np.asarray(values)
+    if np.iscomplexobj(array):
+        raise TypeError(f"{what}: complex numbers are not lengths or coordinates ({values!r})")
+    try:
+        array = array.astype(float).reshape(-1)
+    except (TypeError, ValueError):
+        raise TypeError(f"{what}: expected {count} numbers, got {values!r}") from None
     if array.size != count:
         raise ValueError(f"{what}: expected {count} numbers, got {array.size}")
+    bad = np.flatnonzero(~np.isfinite(array))
+    if bad.size:
+        raise ValueError(f"{what}: entry {int(bad[0])} is {array[bad[0]]} (finite numbers only)")
     return [float(v) for v in array]
 
 
+def _number(value, what):
+    """One finite number, or a message naming `what`."""
+    return _floats([value], 1, what)[0] if np.ndim(value) == 0 else _floats(value, 1, what)[0]
+
+
 class Shape:
-    """A shape as the scene format writes it (`spec` is its JSON form)."""
+    """A shape as the scene format writes it (`spec` is its JSON form). The first query
+    on it (`distance`, `distances`) builds it once (the hull with its topology and
+    support tables, a mesh's hierarchy) and keeps the built form: build shapes once and
+    query them at many poses. `frame` (a 4x4 matrix, or None) is where the shape sits in
+    the frame its poses place (Shape.from_coal sets it for Coal's z-axis shapes)."""
+
+    _handle = None
+    frame = None
 
     def __init__(self, spec, label=None):
         self.spec = spec
         self.label = label
+
+    def _build(self, what="shape"):
+        """The built form (made on first use, then kept)."""
+        if self._handle is None:
+            frame = None if self.frame is None else [float(v) for v in np.asarray(self.frame, dtype=float).reshape(16)]
+            self._handle = _native.Built(json.dumps(self.spec, allow_nan=False),
+                                         f"{what} {self.describe()}", frame)
+        return self._handle
+
+    @classmethod
+    def from_coal(cls, geometry):
+        """A Coal (or hpp-fcl) geometry as a shape to query at Coal's poses (what
+        Scene.from_coal converts, to the bit: convex shapes, `Convex`, `BVHModel`
+        meshes, height fields); a capsule, cylinder or cone keeps Coal's z axis through
+        its `frame`, so `distance(shape, M, ...)` takes the geometry's own
+        `Transform3s`, `SE3` or 4x4 pose."""
+        from ._coal import shape_and_pose
+        if type(geometry).__name__ in ("Halfspace", "Plane"):
+            raise TypeError(f"Shape.from_coal: a {type(geometry).__name__} is unbounded: only "
+                            "Scene.from_coal takes one (as a slab under the other shape)")
+        shape, (R, t) = shape_and_pose(geometry, np.eye(4), "Shape.from_coal: geometry")
+        R, t = np.asarray(R, dtype=float), np.asarray(t, dtype=float).reshape(3)
+        if not (np.array_equal(R, np.eye(3)) and not t.any()):
+            frame = np.eye(4)
+            frame[:3, :3], frame[:3, 3] = R, t
+            shape.frame = frame
+        return shape
 
     def __repr__(self):
         return f"collidescope.Shape({self.spec!r})"
@@ -70,7 +122,7 @@ class Shape:
 
 
 def Sphere(radius):
-    return Shape({"Sphere": {"radius": float(radius)}})
+    return Shape({"Sphere": {"radius": _number(radius, "Sphere radius")}})
 
 
 def Box(half_extents):
@@ -84,30 +136,45 @@ def Ellipsoid(radii):
 
 def Capsule(radius, half_height):
     """Along y, as parry's `capsule_y` (Coal's capsules stand along z: see from_coal)."""
-    return Shape({"Capsule": {"radius": float(radius), "half_height": float(half_height)}})
+    return Shape({"Capsule": {"radius": _number(radius, "Capsule radius"),
+                              "half_height": _number(half_height, "Capsule half_height")}})
 
 
 def Cylinder(radius, half_height):
     """Along y."""
-    return Shape({"Cylinder": {"radius": float(radius), "half_height": float(half_height)}})
+    return Shape({"Cylinder": {"radius": _number(radius, "Cylinder radius"),
+                               "half_height": _number(half_height, "Cylinder half_height")}})
 
 
 def Cone(radius, half_height):
     """Along y, apex at +half_height."""
-    return Shape({"Cone": {"radius": float(radius), "half_height": float(half_height)}})
+    return Shape({"Cone": {"radius": _number(radius, "Cone radius"),
+                           "half_height": _number(half_height, "Cone half_height")}})
 
 
 def Convex(points):
     """The convex hull of an (n, 3) array of points (flat and repeated points allowed)."""
-    array = np.asarray(points, dtype=float)
+    array = np.asarray(points)
+    if np.iscomplexobj(array):
+        raise TypeError("Convex: complex numbers are not coordinates")
+    try:
+        array = array.astype(float)
+    except (TypeError, ValueError):
+        raise TypeError(f"Convex: expected an (n, 3) array of numbers, got {type(points).__name__}") from None
     if array.ndim != 2 or array.shape[1] != 3 or array.shape[0] == 0:
         raise ValueError(f"Convex: expected an (n, 3) array of points, got shape {array.shape}")
+    bad = np.argwhere(~np.isfinite(array))
+    if bad.size:
+        k = int(bad[0][0])
+        raise ValueError(f"Convex: point {k} is not a finite point ({list(map(float, array[k]))})")
     return Shape({"Polytope": {"points": [[float(c) for c in p] for p in array]}})
 
 
 def Dilated(shape, radius):
     """`shape` ⊕ a ball of `radius` (parry's round shapes, Coal's swept-sphere radius)."""
-    return Shape({"Dilated": {"shape": shape.spec, "radius": float(radius)}})
+    if not isinstance(shape, Shape):
+        raise TypeError(f"Dilated: shape is a collidescope shape, got {type(shape).__name__}")
+    return Shape({"Dilated": {"shape": shape.spec, "radius": _number(radius, "Dilated radius")}})
 
 
 def TriMesh(vertices, triangles):
@@ -207,23 +274,12 @@ def _check(file, shapes):
 
 
 def _pose(pose, what):
-    """(translation, rotation spec) of a 4x4 matrix, an (R, t) pair, or None (identity)."""
-    if pose is None:
-        return [0.0, 0.0, 0.0], {"EulerDegrees": [0.0, 0.0, 0.0]}
-    if isinstance(pose, (tuple, list)) and len(pose) == 2:
-        rotation = np.asarray(pose[0], dtype=float)
-        translation = _floats(pose[1], 3, f"{what} translation")
-    else:
-        matrix = np.asarray(pose, dtype=float)
-        if matrix.shape != (4, 4):
-            raise ValueError(f"{what}: a pose is a 4x4 matrix or (R, t), got shape {matrix.shape}")
-        if list(matrix[3]) != [0.0, 0.0, 0.0, 1.0]:
-            raise ValueError(f"{what}: the last row of a rigid 4x4 pose is 0 0 0 1, got {list(matrix[3])}")
-        rotation, translation = matrix[:3, :3], [float(v) for v in matrix[:3, 3]]
-    if rotation.shape != (3, 3):
-        raise ValueError(f"{what}: a rotation is 3x3, got shape {rotation.shape}")
-    rows = [[float(c) for c in row] for row in rotation]
-    return translation, {"Matrix": rows}
+    """(translation, rotation spec) of a pose as the calls take it (a 4x4 matrix, (R, t),
+    a pinocchio.SE3, a coal.Transform3s, None), checked and named as they check it (NaN,
+    a non-rigid rotation, complex or text entries, an offset beyond the size cap); the
+    numbers exactly as given."""
+    rows, translation = _native.pose_parts(pose, what)
+    return [float(v) for v in translation], {"Matrix": [[float(c) for c in row] for row in rows]}
 
 
 def _arrays(value):
@@ -235,6 +291,83 @@ def _arrays(value):
             return np.array(value, dtype=float)
         return [_arrays(v) for v in value]
     return value
+
+
+def Settings(**fields):
+    """Solver settings built once for `distance` and `distances` (a dict there is read on
+    every call): `Settings(tolerance=1e-9, max_iterations=500, epa={"tolerance": 1e-12})`,
+    over Coal's defaults (tolerance 1e-6, 128 iterations). Names as in scene files;
+    an unknown name or a value of the wrong kind is refused, naming it."""
+    return _native.Settings(_assignments(fields))
+
+
+def _assignments(fields, prefix=""):
+    """(as written, dotted name, JSON value) of each setting in `fields`, nested dicts
+    flattened (`epa={"tolerance": 1e-12}` is `epa.tolerance`)."""
+    out = []
+    for key, value in fields.items():
+        dotted = f"{prefix}{key}"
+        written = "settings" + "".join(f"[{part!r}]" for part in dotted.split("."))
+        if isinstance(value, dict):
+            out.extend(_assignments(value, dotted + "."))
+            continue
+        if hasattr(value, "item") and callable(value.item) and np.ndim(value) == 0:
+            value = value.item()  # a numpy scalar
+        if isinstance(value, complex):
+            raise TypeError(f"{written}: complex numbers are not settings ({value!r})")
+        if isinstance(value, float) and not np.isfinite(value):
+            raise ValueError(f"{written} is {value}: a setting is a finite number")
+        try:
+            text = json.dumps(value, allow_nan=False)
+        except (TypeError, ValueError) as error:
+            raise TypeError(f"{written}: a setting is a number, a name (e.g. 'DualityGap') "
+                            f"or True/False, got {type(value).__name__}") from error
+        out.append((written, dotted, text))
+    return out
+
+
+def _settings_dict(settings):
+    """Scene settings: the defaults with `settings` (a dict or Settings) applied and
+    checked key by key (a refusal names the key as the caller wrote it)."""
+    if settings is None:
+        built = _native.Settings([])
+    elif isinstance(settings, _native.Settings):
+        built = settings
+    elif isinstance(settings, dict):
+        built = Settings(**settings)
+    else:
+        raise TypeError(f"settings: expected a dict or collidescope.Settings, got {type(settings).__name__}")
+    return json.loads(built.as_json())
+
+
+distance = _native.distance
+# Documented in python/src/query.rs (its doc comment is the function's __doc__).
+
+
+
+def distances(shapes, poses, pairs=None, method=None, settings=None):
+    """Many queries in one call, on every core: `shapes` (K shapes, each built once),
+    `poses` of shape (K, 4, 4), or (C, K, 4, 4) for C configurations (a robot's links
+    at C joint vectors), `pairs` (P index pairs into shapes; every pair when None).
+    Returns a dict of numpy arrays of shape (P,) or (C, P): `distance` (signed, NaN
+    where no answer), `lower_bound`, `upper_bound`, `status` (codes into
+    `status_names`), `iterations`, `piece_a`/`piece_b` (a composite's nearest triangle
+    or part, -1 otherwise), and (..., 3) `point_a`, `point_b`, `normal`; `reasons`
+    says why any query gave no answer."""
+    shapes = list(shapes)
+    if pairs is None:
+        pairs = [(i, j) for i in range(len(shapes)) for j in range(i + 1, len(shapes))]
+    else:
+        array = np.asarray(pairs)
+        if array.size == 0:
+            pairs = []
+        else:
+            if array.ndim != 2 or array.shape[1] != 2:
+                raise ValueError(f"pairs: expected (P, 2) shape indices, got shape {array.shape}")
+            if not np.issubdtype(array.dtype, np.integer):
+                raise TypeError(f"pairs: shape indices are integers, got dtype {array.dtype}")
+            pairs = [(int(i), int(j)) for i, j in array]
+    return _native.distances(shapes, poses, pairs, method, settings)
 
 
 def methods():
@@ -291,11 +424,10 @@ class Scene:
         bodies = []
         for label, shape, pose in (("A", shape_a, pose_a), ("B", shape_b, pose_b)):
             if not isinstance(shape, Shape):
-                raise TypeError(f"shape {label}: expected a collidescope shape, got {type(shape).__name__}")
-            translation, rotation = _pose(pose, f"pose {label}")
+                raise TypeError(f"shape_{label.lower()}: expected a collidescope shape, got {type(shape).__name__}")
+            translation, rotation = _pose(pose, f"pose_{label.lower()}")
             bodies.append({"shape": shape.spec, "translation": translation, "rotation": rotation})
-        merged = json.loads(_native.default_settings())
-        merged.update(settings or {})
+        merged = _settings_dict(settings)
         self.file = {
             "version": 2, "name": name, "notes": notes, "dimension": "Spatial",
             "bodies": bodies, "pairs": [[0, 1]], "algorithms": list(algorithms),
@@ -328,8 +460,7 @@ class Scene:
         if pairs is None:
             pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]
         pairs = [[int(i), int(j)] for i, j in pairs]
-        merged = json.loads(_native.default_settings())
-        merged.update(settings or {})
+        merged = _settings_dict(settings)
         scene = cls._from_file({
             "version": 2, "name": name, "notes": notes, "dimension": "Spatial",
             "bodies": specs, "pairs": pairs, "algorithms": list(algorithms),
@@ -433,7 +564,8 @@ class Scene:
         from ._coal import half_space_slab, shape_and_pose as convert
         if height_field not in ("surface", "cells"):
             raise ValueError(f"from_coal: height_field is 'surface' or 'cells', not {height_field!r}")
-        shape_and_pose = lambda g, M, what: convert(g, M, what, height_field == "cells")
+        shape_and_pose = lambda g, M, what: convert(g, M, what, height_field == "cells",
+                                                     what.replace("geom", "M"))
         half = [type(g).__name__ == "Halfspace" for g in (geom1, geom2)]
         if all(half):
             raise TypeError("two half-spaces: no convex pair to check")

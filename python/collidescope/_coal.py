@@ -8,21 +8,18 @@ import warnings
 
 import numpy as np
 
+from . import _native
 from . import (Box, Capsule, Compound, Cone, Convex, Cylinder, Dilated, Ellipsoid, HeightField,
                MeshWarning, Sphere, TriMesh)
 
 
 def _rotation_translation(M, what):
-    for getters in (("getRotation", "getTranslation"), ("rotation", "translation")):
-        if hasattr(M, getters[0]):
-            R = getattr(M, getters[0]); t = getattr(M, getters[1])
-            R = R() if callable(R) else R
-            t = t() if callable(t) else t
-            return np.array(R, dtype=float), np.array(t, dtype=float).reshape(3)
-    array = np.asarray(M, dtype=float)
-    if array.shape == (4, 4):
-        return array[:3, :3], array[:3, 3]
-    raise TypeError(f"{what}: expected a coal.Transform3s (or hpp-fcl Transform3f) or a 4x4 matrix")
+    """A Coal `Transform3s` (hpp-fcl `Transform3f`), Pinocchio `SE3`, 4x4 matrix or (R, t)
+    as (R, t) numpy arrays, checked and named as every pose is (collidescope._pose)."""
+    if M is None:
+        raise TypeError(f"{what}: missing (a coal.Transform3s, pinocchio.SE3 or 4x4 matrix)")
+    rows, t = _native.pose_parts(M, what)
+    return np.array(rows, dtype=float), np.array(t, dtype=float)
 
 
 def bvh_mesh(geom, what):
@@ -201,8 +198,8 @@ def is_composite(geom):
     return kind.startswith("BVHModel") or kind.startswith("HeightField")
 
 
-def shape_and_pose(geom, M, what, height_field_cells=False):
-    R, t = _rotation_translation(M, what)
+def shape_and_pose(geom, M, what, height_field_cells=False, pose_what=None):
+    R, t = _rotation_translation(M, pose_what or what)
     kind = type(geom).__name__
     along_z = False
     radius = float(geom.getSweptSphereRadius()) if hasattr(geom, "getSweptSphereRadius") else 0.0
@@ -235,7 +232,9 @@ def shape_and_pose(geom, M, what, height_field_cells=False):
                           f"beyond the plane of its polygon {polygon}, so its convex hull "
                           "(what Collidescope answers on) reaches that far past it, and "
                           "Coal's GJK on the object as built can answer wrongly; build it "
-                          "as a hull in Coal: coal.Convex.convexHull(points, True, 'Qt')")
+                          "as a hull in Coal: points = coal.StdVec_Vec3s(); points.extend(geometry.points()); "
+                          "coal.Convex.convexHull(points, True, 'Qt') (from Pinocchio's mesh: "
+                          "mesh.buildConvexHull(True, 'Qt'), then mesh.convex)")
             _warn(shape.note)
     else:
         raise TypeError(f"{what}: Coal's {kind} is not a shape Collidescope takes "
@@ -290,7 +289,7 @@ def slab(rotation, foot, other_shape, other_pose):
 
 def half_space_slab(geom, M, other_shape, other_pose, what):
     """Coal's Halfspace (the points x with n.x <= d in its frame) as a [`slab`]."""
-    R, t = _rotation_translation(M, what)
+    R, t = _rotation_translation(M, what.replace("geom", "M"))
     n = np.array(geom.n, dtype=float).reshape(3)
     n = n / np.linalg.norm(n)
     normal = R @ n

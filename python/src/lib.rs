@@ -5,6 +5,9 @@
 //! builds the scene dicts from numpy arrays and Coal objects and turns points into
 //! numpy arrays.
 
+mod pose_arg;
+mod query;
+
 use std::path::Path;
 
 use collidescope::pose::Pose;
@@ -208,5 +211,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(methods, m)?)?;
     m.add_function(wrap_pyfunction!(default_settings, m)?)?;
+    m.add_class::<query::Built>()?;
+    m.add_class::<query::PySettings>()?;
+    m.add_class::<query::PyDistance>()?;
+    m.add_function(wrap_pyfunction!(query::distance, m)?)?;
+    m.add_function(wrap_pyfunction!(query::distances, m)?)?;
+    m.add_function(wrap_pyfunction!(query::pose_parts, m)?)?;
     Ok(())
 }

@@ -116,3 +116,31 @@ def test_a_coal_convex_that_is_not_convex_is_said_with_how_far_its_hull_reaches(
     with warnings.catch_warnings():
         warnings.simplefilter("error", cs.MeshWarning)
         cs.Scene.from_coal(hull, coal.Transform3s(), coal.Sphere(0.2), ball)
+
+
+def test_scene_arguments_are_named_when_refused():
+    """A reviewer's careless inputs through the scene API (issue 46): NaN, complex, text,
+    a missing pose, a setting of the wrong kind, an offset past the size cap."""
+    ball = cs.Sphere(0.5)
+    nan_pose = np.eye(4); nan_pose[0, 3] = np.nan
+    with pytest.raises(ValueError, match=r"^pose_b: entry \[0, 3\] is NaN"):
+        cs.Scene(ball, None, ball, nan_pose)
+    with pytest.raises(ValueError, match=r"^pose_b: its translation 1e\+?250 is beyond 1e75|^pose_b: its translation 1e250"):
+        cs.Scene(ball, None, ball, (np.eye(3), [0.0, 1e250, 0.0]))
+    with pytest.raises(TypeError, match=r"^Sphere radius: complex numbers"):
+        cs.Sphere(1 + 2j)
+    with pytest.raises(TypeError, match=r"^Box half extents: expected 3 numbers, got 'big'"):
+        cs.Box("big")
+    with pytest.raises(ValueError, match=r"^Box half extents: entry 1 is inf"):
+        cs.Box([1.0, np.inf, 1.0])
+    with pytest.raises(TypeError, match=r"^pose_a: a pose is a 4x4 matrix"):
+        cs.Scene(ball, "here", ball, None)
+    with pytest.raises(ValueError, match=r"^settings\['max_iterations'\]") as error:
+        cs.Scene(ball, None, ball, (np.eye(3), [2.0, 0, 0]), settings={"max_iterations": "ten"})
+    assert "column" not in str(error.value)
+    coal = pytest.importorskip("coal")
+    with pytest.raises(TypeError, match=r"^from_coal: M1: missing"):
+        cs.Scene.from_coal(coal.Sphere(1.0), None, coal.Sphere(1.0), coal.Transform3s())
+    with pytest.raises(ValueError, match=r"^from_coal: M2: holds NaN \(a pose is finite\)"):
+        cs.Scene.from_coal(coal.Sphere(1.0), coal.Transform3s(), coal.Sphere(1.0),
+                           coal.Transform3s(np.eye(3), np.array([0.0, 0.0, np.nan])))

@@ -19,18 +19,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use glam::DVec3;
 
 use super::pieces::{moved_box, shape_box, Pieces};
-use crate::minkowski::MinkowskiDifference;
 use crate::minkowski::ROUND_OFF_PER_SIZE;
 use crate::parry_bridge::BoxTree;
 use crate::pose::RelativePose;
 use crate::shape::{Aabb, Shape};
-use crate::solver::distance::certify_enclosure;
-use crate::solver::family::PairQuery;
-use crate::solver::trace::Trace;
-use crate::solver::{
-    below_size_floor, solve, Algorithm, Method, Outcome, Run, RunExtras, SolverSettings,
-    SupportRule,
-};
+use crate::solver::{Method, Outcome, Run, SolverSettings};
 
 /// A composite's pieces with the hierarchy of their boxes, built once and queried many
 /// times.
@@ -382,14 +375,11 @@ pub fn composite_composite_distance(
                         if let Some(p) = pose_a {
                             pose = p.inverse().then(&pose);
                         }
-                        let untraced = (!traced)
-                            .then(|| {
-                                untraced_distance_run(&piece_a, &piece_b, pose, method, settings)
-                            })
-                            .flatten();
-                        let run = untraced.unwrap_or_else(|| {
-                            method.run(&piece_a, &piece_b, pose, None, settings, traced)
-                        });
+                        let run = if traced {
+                            method.run(&piece_a, &piece_b, pose, None, settings, true)
+                        } else {
+                            method.run_untraced(&piece_a, &piece_b, pose, settings)
+                        };
                         Some(gathered.run(i, Some(j), run))
                     },
                 )
@@ -474,51 +464,9 @@ pub(super) fn piece_run(
         None => b_in_a,
     };
     if !traced {
-        if let Some(run) = untraced_distance_run(&piece, b, b_in_piece, method, settings) {
-            return Some(run);
-        }
+        return Some(method.run_untraced(&piece, b, b_in_piece, settings));
     }
-    Some(method.run(&piece, b, b_in_piece, None, settings, traced))
-}
-
-/// A distance method's run without records through the solver's untraced path (the
-/// same loop, supports inlined, without the method layer's bookkeeping): what a search
-/// over many sub-pairs runs. `None` where that path would not give `Method::run`'s
-/// answer: another family, Coal's supports, a pair the method does not take or below
-/// its size floor. An enclosure of the origin is certified as `Method::run` certifies it.
-fn untraced_distance_run(
-    a: &Shape,
-    b: &Shape,
-    b_in_a: RelativePose,
-    method: Method,
-    settings: SolverSettings,
-) -> Option<Run> {
-    let algorithm = method.entry::<Algorithm>()?;
-    if settings.supports != SupportRule::Exact || method.info().shapes.check(a, b).is_err() {
-        return None;
-    }
-    let query = PairQuery {
-        a,
-        b,
-        b_in_a,
-        motion: None,
-        settings,
-    };
-    if below_size_floor(&query).is_some() {
-        return None;
-    }
-    let mut summary = solve(algorithm, MinkowskiDifference::new(a, b, b_in_a), settings);
-    if summary.outcome == Outcome::Intersecting {
-        // As the method's run certifies it: the origin deeper than round-off in the
-        // simplex, or else a coarse EPA's positive depth.
-        summary.outcome = certify_enclosure(&summary.simplex, &query);
-    }
-    Some(Run {
-        method,
-        summary,
-        trace: Trace::new(algorithm.family()),
-        extras: RunExtras::default(),
-    })
+    Some(method.run(&piece, b, b_in_piece, None, settings, true))
 }
 
 /// What a run proves about its pair's distance: `(lower, upper)`; overlaps are `(0, 0)`,

@@ -13,7 +13,10 @@ use super::catalog::{self, Family};
 use super::family::{PairQuery, RunExtras, RunView};
 use super::registry::MethodEntry;
 use super::trace::Trace;
+use super::distance::{certify_enclosure, solve};
+use super::settings::SupportRule;
 use super::{Algorithm, Outcome, RunSummary, SolverSettings};
+use crate::minkowski::MinkowskiDifference;
 use crate::pose::{Motion, RelativePose};
 use crate::shape::Shape;
 
@@ -193,6 +196,49 @@ impl Method {
             settings,
         };
         self.run_query(&query, traced)
+    }
+
+    /// [`Method::run`] without records or motion, through the solver's untraced loop
+    /// where a distance method has one (the same loop, supports inlined, without the
+    /// method layer's bookkeeping): what a search over many sub-pairs and the Python
+    /// package's engine-speed calls run. The same answer as `run(.., None, settings,
+    /// false)`: every other case (another family, Coal's supports, a pair the method
+    /// does not take, beyond the size cap or below the floor) goes through it.
+    pub fn run_untraced(
+        &self,
+        a: &Shape,
+        b: &Shape,
+        b_in_a: RelativePose,
+        settings: SolverSettings,
+    ) -> Run {
+        let query = PairQuery {
+            a,
+            b,
+            b_in_a,
+            motion: None,
+            settings,
+        };
+        let fast = self.entry::<Algorithm>().filter(|_| {
+            settings.supports == SupportRule::Exact
+                && self.info().shapes.check(a, b).is_ok()
+                && beyond_size_cap(b_in_a.translation).is_none()
+                && below_size_floor(&query).is_none()
+        });
+        let Some(algorithm) = fast else {
+            return self.run_query(&query, false);
+        };
+        let mut summary = solve(algorithm, MinkowskiDifference::new(a, b, b_in_a), settings);
+        if summary.outcome == Outcome::Intersecting {
+            // As the method's run certifies it: the origin deeper than round-off in the
+            // simplex, or else a coarse EPA's positive depth.
+            summary.outcome = certify_enclosure(&summary.simplex, &query);
+        }
+        Run {
+            method: *self,
+            summary,
+            trace: Trace::new(algorithm.family()),
+            extras: RunExtras::default(),
+        }
     }
 
     /// [`Method::run`] on a query: the method's family entry ([`FamilyRun`]), its records
