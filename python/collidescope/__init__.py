@@ -501,6 +501,19 @@ class Scene:
             pairs = [[i, j] for i in range(n) for j in range(i + 1, n)]
         return [tuple(p) for p in pairs]
 
+    def focus(self, pair):
+        """A copy of the scene with pair `pair` (an index into `pairs`) first, the others
+        after it in their order: the pair the viewer opens on and `run` answers by
+        default (a batch's nearest pair, say)."""
+        pairs = [list(p) for p in self.pairs]
+        if not -len(pairs) <= pair < len(pairs):
+            raise IndexError(f"focus: pair {pair} is not one of the scene's {len(pairs)} pairs "
+                             f"(0..{len(pairs) - 1})")
+        pair = pair % len(pairs)
+        file = json.loads(json.dumps(self.file))
+        file["pairs"] = [pairs[pair]] + pairs[:pair] + pairs[pair + 1:]
+        return Scene._from_file(file)
+
     def run(self, method, pair=0, traces=False):
         """One method on the pair in focus (or `pair`, an index into `pairs`): a dict with
         the fields of `collidescope solve --json` (`status`, `distance`, `iterations`,

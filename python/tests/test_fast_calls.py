@@ -208,3 +208,16 @@ def test_settings_reach_the_run():
     tight = cs.distance(a, None, b, H, method="gjk", settings={"tolerance": 1e-12})
     assert loose.iterations < tight.iterations
     assert tight.upper_bound - tight.lower_bound < loose.upper_bound - loose.lower_bound
+
+
+def test_the_nearest_pair_of_a_batch_opens_in_focus():
+    shapes = [cs.Sphere(0.1), cs.Box([0.1, 0.1, 0.1]), cs.Sphere(0.2)]
+    poses = np.array([pose(np.eye(3), [0, 0, 0]), pose(np.eye(3), [1, 0, 0]), pose(np.eye(3), [0, 0.5, 0])])
+    batch = cs.distances(shapes, poses)
+    nearest = int(np.argmin(batch["distance"]))
+    assert nearest == 1  # spheres 0 and 2, 0.2 apart
+    scene = cs.Scene.from_bodies([(s, H) for s, H in zip(shapes, poses)]).focus(nearest)
+    assert scene.pairs[0] == (0, 2) and len(scene.pairs) == 3
+    assert scene.run("gjk")["distance"] == pytest.approx(batch["distance"][nearest], abs=1e-9)
+    with pytest.raises(IndexError, match=r"^focus: pair 3 is not one of the scene's 3 pairs"):
+        scene.focus(3)
