@@ -402,3 +402,77 @@ fn hostile_names_and_notes_stay_text_in_parry_tests() {
         );
     }
 }
+
+/// A scene body that keeps an engine's polygons (Coal's `Convex(points, polygons)`):
+/// the query is the hull's, the Coal script rebuilds the object as built, and says what
+/// to change only when that object is not convex (an L-shaped prism here, a cube below).
+/// A polygon that names a missing point is refused, naming it.
+#[test]
+fn an_engines_convex_object_is_exported_as_built() {
+    let prism = |outline: &[(f64, f64)]| -> (String, String) {
+        let n = outline.len();
+        let mut points = Vec::new();
+        for z in [0.0, 1.0] {
+            for (x, y) in outline {
+                points.push(format!("({x:?}, {y:?}, {z:?})"));
+            }
+        }
+        let mut polygons = Vec::new();
+        for k in 1..n - 1 {
+            polygons.push(format!("(0, {}, {})", k + 1, k));
+            polygons.push(format!("({n}, {}, {})", n + k, n + k + 1));
+        }
+        for i in 0..n {
+            let j = (i + 1) % n;
+            polygons.push(format!("({i}, {j}, {})", j + n));
+            polygons.push(format!("({i}, {}, {})", j + n, i + n));
+        }
+        (points.join(", "), polygons.join(", "))
+    };
+    let scene_of = |(points, polygons): (String, String)| {
+        let text = format!(
+            "(version: 2, name: \"as built\", bodies: [\
+             (shape: Polytope(points: [{points}], polygons: Some([{polygons}]))),\
+             (shape: Sphere(radius: 0.2), translation: (1.5, 1.5, 3.0))],\
+             algorithms: [\"epa\"])"
+        );
+        Scene::parse(Path::new("as_built.ron"), &text)
+    };
+    let ell = scene_of(prism(&[
+        (0.0, 0.0),
+        (2.0, 0.0),
+        (2.0, 1.0),
+        (1.0, 1.0),
+        (1.0, 2.0),
+        (0.0, 2.0),
+    ]))
+    .unwrap();
+    // The hull's answer: the sphere above the hull's top face.
+    let run = ell.run(collidescope::solver::Method::epa());
+    let d = run.summary.outcome.signed_distance().unwrap();
+    assert!((d - 1.8).abs() < 1e-9, "{d}");
+    let script = coal_script(&ell, "as_built.ron").unwrap();
+    assert!(script.contains("shape_a = as_built(["), "{script}");
+    assert!(script.contains("Body A is the Coal Convex as it was built, from its 12 points"));
+    assert!(script.contains("is not convex: vertex"));
+    let cube = scene_of(prism(&[(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)])).unwrap();
+    let script = coal_script(&cube, "cube.ron").unwrap();
+    assert!(script.contains("shape_a = as_built(["));
+    assert!(script.contains("WHAT_TO_CHANGE = ''") || script.contains("WHAT_TO_CHANGE = \"\""));
+    if coal_available() {
+        // Coal on the cube as built is right: the script passes.
+        let (ok, out) = run_python(&script, "as-built-cube");
+        assert!(ok, "{out}");
+    }
+    let error = scene_of((
+        "(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)".into(),
+        "(0, 1, 2), (0, 1, 4)".into(),
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(
+        error.contains("as_built.ron")
+            && error.contains("polygon 1 [0, 1, 4] names a point past the 4 points"),
+        "{error}"
+    );
+}

@@ -450,7 +450,7 @@ fn fcl_319_cylinder_box_keeps_fcl_axes() {
 fn fcl_594_format_reads_convex_vertices() {
     let scene = collidescope::input::open(&fixture("fcl_594_format_convex_sphere.txt")).unwrap();
     match &scene.bodies[0].spec {
-        ShapeSpec::Polytope { points } => assert_eq!(points.len(), 4),
+        ShapeSpec::Polytope { points, .. } => assert_eq!(points.len(), 4),
         other => panic!("{other:?}"),
     }
     let d = scene

@@ -222,7 +222,12 @@ def shape_and_pose(geom, M, what, height_field_cells=False, pose_what=None):
     elif kind.startswith("Convex"):
         points = np.array(geom.points(), dtype=float)
         shape = Convex(points)
-        defect = convexity_defect(points, _polygons(geom))
+        polygons = _polygons(geom)
+        if len(polygons):
+            # The user's object as built (the export rebuilds it: convex or not, the
+            # reproduction is the object that answered); the query is the hull's.
+            shape.spec["Polytope"]["polygons"] = polygons.tolist()
+        defect = convexity_defect(points, polygons)
         if defect is not None:
             vertex, polygon, height = defect
             # The user's object is not what Coal's GJK assumes (its support climbs the

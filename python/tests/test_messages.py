@@ -144,3 +144,57 @@ def test_scene_arguments_are_named_when_refused():
     with pytest.raises(ValueError, match=r"^from_coal: M2: holds NaN \(a pose is finite\)"):
         cs.Scene.from_coal(coal.Sphere(1.0), coal.Transform3s(), coal.Sphere(1.0),
                            coal.Transform3s(np.eye(3), np.array([0.0, 0.0, np.nan])))
+
+
+def test_a_non_convex_coal_convex_is_exported_as_built_and_fails_while_coal_is_wrong(tmp_path):
+    """Pinocchio's `buildConvexRepresentation` without `buildConvexHull` makes a Coal
+    Convex of a mesh's own triangles (Suzanne's here: not convex), on which Coal's
+    hill-climbing GJK answers wrongly. The scene answers on the hull and says so; the
+    exported script rebuilds the object as the user built it (the same points and
+    polygons), so it reproduces Coal's wrong answer, exits 1 and says what to change.
+    The same mesh's proper hull exports a script that passes."""
+    import subprocess
+    import sys
+    coal = pytest.importorskip("coal")
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data", "meshes", "suzanne.obj")
+    if not os.path.exists(path):
+        pytest.skip(f"{path} is absent (../shared/data)")
+    model = coal.MeshLoader().load(path)
+    model.buildConvexRepresentation(False)
+    raw = model.convex
+    model.buildConvexHull(True, "Qt")
+    hull = model.convex
+    request, result = coal.DistanceRequest(), coal.DistanceResult()
+    rng = np.random.default_rng(4)
+    ball = coal.Sphere(0.1)
+    for _ in range(200):  # a pose where Coal on the object as built is off by 1 cm or more
+        M = coal.Transform3s(np.eye(3), rng.normal(size=3) * 3.0)
+        result.clear()
+        wrong = coal.distance(raw, coal.Transform3s(), ball, M, request, result)
+        result.clear()
+        right = coal.distance(hull, coal.Transform3s(), ball, M, request, result)
+        if right > 0 and abs(wrong - right) > 1e-2:
+            break
+    else:
+        pytest.skip("Coal answered right on this object at every pose tried")
+    with pytest.warns(cs.MeshWarning, match="not convex"):
+        scene = cs.Scene.from_coal(raw, coal.Transform3s(), ball, M)
+    assert scene.run("epa")["distance"] == pytest.approx(right, abs=1e-5)
+    script = tmp_path / "as_built.py"
+    scene.export_coal(script)
+    text = script.read_text()
+    assert "as_built([" in text and "convexHull(vector" in text  # the helper both scripts carry
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert repr(wrong) in done.stdout, done.stdout  # Coal's own wrong answer, reproduced
+    assert "is not convex" in done.stdout and "buildConvexHull(True, 'Qt')" in done.stdout, done.stdout
+    # Saved and loaded, the scene keeps the object as built.
+    scene.save(tmp_path / "as_built.ron")
+    again = cs.Scene.load(tmp_path / "as_built.ron")
+    assert again.file["bodies"][0]["shape"]["Polytope"]["polygons"] == scene.file["bodies"][0]["shape"]["Polytope"]["polygons"]
+    # The hull, exported the same way, passes.
+    fixed = cs.Scene.from_coal(hull, coal.Transform3s(), ball, M)
+    fixed.export_coal(tmp_path / "hull.py")
+    done = subprocess.run([sys.executable, str(tmp_path / "hull.py")], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "not convex" not in done.stdout

@@ -879,9 +879,7 @@ impl ProblemShape {
     pub fn to_spec(&self, top_level: bool) -> anyhow::Result<ShapeSpec> {
         Ok(match self {
             ProblemShape::Ellipsoid(radii) => ShapeSpec::Ellipsoid { radii: *radii },
-            ProblemShape::ConvexHull { vertices, .. } => ShapeSpec::Polytope {
-                points: vertices.clone(),
-            },
+            ProblemShape::ConvexHull { vertices, .. } => ShapeSpec::hull_of(vertices.clone()),
             ProblemShape::Sphere(radius) => ShapeSpec::Sphere { radius: *radius },
             ProblemShape::Box(half_extents) => ShapeSpec::Box {
                 half_extents: *half_extents,
@@ -910,9 +908,7 @@ impl ProblemShape {
             ProblemShape::Halfspaces(planes) if top_level => {
                 let points = crate::shape::halfspace_vertices(planes)
                     .map_err(|why| anyhow::anyhow!("halfspaces: {why}"))?;
-                ShapeSpec::Polytope {
-                    points: points.iter().map(|p| p.to_array()).collect(),
-                }
+                ShapeSpec::hull_of(points.iter().map(|p| p.to_array()).collect())
             }
             ProblemShape::Halfspaces(planes) => ShapeSpec::Halfspaces {
                 planes: planes.clone(),

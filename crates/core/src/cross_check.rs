@@ -495,7 +495,7 @@ pub fn pair_is_f32(scene: &Scene) -> bool {
                 radius,
                 half_height,
             } => exact(*radius) && exact(*half_height),
-            ShapeSpec::Polytope { points } => points.iter().all(|p| all(p)),
+            ShapeSpec::Polytope { points, .. } => points.iter().all(|p| all(p)),
             ShapeSpec::TriMesh { vertices, .. } => vertices.iter().all(|p| all(p)),
             ShapeSpec::HeightField { heights, scale, .. } => {
                 all(scale) && heights.iter().all(|r| all(r))

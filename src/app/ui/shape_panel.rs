@@ -325,8 +325,15 @@ fn parameters_ui(ui: &mut egui::Ui, spec: &mut ShapeSpec) -> bool {
         ShapeSpec::Superellipsoid { radii, exponent } => {
             triple(ui, "radii", radii, 0.01) | value(ui, "exponent p ≥ 1", exponent)
         }
-        ShapeSpec::Polytope { points } => {
-            ui.label(format!("{} points", points.len()));
+        ShapeSpec::Polytope { points, polygons } => {
+            ui.label(match polygons {
+                Some(p) => format!(
+                    "{} points (their hull; the engine's object was built with {} polygons)",
+                    points.len(),
+                    p.len()
+                ),
+                None => format!("{} points", points.len()),
+            });
             false
         }
         ShapeSpec::Mesh { path, use_as } => {

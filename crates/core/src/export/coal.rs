@@ -6,7 +6,7 @@ use super::text::{comment, comment_lines, python_str};
 use super::{certify, describe, lit, pair, rows_of};
 use crate::composite::{CompositeKind, Pieces};
 use crate::pose::Pose;
-use crate::printed_bound::Outward;
+use crate::printed_bound::{Below, Outward};
 use crate::scene::{Body, Scene, ShapeSpec};
 use crate::shape::Shape;
 
@@ -99,6 +99,128 @@ fn coal_shape(shape: &Shape, swept: f64) -> Result<(String, bool), String> {
     }
 }
 
+/// A body's convex shape as Coal builds it: the user's own object when the scene kept
+/// the polygons it was built with (convex or not: the reproduction must be the object
+/// that answered), else [`coal_shape`] of its shape.
+fn coal_body_shape(body: &Body) -> Result<(String, bool), String> {
+    match as_built(&body.spec, 0.0) {
+        Some(text) => Ok((text, false)),
+        None => coal_shape(&body.shape, 0.0),
+    }
+}
+
+/// `as_built(points, polygons)` (a `coal.Convex` of the user's points and polygons,
+/// without the hull step), swept by the radii of the dilations around it.
+fn as_built(spec: &ShapeSpec, swept: f64) -> Option<String> {
+    match spec {
+        ShapeSpec::Polytope {
+            points,
+            polygons: Some(polygons),
+        } => {
+            let points: Vec<String> = points
+                .iter()
+                .map(|p| format!("({}, {}, {})", lit(p[0]), lit(p[1]), lit(p[2])))
+                .collect();
+            let polygons: Vec<String> = polygons
+                .iter()
+                .map(|t| format!("({}, {}, {})", t[0], t[1], t[2]))
+                .collect();
+            let text = format!(
+                "as_built([\n        {}\n    ], [\n        {}\n    ])",
+                points.join(",\n        "),
+                polygons.join(",\n        ")
+            );
+            Some(if swept > 0.0 {
+                format!("swept({text}, {})", lit(swept))
+            } else {
+                text
+            })
+        }
+        ShapeSpec::Dilated { shape, radius } => as_built(shape, swept + radius),
+        _ => None,
+    }
+}
+
+/// Where an engine's convex object built from `polygons` over `points` is not convex:
+/// the vertex farthest beyond the plane of one of its polygons, on the side away from
+/// the rest (a convex polytope has every point on one side of each face's plane), as
+/// `(vertex, polygon, height)`; `None` when convex within round-off. The Python
+/// package's `convexity_defect` says the same when the object comes in.
+fn convexity_defect(points: &[[f64; 3]], polygons: &[[u32; 3]]) -> Option<(usize, usize, f64)> {
+    let p: Vec<DVec3> = points.iter().map(|q| DVec3::from_array(*q)).collect();
+    let scale = p.iter().map(|q| q.abs().max_element()).fold(1.0, f64::max);
+    let mut worst: Option<(usize, usize, f64)> = None;
+    for (f, t) in polygons.iter().enumerate() {
+        let [a, b, c] = t.map(|i| p[i as usize]);
+        let Some(normal) = (b - a).cross(c - a).try_normalize() else {
+            continue;
+        };
+        let (mut above, mut below) = ((0usize, 0.0f64), (0usize, 0.0f64));
+        for (k, q) in p.iter().enumerate() {
+            let h = normal.dot(*q - a);
+            if h > above.1 {
+                above = (k, h);
+            }
+            if -h > below.1 {
+                below = (k, -h);
+            }
+        }
+        // Points on both sides: the smaller excursion is the defect there.
+        let defect = if above.1 <= below.1 { above } else { below };
+        if defect.1 > 1e-9 * scale && worst.is_none_or(|w| defect.1 > w.2) {
+            worst = Some((defect.0, f, defect.1));
+        }
+    }
+    worst
+}
+
+/// What the user should change, when a body is an engine's object that is not convex
+/// (the script prints it when Coal is off): empty otherwise.
+fn what_to_change(bodies: [&Body; 2]) -> String {
+    let mut lines = Vec::new();
+    for (label, body) in ["A", "B"].into_iter().zip(bodies) {
+        let mut spec = &body.spec;
+        while let ShapeSpec::Dilated { shape, .. } = spec {
+            spec = shape;
+        }
+        let ShapeSpec::Polytope {
+            points,
+            polygons: Some(polygons),
+        } = spec
+        else {
+            continue;
+        };
+        if let Some((vertex, polygon, height)) = convexity_defect(points, polygons) {
+            lines.push(format!(
+                "Body {label} is the Coal Convex as it was built, from its {} points and {} \
+                 polygons, and it is not convex: vertex {vertex} lies at least {} beyond the \
+                 plane of its polygon {polygon}. Coal's GJK climbs the polygons' neighbours \
+                 for its supports and can stop short of the true support on such an object. \
+                 Build its hull instead: points = coal.StdVec_Vec3s(); \
+                 points.extend(shape.points()); coal.Convex.convexHull(points, True, 'Qt') \
+                 (from Pinocchio's mesh: mesh.buildConvexHull(True, 'Qt'), then mesh.convex).",
+                points.len(),
+                polygons.len(),
+                Below(height)
+            ));
+        }
+    }
+    lines.join(" ")
+}
+
+/// The Python helper both scripts build an engine's own convex object with.
+const AS_BUILT_HELPER: &str = r#"def as_built(points, polygons):
+    """A Coal Convex as its user built it: these points and polygons, no hull step."""
+    vector = coal.StdVec_Vec3s()
+    for p in points:
+        vector.append(np.array(p, dtype=float))
+    faces = coal.StdVec_Triangle()
+    for t in polygons:
+        faces.append(coal.Triangle(*t))
+    KEEP.append((vector, faces))
+    return coal.Convex(vector, faces)
+"#;
+
 /// Coal's pose of a body: for a shape standing along y here and along z in Coal, the
 /// columns are permuted exactly (`(R e_x, −R e_z, R e_y)`).
 fn coal_pose(pose: &Pose, along_z: bool) -> String {
@@ -131,8 +253,8 @@ pub fn coal_script(scene: &Scene, source: &str) -> Result<String, String> {
     }
     let certified = certify(scene)?;
     let [a, b] = pair(scene);
-    let (shape_a, z_a) = coal_shape(&a.shape, 0.0).map_err(|e| format!("body A: {e}"))?;
-    let (shape_b, z_b) = coal_shape(&b.shape, 0.0).map_err(|e| format!("body B: {e}"))?;
+    let (shape_a, z_a) = coal_body_shape(a).map_err(|e| format!("body A: {e}"))?;
+    let (shape_b, z_b) = coal_body_shape(b).map_err(|e| format!("body B: {e}"))?;
     let bracket = format!("{}", Outward(certified.lower, certified.upper));
     Ok(format!(
         r#"#!/usr/bin/env python3
@@ -183,6 +305,11 @@ def swept(shape, radius):
     return shape
 
 
+{as_built_helper}
+# What to change when Coal is off (an object that is not what its type promises).
+WHAT_TO_CHANGE = {what_to_change}
+
+
 shape_a = {shape_a}
 pose_a = {pose_a}
 shape_b = {shape_b}
@@ -221,8 +348,12 @@ with localcontext() as exact:
     exact.prec, exact.rounding = 2000, ROUND_FLOOR
     off = Decimal(low) - Decimal(answer) if answer < low else Decimal(answer) - Decimal(high)
     print(f"Coal is off the certified bracket by {{off:.3e}}")
+if WHAT_TO_CHANGE:
+    print(WHAT_TO_CHANGE)
 sys.exit(1)
 "#,
+        as_built_helper = AS_BUILT_HELPER,
+        what_to_change = python_str(&what_to_change([a, b])),
         name_comment = comment(&scene.name),
         source_comment = comment(source),
         notes_comment = comment_lines("#   ", &scene.notes),
@@ -250,7 +381,7 @@ sys.exit(1)
 /// compound: the script takes the least over them); a convex body itself.
 fn coal_parts(body: &Body) -> Result<(Vec<(String, String)>, bool), String> {
     let Some(composite) = &body.composite else {
-        let (shape, along_z) = coal_shape(&body.shape, 0.0)?;
+        let (shape, along_z) = coal_body_shape(body)?;
         return Ok((vec![(shape, coal_pose(&body.pose, along_z))], false));
     };
     let mesh_parts =
@@ -407,6 +538,11 @@ def swept(shape, radius):
     return shape
 
 
+{as_built_helper}
+# What to change when Coal is off (an object that is not what its type promises).
+WHAT_TO_CHANGE = {what_to_change}
+
+
 def bvh(vertices, triangles):
     """A triangle mesh as Coal's BVHModelOBBRSS: beginModel, addSubModel, endModel."""
     points = coal.StdVec_Vec3s()
@@ -480,6 +616,8 @@ if fields:
         print("Coal agrees with the certified answer")
         sys.exit(0)
     print("Coal is off the certified bracket (its collision test with a security margin)")
+    if WHAT_TO_CHANGE:
+        print(WHAT_TO_CHANGE)
     sys.exit(1)
 answer = min(distance(s1, p1, s2, p2) for s1, p1 in parts_a for s2, p2 in parts_b)
 print(f"Coal {{getattr(coal, '__version__', '?')}}: {{answer!r}} (allowed: [{{low!r}}, {{high!r}}])")
@@ -490,8 +628,12 @@ with localcontext() as exact:
     exact.prec, exact.rounding = 2000, ROUND_FLOOR
     off = Decimal(low) - Decimal(answer) if answer < low else Decimal(answer) - Decimal(high)
     print(f"Coal is off the certified bracket by {{off:.3e}}")
+if WHAT_TO_CHANGE:
+    print(WHAT_TO_CHANGE)
 sys.exit(1)
 "#,
+        as_built_helper = AS_BUILT_HELPER,
+        what_to_change = python_str(&what_to_change([a, b])),
         name_comment = comment(&scene.name),
         source_comment = comment(source),
         notes_comment = comment_lines("#   ", &scene.notes),

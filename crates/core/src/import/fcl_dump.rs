@@ -437,7 +437,7 @@ fn shape(text: &str, first_line: usize) -> Result<(String, ShapeSpec, bool), Str
                 text.matches("Vector3<double>(").count() + text.matches("Vector3<float>(").count();
             let coordinates = take(3 * count)?;
             let points = coordinates.chunks(3).map(|c| [c[0], c[1], c[2]]).collect();
-            (ShapeSpec::Polytope { points }, false)
+            (ShapeSpec::hull_of(points), false)
         }
         "" => return Err(format!("line {first_line}: no shape name")),
         other => {

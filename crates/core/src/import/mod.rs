@@ -399,7 +399,7 @@ pub(crate) fn spec_reach(spec: &ShapeSpec) -> f64 {
             radius,
             half_height,
         } => radius.hypot(*half_height),
-        ShapeSpec::Polytope { points } => points
+        ShapeSpec::Polytope { points, .. } => points
             .iter()
             .map(|p| DVec3::from_array(*p).length())
             .fold(0.0, f64::max),

@@ -382,7 +382,7 @@ macro_rules! body_reader {
                 if a[0] == 0.0 && a[2] == 0.0 && b[0] == 0.0 && b[2] == 0.0 && a[1] == -b[1] && b[1] > 0.0 {
                     ShapeSpec::Capsule { radius, half_height: b[1] }
                 } else {
-                    dilated(ShapeSpec::Polytope { points: vec![a, b] }, radius)
+                    dilated(ShapeSpec::hull_of(vec![a, b]), radius)
                 }
             };
             Some(match shape.as_typed_shape() {
@@ -391,9 +391,9 @@ macro_rules! body_reader {
                 TypedShape::Capsule(s) => capsule(s),
                 TypedShape::Cylinder(s) => ShapeSpec::Cylinder { radius: widen(s.radius), half_height: widen(s.half_height) },
                 TypedShape::Cone(s) => ShapeSpec::Cone { radius: widen(s.radius), half_height: widen(s.half_height) },
-                TypedShape::Segment(s) => ShapeSpec::Polytope { points: vec![v(s.a), v(s.b)] },
-                TypedShape::Triangle(s) => ShapeSpec::Polytope { points: vec![v(s.a), v(s.b), v(s.c)] },
-                TypedShape::ConvexPolyhedron(s) => ShapeSpec::Polytope { points: points(s.points()) },
+                TypedShape::Segment(s) => ShapeSpec::hull_of(vec![v(s.a), v(s.b)]),
+                TypedShape::Triangle(s) => ShapeSpec::hull_of(vec![v(s.a), v(s.b), v(s.c)]),
+                TypedShape::ConvexPolyhedron(s) => ShapeSpec::hull_of(points(s.points())),
                 TypedShape::RoundCuboid(s) => dilated(ShapeSpec::Box { half_extents: v(s.inner_shape.half_extents) }, widen(s.border_radius)),
                 TypedShape::RoundCylinder(s) => dilated(
                     ShapeSpec::Cylinder { radius: widen(s.inner_shape.radius), half_height: widen(s.inner_shape.half_height) },
@@ -404,11 +404,11 @@ macro_rules! body_reader {
                     widen(s.border_radius),
                 ),
                 TypedShape::RoundTriangle(s) => dilated(
-                    ShapeSpec::Polytope { points: vec![v(s.inner_shape.a), v(s.inner_shape.b), v(s.inner_shape.c)] },
+                    ShapeSpec::hull_of(vec![v(s.inner_shape.a), v(s.inner_shape.b), v(s.inner_shape.c)]),
                     widen(s.border_radius),
                 ),
                 TypedShape::RoundConvexPolyhedron(s) => dilated(
-                    ShapeSpec::Polytope { points: points(s.inner_shape.points()) },
+                    ShapeSpec::hull_of(points(s.inner_shape.points())),
                     widen(s.border_radius),
                 ),
                 _ => return None,

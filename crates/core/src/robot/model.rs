@@ -658,7 +658,7 @@ fn link_spec(
                 .map(|p| origin.transform_point(p).to_array()),
         );
     }
-    let hull = (!points.is_empty()).then_some(ShapeSpec::Polytope { points });
+    let hull = (!points.is_empty()).then_some(ShapeSpec::hull_of(points));
     if curved.is_empty() {
         let hull = hull.ok_or("no collision element has points")?;
         return Ok((hull, Pose::IDENTITY));
@@ -869,9 +869,7 @@ fn link_composite(
                         > 0.0
                     {
                         whole(
-                            ShapeSpec::Polytope {
-                                points: corners.map(|p| p.to_array()).to_vec(),
-                            },
+                            ShapeSpec::hull_of(corners.map(|p| p.to_array()).to_vec()),
                             Pose::IDENTITY,
                         );
                     }
@@ -908,9 +906,7 @@ fn written_spec(mesh: &TriMesh, has_fins: bool) -> ShapeSpec {
     }
     let parts = (0..mesh.triangle_count())
         .map(|t| MemberSpec {
-            shape: ShapeSpec::Polytope {
-                points: mesh.corners(t).map(|p| p.to_array()).to_vec(),
-            },
+            shape: ShapeSpec::hull_of(mesh.corners(t).map(|p| p.to_array()).to_vec()),
             translation: [0.0; 3],
             rotation: RotationSpec::Quaternion(DQuat::IDENTITY.to_array()),
         })

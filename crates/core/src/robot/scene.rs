@@ -42,14 +42,14 @@ pub fn shape_spec(shape: &Shape) -> ShapeSpec {
                 })
                 .collect(),
         },
-        other => ShapeSpec::Polytope {
-            points: other
+        other => ShapeSpec::hull_of(
+            other
                 .vertex_points()
                 .unwrap_or_default()
                 .into_iter()
                 .map(arr)
                 .collect(),
-        },
+        ),
     }
 }
 

@@ -192,6 +192,8 @@ enum BuildError {
         edge: String,
         file: Option<PathBuf>,
     },
+    /// An engine polygon of a `Polytope` that names a point it does not have.
+    Polygon(String),
 }
 
 /// What to do with a mesh that is not a surface: the scene format's two ways to take
@@ -272,6 +274,7 @@ impl std::fmt::Display for BuildError {
                 }
                 write!(f, "{edge}; {NOT_A_SURFACE_ADVICE}")
             }
+            BuildError::Polygon(why) => f.write_str(why),
         }
     }
 }
@@ -315,7 +318,19 @@ fn build_shape(
         ShapeSpec::Superellipsoid { radii, exponent } => {
             Shape::Superellipsoid(Superellipsoid::new(v(*radii), *exponent)?)
         }
-        ShapeSpec::Polytope { points } => {
+        ShapeSpec::Polytope { points, polygons } => {
+            if let Some((k, polygon)) = polygons
+                .iter()
+                .flatten()
+                .enumerate()
+                .find(|(_, p)| p.iter().any(|&i| i as usize >= points.len()))
+            {
+                return Err(BuildError::Polygon(format!(
+                    "polygon {k} {polygon:?} names a point past the {} points (0..{})",
+                    points.len(),
+                    points.len().saturating_sub(1)
+                )));
+            }
             let points: Vec<DVec3> = points.iter().map(|p| v(*p)).collect();
             Shape::Polytope(Polytope::from_points(&points)?)
         }

@@ -240,9 +240,7 @@ fn piece_body(body: &Body, i: u32) -> Option<Body> {
     let composite = body.composite.as_ref()?;
     let (shape, pose) = composite.tree().piece(i as usize)?;
     let spec = match (&body.spec, composite.triangle(i)) {
-        (_, Some(corners)) => ShapeSpec::Polytope {
-            points: corners.map(|p| p.to_array()).to_vec(),
-        },
+        (_, Some(corners)) => ShapeSpec::hull_of(corners.map(|p| p.to_array()).to_vec()),
         (ShapeSpec::Compound { parts }, None) => parts.get(i as usize)?.shape.clone(),
         _ => return None,
     };

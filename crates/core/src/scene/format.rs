@@ -40,9 +40,16 @@ pub enum ShapeSpec {
         radii: [f64; 3],
         exponent: f64,
     },
-    /// The convex hull of the given points.
+    /// The convex hull of the given points. `polygons`, when given, are the triangles an
+    /// engine's own convex object was built with over these points (Coal's
+    /// `Convex(points, polygons)`, Pinocchio's `buildConvexRepresentation`): the query
+    /// here is the hull's either way, and the export rebuilds the user's object as built
+    /// (Coal's GJK climbs those polygons' neighbours, so a non-convex one answers
+    /// wrongly there, and the reproduction must show it).
     Polytope {
         points: Vec<[f64; 3]>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        polygons: Option<Vec<[u32; 3]>>,
     },
     /// A mesh file (OBJ, STL, PLY, COLLADA), its path relative to the scene file:
     /// `as: Hull` (the default, and what a scene without `as` meant) its convex hull,
@@ -154,6 +161,14 @@ impl MeshUse {
 }
 
 impl ShapeSpec {
+    /// The convex hull of `points` (no engine polygons).
+    pub fn hull_of(points: Vec<[f64; 3]>) -> Self {
+        ShapeSpec::Polytope {
+            points,
+            polygons: None,
+        }
+    }
+
     /// The kinds that are not one convex body (meshes taken as triangles, height
     /// fields, compounds): a scene answers them through the midphase.
     pub fn is_composite(&self) -> bool {

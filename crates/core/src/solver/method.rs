@@ -10,11 +10,11 @@ use glam::DVec3;
 use serde::Serialize;
 
 use super::catalog::{self, Family};
+use super::distance::{certify_enclosure, solve};
 use super::family::{PairQuery, RunExtras, RunView};
 use super::registry::MethodEntry;
-use super::trace::Trace;
-use super::distance::{certify_enclosure, solve};
 use super::settings::SupportRule;
+use super::trace::Trace;
 use super::{Algorithm, Outcome, RunSummary, SolverSettings};
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::{Motion, RelativePose};

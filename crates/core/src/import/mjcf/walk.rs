@@ -632,7 +632,7 @@ impl Walk<'_> {
                     .get(&mesh)
                     .ok_or_else(|| format!("mesh=\"{mesh}\": no such mesh asset"))?;
                 let points = points.iter().map(|p| p.to_array()).collect();
-                (ShapeSpec::Polytope { points }, false)
+                (ShapeSpec::hull_of(points), false)
             }
             // A half-space is not a body GJK takes: a slab under the plane stands in for
             // it, sized once every geom is known ([`Walk::place_planes`]).
