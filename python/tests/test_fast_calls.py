@@ -221,3 +221,20 @@ def test_the_nearest_pair_of_a_batch_opens_in_focus():
     assert scene.run("gjk")["distance"] == pytest.approx(batch["distance"][nearest], abs=1e-9)
     with pytest.raises(IndexError, match=r"^focus: pair 3 is not one of the scene's 3 pairs"):
         scene.focus(3)
+
+
+def test_the_pinocchio_example_runs():
+    """python/examples/pinocchio_nearest_pair.py as a user runs it (a few configurations)."""
+    import os
+    import subprocess
+    import sys
+    pytest.importorskip("pinocchio")
+    here = os.path.dirname(os.path.abspath(__file__))
+    urdf = os.path.join(here, "..", "..", "..", "shared", "data", "robots", "panda_description", "urdf", "panda.urdf")
+    if not os.path.exists(urdf):
+        pytest.skip(f"{urdf} is absent (../shared/data)")
+    example = os.path.join(here, "..", "examples", "pinocchio_nearest_pair.py")
+    done = subprocess.run([sys.executable, example, "--configs", "3"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "collision pairs at 3 configurations" in done.stdout and "nearest: " in done.stdout
+    assert "the scene's run on it: " in done.stdout
