@@ -209,16 +209,21 @@ fn what_to_change(bodies: [&Body; 2]) -> String {
 }
 
 /// The Python helper both scripts build an engine's own convex object with.
-const AS_BUILT_HELPER: &str = r#"def as_built(points, polygons):
-    """A Coal Convex as its user built it: these points and polygons, no hull step."""
+const AS_BUILT_HELPER: &str = r#"def vectors(points, triangles):
+    """Coal's vectors of points and triangles, kept alive (Coal may refer to them)."""
     vector = coal.StdVec_Vec3s()
     for p in points:
         vector.append(np.array(p, dtype=float))
     faces = coal.StdVec_Triangle()
-    for t in polygons:
+    for t in triangles:
         faces.append(coal.Triangle(*t))
     KEEP.append((vector, faces))
-    return coal.Convex(vector, faces)
+    return vector, faces
+
+
+def as_built(points, polygons):
+    """A Coal Convex as its user built it: these points and polygons, no hull step."""
+    return coal.Convex(*vectors(points, polygons))
 "#;
 
 /// Coal's pose of a body: for a shape standing along y here and along z in Coal, the
@@ -545,17 +550,11 @@ WHAT_TO_CHANGE = {what_to_change}
 
 def bvh(vertices, triangles):
     """A triangle mesh as Coal's BVHModelOBBRSS: beginModel, addSubModel, endModel."""
-    points = coal.StdVec_Vec3s()
-    for p in vertices:
-        points.append(np.array(p, dtype=float))
-    faces = coal.StdVec_Triangle()
-    for t in triangles:
-        faces.append(coal.Triangle(*t))
+    points, faces = vectors(vertices, triangles)
     model = coal.BVHModelOBBRSS()
     model.beginModel(len(triangles), len(vertices))
     model.addSubModel(points, faces)
     model.endModel()
-    KEEP.extend([points, faces])
     return model
 
 
