@@ -34,6 +34,8 @@ import numpy as np
 
 from . import _native
 
+__version__ = "0.1.0"
+
 __all__ = [
     "Shape", "Sphere", "Box", "Ellipsoid", "Capsule", "Cylinder", "Cone", "Convex",
     "Dilated", "TriMesh", "HeightField", "Compound", "MeshFile", "Scene", "CompositeRun",
@@ -49,11 +51,18 @@ class MeshWarning(UserWarning):
 
 
 def _floats(values, count, what):
-    """`count` finite numbers, or a message naming `what` (complex numbers and text are
-    refused, not truncated or left to numpy's words)."""
-    array = np.asarray(values)
+    """`count` finite numbers, or a message naming `what` (complex numbers, text, None and
+    booleans are refused, not truncated, parsed or left to numpy's words)."""
+    if values is None or isinstance(values, (str, bytes)):
+        raise TypeError(f"{what}: expected {count} number{'s' if count > 1 else ''}, got {values!r}")
+    try:
+        array = np.asarray(values)
+    except (TypeError, ValueError):
+        raise TypeError(f"{what}: expected {count} numbers, got {values!r}") from None
     if np.iscomplexobj(array):
         raise TypeError(f"{what}: complex numbers are not lengths or coordinates ({values!r})")
+    if array.dtype.kind not in "iuf":
+        raise TypeError(f"{what}: expected {count} number{'s' if count > 1 else ''}, got {values!r}")
     try:
         array = array.astype(float).reshape(-1)
     except (TypeError, ValueError):
@@ -68,6 +77,8 @@ def _floats(values, count, what):
 
 def _number(value, what):
     """One finite number, or a message naming `what`."""
+    if value is None or isinstance(value, (str, bytes, bool, np.bool_)):
+        raise TypeError(f"{what}: expected 1 number, got {value!r}")
     return _floats([value], 1, what)[0] if np.ndim(value) == 0 else _floats(value, 1, what)[0]
 
 
@@ -90,16 +101,22 @@ class Shape:
         if self._handle is None:
             frame = None if self.frame is None else [float(v) for v in np.asarray(self.frame, dtype=float).reshape(16)]
             self._handle = _native.Built(json.dumps(self.spec, allow_nan=False),
-                                         f"{what} {self.describe()}", frame)
+                                         f"{what} ({self.describe()})", frame)
         return self._handle
 
     @classmethod
-    def from_coal(cls, geometry):
+    def from_coal(cls, geometry) -> "Shape":
         """A Coal (or hpp-fcl) geometry as a shape to query at Coal's poses (what
         Scene.from_coal converts, to the bit: convex shapes, `Convex`, `BVHModel`
         meshes, height fields); a capsule, cylinder or cone keeps Coal's z axis through
         its `frame`, so `distance(shape, M, ...)` takes the geometry's own
-        `Transform3s`, `SE3` or 4x4 pose."""
+        `Transform3s`, `SE3` or 4x4 pose. Taken: Box, Sphere, Capsule, Cylinder, Cone,
+        Ellipsoid, Convex (a MeshWarning when its polygons are not convex: the query is
+        its hull's), BVHModelOBBRSS / BVHModelOBB (a mesh; a compound of its triangles,
+        with a MeshWarning, when an edge has three or more), HeightFieldOBBRSS /
+        HeightFieldAABB, and any of them with a swept-sphere radius. Refused (TypeError,
+        naming it): Halfspace and Plane (unbounded: Scene.from_coal takes them against
+        another shape), TriangleP, OcTree and the other kinds."""
         from ._coal import shape_and_pose
         if type(geometry).__name__ in ("Halfspace", "Plane"):
             raise TypeError(f"Shape.from_coal: a {type(geometry).__name__} is unbounded: only "
@@ -110,53 +127,81 @@ class Shape:
             frame = np.eye(4)
             frame[:3, :3], frame[:3, 3] = R, t
             shape.frame = frame
+            shape._handle = None  # built (if at all) before it had its frame
         return shape
 
     def __repr__(self):
+        (kind, fields), = self.spec.items()
+        if kind in ("Polytope", "TriMesh", "HeightField", "Compound", "Mesh"):
+            return f"<collidescope.Shape {self.describe()}>"
         return f"collidescope.Shape({self.spec!r})"
 
     def describe(self):
         """How messages name the shape: what the user called (`MeshFile('a.stl')`,
-        `TriMesh(8 vertices, 12 triangles)`), else its kind."""
-        return self.label or next(iter(self.spec))
+        `TriMesh(8 vertices, 12 triangles)`), else its kind (and its size)."""
+        if self.label:
+            return self.label
+        (kind, fields), = self.spec.items()
+        if kind == "Polytope":
+            return f"Convex({len(fields['points'])} points)"
+        if kind == "Compound":
+            return f"Compound({len(fields['parts'])} parts)"
+        return kind
 
 
-def Sphere(radius):
-    return Shape({"Sphere": {"radius": _number(radius, "Sphere radius")}})
+def _checked(shape, constructor):
+    """A primitive shape built at once, so that a bad size is refused where it was
+    written (`Sphere: radius must be > 0`), not at the first query."""
+    try:
+        shape._build(constructor)
+    except ValueError as error:
+        raise ValueError(str(error).replace(f"{constructor} ({shape.describe()}): ", f"{constructor}: ", 1)) from None
+    return shape
 
 
-def Box(half_extents):
+def Sphere(radius) -> Shape:
+    """A ball of `radius` about the origin."""
+    return _checked(Shape({"Sphere": {"radius": _number(radius, "Sphere radius")}}), "Sphere")
+
+
+def Box(half_extents) -> Shape:
     """A box by its half extents (Coal's and FCL's `Box` take full sides)."""
-    return Shape({"Box": {"half_extents": _floats(half_extents, 3, "Box half extents")}})
+    return _checked(Shape({"Box": {"half_extents": _floats(half_extents, 3, "Box half extents")}}), "Box")
 
 
-def Ellipsoid(radii):
-    return Shape({"Ellipsoid": {"radii": _floats(radii, 3, "Ellipsoid radii")}})
+def Ellipsoid(radii) -> Shape:
+    """An ellipsoid by its three radii along x, y, z."""
+    return _checked(Shape({"Ellipsoid": {"radii": _floats(radii, 3, "Ellipsoid radii")}}), "Ellipsoid")
 
 
-def Capsule(radius, half_height):
+def Capsule(radius, half_height) -> Shape:
     """Along y, as parry's `capsule_y` (Coal's capsules stand along z: see from_coal)."""
-    return Shape({"Capsule": {"radius": _number(radius, "Capsule radius"),
-                              "half_height": _number(half_height, "Capsule half_height")}})
+    return _checked(Shape({"Capsule": {"radius": _number(radius, "Capsule radius"),
+                                       "half_height": _number(half_height, "Capsule half_height")}}), "Capsule")
 
 
-def Cylinder(radius, half_height):
+def Cylinder(radius, half_height) -> Shape:
     """Along y."""
-    return Shape({"Cylinder": {"radius": _number(radius, "Cylinder radius"),
-                               "half_height": _number(half_height, "Cylinder half_height")}})
+    return _checked(Shape({"Cylinder": {"radius": _number(radius, "Cylinder radius"),
+                                        "half_height": _number(half_height, "Cylinder half_height")}}), "Cylinder")
 
 
-def Cone(radius, half_height):
+def Cone(radius, half_height) -> Shape:
     """Along y, apex at +half_height."""
-    return Shape({"Cone": {"radius": _number(radius, "Cone radius"),
-                           "half_height": _number(half_height, "Cone half_height")}})
+    return _checked(Shape({"Cone": {"radius": _number(radius, "Cone radius"),
+                                    "half_height": _number(half_height, "Cone half_height")}}), "Cone")
 
 
-def Convex(points):
+def Convex(points) -> Shape:
     """The convex hull of an (n, 3) array of points (flat and repeated points allowed)."""
-    array = np.asarray(points)
+    try:
+        array = np.asarray(points)
+    except (TypeError, ValueError):
+        raise ValueError("Convex: expected an (n, 3) array of points (rows of 3 numbers)") from None
     if np.iscomplexobj(array):
         raise TypeError("Convex: complex numbers are not coordinates")
+    if array.dtype.kind not in "iuf":
+        raise TypeError(f"Convex: expected an (n, 3) array of numbers, got dtype {array.dtype}")
     try:
         array = array.astype(float)
     except (TypeError, ValueError):
@@ -167,17 +212,22 @@ def Convex(points):
     if bad.size:
         k = int(bad[0][0])
         raise ValueError(f"Convex: point {k} is not a finite point ({list(map(float, array[k]))})")
+    big = np.argwhere(np.abs(array) > 1e75)
+    if big.size:
+        k = int(big[0][0])
+        raise ValueError(f"Convex: point {k} lies beyond 1e75 ({list(map(float, array[k]))}), where "
+                         "squared lengths overflow: scale the units down")
     return Shape({"Polytope": {"points": [[float(c) for c in p] for p in array]}})
 
 
-def Dilated(shape, radius):
+def Dilated(shape, radius) -> Shape:
     """`shape` ⊕ a ball of `radius` (parry's round shapes, Coal's swept-sphere radius)."""
     if not isinstance(shape, Shape):
         raise TypeError(f"Dilated: shape is a collidescope shape, got {type(shape).__name__}")
     return Shape({"Dilated": {"shape": shape.spec, "radius": _number(radius, "Dilated radius")}})
 
 
-def TriMesh(vertices, triangles):
+def TriMesh(vertices, triangles) -> Shape:
     """A triangle mesh taken as its triangles (non-convex, open or closed: parry's
     `TriMesh`, Coal's `BVHModel`): an (n, 3) array of vertices and an (m, 3) array of
     indices into them. A pair with one is answered through the midphase."""
@@ -296,8 +346,12 @@ def _arrays(value):
 def Settings(**fields):
     """Solver settings built once for `distance` and `distances` (a dict there is read on
     every call): `Settings(tolerance=1e-9, max_iterations=500, epa={"tolerance": 1e-12})`,
-    over Coal's defaults (tolerance 1e-6, 128 iterations). Names as in scene files;
-    an unknown name or a value of the wrong kind is refused, naming it."""
+    over Coal's defaults (tolerance 1e-6, 128 iterations). Names as in scene files:
+    tolerance, criterion ('VanDenBergen', 'DualityGap', ...), kind ('Absolute',
+    'Relative'), max_iterations, initial_guess, mode, tetrahedron, supports ('Exact',
+    'Coal'), overlap_proof, and the families' own: epa={tolerance, acceptable,
+    max_iterations, ...}, toi={...}, interior_point={...}, lp={...}. An unknown name or a
+    value of the wrong kind is refused, naming it (the message lists every name)."""
     return _native.Settings(_assignments(fields))
 
 
@@ -345,16 +399,22 @@ distance = _native.distance
 
 
 
-def distances(shapes, poses, pairs=None, method=None, settings=None):
+def distances(shapes, poses, pairs=None, method=None, settings=None) -> dict:
     """Many queries in one call, on every core: `shapes` (K shapes, each built once),
     `poses` of shape (K, 4, 4), or (C, K, 4, 4) for C configurations (a robot's links
-    at C joint vectors), `pairs` (P index pairs into shapes; every pair when None).
+    at C joint vectors), `pairs` (P index pairs into shapes; when None every pair
+    (i, j) with i < j, in that order, returned as `pairs`).
     Returns a dict of numpy arrays of shape (P,) or (C, P): `distance` (signed, NaN
     where no answer), `lower_bound`, `upper_bound`, `status` (codes into
     `status_names`), `iterations`, `piece_a`/`piece_b` (a composite's nearest triangle
     or part, -1 otherwise), and (..., 3) `point_a`, `point_b`, `normal`; `reasons`
     says why any query gave no answer."""
-    shapes = list(shapes)
+    if isinstance(shapes, Shape):
+        raise TypeError("shapes: a list of collidescope shapes, got one Shape (distance() takes a pair)")
+    try:
+        shapes = list(shapes)
+    except TypeError:
+        raise TypeError(f"shapes: a list of collidescope shapes, got {type(shapes).__name__}") from None
     if pairs is None:
         pairs = [(i, j) for i in range(len(shapes)) for j in range(i + 1, len(shapes))]
     else:
@@ -367,7 +427,9 @@ def distances(shapes, poses, pairs=None, method=None, settings=None):
             if not np.issubdtype(array.dtype, np.integer):
                 raise TypeError(f"pairs: shape indices are integers, got dtype {array.dtype}")
             pairs = [(int(i), int(j)) for i, j in array]
-    return _native.distances(shapes, poses, pairs, method, settings)
+    out = _native.distances(shapes, poses, pairs, method, settings)
+    out["pairs"] = [tuple(p) for p in pairs]
+    return out
 
 
 def methods():

@@ -58,7 +58,7 @@ def distance(a: Any, pose_a: Pose, b: Any, pose_b: Pose, method: Optional[str] =
              settings: Union[Settings, Dict[str, Any], None] = None) -> Distance: ...
 
 
-def distances(shapes: Sequence[Any], poses: npt.ArrayLike, pairs: Sequence[Tuple[int, int]],
+def distances(shapes: Sequence[Any], poses: npt.ArrayLike, pairs: Optional[Sequence[Tuple[int, int]]],
               method: Optional[str] = None,
               settings: Union[Settings, Dict[str, Any], None] = None) -> Dict[str, Any]: ...
 

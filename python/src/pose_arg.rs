@@ -4,7 +4,13 @@
 //! the argument and the entry at fault (NaN, a non-rigid rotation, a last row that is
 //! not 0 0 0 1, an offset beyond the size cap, a complex or text entry).
 
-use collidescope::pose::{rigid_rotation, Pose};
+use collidescope::pose::{rigid_rotation_within, Pose};
+
+/// How far from orthonormal a rotation from Python may be: an f32 pose (a float32
+/// `SE3`, 5e-8) or a matrix printed to 6 decimals (1e-6) is the rotation its writer
+/// meant, and is replaced by its nearest rotation (Higham's polar iteration); one
+/// orthonormal to f64 rounding (Coal's, Pinocchio's) is kept to the bit.
+const ROTATION_TOLERANCE: f64 = 1e-5;
 use collidescope::DVec3;
 use numpy::{
     PyArray2, PyArrayDescrMethods, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArray,
@@ -59,7 +65,12 @@ fn checked_parts(rows: [[f64; 3]; 3], t: [f64; 3]) -> Result<Pose, String> {
     {
         return Err(format!("holds {v} (a pose is finite)"));
     }
-    let rotation = rigid_rotation(rows).map_err(|e| format!("not a rigid pose: {e}"))?;
+    let rotation = rigid_rotation_within(rows, ROTATION_TOLERANCE).map_err(|e| {
+        format!(
+            "not a rigid pose: {e}; re-orthonormalise it (e.g. \
+             scipy.spatial.transform.Rotation.from_matrix(R).as_matrix())"
+        )
+    })?;
     let translation = DVec3::from_array(t);
     if let Some(why) = collidescope::solver::beyond_size_cap(translation) {
         return Err(format!("its translation {why}"));
@@ -122,7 +133,7 @@ pub fn float_entries(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<(Vec<usize>
     Ok((shape, values))
 }
 
-fn type_name(obj: &Bound<'_, PyAny>) -> String {
+pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type()
         .name()
         .map(|n| n.to_string())

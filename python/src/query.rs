@@ -21,7 +21,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rayon::prelude::*;
 
-use crate::pose_arg::{index_text, pose_arg, pose_stack};
+use crate::pose_arg::{index_text, pose_arg, pose_stack, type_name};
 
 /// A shape built once: its convex shape (a composite's hull), its pieces and hierarchy
 /// when it is a mesh, height field or compound, and its fixed placement in the frame
@@ -186,10 +186,14 @@ impl Answer {
         self.outcome.signed_distance().unwrap_or(f64::NAN)
     }
 
-    fn reason(&self) -> Option<&str> {
+    /// Why the answer has no signed distance, when it has none: a degenerate or
+    /// not-applicable run's own words, else the outcome said in full (an iteration
+    /// cap with the bracket it reached).
+    fn reason(&self) -> Option<String> {
         match &self.outcome {
-            Outcome::Degenerate { reason } => Some(reason),
-            Outcome::NotApplicable { why } => Some(why),
+            Outcome::Degenerate { reason } => Some(reason.clone()),
+            Outcome::NotApplicable { why } => Some(why.clone()),
+            other if other.signed_distance().is_none() => Some(other.to_string()),
             _ => None,
         }
     }
@@ -326,10 +330,7 @@ fn built<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, Built>
         PyTypeError::new_err(format!(
             "{what}: expected a collidescope shape (cs.Box, cs.Convex, cs.TriMesh, \
              cs.Shape.from_coal, ...), got {}",
-            obj.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
+            type_name(obj)
         ))
     })?;
     let handle = if handle.is_none() {
@@ -344,13 +345,18 @@ fn built<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Bound<'py, Built>
 }
 
 /// The method a call names (default: EPA, a signed distance as `coal.distance` gives).
-fn method_arg(method: Option<&str>) -> PyResult<Method> {
-    match method {
-        None => Ok(Method::epa()),
-        Some(name) => name
-            .parse()
-            .map_err(|e: String| PyValueError::new_err(format!("method: {e}"))),
-    }
+fn method_arg(method: Option<&Bound<'_, PyAny>>) -> PyResult<Method> {
+    let Some(method) = method.filter(|m| !m.is_none()) else {
+        return Ok(Method::epa());
+    };
+    let name: String = method.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "method: a method's name (a str such as 'gjk', 'epa', 'nesterov'), got {}",
+            type_name(method)
+        ))
+    })?;
+    name.parse()
+        .map_err(|e: String| PyValueError::new_err(format!("method: {e}")))
 }
 
 fn settings_arg(settings: Option<&Bound<'_, PyAny>>) -> PyResult<SolverSettings> {
@@ -395,9 +401,13 @@ fn vector<'py>(py: Python<'py>, v: Option<DVec3>) -> Option<Bound<'py, PyArray1<
 
 #[pymethods]
 impl PyDistance {
-    /// The verdict: "separated", "contact", "penetrating", "touching", "intersecting",
-    /// "stalled", "iteration_cap", "degenerate", ... (what each proves:
-    /// `collidescope solve --help`).
+    /// The verdict, each a proof: "separated" (a plane with a positive gap: apart by
+    /// `distance`, within the bracket), "penetrating" (EPA's depth, `distance` minus
+    /// it), "touching" (a depth proved zero), "intersecting" (the origin enclosed:
+    /// overlapping, no depth asked), "contact" (within the tolerance, apart or not
+    /// unproved: at most `upper_bound` apart), "stalled" (round-off ended the run: the
+    /// distance in the bracket), "iteration_cap" (no answer: the bracket reached,
+    /// `reason`), "degenerate" / "not_applicable" (no answer: `reason` says why).
     #[getter]
     fn status(&self) -> &'static str {
         self.answer.outcome.status_name()
@@ -410,8 +420,9 @@ impl PyDistance {
         self.answer.outcome.signed_distance()
     }
 
-    /// Certified lower bound of the distance (a separating plane's gap; 0 when the
-    /// shapes may touch).
+    /// Certified lower bound of the distance apart (a separating plane's gap; 0 when
+    /// the shapes may touch or overlap: the bracket is of the distance apart, `distance`
+    /// is signed).
     #[getter]
     fn lower_bound(&self) -> f64 {
         self.answer.lower
@@ -474,7 +485,7 @@ impl PyDistance {
     /// Why a degenerate or not-applicable run gave no answer.
     #[getter]
     fn reason(&self) -> Option<String> {
-        self.answer.reason().map(str::to_string)
+        self.answer.reason()
     }
 
     /// The answer as a dict (points as numpy arrays).
@@ -519,10 +530,13 @@ impl PyDistance {
     }
 }
 
-/// The signed distance between shape `a` at `pose_a` and shape `b` at `pose_b`: GJK,
-/// and EPA's depth when they overlap (as `coal.distance`), or any `method` of the
-/// catalog. Shapes are built on first use and kept; poses are world poses: a 4x4 numpy
-/// matrix, (R, t), a pinocchio.SE3, a coal.Transform3s, or None (the identity);
+/// The signed distance between shape `a` at `pose_a` and shape `b` at `pose_b`: by
+/// default (`method=None`, "epa") GJK, and EPA's depth when they overlap (as
+/// `coal.distance` on convex shapes), or any `method` of `collidescope.methods()`.
+/// Shapes are built on first use and kept; poses are world poses: a 4x4 numpy matrix
+/// (the fast path: C-contiguous float64), (R, t), a pinocchio.SE3, a coal.Transform3s
+/// (each about 1 us to read), or None (the identity); a rotation orthonormal within
+/// 1e-5 (an f32 pose) is taken as its nearest rotation, one further off is refused;
 /// `settings` a collidescope.Settings (or a dict, read on every call). The answer's
 /// `status` is a proof (`separated`: a plane with a positive gap; `penetrating`: EPA's
 /// depth), `distance` signed, `lower_bound`/`upper_bound` the certified bracket,
@@ -535,7 +549,7 @@ pub fn distance(
     pose_a: &Bound<'_, PyAny>,
     b: &Bound<'_, PyAny>,
     pose_b: &Bound<'_, PyAny>,
-    method: Option<&str>,
+    method: Option<&Bound<'_, PyAny>>,
     settings: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyDistance> {
     let built_a = built(a, "a")?;
@@ -561,11 +575,17 @@ pub fn distances<'py>(
     shapes: &Bound<'py, PyAny>,
     poses: &Bound<'py, PyAny>,
     pairs: Vec<(i64, i64)>,
-    method: Option<&str>,
+    method: Option<&Bound<'py, PyAny>>,
     settings: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut handles = Vec::new();
-    for (k, shape) in shapes.try_iter()?.enumerate() {
+    let items = shapes.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "shapes: a list of collidescope shapes, got {}",
+            type_name(shapes)
+        ))
+    })?;
+    for (k, shape) in items.enumerate() {
         handles.push(built(&shape?, &format!("shapes[{k}]"))?);
     }
     let count = handles.len();

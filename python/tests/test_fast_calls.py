@@ -238,3 +238,75 @@ def test_the_pinocchio_example_runs():
     assert done.returncode == 0, done.stdout + done.stderr
     assert "collision pairs at 3 configurations" in done.stdout and "nearest: " in done.stdout
     assert "the scene's run on it: " in done.stdout
+
+
+def test_a_reviewers_careless_inputs_name_the_argument():
+    """The second campaign (a new user's review of issue 46)."""
+    box, ball = cs.Box([0.5, 0.5, 0.5]), cs.Sphere(0.2)
+    H = pose(np.eye(3), [2, 0, 0])
+    with pytest.raises(TypeError, match=r"^method: a method's name"):
+        cs.distance(box, None, ball, H, method=3)
+    with pytest.raises(TypeError, match=r"^shapes: a list of collidescope shapes, got one Shape"):
+        cs.distances(box, np.array([np.eye(4)]), [(0, 1)])
+    with pytest.raises(ValueError, match=r"^Convex: expected an \(n, 3\) array"):
+        cs.Convex([[0, 0, 0], [1, 0]])
+    with pytest.raises(TypeError, match=r"^Sphere radius: expected 1 number, got None"):
+        cs.Sphere(None)
+    for bad in ("0.5", b"1", True):
+        with pytest.raises(TypeError, match=r"^Sphere radius: expected 1 number"):
+            cs.Sphere(bad)
+    with pytest.raises(TypeError, match=r"^Box half extents: expected 3 numbers, got '123'"):
+        cs.Box("123")
+    with pytest.raises(ValueError, match=r"^Sphere: .*radius"):
+        cs.Sphere(-1.0)
+    with pytest.raises(ValueError, match=r"^Convex: point 0 lies beyond 1e75"):
+        cs.Convex(np.ones((4, 3)) * 1e200)
+    with pytest.raises(ValueError, match=r"^pose_a: not a rigid pose: .*is a reflection"):
+        cs.distance(box, np.diag([-1.0, 1.0, 1.0, 1.0]), ball, H)
+    # An f32 pose is the rotation its writer meant.
+    R = random_rotation(np.random.default_rng(2))
+    f32 = pose(R.astype(np.float32).astype(float), [2, 0, 0])
+    assert abs(cs.distance(box, f32, ball, H).distance - cs.distance(box, pose(R, [2, 0, 0]), ball, H).distance) < 1e-6
+    # No answer: said why, single and batch.
+    capped = cs.distance(cs.Ellipsoid([1, 2, 3]), None, cs.Ellipsoid([2, 1, 1]), pose(R, [4, 1, 0]),
+                         method="nesterov", settings=cs.Settings(max_iterations=1))
+    assert capped.status == "iteration_cap" and capped.distance is None
+    assert capped.reason and "iteration" in capped.reason
+    batch = cs.distances([cs.Ellipsoid([1, 2, 3]), cs.Ellipsoid([2, 1, 1])],
+                         np.array([np.eye(4), pose(R, [4, 1, 0])]), [(0, 1)],
+                         method="nesterov", settings=cs.Settings(max_iterations=1))
+    assert np.isnan(batch["distance"][0]) and "0" in batch["reasons"]
+    assert batch["pairs"] == [(0, 1)]
+    assert "points" in repr(cs.Convex(RNG.normal(size=(50, 3)))) and len(repr(cs.Convex(RNG.normal(size=(500, 3))))) < 100
+    assert cs.__version__
+
+
+def test_an_overlap_of_two_meshes_exports_a_script_coal_passes(tmp_path):
+    """Coal's distance between two BVH models is 0 on an overlap (it computes no depth):
+    the exported script takes that, with Coal's collision test, as agreement."""
+    import subprocess
+    import sys
+    coal = pytest.importorskip("coal")
+    v = np.array([[x, y, z] for x in (0.0, 1.0) for y in (0.0, 1.0) for z in (0.0, 1.0)])
+    t = np.array([[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
+                  [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]])
+
+    def bvh():
+        m = coal.BVHModelOBBRSS()
+        m.beginModel(len(t), len(v))
+        m.addVertices(v)
+        m.addTriangles(t.astype(np.int64))
+        m.endModel()
+        return m
+    a, b = bvh(), bvh()
+    M = coal.Transform3s(np.eye(3), np.array([0.5, 0.3, 0.2]))
+    request, result = coal.DistanceRequest(), coal.DistanceResult()
+    coal.distance(a, coal.Transform3s(), b, M, request, result)
+    scene = cs.Scene.from_coal(a, coal.Transform3s(), b, M)
+    assert scene.run("epa")["distance"] < 0
+    script = tmp_path / "overlap.py"
+    scene.export_coal(script)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    if result.min_distance == 0.0:
+        assert "no depth" in done.stdout, done.stdout
+    assert done.returncode == 0, done.stdout + done.stderr

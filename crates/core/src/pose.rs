@@ -140,6 +140,12 @@ pub fn rigid_rotation_within(rows: [[f64; 3]; 3], tolerance: f64) -> Result<DMat
     let det = m.determinant();
     // NaN (an overflowed product) is not within the tolerance either.
     let orthonormal = worst <= tolerance;
+    if orthonormal && det < 0.0 {
+        return Err(format!(
+            "rotation {rows:?} is a reflection (determinant {det:.6}), not a rotation: \
+             a rigid pose turns, it does not mirror"
+        ));
+    }
     if !orthonormal || det <= 0.0 {
         return Err(format!(
             "rotation {rows:?} is not rigid: its rows are orthonormal only to {worst:.1e} \
