@@ -23,6 +23,7 @@ Shapes and poses reach the Rust core as JSON whose floats Python writes in short
 round-trip form: every number arrives to the bit. Rotation matrices are kept as given.
 """
 import json
+import operator
 import os
 import re
 import shutil
@@ -371,6 +372,8 @@ def _assignments(fields, prefix=""):
             raise TypeError(f"{written}: complex numbers are not settings ({value!r})")
         if isinstance(value, float) and not np.isfinite(value):
             raise ValueError(f"{written} is {value}: a setting is a finite number")
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 2**53:
+            raise ValueError(f"{written} is {value}: too large for a setting")
         try:
             text = json.dumps(value, allow_nan=False)
         except (TypeError, ValueError) as error:
@@ -418,15 +421,18 @@ def distances(shapes, poses, pairs=None, method=None, settings=None) -> dict:
     if pairs is None:
         pairs = [(i, j) for i in range(len(shapes)) for j in range(i + 1, len(shapes))]
     else:
-        array = np.asarray(pairs)
-        if array.size == 0:
-            pairs = []
-        else:
-            if array.ndim != 2 or array.shape[1] != 2:
-                raise ValueError(f"pairs: expected (P, 2) shape indices, got shape {array.shape}")
-            if not np.issubdtype(array.dtype, np.integer):
-                raise TypeError(f"pairs: shape indices are integers, got dtype {array.dtype}")
-            pairs = [(int(i), int(j)) for i, j in array]
+        checked = []
+        for k, pair in enumerate(pairs):
+            try:
+                i, j = (operator.index(v) for v in pair)
+            except (TypeError, ValueError):
+                raise TypeError(f"pairs[{k}]: a pair of shape indices (two integers), got {pair!r}") from None
+            for v in (i, j):
+                if not 0 <= v < len(shapes):
+                    raise ValueError(f"pairs[{k}] = ({i}, {j}): {v} is not a shape index "
+                                     f"(0..{len(shapes) - 1})")
+            checked.append((i, j))
+        pairs = checked
     out = _native.distances(shapes, poses, pairs, method, settings)
     out["pairs"] = [tuple(p) for p in pairs]
     return out

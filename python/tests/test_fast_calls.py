@@ -310,3 +310,15 @@ def test_an_overlap_of_two_meshes_exports_a_script_coal_passes(tmp_path):
     if result.min_distance == 0.0:
         assert "no depth" in done.stdout, done.stdout
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_pairs_and_settings_out_of_range_are_named():
+    shapes = [cs.Sphere(0.1), cs.Sphere(0.2)]
+    poses = np.array([np.eye(4), pose(np.eye(3), [1.0, 0, 0])])
+    with pytest.raises(ValueError, match=r"^pairs\[0\] = \(0, 9223372036854775808\): 9223372036854775808 is not a shape index"):
+        cs.distances(shapes, poses, [(0, 2**63)])
+    with pytest.raises(TypeError, match=r"^pairs\[0\]: a pair of shape indices"):
+        cs.distances(shapes, poses, [(0.0, 1.0)])
+    with pytest.raises(ValueError, match=r"^settings\['max_iterations'\] is 10+: too large"):
+        cs.Settings(max_iterations=10**30)
+    assert cs.distances(shapes, poses, np.array([[0, 1]]))["pairs"] == [(0, 1)]
