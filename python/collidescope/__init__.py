@@ -299,6 +299,8 @@ def MeshFile(path, hull=False):
     """A mesh file (OBJ, STL, PLY, COLLADA): its triangles (a non-convex mesh), or its
     convex hull with hull=True. A missing file raises FileNotFoundError here, naming the
     path as given."""
+    if not isinstance(hull, (bool, np.bool_)):
+        raise TypeError(f"MeshFile: hull is True or False, got {hull!r}")
     given = os.fspath(path)
     label = f"MeshFile({given!r}{', hull=True' if hull else ''})"
     if not os.path.exists(given):
