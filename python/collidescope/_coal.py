@@ -167,30 +167,13 @@ def _polygons(geom):
 
 
 def convexity_defect(points, polygons):
-    """Where a polyhedron (its points and triangular polygons) is not convex: the
-    vertex farthest beyond the plane of one of its polygons, on the side away from the
-    rest (a convex polytope has every vertex on one side of each face's plane), as
-    (vertex, polygon, height); None when it is convex within round-off."""
-    if len(polygons) == 0 or len(points) < 4:
+    """Where a polyhedron (its points and triangular polygons) is not convex: (vertex,
+    polygon, height) of the vertex farthest beyond a polygon's plane, or None (the
+    core's check, the one the Coal export makes)."""
+    if len(polygons) == 0:
         return None
-    a, b, c = (points[polygons[:, k]] for k in range(3))
-    normals = np.cross(b - a, c - a)
-    lengths = np.linalg.norm(normals, axis=1)
-    keep = lengths > 0
-    if not keep.any():
-        return None
-    normals = normals[keep] / lengths[keep, None]
-    heights = np.einsum("fj,fpj->fp", normals, points[None, :, :] - a[keep][:, None, :])
-    above, below = heights.max(axis=1), -heights.min(axis=1)
-    # Points on both sides of a face's plane: the smaller excursion is the defect there.
-    both = np.minimum(above, below)
-    scale = float(np.abs(points).max()) if points.size else 1.0
-    f = int(np.argmax(both))
-    if both[f] <= 1e-9 * max(scale, 1.0):
-        return None
-    row = heights[f] if above[f] <= below[f] else -heights[f]
-    faces = np.flatnonzero(keep)
-    return int(np.argmax(row)), int(faces[f]), float(both[f])
+    return _native.convexity_defect(np.asarray(points, dtype=float).tolist(),
+                                    np.asarray(polygons, dtype=np.int64).tolist())
 
 
 def is_composite(geom):

@@ -199,6 +199,14 @@ fn export(scene_json: &str, kind: &str, pair: usize, source: &str) -> PyResult<S
     text.map_err(|e| value_error(format!("pair {pair}: cannot export to {kind}: {e}")))
 }
 
+/// Where an engine's convex object (its points and the triangles it was built with) is
+/// not convex: `(vertex, polygon, height)` of the vertex farthest beyond a polygon's
+/// plane, or None (the check the Coal export makes, in one place).
+#[pyfunction]
+fn convexity_defect(points: Vec<[f64; 3]>, polygons: Vec<[u32; 3]>) -> Option<(usize, usize, f64)> {
+    collidescope::mesh::convexity_defect(&points, &polygons)
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check, m)?)?;
@@ -217,5 +225,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(query::distance, m)?)?;
     m.add_function(wrap_pyfunction!(query::distances, m)?)?;
     m.add_function(wrap_pyfunction!(query::pose_parts, m)?)?;
+    m.add_function(wrap_pyfunction!(convexity_defect, m)?)?;
     Ok(())
 }

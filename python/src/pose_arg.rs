@@ -159,7 +159,6 @@ pub fn pose_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Pose> {
             return pose_from_matrix(&entries, what);
         }
     }
-    let py = obj.py();
     if (obj.is_instance_of::<PyTuple>() || obj.is_instance_of::<PyList>()) && obj.len()? == 2 {
         let r = float_entries(&obj.get_item(0)?, &format!("{what} rotation"))?;
         let t = float_entries(&obj.get_item(1)?, &format!("{what} translation"))?;
@@ -181,7 +180,6 @@ pub fn pose_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Pose> {
             return rotation_translation(r, t, what);
         }
     }
-    let _ = py;
     let array_like = obj.cast::<PyUntypedArray>().is_ok()
         || obj.is_instance_of::<PyTuple>()
         || obj.is_instance_of::<PyList>();

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use collidescope::composite::midphase::bracket;
+use collidescope::composite::midphase::certified_bracket;
 use collidescope::composite::{run_composite, Composite, CompositeRun, Side};
 use collidescope::pose::{Pose, RelativePose};
 use collidescope::scene::{Scene, ShapeSpec};
@@ -228,8 +228,7 @@ fn answer(
     if a.composite.is_none() && b.composite.is_none() {
         let run = method.run_untraced(&a.shape, &b.shape, b_in_a, settings);
         let s = &run.summary;
-        let (lower, upper) = bracket(&s.outcome);
-        let lower = s.outcome.lower_bound().map_or(lower, |gap| gap.max(lower));
+        let (lower, upper) = certified_bracket(&s.outcome);
         let point_a = s.witness_a.map(|p| wa.transform_point(p));
         let point_b = s.witness_b.map(|p| wa.transform_point(p));
         return Answer {

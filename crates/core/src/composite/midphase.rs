@@ -469,6 +469,16 @@ pub(super) fn piece_run(
     Some(method.run(&piece, b, b_in_piece, None, settings, true))
 }
 
+/// [`bracket`] with a separating plane's gap (the LP's verdict) counted as a lower bound
+/// too: the bracket a convex run's report gives (`solve --json`, the Python answers).
+pub fn certified_bracket(outcome: &Outcome) -> (f64, f64) {
+    let (lower, upper) = bracket(outcome);
+    (
+        outcome.lower_bound().map_or(lower, |gap| gap.max(lower)),
+        upper,
+    )
+}
+
 /// What a run proves about its pair's distance: `(lower, upper)`; overlaps are `(0, 0)`,
 /// a run that bounds nothing `(0, ∞)`.
 pub fn bracket(outcome: &Outcome) -> (f64, f64) {

@@ -111,14 +111,9 @@ pub fn run_composite(
     traced: bool,
     contact_margin: Option<f64>,
 ) -> CompositeRun {
-    let reach = motion.map_or(b_in_a.translation, |m| {
-        b_in_a.translation.abs().max(m.velocity.abs())
-    });
-    if let Some(why) = crate::solver::beyond_size_cap(reach) {
+    if let Some(outcome) = crate::solver::offset_beyond_cap(&b_in_a, motion) {
         let mut run = not_applicable(method, false, String::new());
-        run.answer.outcome = Outcome::Degenerate {
-            reason: format!("B's offset from A (or its motion) {why}"),
-        };
+        run.answer.outcome = outcome;
         return run;
     }
     // The composite goes first: with only B composite, the pair is asked in B's frame.

@@ -141,39 +141,6 @@ fn as_built(spec: &ShapeSpec, swept: f64) -> Option<String> {
     }
 }
 
-/// Where an engine's convex object built from `polygons` over `points` is not convex:
-/// the vertex farthest beyond the plane of one of its polygons, on the side away from
-/// the rest (a convex polytope has every point on one side of each face's plane), as
-/// `(vertex, polygon, height)`; `None` when convex within round-off. The Python
-/// package's `convexity_defect` says the same when the object comes in.
-fn convexity_defect(points: &[[f64; 3]], polygons: &[[u32; 3]]) -> Option<(usize, usize, f64)> {
-    let p: Vec<DVec3> = points.iter().map(|q| DVec3::from_array(*q)).collect();
-    let scale = p.iter().map(|q| q.abs().max_element()).fold(1.0, f64::max);
-    let mut worst: Option<(usize, usize, f64)> = None;
-    for (f, t) in polygons.iter().enumerate() {
-        let [a, b, c] = t.map(|i| p[i as usize]);
-        let Some(normal) = (b - a).cross(c - a).try_normalize() else {
-            continue;
-        };
-        let (mut above, mut below) = ((0usize, 0.0f64), (0usize, 0.0f64));
-        for (k, q) in p.iter().enumerate() {
-            let h = normal.dot(*q - a);
-            if h > above.1 {
-                above = (k, h);
-            }
-            if -h > below.1 {
-                below = (k, -h);
-            }
-        }
-        // Points on both sides: the smaller excursion is the defect there.
-        let defect = if above.1 <= below.1 { above } else { below };
-        if defect.1 > 1e-9 * scale && worst.is_none_or(|w| defect.1 > w.2) {
-            worst = Some((defect.0, f, defect.1));
-        }
-    }
-    worst
-}
-
 /// What the user should change, when a body is an engine's object that is not convex
 /// (the script prints it when Coal is off): empty otherwise.
 fn what_to_change(bodies: [&Body; 2]) -> String {
@@ -190,7 +157,7 @@ fn what_to_change(bodies: [&Body; 2]) -> String {
         else {
             continue;
         };
-        if let Some((vertex, polygon, height)) = convexity_defect(points, polygons) {
+        if let Some((vertex, polygon, height)) = crate::mesh::convexity_defect(points, polygons) {
             lines.push(format!(
                 "Body {label} is the Coal Convex as it was built, from its {} points and {} \
                  polygons, and it is not convex: vertex {vertex} lies at least {} beyond the \

@@ -9,6 +9,7 @@
 //! the shape, as for a mesh.
 
 mod collada;
+mod convexity;
 mod obj;
 mod ply;
 mod stl;
@@ -25,6 +26,7 @@ use crate::shape::hull::orientation::height;
 use crate::shape::hull::planar_face_count;
 use crate::shape::{AffineDimension, HullSource, Polytope, ShapeError};
 
+pub use convexity::convexity_defect;
 pub use obj::{import_obj_bytes, load_obj};
 pub use topology::{topology, Fin, Topology};
 

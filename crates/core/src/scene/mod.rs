@@ -384,9 +384,7 @@ impl Scene {
         let s = &run.summary;
         let pose = &self.a().pose;
         let world = |p: Option<DVec3>| p.map(|p| pose.transform_point(p));
-        let (lower, upper) = crate::composite::midphase::bracket(&s.outcome);
-        // A separating plane's gap (the LP's verdict) bounds the distance too.
-        let lower = s.outcome.lower_bound().map_or(lower, |gap| gap.max(lower));
+        let (lower, upper) = crate::composite::midphase::certified_bracket(&s.outcome);
         serde_json::json!({
             "algorithm": run.method.name(),
             "outcome": s.outcome,

@@ -126,6 +126,17 @@ pub fn beyond_size_cap(translation: DVec3) -> Option<String> {
     })
 }
 
+/// The refusal of a pair whose B lies (or moves) beyond the size cap from A, as every
+/// method and the midphase give it: `None` within the cap.
+pub fn offset_beyond_cap(b_in_a: &RelativePose, motion: Option<Motion>) -> Option<Outcome> {
+    let reach = motion.map_or(b_in_a.translation, |m| {
+        b_in_a.translation.abs().max(m.velocity.abs())
+    });
+    beyond_size_cap(reach).map(|why| Outcome::Degenerate {
+        reason: format!("B's offset from A (or its motion) {why}"),
+    })
+}
+
 fn method_name<S: serde::Serializer>(m: &Method, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(m.name())
 }
@@ -247,14 +258,9 @@ impl Method {
         if let Err(why) = catalog::info(*self).shapes.check(query.a, query.b) {
             return Run::not_applicable(*self, why);
         }
-        let reach = query.motion.map_or(query.b_in_a.translation, |m| {
-            query.b_in_a.translation.abs().max(m.velocity.abs())
-        });
-        if let Some(why) = beyond_size_cap(reach) {
+        if let Some(outcome) = offset_beyond_cap(&query.b_in_a, query.motion) {
             let mut run = Run::not_applicable(*self, String::new());
-            run.summary.outcome = Outcome::Degenerate {
-                reason: format!("B's offset from A (or its motion) {why}"),
-            };
+            run.summary.outcome = outcome;
             return run;
         }
         if let Some(why) = below_size_floor(query) {

@@ -35,7 +35,7 @@ pub use distance::{solve, solve_traced, Algorithm};
 pub use family::RunExtras;
 pub use frank_wolfe::{FrankWolfe, FrankWolfeEvent, FrankWolfeRecord, StepRule};
 pub use gjk::{restart_plan, run_gjk, DirectionRule, Gjk, GjkEvent, GjkRecord, MomentumStop};
-pub use method::{below_size_floor, beyond_size_cap, Method, Run};
+pub use method::{below_size_floor, beyond_size_cap, offset_beyond_cap, Method, Run};
 pub use outcome::{Outcome, RunSummary};
 pub use settings::{
     Criterion, CriterionKind, EpaSettings, InitialGuess, IpSettings, LpSettings, QueryMode,
