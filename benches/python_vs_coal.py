@@ -2,12 +2,13 @@
 in one process.
 
 usage: python benches/python_vs_coal.py [--robot panda|ur5] [--configs 20] [--calls 1000]
-           [--json OUT]
+           [--meshes] [--json OUT]
 
 Needs the package (`pip install ./python`), coal and pinocchio (`pip install coal pin`)
 and the robots in ../shared/data/robots (skips with a message when absent). A robot's
 collision meshes are loaded with Pinocchio, each turned into its convex hull by Coal
-(`buildConvexHull(True, "Qt")`, the hulls a robotics user checks), and every
+(`buildConvexHull(True, "Qt")`, the hulls a robotics user checks; with `--meshes` the
+meshes stay Pinocchio's default BVHModelOBBRSS, surfaces of triangles), and every
 collision pair not adjacent is queried at seeded random configurations:
 
 - single calls: per pair, the median of `--calls` calls (spread over the first five
@@ -46,7 +47,7 @@ ROBOTS = {
 }
 
 
-def load(robot):
+def load(robot, meshes=False):
     import pinocchio as pin
     package, urdf, srdf = ROBOTS[robot]
     root = os.path.join(SHARED, "data", "robots", package)
@@ -65,7 +66,7 @@ def load(robot):
         pin.removeCollisionPairs(model, geom, os.path.join(root, srdf))
     for go in geom.geometryObjects:
         g = go.geometry
-        if type(g).__name__.startswith("BVHModel"):
+        if not meshes and type(g).__name__.startswith("BVHModel"):
             # Coal's hull of the mesh (buildConvexRepresentation alone keeps the mesh's
             # own, non-convex, triangles as a Convex).
             g.buildConvexHull(True, "Qt")
@@ -78,6 +79,9 @@ def main():
     parser.add_argument("--robot", default="panda", choices=sorted(ROBOTS))
     parser.add_argument("--configs", type=int, default=20)
     parser.add_argument("--calls", type=int, default=1000)
+    parser.add_argument("--meshes", action="store_true",
+                        help="keep Pinocchio's meshes (BVHModelOBBRSS, its default) instead "
+                             "of their hulls")
     parser.add_argument("--json")
     args = parser.parse_args()
     try:
@@ -87,7 +91,7 @@ def main():
         sys.exit(f"skipping: {error} (pip install coal pin)")
     import collidescope as cs
 
-    model, geom = load(args.robot)
+    model, geom = load(args.robot, args.meshes)
     shapes = [cs.Shape.from_coal(go.geometry) for go in geom.geometryObjects]
     pairs = [(cp.first, cp.second) for cp in geom.collisionPairs]
     rng = np.random.default_rng(7)
@@ -180,7 +184,7 @@ def main():
         for ratio, ours, theirs, i, j in ratios:
             print(f"  {geom.geometryObjects[i].name} - {geom.geometryObjects[j].name}: "
                   f"{ratio:.2f} (ours {ours / 1e3:.2f} us, coal {theirs / 1e3:.2f} us)")
-    print(f"{args.robot}: {len(pairs)} pairs of link hulls, {len(configs)} configurations")
+    print(f"{args.robot}: {len(pairs)} pairs of link {'meshes' if args.meshes else 'hulls'}, {len(configs)} configurations")
     print(f"single call, ours / coal.distance: median {median:.2f}, "
           f"best {ratios[0][0]:.2f}, worst {ratios[-1][0]:.2f} "
           f"(ours {statistics.median(r[1] for r in ratios) / 1e3:.2f} us, "

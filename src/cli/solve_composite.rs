@@ -147,6 +147,19 @@ fn print_tables(scene: &Scene, answered: &[Answered], options: &CompositeOptions
                 Above(answer.upper)
             );
         }
+        if let Some(floor) = answer.hull_floor {
+            println!(
+                "hull start: the hulls' separating plane proves every piece at least {:.9e} \
+                 away (every vertex checked against it); the search ran the pieces at the \
+                 hulls' nearest points first{}",
+                Below(floor),
+                if answer.sub_pairs.len() == 1 && answer.nodes_visited == 0 {
+                    ", and they met it: nothing else was searched"
+                } else {
+                    ""
+                }
+            );
+        }
         if let Some(k) = answer.nearest {
             println!("made by: {}", scene.sub_pair_name(run, k));
         }

@@ -84,6 +84,17 @@ pub fn composite_panel_ui(
         .on_hover_text(
             "the distance lies in the bracket: every sub-pair run or pruned by its box proves it",
         );
+        if let Some(floor) = a.hull_floor {
+            ui.label(format!(
+                "   hull start: the hulls' separating plane proves {}",
+                bracket_text(floor, f64::INFINITY)
+            ))
+            .on_hover_text(
+                "the hulls hold the pieces, so their separating plane (every vertex checked \
+                 against it) bounds the distance from below; the search ran the pieces at the \
+                 hulls' nearest points first, and ends when they meet that bound",
+            );
+        }
         // Between two composites the candidates are pairs of pieces.
         let of = match scene.bodies[view.second_body].composite.as_deref() {
             Some(other) => format!(

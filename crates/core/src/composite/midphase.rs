@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use glam::DVec3;
 
 use super::pieces::{moved_box, shape_box, Pieces};
+use super::triangle_pair::{nearest_on_triangle, triangle_gap};
 use crate::minkowski::ROUND_OFF_PER_SIZE;
 use crate::parry_bridge::BoxTree;
 use crate::pose::RelativePose;
@@ -115,6 +116,9 @@ pub struct CompositeAnswer {
     pub nodes_visited: usize,
     /// Of those, the nodes pruned (their box no nearer than the best found).
     pub nodes_pruned: usize,
+    /// The lower bound the hulls' separating plane proved before the search (every
+    /// vertex checked against it), when the search started from the hulls.
+    pub hull_floor: Option<f64>,
 }
 
 /// A hierarchy node a query compared with the other side: its box, in the frame of the
@@ -185,16 +189,35 @@ pub(super) fn log_node(aabb: &Aabb, pruned: bool, tree: u8) {
 struct Gathered {
     runs: RefCell<Vec<SubPair>>,
     lower: Cell<f64>,
+    /// A lower bound of the whole distance proved before the search (the hulls').
+    floor: f64,
     visited: Cell<usize>,
     pruned: Cell<usize>,
 }
 
 impl Gathered {
     fn new() -> Self {
+        Self::with_floor(0.0)
+    }
+
+    fn with_floor(floor: f64) -> Self {
         Self {
             lower: Cell::new(f64::INFINITY),
+            floor,
             ..Self::default()
         }
+    }
+
+    /// Whether the runs so far settle the answer with the floor: the best run's upper
+    /// bound within its own bracket's width and the tolerance of the floor, so no
+    /// other sub-pair can make the answer more than that nearer.
+    fn settled(&self, settings: &SolverSettings) -> bool {
+        let runs = self.runs.borrow();
+        runs.iter().any(|s| {
+            let (lower, upper) = bracket(&s.run.summary.outcome);
+            self.floor > 0.0
+                && upper - self.floor <= (upper - lower) + settings.tolerance * (1.0 + upper)
+        })
     }
 
     /// A node's gap, counted (and counted pruned when it is no nearer than `best`);
@@ -206,6 +229,17 @@ impl Gathered {
         }
         log_node(aabb, gap >= best, tree);
         gap
+    }
+
+    /// A leaf not run: its gap (a lower bound of its distance) counted as a pruned
+    /// node's, and kept in the lower bound when it is below the best (a tie).
+    fn pruned_leaf(&self, aabb: &Aabb, tree: u8, gap: f64, best: f64) {
+        self.visited.set(self.visited.get() + 1);
+        self.pruned.set(self.pruned.get() + 1);
+        log_node(aabb, true, tree);
+        if gap < best {
+            self.lower.set(self.lower.get().min(gap));
+        }
     }
 
     /// A run kept; its upper bound is the leaf's cost.
@@ -220,6 +254,7 @@ impl Gathered {
         answer(
             self.runs.into_inner(),
             self.lower.get(),
+            self.floor,
             self.visited.get(),
             self.pruned.get(),
         )
@@ -237,45 +272,120 @@ pub fn composite_convex_distance(
     settings: SolverSettings,
     traced: bool,
 ) -> CompositeAnswer {
+    composite_convex_distance_from(tree, b, b_in_a, method, settings, traced, None)
+}
+
+/// Where a search may start, from the hulls of the two sides (see
+/// [`super::hull_start`]): a lower bound of the whole distance already proved, and the
+/// hulls' nearest points (in the first composite's frame), near which the pieces that
+/// make the answer usually lie.
+#[derive(Clone, Copy, Debug)]
+pub struct Start {
+    pub floor: f64,
+    pub near_a: DVec3,
+    pub near_b: DVec3,
+    /// The hulls' separating direction (unit, from A towards B, in A's frame) and the
+    /// lowest any point of B reaches along it: every point of B lies beyond that
+    /// plane, so a box of A's lies at least as far from B as from the plane.
+    pub normal: DVec3,
+    pub b_low: f64,
+    /// The round-off of a height along `normal` at this pair's size.
+    pub round_off: f64,
+}
+
+impl Start {
+    /// A lower bound of the distance from any point in `node` (a box in A's frame) to
+    /// B: its gap to the plane B lies beyond (negative where it reaches past it).
+    fn a_box_gap(&self, node: &Aabb) -> f64 {
+        self.b_low - box_reach(node, self.normal) - self.round_off
+    }
+
+    /// A lower bound of the distance from the hull of `corners` (points of A) to B:
+    /// their gap to the plane B lies beyond.
+    fn corners_gap(&self, corners: &[DVec3]) -> f64 {
+        let top = corners
+            .iter()
+            .map(|c| self.normal.dot(*c))
+            .fold(f64::NEG_INFINITY, f64::max);
+        self.b_low - top - self.round_off
+    }
+
+    /// A lower bound of the distance between the points `corners` of A (their hull)
+    /// and any point of `node`, a box in B's frame at `b_in_a`: how far the box lies
+    /// beyond the plane through the corners' furthest point along the normal.
+    fn b_box_gap(&self, node: &Aabb, corners: &[DVec3], b_in_a: &RelativePose) -> f64 {
+        let n_in_b = b_in_a.inverse_rotate(self.normal);
+        let low_b = -box_reach(node, -n_in_b) + self.normal.dot(b_in_a.translation);
+        let top_a = corners
+            .iter()
+            .map(|c| self.normal.dot(*c))
+            .fold(f64::NEG_INFINITY, f64::max);
+        low_b - top_a - self.round_off
+    }
+}
+
+/// The furthest a box reaches along `n`.
+fn box_reach(node: &Aabb, n: DVec3) -> f64 {
+    let corner = DVec3::select(n.cmpge(DVec3::ZERO), node.max, node.min);
+    n.dot(corner)
+}
+
+/// [`composite_convex_distance`] from `start`: the triangle nearest the hulls' nearest
+/// point is run first, and when its run meets the floor (the answer settled to the
+/// tolerance) the search ends there.
+pub fn composite_convex_distance_from(
+    tree: &CompositeTree,
+    b: &Shape,
+    b_in_a: RelativePose,
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+    start: Option<Start>,
+) -> CompositeAnswer {
     let reach = Reach::of(b, &b_in_a);
     if let (Some(mesh), true) = (tree.pieces.mesh(), is_ball(b)) {
         return ball_mesh_distance(tree, mesh, b, b_in_a, &reach, method, settings, traced);
     }
-    let gathered = Gathered::new();
-    // A mesh's triangle nearest the shape's centre, found by a point query (a closed
-    // form per leaf), is run first: its distance is near the answer, so the search
-    // below prunes almost everything. (A centre deep inside a closed mesh lies in many
-    // boxes at once, and a search ordered by boxes alone wanders among them.)
+    let gathered = Gathered::with_floor(start.map_or(0.0, |s| s.floor));
+    // A mesh's triangle nearest the hulls' nearest point, or else nearest the shape's
+    // centre, found by a point query (a closed form per leaf), is run first: its
+    // distance is near the answer, so the search below prunes almost everything. (A
+    // centre deep inside a closed mesh lies in many boxes at once, and a search ordered
+    // by boxes alone wanders among them.)
     let seed = tree.pieces.mesh().and_then(|mesh| {
-        let (i, _) = tree.tree.nearest_leaf(
-            |node, _| reach.centre_to(&node),
-            |i, _| {
-                Some(
-                    (reach.centre - nearest_on_triangle(reach.centre, mesh.corners(i as usize)))
-                        .length(),
-                )
-            },
-        )?;
+        let near = start.map_or(reach.centre, |s| s.near_a);
+        let i = nearest_triangle(tree, mesh, near)?;
         let run = piece_run(tree.piece(i as usize), b, b_in_a, method, settings, traced)?;
         Some((i, gathered.run(i, None, run)))
     });
     let (seed_piece, bound) = seed.map_or((u32::MAX, f64::INFINITY), |s| s);
+    if gathered.settled(&settings) {
+        return gathered.answer();
+    }
     tree.tree.nearest_leaf_below(
         bound,
         // A negative cost orders the search; once an overlap is found (best 0) it
         // must prune as 0 does.
         |node, best| {
+            let mut gap = reach.gap(&node);
+            if let Some(slab) = start.map(|s| s.a_box_gap(&node)).filter(|g| *g > 0.0) {
+                // Below the plane the hulls found B beyond.
+                gap = gap.max(slab);
+            }
             gathered.node(
                 &node,
                 0,
-                reach
-                    .gap(&node)
-                    .max(if best > 0.0 { f64::NEG_INFINITY } else { 0.0 }),
+                gap.max(if best > 0.0 { f64::NEG_INFINITY } else { 0.0 }),
                 best,
             )
         },
         |i, best| {
             if i == seed_piece {
+                return None;
+            }
+            let slab = start.zip(tree.pieces.mesh()).map(|(s, m)| s.corners_gap(&m.corners(i as usize)));
+            if let Some(gap) = slab.filter(|g| *g >= best) {
+                gathered.node(&tree.pieces.piece_box(i as usize), 0, gap, best);
                 return None;
             }
             let ball_gap = tree
@@ -353,40 +463,140 @@ pub fn composite_composite_distance(
     settings: SolverSettings,
     traced: bool,
 ) -> CompositeAnswer {
+    composite_composite_distance_from(tree_a, tree_b, b_in_a, method, settings, traced, None)
+}
+
+/// [`composite_composite_distance`] from `start`: when both are meshes, the pair of
+/// triangles nearest the hulls' nearest points is run first, and when its run meets the
+/// floor the search ends there; else the search is bounded by it from the start.
+pub fn composite_composite_distance_from(
+    tree_a: &CompositeTree,
+    tree_b: &CompositeTree,
+    b_in_a: RelativePose,
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+    start: Option<Start>,
+) -> CompositeAnswer {
     let b_whole = moved_box(&tree_b.pieces.whole_box(), &b_in_a);
     let a_in_b = b_in_a.inverse();
-    let gathered = Gathered::new();
-    tree_a.tree.nearest_leaf(
-        |node, best| gathered.node(&node, 0, box_gap(&node, &b_whole), best),
+    let gathered = Gathered::with_floor(start.map_or(0.0, |s| s.floor));
+    let mesh_pair_gap = |i: u32, j: u32| mesh_pair_gap(tree_a, tree_b, &b_in_a, i, j);
+    let run_pair = |i: u32, j: u32| {
+        let (piece_a, pose_a) = tree_a.piece(i as usize)?;
+        let (piece_b, pose_b) = tree_b.piece(j as usize)?;
+        let mut pose = b_in_a;
+        if let Some(p) = pose_b {
+            pose = pose.then(&p);
+        }
+        if let Some(p) = pose_a {
+            pose = p.inverse().then(&pose);
+        }
+        let run = if traced {
+            method.run(&piece_a, &piece_b, pose, None, settings, true)
+        } else {
+            method.run_untraced(&piece_a, &piece_b, pose, settings)
+        };
+        Some(gathered.run(i, Some(j), run))
+    };
+    let seed = start.and_then(|s| {
+        let (mesh_a, mesh_b) = (tree_a.pieces.mesh()?, tree_b.pieces.mesh()?);
+        let i = nearest_triangle(tree_a, mesh_a, s.near_a)?;
+        let j = nearest_triangle(tree_b, mesh_b, a_in_b.transform_point(s.near_b))?;
+        Some(((i, j), run_pair(i, j)?))
+    });
+    let (seed_pair, bound) = seed.map_or(((u32::MAX, u32::MAX), f64::INFINITY), |s| s);
+    if gathered.settled(&settings) {
+        return gathered.answer();
+    }
+    // A node's gap: to B's box, and (from the hulls) to the plane B lies beyond.
+    let a_gap = |node: &Aabb| {
+        let gap = box_gap(node, &b_whole);
+        start.map_or(gap, |s| gap.max(s.a_box_gap(node)))
+    };
+    tree_a.tree.nearest_leaf_below(
+        bound,
+        |node, best| gathered.node(&node, 0, a_gap(&node), best),
         |i, best_a| {
-            let (piece_a, pose_a) = tree_a.piece(i as usize)?;
             let a_box_in_b = moved_box(&tree_a.pieces.piece_box(i as usize), &a_in_b);
+            let corners_a = tree_a.pieces.mesh().map(|m| m.corners(i as usize));
+            if let (Some(s), Some(c)) = (start, corners_a) {
+                let gap = s.corners_gap(&c);
+                if gap >= best_a {
+                    // The triangle lies below the plane B is beyond, as far as the best.
+                    gathered.node(&tree_a.pieces.piece_box(i as usize), 0, gap, best_a);
+                    return None;
+                }
+            }
+            // B's node's gap: to A's piece's box, and beyond the plane through the
+            // triangle's furthest corner along the hulls' normal.
+            let b_gap = |node: &Aabb| {
+                let gap = box_gap(node, &a_box_in_b);
+                match (start, corners_a) {
+                    (Some(s), Some(c)) => gap.max(s.b_box_gap(node, &c, &b_in_a)),
+                    _ => gap,
+                }
+            };
             tree_b
                 .tree
                 .nearest_leaf_below(
                     best_a,
-                    |node, best| gathered.node(&node, 1, box_gap(&node, &a_box_in_b), best),
-                    |j, _| {
-                        let (piece_b, pose_b) = tree_b.piece(j as usize)?;
-                        let mut pose = b_in_a;
-                        if let Some(p) = pose_b {
-                            pose = pose.then(&p);
+                    |node, best| gathered.node(&node, 1, b_gap(&node), best),
+                    |j, best| {
+                        if (i, j) == seed_pair {
+                            return None;
                         }
-                        if let Some(p) = pose_a {
-                            pose = p.inverse().then(&pose);
-                        }
-                        let run = if traced {
-                            method.run(&piece_a, &piece_b, pose, None, settings, true)
+                        let tie = if best.is_finite() {
+                            1e-3 * settings.tolerance * best.max(1.0)
                         } else {
-                            method.run_untraced(&piece_a, &piece_b, pose, settings)
+                            0.0
                         };
-                        Some(gathered.run(i, Some(j), run))
+                        if let Some(gap) = mesh_pair_gap(i, j).filter(|gap| *gap >= best - tie) {
+                            // The closed form proves the triangles no nearer than the
+                            // best pair (or a tie within a thousandth of the tolerance,
+                            // as the triangles around a nearest corner are): not run,
+                            // their gap joins the lower bound.
+                            gathered.pruned_leaf(&tree_b.pieces.piece_box(j as usize), 1, gap, best);
+                            return None;
+                        }
+                        run_pair(i, j)
                     },
                 )
                 .map(|(_, cost)| cost)
         },
     );
     gathered.answer()
+}
+
+/// The triangle of `mesh` (the pieces of `tree`) nearest `point`, by a point query.
+fn nearest_triangle(tree: &CompositeTree, mesh: &super::TriMesh, point: DVec3) -> Option<u32> {
+    let centre_to = |node: &Aabb| (node.min - point).max(point - node.max).max(DVec3::ZERO).length();
+    tree.tree
+        .nearest_leaf(
+            |node, _| centre_to(&node),
+            |i, _| Some((point - nearest_on_triangle(point, mesh.corners(i as usize))).length()),
+        )
+        .map(|(i, _)| i)
+}
+
+/// A lower bound of the distance between triangle `i` of `tree_a`'s mesh and triangle
+/// `j` of `tree_b`'s at `b_in_a`, rounded down ([`triangle_gap`]); `None` unless both
+/// composites are meshes.
+pub(super) fn mesh_pair_gap(
+    tree_a: &CompositeTree,
+    tree_b: &CompositeTree,
+    b_in_a: &RelativePose,
+    i: u32,
+    j: u32,
+) -> Option<f64> {
+    let (mesh_a, mesh_b) = (tree_a.pieces.mesh()?, tree_b.pieces.mesh()?);
+    let corners_b = mesh_b.corners(j as usize);
+    let size_b = corners_b.iter().map(|c| c.length()).fold(0.0, f64::max);
+    Some(triangle_gap(
+        mesh_a.corners(i as usize),
+        corners_b.map(|c| b_in_a.transform_point(c)),
+        ROUND_OFF_PER_SIZE * (size_b + b_in_a.translation.length()),
+    ))
 }
 
 /// The same query as [`composite_convex_distance`] with every piece run, none pruned:
@@ -413,6 +623,7 @@ pub fn composite_convex_distance_every_piece(
 fn answer(
     sub_pairs: Vec<SubPair>,
     runs_lower: f64,
+    floor: f64,
     visited: usize,
     pruned: usize,
 ) -> CompositeAnswer {
@@ -423,7 +634,7 @@ fn answer(
         .min_by(|(_, x), (_, y)| upper_of(x).total_cmp(&upper_of(y)))
         .map(|(i, _)| i);
     let upper = nearest.map_or(f64::INFINITY, |i| upper_of(&sub_pairs[i]));
-    let lower = runs_lower.min(upper).max(0.0);
+    let lower = runs_lower.min(upper).max(floor.min(upper)).max(0.0);
     let outcome = match nearest.map(|i| &sub_pairs[i].run.summary.outcome) {
         None => Outcome::Degenerate {
             reason: "no piece of the composite could be run against the other shape".into(),
@@ -446,6 +657,7 @@ fn answer(
         nearest,
         nodes_visited: visited,
         nodes_pruned: pruned,
+        hull_floor: (floor > 0.0).then_some(floor),
     }
 }
 
@@ -580,63 +792,6 @@ impl Reach {
                 .fold(0.0, f64::max);
         (self.centre - nearest).length() - ROUND_OFF_PER_SIZE * size - self.radius
     }
-}
-
-/// The point of triangle `[a, b, c]` nearest `p`, by the Voronoi regions of its corners,
-/// edges and face (Ericson, "Real-Time Collision Detection", §5.1.5).
-fn nearest_on_triangle(p: DVec3, [a, b, c]: [DVec3; 3]) -> DVec3 {
-    let (ab, ac, ap) = (b - a, c - a, p - a);
-    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return a;
-    }
-    let bp = p - b;
-    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
-    if d3 >= 0.0 && d4 <= d3 {
-        return b;
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        return a + ab * (d1 / (d1 - d3));
-    }
-    let cp = p - c;
-    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
-    if d6 >= 0.0 && d5 <= d6 {
-        return c;
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        return a + ac * (d2 / (d2 - d6));
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
-    }
-    let denom = va + vb + vc;
-    if denom == 0.0 || denom.is_nan() {
-        // A collapsed triangle (its corners on a line or at one point): the nearest
-        // point of its three sides.
-        return [(a, b), (b, c), (c, a)]
-            .into_iter()
-            .map(|(x, y)| nearest_on_segment(p, x, y))
-            .min_by(|x, y| {
-                (*x - p)
-                    .length_squared()
-                    .total_cmp(&(*y - p).length_squared())
-            })
-            .unwrap_or(a);
-    }
-    a + ab * (vb / denom) + ac * (vc / denom)
-}
-
-/// The point of segment `[a, b]` nearest `p` (`a` when the segment is a point).
-fn nearest_on_segment(p: DVec3, a: DVec3, b: DVec3) -> DVec3 {
-    let ab = b - a;
-    let length2 = ab.length_squared();
-    if length2 == 0.0 {
-        return a;
-    }
-    a + ab * ((p - a).dot(ab) / length2).clamp(0.0, 1.0)
 }
 
 /// The distance between two boxes, rounded down: no point of one is nearer the other.

@@ -5,11 +5,13 @@
 
 pub mod contacts;
 pub mod heightfield;
+pub mod hull_start;
 pub mod internal_edges;
 pub mod midphase;
 pub mod pieces;
 pub mod query;
 pub mod shape;
+pub mod triangle_pair;
 pub mod trimesh;
 
 pub use heightfield::{HeightField, HeightFieldError};

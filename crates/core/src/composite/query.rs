@@ -16,13 +16,14 @@ use glam::DVec3;
 
 use super::contacts::{composite_composite_contacts, composite_contacts, Contact};
 use super::midphase::{
-    box_gap, bracket, composite_composite_distance, composite_convex_distance, log_node, piece_run,
+    box_gap, bracket, composite_composite_distance_from, composite_convex_distance_from, log_node,
+    piece_run,
     CompositeAnswer, SubPair,
 };
 use super::pieces::{moved_box, shape_box};
 use super::shape::Composite;
 use crate::pose::{Motion, RelativePose};
-use crate::shape::{Aabb, Shape};
+use crate::shape::{Aabb, Shape, SupportMap};
 use crate::solver::{Algorithm, Method, Outcome, Run, SolverSettings};
 
 /// One side of a pair: a convex shape or a composite.
@@ -205,6 +206,7 @@ fn not_applicable(method: Method, swapped: bool, why: String) -> CompositeRun {
             nearest: None,
             nodes_visited: 0,
             nodes_pruned: 0,
+            hull_floor: None,
         },
         swapped,
         contacts: Vec::new(),
@@ -239,17 +241,25 @@ fn distance(
     settings: SolverSettings,
     traced: bool,
 ) -> CompositeAnswer {
+    let start = super::hull_start::hull_start(composite, second, pose, settings);
     match second {
-        Side::Convex(shape) => {
-            composite_convex_distance(composite.tree(), shape, pose, method, settings, traced)
-        }
-        Side::Composite(other) => composite_composite_distance(
+        Side::Convex(shape) => composite_convex_distance_from(
+            composite.tree(),
+            shape,
+            pose,
+            method,
+            settings,
+            traced,
+            start,
+        ),
+        Side::Composite(other) => composite_composite_distance_from(
             composite.tree(),
             other.tree(),
             pose,
             method,
             settings,
             traced,
+            start,
         ),
     }
 }
@@ -408,6 +418,9 @@ fn run_candidate(
                         .into(),
                 ));
             }
+            if motion.is_none() && !traced {
+                return Some(method.run_untraced(&piece, &other, b_in_piece, settings));
+            }
             Some(method.run(&piece, &other, b_in_piece, motion, settings, traced))
         }
     }
@@ -472,18 +485,57 @@ fn penetration(
     if apart.upper > 0.0 {
         return apart;
     }
-    let (runs, visited) = run_meeting(composite, second, pose, method, settings, traced);
-    let depth_of = |s: &SubPair| match s.run.summary.outcome {
-        Outcome::Penetrating { depth, .. } => Some(depth),
-        Outcome::Touching { .. } => Some(0.0),
-        _ => None,
-    };
-    let deepest = runs
-        .iter()
-        .enumerate()
-        .filter_map(|(k, s)| depth_of(s).map(|d| (k, d)))
-        .max_by(|x, y| x.1.total_cmp(&y.1))
-        .map(|(k, _)| k);
+    // Only sub-pairs that may overlap can be the deepest: those a closed form proves
+    // apart (two triangles, or a triangle's plane with the shape on one side) are not
+    // run. The overlapping sub-pair the search found runs first; after it, a sub-pair
+    // whose overlap along the deepest run's normal is no more than that depth (its own
+    // depth can be no more: moving B that far along the normal parts them) is not run.
+    let (mut pairs, visited) = candidates(composite, second, pose, None, 0.0);
+    if let Some(found) = apart.nearest.map(|k| (apart.sub_pairs[k].piece, apart.sub_pairs[k].other)) {
+        if let Some(k) = pairs.iter().position(|p| *p == found) {
+            pairs[..=k].rotate_right(1);
+        }
+    }
+    let ask = Ask::new(method, settings, traced);
+    let mut runs: Vec<SubPair> = Vec::new();
+    let mut deepest: Option<(usize, f64, DVec3)> = None;
+    let mut pruned = 0;
+    for (i, j) in pairs {
+        if let Some((_, depth, normal)) = deepest {
+            let tie = 1e-3 * settings.tolerance * depth.max(1.0);
+            if overlap_along(composite, second, &pose, (i, j), normal)
+                .is_some_and(|overlap| overlap <= depth + tie)
+            {
+                pruned += 1;
+                continue;
+            }
+        }
+        if proved_apart(composite, second, &pose, i, j) {
+            pruned += 1;
+            continue;
+        }
+        let Some(run) = run_candidate(composite, second, (i, j), pose, None, ask) else {
+            continue;
+        };
+        let measured = match run.summary.outcome {
+            Outcome::Penetrating { depth, normal } => Some((depth, normal)),
+            Outcome::Touching { normal } => Some((0.0, normal)),
+            _ => None,
+        };
+        if let Some((depth, normal)) = measured {
+            if deepest.is_none_or(|(_, d, _)| depth > d) {
+                let turn = composite.tree().piece(i as usize).and_then(|(_, p)| p);
+                let normal = turn.map_or(normal, |p| p.rotation * normal);
+                deepest = Some((runs.len(), depth, normal));
+            }
+        }
+        runs.push(SubPair {
+            piece: i,
+            other: j,
+            run,
+        });
+    }
+    let deepest = deepest.map(|(k, _, _)| k);
     let outcome = match deepest {
         Some(k) => runs[k].run.summary.outcome.clone(),
         // The search proved an overlap that no EPA run could measure: say so.
@@ -500,8 +552,63 @@ fn penetration(
         sub_pairs: runs,
         nearest: deepest,
         nodes_visited: visited,
-        nodes_pruned: 0,
+        nodes_pruned: pruned,
+        hull_floor: None,
     }
+}
+
+/// How far sub-pair `(i, j)` overlaps along `n` (in the composite's frame): the most
+/// piece `i` reaches along it less the least the other side does, rounded up. B moved
+/// that far along `n` clears A, so no sub-pair is deeper than its overlap along any `n`.
+fn overlap_along(
+    composite: &Composite,
+    second: Side<'_>,
+    pose: &RelativePose,
+    (i, j): (u32, Option<u32>),
+    n: DVec3,
+) -> Option<f64> {
+    let reach = |shape: &Shape, at: &RelativePose, along: DVec3| {
+        along.dot(at.transform_point(shape.local_support(at.inverse_rotate(along))))
+    };
+    let identity = RelativePose::from_matrix(glam::DMat3::IDENTITY, DVec3::ZERO);
+    let (piece, piece_pose) = composite.tree().piece(i as usize)?;
+    let piece_pose = piece_pose.unwrap_or(identity);
+    let top = reach(&piece, &piece_pose, n);
+    let (low, size) = match (second, j) {
+        (Side::Composite(other), Some(j)) => {
+            let (shape, p) = other.tree().piece(j as usize)?;
+            let at = p.map_or(*pose, |p| pose.then(&p));
+            (-reach(&shape, &at, -n), shape.extent() + at.translation.length())
+        }
+        (Side::Convex(shape), _) => (
+            -reach(shape, pose, -n),
+            shape.extent() + pose.translation.length(),
+        ),
+        _ => return None,
+    };
+    let size = size + piece.extent() + piece_pose.translation.length();
+    let overlap = top - low + 4.0 * crate::minkowski::ROUND_OFF_PER_SIZE * size;
+    overlap.is_finite().then_some(overlap)
+}
+
+/// Whether a closed form proves sub-pair `(i, j)` apart without a run: two triangles'
+/// [`triangle_gap`](super::triangle_pair::triangle_gap), or a triangle's plane with the
+/// convex shape wholly on one side.
+fn proved_apart(
+    composite: &Composite,
+    second: Side<'_>,
+    pose: &RelativePose,
+    i: u32,
+    j: Option<u32>,
+) -> bool {
+    let gap = match (second, j) {
+        (Side::Composite(other), Some(j)) => {
+            super::midphase::mesh_pair_gap(composite.tree(), other.tree(), pose, i, j)
+        }
+        (Side::Convex(shape), _) => composite.pieces().plane_gap(i as usize, shape, pose),
+        _ => None,
+    };
+    gap.is_some_and(|gap| gap > 0.0)
 }
 
 /// The LP test on every sub-pair whose boxes meet: any overlap answers; apart when
@@ -561,6 +668,7 @@ fn boolean(
         nearest,
         nodes_visited: visited,
         nodes_pruned: 0,
+        hull_floor: None,
     }
 }
 
@@ -651,6 +759,7 @@ fn time_of_impact(
         nearest,
         nodes_visited: visited,
         nodes_pruned: 0,
+        hull_floor: None,
     }
 }
 

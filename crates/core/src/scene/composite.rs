@@ -210,6 +210,7 @@ impl Scene {
             "nearest": answer.nearest.map(|k| self.sub_pair_name(run, k)),
             "nodes_visited": answer.nodes_visited,
             "nodes_pruned": answer.nodes_pruned,
+            "hull_floor": answer.hull_floor,
             "sub_pairs_run": answer.sub_pairs.len(),
             "pieces": composite.pieces().count(),
             "sub_pairs": sub_pairs,
