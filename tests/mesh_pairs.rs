@@ -51,7 +51,11 @@ fn shared_mesh(name: &str) -> Option<TriMesh> {
     let indices = (0..triangles.len() as u32)
         .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
         .collect();
-    Some(TriMesh::allowing_non_manifold_edges(vertices, indices).unwrap().0)
+    Some(
+        TriMesh::allowing_non_manifold_edges(vertices, indices)
+            .unwrap()
+            .0,
+    )
 }
 
 fn to_parry(m: &TriMesh) -> parry3d_f64::shape::TriMesh {
@@ -65,7 +69,8 @@ fn to_parry(m: &TriMesh) -> parry3d_f64::shape::TriMesh {
 
 fn random_pose(rng: &mut Rng, reach: f64) -> RelativePose {
     let q = DQuat::from_xyzw(rng.normal(), rng.normal(), rng.normal(), rng.normal()).normalize();
-    let t = DVec3::new(rng.normal(), rng.normal(), rng.normal()).normalize() * rng.range(0.0, reach);
+    let t =
+        DVec3::new(rng.normal(), rng.normal(), rng.normal()).normalize() * rng.range(0.0, reach);
     RelativePose::from_matrix(DMat3::from_quat(q), t)
 }
 
@@ -132,14 +137,20 @@ fn mesh_distances_hold_parrys() {
             );
             if theirs > 1e-3 {
                 apart += 1;
-                assert!(upper - lower <= 1e-6 * (1.0 + upper), "{name} pose {k}: [{lower}, {upper}]");
+                assert!(
+                    upper - lower <= 1e-6 * (1.0 + upper),
+                    "{name} pose {k}: [{lower}, {upper}]"
+                );
                 few_runs += usize::from(ours.answer.sub_pairs.len() <= 4);
             }
         }
         assert!(apart >= 10, "{name}: only {apart} poses apart");
         // Far from the hulls' nearest points a concave mesh is nearer elsewhere: most
         // apart poses still end at the start.
-        assert!(few_runs * 2 >= apart, "{name}: {few_runs} of {apart} settled by a few runs");
+        assert!(
+            few_runs * 2 >= apart,
+            "{name}: {few_runs} of {apart} settled by a few runs"
+        );
     }
 }
 
@@ -154,7 +165,8 @@ fn mesh_depth_is_the_deepest_sub_pair() {
         Composite::of_mesh(a.clone()).unwrap(),
         Composite::of_mesh(b.clone()).unwrap(),
     );
-    let triangle = |m: &TriMesh, i: usize| Shape::Polytope(Polytope::triangle(m.corners(i)).unwrap());
+    let triangle =
+        |m: &TriMesh, i: usize| Shape::Polytope(Polytope::triangle(m.corners(i)).unwrap());
     let mut rng = Rng::new(9);
     let mut overlapping = 0;
     for k in 0..30 {
@@ -205,14 +217,18 @@ fn the_hull_floor_never_exceeds_a_triangle_pair() {
         Composite::of_mesh(a.clone()).unwrap(),
         Composite::of_mesh(b.clone()).unwrap(),
     );
-    let triangle = |m: &TriMesh, i: usize| Shape::Polytope(Polytope::triangle(m.corners(i)).unwrap());
+    let triangle =
+        |m: &TriMesh, i: usize| Shape::Polytope(Polytope::triangle(m.corners(i)).unwrap());
     let mut rng = Rng::new(21);
     let mut started = 0;
     for _ in 0..40 {
         let pose = random_pose(&mut rng, 3.5);
-        let Some(start) =
-            collidescope::composite::hull_start::hull_start(&ca, Side::Composite(&cb), pose, settings)
-        else {
+        let Some(start) = collidescope::composite::hull_start::hull_start(
+            &ca,
+            Side::Composite(&cb),
+            pose,
+            settings,
+        ) else {
             continue;
         };
         started += 1;
@@ -223,7 +239,11 @@ fn the_hull_floor_never_exceeds_a_triangle_pair() {
                 least = least.min(bracket(&run.summary.outcome).1);
             }
         }
-        assert!(start.floor <= least, "floor {} above a pair's distance {least}", start.floor);
+        assert!(
+            start.floor <= least,
+            "floor {} above a pair's distance {least}",
+            start.floor
+        );
     }
     assert!(started >= 10, "only {started} starts");
 }

@@ -87,7 +87,7 @@ pub fn composite_composite_contacts(
 ) -> Vec<Contact> {
     let ask = Ask::new(method, settings, traced);
     let a_in_b = b_in_a.inverse();
-    let b_whole = moved_box(&tree_b.pieces().whole_box(), &b_in_a);
+    let b_whole = moved_box(&tree_b.whole_box(), &b_in_a);
     let mut contacts = Vec::new();
     for i in tree_a
         .tree()

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use glam::DVec3;
 
 use super::pieces::{moved_box, shape_box, Pieces};
-use super::triangle_pair::{nearest_on_triangle, triangle_gap};
+use super::triangle_pair::{nearest_on_triangle, triangle_gap, triangles_apart};
 use crate::minkowski::ROUND_OFF_PER_SIZE;
 use crate::parry_bridge::BoxTree;
 use crate::pose::RelativePose;
@@ -31,6 +31,8 @@ use crate::solver::{Method, Outcome, Run, SolverSettings};
 pub struct CompositeTree {
     pieces: Pieces,
     tree: BoxTree,
+    /// The box of every piece, kept: a composite–composite query moves it each time.
+    whole_box: Aabb,
     /// A mesh's triangles as shapes, built once (a polytope of three points costs
     /// more to build than a query on it).
     triangles: Vec<Option<Shape>>,
@@ -44,6 +46,7 @@ pub struct CompositeTree {
 impl CompositeTree {
     pub fn new(pieces: Pieces) -> Self {
         let tree = BoxTree::new((0..pieces.count()).map(|i| pieces.piece_box(i)));
+        let whole_box = pieces.whole_box();
         let triangles = match &pieces {
             Pieces::Triangles(_) => (0..pieces.count())
                 .map(|i| pieces.piece(i).map(|(shape, _)| shape.into_owned()))
@@ -53,6 +56,7 @@ impl CompositeTree {
         Self {
             pieces,
             tree,
+            whole_box,
             triangles,
             parry_fixing: std::sync::OnceLock::new(),
         }
@@ -80,6 +84,11 @@ impl CompositeTree {
 
     pub fn pieces(&self) -> &Pieces {
         &self.pieces
+    }
+
+    /// The box of every piece ([`Pieces::whole_box`]), computed once.
+    pub fn whole_box(&self) -> Aabb {
+        self.whole_box
     }
 
     pub(super) fn tree(&self) -> &BoxTree {
@@ -383,7 +392,9 @@ pub fn composite_convex_distance_from(
             if i == seed_piece {
                 return None;
             }
-            let slab = start.zip(tree.pieces.mesh()).map(|(s, m)| s.corners_gap(&m.corners(i as usize)));
+            let slab = start
+                .zip(tree.pieces.mesh())
+                .map(|(s, m)| s.corners_gap(&m.corners(i as usize)));
             if let Some(gap) = slab.filter(|g| *g >= best) {
                 gathered.node(&tree.pieces.piece_box(i as usize), 0, gap, best);
                 return None;
@@ -478,7 +489,7 @@ pub fn composite_composite_distance_from(
     traced: bool,
     start: Option<Start>,
 ) -> CompositeAnswer {
-    let b_whole = moved_box(&tree_b.pieces.whole_box(), &b_in_a);
+    let b_whole = moved_box(&tree_b.whole_box(), &b_in_a);
     let a_in_b = b_in_a.inverse();
     let gathered = Gathered::with_floor(start.map_or(0.0, |s| s.floor));
     let mesh_pair_gap = |i: u32, j: u32| mesh_pair_gap(tree_a, tree_b, &b_in_a, i, j);
@@ -556,7 +567,12 @@ pub fn composite_composite_distance_from(
                             // best pair (or a tie within a thousandth of the tolerance,
                             // as the triangles around a nearest corner are): not run,
                             // their gap joins the lower bound.
-                            gathered.pruned_leaf(&tree_b.pieces.piece_box(j as usize), 1, gap, best);
+                            gathered.pruned_leaf(
+                                &tree_b.pieces.piece_box(j as usize),
+                                1,
+                                gap,
+                                best,
+                            );
                             return None;
                         }
                         run_pair(i, j)
@@ -570,7 +586,12 @@ pub fn composite_composite_distance_from(
 
 /// The triangle of `mesh` (the pieces of `tree`) nearest `point`, by a point query.
 fn nearest_triangle(tree: &CompositeTree, mesh: &super::TriMesh, point: DVec3) -> Option<u32> {
-    let centre_to = |node: &Aabb| (node.min - point).max(point - node.max).max(DVec3::ZERO).length();
+    let centre_to = |node: &Aabb| {
+        (node.min - point)
+            .max(point - node.max)
+            .max(DVec3::ZERO)
+            .length()
+    };
     tree.tree
         .nearest_leaf(
             |node, _| centre_to(&node),
@@ -597,6 +618,27 @@ pub(super) fn mesh_pair_gap(
         corners_b.map(|c| b_in_a.transform_point(c)),
         ROUND_OFF_PER_SIZE * (size_b + b_in_a.translation.length()),
     ))
+}
+
+/// Whether triangle `i` of `tree_a`'s mesh and triangle `j` of `tree_b`'s at `b_in_a`
+/// are proved apart ([`triangles_apart`]); `false` unless both composites are meshes.
+pub(super) fn mesh_pair_apart(
+    tree_a: &CompositeTree,
+    tree_b: &CompositeTree,
+    b_in_a: &RelativePose,
+    i: u32,
+    j: u32,
+) -> bool {
+    let (Some(mesh_a), Some(mesh_b)) = (tree_a.pieces.mesh(), tree_b.pieces.mesh()) else {
+        return false;
+    };
+    let corners_b = mesh_b.corners(j as usize);
+    let size_b = corners_b.iter().map(|c| c.length()).fold(0.0, f64::max);
+    triangles_apart(
+        mesh_a.corners(i as usize),
+        corners_b.map(|c| b_in_a.transform_point(c)),
+        ROUND_OFF_PER_SIZE * (size_b + b_in_a.translation.length()),
+    )
 }
 
 /// The same query as [`composite_convex_distance`] with every piece run, none pruned:

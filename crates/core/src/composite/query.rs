@@ -17,8 +17,7 @@ use glam::DVec3;
 use super::contacts::{composite_composite_contacts, composite_contacts, Contact};
 use super::midphase::{
     box_gap, bracket, composite_composite_distance_from, composite_convex_distance_from, log_node,
-    piece_run,
-    CompositeAnswer, SubPair,
+    piece_run, CompositeAnswer, SubPair,
 };
 use super::pieces::{moved_box, shape_box};
 use super::shape::Composite;
@@ -295,27 +294,35 @@ fn candidates(
             )
         }
         Side::Composite(other) => {
-            let whole = swept_box(
-                &other.pieces().whole_box(),
-                extent_of(&other.pieces().whole_box()),
-                pose,
-                motion,
-            );
+            let whole_box = other.tree().whole_box();
+            let whole = swept_box(&whole_box, extent_of(&whole_box), pose, motion);
             let firsts = composite
                 .tree()
                 .tree()
                 .leaves_where(|node| near(0, &node, &node, &whole));
             let mut pairs = Vec::new();
+            let a_in_b = pose.inverse();
             for i in firsts {
                 let piece_box = composite.pieces().piece_box(i as usize);
-                let seconds = other.tree().tree().leaves_where(|node| {
-                    near(
-                        1,
-                        &node,
-                        &swept_box(&node, extent_of(&node), pose, motion),
-                        &piece_box,
-                    )
-                });
+                let seconds = match motion {
+                    // At rest A's piece's box is moved into B's frame once, not each of
+                    // B's boxes into A's.
+                    None => {
+                        let piece_in_b = moved_box(&piece_box, &a_in_b);
+                        other
+                            .tree()
+                            .tree()
+                            .leaves_where(|node| near(1, &node, &node, &piece_in_b))
+                    }
+                    Some(_) => other.tree().tree().leaves_where(|node| {
+                        near(
+                            1,
+                            &node,
+                            &swept_box(&node, extent_of(&node), pose, motion),
+                            &piece_box,
+                        )
+                    }),
+                };
                 pairs.extend(seconds.into_iter().map(|j| (i, Some(j))));
             }
             (pairs, visited.get())
@@ -491,7 +498,10 @@ fn penetration(
     // whose overlap along the deepest run's normal is no more than that depth (its own
     // depth can be no more: moving B that far along the normal parts them) is not run.
     let (mut pairs, visited) = candidates(composite, second, pose, None, 0.0);
-    if let Some(found) = apart.nearest.map(|k| (apart.sub_pairs[k].piece, apart.sub_pairs[k].other)) {
+    if let Some(found) = apart
+        .nearest
+        .map(|k| (apart.sub_pairs[k].piece, apart.sub_pairs[k].other))
+    {
         if let Some(k) = pairs.iter().position(|p| *p == found) {
             pairs[..=k].rotate_right(1);
         }
@@ -503,9 +513,38 @@ fn penetration(
     for (i, j) in pairs {
         if let Some((_, depth, normal)) = deepest {
             let tie = 1e-3 * settings.tolerance * depth.max(1.0);
-            if overlap_along(composite, second, &pose, (i, j), normal)
-                .is_some_and(|overlap| overlap <= depth + tie)
-            {
+            // Along the deepest normal, and along the triangles' own normals, both ways
+            // (a sub-pair's depth is its least overlap over every direction).
+            let faces = [
+                composite.mesh().and_then(|m| m.normal(i as usize)),
+                match (second, j) {
+                    (Side::Composite(other), Some(j)) => other
+                        .mesh()
+                        .and_then(|m| m.normal(j as usize))
+                        .map(|n| pose.rotation * n),
+                    _ => None,
+                },
+            ];
+            let triangles = match (composite.mesh(), second, j) {
+                (Some(mesh), Side::Composite(other), Some(j)) => other.mesh().map(|other| {
+                    (
+                        mesh.corners(i as usize),
+                        other.corners(j as usize).map(|c| pose.transform_point(c)),
+                    )
+                }),
+                _ => None,
+            };
+            let shallow = std::iter::once(normal)
+                .chain(faces.into_iter().flatten())
+                .flat_map(|n| [n, -n])
+                .any(|n| {
+                    let overlap = match triangles {
+                        Some((a, b)) => Some(triangles_overlap_along(&a, &b, n, &pose)),
+                        None => overlap_along(composite, second, &pose, (i, j), n),
+                    };
+                    overlap.is_some_and(|overlap| overlap <= depth + tie)
+                });
+            if shallow {
                 pruned += 1;
                 continue;
             }
@@ -557,6 +596,22 @@ fn penetration(
     }
 }
 
+/// [`overlap_along`] for two triangles, their corners in the composite's frame (B's
+/// moved by `pose`, whose round-off the bound includes).
+fn triangles_overlap_along(a: &[DVec3; 3], b: &[DVec3; 3], n: DVec3, pose: &RelativePose) -> f64 {
+    let top = a
+        .iter()
+        .map(|x| n.dot(*x))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let low = b.iter().map(|x| n.dot(*x)).fold(f64::INFINITY, f64::min);
+    let size = a
+        .iter()
+        .chain(b.iter())
+        .map(|x| x.abs().max_element())
+        .fold(pose.translation.length(), f64::max);
+    top - low + 4.0 * crate::minkowski::ROUND_OFF_PER_SIZE * size
+}
+
 /// How far sub-pair `(i, j)` overlaps along `n` (in the composite's frame): the most
 /// piece `i` reaches along it less the least the other side does, rounded up. B moved
 /// that far along `n` clears A, so no sub-pair is deeper than its overlap along any `n`.
@@ -578,7 +633,10 @@ fn overlap_along(
         (Side::Composite(other), Some(j)) => {
             let (shape, p) = other.tree().piece(j as usize)?;
             let at = p.map_or(*pose, |p| pose.then(&p));
-            (-reach(&shape, &at, -n), shape.extent() + at.translation.length())
+            (
+                -reach(&shape, &at, -n),
+                shape.extent() + at.translation.length(),
+            )
         }
         (Side::Convex(shape), _) => (
             -reach(shape, pose, -n),
@@ -591,9 +649,9 @@ fn overlap_along(
     overlap.is_finite().then_some(overlap)
 }
 
-/// Whether a closed form proves sub-pair `(i, j)` apart without a run: two triangles'
-/// [`triangle_gap`](super::triangle_pair::triangle_gap), or a triangle's plane with the
-/// convex shape wholly on one side.
+/// Whether a closed form proves sub-pair `(i, j)` apart without a run: two triangles
+/// ([`triangles_apart`](super::triangle_pair::triangles_apart)), or a triangle's plane
+/// with the convex shape wholly on one side.
 fn proved_apart(
     composite: &Composite,
     second: Side<'_>,
@@ -601,14 +659,16 @@ fn proved_apart(
     i: u32,
     j: Option<u32>,
 ) -> bool {
-    let gap = match (second, j) {
+    match (second, j) {
         (Side::Composite(other), Some(j)) => {
-            super::midphase::mesh_pair_gap(composite.tree(), other.tree(), pose, i, j)
+            super::midphase::mesh_pair_apart(composite.tree(), other.tree(), pose, i, j)
         }
-        (Side::Convex(shape), _) => composite.pieces().plane_gap(i as usize, shape, pose),
-        _ => None,
-    };
-    gap.is_some_and(|gap| gap > 0.0)
+        (Side::Convex(shape), _) => composite
+            .pieces()
+            .plane_gap(i as usize, shape, pose)
+            .is_some_and(|gap| gap > 0.0),
+        _ => false,
+    }
 }
 
 /// The LP test on every sub-pair whose boxes meet: any overlap answers; apart when
@@ -677,7 +737,7 @@ fn boolean(
 fn box_floor(composite: &Composite, second: Side<'_>, pose: RelativePose) -> f64 {
     let other = match second {
         Side::Convex(shape) => shape_box(shape, &pose),
-        Side::Composite(c) => moved_box(&c.pieces().whole_box(), &pose),
+        Side::Composite(c) => moved_box(&c.tree().whole_box(), &pose),
     };
     composite
         .tree()
@@ -768,7 +828,7 @@ fn swept_floor(composite: &Composite, second: Side<'_>, pose: RelativePose, moti
     let swept = match second {
         Side::Convex(shape) => swept_shape_box(shape, pose, Some(motion)),
         Side::Composite(c) => {
-            let whole = c.pieces().whole_box();
+            let whole = c.tree().whole_box();
             swept_box(&whole, extent_of(&whole), pose, Some(motion))
         }
     };

@@ -26,7 +26,10 @@ pub fn triangle_gap(a: [DVec3; 3], b: [DVec3; 3], b_round_off: f64) -> f64 {
         return 0.0;
     }
     let n = along / length;
-    let top_a = a.iter().map(|x| n.dot(*x)).fold(f64::NEG_INFINITY, f64::max);
+    let top_a = a
+        .iter()
+        .map(|x| n.dot(*x))
+        .fold(f64::NEG_INFINITY, f64::max);
     let bottom_b = b.iter().map(|x| n.dot(*x)).fold(f64::INFINITY, f64::min);
     let size = a
         .iter()
@@ -41,6 +44,30 @@ pub fn triangle_gap(a: [DVec3; 3], b: [DVec3; 3], b_round_off: f64) -> f64 {
     } else {
         gap.max(0.0)
     }
+}
+
+/// Whether triangles `a` and `b` (in one frame, `b` carrying a round-off of at most
+/// `b_round_off`) are proved apart: by either's plane with the other wholly on one side
+/// (six products, the common case of two meshes' neighbouring faces), else by a
+/// positive [`triangle_gap`].
+pub fn triangles_apart(a: [DVec3; 3], b: [DVec3; 3], b_round_off: f64) -> bool {
+    let size = a
+        .iter()
+        .chain(b.iter())
+        .map(|x| x.abs().max_element())
+        .fold(0.0, f64::max);
+    let margin = 2.0 * ROUND_OFF_PER_SIZE * size + 2.0 * b_round_off;
+    let one_side = |t: &[DVec3; 3], others: &[DVec3; 3]| {
+        let normal = (t[1] - t[0]).cross(t[2] - t[0]);
+        let length = normal.length();
+        if length.is_nan() || length <= 0.0 || !length.is_finite() {
+            return false;
+        }
+        let n = normal / length;
+        let heights = others.map(|x| n.dot(x - t[0]));
+        heights.iter().all(|h| *h > margin) || heights.iter().all(|h| *h < -margin)
+    };
+    one_side(&a, &b) || one_side(&b, &a) || triangle_gap(a, b, b_round_off) > 0.0
 }
 
 /// The nearest pair of points of two triangles when they are disjoint (one on each,
@@ -182,7 +209,12 @@ mod tests {
 
     fn random_triangle(rng: &mut Rng, centre: DVec3, size: f64) -> [DVec3; 3] {
         let mut corner = || {
-            centre + DVec3::new(rng.range(-size, size), rng.range(-size, size), rng.range(-size, size))
+            centre
+                + DVec3::new(
+                    rng.range(-size, size),
+                    rng.range(-size, size),
+                    rng.range(-size, size),
+                )
         };
         [corner(), corner(), corner()]
     }
@@ -196,7 +228,11 @@ mod tests {
         for k in 0..3000 {
             let spread = [0.2, 1.0, 3.0][k % 3];
             let a = random_triangle(&mut rng, DVec3::ZERO, 1.0);
-            let centre = DVec3::new(rng.range(-spread, spread), rng.range(-spread, spread), rng.range(-spread, spread));
+            let centre = DVec3::new(
+                rng.range(-spread, spread),
+                rng.range(-spread, spread),
+                rng.range(-spread, spread),
+            );
             let b = random_triangle(&mut rng, centre, 1.0);
             let gap = triangle_gap(a, b, 0.0);
             let (Ok(ta), Ok(tb)) = (Polytope::triangle(a), Polytope::triangle(b)) else {
@@ -207,13 +243,50 @@ mod tests {
                 &Shape::Polytope(tb),
                 &identity(),
             );
-            assert!(gap <= exact + 1e-12, "gap {gap} above the distance {exact}: {a:?} {b:?}");
+            assert!(
+                gap <= exact + 1e-12,
+                "gap {gap} above the distance {exact}: {a:?} {b:?}"
+            );
             if exact > 1e-6 {
-                assert!((exact - gap) <= 1e-9 * (1.0 + exact), "gap {gap} vs {exact}");
+                assert!(
+                    (exact - gap) <= 1e-9 * (1.0 + exact),
+                    "gap {gap} vs {exact}"
+                );
                 tight += 1;
             }
         }
         assert!(tight > 500, "only {tight} apart pairs checked");
+    }
+
+    /// The cheap test agrees with the gap: never apart where parry finds them meeting.
+    #[test]
+    fn apart_only_where_the_triangles_do_not_meet() {
+        let mut rng = Rng::new(17);
+        let (mut apart, mut meeting) = (0, 0);
+        for _ in 0..3000 {
+            let a = random_triangle(&mut rng, DVec3::ZERO, 1.0);
+            let shift = DVec3::new(rng.range(-1.0, 1.0), 0.0, 0.0);
+            let b = random_triangle(&mut rng, shift, 1.0);
+            let (Ok(ta), Ok(tb)) = (Polytope::triangle(a), Polytope::triangle(b)) else {
+                continue;
+            };
+            let exact = crate::parry_bridge::parry_gjk_distance(
+                &Shape::Polytope(ta),
+                &Shape::Polytope(tb),
+                &identity(),
+            );
+            if triangles_apart(a, b, 0.0) {
+                assert!(exact > 0.0, "{a:?} {b:?} called apart at distance {exact}");
+                apart += 1;
+            } else {
+                assert!(exact < 1e-9, "{a:?} {b:?} not proved apart at {exact}");
+                meeting += 1;
+            }
+        }
+        assert!(
+            apart > 300 && meeting > 300,
+            "{apart} apart, {meeting} meeting"
+        );
     }
 
     /// Triangles that cross, touch at a corner, or lie in one plane overlapping give 0;
@@ -221,11 +294,23 @@ mod tests {
     #[test]
     fn meeting_triangles_give_no_gap() {
         let a = [DVec3::ZERO, DVec3::X, DVec3::Y];
-        let crossing = [DVec3::new(0.2, 0.2, -1.0), DVec3::new(0.2, 0.2, 1.0), DVec3::new(0.3, 0.1, 0.5)];
+        let crossing = [
+            DVec3::new(0.2, 0.2, -1.0),
+            DVec3::new(0.2, 0.2, 1.0),
+            DVec3::new(0.3, 0.1, 0.5),
+        ];
         assert_eq!(triangle_gap(a, crossing, 0.0), 0.0);
-        let corner = [DVec3::X, DVec3::new(2.0, 0.0, 0.0), DVec3::new(1.0, 1.0, 1.0)];
+        let corner = [
+            DVec3::X,
+            DVec3::new(2.0, 0.0, 0.0),
+            DVec3::new(1.0, 1.0, 1.0),
+        ];
         assert_eq!(triangle_gap(a, corner, 0.0), 0.0);
-        let coplanar = [DVec3::new(0.1, 0.1, 0.0), DVec3::new(0.9, 0.1, 0.0), DVec3::new(0.1, 0.5, 0.0)];
+        let coplanar = [
+            DVec3::new(0.1, 0.1, 0.0),
+            DVec3::new(0.9, 0.1, 0.0),
+            DVec3::new(0.1, 0.5, 0.0),
+        ];
         assert_eq!(triangle_gap(a, coplanar, 0.0), 0.0);
         let above = a.map(|c| c + DVec3::new(0.1, 0.1, 0.5));
         let gap = triangle_gap(a, above, 0.0);
