@@ -34,7 +34,15 @@
 
 use std::path::{Path, PathBuf};
 
-const FAMILIES: [&str; 6] = ["gjk", "frank_wolfe", "epa", "toi", "lp", "interior_point"];
+const FAMILIES: [&str; 7] = [
+    "gjk",
+    "frank_wolfe",
+    "epa",
+    "toi",
+    "lp",
+    "interior_point",
+    "contact",
+];
 const REGISTRY: [&str; 4] = ["trace", "method", "catalog", "registry"];
 /// The registry's types as the solver's root re-exports them.
 const REGISTRY_NAMES: [&str; 2] = ["crate::solver::Run", "crate::solver::Method"];

@@ -44,7 +44,7 @@ pub fn hull_start(
     if n == DVec3::ZERO || !n.is_finite() {
         return None;
     }
-    let top_a = furthest_along(composite, n);
+    let top_a = furthest_along(composite, n)?;
     // B's lowest point along n, in A's frame: n · (R x + t) = (Rᵀ n) · x + n · t.
     let n_in_b = b_in_a.inverse_rotate(n);
     let bottom_b = n.dot(b_in_a.translation)
@@ -53,7 +53,7 @@ pub fn hull_start(
                 let low = shape.local_support(-n_in_b);
                 -n_in_b.dot(low)
             }
-            Side::Composite(other) => furthest_along(other, -n_in_b),
+            Side::Composite(other) => furthest_along(other, -n_in_b)?,
         };
     let size = composite.hull().extent() + hull_b.extent() + b_in_a.translation.length();
     let round_off = 4.0 * ROUND_OFF_PER_SIZE * size;
@@ -69,20 +69,21 @@ pub fn hull_start(
 }
 
 /// The furthest any point of the composite reaches along `n`: over a mesh's vertices
-/// (every one, not only the hull's), over a compound's parts' supports.
-fn furthest_along(composite: &Composite, n: DVec3) -> f64 {
-    match composite.pieces() {
-        Pieces::Triangles(mesh) => mesh
-            .vertices()
-            .iter()
-            .map(|v| n.dot(*v))
-            .fold(f64::NEG_INFINITY, f64::max),
+/// (every one, not only the hull's), over a compound's parts' supports; `None` when a
+/// support is not a number.
+fn furthest_along(composite: &Composite, n: DVec3) -> Option<f64> {
+    let heights: Vec<f64> = match composite.pieces() {
+        Pieces::Triangles(mesh) => mesh.vertices().iter().map(|v| n.dot(*v)).collect(),
         Pieces::Parts(parts) => parts
             .iter()
             .map(|part| {
                 let local = part.pose.inverse_rotate(n);
                 n.dot(part.pose.transform_point(part.shape.local_support(local)))
             })
-            .fold(f64::NEG_INFINITY, f64::max),
+            .collect(),
+    };
+    if heights.iter().any(|h| h.is_nan()) {
+        return None;
     }
+    Some(heights.into_iter().fold(f64::NEG_INFINITY, f64::max))
 }

@@ -218,15 +218,22 @@ impl Gathered {
     }
 
     /// Whether the runs so far settle the answer with the floor: the best run's upper
-    /// bound within its own bracket's width and the tolerance of the floor, so no
-    /// other sub-pair can make the answer more than that nearer.
+    /// bound within its own bracket's width and the tolerance (relative) of the floor,
+    /// so no other sub-pair can make the answer more than that nearer. A settled search
+    /// ends there and its lower bound is the floor alone (the pieces not visited are
+    /// bounded by nothing else).
     fn settled(&self, settings: &SolverSettings) -> bool {
         let runs = self.runs.borrow();
         runs.iter().any(|s| {
             let (lower, upper) = bracket(&s.run.summary.outcome);
-            self.floor > 0.0
-                && upper - self.floor <= (upper - lower) + settings.tolerance * (1.0 + upper)
+            self.floor > 0.0 && upper - self.floor <= (upper - lower) + settings.tolerance * upper
         })
+    }
+
+    /// The answer of a search [`Self::settled`] ended: bounded below by the floor alone.
+    fn settled_answer(self) -> CompositeAnswer {
+        self.lower.set(self.floor);
+        self.answer()
     }
 
     /// A node's gap, counted (and counted pruned when it is no nearer than `best`);
@@ -369,7 +376,7 @@ pub fn composite_convex_distance_from(
     });
     let (seed_piece, bound) = seed.map_or((u32::MAX, f64::INFINITY), |s| s);
     if gathered.settled(&settings) {
-        return gathered.answer();
+        return gathered.settled_answer();
     }
     tree.tree.nearest_leaf_below(
         bound,
@@ -518,7 +525,7 @@ pub fn composite_composite_distance_from(
     });
     let (seed_pair, bound) = seed.map_or(((u32::MAX, u32::MAX), f64::INFINITY), |s| s);
     if gathered.settled(&settings) {
-        return gathered.answer();
+        return gathered.settled_answer();
     }
     // A node's gap: to B's box, and (from the hulls) to the plane B lies beyond.
     let a_gap = |node: &Aabb| {
@@ -562,7 +569,10 @@ pub fn composite_composite_distance_from(
                         } else {
                             0.0
                         };
-                        if let Some(gap) = mesh_pair_gap(i, j).filter(|gap| *gap >= best - tie) {
+                        // A tie needs a positive gap: a pair that may meet is always run
+                        // (else an overlap could hide behind a best of 1e-14).
+                        let pruned = |gap: &f64| *gap >= best || (*gap > 0.0 && *gap >= best - tie);
+                        if let Some(gap) = mesh_pair_gap(i, j).filter(pruned) {
                             // The closed form proves the triangles no nearer than the
                             // best pair (or a tie within a thousandth of the tolerance,
                             // as the triangles around a nearest corner are): not run,

@@ -57,24 +57,31 @@ impl Pieces {
             return None;
         };
         let n = mesh.normal(i)?;
-        let p = mesh.corners(i)[0];
+        let corners = mesh.corners(i);
+        // The normal is only a direction (a sliver's is mostly round-off): the
+        // triangle's own corners are measured along it, and `b` must clear their range.
+        let own = corners.map(|c| n.dot(c));
+        let (low, high) = (
+            own.iter().copied().fold(f64::INFINITY, f64::min),
+            own.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        );
         let height = |dir: DVec3| {
             let x = b_in_a.transform_point(b.local_support(b_in_a.inverse_rotate(dir)));
-            n.dot(x - p)
+            n.dot(x)
         };
-        let below = height(-n);
+        let below = height(-n) - high;
         let gap = if below > 0.0 {
             below
         } else {
-            let above = height(n);
-            if above < 0.0 {
-                -above
+            let above = low - height(n);
+            if above > 0.0 {
+                above
             } else {
                 return Some(0.0);
             }
         };
-        let round_off =
-            ROUND_OFF_PER_SIZE * (p.length() + b_in_a.translation.length() + b.extent());
+        let size = corners.iter().map(|c| c.length()).fold(0.0, f64::max);
+        let round_off = ROUND_OFF_PER_SIZE * (size + b_in_a.translation.length() + b.extent());
         Some((gap - round_off).max(0.0))
     }
 

@@ -57,6 +57,9 @@ pub fn triangles_apart(a: [DVec3; 3], b: [DVec3; 3], b_round_off: f64) -> bool {
         .map(|x| x.abs().max_element())
         .fold(0.0, f64::max);
     let margin = 2.0 * ROUND_OFF_PER_SIZE * size + 2.0 * b_round_off;
+    // The plane's normal is only a direction: a sliver's computed normal is mostly
+    // round-off, so its own corners are measured along it too and the other triangle
+    // must clear their whole range.
     let one_side = |t: &[DVec3; 3], others: &[DVec3; 3]| {
         let normal = (t[1] - t[0]).cross(t[2] - t[0]);
         let length = normal.length();
@@ -64,8 +67,13 @@ pub fn triangles_apart(a: [DVec3; 3], b: [DVec3; 3], b_round_off: f64) -> bool {
             return false;
         }
         let n = normal / length;
-        let heights = others.map(|x| n.dot(x - t[0]));
-        heights.iter().all(|h| *h > margin) || heights.iter().all(|h| *h < -margin)
+        let own = t.map(|x| n.dot(x));
+        let (low, high) = (
+            own.iter().copied().fold(f64::INFINITY, f64::min),
+            own.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        );
+        let heights = others.map(|x| n.dot(x));
+        heights.iter().all(|h| *h > high + margin) || heights.iter().all(|h| *h < low - margin)
     };
     one_side(&a, &b) || one_side(&b, &a) || triangle_gap(a, b, b_round_off) > 0.0
 }

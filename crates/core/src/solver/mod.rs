@@ -14,6 +14,7 @@
 //! [`distance`].
 
 pub mod catalog;
+pub mod contact;
 pub mod distance;
 pub mod epa;
 pub mod family;

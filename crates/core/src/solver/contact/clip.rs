@@ -1,0 +1,140 @@
+//! Clipping an incident feature against a reference face's side planes (Sutherland and
+//! Hodgman, "Reentrant Polygon Clipping", 1974), each plane's result kept so that the
+//! polygon can be shown as it is cut.
+
+use glam::DVec3;
+use serde::Serialize;
+
+/// One side plane of the reference face and what was left of the incident feature
+/// after it: the plane through `point` with outward `normal` (points with
+/// `normal · (x − point) > 0` are cut away).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClipStage {
+    pub point: DVec3,
+    pub normal: DVec3,
+    pub after: Vec<DVec3>,
+}
+
+/// The side planes of `face` (a convex polygon, counter-clockwise about `axis`): through
+/// each edge, along `axis`, facing out.
+pub fn side_planes(face: &[DVec3], axis: DVec3) -> Vec<(DVec3, DVec3)> {
+    (0..face.len())
+        .filter_map(|i| {
+            let (p, q) = (face[i], face[(i + 1) % face.len()]);
+            let out = (q - p).cross(axis);
+            let length = out.length();
+            (length > 0.0 && length.is_finite()).then(|| (p, out / length))
+        })
+        .collect()
+}
+
+/// `incident` (a polygon's corners in order, or a segment's two ends) clipped against
+/// each of `planes` in turn, every stage kept. A segment stays a segment (its part
+/// inside); a polygon stays a polygon.
+pub fn clip(incident: &[DVec3], planes: &[(DVec3, DVec3)]) -> Vec<ClipStage> {
+    let mut current = incident.to_vec();
+    let mut stages = Vec::with_capacity(planes.len());
+    for &(point, normal) in planes {
+        current = if current.len() == 2 {
+            clip_segment(current[0], current[1], point, normal)
+        } else {
+            clip_polygon(&current, point, normal)
+        };
+        stages.push(ClipStage {
+            point,
+            normal,
+            after: current.clone(),
+        });
+        if current.is_empty() {
+            break;
+        }
+    }
+    stages
+}
+
+/// The part of segment `[a, b]` on the inner side of the plane.
+fn clip_segment(a: DVec3, b: DVec3, point: DVec3, normal: DVec3) -> Vec<DVec3> {
+    let (da, db) = (normal.dot(a - point), normal.dot(b - point));
+    match (da <= 0.0, db <= 0.0) {
+        (true, true) => vec![a, b],
+        (false, false) => Vec::new(),
+        (true, false) => vec![a, crossing(a, b, da, db)],
+        (false, true) => vec![crossing(a, b, da, db), b],
+    }
+}
+
+/// One Sutherland–Hodgman pass: the polygon's part on the inner side of the plane.
+fn clip_polygon(polygon: &[DVec3], point: DVec3, normal: DVec3) -> Vec<DVec3> {
+    let mut out = Vec::with_capacity(polygon.len() + 1);
+    for i in 0..polygon.len() {
+        let (a, b) = (polygon[i], polygon[(i + 1) % polygon.len()]);
+        let (da, db) = (normal.dot(a - point), normal.dot(b - point));
+        if da <= 0.0 {
+            out.push(a);
+        }
+        if (da <= 0.0) != (db <= 0.0) {
+            out.push(crossing(a, b, da, db));
+        }
+    }
+    out
+}
+
+/// Where segment `[a, b]` crosses the plane, from the ends' signed heights.
+fn crossing(a: DVec3, b: DVec3, da: f64, db: f64) -> DVec3 {
+    let t = da / (da - db);
+    a + (b - a) * t.clamp(0.0, 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square(half: f64, z: f64) -> Vec<DVec3> {
+        vec![
+            DVec3::new(-half, -half, z),
+            DVec3::new(half, -half, z),
+            DVec3::new(half, half, z),
+            DVec3::new(-half, half, z),
+        ]
+    }
+
+    #[test]
+    fn a_square_clipped_by_a_smaller_one_is_the_smaller() {
+        let planes = side_planes(&square(1.0, 0.0), DVec3::Z);
+        assert_eq!(planes.len(), 4);
+        let stages = clip(&square(2.0, 0.1), &planes);
+        let last = &stages.last().unwrap().after;
+        assert_eq!(last.len(), 4);
+        for p in last {
+            assert!((p.x.abs() - 1.0).abs() < 1e-15 && (p.y.abs() - 1.0).abs() < 1e-15);
+        }
+        // A square turned 45 degrees inside the bigger one: an octagon.
+        let turned: Vec<DVec3> = (0..4)
+            .map(|k| {
+                let t = std::f64::consts::FRAC_PI_2 * k as f64;
+                DVec3::new(1.3 * t.cos(), 1.3 * t.sin(), 0.0)
+            })
+            .collect();
+        let stages = clip(&turned, &planes);
+        assert_eq!(stages.last().unwrap().after.len(), 8);
+    }
+
+    #[test]
+    fn a_segment_keeps_its_inner_part() {
+        let planes = side_planes(&square(1.0, 0.0), DVec3::Z);
+        let stages = clip(
+            &[DVec3::new(-3.0, 0.5, 0.0), DVec3::new(3.0, 0.5, 0.0)],
+            &planes,
+        );
+        let kept = &stages.last().unwrap().after;
+        assert_eq!(
+            kept,
+            &vec![DVec3::new(-1.0, 0.5, 0.0), DVec3::new(1.0, 0.5, 0.0)]
+        );
+        let outside = clip(
+            &[DVec3::new(-3.0, 2.0, 0.0), DVec3::new(3.0, 2.0, 0.0)],
+            &planes,
+        );
+        assert!(outside.last().unwrap().after.is_empty());
+    }
+}

@@ -1,0 +1,277 @@
+//! A shape's support set along a direction: the points of its surface within a band of
+//! the support plane, as the feature a contact manifold is built from (a face, an edge,
+//! a corner). A polytope's is the polygon of its vertices within the band; a box's the
+//! same over its corners; a cylinder's cap is a disk (sampled as a regular polygon, as
+//! Coal's contact patch samples curved shapes) and its side a segment; a capsule's side
+//! a segment; a sphere's, or any curved surface's, one point. Coal builds its contact
+//! patches from such support sets ("Contact patches", Coal 3.0's
+//! `computeContactPatch`, Le Lidec et al., "Contact Models in Robotics: a Comparative
+//! Analysis", 2024).
+
+use glam::DVec3;
+use serde::Serialize;
+
+use crate::shape::{Shape, SupportMap};
+
+/// A support set, in the frame its points are given in: a point, a segment, or a
+/// convex polygon (counter-clockwise seen from the direction it supports).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum SupportSet {
+    Point(DVec3),
+    Segment(DVec3, DVec3),
+    Polygon(Vec<DVec3>),
+}
+
+impl SupportSet {
+    /// Its corners (one, two, or the polygon's).
+    pub fn corners(&self) -> Vec<DVec3> {
+        match self {
+            SupportSet::Point(p) => vec![*p],
+            SupportSet::Segment(a, b) => vec![*a, *b],
+            SupportSet::Polygon(points) => points.clone(),
+        }
+    }
+
+    /// What a user calls it.
+    pub fn word(&self) -> &'static str {
+        match self {
+            SupportSet::Point(_) => "a point",
+            SupportSet::Segment(..) => "an edge",
+            SupportSet::Polygon(_) => "a face",
+        }
+    }
+
+    /// The set moved by `f` (a change of frame).
+    pub fn map(&self, f: impl Fn(DVec3) -> DVec3) -> SupportSet {
+        match self {
+            SupportSet::Point(p) => SupportSet::Point(f(*p)),
+            SupportSet::Segment(a, b) => SupportSet::Segment(f(*a), f(*b)),
+            SupportSet::Polygon(points) => {
+                SupportSet::Polygon(points.iter().map(|p| f(*p)).collect())
+            }
+        }
+    }
+
+    /// Its area (0 below a polygon).
+    pub fn area(&self, normal: DVec3) -> f64 {
+        match self {
+            SupportSet::Polygon(p) if p.len() >= 3 => {
+                let mut twice = DVec3::ZERO;
+                for i in 1..p.len() - 1 {
+                    twice += (p[i] - p[0]).cross(p[i + 1] - p[0]);
+                }
+                0.5 * twice.dot(normal).abs()
+            }
+            _ => 0.0,
+        }
+    }
+}
+
+/// The support set of `shape` (its own frame) along the unit direction `n`: the points
+/// of its surface within `band` of its support plane, curved boundaries sampled at
+/// `samples` points. `None` for kinds without a flat or straight feature (an ellipsoid,
+/// an implicit surface): their support point alone is the set.
+pub fn support_set(shape: &Shape, n: DVec3, band: f64, samples: usize) -> SupportSet {
+    match shape {
+        Shape::Polytope(p) => of_points(p.vertices(), n, band),
+        Shape::Cuboid(c) => {
+            let h = c.half_extents();
+            let corners: Vec<DVec3> = (0..8)
+                .map(|k| {
+                    DVec3::new(
+                        if k & 1 == 0 { -h.x } else { h.x },
+                        if k & 2 == 0 { -h.y } else { h.y },
+                        if k & 4 == 0 { -h.z } else { h.z },
+                    )
+                })
+                .collect();
+            of_points(&corners, n, band)
+        }
+        Shape::Cylinder(c) => cylinder(c.radius(), c.half_height(), n, band, samples),
+        Shape::Capsule(c) => {
+            // The segment's support set, pushed out by the radius along n.
+            let (top, bottom) = (DVec3::Y * c.half_height(), -DVec3::Y * c.half_height());
+            let push = n * c.radius();
+            match of_points(&[top, bottom], n, band) {
+                SupportSet::Segment(a, b) => SupportSet::Segment(a + push, b + push),
+                other => other.map(|p| p + push),
+            }
+        }
+        other => SupportSet::Point(other.local_support(n)),
+    }
+}
+
+/// A cylinder's (axis y): its cap (a disk sampled as a regular polygon) when `n` is
+/// within the band of the axis, its side's segment when `n` is within the band of
+/// perpendicular, else its rim's support point.
+fn cylinder(radius: f64, half_height: f64, n: DVec3, band: f64, samples: usize) -> SupportSet {
+    let radial = DVec3::new(n.x, 0.0, n.z);
+    let radial_length = radial.length();
+    let cap_y = if n.y >= 0.0 {
+        half_height
+    } else {
+        -half_height
+    };
+    // The rim's points drop below the support plane by up to 2 r |radial| across the cap.
+    if 2.0 * radius * radial_length <= band {
+        let samples = samples.max(3);
+        let mut points: Vec<DVec3> = (0..samples)
+            .map(|k| {
+                let t = std::f64::consts::TAU * k as f64 / samples as f64;
+                DVec3::new(radius * t.cos(), cap_y, radius * t.sin())
+            })
+            .collect();
+        if n.y < 0.0 {
+            points.reverse();
+        }
+        return SupportSet::Polygon(counter_clockwise(points, n));
+    }
+    let out = if radial_length > 0.0 {
+        radial / radial_length * radius
+    } else {
+        DVec3::ZERO
+    };
+    // The side's segment: both ends within the band when the axis is nearly flat to n.
+    if 2.0 * half_height * n.y.abs() <= band {
+        return SupportSet::Segment(out + DVec3::Y * half_height, out - DVec3::Y * half_height);
+    }
+    SupportSet::Point(out + DVec3::Y * cap_y)
+}
+
+/// The support set of a finite point set's hull along `n`: the points within `band`
+/// of the highest, as a point, a segment (the two furthest apart) or their convex
+/// polygon in the plane across `n`.
+pub fn of_points(points: &[DVec3], n: DVec3, band: f64) -> SupportSet {
+    let top = points
+        .iter()
+        .map(|p| n.dot(*p))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let near: Vec<DVec3> = points
+        .iter()
+        .copied()
+        .filter(|p| n.dot(*p) >= top - band)
+        .collect();
+    match near.len() {
+        0 => SupportSet::Point(DVec3::ZERO),
+        1 => SupportSet::Point(near[0]),
+        _ => {
+            let hull = hull_across(&near, n);
+            match hull.len() {
+                1 => SupportSet::Point(hull[0]),
+                2 => SupportSet::Segment(hull[0], hull[1]),
+                _ => SupportSet::Polygon(hull),
+            }
+        }
+    }
+}
+
+/// The convex hull of `points` seen along `n` (Andrew's monotone chain on their
+/// coordinates across `n`), counter-clockwise about `n`; two points when they are on a
+/// line.
+fn hull_across(points: &[DVec3], n: DVec3) -> Vec<DVec3> {
+    let (u, v) = n.any_orthonormal_pair();
+    let mut indexed: Vec<(f64, f64, DVec3)> =
+        points.iter().map(|p| (u.dot(*p), v.dot(*p), *p)).collect();
+    indexed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    indexed.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+    if indexed.len() <= 2 {
+        return indexed.iter().map(|p| p.2).collect();
+    }
+    let cross = |o: &(f64, f64, DVec3), a: &(f64, f64, DVec3), b: &(f64, f64, DVec3)| {
+        (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
+    };
+    let mut lower: Vec<(f64, f64, DVec3)> = Vec::new();
+    for p in &indexed {
+        while lower.len() >= 2 && cross(&lower[lower.len() - 2], &lower[lower.len() - 1], p) <= 0.0
+        {
+            lower.pop();
+        }
+        lower.push(*p);
+    }
+    let mut upper: Vec<(f64, f64, DVec3)> = Vec::new();
+    for p in indexed.iter().rev() {
+        while upper.len() >= 2 && cross(&upper[upper.len() - 2], &upper[upper.len() - 1], p) <= 0.0
+        {
+            upper.pop();
+        }
+        upper.push(*p);
+    }
+    lower.pop();
+    upper.pop();
+    lower.extend(upper);
+    if lower.len() < 3 {
+        // Collinear: the two ends.
+        let first = indexed[0].2;
+        let last = indexed[indexed.len() - 1].2;
+        return vec![first, last];
+    }
+    // (u, v, n) is right-handed, so counter-clockwise in (u, v) is about n.
+    let hull: Vec<DVec3> = lower.into_iter().map(|p| p.2).collect();
+    counter_clockwise(hull, n)
+}
+
+/// `polygon` ordered counter-clockwise about `n`.
+fn counter_clockwise(mut polygon: Vec<DVec3>, n: DVec3) -> Vec<DVec3> {
+    let mut twice = DVec3::ZERO;
+    for i in 1..polygon.len().saturating_sub(1) {
+        twice += (polygon[i] - polygon[0]).cross(polygon[i + 1] - polygon[0]);
+    }
+    if twice.dot(n) < 0.0 {
+        polygon.reverse();
+    }
+    polygon
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::{Capsule, Cuboid, Cylinder, Sphere};
+
+    #[test]
+    fn a_box_gives_a_face_an_edge_or_a_corner() {
+        let b = Shape::Cuboid(Cuboid::new(DVec3::new(1.0, 2.0, 3.0)).unwrap());
+        let face = support_set(&b, DVec3::Z, 1e-9, 8);
+        assert!(matches!(&face, SupportSet::Polygon(p) if p.len() == 4));
+        assert!((face.area(DVec3::Z) - 8.0).abs() < 1e-12);
+        let edge = support_set(&b, DVec3::new(1.0, 0.0, 1.0).normalize(), 1e-9, 8);
+        assert!(matches!(edge, SupportSet::Segment(a, b) if (a - b).length() == 4.0));
+        let corner = support_set(&b, DVec3::ONE.normalize(), 1e-9, 8);
+        assert_eq!(corner, SupportSet::Point(DVec3::new(1.0, 2.0, 3.0)));
+        // Tilted by less than the band, still the face.
+        let tilted = DVec3::new(1e-5, 0.0, 1.0).normalize();
+        assert!(matches!(
+            support_set(&b, tilted, 1e-3, 8),
+            SupportSet::Polygon(_)
+        ));
+    }
+
+    #[test]
+    fn round_shapes_give_caps_sides_and_points() {
+        let cylinder = Shape::Cylinder(Cylinder::new(0.5, 1.0).unwrap());
+        let cap = support_set(&cylinder, -DVec3::Y, 1e-9, 12);
+        let SupportSet::Polygon(points) = &cap else {
+            panic!("{cap:?}")
+        };
+        assert_eq!(points.len(), 12);
+        assert!(points
+            .iter()
+            .all(|p| p.y == -1.0 && (p.length_squared() - 1.25).abs() < 1e-12));
+        assert!(cap.area(-DVec3::Y) > 0.0);
+        let side = support_set(&cylinder, DVec3::X, 1e-9, 12);
+        assert_eq!(
+            side,
+            SupportSet::Segment(DVec3::new(0.5, 1.0, 0.0), DVec3::new(0.5, -1.0, 0.0))
+        );
+        let capsule = Shape::Capsule(Capsule::new(0.25, 1.0).unwrap());
+        let lying = support_set(&capsule, -DVec3::Z, 1e-9, 12);
+        assert_eq!(
+            lying,
+            SupportSet::Segment(DVec3::new(0.0, 1.0, -0.25), DVec3::new(0.0, -1.0, -0.25))
+        );
+        let ball = Shape::Sphere(Sphere::new(2.0).unwrap());
+        assert_eq!(
+            support_set(&ball, DVec3::X, 1e-3, 12),
+            SupportSet::Point(DVec3::new(2.0, 0.0, 0.0))
+        );
+    }
+}
