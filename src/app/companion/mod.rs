@@ -7,6 +7,7 @@
 //! panels, plots and drawings outside this folder name no family, and reach a companion
 //! only through this file.
 
+pub mod contact;
 pub mod epa;
 pub mod frank_wolfe;
 pub mod gjk;
@@ -40,10 +41,11 @@ pub struct Companion {
 }
 
 /// Every family's companion, in the catalog's order (the drawings are registered in it).
-pub const COMPANIONS: [Companion; 6] = [
+pub const COMPANIONS: [Companion; 7] = [
     gjk::COMPANION,
     frank_wolfe::COMPANION,
     epa::COMPANION,
+    contact::COMPANION,
     toi::COMPANION,
     lp::COMPANION,
     interior_point::COMPANION,

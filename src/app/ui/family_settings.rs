@@ -45,6 +45,14 @@ pub fn family_settings_ui(ui: &mut egui::Ui, kind: SettingsKind, s: &mut SolverS
             changed |= tolerance(ui, "acceptable", &mut p.acceptable, "when round-off stops the bracket from narrowing, a bracket within this · max(1, d) is still an answer");
             changed |= cap(ui, "Newton cap", &mut p.max_iterations);
         }
+        SettingsKind::Contact => {
+            let c = &mut s.contact;
+            changed |= tolerance(ui, "margin", &mut c.margin, "points up to this far in front of the reference face are contacts, and shapes apart by up to this get a manifold (Jolt's max contact distance)");
+            changed |= tolerance(ui, "feature band", &mut c.feature_band, "a support set holds the points within this fraction of the pair's size of the support plane: a face tilted by less than about this angle is still a face");
+            changed |= cap(ui, "most points kept", &mut c.max_points);
+            changed |= cap(ui, "samples of a curved rim", &mut c.curve_samples);
+            changed |= tolerance(ui, "certificate tolerance", &mut c.tolerance, "a point is certified within this fraction of the pair's size of both shapes and of the certified depth");
+        }
         SettingsKind::Simplex => {
             let l = &mut s.lp;
             ui.horizontal(|ui| {

@@ -5,6 +5,7 @@
 //! the settings it reads. Everything that lists methods reads it; a new family's
 //! methods are new rows.
 
+use super::contact::ContactRule;
 use super::epa::Penetration;
 pub use super::family::Family;
 use super::interior_point::IpQuestion;
@@ -81,6 +82,9 @@ pub enum SettingsKind {
     Barrier,
     /// `lp`: the pivot rule and the pivot cap (default: Kreuzer's columns × rows).
     Simplex,
+    /// `contact`: the margin, the feature band, the most points kept, the samples of a
+    /// curved boundary, the certificate's tolerance.
+    Contact,
 }
 
 /// One row of the table.
@@ -151,7 +155,7 @@ const fn toi(
 }
 
 /// Every method, in the order panels and help texts list them.
-pub const CATALOG: [MethodInfo; 19] = [
+pub const CATALOG: [MethodInfo; 20] = [
     gjk(
         &Algorithm::Gjk(DirectionRule::Vanilla),
         "gjk",
@@ -213,6 +217,14 @@ pub const CATALOG: [MethodInfo; 19] = [
         colour: [188, 189, 34],
         shapes: ShapeRequirement::SupportMap,
         settings: SettingsKind::Depth,
+    },
+    MethodInfo {
+        entry: &ContactRule::Clipping,
+        name: "contact",
+        label: "Contact manifold (clipping, Jolt's rule)",
+        colour: [140, 86, 75],
+        shapes: ShapeRequirement::SupportMap,
+        settings: SettingsKind::Contact,
     },
     // `toi` is the ray cast: exact for translation and the fewest support calls.
     toi(

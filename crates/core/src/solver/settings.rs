@@ -221,6 +221,8 @@ pub struct SolverSettings {
     pub interior_point: IpSettings,
     #[serde(skip_serializing_if = "left_out")]
     pub lp: LpSettings,
+    #[serde(skip_serializing_if = "left_out")]
+    pub contact: ContactSettings,
 }
 
 thread_local! {
@@ -268,6 +270,38 @@ fn known_settings_hint() -> String {
 /// million steps are seconds and a megabyte-scale active set; 2³² would never end.
 pub const MAX_ITERATION_CAP: usize = 1_000_000;
 
+/// What a contact manifold is built with.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ContactSettings {
+    /// Points up to this far apart (in front of the reference face) are contacts, and
+    /// shapes apart by up to this get a manifold (Jolt's `mMaxContactDistance`).
+    pub margin: f64,
+    /// A support set holds the points within this fraction of the pair's size of the
+    /// support plane: a face tilted by less than about this angle (radians) is still a
+    /// face.
+    pub feature_band: f64,
+    /// The most points a manifold keeps.
+    pub max_points: usize,
+    /// How many points a curved boundary (a cylinder's cap) is sampled at.
+    pub curve_samples: usize,
+    /// A point is certified when it lies within this fraction of the pair's size of
+    /// both shapes and its depth within it of the certified depth.
+    pub tolerance: f64,
+}
+
+impl Default for ContactSettings {
+    fn default() -> Self {
+        Self {
+            margin: 1e-3,
+            feature_band: 1e-3,
+            max_points: 4,
+            curve_samples: 16,
+            tolerance: 1e-9,
+        }
+    }
+}
+
 impl Default for SolverSettings {
     /// Coal's defaults: tolerance 1e-6, 128 iterations.
     fn default() -> Self {
@@ -285,6 +319,7 @@ impl Default for SolverSettings {
             toi: ToiSettings::default(),
             interior_point: IpSettings::default(),
             lp: LpSettings::default(),
+            contact: ContactSettings::default(),
         }
     }
 }
@@ -306,6 +341,7 @@ impl SolverSettings {
             toi: ToiSettings::default(),
             interior_point: IpSettings::default(),
             lp: LpSettings::default(),
+            contact: ContactSettings::default(),
         }
     }
 

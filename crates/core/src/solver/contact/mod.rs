@@ -15,52 +15,27 @@
 //! or nothing left after clipping, the manifold is the normal's own point pair.
 
 pub mod clip;
+pub mod kind;
+mod narrate;
+pub mod record;
 pub mod support_set;
 
 use glam::DVec3;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::minkowski::MinkowskiDifference;
+use crate::minkowski::SupportStats;
 use crate::pose::RelativePose;
 use crate::shape::{PointShape, Shape, SupportMap};
 use crate::solver::epa::{gjk_settings_for_epa, penetration};
+use crate::solver::family::{Answer, Family, FamilyRun, PairQuery};
 use crate::solver::gjk::{run_gjk, DirectionRule};
 use crate::solver::outcome::Outcome;
+pub use crate::solver::settings::ContactSettings;
 use crate::solver::settings::EpaSettings;
 use clip::ClipStage;
+use record::{ContactEvent, ContactRecord};
 use support_set::SupportSet;
-
-/// What a contact manifold is built with.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ContactSettings {
-    /// Points up to this far apart (in front of the reference face) are contacts, and
-    /// shapes apart by up to this get a manifold (Jolt's `mMaxContactDistance`).
-    pub margin: f64,
-    /// A support set holds the points within this fraction of the pair's size of the
-    /// support plane: a face tilted by less than about this angle (radians) is still a
-    /// face.
-    pub feature_band: f64,
-    /// The most points a manifold keeps.
-    pub max_points: usize,
-    /// How many points a curved boundary (a cylinder's cap) is sampled at.
-    pub curve_samples: usize,
-    /// A point is certified when it lies within this fraction of the pair's size of
-    /// both shapes and its depth within it of the certified depth.
-    pub tolerance: f64,
-}
-
-impl Default for ContactSettings {
-    fn default() -> Self {
-        Self {
-            margin: 1e-3,
-            feature_band: 1e-3,
-            max_points: 4,
-            curve_samples: 16,
-            tolerance: 1e-9,
-        }
-    }
-}
 
 /// Which shape's feature is the reference face (the one the other is clipped against).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -118,6 +93,160 @@ pub struct Manifold {
     pub checks: Vec<PointCheck>,
     /// `None` when every point is certified; else why not.
     pub uncertified: Option<String>,
+}
+
+/// What the contact family reports beyond the summary: the manifold, when one was
+/// built.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ContactExtras {
+    pub manifold: Option<Manifold>,
+}
+
+/// The rule a contact method builds its manifold by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ContactRule {
+    /// Jolt's clipping of the incident face against the reference face.
+    Clipping,
+}
+
+impl FamilyRun for ContactRule {
+    type Records = Vec<ContactRecord>;
+    type Extras = ContactExtras;
+
+    fn family(&self) -> Family {
+        kind::FAMILY
+    }
+
+    fn run(
+        &self,
+        q: &PairQuery<'_>,
+        records: Option<&mut Vec<ContactRecord>>,
+    ) -> Answer<ContactExtras> {
+        let ContactRule::Clipping = self;
+        let (outcome, manifold) =
+            match clipping_manifold(q.a, q.b, q.b_in_a, q.settings.epa, q.settings.contact) {
+                Ok(m) => (m.outcome.clone(), Some(m)),
+                Err(outcome) => (outcome, None),
+            };
+        // Without a manifold the one step is the normal's run, which says why (its
+        // depth: minus the certified gap apart).
+        let steps = manifold.as_ref().map_or_else(
+            || {
+                let depth = certified_depth(&outcome).unwrap_or(f64::NAN);
+                vec![ContactRecord {
+                    k: 0,
+                    event: ContactEvent::Normal,
+                    points: Vec::new(),
+                    plane: None,
+                    certified_depth: depth,
+                    deepest: depth,
+                    shallowest: depth,
+                }]
+            },
+            steps_of,
+        );
+        let witnesses = manifold
+            .as_ref()
+            .and_then(|m| m.points.first())
+            .map(|p| (p.on_a, p.on_b));
+        let count = steps.len();
+        if let Some(records) = records {
+            *records = steps;
+        }
+        let mut answer = Answer::new(
+            outcome,
+            count,
+            SupportStats::default(),
+            witnesses,
+            ContactExtras { manifold },
+        );
+        answer.summary.allow_round_off(q.round_off());
+        answer
+    }
+}
+
+/// The depth an outcome certifies (minus the gap apart); `None` when it bounds none.
+fn certified_depth(outcome: &Outcome) -> Option<f64> {
+    match *outcome {
+        Outcome::Penetrating { depth, .. } => Some(depth),
+        Outcome::Touching { .. } => Some(0.0),
+        Outcome::Separated { lower_bound, .. } | Outcome::Stalled { lower_bound, .. } => {
+            Some(-lower_bound)
+        }
+        _ => None,
+    }
+}
+
+/// The steps of a manifold's construction, as records.
+fn steps_of(m: &Manifold) -> Vec<ContactRecord> {
+    let certified = certified_depth(&m.outcome).unwrap_or(0.0);
+    let range = |points: &[ContactPoint]| {
+        points
+            .iter()
+            .fold((f64::NEG_INFINITY, f64::INFINITY), |(hi, lo), p| {
+                (hi.max(p.depth), lo.min(p.depth))
+            })
+    };
+    let mut steps = Vec::new();
+    let mut push = |event, points: Vec<DVec3>, plane, depths: &[ContactPoint]| {
+        let (deepest, shallowest) = if depths.is_empty() {
+            (certified, certified)
+        } else {
+            range(depths)
+        };
+        steps.push(ContactRecord {
+            k: steps.len(),
+            event,
+            points,
+            plane,
+            certified_depth: certified,
+            deepest,
+            shallowest,
+        });
+    };
+    let pair: Vec<ContactPoint> = m.points.iter().take(1).copied().collect();
+    push(
+        ContactEvent::Normal,
+        pair.iter().flat_map(|p| [p.on_a, p.on_b]).collect(),
+        None,
+        &[],
+    );
+    let reference = match m.reference {
+        Reference::B => m.feature_b.corners(),
+        _ => m.feature_a.corners(),
+    };
+    push(ContactEvent::Features, reference, None, &[]);
+    for stage in &m.clipping {
+        push(
+            ContactEvent::Clip,
+            stage.after.clone(),
+            Some((stage.point, stage.normal)),
+            &[],
+        );
+    }
+    if !m.candidates.is_empty() {
+        push(
+            ContactEvent::Depths,
+            m.candidates.iter().map(|p| p.on_b).collect(),
+            None,
+            &m.candidates,
+        );
+    }
+    if !m.reduced_away.is_empty() {
+        push(
+            ContactEvent::Reduce,
+            m.points.iter().map(|p| p.on_a).collect(),
+            None,
+            &m.points,
+        );
+    }
+    push(
+        ContactEvent::Certify,
+        m.points.iter().map(|p| p.on_a).collect(),
+        None,
+        &m.points,
+    );
+    steps
 }
 
 /// The clipping manifold of A (at the identity) and B at `b_in_a`. `None` with the
