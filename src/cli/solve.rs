@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use collidescope::scene::Scene;
+use collidescope::solver::contact::ContactExtras;
 use collidescope::solver::lp::LpQuestion;
 use collidescope::solver::{Algorithm, DirectionRule, Method, Run, SupportRule, TetrahedronRule};
 use collidescope::DVec3;
@@ -250,11 +251,43 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
         if let Some(LpQuestion::Collision(_)) = run.method.entry::<LpQuestion>() {
             print_kreuzer_estimate(scene);
         }
-        if let (Some(a), Some(b)) = (world(scene, s.witness_a), world(scene, s.witness_b)) {
+        if let Some(manifold) = run
+            .extras
+            .get::<ContactExtras>()
+            .and_then(|e| e.manifold.as_ref())
+        {
+            print_manifold(scene, manifold);
+        } else if let (Some(a), Some(b)) = (world(scene, s.witness_a), world(scene, s.witness_b)) {
             println!(
                 "witness points (world): A ({:.6}, {:.6}, {:.6})  B ({:.6}, {:.6}, {:.6})",
                 a.x, a.y, a.z, b.x, b.y, b.z
             );
         }
+    }
+}
+
+/// A contact manifold's points (world), each with its depth and certificate.
+fn print_manifold(scene: &Scene, m: &collidescope::solver::contact::Manifold) {
+    let n = scene.a().pose.transform_vector(m.normal);
+    println!(
+        "manifold: {} points, normal ({:.6}, {:.6}, {:.6}){}",
+        m.points.len(),
+        n.x,
+        n.y,
+        n.z,
+        match &m.uncertified {
+            None => ", every point certified".to_string(),
+            Some(why) => format!(", NOT certified: {why}"),
+        }
+    );
+    for (i, p) in m.points.iter().enumerate() {
+        let (a, b) = (
+            scene.a().pose.transform_point(p.on_a),
+            scene.a().pose.transform_point(p.on_b),
+        );
+        println!(
+            "  {i}: A ({:.6}, {:.6}, {:.6})  B ({:.6}, {:.6}, {:.6})  depth {:.9e}",
+            a.x, a.y, a.z, b.x, b.y, b.z, p.depth
+        );
     }
 }

@@ -222,7 +222,7 @@ pub const CATALOG: [MethodInfo; 20] = [
         entry: &ContactRule::Clipping,
         name: "contact",
         label: "Contact manifold (clipping, Jolt's rule)",
-        colour: [140, 86, 75],
+        colour: [200, 80, 150],
         shapes: ShapeRequirement::SupportMap,
         settings: SettingsKind::Contact,
     },
