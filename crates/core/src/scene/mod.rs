@@ -385,7 +385,7 @@ impl Scene {
         let pose = &self.a().pose;
         let world = |p: Option<DVec3>| p.map(|p| pose.transform_point(p));
         let (lower, upper) = crate::composite::midphase::certified_bracket(&s.outcome);
-        serde_json::json!({
+        let mut report = serde_json::json!({
             "algorithm": run.method.name(),
             "outcome": s.outcome,
             "status": s.outcome.status_name(),
@@ -402,7 +402,16 @@ impl Scene {
             "witness_a_world": world(s.witness_a),
             "witness_b_world": world(s.witness_b),
             "trace": run.trace,
-        })
+        });
+        // The family's own fields (a contact run's manifold, EPA's GJK stage), beside.
+        if let (Some(report), Ok(serde_json::Value::Object(extras))) =
+            (report.as_object_mut(), serde_json::to_value(&run.extras))
+        {
+            for (key, value) in extras {
+                report.entry(key).or_insert(value);
+            }
+        }
+        report
     }
 
     /// The file form of this scene.
