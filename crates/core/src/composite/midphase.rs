@@ -610,9 +610,28 @@ fn nearest_triangle(tree: &CompositeTree, mesh: &super::TriMesh, point: DVec3) -
         .map(|(i, _)| i)
 }
 
-/// A lower bound of the distance between triangle `i` of `tree_a`'s mesh and triangle
-/// `j` of `tree_b`'s at `b_in_a`, rounded down ([`triangle_gap`]); `None` unless both
+/// Triangle `i` of `tree_a`'s mesh and triangle `j` of `tree_b`'s moved by `b_in_a`
+/// into A's frame, with the round-off the move may carry; `None` unless both
 /// composites are meshes.
+fn mesh_pair(
+    tree_a: &CompositeTree,
+    tree_b: &CompositeTree,
+    b_in_a: &RelativePose,
+    i: u32,
+    j: u32,
+) -> Option<([DVec3; 3], [DVec3; 3], f64)> {
+    let (mesh_a, mesh_b) = (tree_a.pieces.mesh()?, tree_b.pieces.mesh()?);
+    let corners_b = mesh_b.corners(j as usize);
+    let size_b = corners_b.iter().map(|c| c.length()).fold(0.0, f64::max);
+    Some((
+        mesh_a.corners(i as usize),
+        corners_b.map(|c| b_in_a.transform_point(c)),
+        ROUND_OFF_PER_SIZE * (size_b + b_in_a.translation.length()),
+    ))
+}
+
+/// A lower bound of the distance between the two meshes' triangles `i` and `j`, rounded
+/// down ([`triangle_gap`]); `None` unless both composites are meshes.
 pub(super) fn mesh_pair_gap(
     tree_a: &CompositeTree,
     tree_b: &CompositeTree,
@@ -620,18 +639,11 @@ pub(super) fn mesh_pair_gap(
     i: u32,
     j: u32,
 ) -> Option<f64> {
-    let (mesh_a, mesh_b) = (tree_a.pieces.mesh()?, tree_b.pieces.mesh()?);
-    let corners_b = mesh_b.corners(j as usize);
-    let size_b = corners_b.iter().map(|c| c.length()).fold(0.0, f64::max);
-    Some(triangle_gap(
-        mesh_a.corners(i as usize),
-        corners_b.map(|c| b_in_a.transform_point(c)),
-        ROUND_OFF_PER_SIZE * (size_b + b_in_a.translation.length()),
-    ))
+    mesh_pair(tree_a, tree_b, b_in_a, i, j).map(|(a, b, round_off)| triangle_gap(a, b, round_off))
 }
 
-/// Whether triangle `i` of `tree_a`'s mesh and triangle `j` of `tree_b`'s at `b_in_a`
-/// are proved apart ([`triangles_apart`]); `false` unless both composites are meshes.
+/// Whether the two meshes' triangles `i` and `j` are proved apart ([`triangles_apart`]);
+/// `false` unless both composites are meshes.
 pub(super) fn mesh_pair_apart(
     tree_a: &CompositeTree,
     tree_b: &CompositeTree,
@@ -639,16 +651,8 @@ pub(super) fn mesh_pair_apart(
     i: u32,
     j: u32,
 ) -> bool {
-    let (Some(mesh_a), Some(mesh_b)) = (tree_a.pieces.mesh(), tree_b.pieces.mesh()) else {
-        return false;
-    };
-    let corners_b = mesh_b.corners(j as usize);
-    let size_b = corners_b.iter().map(|c| c.length()).fold(0.0, f64::max);
-    triangles_apart(
-        mesh_a.corners(i as usize),
-        corners_b.map(|c| b_in_a.transform_point(c)),
-        ROUND_OFF_PER_SIZE * (size_b + b_in_a.translation.length()),
-    )
+    mesh_pair(tree_a, tree_b, b_in_a, i, j)
+        .is_some_and(|(a, b, round_off)| triangles_apart(a, b, round_off))
 }
 
 /// The same query as [`composite_convex_distance`] with every piece run, none pruned:

@@ -604,11 +604,7 @@ fn triangles_overlap_along(a: &[DVec3; 3], b: &[DVec3; 3], n: DVec3, pose: &Rela
         .map(|x| n.dot(*x))
         .fold(f64::NEG_INFINITY, f64::max);
     let low = b.iter().map(|x| n.dot(*x)).fold(f64::INFINITY, f64::min);
-    let size = a
-        .iter()
-        .chain(b.iter())
-        .map(|x| x.abs().max_element())
-        .fold(pose.translation.length(), f64::max);
+    let size = super::triangle_pair::size_of(a, b).max(pose.translation.length());
     top - low + 4.0 * crate::minkowski::ROUND_OFF_PER_SIZE * size
 }
 

@@ -31,11 +31,7 @@ pub fn triangle_gap(a: [DVec3; 3], b: [DVec3; 3], b_round_off: f64) -> f64 {
         .map(|x| n.dot(*x))
         .fold(f64::NEG_INFINITY, f64::max);
     let bottom_b = b.iter().map(|x| n.dot(*x)).fold(f64::INFINITY, f64::min);
-    let size = a
-        .iter()
-        .chain(b.iter())
-        .map(|x| x.abs().max_element())
-        .fold(0.0, f64::max);
+    let size = size_of(&a, &b);
     // Each projection rounds by a few ulps of the size, and `n` is a unit vector only
     // to a few ulps; the corners of `b` were moved with their own round-off.
     let gap = (bottom_b - top_a) - 2.0 * ROUND_OFF_PER_SIZE * size - 2.0 * b_round_off;
@@ -51,11 +47,7 @@ pub fn triangle_gap(a: [DVec3; 3], b: [DVec3; 3], b_round_off: f64) -> f64 {
 /// (six products, the common case of two meshes' neighbouring faces), else by a
 /// positive [`triangle_gap`].
 pub fn triangles_apart(a: [DVec3; 3], b: [DVec3; 3], b_round_off: f64) -> bool {
-    let size = a
-        .iter()
-        .chain(b.iter())
-        .map(|x| x.abs().max_element())
-        .fold(0.0, f64::max);
+    let size = size_of(&a, &b);
     let margin = 2.0 * ROUND_OFF_PER_SIZE * size + 2.0 * b_round_off;
     // The plane's normal is only a direction: a sliver's computed normal is mostly
     // round-off, so its own corners are measured along it too and the other triangle
@@ -76,6 +68,14 @@ pub fn triangles_apart(a: [DVec3; 3], b: [DVec3; 3], b_round_off: f64) -> bool {
         heights.iter().all(|h| *h > high + margin) || heights.iter().all(|h| *h < low - margin)
     };
     one_side(&a, &b) || one_side(&b, &a) || triangle_gap(a, b, b_round_off) > 0.0
+}
+
+/// The largest coordinate of two triangles' corners: the size their round-off scales with.
+pub fn size_of(a: &[DVec3; 3], b: &[DVec3; 3]) -> f64 {
+    a.iter()
+        .chain(b.iter())
+        .map(|x| x.abs().max_element())
+        .fold(0.0, f64::max)
 }
 
 /// The nearest pair of points of two triangles when they are disjoint (one on each,

@@ -2,7 +2,7 @@
 //! [`FamilyKind`], its records as a run's trace holds them, and its extras (the
 //! manifold) in JSON.
 
-use super::record::{ContactEvent, ContactRecord, CONTACT_CSV_HEADER};
+use super::record::{ContactRecord, CONTACT_CSV_HEADER};
 use super::ContactExtras;
 use crate::solver::family::{
     BoundNames, ExtrasFields, Family, FamilyKind, FamilyRecords, LogScale, RunView, StepRecord,
@@ -81,10 +81,4 @@ impl ExtrasFields for ContactExtras {
         map.insert("manifold".into(), manifold);
         map
     }
-}
-
-/// Whether a record is the last of its run's clipping (the viewer draws the polygon
-/// left after it).
-pub fn is_clip(record: &ContactRecord) -> bool {
-    record.event == ContactEvent::Clip
 }

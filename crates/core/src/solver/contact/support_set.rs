@@ -69,8 +69,8 @@ impl SupportSet {
 
 /// The support set of `shape` (its own frame) along the unit direction `n`: the points
 /// of its surface within `band` of its support plane, curved boundaries sampled at
-/// `samples` points. `None` for kinds without a flat or straight feature (an ellipsoid,
-/// an implicit surface): their support point alone is the set.
+/// `samples` points. Kinds without a flat or straight feature (a sphere, an ellipsoid,
+/// an implicit surface) give their support point alone.
 pub fn support_set(shape: &Shape, n: DVec3, band: f64, samples: usize) -> SupportSet {
     match shape {
         Shape::Polytope(p) => of_points(p.vertices(), n, band),
