@@ -155,7 +155,7 @@ const fn toi(
 }
 
 /// Every method, in the order panels and help texts list them.
-pub const CATALOG: [MethodInfo; 20] = [
+pub const CATALOG: [MethodInfo; 22] = [
     gjk(
         &Algorithm::Gjk(DirectionRule::Vanilla),
         "gjk",
@@ -223,6 +223,22 @@ pub const CATALOG: [MethodInfo; 20] = [
         name: "contact",
         label: "Contact manifold (clipping, Jolt's rule)",
         colour: [200, 80, 150],
+        shapes: ShapeRequirement::SupportMap,
+        settings: SettingsKind::Contact,
+    },
+    MethodInfo {
+        entry: &ContactRule::CoalPatch,
+        name: "contact_coal",
+        label: "Contact patch (Coal 3.0's computePatch)",
+        colour: [140, 60, 200],
+        shapes: ShapeRequirement::SupportMap,
+        settings: SettingsKind::Contact,
+    },
+    MethodInfo {
+        entry: &ContactRule::Parry,
+        name: "contact_parry",
+        label: "Contact manifold (parry's contact_manifolds)",
+        colour: [230, 140, 40],
         shapes: ShapeRequirement::SupportMap,
         settings: SettingsKind::Contact,
     },

@@ -1,22 +1,20 @@
 //! Contact manifolds: the points an engine hands its contact solver for two shapes in
 //! contact or within a margin, built from the certified normal (EPA's on overlap, GJK's
 //! nearest points apart), the two shapes' support sets along it (the reference and
-//! incident features), the incident feature clipped against the reference face's side
-//! planes, each point's depth, and the reduction to at most four points, every point
-//! then certified against both shapes.
+//! incident features), the incident feature clipped against the reference face, each
+//! point's depth, and the reduction to a few points, every point then certified against
+//! both shapes and the certified depth.
 //!
-//! The clipping rule is Jolt's (`ManifoldBetweenTwoFaces` and `PruneContactPoints` in
-//! Jolt Physics' `Physics/Collision/ManifoldBetweenTwoFaces.cpp`): a face of three or
-//! more corners clips the other feature (A's face when both are faces); clipped points
-//! are taken back to the reference face's plane along the normal, kept while they are
-//! less than the margin in front of it; more than four are reduced to the point with
-//! the largest (distance from A's origin × depth), the furthest from it (× depth), and
-//! the furthest on either side of the line through them; with no face of three corners,
-//! or nothing left after clipping, the manifold is the normal's own point pair.
+//! Three rules, as three engines build them: Jolt's clipping (`jolt`), Coal's contact
+//! patch (`coal_patch`), and parry's `contact_manifolds` (`parry_rule`). They share the
+//! certificate, so a user sees which engine's points leave the contact region.
 
 pub mod clip;
+pub mod coal_patch;
+mod jolt;
 pub mod kind;
 mod narrate;
+mod parry_rule;
 pub mod record;
 pub mod support_set;
 
@@ -34,6 +32,7 @@ use crate::solver::outcome::Outcome;
 pub use crate::solver::settings::ContactSettings;
 use crate::solver::settings::EpaSettings;
 use clip::ClipStage;
+pub use jolt::clipping_manifold;
 use record::{ContactEvent, ContactRecord};
 use support_set::SupportSet;
 
@@ -56,14 +55,17 @@ pub struct ContactPoint {
 }
 
 /// How one point's certificate came out: its distances to A and to B (upper bounds, by
-/// GJK from the point), how far below each shape's support plane along the normal it
-/// lies, and how much deeper than the certified depth it claims to be.
+/// GJK from the point), how far below each shape's support plane along the certified
+/// normal it lies, how far its two points are apart across that normal (the pair must
+/// stand over one spot of the contact region), and how much deeper than the certified
+/// depth it claims to be.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct PointCheck {
     pub off_a: f64,
     pub off_b: f64,
     pub below_plane_a: f64,
     pub below_plane_b: f64,
+    pub lateral: f64,
     pub deeper_than_certified: f64,
     pub certified: bool,
 }
@@ -71,9 +73,14 @@ pub struct PointCheck {
 /// A contact manifold and how it was built, step by step.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Manifold {
-    /// The certified normal (A's frame, from A towards B) and the pair's outcome it came
-    /// from.
+    /// The rule that built it.
+    pub rule: ContactRule,
+    /// The normal the rule built with (A's frame, from A towards B): the certified one
+    /// for our rules and Coal's, parry's own for parry's.
     pub normal: DVec3,
+    /// The certified normal and the pair's outcome it came from (what every point is
+    /// checked against).
+    pub certified_normal: DVec3,
     pub outcome: Outcome,
     /// The support sets of A along the normal and of B against it (A's frame).
     pub feature_a: SupportSet,
@@ -93,6 +100,9 @@ pub struct Manifold {
     pub checks: Vec<PointCheck>,
     /// `None` when every point is certified; else why not.
     pub uncertified: Option<String>,
+    /// What the rule did that a reader should know (an engine's branch taken, a shape it
+    /// has no support set for).
+    pub notes: Vec<String>,
 }
 
 /// What the contact family reports beyond the summary: the manifold, when one was
@@ -103,10 +113,60 @@ pub struct ContactExtras {
 }
 
 /// The rule a contact method builds its manifold by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ContactRule {
     /// Jolt's clipping of the incident face against the reference face.
     Clipping,
+    /// Coal 3.0's contact patch (`ContactPatchSolver::computePatch`, the
+    /// `ContactPatchRequest` defaults).
+    CoalPatch,
+    /// parry's `contact_manifolds` (its default query dispatcher).
+    Parry,
+}
+
+impl ContactRule {
+    /// Every rule, in the order the catalog lists them.
+    pub const ALL: [ContactRule; 3] = [
+        ContactRule::Clipping,
+        ContactRule::CoalPatch,
+        ContactRule::Parry,
+    ];
+
+    /// The engine and source the rule follows, as narration names it.
+    pub fn source(&self) -> &'static str {
+        match self {
+            ContactRule::Clipping => {
+                "Jolt's ManifoldBetweenTwoFaces and PruneContactPoints \
+                 (Physics/Collision/ManifoldBetweenTwoFaces.cpp)"
+            }
+            ContactRule::CoalPatch => {
+                "Coal 3.0's ContactPatchSolver::computePatch \
+                 (include/coal/contact_patch/contact_patch_solver.hxx)"
+            }
+            ContactRule::Parry => {
+                "parry's contact_manifolds (query/contact_manifolds, DefaultQueryDispatcher)"
+            }
+        }
+    }
+
+    /// The manifold of A (at the identity) and B at `b_in_a` by this rule; `Err` with
+    /// the outcome when the shapes are farther apart than the margin or no normal was
+    /// certified.
+    pub fn manifold(
+        &self,
+        a: &Shape,
+        b: &Shape,
+        b_in_a: RelativePose,
+        epa: EpaSettings,
+        contact: ContactSettings,
+    ) -> Result<Manifold, Outcome> {
+        match self {
+            ContactRule::Clipping => clipping_manifold(a, b, b_in_a, epa, contact),
+            ContactRule::CoalPatch => coal_patch::coal_patch(a, b, b_in_a, epa, contact),
+            ContactRule::Parry => parry_rule::parry_manifold(a, b, b_in_a, epa, contact),
+        }
+    }
 }
 
 impl FamilyRun for ContactRule {
@@ -122,9 +182,8 @@ impl FamilyRun for ContactRule {
         q: &PairQuery<'_>,
         records: Option<&mut Vec<ContactRecord>>,
     ) -> Answer<ContactExtras> {
-        let ContactRule::Clipping = self;
         let (outcome, manifold) =
-            match clipping_manifold(q.a, q.b, q.b_in_a, q.settings.epa, q.settings.contact) {
+            match self.manifold(q.a, q.b, q.b_in_a, q.settings.epa, q.settings.contact) {
                 Ok(m) => (m.outcome.clone(), Some(m)),
                 Err(outcome) => (outcome, None),
             };
@@ -163,6 +222,58 @@ impl FamilyRun for ContactRule {
         answer.summary.allow_round_off(q.round_off());
         answer
     }
+}
+
+/// The pair's certified normal (A's frame, from A towards B), the depth it certifies
+/// (minus the certified gap when apart) and its point pair.
+pub(crate) struct CertifiedNormal {
+    pub outcome: Outcome,
+    pub normal: DVec3,
+    pub depth: f64,
+    pub on_a: DVec3,
+    pub on_b: DVec3,
+}
+
+/// EPA's normal on overlap, GJK's nearest points' direction when apart by no more than
+/// the margin; `Err` with the outcome otherwise.
+pub(crate) fn certified_normal(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    epa: EpaSettings,
+    contact: ContactSettings,
+) -> Result<CertifiedNormal, Outcome> {
+    let run = penetration(a, b, b_in_a, gjk_settings_for_epa(), epa, None);
+    let outcome = run.summary.outcome.clone();
+    let (normal, depth) = match &outcome {
+        Outcome::Penetrating { depth, normal } => (*normal, *depth),
+        Outcome::Touching { normal } => (*normal, 0.0),
+        Outcome::Separated {
+            distance,
+            lower_bound,
+        } if *distance <= contact.margin => {
+            let (wa, wb) = run.witnesses().ok_or_else(|| outcome.clone())?;
+            let along = (wb - wa).normalize_or_zero();
+            if along == DVec3::ZERO {
+                return Err(outcome);
+            }
+            (along, -lower_bound)
+        }
+        _ => return Err(outcome),
+    };
+    let (on_a, on_b) = run.witnesses().unwrap_or((DVec3::ZERO, DVec3::ZERO));
+    Ok(CertifiedNormal {
+        outcome,
+        normal,
+        depth,
+        on_a,
+        on_b,
+    })
+}
+
+/// The size a pair's tolerances scale with.
+pub(crate) fn pair_size(a: &Shape, b: &Shape, b_in_a: RelativePose) -> f64 {
+    a.extent() + b.extent() + b_in_a.translation.length()
 }
 
 /// The depth an outcome certifies (minus the gap apart); `None` when it bounds none.
@@ -249,223 +360,6 @@ fn steps_of(m: &Manifold) -> Vec<ContactRecord> {
     steps
 }
 
-/// The clipping manifold of A (at the identity) and B at `b_in_a`. `None` with the
-/// outcome when the shapes are apart by more than the margin or the normal's run gave
-/// no normal (an iteration cap, a degenerate pair).
-pub fn clipping_manifold(
-    a: &Shape,
-    b: &Shape,
-    b_in_a: RelativePose,
-    epa: EpaSettings,
-    contact: ContactSettings,
-) -> Result<Manifold, Outcome> {
-    let run = penetration(a, b, b_in_a, gjk_settings_for_epa(), epa, None);
-    let outcome = run.summary.outcome.clone();
-    let (normal, certified_depth) = match &outcome {
-        Outcome::Penetrating { depth, normal } => (*normal, *depth),
-        Outcome::Touching { normal } => (*normal, 0.0),
-        Outcome::Separated {
-            distance,
-            lower_bound,
-        } if *distance <= contact.margin => {
-            let (wa, wb) = run.witnesses().ok_or_else(|| outcome.clone())?;
-            let along = (wb - wa).normalize_or_zero();
-            if along == DVec3::ZERO {
-                return Err(outcome);
-            }
-            (along, -lower_bound)
-        }
-        _ => return Err(outcome),
-    };
-    let (on_a, on_b) = run.witnesses().unwrap_or((DVec3::ZERO, DVec3::ZERO));
-    let size = a.extent() + b.extent() + b_in_a.translation.length();
-    let band = contact.feature_band * size;
-    let feature_a = support_set::support_set(a, normal, band, contact.curve_samples);
-    let feature_b = support_set::support_set(
-        b,
-        b_in_a.inverse_rotate(-normal),
-        band,
-        contact.curve_samples,
-    )
-    .map(|p| b_in_a.transform_point(p));
-    let corners = |f: &SupportSet| f.corners().len();
-    let reference = if corners(&feature_a) >= 3 && corners(&feature_b) >= 2 {
-        Reference::A
-    } else if corners(&feature_b) >= 3 && corners(&feature_a) >= 2 {
-        Reference::B
-    } else {
-        Reference::None
-    };
-    let mut manifold = Manifold {
-        normal,
-        outcome: outcome.clone(),
-        feature_a,
-        feature_b,
-        reference,
-        clipping: Vec::new(),
-        candidates: Vec::new(),
-        kept: Vec::new(),
-        beyond_margin: Vec::new(),
-        reduced_away: Vec::new(),
-        points: Vec::new(),
-        checks: Vec::new(),
-        uncertified: None,
-    };
-    if reference != Reference::None {
-        clip_features(&mut manifold, contact);
-    }
-    if manifold.kept.is_empty() {
-        // Jolt's fallback: the normal's own point pair.
-        manifold.points = vec![ContactPoint {
-            on_a,
-            on_b,
-            depth: normal.dot(on_a - on_b),
-        }];
-    } else {
-        manifold.points = manifold
-            .kept
-            .iter()
-            .map(|&k| manifold.candidates[k])
-            .collect();
-    }
-    certify(&mut manifold, a, b, b_in_a, certified_depth, size, contact);
-    Ok(manifold)
-}
-
-/// Clips the incident feature against the reference face, measures each point's depth
-/// along the normal back to the reference plane, drops those beyond the margin and
-/// reduces the rest.
-fn clip_features(m: &mut Manifold, contact: ContactSettings) {
-    let (face, incident, axis) = match m.reference {
-        Reference::A => (m.feature_a.corners(), m.feature_b.corners(), m.normal),
-        _ => (m.feature_b.corners(), m.feature_a.corners(), -m.normal),
-    };
-    // The face's own plane (its normal may differ from the contact normal by the band).
-    let plane_normal = face_normal(&face, axis);
-    let planes = clip::side_planes(&face, axis);
-    m.clipping = clip::clip(&incident, &planes);
-    let clipped = m
-        .clipping
-        .last()
-        .map_or(incident.clone(), |s| s.after.clone());
-    let denominator = axis.dot(plane_normal);
-    if denominator <= 0.0 {
-        return;
-    }
-    for q in clipped {
-        // q + s · axis lies on the reference plane: s = −(q − face₀) · ν / (axis · ν).
-        let s = -(q - face[0]).dot(plane_normal) / denominator;
-        let on_reference = q + axis * s;
-        let point = match m.reference {
-            Reference::A => ContactPoint {
-                on_a: on_reference,
-                on_b: q,
-                depth: s,
-            },
-            _ => ContactPoint {
-                on_a: q,
-                on_b: on_reference,
-                depth: s,
-            },
-        };
-        let k = m.candidates.len();
-        m.candidates.push(point);
-        if point.depth < -contact.margin {
-            m.beyond_margin.push(k);
-        } else {
-            m.kept.push(k);
-        }
-    }
-    if m.kept.len() > contact.max_points.max(1) {
-        let chosen = reduce(&m.candidates, &m.kept, m.normal, contact.max_points);
-        m.reduced_away = m
-            .kept
-            .iter()
-            .copied()
-            .filter(|k| !chosen.contains(k))
-            .collect();
-        m.kept = chosen;
-    }
-}
-
-/// A face's unit normal on the side of `axis` (Newell's sum over its corners).
-fn face_normal(face: &[DVec3], axis: DVec3) -> DVec3 {
-    let mut sum = DVec3::ZERO;
-    for i in 0..face.len() {
-        let (p, q) = (face[i], face[(i + 1) % face.len()]);
-        sum += (p - q).cross(p + q) * -0.5;
-    }
-    let n = sum.normalize_or_zero();
-    if n.dot(axis) < 0.0 {
-        -n
-    } else if n == DVec3::ZERO {
-        axis
-    } else {
-        n
-    }
-}
-
-/// Jolt's reduction to at most `max_points` (four) of the candidates `kept`: the point
-/// with the largest (distance from A's origin across the normal × depth), the furthest
-/// from it (× depth), then the furthest on either side of the line through the two;
-/// returned in order round the polygon. Below four allowed, the first ones of that
-/// order.
-fn reduce(
-    candidates: &[ContactPoint],
-    kept: &[usize],
-    normal: DVec3,
-    max_points: usize,
-) -> Vec<usize> {
-    const FLOOR: f64 = 1e-12;
-    let across = |p: DVec3| p - normal * normal.dot(p);
-    let depth2 = |c: &ContactPoint| (c.on_b - c.on_a).length_squared().max(FLOOR);
-    let best = |score: &dyn Fn(usize) -> f64, skip: &[usize]| {
-        kept.iter()
-            .copied()
-            .filter(|k| !skip.contains(k))
-            .max_by(|x, y| score(*x).total_cmp(&score(*y)))
-    };
-    let Some(first) = best(
-        &|k| across(candidates[k].on_a).length_squared().max(FLOOR) * depth2(&candidates[k]),
-        &[],
-    ) else {
-        return Vec::new();
-    };
-    let p1 = across(candidates[first].on_a);
-    let Some(second) = best(
-        &|k| {
-            (across(candidates[k].on_a) - p1)
-                .length_squared()
-                .max(FLOOR)
-                * depth2(&candidates[k])
-        },
-        &[first],
-    ) else {
-        return vec![first];
-    };
-    let p2 = across(candidates[second].on_a);
-    let perpendicular = (p2 - p1).cross(normal);
-    let side = |k: usize| perpendicular.dot(across(candidates[k].on_a) - p1);
-    let (mut low, mut high) = (None::<(usize, f64)>, None::<(usize, f64)>);
-    for &k in kept {
-        if k == first || k == second {
-            continue;
-        }
-        let v = side(k);
-        if v < low.map_or(0.0, |l| l.1) {
-            low = Some((k, v));
-        } else if v > high.map_or(0.0, |h| h.1) {
-            high = Some((k, v));
-        }
-    }
-    let mut order = vec![first];
-    order.extend(low.map(|l| l.0));
-    order.push(second);
-    order.extend(high.map(|h| h.0));
-    order.truncate(max_points.max(1));
-    order
-}
-
 /// What a run proves its pair's distance is at most (0 on an overlap, ∞ when nothing).
 fn upper_bound(outcome: &Outcome) -> f64 {
     match *outcome {
@@ -481,7 +375,7 @@ fn upper_bound(outcome: &Outcome) -> f64 {
 /// Certifies each point: within the tolerance of both shapes (GJK from the point, its
 /// upper bound), within the feature band of each shape's support plane along the
 /// normal (the contact region), and no deeper than the certified depth.
-fn certify(
+pub(crate) fn certify(
     m: &mut Manifold,
     a: &Shape,
     b: &Shape,
@@ -492,10 +386,9 @@ fn certify(
 ) {
     let tolerance = contact.tolerance * size.max(f64::MIN_POSITIVE);
     let band = contact.feature_band * size;
-    let top_a = m.normal.dot(a.local_support(m.normal));
-    let bottom_b = m
-        .normal
-        .dot(b_in_a.transform_point(b.local_support(b_in_a.inverse_rotate(-m.normal))));
+    let n = m.certified_normal;
+    let top_a = n.dot(a.local_support(n));
+    let bottom_b = n.dot(b_in_a.transform_point(b.local_support(b_in_a.inverse_rotate(-n))));
     let point = Shape::Point(PointShape);
     let distance_to = |shape: &Shape, p: DVec3| {
         let pose = RelativePose::from_matrix(glam::DMat3::IDENTITY, p);
@@ -512,8 +405,12 @@ fn certify(
         let check = PointCheck {
             off_a: distance_to(a, p.on_a),
             off_b: distance_to(b, b_in_a.inverse().transform_point(p.on_b)),
-            below_plane_a: top_a - m.normal.dot(p.on_a),
-            below_plane_b: m.normal.dot(p.on_b) - bottom_b,
+            below_plane_a: top_a - n.dot(p.on_a),
+            below_plane_b: n.dot(p.on_b) - bottom_b,
+            lateral: {
+                let gap = p.on_a - p.on_b;
+                (gap - n * n.dot(gap)).length()
+            },
             deeper_than_certified: p.depth - certified_depth,
             certified: false,
         };
@@ -536,6 +433,12 @@ fn certify(
                 check.below_plane_b
             ));
         }
+        if check.lateral.is_nan() || check.lateral > tolerance {
+            failed.push(format!(
+                "its two points {:.3e} apart across the normal",
+                check.lateral
+            ));
+        }
         if check.deeper_than_certified.is_nan() || check.deeper_than_certified > tolerance {
             failed.push(format!(
                 "{:.3e} deeper than the certified depth",
@@ -549,6 +452,9 @@ fn certify(
             certified: failed.is_empty(),
             ..check
         });
+    }
+    if m.points.is_empty() {
+        why.push("the rule gave no point".to_string());
     }
     m.uncertified = (!why.is_empty()).then(|| why.join("; "));
 }

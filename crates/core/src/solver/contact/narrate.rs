@@ -2,7 +2,7 @@
 //! CLI's transcript and the lessons share these sentences.
 
 use super::record::{ContactEvent, ContactRecord};
-use super::{ContactExtras, Reference};
+use super::{ContactExtras, ContactRule, Reference};
 use crate::solver::family::RunView;
 
 pub fn narrate(run: RunView<'_>, records: &[ContactRecord], index: usize) -> String {
@@ -21,39 +21,104 @@ pub fn narrate(run: RunView<'_>, records: &[ContactRecord], index: usize) -> Str
     };
     let n = m.normal;
     match r.event {
-        ContactEvent::Normal => format!(
-            "The normal ({:.4}, {:.4}, {:.4}), from A towards B, comes from the pair's certified \
-             answer ({}): moving B along it by the depth parts the shapes.",
-            n.x, n.y, n.z, m.outcome
-        ),
-        ContactEvent::Features => {
-            let reference = match m.reference {
-                Reference::A => format!("A's {} is the reference face", m.feature_a.word()),
-                Reference::B => format!("B's {} is the reference face", m.feature_b.word()),
-                Reference::None => "neither is a face of three or more corners, so the manifold \
-                                    is the normal's own point pair (Jolt's fallback)"
+        ContactEvent::Normal => {
+            let built = match m.rule {
+                ContactRule::Parry => {
+                    let c = m.certified_normal;
+                    format!(
+                        " parry builds with its own normal ({:.4}, {:.4}, {:.4}); the certified one, \
+                         ({:.4}, {:.4}, {:.4}), is what its points are checked against.",
+                        n.x, n.y, n.z, c.x, c.y, c.z
+                    )
+                }
+                ContactRule::CoalPatch => " Coal's patch lies in the plane through the midpoint \
+                                           of its point pair, square to it."
                     .to_string(),
+                ContactRule::Clipping => String::new(),
             };
             format!(
-                "Along the normal A's support set is {} ({} corners) and B's, against it, {} ({} \
-                 corners): {reference}.",
-                m.feature_a.word(),
-                m.feature_a.corners().len(),
-                m.feature_b.word(),
-                m.feature_b.corners().len()
+                "The rule is {}. The normal ({:.4}, {:.4}, {:.4}), from A towards B, comes from \
+                 the pair's certified answer ({}): moving B along it by the depth parts the \
+                 shapes.{built}",
+                m.rule.source(),
+                m.certified_normal.x,
+                m.certified_normal.y,
+                m.certified_normal.z,
+                m.outcome
             )
+        }
+        ContactEvent::Features => {
+            let (word_a, count_a) = (m.feature_a.word(), m.feature_a.corners().len());
+            let (word_b, count_b) = (m.feature_b.word(), m.feature_b.corners().len());
+            match m.rule {
+                ContactRule::Clipping => {
+                    let reference = match m.reference {
+                        Reference::A => format!("A's {word_a} is the reference face"),
+                        Reference::B => format!("B's {word_b} is the reference face"),
+                        Reference::None => "neither is a face of three or more corners, so the \
+                                            manifold is the normal's own point pair (Jolt's \
+                                            fallback)"
+                            .to_string(),
+                    };
+                    format!(
+                        "Along the normal A's support set is {word_a} ({count_a} corners) and \
+                         B's, against it, {word_b} ({count_b} corners): {reference}."
+                    )
+                }
+                ContactRule::CoalPatch => {
+                    let clipper = match m.reference {
+                        Reference::A => "A's set has at least as many points, so it clips B's",
+                        Reference::B => "B's set has more points, so it clips A's",
+                        Reference::None => {
+                            "with a set of one point, or two segments, nothing \
+                                            is clipped"
+                        }
+                    };
+                    format!(
+                        "Coal takes every point within its patch tolerance (1e-3) of each \
+                         support plane, projected into the patch plane (a rim sampled at 12 \
+                         points): A's is {word_a} ({count_a} points), B's {word_b} ({count_b}); \
+                         {clipper}."
+                    )
+                }
+                ContactRule::Parry => format!(
+                    "parry's polygonal feature maps give, along its normal, A's {word_a} \
+                     ({count_a} corners) and B's {word_b} ({count_b}); parry clips them \
+                     internally, so only what it hands out is shown next."
+                ),
+            }
         }
         ContactEvent::Clip => {
             let cut = records[..=index]
                 .iter()
                 .filter(|x| x.event == ContactEvent::Clip)
                 .count();
-            format!(
-                "Side plane {cut} of the reference face (Sutherland–Hodgman) cuts the incident \
-                 feature: {} corners are left.",
-                r.points.len()
-            )
+            match m.rule {
+                ContactRule::CoalPatch => format!(
+                    "Edge {cut} of the clipping set cuts the other set in the patch plane \
+                     (Sutherland–Hodgman, Coal's main loop): {} points are left.",
+                    r.points.len()
+                ),
+                _ => format!(
+                    "Side plane {cut} of the reference face (Sutherland–Hodgman) cuts the \
+                     incident feature: {} corners are left.",
+                    r.points.len()
+                ),
+            }
         }
+        ContactEvent::Depths if m.rule == ContactRule::CoalPatch => format!(
+            "Every one of the patch's {} points has the contact's depth, {:.6e}: its point on A \
+             lies half of it behind the patch plane, on B half in front (Coal's \
+             getPointShape1/2), whatever the faces' tilt.",
+            m.candidates.len(),
+            r.deepest
+        ),
+        ContactEvent::Depths if m.rule == ContactRule::Parry => format!(
+            "parry hands out {} points with their own depths, from {:.6e} to {:.6e}.",
+            m.candidates.len(),
+            r.shallowest,
+            r.deepest
+        ),
         ContactEvent::Depths => format!(
             "Each clipped point is taken back along the normal to the reference face's plane: \
              {} points, depths from {:.6e} to {:.6e}; {} beyond the margin are dropped.",
@@ -69,13 +134,19 @@ pub fn narrate(run: RunView<'_>, records: &[ContactRecord], index: usize) -> Str
             m.kept.len() + m.reduced_away.len(),
             m.reduced_away.len()
         ),
-        ContactEvent::Certify => match &m.uncertified {
-            None => format!(
-                "All {} points are certified: each lies on both shapes (GJK from the point), in \
-                 the band of each shape's support plane, and no deeper than the certified depth.",
-                m.points.len()
-            ),
-            Some(why) => format!("The manifold is not certified: {why}."),
-        },
+        ContactEvent::Certify => {
+            let verdict = match &m.uncertified {
+                None => format!(
+                    "All {} points are certified: each lies on both shapes (GJK from the \
+                     point), in the band of each shape's support plane, with its two points \
+                     over one spot of the contact region, and no deeper than the certified \
+                     depth.",
+                    m.points.len()
+                ),
+                Some(why) => format!("The manifold is not certified: {why}."),
+            };
+            let notes: String = m.notes.iter().map(|n| format!(" Note: {n}.")).collect();
+            format!("{verdict}{notes}")
+        }
     }
 }

@@ -23,6 +23,15 @@ pub enum SupportSet {
 }
 
 impl SupportSet {
+    /// The set of these corners: a point, a segment, or a polygon (empty when none).
+    pub fn from_corners(points: Vec<DVec3>) -> SupportSet {
+        match points.len() {
+            1 => SupportSet::Point(points[0]),
+            2 => SupportSet::Segment(points[0], points[1]),
+            _ => SupportSet::Polygon(points),
+        }
+    }
+
     /// Its corners (one, two, or the polygon's).
     pub fn corners(&self) -> Vec<DVec3> {
         match self {

@@ -165,3 +165,183 @@ fn random_polytopes_in_contact_have_certified_manifolds() {
     }
     assert!(built > 50, "only {built} manifolds");
 }
+
+fn by(rule: ContactRule, a: &Shape, b: &Shape, pose: RelativePose) -> Manifold {
+    rule.manifold(
+        a,
+        b,
+        pose,
+        EpaSettings::default(),
+        ContactSettings::default(),
+    )
+    .unwrap_or_else(|outcome| panic!("{rule:?}: no manifold: {outcome:?}"))
+}
+
+/// The corners of the exact intersection of two boxes' faces, face to face: B's bottom
+/// square (half side `h`, turned by `angle` about z, centred at `c`) clipped by the
+/// slab's top square [−2, 2]² (an independent clip in the plane, x and y only).
+fn square_in_slab(h: f64, angle: f64, c: DVec3) -> Vec<(f64, f64)> {
+    let (s, co) = angle.sin_cos();
+    let mut poly: Vec<(f64, f64)> = [(h, h), (-h, h), (-h, -h), (h, -h)]
+        .iter()
+        .map(|&(x, y)| (c.x + co * x - s * y, c.y + s * x + co * y))
+        .collect();
+    // Four half-planes: x <= 2, -x <= 2, y <= 2, -y <= 2.
+    for (ax, ay) in [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)] {
+        let inside = |p: (f64, f64)| ax * p.0 + ay * p.1 <= 2.0;
+        let mut out = Vec::new();
+        for i in 0..poly.len() {
+            let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
+            if inside(p) {
+                out.push(p);
+            }
+            if inside(p) != inside(q) {
+                let (fp, fq) = (ax * p.0 + ay * p.1 - 2.0, ax * q.0 + ay * q.1 - 2.0);
+                let t = fp / (fp - fq);
+                out.push((p.0 + t * (q.0 - p.0), p.1 + t * (q.1 - p.1)));
+            }
+        }
+        poly = out;
+    }
+    poly
+}
+
+fn same_points(got: &[DVec3], want: &[(f64, f64)], tolerance: f64) {
+    assert_eq!(got.len(), want.len(), "{got:?} vs {want:?}");
+    for w in want {
+        assert!(
+            got.iter()
+                .any(|g| (g.x - w.0).abs() < tolerance && (g.y - w.1).abs() < tolerance),
+            "{w:?} not among {got:?}"
+        );
+    }
+}
+
+#[test]
+fn coal_patch_of_two_boxes_face_to_face_is_the_exact_intersection() {
+    let b = Shape::Cuboid(Cuboid::new(DVec3::splat(0.5)).unwrap());
+    for (angle, c) in [
+        (0.0, DVec3::new(0.3, -0.2, 0.99)),
+        (0.785, DVec3::new(1.8, 0.0, 0.995)),
+        (0.3, DVec3::new(-1.9, 1.85, 0.999)),
+    ] {
+        let m = by(
+            ContactRule::CoalPatch,
+            &slab(),
+            &b,
+            at(DMat3::from_rotation_z(angle), c),
+        );
+        let want = square_in_slab(0.5, angle, c);
+        let on_a: Vec<DVec3> = m.points.iter().map(|p| p.on_a).collect();
+        same_points(&on_a, &want, 1e-12);
+        for p in &m.points {
+            assert!((p.on_a.z - 0.5).abs() < 1e-12 && (p.depth - (1.0 - c.z)).abs() < 1e-12);
+        }
+        assert_certified(&m);
+    }
+}
+
+#[test]
+fn parry_manifold_of_boxes_face_to_face_is_certified() {
+    let b = Shape::Cuboid(Cuboid::new(DVec3::splat(0.5)).unwrap());
+    let c = DVec3::new(0.3, -0.2, 0.99);
+    let m = by(
+        ContactRule::Parry,
+        &slab(),
+        &b,
+        at(DMat3::from_rotation_z(0.2), c),
+    );
+    let want = square_in_slab(0.5, 0.2, c);
+    let on_a: Vec<DVec3> = m.points.iter().map(|p| p.on_a).collect();
+    same_points(&on_a, &want, 1e-9);
+    assert!((m.normal - DVec3::Z).length() < 1e-9);
+    assert_certified(&m);
+}
+
+#[test]
+fn coal_gives_one_point_for_parallel_segments_and_says_why() {
+    // Two capsules lying side by side along x: Coal 3.0.3's segment-segment branch
+    // (its boolean "determinant") gives the contact point alone; Jolt's rule has no
+    // face either (one point); a capsule lying on a box gets two points from Coal.
+    let capsule = Shape::Capsule(Capsule::new(0.2, 0.6).unwrap());
+    let lying = DMat3::from_rotation_z(std::f64::consts::FRAC_PI_2);
+    let m = by(
+        ContactRule::CoalPatch,
+        &capsule,
+        &capsule,
+        at(
+            DMat3::IDENTITY,
+            DVec3::new(0.0, 0.0, 0.0) + DVec3::new(0.399, 0.0, 0.0),
+        ),
+    );
+    assert_eq!(m.points.len(), 1);
+    assert!(
+        m.notes.iter().any(|n| n.contains("segment")),
+        "{:?}",
+        m.notes
+    );
+    assert_certified(&m);
+    let m = by(
+        ContactRule::CoalPatch,
+        &slab(),
+        &capsule,
+        at(lying, DVec3::new(0.0, 0.0, 0.69)),
+    );
+    assert_eq!(m.points.len(), 2);
+    for p in &m.points {
+        assert!((p.on_b.x.abs() - 0.6).abs() < 1e-12);
+    }
+    assert_certified(&m);
+}
+
+#[test]
+fn coal_patch_on_a_tilted_box_puts_every_point_at_one_depth_and_is_not_certified() {
+    // Tilted by 5e-4 rad about y: the face lies within Coal's patch tolerance of the
+    // support plane, so the whole face is in the patch, but at one depth: the high
+    // corners' points are off B by up to 2.5e-4. Jolt's rule measures each depth.
+    let b = Shape::Cuboid(Cuboid::new(DVec3::splat(0.5)).unwrap());
+    let pose = at(DMat3::from_rotation_y(5e-4), DVec3::new(0.0, 0.0, 0.995));
+    let coal = by(ContactRule::CoalPatch, &slab(), &b, pose);
+    assert_eq!(coal.points.len(), 4);
+    let why = coal.uncertified.as_deref().unwrap_or("");
+    assert!(why.contains("off B"), "{why}");
+    let ours = by(ContactRule::Clipping, &slab(), &b, pose);
+    assert_eq!(ours.points.len(), 4);
+    assert_certified(&ours);
+}
+
+#[test]
+fn every_rule_answers_degenerate_contacts_without_panicking() {
+    let b = Shape::Cuboid(Cuboid::new(DVec3::splat(0.5)).unwrap());
+    let sliver = Shape::Polytope(
+        Polytope::from_points(&[
+            DVec3::new(-1.0, 0.0, 0.0),
+            DVec3::new(1.0, 0.0, 0.0),
+            DVec3::new(0.0, 1e-9, 0.0),
+            DVec3::new(0.0, 0.0, 1e-9),
+        ])
+        .unwrap(),
+    );
+    let turn = DMat3::from_rotation_z(0.785) * DMat3::from_rotation_x(0.785);
+    let cases = [
+        (
+            b.clone(),
+            at(turn, DVec3::new(0.0, 0.0, 0.5 + 0.5 * 2f64.sqrt())),
+        ),
+        (b.clone(), at(DMat3::IDENTITY, DVec3::new(0.0, 0.0, 1.0))),
+        (sliver, at(DMat3::IDENTITY, DVec3::new(0.0, 0.0, 0.5))),
+    ];
+    for rule in ContactRule::ALL {
+        for (shape, pose) in &cases {
+            if let Ok(m) = rule.manifold(
+                &slab(),
+                shape,
+                *pose,
+                EpaSettings::default(),
+                ContactSettings::default(),
+            ) {
+                assert_eq!(m.points.len(), m.checks.len());
+            }
+        }
+    }
+}

@@ -494,7 +494,7 @@ impl<'s, 'r> Epa<'s, 'r> {
                 // of the face's distance; a face through the origin means depth 0 only
                 // because the support along its normal is that close to it.
                 let depth = plane.distance.max(0.0);
-                let witness = self.witness(nearest, depth * plane.normal);
+                let witness = self.witness_on_hull(nearest, depth * plane.normal);
                 let outcome = if depth == 0.0 {
                     Outcome::Touching {
                         normal: plane.normal,
@@ -784,22 +784,59 @@ impl<'s, 'r> Epa<'s, 'r> {
         Plane { normal, distance }
     }
 
-    /// The points of A and B whose difference is `point` on face `f`.
-    fn witness(&self, f: usize, point: DVec3) -> (DVec3, DVec3) {
+    /// The barycentric weights of `point` on face `f` (not clamped; a third each on a
+    /// face of no area).
+    fn face_weights(&self, f: usize, point: DVec3) -> [f64; 3] {
         let v = self.hull.faces[f].v;
         let p = |i: usize| self.points[v[i]];
         let side = |i: usize, j: usize| (p(i).a - p(j).a) - (p(i).b - p(j).b);
         let (e1, e2) = (side(1, 0), side(2, 0));
         let n = e1.cross(e2);
         let n2 = n.length_squared();
-        let mut weights = if n2 > 0.0 {
+        if n2 > 0.0 {
             let r = point - p(0).w;
             let mu1 = r.cross(e2).dot(n) / n2;
             let mu2 = e1.cross(r).dot(n) / n2;
             [1.0 - mu1 - mu2, mu1, mu2]
         } else {
             [1.0 / 3.0; 3]
+        }
+    }
+
+    /// The witness pair of `point` (the origin's projection on the nearest face's
+    /// plane): on the nearest face, or, when the point falls outside it, on the face
+    /// whose plane holds the point and whose triangle does. A face of A ⊖ B is often
+    /// split into coplanar triangles, and the nearest by a rounding hair need not be the
+    /// one under the point; clamping its weights would give a pair whose difference is
+    /// not the depth along the normal.
+    fn witness_on_hull(&self, nearest: usize, point: DVec3) -> (DVec3, DVec3) {
+        let least = |f: usize| {
+            let w = self.face_weights(f, point);
+            w[0].min(w[1]).min(w[2])
         };
+        let mut best = (nearest, least(nearest));
+        if best.1 < 0.0 {
+            let tolerance = 1e-9 * (1.0 + point.length());
+            for (f, _) in self.hull.alive() {
+                let plane = self.planes[f];
+                let off = (plane.normal.dot(point) - plane.distance).abs();
+                if f != nearest && off <= tolerance {
+                    let w = least(f);
+                    if w > best.1 {
+                        best = (f, w);
+                    }
+                }
+            }
+        }
+        self.witness(best.0, point)
+    }
+
+    /// The points of A and B whose difference is `point` on face `f` (its weights
+    /// clamped to the face).
+    fn witness(&self, f: usize, point: DVec3) -> (DVec3, DVec3) {
+        let v = self.hull.faces[f].v;
+        let p = |i: usize| self.points[v[i]];
+        let mut weights = self.face_weights(f, point);
         for w in &mut weights {
             *w = w.max(0.0);
         }
@@ -808,5 +845,47 @@ impl<'s, 'r> Epa<'s, 'r> {
         (0..3).fold((DVec3::ZERO, DVec3::ZERO), |(a, b), i| {
             (a + p(i).a * weights[i], b + p(i).b * weights[i])
         })
+    }
+}
+
+#[cfg(test)]
+mod witness_tests {
+    use super::*;
+    use crate::shape::Polytope;
+    use glam::DMat3;
+
+    /// EPA's point pair differs by exactly the depth along the normal. Random polytopes'
+    /// A ⊖ B has faces split into coplanar triangles; before the witness looked past
+    /// the nearest triangle, 163 of 1476 overlaps here had pairs up to 0.72 off.
+    #[test]
+    fn the_witness_pair_differs_by_the_depth_along_the_normal() {
+        let mut rng = crate::rng::SplitMix64::new(4);
+        let mut overlaps = 0;
+        for _ in 0..2000 {
+            let mut cloud = |n: usize| {
+                let points: Vec<DVec3> = (0..n).map(|_| rng.vector(1.0)).collect();
+                Shape::Polytope(Polytope::from_points(&points).unwrap())
+            };
+            let (a, b) = (cloud(12), cloud(9));
+            let t = rng.vector(1.2);
+            let turn = DMat3::from_rotation_x(rng.range(-3.0, 3.0))
+                * DMat3::from_rotation_z(rng.range(-3.0, 3.0));
+            let pose = RelativePose::from_matrix(turn, t);
+            let run = penetration(
+                &a,
+                &b,
+                pose,
+                gjk_settings_for_epa(),
+                EpaSettings::default(),
+                None,
+            );
+            if let Outcome::Penetrating { depth, normal } = run.summary.outcome {
+                overlaps += 1;
+                let (wa, wb) = run.witnesses().expect("a depth has its pair");
+                let off = ((wa - wb) - normal * depth).length();
+                assert!(off <= 1e-9, "pair {off:.3e} off the depth along the normal");
+            }
+        }
+        assert!(overlaps > 1000, "{overlaps}");
     }
 }

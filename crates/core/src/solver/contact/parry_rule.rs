@@ -1,0 +1,83 @@
+//! parry's contact manifold as parry builds it: parry3d-f64's `contact_manifolds` on
+//! parry's own shapes for ours (its default query dispatcher: boxes by its
+//! separating-axis test and face clipping, `contact_manifold_pfm_pfm` (GJK/EPA normal,
+//! polygonal features clipped) for polyhedra, cylinders and cones, closed forms for
+//! balls and capsules). parry's clipping is internal to it, so the steps shown are what
+//! it hands out: its normal, the polygonal features its feature maps give along it
+//! (a cylinder's cap is a square there), its points with their distances, and our
+//! certificate of each point against the certified normal and depth.
+
+use super::support_set::SupportSet;
+use super::{
+    certified_normal, certify, pair_size, CertifiedNormal, ContactPoint, ContactRule,
+    ContactSettings, Manifold, Reference,
+};
+use crate::parry_bridge::parry_contact_manifold;
+use crate::pose::RelativePose;
+use crate::shape::Shape;
+use crate::solver::outcome::Outcome;
+use crate::solver::settings::EpaSettings;
+
+/// parry's manifold of A (at the identity) and B at `b_in_a` with the contact margin as
+/// parry's prediction distance; `Err` with the outcome when the shapes are farther
+/// apart than the margin.
+pub fn parry_manifold(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    epa: EpaSettings,
+    contact: ContactSettings,
+) -> Result<Manifold, Outcome> {
+    let CertifiedNormal {
+        outcome,
+        normal: certified,
+        depth: certified_depth,
+        ..
+    } = certified_normal(a, b, b_in_a, epa, contact)?;
+    let parry = parry_contact_manifold(a, b, &b_in_a, contact.margin);
+    let mut notes = Vec::new();
+    let (normal, points, feature_a, feature_b) = match parry {
+        Some(m) => {
+            let points: Vec<ContactPoint> = m
+                .points
+                .iter()
+                .map(|&(on_a, on_b, dist)| ContactPoint {
+                    on_a,
+                    on_b,
+                    depth: -dist,
+                })
+                .collect();
+            (m.normal, points, m.feature_a, m.feature_b)
+        }
+        None => {
+            notes.push(
+                "parry built no manifold for this pair (a kind it has no native shape for, \
+                 or no contact within its prediction distance)"
+                    .to_string(),
+            );
+            (certified, Vec::new(), Vec::new(), Vec::new())
+        }
+    };
+    let kept: Vec<usize> = (0..points.len()).collect();
+    let mut manifold = Manifold {
+        rule: ContactRule::Parry,
+        normal,
+        certified_normal: certified,
+        outcome,
+        feature_a: SupportSet::from_corners(feature_a),
+        feature_b: SupportSet::from_corners(feature_b),
+        reference: Reference::None,
+        clipping: Vec::new(),
+        candidates: points.clone(),
+        kept,
+        beyond_margin: Vec::new(),
+        reduced_away: Vec::new(),
+        points,
+        checks: Vec::new(),
+        uncertified: None,
+        notes,
+    };
+    let size = pair_size(a, b, b_in_a);
+    certify(&mut manifold, a, b, b_in_a, certified_depth, size, contact);
+    Ok(manifold)
+}
