@@ -11,6 +11,7 @@
 
 pub mod clip;
 pub mod coal_patch;
+pub mod jitter;
 mod jolt;
 pub mod kind;
 mod narrate;
