@@ -3,6 +3,7 @@
 mod bench;
 mod export;
 mod import;
+mod jitter;
 #[cfg(feature = "app")]
 mod lesson;
 mod mesh;
@@ -303,6 +304,31 @@ enum Command {
         #[arg(long, default_value_t = 5)]
         worst: usize,
     },
+    /// How steady each contact rule's manifold is: B nudged by 1e-9 to 1e-3 of the pair's
+    /// size and the whole scene moved and turned, the points' motion per unit of the
+    /// body's (a jump: over 100x); then a heat map over B's tilts, the worst written as
+    /// scenes.
+    Jitter {
+        scene: PathBuf,
+        /// Contact rules (contact, contact_coal, contact_parry); all three by default.
+        #[arg(long = "rule")]
+        rules: Vec<String>,
+        /// Random directions per nudge size.
+        #[arg(long, default_value_t = 4)]
+        trials: usize,
+        /// Poses per side of the tilt grid.
+        #[arg(long, default_value_t = 15)]
+        cells: usize,
+        /// Largest tilt of the grid (radians).
+        #[arg(long, default_value_t = 0.01)]
+        tilt: f64,
+        /// How many of the worst poses per rule to keep as scenes.
+        #[arg(long, default_value_t = 3)]
+        worst: usize,
+        /// Folder for the worst poses' scenes.
+        #[arg(long, default_value = "target/jitter")]
+        out: PathBuf,
+    },
     /// Bring in an engine's query as a scene: a parry/rapier capture (serde JSON of
     /// `(pos1, shape1, pos2, shape2)`, f32 or f64 build), an FCL/Coal failure dump
     /// (shapes and two 4x4 poses) or a MuJoCo model (MJCF XML: its geoms, the pairs
@@ -502,6 +528,23 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 "give --problems FILE, or a suite: bench ellipsoids, bench meshes DIR"
             ),
         },
+        Some(Command::Jitter {
+            scene,
+            rules,
+            trials,
+            cells,
+            tilt,
+            worst,
+            out,
+        }) => jitter::run(jitter::JitterArgs {
+            scene,
+            rules,
+            trials,
+            cells,
+            tilt,
+            worst,
+            out,
+        }),
         Some(Command::Import { file, out, key }) => {
             import::run(&file, out.as_deref(), key.as_deref())
         }

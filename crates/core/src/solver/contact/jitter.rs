@@ -399,3 +399,65 @@ mod tests {
         assert_eq!(hausdorff(&[], &[]), Some(0.0));
     }
 }
+
+/// A square grid of B's tilts about two axes through B's origin (the tangents of the
+/// contact normal, world frame): the poses a jitter heat map sweeps. Tilts are where
+/// manifolds jump (a face crossing the band, a cap's approximation turning).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TiltGrid {
+    pub centre: Pose,
+    pub axis_u: DVec3,
+    pub axis_v: DVec3,
+    pub half_angle: f64,
+    pub cells: usize,
+}
+
+impl TiltGrid {
+    /// The grid about B's pose, its axes the tangents of `normal` (world).
+    pub fn around(centre: Pose, normal: DVec3, half_angle: f64, cells: usize) -> Self {
+        let n = normal.normalize_or(DVec3::Z);
+        let axis_u = n.any_orthonormal_vector();
+        let axis_v = n.cross(axis_u);
+        Self {
+            centre,
+            axis_u,
+            axis_v,
+            half_angle,
+            cells: cells.max(2),
+        }
+    }
+
+    /// The tilts (about u, about v) of cell (column, row), row 0 at the top.
+    pub fn angles(&self, column: usize, row: usize) -> (f64, f64) {
+        let step = 2.0 * self.half_angle / (self.cells - 1) as f64;
+        (
+            -self.half_angle + column as f64 * step,
+            self.half_angle - row as f64 * step,
+        )
+    }
+
+    /// B's world pose at cell (column, row).
+    pub fn pose_at(&self, column: usize, row: usize) -> Pose {
+        let (u, v) = self.angles(column, row);
+        let turn = DQuat::from_axis_angle(self.axis_v, v) * DQuat::from_axis_angle(self.axis_u, u);
+        Pose::new(self.centre.translation, turn * self.centre.rotation)
+    }
+}
+
+/// The worst ratio of a rule's jitter at one cell of the grid (row-major from the
+/// top-left); `None` where the pose has no manifold.
+#[allow(clippy::too_many_arguments)]
+pub fn worst_at_cell(
+    rule: ContactRule,
+    a: &Shape,
+    b: &Shape,
+    pose_a: &Pose,
+    grid: &TiltGrid,
+    epa: EpaSettings,
+    contact: ContactSettings,
+    settings: &JitterSettings,
+    cell: usize,
+) -> Option<f64> {
+    let pose_b = grid.pose_at(cell % grid.cells, cell / grid.cells);
+    jitter(rule, a, b, pose_a, &pose_b, epa, contact, settings).map(|r| r.worst_ratio())
+}

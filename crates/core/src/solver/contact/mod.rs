@@ -134,6 +134,20 @@ impl ContactRule {
         ContactRule::Parry,
     ];
 
+    /// Its method's name in the catalog.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ContactRule::Clipping => "contact",
+            ContactRule::CoalPatch => "contact_coal",
+            ContactRule::Parry => "contact_parry",
+        }
+    }
+
+    /// The rule of a catalog name.
+    pub fn from_name(name: &str) -> Option<ContactRule> {
+        ContactRule::ALL.into_iter().find(|r| r.name() == name)
+    }
+
     /// The engine and source the rule follows, as narration names it.
     pub fn source(&self) -> &'static str {
         match self {
