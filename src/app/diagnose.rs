@@ -18,6 +18,10 @@ use crate::bench::sweep::{
 };
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::{Pose, RelativePose};
+use crate::solver::contact::jitter::{
+    jitter, worst_at_cell, JitterReport, JitterSettings, TiltGrid,
+};
+use crate::solver::contact::ContactRule;
 use crate::solver::{solve, Algorithm, Outcome};
 
 /// A finished (or cancelled) sweep of the pair as it was when it started.
@@ -71,9 +75,22 @@ impl HeatMap {
     }
 }
 
+/// A contact jitter study of the current pose: every rule's nudges (for the plot of
+/// point motion against the nudge), and the worst jump of one rule over B's tilts.
+pub struct JitterStudy {
+    pub reports: Vec<JitterReport>,
+    /// The rule the tilt grid was swept for (the focused contact rule).
+    pub grid_rule: ContactRule,
+    pub grid: Option<TiltGrid>,
+    /// Row-major from the top-left; `None` where the pose has no manifold.
+    pub worst: Vec<Option<f64>>,
+    pub jump_ratio: f64,
+}
+
 enum Work {
     Sweep(SweepResult),
     Heat(HeatMap),
+    Jitter(JitterStudy),
 }
 
 struct Job {
@@ -96,6 +113,9 @@ pub struct Diagnosis {
     job: Option<Job>,
     pub sweep: Option<SweepResult>,
     pub heat: Option<HeatMap>,
+    /// The jitter grid's largest tilt (radians).
+    pub tilt: f64,
+    pub jitter: Option<JitterStudy>,
 }
 
 impl Default for Diagnosis {
@@ -109,6 +129,8 @@ impl Default for Diagnosis {
             job: None,
             sweep: None,
             heat: None,
+            tilt: 0.01,
+            jitter: None,
         }
     }
 }
@@ -233,6 +255,79 @@ impl Diagnosis {
         });
     }
 
+    /// Starts a contact jitter study of the current pose: every contact rule nudged,
+    /// then the focused contact rule (Jolt's clipping when none is focused) over a grid
+    /// of B's tilts about the contact's tangents.
+    pub fn start_jitter(&mut self, model: &ViewerModel) {
+        if self.job.is_some() {
+            return;
+        }
+        let scene = model.pair_scene();
+        let (a, b) = (scene.a().shape.clone(), scene.b().shape.clone());
+        let (pose_a, pose_b) = (scene.a().pose, scene.b().pose);
+        let (epa, contact) = (scene.settings.epa, scene.settings.contact);
+        let grid_rule = model
+            .focus()
+            .entry::<ContactRule>()
+            .unwrap_or(ContactRule::Clipping);
+        let (cells, tilt) = (self.cells.max(2), self.tilt);
+        let total = ContactRule::ALL.len() + cells * cells;
+        let progress = Arc::new(AtomicUsize::new(0));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (p, c) = (progress.clone(), cancel.clone());
+        let task = compute_pool().spawn(async move {
+            let settings = JitterSettings::default();
+            let reports: Vec<JitterReport> = ContactRule::ALL
+                .iter()
+                .filter_map(|&rule| {
+                    let r = jitter(rule, &a, &b, &pose_a, &pose_b, epa, contact, &settings);
+                    p.fetch_add(1, Ordering::Relaxed);
+                    r
+                })
+                .collect();
+            let normal = grid_rule
+                .manifold(
+                    &a,
+                    &b,
+                    RelativePose::between(&pose_a, &pose_b),
+                    epa,
+                    contact,
+                )
+                .ok()
+                .map(|m| pose_a.transform_vector(m.certified_normal));
+            let grid = normal.map(|n| TiltGrid::around(pose_b, n, tilt, cells));
+            let worst = grid.as_ref().map_or(Vec::new(), |grid| {
+                (0..cells * cells)
+                    .into_par_iter()
+                    .map(|cell| {
+                        if c.load(Ordering::Relaxed) {
+                            return None;
+                        }
+                        let w = worst_at_cell(
+                            grid_rule, &a, &b, &pose_a, grid, epa, contact, &settings, cell,
+                        );
+                        p.fetch_add(1, Ordering::Relaxed);
+                        w
+                    })
+                    .collect()
+            });
+            Work::Jitter(JitterStudy {
+                reports,
+                grid_rule,
+                grid,
+                worst,
+                jump_ratio: settings.jump_ratio,
+            })
+        });
+        self.job = Some(Job {
+            progress,
+            total,
+            cancel,
+            task,
+            what: "contact jitter",
+        });
+    }
+
     /// Collects a finished job.
     fn collect(&mut self) {
         let Some(job) = self.job.as_mut() else {
@@ -245,6 +340,7 @@ impl Diagnosis {
         match work {
             Work::Sweep(s) => self.sweep = Some(s),
             Work::Heat(h) => self.heat = Some(h),
+            Work::Jitter(j) => self.jitter = Some(j),
         }
     }
 }
@@ -279,6 +375,34 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
         panic!("the background job did not finish");
+    }
+
+    #[test]
+    fn contact_jitter_runs_in_the_background_and_its_cells_open_real_poses() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenes/contact_cylinder_on_cap.ron");
+        let mut model = ViewerModel::new(Scene::load(&path).unwrap());
+        model.solve();
+        let mut diagnosis = Diagnosis {
+            cells: 5,
+            ..Diagnosis::default()
+        };
+        diagnosis.start_jitter(&model);
+        wait(&mut diagnosis);
+        let study = diagnosis.jitter.as_ref().expect("a jitter study");
+        assert_eq!(study.reports.len(), 3);
+        // parry's square cap turns under the smallest nudge; Jolt's sampled rim does not.
+        let parry = study
+            .reports
+            .iter()
+            .find(|r| r.rule == ContactRule::Parry)
+            .unwrap();
+        assert!(parry.jumps(study.jump_ratio) > 0);
+        let grid = study.grid.as_ref().unwrap();
+        assert_eq!(study.worst.len(), 25);
+        // The centre cell is the current pose; every cell has a manifold (1e-2 deep).
+        assert_eq!(grid.pose_at(2, 2), model.pair_scene().b().pose);
+        assert!(study.worst.iter().all(|w| w.is_some()));
     }
 
     #[test]

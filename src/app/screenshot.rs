@@ -32,6 +32,9 @@ struct ScreenshotJob {
     diagnose: bool,
     check_labels: bool,
     frame: u32,
+    /// The frame a background job's result arrived: new text needs a few frames for
+    /// its glyphs to reach egui's font atlas before the capture.
+    ready_at: Option<u32>,
     requested: bool,
     /// File size seen last frame: the file is complete once it stops growing.
     last_size: u64,
@@ -46,6 +49,7 @@ impl Plugin for ScriptedScreenshot {
             diagnose: self.diagnose,
             check_labels: self.check_labels,
             frame: 0,
+            ready_at: None,
             requested: false,
             last_size: 0,
         })
@@ -71,7 +75,18 @@ fn capture_then_exit(
         camera.write(CameraRequest::FrameStep);
     }
     let mut ready = true;
-    if job.diagnose {
+    let contact_focus = model
+        .focus()
+        .entry::<crate::solver::contact::ContactRule>()
+        .is_some();
+    if job.diagnose && contact_focus {
+        // A contact rule in focus: the jitter study (nudges, then the tilt grid).
+        if job.frame == 3 {
+            diagnosis.start_jitter(&model);
+            mode.set(ViewerMode::Diagnose);
+        }
+        ready = diagnosis.jitter.is_some();
+    } else if job.diagnose {
         if job.frame == 3 {
             diagnosis.start_sweep(&model);
             mode.set(ViewerMode::Diagnose);
@@ -82,7 +97,13 @@ fn capture_then_exit(
         }
         ready = diagnosis.heat.is_some();
     }
-    if ready && job.frame >= SETTLE_FRAMES && !job.requested {
+    if ready && job.ready_at.is_none() {
+        job.ready_at = Some(job.frame);
+    }
+    let settled = job
+        .ready_at
+        .is_some_and(|at| job.frame >= at + 6 && job.frame >= SETTLE_FRAMES);
+    if ready && settled && !job.requested {
         job.requested = true;
         commands
             .spawn(Screenshot::primary_window())

@@ -3,7 +3,7 @@
 //! bar or a cell to jump to that pose; "save this pose" keeps it as a scene.
 
 use bevy_egui::egui;
-use egui_plot::{Bar, BarChart, Plot};
+use egui_plot::{Bar, BarChart, Legend, Line, LineStyle, Plot, PlotPoints};
 use glam::DVec3;
 
 use crate::app::command::{PendingCommands, ViewerCommand};
@@ -11,6 +11,8 @@ use crate::app::diagnose::Diagnosis;
 use crate::app::model::{Side, ViewerModel};
 use crate::app::state::StatusLine;
 use crate::app::theme::Theme;
+use crate::solver::contact::jitter::Nudge;
+use crate::solver::contact::ContactRule;
 use crate::solver::Method;
 
 /// What the user asked for in this frame.
@@ -88,6 +90,26 @@ pub fn diagnose_panel_ui(
                     .range(1e-4..=100.0),
             );
         });
+        let convex = model.pair_scene().a().composite.is_none()
+            && model.pair_scene().b().composite.is_none();
+        ui.horizontal(|ui| {
+            let button = ui
+                .add_enabled(convex, egui::Button::new("Contact jitter"))
+                .on_hover_text(
+                    "nudge B by 1e-9..1e-3 of the pair's size and move the whole scene: how far \
+                 each contact rule's points move per unit of the body's motion; then the \
+                 focused contact rule over B's tilts",
+                );
+            if button.clicked() {
+                diagnosis.start_jitter(model);
+            }
+            ui.label("tilt ± rad");
+            ui.add(
+                egui::DragValue::new(&mut diagnosis.tilt)
+                    .speed(0.001)
+                    .range(1e-6..=0.5),
+            );
+        });
     }
     if ui
         .button("Save this pose as a scene")
@@ -98,7 +120,179 @@ pub fn diagnose_panel_ui(
     }
     sweep_ui(ui, diagnosis, model, theme, commands, status);
     heat_map_ui(ui, diagnosis, model, commands, status);
+    jitter_ui(ui, diagnosis, model, theme, commands, status);
     actions
+}
+
+/// The colour of a contact rule's method.
+fn rule_colour(theme: Theme, rule: ContactRule) -> egui::Color32 {
+    rule.name()
+        .parse::<Method>()
+        .map_or(egui::Color32::GRAY, |m| theme.method_color(m))
+}
+
+/// The jitter study: point motion against the nudge per rule (log-log, the body's own
+/// motion as the grey diagonal), and the focused rule's worst jump over B's tilts.
+fn jitter_ui(
+    ui: &mut egui::Ui,
+    diagnosis: &Diagnosis,
+    model: &ViewerModel,
+    theme: Theme,
+    commands: &mut PendingCommands,
+    status: &mut StatusLine,
+) {
+    let Some(study) = &diagnosis.jitter else {
+        return;
+    };
+    ui.separator();
+    ui.strong("Contact jitter at this pose");
+    if study.reports.is_empty() {
+        ui.label("no manifold here: the shapes are farther apart than the contact margin");
+        return;
+    }
+    for r in &study.reports {
+        let worst = r.worst();
+        ui.colored_label(
+            rule_colour(theme, r.rule),
+            format!(
+                "{}: {} points; {} of {} nudges jumped (> {}x); worst {}",
+                r.rule.name(),
+                r.base_points,
+                r.jumps(study.jump_ratio),
+                r.samples.len(),
+                study.jump_ratio,
+                worst.map_or(String::new(), |w| format!(
+                    "{} by {:.0e}: {:.2e}x",
+                    w.nudge.name(),
+                    w.magnitude,
+                    w.ratio()
+                ))
+            ),
+        );
+    }
+    Plot::new("jitter curves")
+        .height(220.0)
+        .legend(Legend::default().position(egui_plot::Corner::LeftTop))
+        .x_axis_label("log10 nudge (of the pair's size)")
+        .y_axis_label("log10 max point motion")
+        .allow_scroll(false)
+        .show(ui, |plot| {
+            let size =
+                model.pair_scene().a().shape.extent() + model.pair_scene().b().shape.extent();
+            let diagonal: PlotPoints = [-9.0, -3.0]
+                .iter()
+                .map(|&x: &f64| [x, x + size.log10()])
+                .collect();
+            plot.line(
+                Line::new("body (moved by the nudge)", diagonal)
+                    .color(egui::Color32::GRAY)
+                    .style(LineStyle::dashed_loose()),
+            );
+            for r in &study.reports {
+                let colour = rule_colour(theme, r.rule);
+                for (nudge, style) in [
+                    (Nudge::MoveB, LineStyle::Solid),
+                    (Nudge::TurnB, LineStyle::dotted_dense()),
+                ] {
+                    let points: PlotPoints = r
+                        .curve(nudge)
+                        .iter()
+                        .filter_map(|(m, w)| w.map(|w| [m.log10(), w.max(1e-18).log10()]))
+                        .collect();
+                    plot.line(
+                        Line::new(format!("{}, {}", r.rule.name(), nudge.name()), points)
+                            .color(colour)
+                            .style(style)
+                            .width(2.0),
+                    );
+                }
+            }
+        });
+    let Some(grid) = &study.grid else {
+        return;
+    };
+    let jumping = study
+        .worst
+        .iter()
+        .filter(|w| w.is_some_and(|r| r > study.jump_ratio))
+        .count();
+    ui.label(format!(
+        "{}: worst jump over B's tilts ±{:.1e} rad ({} of {} poses jump); click a cell to open \
+         its pose; grey = no manifold",
+        study.grid_rule.name(),
+        grid.half_angle,
+        jumping,
+        study.worst.len()
+    ));
+    let size = ui.available_width().min(260.0);
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::click());
+    let painter = ui.painter_at(rect);
+    let cell = size / grid.cells as f32;
+    for row in 0..grid.cells {
+        for column in 0..grid.cells {
+            let value = study
+                .worst
+                .get(row * grid.cells + column)
+                .copied()
+                .flatten();
+            let color = match value {
+                // log10 of the ratio from 0 (the body's own motion) to 6 and beyond.
+                Some(v) => {
+                    let t = (v.max(1.0).log10() / 6.0).clamp(0.0, 1.0) as f32;
+                    egui::Color32::from_rgb(
+                        (40.0 + 215.0 * t) as u8,
+                        (60.0 + 120.0 * (1.0 - t)) as u8,
+                        (200.0 * (1.0 - t)) as u8,
+                    )
+                }
+                None => egui::Color32::GRAY,
+            };
+            let min = rect.min + egui::vec2(column as f32 * cell, row as f32 * cell);
+            painter.rect_filled(
+                egui::Rect::from_min_size(min, egui::vec2(cell, cell)),
+                0.0,
+                color,
+            );
+        }
+    }
+    painter.circle_stroke(
+        rect.center(),
+        4.0,
+        egui::Stroke::new(2.0, egui::Color32::WHITE),
+    );
+    if let Some(at) = response.hover_pos() {
+        let (column, row) = (
+            ((at.x - rect.min.x) / cell) as usize,
+            ((at.y - rect.min.y) / cell) as usize,
+        );
+        if column < grid.cells && row < grid.cells {
+            let (u, v) = grid.angles(column, row);
+            let text = match study
+                .worst
+                .get(row * grid.cells + column)
+                .copied()
+                .flatten()
+            {
+                Some(w) => {
+                    format!("tilts ({u:+.2e}, {v:+.2e}) rad: points moved {w:.2e}x the body")
+                }
+                None => format!("tilts ({u:+.2e}, {v:+.2e}) rad: no manifold"),
+            };
+            response.clone().on_hover_text(text);
+            if response.clicked() {
+                jump(
+                    model,
+                    commands,
+                    status,
+                    grid.pose_at(column, row),
+                    format!(
+                        "jitter cell ({column}, {row}) of {}",
+                        study.grid_rule.name()
+                    ),
+                );
+            }
+        }
+    }
 }
 
 fn sweep_ui(
