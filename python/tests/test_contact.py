@@ -49,7 +49,11 @@ def _cases(rng):
     cylinder = coal.Cylinder(0.4, 1.0)
     capsule = coal.Capsule(0.2, 1.2)
     cloud = rng.uniform(-0.5, 0.5, size=(20, 3))
-    hull = coal.Convex.convexHull(cloud, False, "")
+    points = coal.StdVec_Vec3s()
+    for p in cloud:
+        points.append(np.array(p))
+    hull = coal.Convex.convexHull(points, False, None)
+    _cases.keep = points
     for k in range(40):
         tilt = rng.choice([0.0, 1e-4, 3e-4, 0.3])
         # B above the slab, resting on a face, a cap, a side or a hull's facet.

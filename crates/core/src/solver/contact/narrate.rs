@@ -53,8 +53,8 @@ pub fn narrate(run: RunView<'_>, records: &[ContactRecord], index: usize) -> Str
             match m.rule {
                 ContactRule::Clipping => {
                     let reference = match m.reference {
-                        Reference::A => format!("A's {word_a} is the reference face"),
-                        Reference::B => format!("B's {word_b} is the reference face"),
+                        Reference::A => format!("A's {} is the reference face", m.feature_a.noun()),
+                        Reference::B => format!("B's {} is the reference face", m.feature_b.noun()),
                         Reference::None => "neither is a face of three or more corners, so the \
                                             manifold is the normal's own point pair (Jolt's \
                                             fallback)"
@@ -82,8 +82,8 @@ pub fn narrate(run: RunView<'_>, records: &[ContactRecord], index: usize) -> Str
                     )
                 }
                 ContactRule::Parry => format!(
-                    "parry's polygonal feature maps give, along its normal, A's {word_a} \
-                     ({count_a} corners) and B's {word_b} ({count_b}); parry clips them \
+                    "parry's polygonal feature maps give, along its normal, {word_a} of A \
+                     ({count_a} corners) and {word_b} of B ({count_b}); parry clips them \
                      internally, so only what it hands out is shown next."
                 ),
             }

@@ -50,6 +50,15 @@ impl SupportSet {
         }
     }
 
+    /// Its name without an article ("A's face").
+    pub fn noun(&self) -> &'static str {
+        match self {
+            SupportSet::Point(_) => "point",
+            SupportSet::Segment(..) => "edge",
+            SupportSet::Polygon(_) => "face",
+        }
+    }
+
     /// The set moved by `f` (a change of frame).
     pub fn map(&self, f: impl Fn(DVec3) -> DVec3) -> SupportSet {
         match self {
