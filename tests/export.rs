@@ -75,6 +75,39 @@ fn exported_coal_scripts_pass_where_coal_is_right_and_fail_off_the_bracket() {
 /// Coal's own stopping guarantee is the script's margin: an answer 1.25e-6 off the
 /// certified distance of 0.324 is within Coal's GJK tolerance · (1 + ‖x‖), not a bug to
 /// report (a margin of the tolerance · max(1, |d|) said it was).
+/// A scene naming contact methods: the script also checks Coal's contact patch against
+/// the certified contact region. A box resting flat over a slab's edge passes; a box
+/// tilted by 5e-4 rad fails (Coal's patch puts every corner at one depth: two of its
+/// points lie 5e-4 outside the box).
+#[test]
+fn exported_coal_scripts_check_the_contact_patch_against_the_certified_region() {
+    if !coal_available() {
+        return;
+    }
+    let (ok, out) = run_python(
+        &coal_script(&scene("contact_box_over_edge.ron"), "edge").unwrap(),
+        "coal-patch",
+    );
+    assert!(
+        ok && out.contains("lies in the certified contact region"),
+        "{out}"
+    );
+    let tilted = Scene::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/contact/box_tilted_5e-4.ron"),
+    )
+    .unwrap();
+    let (ok, out) = run_python(&coal_script(&tilted, "tilted").unwrap(), "coal-patch-off");
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("leaves the certified contact region") && out.contains("outside B"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("off the certified bracket"),
+        "the distance agrees: {out}"
+    );
+}
+
 #[test]
 fn exported_coal_scripts_allow_coals_own_guarantee() {
     if !coal_available() {
@@ -103,6 +136,12 @@ fn exported_parry_tests_build_and_fail_exactly_where_parry_is_wrong() {
     std::fs::write(root.join("src/lib.rs"), "").unwrap();
     let cases = [
         ("parry_cuboid_disagreement.ron", "cuboid", false),
+        ("contact_box_over_edge.ron", "contact_box_over_edge", true),
+        (
+            "contact_cylinder_on_cap.ron",
+            "contact_cylinder_on_cap",
+            true,
+        ),
         ("boxes_face_to_face.ron", "boxes", true),
         ("epa_sphere_in_box.ron", "sphere_in_box", true),
         ("overlap_sphere_capsule.ron", "sphere_capsule", true),
@@ -115,6 +154,17 @@ fn exported_parry_tests_build_and_fail_exactly_where_parry_is_wrong() {
         assert!(text.contains(&format!("{:?}", t.x)), "{name}");
         std::fs::write(root.join("tests").join(format!("{test}.rs")), text).unwrap();
     }
+    // A scene naming contact methods gets a manifold test too: parry's manifold on two
+    // boxes keeps corners 0.37 apart, outside the certified contact region.
+    let far = Scene::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/contact/parry_far_points.ron"),
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("tests/far_points.rs"),
+        parry_test(&far, "parry_far_points.ron").unwrap(),
+    )
+    .unwrap();
     // Every hostile text at once as name, notes and file name: rustc takes it (no bare
     // CR in a doc comment, no bidirectional override) and it passes like its scene.
     let hostile = HOSTILE.concat();
@@ -139,8 +189,15 @@ fn exported_parry_tests_build_and_fail_exactly_where_parry_is_wrong() {
         text.contains("parry3d-f64 answers 0.0166"),
         "parry's wrong answer is reported:\n{text}"
     );
-    // Exactly one test binary failed: the cuboid one.
+    // Exactly two test binaries failed: the cuboid one (its distance) and the far
+    // points' (its manifold test, not its distance test).
     assert!(text.contains("--test cuboid"), "{text}");
+    assert!(text.contains("--test far_points"), "{text}");
+    assert!(
+        text.contains("parry3d-f64's manifold leaves the certified contact region"),
+        "{text}"
+    );
+
     assert!(
         !text.contains("--test hostile`"),
         "the hostile-named test failed:\n{text}"

@@ -18,13 +18,13 @@ def _rotation(rng, angle):
     return np.eye(3) + np.sin(angle) * k + (1 - np.cos(angle)) * k @ k
 
 
-def _coal_patch(g1, tf1, g2, tf2, manifold):
-    """Coal's patch for the contact we certified (our normal, midpoint and depth),
-    in the world frame."""
-    point = manifold["points"][0]
-    on_a = tf1.transform(np.asarray(point["on_a"], dtype=float))
-    on_b = tf1.transform(np.asarray(point["on_b"], dtype=float))
-    normal = tf1.getRotation() @ np.asarray(manifold["certified_normal"], dtype=float)
+def _coal_patch(g1, tf1, g2, tf2, world):
+    """Coal's patch for the contact we certified (our normal, midpoint and depth: the
+    run's `manifold_world`), in the world frame."""
+    point = world["points"][0]
+    on_a = np.asarray(point["on_a"], dtype=float)
+    on_b = np.asarray(point["on_b"], dtype=float)
+    normal = np.asarray(world["certified_normal"], dtype=float)
     signed = -float(normal @ (on_a - on_b))
     contact = coal.Contact(g1, g2, -1, -1, 0.5 * (on_a + on_b), normal, signed)
     result = coal.CollisionResult()
@@ -76,15 +76,51 @@ def test_coal_patch_replica_matches_coals_compute_contact_patch():
         tf2 = tf1 * coal.Transform3s(rotation, np.asarray(translation, dtype=float))
         scene = cs.Scene.from_coal(g1, tf1, g2, tf2)
         run = scene.run("contact_coal")
-        manifold = run.get("manifold")
-        if manifold is None:
+        world = run.get("manifold_world")
+        if world is None:
             continue
-        ours = np.array([tf1.transform(np.asarray(p["on_a"], dtype=float))
-                         for p in manifold["points"]])
-        theirs = _coal_patch(g1, tf1, g2, tf2, manifold)
+        ours = np.array([np.asarray(p["on_a"], dtype=float) for p in world["points"]])
+        theirs = _coal_patch(g1, tf1, g2, tf2, world)
         assert _same_set(ours, theirs, 1e-9), (type(g2).__name__, ours, theirs)
         compared += 1
     assert compared >= 150, compared
+
+
+def _touching(g1, g2, rotation, direction):
+    """B turned by `rotation` and moved along `direction` until it touches A (Coal's
+    distance, bisected), then 1e-3 deeper."""
+    lo, hi = 0.0, 4.0
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        found = coal.DistanceResult()
+        coal.distance(g1, coal.Transform3s(), g2, coal.Transform3s(rotation, direction * mid),
+                      coal.DistanceRequest(), found)
+        lo, hi = (lo, mid) if found.min_distance > 0 else (mid, hi)
+    return direction * (lo - 1e-3)
+
+
+def test_coal_patch_replica_matches_coal_at_random_contacts():
+    # Edges, sides and corners at any angle: the segment-segment branch, clipping of
+    # sampled caps by boxes, a single point.
+    rng = np.random.default_rng(3)
+    shapes = [coal.Box(1.0, 0.6, 0.8), coal.Cylinder(0.4, 1.0), coal.Capsule(0.2, 1.2),
+              coal.Cone(0.4, 1.0)]
+    sizes = set()
+    for k in range(320):
+        g1, g2 = shapes[k % 4], shapes[(k // 4) % 4]
+        rotation = _rotation(rng, rng.uniform(0, np.pi))
+        direction = rng.normal(size=3)
+        direction /= np.linalg.norm(direction)
+        tf1 = coal.Transform3s(_rotation(rng, rng.uniform(0, np.pi)), rng.uniform(-3, 3, 3))
+        tf2 = tf1 * coal.Transform3s(rotation, _touching(g1, g2, rotation, direction))
+        world = cs.Scene.from_coal(g1, tf1, g2, tf2).run("contact_coal").get("manifold_world")
+        if world is None:
+            continue
+        ours = np.array([np.asarray(p["on_a"], dtype=float) for p in world["points"]])
+        theirs = _coal_patch(g1, tf1, g2, tf2, world)
+        assert _same_set(ours, theirs, 1e-9), (type(g1).__name__, type(g2).__name__, ours, theirs)
+        sizes.add(len(ours))
+    assert {1, 2} <= sizes, sizes
 
 
 def test_contact_run_returns_a_certified_manifold_on_the_exact_contact_region():

@@ -3,7 +3,7 @@
 use glam::{DMat3, DVec3};
 
 use super::text::{comment, comment_lines, python_str};
-use super::{certify, describe, lit, pair, rows_of};
+use super::{certify, contact_region, describe, lit, pair, rows_of};
 use crate::composite::{CompositeKind, Pieces};
 use crate::pose::Pose;
 use crate::printed_bound::{Below, Outward};
@@ -312,18 +312,22 @@ high = math.nextafter(upper + slack, math.inf)
 print(f"Scene {{SCENE!r}} from {{SOURCE!r}}")
 print("Collidescope: signed distance in", {bracket_literal})
 print(f"Coal {{getattr(coal, '__version__', '?')}}: {{answer!r}} (allowed: [{{low!r}}, {{high!r}}])")
-if low <= answer <= high:
+distance_ok = low <= answer <= high
+if not distance_ok:
+    with localcontext() as exact:
+        # How far off, exactly, printed rounded down: at least this far.
+        exact.prec, exact.rounding = 2000, ROUND_FLOOR
+        off = Decimal(low) - Decimal(answer) if answer < low else Decimal(answer) - Decimal(high)
+        print(f"Coal is off the certified bracket by {{off:.3e}}")
+{contact_check}
+if distance_ok and contact_ok:
     print("Coal agrees with the certified answer")
     sys.exit(0)
-with localcontext() as exact:
-    # How far off, exactly, printed rounded down: at least this far.
-    exact.prec, exact.rounding = 2000, ROUND_FLOOR
-    off = Decimal(low) - Decimal(answer) if answer < low else Decimal(answer) - Decimal(high)
-    print(f"Coal is off the certified bracket by {{off:.3e}}")
 if WHAT_TO_CHANGE:
     print(WHAT_TO_CHANGE)
 sys.exit(1)
 "#,
+        contact_check = contact_check(scene),
         as_built_helper = AS_BUILT_HELPER,
         what_to_change = python_str(&what_to_change([a, b])),
         name_comment = comment(&scene.name),
@@ -341,6 +345,93 @@ sys.exit(1)
         pose_a = coal_pose(&a.pose, z_a),
         pose_b = coal_pose(&b.pose, z_b),
     ))
+}
+
+/// The manifold check of a scene that names a contact method: Coal's contact patch
+/// (`computeContactPatch` with `ContactPatchRequest`'s defaults, after `collide` with
+/// the contact margin as security margin) checked point by point against the certified
+/// contact region: each point on its shape (Coal's own point query, within its
+/// guarantee), in its shape's face band along the certified normal, its two points
+/// over one spot, no deeper than the certified depth. Sets `contact_ok`.
+fn contact_check(scene: &Scene) -> String {
+    let region = match contact_region(scene) {
+        None => return "contact_ok = True  # the scene names no contact method".to_string(),
+        Some(Err(why)) => {
+            return format!(
+                "contact_ok = True  # the scene names a contact method, but {}",
+                comment(&why)
+            )
+        }
+        Some(Ok(r)) => r,
+    };
+    let n = region.normal;
+    format!(
+        r#"
+# The contact region Collidescope certifies (world frame): the normal from A to B, A's
+# support plane along it and B's, the band a face may lie within, the certified depth
+# (negative: the gap), the tolerance, and the contact margin.
+NORMAL = np.array([{nx}, {ny}, {nz}])
+TOP_A, BOTTOM_B = {top_a}, {bottom_b}
+BAND, DEPTH, TOLERANCE, MARGIN = {band}, {depth}, {tolerance}, {margin}
+# A point's check also allows Coal's own guarantee (its normal and point are Coal's).
+allowed = TOLERANCE + slack
+
+
+def outside(shape, pose, p):
+    """How far p lies outside the shape (0 inside), by Coal's point query."""
+    probe = coal.Sphere(0.0)
+    found = coal.DistanceResult()
+    coal.distance(probe, coal.Transform3s(np.eye(3), p), shape, pose, coal.DistanceRequest(), found)
+    return max(found.min_distance, 0.0)
+
+
+contact_ok = True
+collision_request = coal.CollisionRequest(coal.CollisionRequestFlag.CONTACT, 1)
+collision_request.security_margin = MARGIN
+collision = coal.CollisionResult()
+coal.collide(shape_a, pose_a, shape_b, pose_b, collision_request, collision)
+if not collision.isCollision():
+    print("Coal finds no contact within the margin, where Collidescope certifies one")
+    contact_ok = False
+else:
+    patch_request = coal.ContactPatchRequest()
+    patches = coal.ContactPatchResult(patch_request)
+    coal.computeContactPatch(shape_a, pose_a, shape_b, pose_b, collision, patch_request, patches)
+    patch = patches.getContactPatch(0)
+    print(f"Coal's contact patch: {{patch.size()}} points")
+    for i in range(patch.size()):
+        p1, p2 = patch.getPointShape1(i), patch.getPointShape2(i)
+        gap = p1 - p2
+        problems = []
+        if not TOP_A - BAND - allowed <= NORMAL @ p1 <= TOP_A + allowed:
+            problems.append(f"on A {{TOP_A - NORMAL @ p1:.3e}} below A's support plane")
+        if not BOTTOM_B - allowed <= NORMAL @ p2 <= BOTTOM_B + BAND + allowed:
+            problems.append(f"on B {{NORMAL @ p2 - BOTTOM_B:.3e}} above B's support plane")
+        across = float(np.linalg.norm(gap - NORMAL * (NORMAL @ gap)))
+        if across > BAND + allowed:
+            problems.append(f"its two points {{across:.3e}} apart across the normal")
+        if NORMAL @ gap > DEPTH + allowed:
+            problems.append(f"{{NORMAL @ gap - DEPTH:.3e}} deeper than the certified depth")
+        for name, shape, pose, p in (("A", shape_a, pose_a, p1), ("B", shape_b, pose_b, p2)):
+            off = outside(shape, pose, p)
+            if off > allowed:
+                problems.append(f"its point on {{name}} {{off:.3e}} outside {{name}}")
+        if problems:
+            contact_ok = False
+            print(f"  point {{i}} leaves the certified contact region: " + "; ".join(problems))
+    if contact_ok:
+        print("Coal's contact patch lies in the certified contact region")
+"#,
+        nx = lit(n.x),
+        ny = lit(n.y),
+        nz = lit(n.z),
+        top_a = lit(region.top_a),
+        bottom_b = lit(region.bottom_b),
+        band = lit(region.band),
+        depth = lit(region.depth),
+        tolerance = lit(region.tolerance),
+        margin = lit(region.margin),
+    )
 }
 
 /// A body as Coal builds it, as parts: `(shape expression, pose expression)`. A mesh (a

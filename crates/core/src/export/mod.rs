@@ -202,3 +202,56 @@ fn describe(spec: &ShapeSpec) -> String {
         None => text,
     }
 }
+
+/// The certified contact region of the scene's pair in the world frame, for the
+/// scripts' manifold check: `None` when the scene names no contact method; `Err` with
+/// why when its pair has no region (apart by more than the margin, no certified normal).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldRegion {
+    pub normal: glam::DVec3,
+    pub depth: f64,
+    pub top_a: f64,
+    pub bottom_b: f64,
+    pub band: f64,
+    pub tolerance: f64,
+    pub margin: f64,
+}
+
+pub fn contact_region(scene: &Scene) -> Option<Result<WorldRegion, String>> {
+    use crate::solver::contact::{certified_region, ContactRule};
+    if !scene
+        .methods
+        .iter()
+        .any(|m| m.entry::<ContactRule>().is_some())
+    {
+        return None;
+    }
+    let [a, b] = pair(scene);
+    let contact = scene.settings.contact;
+    let region = certified_region(
+        &a.shape,
+        &b.shape,
+        scene.b_in_a(),
+        scene.settings.epa,
+        contact,
+    )
+    .map_err(|outcome| {
+        format!(
+            "the pair has no contact region to check ({outcome}; margin {:e})",
+            contact.margin
+        )
+    });
+    Some(region.map(|r| {
+        let normal = a.pose.transform_vector(r.normal);
+        let lift = normal.dot(a.pose.translation);
+        WorldRegion {
+            normal,
+            depth: r.depth,
+            top_a: r.top_a + lift,
+            bottom_b: r.bottom_b + lift,
+            band: r.band,
+            tolerance: r.tolerance,
+            margin: contact.margin,
+        }
+    }))
+}

@@ -3,7 +3,7 @@
 use glam::{DQuat, DVec3};
 
 use super::text::{comment, comment_lines, identifier, rust_str};
-use super::{certify, describe, lit, pair};
+use super::{certify, contact_region, describe, lit, pair};
 use crate::composite::{CompositeKind, Pieces};
 use crate::pose::Pose;
 use crate::printed_bound::Outward;
@@ -198,7 +198,97 @@ fn {test_name}() {{
         upper = lit(certified.upper),
         proof = comment(&certified.proof),
         bracket_literal = rust_str(&bracket),
-    ))
+    ) + &manifold_test(scene, &shape_a, &pose_a, &shape_b, &pose_b))
+}
+
+/// The manifold check of a scene that names a contact method: parry's
+/// `contact_manifolds` (its default dispatcher, the contact margin as prediction)
+/// checked point by point against the certified contact region: each point on its shape
+/// (parry's own point query, solid), in its shape's face band along the certified
+/// normal, its two points over one spot, no deeper than the certified depth.
+fn manifold_test(
+    scene: &Scene,
+    shape_a: &str,
+    pose_a: &str,
+    shape_b: &str,
+    pose_b: &str,
+) -> String {
+    let region = match contact_region(scene) {
+        Some(Ok(r)) => r,
+        Some(Err(why)) => {
+            return format!(
+                "\n// The scene names a contact method, but {}\n",
+                comment(&why)
+            )
+        }
+        None => return String::new(),
+    };
+    let n = region.normal;
+    format!(
+        r#"
+/// parry's contact manifold against the contact region Collidescope certifies (world
+/// frame): the normal from A to B, A's support plane along it and B's, the band a face
+/// may lie within, the certified depth (negative: the gap), the tolerance, the margin.
+#[test]
+fn {test_name}_manifold() {{
+    use parry3d_f64::query::{{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher, PointQuery}};
+    let pos1 = {pose_a};
+    let shape1 = {shape_a};
+    let pos2 = {pose_b};
+    let shape2 = {shape_b};
+    let normal = Vector::new({nx}, {ny}, {nz});
+    let (top_a, bottom_b) = ({top_a}, {bottom_b});
+    let (band, depth, tolerance, margin) = ({band}, {depth}, {tolerance}, {margin});
+    // parry's normal and points are its own: allow 1e-6 of the pair's size as well.
+    let size = pos1.translation.length() + pos2.translation.length() + 1.0;
+    let allowed = tolerance + 1e-6 * size;
+    let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
+    DefaultQueryDispatcher
+        .contact_manifolds(&pos1.inv_mul(&pos2), &shape1, &shape2, margin, &mut manifolds, &mut None)
+        .expect("a supported pair");
+    let points: Vec<_> = manifolds.iter().flat_map(|m| m.points.iter()).collect();
+    assert!(!points.is_empty(), "parry3d-f64 builds no manifold where Collidescope certifies a contact");
+    let mut problems = Vec::new();
+    for (i, c) in points.iter().enumerate() {{
+        let (p1, p2) = (pos1.transform_point(c.local_p1), pos2.transform_point(c.local_p2));
+        let gap = p1 - p2;
+        if !(normal.dot(p1) >= top_a - band - allowed && normal.dot(p1) <= top_a + allowed) {{
+            problems.push(format!("point {{i}} on A {{:.3e}} below A's support plane", top_a - normal.dot(p1)));
+        }}
+        if !(normal.dot(p2) >= bottom_b - allowed && normal.dot(p2) <= bottom_b + band + allowed) {{
+            problems.push(format!("point {{i}} on B {{:.3e}} above B's support plane", normal.dot(p2) - bottom_b));
+        }}
+        let across = (gap - normal * normal.dot(gap)).length();
+        if across > band + allowed {{
+            problems.push(format!("point {{i}}: its two points {{across:.3e}} apart across the normal"));
+        }}
+        if normal.dot(gap) > depth + allowed {{
+            problems.push(format!("point {{i}} {{:.3e}} deeper than the certified depth", normal.dot(gap) - depth));
+        }}
+        let off_a = shape1.distance_to_point(&pos1, p1, true);
+        let off_b = shape2.distance_to_point(&pos2, p2, true);
+        if off_a > allowed {{
+            problems.push(format!("point {{i}} on A {{off_a:.3e}} outside A"));
+        }}
+        if off_b > allowed {{
+            problems.push(format!("point {{i}} on B {{off_b:.3e}} outside B"));
+        }}
+    }}
+    println!("parry3d-f64's manifold: {{}} points", points.len());
+    assert!(problems.is_empty(), "parry3d-f64's manifold leaves the certified contact region: {{}}", problems.join("; "));
+}}
+"#,
+        test_name = identifier("collidescope_", &scene.name),
+        nx = lit(n.x),
+        ny = lit(n.y),
+        nz = lit(n.z),
+        top_a = lit(region.top_a),
+        bottom_b = lit(region.bottom_b),
+        band = lit(region.band),
+        depth = lit(region.depth),
+        tolerance = lit(region.tolerance),
+        margin = lit(region.margin),
+    )
 }
 
 /// A body as parry builds it, a `SharedShape` expression: `TriMesh::with_flags` (the

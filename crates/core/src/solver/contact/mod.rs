@@ -286,6 +286,51 @@ pub(crate) fn certified_normal(
     })
 }
 
+/// The contact region a pair's manifold must lie in (A's frame): points on A within
+/// `band` below A's support plane along the certified normal (`top_a`), points on B
+/// within `band` above B's (`bottom_b`), each point pair over one spot (across the
+/// normal within `tolerance`), none deeper than the certified `depth`. What exported
+/// engine scripts check an engine's manifold against.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ContactRegion {
+    pub normal: DVec3,
+    pub depth: f64,
+    pub top_a: f64,
+    pub bottom_b: f64,
+    pub band: f64,
+    pub tolerance: f64,
+}
+
+/// The certified contact region of A (at the identity) and B at `b_in_a`; `Err` with
+/// the outcome when the shapes are apart by more than the margin.
+pub fn certified_region(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    epa: EpaSettings,
+    contact: ContactSettings,
+) -> Result<ContactRegion, Outcome> {
+    let certified = certified_normal(a, b, b_in_a, epa, contact)?;
+    let size = pair_size(a, b, b_in_a);
+    let n = certified.normal;
+    let (top_a, bottom_b) = support_heights(a, b, b_in_a, n);
+    Ok(ContactRegion {
+        normal: n,
+        depth: certified.depth,
+        top_a,
+        bottom_b,
+        band: contact.feature_band * size,
+        tolerance: contact.tolerance * size.max(f64::MIN_POSITIVE),
+    })
+}
+
+/// A's support height along `n` and B's lowest height along it (A's frame).
+fn support_heights(a: &Shape, b: &Shape, b_in_a: RelativePose, n: DVec3) -> (f64, f64) {
+    let top_a = n.dot(a.local_support(n));
+    let bottom_b = n.dot(b_in_a.transform_point(b.local_support(b_in_a.inverse_rotate(-n))));
+    (top_a, bottom_b)
+}
+
 /// The size a pair's tolerances scale with.
 pub(crate) fn pair_size(a: &Shape, b: &Shape, b_in_a: RelativePose) -> f64 {
     a.extent() + b.extent() + b_in_a.translation.length()
@@ -402,8 +447,7 @@ pub(crate) fn certify(
     let tolerance = contact.tolerance * size.max(f64::MIN_POSITIVE);
     let band = contact.feature_band * size;
     let n = m.certified_normal;
-    let top_a = n.dot(a.local_support(n));
-    let bottom_b = n.dot(b_in_a.transform_point(b.local_support(b_in_a.inverse_rotate(-n))));
+    let (top_a, bottom_b) = support_heights(a, b, b_in_a, n);
     let point = Shape::Point(PointShape);
     let distance_to = |shape: &Shape, p: DVec3| {
         let pose = RelativePose::from_matrix(glam::DMat3::IDENTITY, p);
@@ -448,7 +492,9 @@ pub(crate) fn certify(
                 check.below_plane_b
             ));
         }
-        if check.lateral.is_nan() || check.lateral > tolerance {
+        // Over one spot of the region: the same band as the faces (an engine's own
+        // normal tilts its pairs by its tolerance).
+        if check.lateral.is_nan() || check.lateral > band + tolerance {
             failed.push(format!(
                 "its two points {:.3e} apart across the normal",
                 check.lateral
