@@ -79,7 +79,11 @@ fn draw_manifold(
     };
     let reference_corners = reference.corners();
     outline(&mut gizmos, &reference_corners, COLOR_REFERENCE);
-    outline(&mut gizmos, &incident.corners(), COLOR_INCIDENT);
+    // While the incident feature is clipped, the polygon left stands for it (two
+    // outlines on the same edges would hide each other).
+    if record.event != ContactEvent::Clip {
+        outline(&mut gizmos, &incident.corners(), COLOR_INCIDENT);
+    }
     let centre = reference_corners.iter().copied().sum::<glam::DVec3>()
         / reference_corners.len().max(1) as f64;
     labels
@@ -100,15 +104,56 @@ fn draw_manifold(
     labels
         .0
         .push((world(centre) + normal * reach, "n".into(), COLOR_WITNESS));
-    let mut framed: Vec<Vec3> = reference_corners.iter().map(|p| world(*p)).collect();
+    // "Frame step" closes in on the contact: the incident feature, what is left of it
+    // and the manifold's points (a table-sized reference face would fill the view).
+    let mut framed: Vec<Vec3> = match record.event {
+        ContactEvent::Clip | ContactEvent::Depths => {
+            record.points.iter().map(|p| world(*p)).collect()
+        }
+        _ => m.points.iter().map(|p| world(p.on_a)).collect(),
+    };
     match record.event {
         ContactEvent::Clip => {
             outline(&mut gizmos, &record.points, COLOR_CLIPPED);
+            for p in &record.points {
+                gizmos.sphere(
+                    Isometry3d::from_translation(world(*p)),
+                    size * 0.8,
+                    COLOR_CLIPPED,
+                );
+            }
+            if !record.points.is_empty() {
+                let kept =
+                    record.points.iter().copied().sum::<glam::DVec3>() / record.points.len() as f64;
+                labels.0.push((
+                    world(kept),
+                    format!("left: {} corners", record.points.len()),
+                    COLOR_CLIPPED,
+                ));
+            }
             if let Some((point, out)) = record.plane {
+                // The plane's trace on the reference face (a long line) and its outward
+                // normal: what lies beyond is cut away.
                 let p = world(point);
-                let out = pose_a.transform_vector(out).as_vec3();
-                gizmos.arrow(p, p + out * reach * 0.5, COLOR_PLANE);
-                labels.0.push((p, "side plane".into(), COLOR_PLANE));
+                let out = pose_a.transform_vector(out).as_vec3().normalize_or_zero();
+                let along = normal.cross(out).normalize_or_zero();
+                let (mut lo, mut hi) = (f32::MAX, f32::MIN);
+                for q in incident.corners().iter().chain(&record.points) {
+                    let t = (world(*q) - p).dot(along);
+                    lo = lo.min(t);
+                    hi = hi.max(t);
+                }
+                let margin = reach * 0.3;
+                gizmos.line(
+                    p + along * (lo - margin),
+                    p + along * (hi + margin),
+                    COLOR_PLANE,
+                );
+                let middle = p + along * (0.5 * (lo + hi));
+                gizmos.arrow(middle, middle + out * reach * 0.5, COLOR_PLANE);
+                labels
+                    .0
+                    .push((middle + out * reach * 0.5, "side plane".into(), COLOR_PLANE));
             }
         }
         ContactEvent::Depths => {
@@ -148,5 +193,8 @@ fn draw_manifold(
         }
     }
     framed.extend(incident.corners().iter().map(|p| world(*p)));
-    *step_bounds = StepBounds::around(framed, view.frame.radius * 0.05);
+    if framed.len() < 2 {
+        framed.extend(reference_corners.iter().map(|p| world(*p)));
+    }
+    *step_bounds = StepBounds::around(framed, view.frame.radius * 0.02);
 }

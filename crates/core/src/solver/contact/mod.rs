@@ -91,8 +91,8 @@ pub struct Manifold {
     pub clipping: Vec<ClipStage>,
     /// Every clipped point with its depth, before the margin and the reduction.
     pub candidates: Vec<ContactPoint>,
-    /// Indices into `candidates`: kept in the manifold, dropped beyond the margin,
-    /// dropped by the reduction.
+    /// Indices into `candidates`: kept in the manifold, beyond the margin (Jolt drops
+    /// them; parry hands them out, and they are also kept), dropped by the reduction.
     pub kept: Vec<usize>,
     pub beyond_margin: Vec<usize>,
     pub reduced_away: Vec<usize>,

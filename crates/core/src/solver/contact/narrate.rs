@@ -113,12 +113,20 @@ pub fn narrate(run: RunView<'_>, records: &[ContactRecord], index: usize) -> Str
             m.candidates.len(),
             r.deepest
         ),
-        ContactEvent::Depths if m.rule == ContactRule::Parry => format!(
-            "parry hands out {} points with their own depths, from {:.6e} to {:.6e}.",
-            m.candidates.len(),
-            r.shallowest,
-            r.deepest
-        ),
+        ContactEvent::Depths if m.rule == ContactRule::Parry => {
+            let far = match m.beyond_margin.len() {
+                0 => String::new(),
+                k => format!(
+                    "; {k} of them are farther apart than the contact margin, yet handed out"
+                ),
+            };
+            format!(
+                "parry hands out {} points with their own depths, from {:.6e} to {:.6e}{far}.",
+                m.candidates.len(),
+                r.shallowest,
+                r.deepest
+            )
+        }
         ContactEvent::Depths => format!(
             "Each clipped point is taken back along the normal to the reference face's plane: \
              {} points, depths from {:.6e} to {:.6e}; {} beyond the margin are dropped.",

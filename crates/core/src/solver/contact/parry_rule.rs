@@ -59,6 +59,10 @@ pub fn parry_manifold(
         }
     };
     let kept: Vec<usize> = (0..points.len()).collect();
+    // parry hands these out too: clipped points farther apart than its prediction.
+    let beyond_margin: Vec<usize> = (0..points.len())
+        .filter(|&k| points[k].depth < -contact.margin)
+        .collect();
     let mut manifold = Manifold {
         rule: ContactRule::Parry,
         normal,
@@ -70,7 +74,7 @@ pub fn parry_manifold(
         clipping: Vec::new(),
         candidates: points.clone(),
         kept,
-        beyond_margin: Vec::new(),
+        beyond_margin,
         reduced_away: Vec::new(),
         points,
         checks: Vec::new(),
