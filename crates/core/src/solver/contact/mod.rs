@@ -31,7 +31,7 @@ use crate::solver::family::{Answer, Family, FamilyRun, PairQuery};
 use crate::solver::gjk::{run_gjk, DirectionRule};
 use crate::solver::outcome::Outcome;
 pub use crate::solver::settings::ContactSettings;
-use crate::solver::settings::EpaSettings;
+use crate::solver::settings::{Criterion, CriterionKind, EpaSettings, SolverSettings};
 use clip::ClipStage;
 pub use jolt::clipping_manifold;
 use record::{ContactEvent, ContactRecord};
@@ -432,6 +432,29 @@ fn upper_bound(outcome: &Outcome) -> f64 {
     }
 }
 
+/// An upper bound on the distance from `p` to the shape (its own frame) in closed form,
+/// for the kinds that have one (box, sphere, capsule, cylinder): the exact distance
+/// plus a few rounding errors of the point's size; `None` for the others.
+fn closed_form_distance(shape: &Shape, p: DVec3) -> Option<f64> {
+    let rounding = 8.0 * f64::EPSILON * (p.abs().max_element() + shape.extent());
+    let outside = |excess: DVec3| excess.max(DVec3::ZERO).length();
+    let d = match shape {
+        Shape::Cuboid(c) => outside(p.abs() - c.half_extents()),
+        Shape::Sphere(s) => (p.length() - s.radius()).max(0.0),
+        Shape::Capsule(c) => {
+            let on_axis = DVec3::new(0.0, p.y.clamp(-c.half_height(), c.half_height()), 0.0);
+            (p.distance(on_axis) - c.radius()).max(0.0)
+        }
+        Shape::Cylinder(c) => {
+            let radial = p.x.hypot(p.z) - c.radius();
+            let axial = p.y.abs() - c.half_height();
+            radial.max(0.0).hypot(axial.max(0.0))
+        }
+        _ => return None,
+    };
+    Some(d + rounding)
+}
+
 /// Certifies each point: within the tolerance of both shapes (GJK from the point, its
 /// upper bound), within the feature band of each shape's support plane along the
 /// normal (the contact region), and no deeper than the certified depth.
@@ -449,12 +472,26 @@ pub(crate) fn certify(
     let n = m.certified_normal;
     let (top_a, bottom_b) = support_heights(a, b, b_in_a, n);
     let point = Shape::Point(PointShape);
+    // GJK from the point only has to show it within the tolerance: an absolute
+    // stopping test at half of it, no proof of enclosure (a point on the surface has
+    // none to give, and trying costs the most).
+    let settings = SolverSettings {
+        tolerance: 0.5 * tolerance,
+        criterion: Criterion::DualityGap,
+        kind: CriterionKind::Absolute,
+        max_iterations: 200,
+        overlap_proof: false,
+        ..SolverSettings::default()
+    };
     let distance_to = |shape: &Shape, p: DVec3| {
+        if let Some(d) = closed_form_distance(shape, p) {
+            return d;
+        }
         let pose = RelativePose::from_matrix(glam::DMat3::IDENTITY, p);
         let summary = run_gjk(
             MinkowskiDifference::new(shape, &point, pose),
             DirectionRule::Vanilla,
-            gjk_settings_for_epa(),
+            settings,
             &[],
         );
         upper_bound(&summary.outcome)
