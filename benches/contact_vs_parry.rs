@@ -41,7 +41,7 @@ fn categories() -> Vec<Category> {
     let capsule = Shape::Capsule(Capsule::new(0.2, 0.6).unwrap());
     let standing = DMat3::from_rotation_x(std::f64::consts::FRAC_PI_2);
     let lying = DMat3::from_rotation_z(std::f64::consts::FRAC_PI_2);
-    let mut resting = |rng: &mut SplitMix64, turn: DMat3, height: f64| {
+    let resting = |rng: &mut SplitMix64, turn: DMat3, height: f64| {
         let depth = 10f64.powf(rng.range(-4.0, -2.0));
         let t = DVec3::new(
             rng.range(-1.2, 1.2),

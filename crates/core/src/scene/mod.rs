@@ -508,6 +508,36 @@ fn relative_path(target: &Path, base: &Path) -> PathBuf {
     out
 }
 
+/// A contact manifold's points and normals (reported in A's frame) in world
+/// coordinates: `{certified_normal, normal, points: [{on_a, on_b, depth}]}`.
+fn manifold_in_world(manifold: &serde_json::Value, pose: &Pose) -> Option<serde_json::Value> {
+    let vector = |v: &serde_json::Value| -> Option<DVec3> {
+        let a = v.as_array()?;
+        Some(DVec3::new(
+            a.first()?.as_f64()?,
+            a.get(1)?.as_f64()?,
+            a.get(2)?.as_f64()?,
+        ))
+    };
+    let points: Option<Vec<serde_json::Value>> = manifold
+        .get("points")?
+        .as_array()?
+        .iter()
+        .map(|p| {
+            Some(serde_json::json!({
+                "on_a": pose.transform_point(vector(p.get("on_a")?)?),
+                "on_b": pose.transform_point(vector(p.get("on_b")?)?),
+                "depth": p.get("depth")?,
+            }))
+        })
+        .collect();
+    Some(serde_json::json!({
+        "certified_normal": pose.transform_vector(vector(manifold.get("certified_normal")?)?),
+        "normal": pose.transform_vector(vector(manifold.get("normal")?)?),
+        "points": points?,
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -720,34 +750,4 @@ Scene(
             .to_string();
         assert!(err.contains("velocity must be finite"), "{err}");
     }
-}
-
-/// A contact manifold's points and normals (reported in A's frame) in world
-/// coordinates: `{certified_normal, normal, points: [{on_a, on_b, depth}]}`.
-fn manifold_in_world(manifold: &serde_json::Value, pose: &Pose) -> Option<serde_json::Value> {
-    let vector = |v: &serde_json::Value| -> Option<DVec3> {
-        let a = v.as_array()?;
-        Some(DVec3::new(
-            a.first()?.as_f64()?,
-            a.get(1)?.as_f64()?,
-            a.get(2)?.as_f64()?,
-        ))
-    };
-    let points: Option<Vec<serde_json::Value>> = manifold
-        .get("points")?
-        .as_array()?
-        .iter()
-        .map(|p| {
-            Some(serde_json::json!({
-                "on_a": pose.transform_point(vector(p.get("on_a")?)?),
-                "on_b": pose.transform_point(vector(p.get("on_b")?)?),
-                "depth": p.get("depth")?,
-            }))
-        })
-        .collect();
-    Some(serde_json::json!({
-        "certified_normal": pose.transform_vector(vector(manifold.get("certified_normal")?)?),
-        "normal": pose.transform_vector(vector(manifold.get("normal")?)?),
-        "points": points?,
-    }))
 }

@@ -140,10 +140,9 @@ impl JitterReport {
                     .samples
                     .iter()
                     .filter(|s| s.nudge == nudge && s.magnitude == m);
-                let worst = at.fold(Some(0.0_f64), |acc, s| match (acc, s.point_motion) {
-                    (Some(a), Some(p)) => Some(a.max(p)),
-                    _ => None,
-                });
+                let worst = at
+                    .map(|s| s.point_motion)
+                    .try_fold(0.0_f64, |a, p| Some(a.max(p?)));
                 (m, worst)
             })
             .collect()
