@@ -1,21 +1,18 @@
-//! The one place where our glam 0.32 types meet parry3d-f64's glam 0.33 (`glamx`) types:
-//! hull building, and reference answers for tests and benchmarks.
+//! Where we ask parry3d-f64 for answers: reference distances, depths and times of impact
+//! for tests, benchmarks and the cross-check. The conversions between our glam 0.32
+//! types and parry's glam 0.33 (`glamx`) types, and parry's shapes for ours, are
+//! `shape::parry_native` (the contact family's parry rule uses them too).
 
 use glam::DVec3;
-use parry3d_f64::math::{Pose as ParryPose, Rotation as ParryRotation, Vector as ParryVector};
+use parry3d_f64::math::{Pose as ParryPose, Vector as ParryVector};
 use parry3d_f64::shape::SupportMap as ParrySupportMap;
 
 use crate::pose::Motion;
 use crate::pose::RelativePose;
-use crate::shape::{AffineDimension, Polytope, Shape, SupportMap};
-
-fn to_parry(v: DVec3) -> ParryVector {
-    ParryVector::from_array(v.to_array())
-}
-
-fn from_parry(v: ParryVector) -> DVec3 {
-    DVec3::from_array(v.to_array())
-}
+pub use crate::shape::parry_native::{
+    from_parry, native, parry_convex_polyhedron, parry_pose, to_parry,
+};
+use crate::shape::{Shape, SupportMap};
 
 /// Our shape seen through parry's `SupportMap` trait, so parry's GJK can run on it.
 pub struct AsParry<'s>(pub &'s Shape);
@@ -24,13 +21,6 @@ impl ParrySupportMap for AsParry<'_> {
     fn local_support_point(&self, dir: ParryVector) -> ParryVector {
         to_parry(self.0.local_support(from_parry(dir)))
     }
-}
-
-/// Our relative pose as parry's `pos12`.
-pub fn parry_pose(rel: &RelativePose) -> ParryPose {
-    let q = glam::DQuat::from_mat3(&rel.rotation);
-    let rotation = ParryRotation::from_xyzw(q.x, q.y, q.z, q.w);
-    ParryPose::from_parts(to_parry(rel.translation), rotation)
 }
 
 /// Distance between A (at the identity) and B (at `b_in_a`) computed by parry's GJK on
@@ -76,31 +66,6 @@ pub fn parry_native_distance(a: &Shape, b: &Shape, b_in_a: &RelativePose) -> Opt
     parry3d_f64::query::distance(&ParryPose::IDENTITY, sa.as_ref(), &pos12, sb.as_ref())
         .ok()
         .map(|d| d.distance)
-}
-
-/// Parry's native shape for ours (built once and reused by callers that time parry).
-pub fn native(shape: &Shape) -> Option<Box<dyn parry3d_f64::shape::Shape>> {
-    use parry3d_f64::shape as ps;
-    Some(match shape {
-        Shape::Sphere(s) => Box::new(ps::Ball::new(s.radius())),
-        Shape::Cuboid(c) => Box::new(ps::Cuboid::new(to_parry(c.half_extents()))),
-        Shape::Capsule(c) => Box::new(ps::Capsule::new_y(c.half_height(), c.radius())),
-        Shape::Cylinder(c) => Box::new(ps::Cylinder::new(c.half_height(), c.radius())),
-        Shape::Cone(c) => Box::new(ps::Cone::new(c.half_height(), c.radius())),
-        Shape::Polytope(p) => Box::new(parry_convex_polyhedron(p)?),
-        _ => return None,
-    })
-}
-
-/// parry's convex polyhedron with our checked hull's vertices and faces (parry's own
-/// hull builder collapses needle-thin sets). `None` for flat shapes, shapes without a
-/// hull, and hulls parry's polyhedron refuses (zero-area slivers).
-pub fn parry_convex_polyhedron(p: &Polytope) -> Option<parry3d_f64::shape::ConvexPolyhedron> {
-    if p.dimension() != AffineDimension::Solid || p.is_hull_fallback() {
-        return None;
-    }
-    let points: Vec<ParryVector> = p.vertices().iter().map(|v| to_parry(*v)).collect();
-    parry3d_f64::shape::ConvexPolyhedron::from_convex_mesh(points, p.faces())
 }
 
 /// parry3d-f64's penetration query on the same pair: depth and normal (A's frame, the
@@ -280,78 +245,4 @@ impl BoxTree {
             })
             .collect()
     }
-}
-
-/// parry's contact manifold of a pair (A's frame): its normal, its points (on A, on B,
-/// parry's signed distance: negative on overlap) and the support features parry's
-/// polygonal feature maps give along its normal (empty for kinds without one).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ParryManifold {
-    pub normal: DVec3,
-    pub points: Vec<(DVec3, DVec3, f64)>,
-    pub feature_a: Vec<DVec3>,
-    pub feature_b: Vec<DVec3>,
-}
-
-/// parry3d-f64's `contact_manifolds` on its native shapes for ours (its default query
-/// dispatcher, `prediction` as its margin); `None` for kinds parry lacks or when it
-/// builds no manifold.
-pub fn parry_contact_manifold(
-    a: &Shape,
-    b: &Shape,
-    b_in_a: &RelativePose,
-    prediction: f64,
-) -> Option<ParryManifold> {
-    use parry3d_f64::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
-    use parry3d_f64::shape::PolygonalFeature;
-    let (sa, sb) = (native(a)?, native(b)?);
-    let pos12 = parry_pose(b_in_a);
-    let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
-    let mut workspace = None;
-    DefaultQueryDispatcher
-        .contact_manifolds(
-            &pos12,
-            sa.as_ref(),
-            sb.as_ref(),
-            prediction,
-            &mut manifolds,
-            &mut workspace,
-        )
-        .ok()?;
-    let manifold = manifolds.into_iter().find(|m| !m.points.is_empty())?;
-    let normal = from_parry(manifold.local_n1);
-    let feature = |shape: &dyn parry3d_f64::shape::Shape, dir: ParryVector| {
-        shape
-            .as_polygonal_feature_map()
-            .map_or(Vec::new(), |(map, _)| {
-                let mut f = PolygonalFeature::default();
-                map.local_support_feature(dir, &mut f);
-                f.vertices[..f.num_vertices]
-                    .iter()
-                    .map(|v| from_parry(*v))
-                    .collect()
-            })
-    };
-    let feature_a = feature(sa.as_ref(), manifold.local_n1);
-    let feature_b = feature(sb.as_ref(), manifold.local_n2)
-        .into_iter()
-        .map(|p| b_in_a.transform_point(p))
-        .collect();
-    let points = manifold
-        .points
-        .iter()
-        .map(|c| {
-            (
-                from_parry(c.local_p1),
-                b_in_a.transform_point(from_parry(c.local_p2)),
-                c.dist,
-            )
-        })
-        .collect();
-    Some(ParryManifold {
-        normal,
-        points,
-        feature_a,
-        feature_b,
-    })
 }

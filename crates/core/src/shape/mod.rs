@@ -21,6 +21,7 @@ mod error;
 mod halfspaces;
 pub mod hull;
 pub mod implicit;
+pub mod parry_native;
 mod point;
 mod polytope;
 mod sphere;

@@ -6,6 +6,14 @@ use super::{ContactExtras, ContactRule, Reference};
 use crate::solver::family::RunView;
 
 pub fn narrate(run: RunView<'_>, records: &[ContactRecord], index: usize) -> String {
+    match records.get(index) {
+        Some(_) => format!("Step {}: {}", index + 1, sentence(run, records, index)),
+        None => sentence(run, records, index),
+    }
+}
+
+/// What step `index` did, without its number.
+fn sentence(run: RunView<'_>, records: &[ContactRecord], index: usize) -> String {
     let Some(r) = records.get(index) else {
         return format!("{}: {}", run.method, run.summary.outcome);
     };

@@ -7,13 +7,15 @@
 //! (a cylinder's cap is a square there), its points with their distances, and our
 //! certificate of each point against the certified normal and depth.
 
+use glam::DVec3;
+
 use super::support_set::SupportSet;
 use super::{
     certified_normal, certify, pair_size, CertifiedNormal, ContactPoint, ContactRule,
     ContactSettings, Manifold, Reference,
 };
-use crate::parry_bridge::parry_contact_manifold;
 use crate::pose::RelativePose;
+use crate::shape::parry_native::{from_parry, native, parry_pose};
 use crate::shape::Shape;
 use crate::solver::outcome::Outcome;
 use crate::solver::settings::EpaSettings;
@@ -84,4 +86,78 @@ pub fn parry_manifold(
     let size = pair_size(a, b, b_in_a);
     certify(&mut manifold, a, b, b_in_a, certified_depth, size, contact);
     Ok(manifold)
+}
+
+/// parry's contact manifold of a pair (A's frame): its normal, its points (on A, on B,
+/// parry's signed distance: negative on overlap) and the support features parry's
+/// polygonal feature maps give along its normal (empty for kinds without one).
+#[derive(Clone, Debug, PartialEq)]
+struct ParryManifold {
+    pub normal: DVec3,
+    pub points: Vec<(DVec3, DVec3, f64)>,
+    pub feature_a: Vec<DVec3>,
+    pub feature_b: Vec<DVec3>,
+}
+
+/// parry3d-f64's `contact_manifolds` on its native shapes for ours (its default query
+/// dispatcher, `prediction` as its margin); `None` for kinds parry lacks or when it
+/// builds no manifold.
+fn parry_contact_manifold(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: &RelativePose,
+    prediction: f64,
+) -> Option<ParryManifold> {
+    use parry3d_f64::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
+    use parry3d_f64::shape::PolygonalFeature;
+    let (sa, sb) = (native(a)?, native(b)?);
+    let pos12 = parry_pose(b_in_a);
+    let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
+    let mut workspace = None;
+    DefaultQueryDispatcher
+        .contact_manifolds(
+            &pos12,
+            sa.as_ref(),
+            sb.as_ref(),
+            prediction,
+            &mut manifolds,
+            &mut workspace,
+        )
+        .ok()?;
+    let manifold = manifolds.into_iter().find(|m| !m.points.is_empty())?;
+    let normal = from_parry(manifold.local_n1);
+    let feature = |shape: &dyn parry3d_f64::shape::Shape, dir: parry3d_f64::math::Vector| {
+        shape
+            .as_polygonal_feature_map()
+            .map_or(Vec::new(), |(map, _)| {
+                let mut f = PolygonalFeature::default();
+                map.local_support_feature(dir, &mut f);
+                f.vertices[..f.num_vertices]
+                    .iter()
+                    .map(|v| from_parry(*v))
+                    .collect()
+            })
+    };
+    let feature_a = feature(sa.as_ref(), manifold.local_n1);
+    let feature_b = feature(sb.as_ref(), manifold.local_n2)
+        .into_iter()
+        .map(|p| b_in_a.transform_point(p))
+        .collect();
+    let points = manifold
+        .points
+        .iter()
+        .map(|c| {
+            (
+                from_parry(c.local_p1),
+                b_in_a.transform_point(from_parry(c.local_p2)),
+                c.dist,
+            )
+        })
+        .collect();
+    Some(ParryManifold {
+        normal,
+        points,
+        feature_a,
+        feature_b,
+    })
 }
