@@ -224,73 +224,40 @@ fn jitter_ui(
         jumping,
         study.worst.len()
     ));
-    let size = ui.available_width().min(260.0);
-    let (rect, response) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::click());
-    let painter = ui.painter_at(rect);
-    let cell = size / grid.cells as f32;
-    for row in 0..grid.cells {
-        for column in 0..grid.cells {
-            let value = study
-                .worst
-                .get(row * grid.cells + column)
-                .copied()
-                .flatten();
-            let color = match value {
-                // log10 of the ratio from 0 (the body's own motion) to 6 and beyond.
-                Some(v) => {
-                    let t = (v.max(1.0).log10() / 6.0).clamp(0.0, 1.0) as f32;
-                    egui::Color32::from_rgb(
-                        (40.0 + 215.0 * t) as u8,
-                        (60.0 + 120.0 * (1.0 - t)) as u8,
-                        (200.0 * (1.0 - t)) as u8,
-                    )
-                }
-                None => egui::Color32::GRAY,
-            };
-            let min = rect.min + egui::vec2(column as f32 * cell, row as f32 * cell);
-            painter.rect_filled(
-                egui::Rect::from_min_size(min, egui::vec2(cell, cell)),
-                0.0,
-                color,
-            );
-        }
-    }
-    painter.circle_stroke(
-        rect.center(),
-        4.0,
-        egui::Stroke::new(2.0, egui::Color32::WHITE),
-    );
-    if let Some(at) = response.hover_pos() {
-        let (column, row) = (
-            ((at.x - rect.min.x) / cell) as usize,
-            ((at.y - rect.min.y) / cell) as usize,
-        );
-        if column < grid.cells && row < grid.cells {
-            let (u, v) = grid.angles(column, row);
-            let text = match study
-                .worst
-                .get(row * grid.cells + column)
-                .copied()
-                .flatten()
-            {
-                Some(w) => {
-                    format!("tilts ({u:+.2e}, {v:+.2e}) rad: points moved {w:.2e}x the body")
-                }
-                None => format!("tilts ({u:+.2e}, {v:+.2e}) rad: no manifold"),
-            };
-            response.clone().on_hover_text(text);
-            if response.clicked() {
-                jump(
-                    model,
-                    commands,
-                    status,
-                    grid.pose_at(column, row),
-                    format!(
-                        "jitter cell ({column}, {row}) of {}",
-                        study.grid_rule.name()
-                    ),
-                );
+    // log10 of the ratio from 0 (the body's own motion) to 6 and beyond.
+    let (response, hovered) = heat_grid(ui, grid.cells, |k| {
+        study
+            .worst
+            .get(k)
+            .copied()
+            .flatten()
+            .map(|v| (v.max(1.0).log10() / 6.0).clamp(0.0, 1.0) as f32)
+    });
+    if let Some((column, row)) = hovered {
+        let (u, v) = grid.angles(column, row);
+        let text = match study
+            .worst
+            .get(row * grid.cells + column)
+            .copied()
+            .flatten()
+        {
+            Some(w) => {
+                format!("tilts ({u:+.2e}, {v:+.2e}) rad: points moved {w:.2e}x the body")
             }
+            None => format!("tilts ({u:+.2e}, {v:+.2e}) rad: no manifold"),
+        };
+        response.clone().on_hover_text(text);
+        if response.clicked() {
+            jump(
+                model,
+                commands,
+                status,
+                grid.pose_at(column, row),
+                format!(
+                    "jitter cell ({column}, {row}) of {}",
+                    study.grid_rule.name()
+                ),
+            );
         }
     }
 }
@@ -396,51 +363,16 @@ fn heat_map_ui(
         heat.algorithm.label(),
         heat.half_extent
     ));
-    let size = ui.available_width().min(260.0);
-    let (rect, response) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::click());
-    let painter = ui.painter_at(rect);
-    let cell = size / heat.cells as f32;
-    for row in 0..heat.cells {
-        for column in 0..heat.cells {
-            let value = heat
-                .iterations
-                .get(row * heat.cells + column)
-                .copied()
-                .flatten();
-            let color = match value {
-                Some(v) => {
-                    let t = if hi > lo {
-                        (v - lo) as f32 / (hi - lo) as f32
-                    } else {
-                        0.0
-                    };
-                    egui::Color32::from_rgb(
-                        (40.0 + 215.0 * t) as u8,
-                        (60.0 + 120.0 * (1.0 - t)) as u8,
-                        (200.0 * (1.0 - t)) as u8,
-                    )
-                }
-                None => egui::Color32::GRAY,
-            };
-            let min = rect.min + egui::vec2(column as f32 * cell, row as f32 * cell);
-            painter.rect_filled(
-                egui::Rect::from_min_size(min, egui::vec2(cell, cell)),
-                0.0,
-                color,
-            );
-        }
-    }
-    // The current pose sits at the centre cell.
-    painter.circle_stroke(
-        rect.center(),
-        4.0,
-        egui::Stroke::new(2.0, egui::Color32::WHITE),
-    );
-    if let Some(at) = response.hover_pos() {
-        let (column, row) = (
-            ((at.x - rect.min.x) / cell) as usize,
-            ((at.y - rect.min.y) / cell) as usize,
-        );
+    let (response, hovered) = heat_grid(ui, heat.cells, |k| {
+        heat.iterations.get(k).copied().flatten().map(|v| {
+            if hi > lo {
+                (v - lo) as f32 / (hi - lo) as f32
+            } else {
+                0.0
+            }
+        })
+    });
+    if let Some((column, row)) = hovered {
         if let Some(v) = heat.iterations.get(row * heat.cells + column) {
             response.clone().on_hover_text(
                 v.map_or("no answer (cap or degenerate)".to_string(), |v| {
@@ -458,6 +390,52 @@ fn heat_map_ui(
             );
         }
     }
+}
+
+/// A square grid of `cells` × `cells` painted from cold (0) to hot (1), grey where
+/// `value` has none, the current pose ringed at the centre; the response and the cell
+/// under the pointer.
+fn heat_grid(
+    ui: &mut egui::Ui,
+    cells: usize,
+    value: impl Fn(usize) -> Option<f32>,
+) -> (egui::Response, Option<(usize, usize)>) {
+    let size = ui.available_width().min(260.0);
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::click());
+    let painter = ui.painter_at(rect);
+    let cell = size / cells as f32;
+    for row in 0..cells {
+        for column in 0..cells {
+            let color = match value(row * cells + column) {
+                Some(t) => egui::Color32::from_rgb(
+                    (40.0 + 215.0 * t) as u8,
+                    (60.0 + 120.0 * (1.0 - t)) as u8,
+                    (200.0 * (1.0 - t)) as u8,
+                ),
+                None => egui::Color32::GRAY,
+            };
+            let min = rect.min + egui::vec2(column as f32 * cell, row as f32 * cell);
+            painter.rect_filled(
+                egui::Rect::from_min_size(min, egui::vec2(cell, cell)),
+                0.0,
+                color,
+            );
+        }
+    }
+    // The current pose sits at the centre cell.
+    painter.circle_stroke(
+        rect.center(),
+        4.0,
+        egui::Stroke::new(2.0, egui::Color32::WHITE),
+    );
+    let hovered = response.hover_pos().and_then(|at| {
+        let (column, row) = (
+            ((at.x - rect.min.x) / cell) as usize,
+            ((at.y - rect.min.y) / cell) as usize,
+        );
+        (column < cells && row < cells).then_some((column, row))
+    });
+    (response, hovered)
 }
 
 fn jump(
