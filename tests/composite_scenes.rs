@@ -614,3 +614,65 @@ fn solve_lists_sub_pairs_and_ghost_contacts() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--contact-margin"));
 }
+
+/// Contact manifolds on a mesh: a box resting 1e-2 deep on a floor of eight triangles gets
+/// one manifold per triangle under it (Jolt's rule: the triangle the reference face, the
+/// box's bottom clipped by its side planes), every point certified at the depth, and
+/// between them the clipped pieces reach every corner of the box's bottom.
+#[test]
+fn a_box_on_a_triangulated_floor_has_a_manifold_per_triangle_under_it() {
+    let mut v = Vec::new();
+    for j in 0..3 {
+        for i in 0..3 {
+            v.push([-1.0 + i as f64, -1.0 + j as f64, 0.0]);
+        }
+    }
+    let mut t = Vec::new();
+    for j in 0..2u32 {
+        for i in 0..2u32 {
+            let k = j * 3 + i;
+            t.push([k, k + 1, k + 4]);
+            t.push([k, k + 4, k + 3]);
+        }
+    }
+    let floor = trimesh_spec(&v, &t);
+    let s = scene(
+        &format!("Body(shape: {floor}), Body(shape: Box(half_extents: (0.3, 0.3, 0.3)), translation: (0.1, 0.05, 0.29))"),
+        "\"contact\"",
+    );
+    let run = s
+        .run_composite(
+            "contact".parse::<Method>().unwrap(),
+            s.settings,
+            false,
+            None,
+        )
+        .unwrap();
+    let Outcome::Penetrating { depth, .. } = run.answer.outcome else {
+        panic!("{:?}", run.answer.outcome)
+    };
+    assert!((depth - 0.01).abs() < 1e-9, "{depth}");
+    // The box's bottom [-0.2, 0.4] x [-0.25, 0.35] lies over six triangles: both halves
+    // of the squares it crosses the diagonal of, one half of the other two.
+    assert_eq!(run.answer.sub_pairs.len(), 6);
+    let mut corners_reached = [false; 4];
+    let corners = [(-0.2, -0.25), (0.4, -0.25), (0.4, 0.35), (-0.2, 0.35)];
+    for sub in &run.answer.sub_pairs {
+        let m = sub
+            .run
+            .extras
+            .get::<collidescope::solver::contact::ContactExtras>()
+            .and_then(|e| e.manifold.as_ref())
+            .expect("a manifold");
+        assert!(m.uncertified.is_none(), "{:?}", m.uncertified);
+        for p in &m.candidates {
+            assert!((p.depth - 0.01).abs() < 1e-9, "{p:?}");
+            for (k, c) in corners.iter().enumerate() {
+                if (p.on_b.x - c.0).abs() < 1e-9 && (p.on_b.y - c.1).abs() < 1e-9 {
+                    corners_reached[k] = true;
+                }
+            }
+        }
+    }
+    assert_eq!(corners_reached, [true; 4]);
+}

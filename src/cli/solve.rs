@@ -267,7 +267,7 @@ fn print_tables(scene: &Scene, runs: &[Run]) {
 }
 
 /// A contact manifold's points (world), each with its depth and certificate.
-fn print_manifold(scene: &Scene, m: &collidescope::solver::contact::Manifold) {
+pub(crate) fn print_manifold(scene: &Scene, m: &collidescope::solver::contact::Manifold) {
     let n = scene.a().pose.transform_vector(m.normal);
     println!(
         "manifold: {} points, normal ({:.6}, {:.6}, {:.6}){}",

@@ -200,6 +200,16 @@ fn print_tables(scene: &Scene, answered: &[Answered], options: &CompositeOptions
                 "outcome: {}; {} iterations, {} support calls",
                 nearest.summary.outcome, nearest.summary.iterations, nearest.summary.stats.calls
             );
+            // A contact method's manifold on that sub-pair, in the world (the sub-pair's
+            // own scene places its two pieces).
+            let manifold = nearest
+                .extras
+                .get::<collidescope::solver::contact::ContactExtras>()
+                .and_then(|e| e.manifold.as_ref());
+            let sub_scene = answer.nearest.and_then(|k| scene.sub_pair_scene(run, k));
+            if let (Some(m), Some(sub_scene)) = (manifold, sub_scene) {
+                super::solve::print_manifold(&sub_scene, m);
+            }
         }
     }
     // The contacts do not depend on the method: listed once.

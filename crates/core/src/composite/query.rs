@@ -156,6 +156,8 @@ pub fn run_composite(
         }
     } else if family == crate::solver::epa::FAMILY {
         penetration(composite, second, pose, method, settings, traced)
+    } else if family == crate::solver::contact::kind::FAMILY {
+        manifolds(composite, second, pose, method, settings, traced)
     } else if family == crate::solver::lp::FAMILY {
         boolean(composite, second, pose, method, settings, traced)
     } else {
@@ -469,6 +471,66 @@ fn run_meeting(
 ) -> (Vec<SubPair>, usize) {
     let ask = Ask::new(method, settings, traced);
     run_candidates(composite, second, pose, None, 0.0, ask)
+}
+
+/// The contact family on a composite pair: each sub-pair whose boxes come within the
+/// contact margin gets its own manifold (engines build one per pair of sub-shapes:
+/// Jolt's, Coal's and parry's composite contacts), the deepest makes the answer and is
+/// the one in focus. Apart by more than the margin, the distance search's answer stands.
+fn manifolds(
+    composite: &Composite,
+    second: Side<'_>,
+    pose: RelativePose,
+    method: Method,
+    settings: SolverSettings,
+    traced: bool,
+) -> CompositeAnswer {
+    use crate::solver::contact::ContactExtras;
+    let apart = distance(
+        composite,
+        second,
+        pose,
+        Method::of(Algorithm::GJK),
+        settings,
+        false,
+    );
+    let margin = settings.contact.margin;
+    if apart.lower > margin {
+        return apart;
+    }
+    let ask = Ask::new(method, settings, traced);
+    let (all, visited) = run_candidates(composite, second, pose, None, margin, ask);
+    let tried = all.len();
+    let depth_of = |sub: &SubPair| {
+        sub.run
+            .extras
+            .get::<ContactExtras>()
+            .and_then(|e| e.manifold.as_ref())
+            .map(|m| match m.outcome {
+                Outcome::Penetrating { depth, .. } => depth,
+                Outcome::Separated { lower_bound, .. } => -lower_bound,
+                _ => 0.0,
+            })
+    };
+    let runs: Vec<SubPair> = all.into_iter().filter(|s| depth_of(s).is_some()).collect();
+    let deepest = (0..runs.len()).max_by(|x, y| {
+        depth_of(&runs[*x])
+            .unwrap_or(f64::NEG_INFINITY)
+            .total_cmp(&depth_of(&runs[*y]).unwrap_or(f64::NEG_INFINITY))
+    });
+    let outcome = deepest.map_or(apart.outcome.clone(), |k| {
+        runs[k].run.summary.outcome.clone()
+    });
+    CompositeAnswer {
+        outcome,
+        lower: apart.lower,
+        upper: apart.upper,
+        nodes_pruned: tried - runs.len(),
+        sub_pairs: runs,
+        nearest: deepest,
+        nodes_visited: visited,
+        hull_floor: None,
+    }
 }
 
 /// EPA on each sub-pair the distance search found overlapping: the deepest makes the
