@@ -675,4 +675,22 @@ fn a_box_on_a_triangulated_floor_has_a_manifold_per_triangle_under_it() {
         }
     }
     assert_eq!(corners_reached, [true; 4]);
+    // Coal's patch and parry's manifold (parry's Triangle, as its TriMesh runs) on the
+    // same six triangles: every point certified too.
+    for rule in ["contact_coal", "contact_parry"] {
+        let run = s
+            .run_composite(rule.parse::<Method>().unwrap(), s.settings, false, None)
+            .unwrap();
+        assert_eq!(run.answer.sub_pairs.len(), 6, "{rule}");
+        for sub in &run.answer.sub_pairs {
+            let m = sub
+                .run
+                .extras
+                .get::<collidescope::solver::contact::ContactExtras>()
+                .and_then(|e| e.manifold.as_ref())
+                .expect("a manifold");
+            assert!(m.uncertified.is_none(), "{rule}: {:?}", m.uncertified);
+            assert!(m.points.len() >= 3, "{rule}: {:?}", m.points);
+        }
+    }
 }

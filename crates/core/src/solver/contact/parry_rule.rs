@@ -15,7 +15,7 @@ use super::{
     ContactSettings, Manifold, Reference,
 };
 use crate::pose::RelativePose;
-use crate::shape::parry_native::{from_parry, native, parry_pose};
+use crate::shape::parry_native::{from_parry, native, parry_pose, to_parry};
 use crate::shape::Shape;
 use crate::solver::outcome::Outcome;
 use crate::solver::settings::EpaSettings;
@@ -110,7 +110,7 @@ fn parry_contact_manifold(
 ) -> Option<ParryManifold> {
     use parry3d_f64::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
     use parry3d_f64::shape::PolygonalFeature;
-    let (sa, sb) = (native(a)?, native(b)?);
+    let (sa, sb) = (parry_shape(a)?, parry_shape(b)?);
     let pos12 = parry_pose(b_in_a);
     let mut manifolds: Vec<ContactManifold<(), ()>> = Vec::new();
     let mut workspace = None;
@@ -159,5 +159,21 @@ fn parry_contact_manifold(
         points,
         feature_a,
         feature_b,
+    })
+}
+
+/// parry's shape for ours, a mesh's triangle included (parry's `Triangle`: what its
+/// `TriMesh` manifolds run on each triangle).
+fn parry_shape(shape: &Shape) -> Option<Box<dyn parry3d_f64::shape::Shape>> {
+    native(shape).or_else(|| match shape {
+        Shape::Polytope(p) if p.vertices().len() == 3 => {
+            let v = p.vertices();
+            Some(Box::new(parry3d_f64::shape::Triangle::new(
+                to_parry(v[0]),
+                to_parry(v[1]),
+                to_parry(v[2]),
+            )))
+        }
+        _ => None,
     })
 }
