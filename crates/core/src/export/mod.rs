@@ -89,22 +89,26 @@ fn bracket(scene: &Scene) -> Result<Certified, String> {
             } else {
                 *depth
             };
+            // The run's depth already allows the round-off of B's pose in A's frame
+            // (it is lowered by it); its upper bound must allow it too, both ways.
+            let upper_depth = upper_depth + 2.0 * round_off(scene);
             Ok(Certified {
                 lower: -upper_depth,
                 upper: -depth,
                 proof: format!(
                     "penetrating: EPA's polytope inside A - B proves a depth >= {:e}, \
-                     its supports <= {:e}",
+                     its supports <= {:e} (with the round-off of the relative pose)",
                     Below(*depth),
                     Above(upper_depth)
                 ),
             })
         }
         Outcome::Touching { .. } => Ok(Certified {
-            lower: 0.0,
-            upper: 0.0,
+            lower: -2.0 * round_off(scene),
+            upper: 2.0 * round_off(scene),
             proof: "touching: the depth is proved zero (the support along the normal \
-                    lies on the origin's plane within round-off)"
+                    lies on the origin's plane within round-off), up to the round-off of \
+                    the relative pose"
                 .into(),
         }),
         other => Err(format!(
@@ -152,26 +156,38 @@ fn composite_bracket(
             } else {
                 *depth
             };
+            let upper_depth = upper_depth + 2.0 * round_off(scene);
             Ok(Certified {
                 lower: -upper_depth,
                 upper: -depth,
                 proof: format!(
                     "penetrating: the deepest sub-pair ({nearest}), EPA's polytope inside its \
-                     A - B proves a depth >= {:e}, its supports <= {:e}",
+                     A - B proves a depth >= {:e}, its supports <= {:e} (with the round-off \
+                     of the relative pose)",
                     Below(*depth),
                     Above(upper_depth)
                 ),
             })
         }
         Outcome::Touching { .. } => Ok(Certified {
-            lower: 0.0,
-            upper: 0.0,
-            proof: format!("touching: the deepest sub-pair ({nearest}) has a depth proved zero"),
+            lower: -2.0 * round_off(scene),
+            upper: 2.0 * round_off(scene),
+            proof: format!(
+                "touching: the deepest sub-pair ({nearest}) has a depth proved zero, up to \
+                 the round-off of the relative pose"
+            ),
         }),
         other => Err(format!(
             "no certified answer to export: the midphase's EPA ends {other} on this pair"
         )),
     }
+}
+
+/// The round-off of B's pose in A's frame and of the shapes' numbers (what a run's
+/// outcome already allows on its lower side).
+fn round_off(scene: &Scene) -> f64 {
+    let [a, b] = pair(scene);
+    crate::minkowski::pair_round_off(&a.shape, &b.shape, &scene.b_in_a(), glam::DVec3::ZERO)
 }
 
 /// A body's world pose as a row-major rotation and a translation: the exact matrix when

@@ -411,10 +411,15 @@ impl Scene {
                 report.entry(key).or_insert(value);
             }
         }
-        if let Some(world) = report
-            .get("manifold")
-            .and_then(|m| manifold_in_world(m, pose))
-        {
+        // A contact run's manifold in world coordinates (both null when the shapes are
+        // too far apart for one).
+        if run.method.family() == crate::solver::contact::kind::FAMILY {
+            if let Some(map) = report.as_object_mut() {
+                map.entry("manifold").or_insert(serde_json::Value::Null);
+            }
+        }
+        if let Some(manifold) = report.get("manifold") {
+            let world = manifold_in_world(manifold, pose).unwrap_or(serde_json::Value::Null);
             report["manifold_world"] = world;
         }
         report

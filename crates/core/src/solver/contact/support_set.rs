@@ -106,6 +106,7 @@ pub fn support_set(shape: &Shape, n: DVec3, band: f64, samples: usize) -> Suppor
             of_points(&corners, n, band)
         }
         Shape::Cylinder(c) => cylinder(c.radius(), c.half_height(), n, band, samples),
+        Shape::Cone(c) => cone(c.radius(), c.half_height(), n, band, samples),
         Shape::Capsule(c) => {
             // The segment's support set, pushed out by the radius along n.
             let (top, bottom) = (DVec3::Y * c.half_height(), -DVec3::Y * c.half_height());
@@ -154,6 +155,37 @@ fn cylinder(radius: f64, half_height: f64, n: DVec3, band: f64, samples: usize) 
         return SupportSet::Segment(out + DVec3::Y * half_height, out - DVec3::Y * half_height);
     }
     SupportSet::Point(out + DVec3::Y * cap_y)
+}
+
+/// A cone's (axis y, apex at +h, base disc at −h): its base (sampled as a regular
+/// polygon) when `n` is within the band of −y, a line of its side (apex to rim) when
+/// both ends lie within the band, else its support point.
+fn cone(radius: f64, half_height: f64, n: DVec3, band: f64, samples: usize) -> SupportSet {
+    let radial = DVec3::new(n.x, 0.0, n.z);
+    let radial_length = radial.length();
+    if n.y < 0.0 && 2.0 * radius * radial_length <= band {
+        let samples = samples.max(3);
+        let points: Vec<DVec3> = (0..samples)
+            .rev()
+            .map(|k| {
+                let t = std::f64::consts::TAU * k as f64 / samples as f64;
+                DVec3::new(radius * t.cos(), -half_height, radius * t.sin())
+            })
+            .collect();
+        return SupportSet::Polygon(counter_clockwise(points, n));
+    }
+    let apex = DVec3::Y * half_height;
+    let rim = if radial_length > 0.0 {
+        radial / radial_length * radius - DVec3::Y * half_height
+    } else {
+        -DVec3::Y * half_height
+    };
+    let (h_apex, h_rim) = (n.dot(apex), n.dot(rim));
+    let top = h_apex.max(h_rim);
+    if radial_length > 0.0 && top - h_apex <= band && top - h_rim <= band {
+        return SupportSet::Segment(apex, rim);
+    }
+    SupportSet::Point(if h_apex >= h_rim { apex } else { rim })
 }
 
 /// The support set of a finite point set's hull along `n`: the points within `band`

@@ -419,3 +419,27 @@ fn every_rule_answers_every_kind_pair_at_random_contacts() {
         }
     }
 }
+
+#[test]
+fn a_cone_standing_on_its_base_gets_points_round_the_rim() {
+    // Axis y turned onto z: the base (at −h along the axis) faces the slab. Before the
+    // cone had a support set of its own, its base gave the support point alone.
+    use crate::shape::Cone;
+    let cone = Shape::Cone(Cone::new(0.4, 0.5).unwrap());
+    let standing = at(
+        DMat3::from_rotation_x(std::f64::consts::FRAC_PI_2),
+        DVec3::new(0.1, 0.2, 0.99),
+    );
+    for rule in [ContactRule::Clipping, ContactRule::CoalPatch] {
+        let m = by(rule, &slab(), &cone, standing);
+        assert!(m.points.len() >= 4, "{rule:?}: {:?}", m.points);
+        for p in &m.points {
+            let r = (p.on_b.x - 0.1).hypot(p.on_b.y - 0.2);
+            assert!(
+                (r - 0.4).abs() < 1e-9 && (p.depth - 0.01).abs() < 1e-9,
+                "{p:?}"
+            );
+        }
+        assert_certified(&m);
+    }
+}
