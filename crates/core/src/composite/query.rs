@@ -485,7 +485,7 @@ fn manifolds(
     settings: SolverSettings,
     traced: bool,
 ) -> CompositeAnswer {
-    use crate::solver::contact::ContactExtras;
+    use crate::solver::contact::{certified_depth, ContactExtras};
     let apart = distance(
         composite,
         second,
@@ -506,11 +506,7 @@ fn manifolds(
             .extras
             .get::<ContactExtras>()
             .and_then(|e| e.manifold.as_ref())
-            .map(|m| match m.outcome {
-                Outcome::Penetrating { depth, .. } => depth,
-                Outcome::Separated { lower_bound, .. } => -lower_bound,
-                _ => 0.0,
-            })
+            .map(|m| certified_depth(&m.outcome).unwrap_or(0.0))
     };
     let runs: Vec<SubPair> = all.into_iter().filter(|s| depth_of(s).is_some()).collect();
     let deepest = (0..runs.len()).max_by(|x, y| {

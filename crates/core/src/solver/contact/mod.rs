@@ -337,7 +337,7 @@ pub(crate) fn pair_size(a: &Shape, b: &Shape, b_in_a: RelativePose) -> f64 {
 }
 
 /// The depth an outcome certifies (minus the gap apart); `None` when it bounds none.
-fn certified_depth(outcome: &Outcome) -> Option<f64> {
+pub fn certified_depth(outcome: &Outcome) -> Option<f64> {
     match *outcome {
         Outcome::Penetrating { depth, .. } => Some(depth),
         Outcome::Touching { .. } => Some(0.0),
