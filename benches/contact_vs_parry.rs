@@ -9,9 +9,11 @@ use collidescope::parry_bridge::{native, parry_gjk_distance, parry_pose};
 use collidescope::pose::RelativePose;
 use collidescope::rng::SplitMix64;
 use collidescope::shape::{Capsule, Cuboid, Cylinder, Polytope, Shape};
-use collidescope::solver::contact::{ContactRule, ContactSettings};
+use collidescope::solver::contact::{ContactRule, ContactSettings, Detail};
 use collidescope::solver::epa::EpaSettings;
-use criterion::{criterion_group, criterion_main, Criterion};
+use std::time::Instant;
+
+use criterion::{criterion_group, Criterion};
 use glam::{DMat3, DVec3};
 use parry3d_f64::query::{ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher};
 
@@ -100,7 +102,7 @@ fn manifolds(c: &mut Criterion) {
                 for pose in &poses {
                     std::hint::black_box(
                         ContactRule::Clipping
-                            .manifold(&a, &b, *pose, epa, contact)
+                            .manifold_with(Detail::Result, &a, &b, *pose, epa, contact)
                             .ok(),
                     );
                 }
@@ -130,5 +132,79 @@ fn manifolds(c: &mut Criterion) {
     }
 }
 
+/// The measure: for each pose, ours and parry's time (the fastest of several
+/// batches, one after the other), their ratio, and per category the median ratio and
+/// the median times.
+fn per_pose_medians() {
+    let (epa, contact) = (EpaSettings::default(), ContactSettings::default());
+    let time = |f: &mut dyn FnMut()| {
+        const REPEATS: u32 = 200;
+        (0..7)
+            .map(|_| {
+                let start = Instant::now();
+                for _ in 0..REPEATS {
+                    f();
+                }
+                start.elapsed().as_secs_f64() / f64::from(REPEATS)
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        0.5 * (v[(n - 1) / 2] + v[n / 2])
+    };
+    println!("\nper pose (fastest of 7 batches of 200), medians over the category's poses:");
+    println!(
+        "{:<30} {:>10} {:>10} {:>14}",
+        "category", "ours µs", "parry µs", "median ratio"
+    );
+    for (name, a, b, poses) in categories() {
+        let (pa, pb) = (native(&a).unwrap(), native(&b).unwrap());
+        let (mut ours, mut theirs, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+        for pose in &poses {
+            let pos12 = parry_pose(pose);
+            let mut out: Vec<ContactManifold<(), ()>> = Vec::new();
+            let t_ours = time(&mut || {
+                std::hint::black_box(
+                    ContactRule::Clipping
+                        .manifold_with(Detail::Result, &a, &b, *pose, epa, contact)
+                        .ok(),
+                );
+            });
+            let t_parry = time(&mut || {
+                out.clear();
+                let mut workspace = None;
+                DefaultQueryDispatcher
+                    .contact_manifolds(
+                        &pos12,
+                        pa.as_ref(),
+                        pb.as_ref(),
+                        contact.margin,
+                        &mut out,
+                        &mut workspace,
+                    )
+                    .unwrap();
+                std::hint::black_box(&out);
+            });
+            ours.push(t_ours * 1e6);
+            theirs.push(t_parry * 1e6);
+            ratios.push(t_ours / t_parry);
+        }
+        println!(
+            "{:<30} {:>10.3} {:>10.3} {:>14.2}",
+            name,
+            median(ours),
+            median(theirs),
+            median(ratios)
+        );
+    }
+}
+
 criterion_group!(benches, manifolds);
-criterion_main!(benches);
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    per_pose_medians();
+}

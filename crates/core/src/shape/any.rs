@@ -182,6 +182,13 @@ impl Shape {
             Shape::Sphere(s) => symmetric(DVec3::splat(s.radius())),
             Shape::Cuboid(c) => symmetric(c.half_extents()),
             Shape::Ellipsoid(e) => symmetric(e.radii()),
+            Shape::Capsule(c) => {
+                let r = c.radius();
+                symmetric(DVec3::new(r, c.half_height() + r, r))
+            }
+            // A cone's apex is at +h and its base at −h: the same box as its cylinder's.
+            Shape::Cylinder(c) => symmetric(DVec3::new(c.radius(), c.half_height(), c.radius())),
+            Shape::Cone(c) => symmetric(DVec3::new(c.radius(), c.half_height(), c.radius())),
             _ => Aabb::of_support_map(self),
         }
     }
@@ -264,7 +271,7 @@ impl From<Polytope> for Shape {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shape::{Cuboid, Ellipsoid, PointShape, Sphere};
+    use crate::shape::{Capsule, Cone, Cuboid, Cylinder, Ellipsoid, PointShape, Sphere};
 
     #[test]
     fn the_quick_boxes_are_the_supports_boxes() {
@@ -273,6 +280,11 @@ mod tests {
             Shape::Sphere(Sphere::new(0.37).unwrap()),
             Shape::Cuboid(Cuboid::new(DVec3::new(0.1, 2.5, 1e-7)).unwrap()),
             Shape::Ellipsoid(Ellipsoid::new(DVec3::new(0.3, 0.7, 1.1)).unwrap()),
+            Shape::Capsule(Capsule::new(0.3, 0.7).unwrap()),
+            Shape::Capsule(Capsule::new(0.0, 1.3).unwrap()),
+            Shape::Cylinder(Cylinder::new(0.45, 0.1).unwrap()),
+            Shape::Cylinder(Cylinder::new(1e-9, 3.0).unwrap()),
+            Shape::Cone(Cone::new(0.6, 0.35).unwrap()),
         ];
         for s in shapes {
             let (quick, slow) = (s.local_aabb(), Aabb::of_support_map(&s));

@@ -62,14 +62,13 @@ impl IncrementalHull {
             (b, c)
         };
         let triangles = [[a, b, c], [a, d, b], [b, d, c], [c, d, a]];
-        let mut faces: Vec<HullFace> = triangles
-            .iter()
-            .map(|v| HullFace {
-                v: *v,
-                across: [usize::MAX; 3],
-                alive: true,
-            })
-            .collect();
+        // Room for a few dozen points' expansions (EPA's typical run) without regrowing.
+        let mut faces: Vec<HullFace> = Vec::with_capacity(64);
+        faces.extend(triangles.iter().map(|v| HullFace {
+            v: *v,
+            across: [usize::MAX; 3],
+            alive: true,
+        }));
         for f in 0..4 {
             for i in 0..3 {
                 let (from, to) = faces[f].edge(i);
@@ -83,7 +82,9 @@ impl IncrementalHull {
         }
         Self {
             faces,
-            ..Self::default()
+            seen: Vec::with_capacity(16),
+            edges: Vec::with_capacity(16),
+            ordered: Vec::with_capacity(16),
         }
     }
 

@@ -4,6 +4,12 @@
 
 use glam::DVec3;
 use serde::Serialize;
+use smallvec::SmallVec;
+
+use super::support_set::Corners;
+
+/// A reference face's side planes: (a point, the outward unit normal).
+pub type SidePlanes = SmallVec<[(DVec3, DVec3); 16]>;
 
 /// One side plane of the reference face and what was left of the incident feature
 /// after it: the plane through `point` with outward `normal` (points with
@@ -17,7 +23,7 @@ pub struct ClipStage {
 
 /// The side planes of `face` (a convex polygon, counter-clockwise about `axis`): through
 /// each edge, along `axis`, facing out.
-pub fn side_planes(face: &[DVec3], axis: DVec3) -> Vec<(DVec3, DVec3)> {
+pub fn side_planes(face: &[DVec3], axis: DVec3) -> SidePlanes {
     (0..face.len())
         .filter_map(|i| {
             let (p, q) = (face[i], face[(i + 1) % face.len()]);
@@ -32,40 +38,75 @@ pub fn side_planes(face: &[DVec3], axis: DVec3) -> Vec<(DVec3, DVec3)> {
 /// each of `planes` in turn, every stage kept. A segment stays a segment (its part
 /// inside); a polygon stays a polygon.
 pub fn clip(incident: &[DVec3], planes: &[(DVec3, DVec3)]) -> Vec<ClipStage> {
-    let mut current = incident.to_vec();
     let mut stages = Vec::with_capacity(planes.len());
-    for &(point, normal) in planes {
-        current = if current.len() == 2 {
-            clip_segment(current[0], current[1], point, normal)
-        } else {
-            clip_polygon(&current, point, normal)
-        };
+    clip_through(incident, planes, |point, normal, after| {
         stages.push(ClipStage {
             point,
             normal,
-            after: current.clone(),
-        });
-        if current.is_empty() {
-            break;
-        }
-    }
+            after: after.to_vec(),
+        })
+    });
     stages
 }
 
-/// The part of segment `[a, b]` on the inner side of the plane.
-fn clip_segment(a: DVec3, b: DVec3, point: DVec3, normal: DVec3) -> Vec<DVec3> {
-    let (da, db) = (normal.dot(a - point), normal.dot(b - point));
-    match (da <= 0.0, db <= 0.0) {
-        (true, true) => vec![a, b],
-        (false, false) => Vec::new(),
-        (true, false) => vec![a, crossing(a, b, da, db)],
-        (false, true) => vec![crossing(a, b, da, db), b],
+/// What [`clip`]'s last stage holds (`incident` itself with no plane), without keeping
+/// the stages: what a manifold built untraced needs.
+pub fn clip_final(incident: &[DVec3], planes: &[(DVec3, DVec3)]) -> Corners {
+    clip_through(incident, planes, |_, _, _| {})
+}
+
+/// Clips `incident` by each plane in turn, handing every stage to `stage`, and returns
+/// what is left (stopping early once nothing is).
+fn clip_through(
+    incident: &[DVec3],
+    planes: &[(DVec3, DVec3)],
+    mut stage: impl FnMut(DVec3, DVec3, &[DVec3]),
+) -> Corners {
+    // Two buffers in turn: each pass reads one and writes the other.
+    let mut buffers = [Corners::from_slice(incident), Corners::new()];
+    let mut current = 0;
+    for &(point, normal) in planes {
+        let [first, second] = &mut buffers;
+        let (from, to) = if current == 0 {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        to.clear();
+        if from.len() == 2 {
+            clip_segment(from[0], from[1], point, normal, to);
+        } else {
+            clip_polygon(from, point, normal, to);
+        }
+        current = 1 - current;
+        let after = &buffers[current];
+        stage(point, normal, after);
+        if after.is_empty() {
+            break;
+        }
+    }
+    let [first, second] = buffers;
+    if current == 0 {
+        first
+    } else {
+        second
     }
 }
 
-/// One Sutherland–Hodgman pass: the polygon's part on the inner side of the plane.
-fn clip_polygon(polygon: &[DVec3], point: DVec3, normal: DVec3) -> Vec<DVec3> {
-    let mut out = Vec::with_capacity(polygon.len() + 1);
+/// The part of segment `[a, b]` on the inner side of the plane, into `out`.
+fn clip_segment(a: DVec3, b: DVec3, point: DVec3, normal: DVec3, out: &mut Corners) {
+    let (da, db) = (normal.dot(a - point), normal.dot(b - point));
+    match (da <= 0.0, db <= 0.0) {
+        (true, true) => out.extend([a, b]),
+        (false, false) => {}
+        (true, false) => out.extend([a, crossing(a, b, da, db)]),
+        (false, true) => out.extend([crossing(a, b, da, db), b]),
+    }
+}
+
+/// One Sutherland–Hodgman pass: the polygon's part on the inner side of the plane,
+/// into `out`.
+fn clip_polygon(polygon: &[DVec3], point: DVec3, normal: DVec3, out: &mut Corners) {
     for i in 0..polygon.len() {
         let (a, b) = (polygon[i], polygon[(i + 1) % polygon.len()]);
         let (da, db) = (normal.dot(a - point), normal.dot(b - point));
@@ -76,7 +117,6 @@ fn clip_polygon(polygon: &[DVec3], point: DVec3, normal: DVec3) -> Vec<DVec3> {
             out.push(crossing(a, b, da, db));
         }
     }
-    out
 }
 
 /// Where segment `[a, b]` crosses the plane, from the ends' signed heights.

@@ -27,7 +27,7 @@ use super::clip::ClipStage;
 use super::support_set::SupportSet;
 use super::{
     certified_normal, certify, pair_size, CertifiedNormal, ContactPoint, ContactRule,
-    ContactSettings, Manifold, Reference,
+    ContactSettings, Manifold, OwnFeatures, Reference,
 };
 use crate::pose::RelativePose;
 use crate::shape::Shape;
@@ -521,7 +521,14 @@ pub fn coal_patch(
         notes,
     };
     let size = pair_size(a, b, b_in_a);
-    certify(&mut manifold, a, b, b_in_a, certified_depth, size, contact);
+    certify(
+        &mut manifold,
+        (a, b),
+        b_in_a,
+        (certified_depth, size),
+        OwnFeatures::No,
+        contact,
+    );
     Ok(manifold)
 }
 

@@ -11,20 +11,32 @@
 use glam::DVec3;
 
 use super::clip;
-use super::support_set::{self, SupportSet};
+use super::support_set;
 use super::{
-    certified_normal, certify, CertifiedNormal, ContactPoint, ContactRule, ContactSettings,
-    Manifold, Reference,
+    certified_normal, certify, CertifiedNormal, ContactPoint, ContactRule, ContactSettings, Detail,
+    Manifold, OwnFeatures, Reference,
 };
 use crate::pose::RelativePose;
 use crate::shape::Shape;
 use crate::solver::outcome::Outcome;
 use crate::solver::settings::EpaSettings;
 
-/// The clipping manifold of A (at the identity) and B at `b_in_a`. `None` with the
-/// outcome when the shapes are apart by more than the margin or the normal's run gave
-/// no normal (an iteration cap, a degenerate pair).
+/// The clipping manifold of A (at the identity) and B at `b_in_a`, every clipping stage
+/// kept. `Err` with the outcome when the shapes are apart by more than the margin or
+/// the normal's run gave no normal (an iteration cap, a degenerate pair).
 pub fn clipping_manifold(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    epa: EpaSettings,
+    contact: ContactSettings,
+) -> Result<Manifold, Outcome> {
+    clipping_manifold_with(Detail::Steps, a, b, b_in_a, epa, contact)
+}
+
+/// [`clipping_manifold`], keeping the clipping stages or only what they leave.
+pub fn clipping_manifold_with(
+    detail: Detail,
     a: &Shape,
     b: &Shape,
     b_in_a: RelativePose,
@@ -47,11 +59,10 @@ pub fn clipping_manifold(
         band,
         contact.curve_samples,
     )
-    .map(|p| b_in_a.transform_point(p));
-    let corners = |f: &SupportSet| f.corners().len();
-    let reference = if corners(&feature_a) >= 3 && corners(&feature_b) >= 2 {
+    .moved(|p| b_in_a.transform_point(p));
+    let reference = if feature_a.len() >= 3 && feature_b.len() >= 2 {
         Reference::A
-    } else if corners(&feature_b) >= 3 && corners(&feature_a) >= 2 {
+    } else if feature_b.len() >= 3 && feature_a.len() >= 2 {
         Reference::B
     } else {
         Reference::None
@@ -75,7 +86,7 @@ pub fn clipping_manifold(
         notes: Vec::new(),
     };
     if reference != Reference::None {
-        clip_features(&mut manifold, contact);
+        clip_features(&mut manifold, detail, contact);
     }
     if manifold.kept.is_empty() {
         // Jolt's fallback: the normal's own point pair.
@@ -91,30 +102,46 @@ pub fn clipping_manifold(
             .map(|&k| manifold.candidates[k])
             .collect();
     }
-    certify(&mut manifold, a, b, b_in_a, certified_depth, size, contact);
+    // The features are our own support sets (corners on the shapes): the certificate
+    // may measure a point's distance to them.
+    certify(
+        &mut manifold,
+        (a, b),
+        b_in_a,
+        (certified_depth, size),
+        OwnFeatures::Yes,
+        contact,
+    );
     Ok(manifold)
 }
 
 /// Clips the incident feature against the reference face, measures each point's depth
 /// along the normal back to the reference plane, drops those beyond the margin and
 /// reduces the rest.
-fn clip_features(m: &mut Manifold, contact: ContactSettings) {
+fn clip_features(m: &mut Manifold, detail: Detail, contact: ContactSettings) {
     let (face, incident, axis) = match m.reference {
-        Reference::A => (m.feature_a.corners(), m.feature_b.corners(), m.normal),
-        _ => (m.feature_b.corners(), m.feature_a.corners(), -m.normal),
+        Reference::A => (&m.feature_a, &m.feature_b, m.normal),
+        _ => (&m.feature_b, &m.feature_a, -m.normal),
     };
+    let (face, incident) = (face.corner_buffer(), incident.corner_buffer());
     // The face's own plane (its normal may differ from the contact normal by the band).
     let plane_normal = face_normal(&face, axis);
     let planes = clip::side_planes(&face, axis);
-    m.clipping = clip::clip(&incident, &planes);
-    let clipped = m
-        .clipping
-        .last()
-        .map_or(incident.clone(), |s| s.after.clone());
+    let clipped = match detail {
+        Detail::Steps => {
+            m.clipping = clip::clip(&incident, &planes);
+            m.clipping
+                .last()
+                .map_or(incident.clone(), |s| s.after.as_slice().into())
+        }
+        Detail::Result => clip::clip_final(&incident, &planes),
+    };
     let denominator = axis.dot(plane_normal);
     if denominator <= 0.0 {
         return;
     }
+    m.candidates.reserve(clipped.len());
+    m.kept.reserve(clipped.len());
     for q in clipped {
         // q + s · axis lies on the reference plane: s = −(q − face₀) · ν / (axis · ν).
         let s = -(q - face[0]).dot(plane_normal) / denominator;
@@ -181,40 +208,41 @@ fn reduce(
 ) -> Vec<usize> {
     const FLOOR: f64 = 1e-12;
     let across = |p: DVec3| p - normal * normal.dot(p);
-    let depth2 = |c: &ContactPoint| (c.on_b - c.on_a).length_squared().max(FLOOR);
-    let best = |score: &dyn Fn(usize) -> f64, skip: &[usize]| {
-        kept.iter()
-            .copied()
-            .filter(|k| !skip.contains(k))
-            .max_by(|x, y| score(*x).total_cmp(&score(*y)))
+    // Each kept candidate: its index, its point on A across the normal, its squared depth.
+    let points: smallvec::SmallVec<[(usize, DVec3, f64); 16]> = kept
+        .iter()
+        .map(|&k| {
+            let c = &candidates[k];
+            let depth2 = (c.on_b - c.on_a).length_squared().max(FLOOR);
+            (k, across(c.on_a), depth2)
+        })
+        .collect();
+    let best = |score: &dyn Fn(DVec3, f64) -> f64, skip: &[usize]| {
+        points
+            .iter()
+            .filter(|(k, ..)| !skip.contains(k))
+            .map(|&(k, p, depth2)| (k, score(p, depth2)))
+            .max_by(|x, y| x.1.total_cmp(&y.1))
+            .map(|(k, _)| k)
     };
-    let Some(first) = best(
-        &|k| across(candidates[k].on_a).length_squared().max(FLOOR) * depth2(&candidates[k]),
-        &[],
-    ) else {
+    let Some(first) = best(&|p, depth2| p.length_squared().max(FLOOR) * depth2, &[]) else {
         return Vec::new();
     };
     let p1 = across(candidates[first].on_a);
     let Some(second) = best(
-        &|k| {
-            (across(candidates[k].on_a) - p1)
-                .length_squared()
-                .max(FLOOR)
-                * depth2(&candidates[k])
-        },
+        &|p, depth2| (p - p1).length_squared().max(FLOOR) * depth2,
         &[first],
     ) else {
         return vec![first];
     };
     let p2 = across(candidates[second].on_a);
     let perpendicular = (p2 - p1).cross(normal);
-    let side = |k: usize| perpendicular.dot(across(candidates[k].on_a) - p1);
     let (mut low, mut high) = (None::<(usize, f64)>, None::<(usize, f64)>);
-    for &k in kept {
+    for &(k, p, _) in &points {
         if k == first || k == second {
             continue;
         }
-        let v = side(k);
+        let v = perpendicular.dot(p - p1);
         if v < low.map_or(0.0, |l| l.1) {
             low = Some((k, v));
         } else if v > high.map_or(0.0, |h| h.1) {

@@ -37,6 +37,15 @@ pub use jolt::clipping_manifold;
 use record::{ContactEvent, ContactRecord};
 use support_set::SupportSet;
 
+/// What a manifold keeps of its construction: every clipping stage (the steps a run
+/// records, draws and narrates) or only their result (a query answered for its points:
+/// the jitter sweep, batches, benchmarks). The points are the same either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    Steps,
+    Result,
+}
+
 /// Which shape's feature is the reference face (the one the other is clipped against).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Reference {
@@ -176,8 +185,23 @@ impl ContactRule {
         epa: EpaSettings,
         contact: ContactSettings,
     ) -> Result<Manifold, Outcome> {
+        self.manifold_with(Detail::Steps, a, b, b_in_a, epa, contact)
+    }
+
+    /// [`ContactRule::manifold`], keeping its steps or only its result (the same points).
+    pub fn manifold_with(
+        &self,
+        detail: Detail,
+        a: &Shape,
+        b: &Shape,
+        b_in_a: RelativePose,
+        epa: EpaSettings,
+        contact: ContactSettings,
+    ) -> Result<Manifold, Outcome> {
         match self {
-            ContactRule::Clipping => clipping_manifold(a, b, b_in_a, epa, contact),
+            ContactRule::Clipping => {
+                jolt::clipping_manifold_with(detail, a, b, b_in_a, epa, contact)
+            }
             ContactRule::CoalPatch => coal_patch::coal_patch(a, b, b_in_a, epa, contact),
             ContactRule::Parry => parry_rule::parry_manifold(a, b, b_in_a, epa, contact),
         }
@@ -434,9 +458,10 @@ fn upper_bound(outcome: &Outcome) -> f64 {
 
 /// An upper bound on the distance from `p` to the shape (its own frame) in closed form,
 /// for the kinds that have one (box, sphere, capsule, cylinder): the exact distance
-/// plus a few rounding errors of the point's size; `None` for the others.
-fn closed_form_distance(shape: &Shape, p: DVec3) -> Option<f64> {
-    let rounding = 8.0 * f64::EPSILON * (p.abs().max_element() + shape.extent());
+/// plus a few rounding errors of the point's size (`size` at least the shape's extent);
+/// `None` for the others.
+fn closed_form_distance(shape: &Shape, p: DVec3, size: f64) -> Option<f64> {
+    let rounding = 8.0 * f64::EPSILON * (p.abs().max_element() + size);
     let outside = |excess: DVec3| excess.max(DVec3::ZERO).length();
     let d = match shape {
         Shape::Cuboid(c) => outside(p.abs() - c.half_extents()),
@@ -455,18 +480,123 @@ fn closed_form_distance(shape: &Shape, p: DVec3) -> Option<f64> {
     Some(d + rounding)
 }
 
-/// Certifies each point: within the tolerance of both shapes (GJK from the point, its
-/// upper bound), within the feature band of each shape's support plane along the
-/// normal (the contact region), and no deeper than the certified depth.
+/// Whether a support set of this kind (from [`support_set::support_set`]) has its
+/// corners on the shape, so that their hull lies in it: vertices, a cap's rim samples, a
+/// line of a side. (Other kinds give a support point that may be approximate.)
+fn corners_on_surface(shape: &Shape) -> bool {
+    matches!(
+        shape,
+        Shape::Polytope(_)
+            | Shape::Cuboid(_)
+            | Shape::Cylinder(_)
+            | Shape::Cone(_)
+            | Shape::Capsule(_)
+    )
+}
+
+/// An upper bound on the distance from `p` to a shape that holds `feature`'s corners
+/// (and so their hull): to the nearest point of the point, the segment, or the
+/// polygon's fan of triangles, plus the rounding of that arithmetic and of the corners'
+/// change of frame (`scale`: the size of the numbers involved).
+fn distance_to_feature(feature: &SupportSet, p: DVec3, scale: f64) -> f64 {
+    let rounding = 64.0 * f64::EPSILON * (scale + p.abs().max_element());
+    let d = match feature {
+        SupportSet::Point(q) => p.distance(*q),
+        SupportSet::Segment(a, b) => p.distance(nearest_on_segment(p, *a, *b)),
+        SupportSet::Polygon(corners) if corners.len() >= 3 => (1..corners.len() - 1)
+            .map(|i| {
+                p.distance(nearest_on_triangle(
+                    p,
+                    corners[0],
+                    corners[i],
+                    corners[i + 1],
+                ))
+            })
+            .fold(f64::INFINITY, f64::min),
+        SupportSet::Polygon(corners) => corners
+            .iter()
+            .map(|q| p.distance(*q))
+            .fold(f64::INFINITY, f64::min),
+    };
+    d + rounding
+}
+
+/// The nearest point to `p` of segment `[a, b]`.
+fn nearest_on_segment(p: DVec3, a: DVec3, b: DVec3) -> DVec3 {
+    let ab = b - a;
+    let length2 = ab.length_squared();
+    if length2 == 0.0 {
+        return a;
+    }
+    a + ab * ((p - a).dot(ab) / length2).clamp(0.0, 1.0)
+}
+
+/// The nearest point to `p` of triangle `abc`, by its Voronoi regions (Ericson,
+/// "Real-Time Collision Detection" §5.1.5); always a convex combination of the corners.
+fn nearest_on_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> DVec3 {
+    let (ab, ac, ap) = (b - a, c - a, p - a);
+    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return a;
+    }
+    let bp = p - b;
+    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return b;
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return a + ab * (d1 / (d1 - d3));
+    }
+    let cp = p - c;
+    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return c;
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return a + ac * (d2 / (d2 - d6));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    }
+    let denominator = va + vb + vc;
+    if denominator == 0.0 || !denominator.is_finite() {
+        // A degenerate triangle: its longest edge.
+        return [(a, b), (b, c), (c, a)]
+            .into_iter()
+            .map(|(x, y)| nearest_on_segment(p, x, y))
+            .min_by(|x, y| p.distance(*x).total_cmp(&p.distance(*y)))
+            .unwrap_or(a);
+    }
+    let (v, w) = (vb / denominator, vc / denominator);
+    a + ab * v + ac * w
+}
+
+/// Whether a manifold's `feature_a` and `feature_b` are [`support_set::support_set`]'s
+/// (in A's frame), which a certificate may measure distances to; an engine's own
+/// features are not trusted so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OwnFeatures {
+    Yes,
+    No,
+}
+
+/// Certifies each point: within the tolerance of both shapes (an upper bound on its
+/// distance to each: in closed form for boxes, spheres, capsules and cylinders; else to
+/// the manifold's own support sets when they are ours and their corners lie on the
+/// shapes; else by GJK from the point), within the feature band of each shape's support
+/// plane along the normal (the contact region), and no deeper than the certified depth.
 pub(crate) fn certify(
     m: &mut Manifold,
-    a: &Shape,
-    b: &Shape,
+    (a, b): (&Shape, &Shape),
     b_in_a: RelativePose,
-    certified_depth: f64,
-    size: f64,
+    (certified_depth, size): (f64, f64),
+    own_features: OwnFeatures,
     contact: ContactSettings,
 ) {
+    let features = (own_features == OwnFeatures::Yes).then_some((&m.feature_a, &m.feature_b));
     let tolerance = contact.tolerance * size.max(f64::MIN_POSITIVE);
     let band = contact.feature_band * size;
     let n = m.certified_normal;
@@ -483,10 +613,7 @@ pub(crate) fn certify(
         overlap_proof: false,
         ..SolverSettings::default()
     };
-    let distance_to = |shape: &Shape, p: DVec3| {
-        if let Some(d) = closed_form_distance(shape, p) {
-            return d;
-        }
+    let by_gjk = |shape: &Shape, p: DVec3| {
         let pose = RelativePose::from_matrix(glam::DMat3::IDENTITY, p);
         let summary = run_gjk(
             MinkowskiDifference::new(shape, &point, pose),
@@ -496,11 +623,31 @@ pub(crate) fn certify(
         );
         upper_bound(&summary.outcome)
     };
+    // `local`: the point in the shape's own frame; `in_a`: in A's frame (the feature's).
+    let distance_to = |shape: &Shape, local: DVec3, in_a: DVec3, feature: Option<&SupportSet>| {
+        if let Some(d) = closed_form_distance(shape, local, size) {
+            return d;
+        }
+        if let Some(feature) = feature.filter(|_| corners_on_surface(shape)) {
+            let d = distance_to_feature(feature, in_a, size);
+            if d <= tolerance {
+                return d;
+            }
+        }
+        by_gjk(shape, local)
+    };
+    let b_inverse = b_in_a.inverse();
     let mut why = Vec::new();
+    let mut checks = Vec::with_capacity(m.points.len());
     for (i, p) in m.points.iter().enumerate() {
         let check = PointCheck {
-            off_a: distance_to(a, p.on_a),
-            off_b: distance_to(b, b_in_a.inverse().transform_point(p.on_b)),
+            off_a: distance_to(a, p.on_a, p.on_a, features.map(|f| f.0)),
+            off_b: distance_to(
+                b,
+                b_inverse.transform_point(p.on_b),
+                p.on_b,
+                features.map(|f| f.1),
+            ),
             below_plane_a: top_a - n.dot(p.on_a),
             below_plane_b: n.dot(p.on_b) - bottom_b,
             lateral: {
@@ -510,51 +657,58 @@ pub(crate) fn certify(
             deeper_than_certified: p.depth - certified_depth,
             certified: false,
         };
-        let mut failed = Vec::new();
-        if check.off_a.is_nan() || check.off_a > tolerance {
-            failed.push(format!("{:.3e} off A", check.off_a));
-        }
-        if check.off_b.is_nan() || check.off_b > tolerance {
-            failed.push(format!("{:.3e} off B", check.off_b));
-        }
-        if check.below_plane_a.is_nan() || check.below_plane_a > band + tolerance {
-            failed.push(format!(
-                "{:.3e} below A's support plane",
-                check.below_plane_a
-            ));
-        }
-        if check.below_plane_b.is_nan() || check.below_plane_b > band + tolerance {
-            failed.push(format!(
-                "{:.3e} above B's support plane",
-                check.below_plane_b
-            ));
-        }
-        // Over one spot of the region: the same band as the faces (an engine's own
-        // normal tilts its pairs by its tolerance).
-        if check.lateral.is_nan() || check.lateral > band + tolerance {
-            failed.push(format!(
-                "its two points {:.3e} apart across the normal",
-                check.lateral
-            ));
-        }
-        if check.deeper_than_certified.is_nan() || check.deeper_than_certified > tolerance {
-            failed.push(format!(
-                "{:.3e} deeper than the certified depth",
-                check.deeper_than_certified
-            ));
-        }
+        let failed = failures(&check, tolerance, band);
         if !failed.is_empty() {
             why.push(format!("point {i}: {}", failed.join(", ")));
         }
-        m.checks.push(PointCheck {
+        checks.push(PointCheck {
             certified: failed.is_empty(),
             ..check
         });
     }
+    m.checks = checks;
     if m.points.is_empty() {
         why.push("the rule gave no point".to_string());
     }
     m.uncertified = (!why.is_empty()).then(|| why.join("; "));
+}
+
+/// What a point's check fails on (empty: certified).
+fn failures(check: &PointCheck, tolerance: f64, band: f64) -> Vec<String> {
+    let mut failed = Vec::new();
+    if check.off_a.is_nan() || check.off_a > tolerance {
+        failed.push(format!("{:.3e} off A", check.off_a));
+    }
+    if check.off_b.is_nan() || check.off_b > tolerance {
+        failed.push(format!("{:.3e} off B", check.off_b));
+    }
+    if check.below_plane_a.is_nan() || check.below_plane_a > band + tolerance {
+        failed.push(format!(
+            "{:.3e} below A's support plane",
+            check.below_plane_a
+        ));
+    }
+    if check.below_plane_b.is_nan() || check.below_plane_b > band + tolerance {
+        failed.push(format!(
+            "{:.3e} above B's support plane",
+            check.below_plane_b
+        ));
+    }
+    // Over one spot of the region: the same band as the faces (an engine's own normal
+    // tilts its pairs by its tolerance).
+    if check.lateral.is_nan() || check.lateral > band + tolerance {
+        failed.push(format!(
+            "its two points {:.3e} apart across the normal",
+            check.lateral
+        ));
+    }
+    if check.deeper_than_certified.is_nan() || check.deeper_than_certified > tolerance {
+        failed.push(format!(
+            "{:.3e} deeper than the certified depth",
+            check.deeper_than_certified
+        ));
+    }
+    failed
 }
 
 #[cfg(test)]

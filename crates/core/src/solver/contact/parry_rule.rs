@@ -12,7 +12,7 @@ use glam::DVec3;
 use super::support_set::SupportSet;
 use super::{
     certified_normal, certify, pair_size, CertifiedNormal, ContactPoint, ContactRule,
-    ContactSettings, Manifold, Reference,
+    ContactSettings, Manifold, OwnFeatures, Reference,
 };
 use crate::pose::RelativePose;
 use crate::shape::parry_native::{from_parry, native, parry_pose, to_parry};
@@ -84,7 +84,14 @@ pub fn parry_manifold(
         notes,
     };
     let size = pair_size(a, b, b_in_a);
-    certify(&mut manifold, a, b, b_in_a, certified_depth, size, contact);
+    certify(
+        &mut manifold,
+        (a, b),
+        b_in_a,
+        (certified_depth, size),
+        OwnFeatures::No,
+        contact,
+    );
     Ok(manifold)
 }
 

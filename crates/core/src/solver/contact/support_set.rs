@@ -8,10 +8,16 @@
 //! `computeContactPatch`, Le Lidec et al., "Contact Models in Robotics: a Comparative
 //! Analysis", 2024).
 
+use std::sync::OnceLock;
+
 use glam::DVec3;
 use serde::Serialize;
+use smallvec::SmallVec;
 
 use crate::shape::{Shape, SupportMap};
+
+/// A few points (a feature's corners, a clipped polygon) on the stack.
+pub type Corners = SmallVec<[DVec3; 16]>;
 
 /// A support set, in the frame its points are given in: a point, a segment, or a
 /// convex polygon (counter-clockwise seen from the direction it supports).
@@ -34,11 +40,30 @@ impl SupportSet {
 
     /// Its corners (one, two, or the polygon's).
     pub fn corners(&self) -> Vec<DVec3> {
+        self.corner_buffer().into_vec()
+    }
+
+    /// Its corners in a buffer that holds a small polygon without allocating.
+    pub fn corner_buffer(&self) -> Corners {
         match self {
-            SupportSet::Point(p) => vec![*p],
-            SupportSet::Segment(a, b) => vec![*a, *b],
-            SupportSet::Polygon(points) => points.clone(),
+            SupportSet::Point(p) => SmallVec::from_slice(&[*p]),
+            SupportSet::Segment(a, b) => SmallVec::from_slice(&[*a, *b]),
+            SupportSet::Polygon(points) => SmallVec::from_slice(points),
         }
+    }
+
+    /// How many corners it has.
+    pub fn len(&self) -> usize {
+        match self {
+            SupportSet::Point(_) => 1,
+            SupportSet::Segment(..) => 2,
+            SupportSet::Polygon(points) => points.len(),
+        }
+    }
+
+    /// Whether it has no corner (an empty polygon).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// What a user calls it.
@@ -70,6 +95,16 @@ impl SupportSet {
         }
     }
 
+    /// The set moved by `f`, in place (no new polygon).
+    pub fn moved(mut self, f: impl Fn(DVec3) -> DVec3) -> SupportSet {
+        match &mut self {
+            SupportSet::Point(p) => *p = f(*p),
+            SupportSet::Segment(a, b) => (*a, *b) = (f(*a), f(*b)),
+            SupportSet::Polygon(points) => points.iter_mut().for_each(|p| *p = f(*p)),
+        }
+        self
+    }
+
     /// Its area (0 below a polygon).
     pub fn area(&self, normal: DVec3) -> f64 {
         match self {
@@ -92,19 +127,7 @@ impl SupportSet {
 pub fn support_set(shape: &Shape, n: DVec3, band: f64, samples: usize) -> SupportSet {
     match shape {
         Shape::Polytope(p) => of_points(p.vertices(), n, band),
-        Shape::Cuboid(c) => {
-            let h = c.half_extents();
-            let corners: Vec<DVec3> = (0..8)
-                .map(|k| {
-                    DVec3::new(
-                        if k & 1 == 0 { -h.x } else { h.x },
-                        if k & 2 == 0 { -h.y } else { h.y },
-                        if k & 4 == 0 { -h.z } else { h.z },
-                    )
-                })
-                .collect();
-            of_points(&corners, n, band)
-        }
+        Shape::Cuboid(c) => cuboid(c.half_extents(), n, band),
         Shape::Cylinder(c) => cylinder(c.radius(), c.half_height(), n, band, samples),
         Shape::Cone(c) => cone(c.radius(), c.half_height(), n, band, samples),
         Shape::Capsule(c) => {
@@ -133,12 +156,9 @@ fn cylinder(radius: f64, half_height: f64, n: DVec3, band: f64, samples: usize) 
     };
     // The rim's points drop below the support plane by up to 2 r |radial| across the cap.
     if 2.0 * radius * radial_length <= band {
-        let samples = samples.max(3);
-        let mut points: Vec<DVec3> = (0..samples)
-            .map(|k| {
-                let t = std::f64::consts::TAU * k as f64 / samples as f64;
-                DVec3::new(radius * t.cos(), cap_y, radius * t.sin())
-            })
+        let mut points: Vec<DVec3> = unit_circle(samples)
+            .iter()
+            .map(|&(cos, sin)| DVec3::new(radius * cos, cap_y, radius * sin))
             .collect();
         if n.y < 0.0 {
             points.reverse();
@@ -157,6 +177,87 @@ fn cylinder(radius: f64, half_height: f64, n: DVec3, band: f64, samples: usize) 
     SupportSet::Point(out + DVec3::Y * cap_y)
 }
 
+/// A box's (half extents `h`): the corners within the band, as [`of_points`] gives them
+/// (the same corners in the same order), found from which corners qualify rather than by
+/// a hull: a corner, an edge, or a face (a box resting on another asks for this on
+/// every manifold). Other selections (three corners, a flat box) go to [`of_points`].
+fn cuboid(h: DVec3, n: DVec3, band: f64) -> SupportSet {
+    let corners: [DVec3; 8] = std::array::from_fn(|k| {
+        DVec3::new(
+            if k & 1 == 0 { -h.x } else { h.x },
+            if k & 2 == 0 { -h.y } else { h.y },
+            if k & 4 == 0 { -h.z } else { h.z },
+        )
+    });
+    let heights = corners.map(|c| n.dot(c));
+    let top = heights.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let near: SmallVec<[usize; 8]> = (0..8).filter(|&k| heights[k] >= top - band).collect();
+    if h.min_element() <= 0.0 {
+        return of_points(&corners, n, band);
+    }
+    // Lexicographic order of the coordinates across n, as [`hull_across`] sorts.
+    let (u, v) = n.any_orthonormal_pair();
+    let key = |p: DVec3| (u.dot(p), v.dot(p));
+    let before = |p: DVec3, q: DVec3| {
+        let (a, b) = (key(p), key(q));
+        a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1))
+    };
+    match near[..] {
+        [k] => SupportSet::Point(corners[k]),
+        [k, l] if before(corners[k], corners[l]).is_lt() => {
+            SupportSet::Segment(corners[k], corners[l])
+        }
+        [k, l] if before(corners[k], corners[l]).is_gt() => {
+            SupportSet::Segment(corners[l], corners[k])
+        }
+        [k0, ..] if near.len() == 4 => {
+            // A face: the four corners differ in two bits (its free axes).
+            let spread = near.iter().fold(0, |bits, &k| bits | (k ^ k0));
+            if spread.count_ones() != 2 {
+                return of_points(&corners, n, band);
+            }
+            let (low, high) = (spread & spread.wrapping_neg(), spread & (spread - 1));
+            let base = k0 & !spread;
+            let mut face = [base, base | low, base | low | high, base | high].map(|k| corners[k]);
+            let twice = (face[1] - face[0]).cross(face[2] - face[0]);
+            if twice.dot(n) < 0.0 {
+                face.reverse();
+            }
+            let keys = face.map(key);
+            if (0..4).any(|i| (i + 1..4).any(|j| keys[i] == keys[j])) {
+                return of_points(&corners, n, band);
+            }
+            let first = (0..4)
+                .min_by(|&i, &j| before(face[i], face[j]))
+                .unwrap_or(0);
+            face.rotate_left(first);
+            SupportSet::Polygon(face.to_vec())
+        }
+        _ => of_points(&corners, n, band),
+    }
+}
+
+/// The (cos, sin) of `samples` (at least three) angles evenly round the circle from 0,
+/// computed once per count up to 64 (a cap is sampled on every manifold).
+fn unit_circle(samples: usize) -> std::borrow::Cow<'static, [(f64, f64)]> {
+    const CACHED: usize = 64;
+    static TABLES: [OnceLock<Vec<(f64, f64)>>; CACHED + 1] =
+        [const { OnceLock::new() }; CACHED + 1];
+    let samples = samples.max(3);
+    let compute = || {
+        (0..samples)
+            .map(|k| {
+                let t = std::f64::consts::TAU * k as f64 / samples as f64;
+                (t.cos(), t.sin())
+            })
+            .collect::<Vec<_>>()
+    };
+    match TABLES.get(samples) {
+        Some(table) => std::borrow::Cow::Borrowed(table.get_or_init(compute).as_slice()),
+        None => std::borrow::Cow::Owned(compute()),
+    }
+}
+
 /// A cone's (axis y, apex at +h, base disc at −h): its base (sampled as a regular
 /// polygon) when `n` is within the band of −y, a line of its side (apex to rim) when
 /// both ends lie within the band, else its support point.
@@ -164,13 +265,10 @@ fn cone(radius: f64, half_height: f64, n: DVec3, band: f64, samples: usize) -> S
     let radial = DVec3::new(n.x, 0.0, n.z);
     let radial_length = radial.length();
     if n.y < 0.0 && 2.0 * radius * radial_length <= band {
-        let samples = samples.max(3);
-        let points: Vec<DVec3> = (0..samples)
+        let points: Vec<DVec3> = unit_circle(samples)
+            .iter()
             .rev()
-            .map(|k| {
-                let t = std::f64::consts::TAU * k as f64 / samples as f64;
-                DVec3::new(radius * t.cos(), -half_height, radius * t.sin())
-            })
+            .map(|&(cos, sin)| DVec3::new(radius * cos, -half_height, radius * sin))
             .collect();
         return SupportSet::Polygon(counter_clockwise(points, n));
     }
@@ -196,7 +294,7 @@ pub fn of_points(points: &[DVec3], n: DVec3, band: f64) -> SupportSet {
         .iter()
         .map(|p| n.dot(*p))
         .fold(f64::NEG_INFINITY, f64::max);
-    let near: Vec<DVec3> = points
+    let near: Corners = points
         .iter()
         .copied()
         .filter(|p| n.dot(*p) >= top - band)
@@ -215,48 +313,53 @@ pub fn of_points(points: &[DVec3], n: DVec3, band: f64) -> SupportSet {
     }
 }
 
+/// A point with its coordinates across the support direction.
+type Projected = (f64, f64, DVec3);
+
 /// The convex hull of `points` seen along `n` (Andrew's monotone chain on their
 /// coordinates across `n`), counter-clockwise about `n`; two points when they are on a
 /// line.
 fn hull_across(points: &[DVec3], n: DVec3) -> Vec<DVec3> {
     let (u, v) = n.any_orthonormal_pair();
-    let mut indexed: Vec<(f64, f64, DVec3)> =
+    let mut indexed: SmallVec<[Projected; 16]> =
         points.iter().map(|p| (u.dot(*p), v.dot(*p), *p)).collect();
     indexed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
     indexed.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
     if indexed.len() <= 2 {
         return indexed.iter().map(|p| p.2).collect();
     }
-    let cross = |o: &(f64, f64, DVec3), a: &(f64, f64, DVec3), b: &(f64, f64, DVec3)| {
+    let cross = |o: &Projected, a: &Projected, b: &Projected| {
         (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
     };
-    let mut lower: Vec<(f64, f64, DVec3)> = Vec::new();
+    // The lower chain, then the upper one, in one buffer (each chain's last point is
+    // the other's first, so it is dropped).
+    let mut chain: SmallVec<[Projected; 16]> = SmallVec::new();
     for p in &indexed {
-        while lower.len() >= 2 && cross(&lower[lower.len() - 2], &lower[lower.len() - 1], p) <= 0.0
+        while chain.len() >= 2 && cross(&chain[chain.len() - 2], &chain[chain.len() - 1], p) <= 0.0
         {
-            lower.pop();
+            chain.pop();
         }
-        lower.push(*p);
+        chain.push(*p);
     }
-    let mut upper: Vec<(f64, f64, DVec3)> = Vec::new();
+    chain.pop();
+    let lower = chain.len();
     for p in indexed.iter().rev() {
-        while upper.len() >= 2 && cross(&upper[upper.len() - 2], &upper[upper.len() - 1], p) <= 0.0
+        while chain.len() >= lower + 2
+            && cross(&chain[chain.len() - 2], &chain[chain.len() - 1], p) <= 0.0
         {
-            upper.pop();
+            chain.pop();
         }
-        upper.push(*p);
+        chain.push(*p);
     }
-    lower.pop();
-    upper.pop();
-    lower.extend(upper);
-    if lower.len() < 3 {
+    chain.pop();
+    if chain.len() < 3 {
         // Collinear: the two ends.
         let first = indexed[0].2;
         let last = indexed[indexed.len() - 1].2;
         return vec![first, last];
     }
     // (u, v, n) is right-handed, so counter-clockwise in (u, v) is about n.
-    let hull: Vec<DVec3> = lower.into_iter().map(|p| p.2).collect();
+    let hull: Vec<DVec3> = chain.into_iter().map(|p| p.2).collect();
     counter_clockwise(hull, n)
 }
 
@@ -293,6 +396,37 @@ mod tests {
             support_set(&b, tilted, 1e-3, 8),
             SupportSet::Polygon(_)
         ));
+    }
+
+    #[test]
+    fn a_box_gives_the_corners_of_points_in_the_same_order() {
+        let mut rng = crate::rng::SplitMix64::new(5);
+        let h = DVec3::new(0.5, 1.0, 2.0);
+        let corners: Vec<DVec3> = (0..8)
+            .map(|k| {
+                DVec3::new(
+                    if k & 1 == 0 { -h.x } else { h.x },
+                    if k & 2 == 0 { -h.y } else { h.y },
+                    if k & 4 == 0 { -h.z } else { h.z },
+                )
+            })
+            .collect();
+        let mut kinds = [0; 3];
+        for trial in 0..3000 {
+            // Directions near faces, edges and corners, tilted by up to the band and more.
+            let base = match trial % 3 {
+                0 => DVec3::AXES[rng.index(3)] * if rng.range(0.0, 1.0) < 0.5 { -1.0 } else { 1.0 },
+                1 => (DVec3::AXES[rng.index(3)] + DVec3::AXES[rng.index(3)]).normalize_or(DVec3::X),
+                _ => rng.unit_vector(),
+            };
+            let tilt = 10f64.powf(rng.range(-9.0, -1.0));
+            let n = (base + rng.unit_vector() * tilt).normalize();
+            let band = 10f64.powf(rng.range(-9.0, -2.0));
+            let ours = cuboid(h, n, band);
+            kinds[ours.len().min(3) - 1] += 1;
+            assert_eq!(ours, of_points(&corners, n, band), "n {n:?} band {band}");
+        }
+        assert!(kinds.iter().all(|&k| k > 100), "{kinds:?}");
     }
 
     #[test]

@@ -263,6 +263,7 @@ pub fn deepest_pair(
     let (ha, hb) = (ca.half_extents(), cb.half_extents());
     if let Some(pair) = vertex_witnesses(ha, hb, b_in_a, depth, normal)
         .or_else(|| edge_witnesses(ha, hb, b_in_a, depth, normal))
+        .or_else(|| flush_faces_pair(ha, hb, b_in_a, depth, normal))
     {
         return Some(pair);
     }
@@ -279,6 +280,35 @@ pub fn deepest_pair(
     }
     let (on_a, pushed_b) = run.witness_a.zip(run.witness_b)?;
     Some((on_a, pushed_b - normal * push))
+}
+
+/// The deepest point pair when the push `depth · n` lays a face of one box flush on a
+/// face of the other (a box resting on another, the commonest contact of all): from
+/// the midpoint of the pushed centres, project onto A's box and B's in turn (von
+/// Neumann's alternating projections meet in a step or two where two parallel faces
+/// overlap); the pair when they meet within round-off, `None` otherwise (GJK finds it).
+fn flush_faces_pair(
+    ha: DVec3,
+    hb: DVec3,
+    b_in_a: RelativePose,
+    depth: f64,
+    normal: DVec3,
+) -> Option<(DVec3, DVec3)> {
+    let r = b_in_a.rotation;
+    let t = b_in_a.translation + normal * depth;
+    let tolerance = 1e-10 * (ha.length() + hb.length() + t.length());
+    let mut p = t * 0.5;
+    for _ in 0..3 {
+        let on_a = p.clamp(-ha, ha);
+        let on_b = t + r * (r.transpose() * (on_a - t)).clamp(-hb, hb);
+        if (on_a - on_b).length() <= tolerance {
+            let on_b = on_b - normal * depth;
+            // The pair realises the push within round-off (what the others check).
+            return ((on_a - on_b - normal * depth).length() <= tolerance).then_some((on_a, on_b));
+        }
+        p = on_b;
+    }
+    None
 }
 
 /// The deepest point pair when one box's deepest vertex along the normal is unique

@@ -379,7 +379,11 @@ impl<'s, 'r> Epa<'s, 'r> {
             w: Vec::with_capacity(32),
             hull: IncrementalHull::default(),
             planes: Vec::with_capacity(64),
-            expansion: Expansion::default(),
+            expansion: Expansion {
+                removed: Vec::with_capacity(16),
+                added: Vec::with_capacity(16),
+                horizon: Vec::with_capacity(16),
+            },
             trace,
         }
     }
