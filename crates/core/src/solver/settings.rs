@@ -283,7 +283,10 @@ pub struct ContactSettings {
     pub feature_band: f64,
     /// The most points a manifold keeps.
     pub max_points: usize,
-    /// How many points a curved boundary (a cylinder's cap) is sampled at.
+    /// How many points a curved boundary (a cylinder's cap) is sampled at by the
+    /// clipping rule: 8 by default, as Jolt's cylinder hands its cap to the clipping
+    /// (`cCylinderTopFace` in Jolt's `Physics/Collision/Shape/CylinderShape.cpp`: eight
+    /// points every 45°). Coal's patch samples its own way.
     pub curve_samples: usize,
     /// A point is certified when it lies within this fraction of the pair's size of
     /// both shapes and its depth within it of the certified depth.
@@ -296,7 +299,7 @@ impl Default for ContactSettings {
             margin: 1e-3,
             feature_band: 1e-3,
             max_points: 4,
-            curve_samples: 16,
+            curve_samples: 8,
             tolerance: 1e-9,
         }
     }

@@ -340,7 +340,9 @@ mod tests {
     fn parrys_square_cap_turns_with_a_tilt_of_a_billionth() {
         // A cylinder standing on its cap: parry approximates the cap by a square whose
         // corners sit at the azimuth of the normal's tiny sideways part, so nudges of
-        // 1e-9 turn the square; our rule samples the rim in the body's own frame.
+        // 1e-9 turn the square; our rule samples the rim in the body's own frame, steady
+        // under nudges up to 1e-6. (A real tilt of 1e-3 makes one side of the rim the
+        // deepest, and Jolt's reduction rightly moves its four points there.)
         let cylinder = Shape::Cylinder(Cylinder::new(0.4, 0.5).unwrap());
         let pose_a = Pose::from_translation(DVec3::ZERO);
         let pose_b = Pose::from_matrix(DVec3::new(0.1, 0.2, 0.99), DMat3::IDENTITY);
@@ -361,10 +363,17 @@ mod tests {
             )
             .unwrap()
         };
+        let small = |report: &JitterReport| {
+            report
+                .samples
+                .iter()
+                .filter(|s| s.magnitude <= 1e-6 && s.ratio() > 100.0)
+                .count()
+        };
         let parry = run(ContactRule::Parry);
-        assert!(parry.jumps(100.0) > 0, "{:?}", parry.worst());
+        assert!(small(&parry) > 0, "{:?}", parry.worst());
         let ours = run(ContactRule::Clipping);
-        assert_eq!(ours.jumps(100.0), 0, "{:?}", ours.worst());
+        assert_eq!(small(&ours), 0, "{:?}", ours.worst());
     }
 
     #[test]

@@ -64,8 +64,8 @@ pub struct ContactPoint {
     pub depth: f64,
 }
 
-/// How one point's certificate came out: its distances to A and to B (upper bounds, by
-/// GJK from the point), how far below each shape's support plane along the certified
+/// How one point's certificate came out: its distances to A and to B (upper bounds: in
+/// closed form, to the rule's own face, or by GJK from the point), how far below each shape's support plane along the certified
 /// normal it lies, how far its two points are apart across that normal (the pair must
 /// stand over one spot of the contact region), and how much deeper than the certified
 /// depth it claims to be.

@@ -153,8 +153,9 @@ fn sentence(run: RunView<'_>, records: &[ContactRecord], index: usize) -> String
         ContactEvent::Certify => {
             let verdict = match &m.uncertified {
                 None => format!(
-                    "All {} points are certified: each lies on both shapes (GJK from the \
-                     point), in the band of each shape's support plane, with its two points \
+                    "All {} points are certified: each lies on both shapes (its distance to \
+                     each bounded above: in closed form, through the face it came from, or by \
+                     GJK from the point), in the band of each shape's support plane, with its two points \
                      over one spot of the contact region, and no deeper than the certified \
                      depth.",
                     m.points.len()

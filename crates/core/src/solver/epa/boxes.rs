@@ -67,6 +67,24 @@ pub(super) fn box_core_contact(a: &Shape, b: &Shape, b_in_a: RelativePose) -> Op
             }))
         }
         (Shape::Cuboid(ca), Shape::Cuboid(cb)) => box_pair(a, b, ca, cb, b_in_a),
+        (Shape::Cuboid(ca), Shape::Capsule(s)) if s.radius() == 0.0 => {
+            let axis = b_in_a.rotation.col(1) * s.half_height();
+            let t = b_in_a.translation;
+            segment_over_face(ca.half_extents(), t + axis, t - axis).map(BoxAnswer::Contact)
+        }
+        (Shape::Capsule(s), Shape::Cuboid(cb)) if s.radius() == 0.0 => {
+            // A's segment in B's frame; as for a point, the normal flips back.
+            let (r, t) = (b_in_a.rotation, b_in_a.translation);
+            let axis = r.transpose() * (DVec3::Y * s.half_height());
+            let centre = r.transpose() * -t;
+            let c = segment_over_face(cb.half_extents(), centre + axis, centre - axis)?;
+            Some(BoxAnswer::Contact(CoreContact {
+                signed_distance: c.signed_distance,
+                normal: -(r * c.normal),
+                on_a: r * c.on_b + t,
+                on_b: r * c.on_a + t,
+            }))
+        }
         _ => None,
     }
 }
@@ -121,6 +139,22 @@ fn point_in_box(h: DVec3, p: DVec3) -> Option<CoreContact> {
         on_a: on_face,
         on_b: p,
     })
+}
+
+/// A segment `[p, q]` (a capsule's core) wholly over one face of a box of half extents
+/// `h` (both ends beyond the face's plane, both projecting into the face): every point
+/// of the segment is then nearest the face point straight below it, so the segment's
+/// distance is its lower end's, in closed form ([`point_in_box`]). `None` otherwise
+/// (an end over an edge or beside the box: GJK decides).
+fn segment_over_face(h: DVec3, p: DVec3, q: DVec3) -> Option<CoreContact> {
+    let over = (0..3).find(|&k| {
+        let beyond = |x: DVec3| x[k].abs() > h[k] && (0..3).all(|i| i == k || x[i].abs() <= h[i]);
+        beyond(p) && beyond(q) && (p[k] > 0.0) == (q[k] > 0.0)
+    })?;
+    let lower = if p[over].abs() <= q[over].abs() { p } else { q };
+    let contact = point_in_box(h, lower)?;
+    // The point's answer is the segment's only when it is the face's.
+    (contact.normal[over] != 0.0 && contact.signed_distance >= 0.0).then_some(contact)
 }
 
 /// The size the boxes' tolerances are relative to.
@@ -264,6 +298,15 @@ pub fn deepest_pair(
     if let Some(pair) = vertex_witnesses(ha, hb, b_in_a, depth, normal)
         .or_else(|| edge_witnesses(ha, hb, b_in_a, depth, normal))
         .or_else(|| flush_faces_pair(ha, hb, b_in_a, depth, normal))
+        .or_else(|| edge_on_face_pair(ha, hb, b_in_a, depth, normal))
+        .or_else(|| {
+            // A's edge on B's face: the same, seen from B (A at the inverse pose, the
+            // normal from B towards A).
+            let inverse = b_in_a.inverse();
+            let in_b = b_in_a.inverse_rotate(-normal);
+            edge_on_face_pair(hb, ha, inverse, depth, in_b)
+                .map(|(on_b, on_a)| (b_in_a.transform_point(on_a), b_in_a.transform_point(on_b)))
+        })
     {
         return Some(pair);
     }
@@ -309,6 +352,59 @@ fn flush_faces_pair(
         p = on_b;
     }
     None
+}
+
+/// The deepest point pair when the normal is A's face normal and B's deepest feature
+/// against it an edge (a box tipped by a hair about one of its axes, resting on an
+/// edge): the part of that edge whose push `depth · n` lands on A's face (the edge
+/// clipped to the face's slabs, Liang and Barsky's parametric clipping), its midpoint
+/// and the pushed image. `None` when the edge misses the face or the pair does not
+/// realise the push within round-off.
+fn edge_on_face_pair(
+    ha: DVec3,
+    hb: DVec3,
+    b_in_a: RelativePose,
+    depth: f64,
+    normal: DVec3,
+) -> Option<(DVec3, DVec3)> {
+    let (r, t) = (b_in_a.rotation, b_in_a.translation);
+    let tolerance = 1e-10 * (ha.length() + hb.length() + t.length());
+    let zero = |n: DVec3, i: usize| n[i].abs() <= 1e-9;
+    // A's face: the one axis the normal is along.
+    let k = only_one((0..3).filter(|&i| !zero(normal, i)))?;
+    // B's edge: the one free axis of its deepest feature along −n.
+    let in_b = r.transpose() * -normal;
+    let j = only_one((0..3).filter(|&i| zero(in_b, i)))?;
+    let mut base = in_b.signum() * hb;
+    base[j] = 0.0;
+    let (start, direction) = (t + r * base + normal * depth, r.col(j));
+    // u in [−hb_j, hb_j] with start + u·direction inside A's slabs across the face.
+    let (mut lo, mut hi) = (-hb[j], hb[j]);
+    for i in (0..3).filter(|&i| i != k) {
+        let (p, d) = (start[i], direction[i]);
+        if d.abs() <= f64::MIN_POSITIVE {
+            if p.abs() > ha[i] {
+                return None;
+            }
+            continue;
+        }
+        let (u0, u1) = ((-ha[i] - p) / d, (ha[i] - p) / d);
+        lo = lo.max(u0.min(u1));
+        hi = hi.min(u0.max(u1));
+    }
+    if lo > hi {
+        return None;
+    }
+    let u = 0.5 * (lo + hi);
+    let on_b = t + r * (base + DVec3::AXES[j] * u);
+    let on_a = (on_b + normal * depth).clamp(-ha, ha);
+    ((on_a - on_b - normal * depth).length() <= tolerance).then_some((on_a, on_b))
+}
+
+/// The one item of `items`, `None` when there are none or several.
+fn only_one(mut items: impl Iterator<Item = usize>) -> Option<usize> {
+    let first = items.next()?;
+    items.next().is_none().then_some(first)
 }
 
 /// The deepest point pair when one box's deepest vertex along the normal is unique
@@ -460,6 +556,115 @@ mod tests {
 
     /// Over turned boxes at many offsets: where the normal crosses an edge of each, the
     /// edges' nearest points answer (no GJK), on both boxes, `depth · n` apart.
+    #[test]
+    fn a_capsule_over_a_face_is_answered_as_gjk_and_epa_answer_it() {
+        use crate::shape::Capsule;
+        use crate::solver::epa::{gjk_settings_for_epa, penetration, EpaSettings};
+        let slab = Shape::Cuboid(Cuboid::new(DVec3::new(2.0, 1.5, 0.5)).unwrap());
+        let capsule = Shape::Capsule(Capsule::new(0.2, 0.6).unwrap());
+        let mut rng = crate::rng::SplitMix64::new(3);
+        let (closed, open) = (
+            EpaSettings::default(),
+            EpaSettings {
+                closed_forms: false,
+                ..EpaSettings::default()
+            },
+        );
+        let mut answered = 0;
+        for trial in 0..400 {
+            // Lying on the slab's top, tipped a little, over or beside the face.
+            let turn = DMat3::from_rotation_z(rng.range(0.0, 6.3))
+                * DMat3::from_rotation_x(rng.range(-0.2, 0.2))
+                * DMat3::from_rotation_z(std::f64::consts::FRAC_PI_2);
+            let t = DVec3::new(
+                rng.range(-2.5, 2.5),
+                rng.range(-2.0, 2.0),
+                rng.range(0.65, 1.1),
+            );
+            let (pose, inverse) = (at(turn, t), at(turn, t).inverse());
+            for (a, b, pose) in [(&slab, &capsule, pose), (&capsule, &slab, inverse)] {
+                let (a_core, b_core) = (a.rounded_core().0, b.rounded_core().0);
+                if box_core_contact(&a_core, &b_core, pose).is_some() {
+                    answered += 1;
+                }
+                let ours = penetration(a, b, pose, gjk_settings_for_epa(), closed, None);
+                let theirs = penetration(a, b, pose, gjk_settings_for_epa(), open, None);
+                let signed = |o: &Outcome| match *o {
+                    Outcome::Penetrating { depth, .. } => -depth,
+                    Outcome::Separated { distance, .. } => distance,
+                    Outcome::Touching { .. } => 0.0,
+                    ref other => panic!("trial {trial}: {other}"),
+                };
+                let (x, y) = (
+                    signed(&ours.summary.outcome),
+                    signed(&theirs.summary.outcome),
+                );
+                assert!(
+                    (x - y).abs() <= 1e-9,
+                    "trial {trial}: closed {x}, GJK/EPA {y}"
+                );
+                let (on_a, on_b) = ours.witnesses().unwrap();
+                assert!(
+                    ((on_a - on_b).length() - x.abs()).abs() <= 1e-9,
+                    "trial {trial}"
+                );
+            }
+        }
+        assert!(answered > 200, "{answered} answered in closed form");
+    }
+
+    #[test]
+    fn a_box_tipped_onto_an_edge_has_its_deepest_pair_without_gjk() {
+        let slab = DVec3::new(2.0, 2.0, 0.5);
+        let cube = DVec3::splat(0.5);
+        let mut rng = crate::rng::SplitMix64::new(8);
+        let mut found = 0;
+        for trial in 0..300 {
+            // Tipped about one of its own axes only: its deepest feature is an edge.
+            let turn = DMat3::from_rotation_z(rng.range(0.0, 6.3))
+                * DMat3::from_rotation_x(rng.range(-1e-3, 1e-3));
+            let depth = 10f64.powf(rng.range(-4.0, -2.0));
+            let t = DVec3::new(rng.range(-2.2, 2.2), rng.range(-2.2, 2.2), 1.0 - depth);
+            let (overlap, normal) = overlap_over_axes(slab, cube, at(turn, t));
+            for (pose, ha, hb, normal) in [
+                (at(turn, t), slab, cube, normal),
+                // The same contact seen from the cube (A's edge on B's face).
+                (
+                    at(turn, t).inverse(),
+                    cube,
+                    slab,
+                    at(turn, t).inverse_rotate(-normal),
+                ),
+            ] {
+                let Some((on_a, on_b)) =
+                    edge_on_face_pair(ha, hb, pose, overlap, normal).or_else(|| {
+                        let inverse = pose.inverse();
+                        edge_on_face_pair(hb, ha, inverse, overlap, pose.inverse_rotate(-normal))
+                            .map(|(b, a)| (pose.transform_point(a), pose.transform_point(b)))
+                    })
+                else {
+                    continue;
+                };
+                found += 1;
+                let tolerance = 1e-9;
+                assert!(
+                    (on_a - on_b - normal * overlap).length() <= tolerance,
+                    "trial {trial}"
+                );
+                assert!(
+                    (on_a.abs() - ha).max_element() <= tolerance,
+                    "trial {trial}"
+                );
+                let local = pose.inverse().transform_point(on_b);
+                assert!(
+                    (local.abs() - hb).max_element() <= tolerance,
+                    "trial {trial}"
+                );
+            }
+        }
+        assert!(found > 300, "{found} pairs found");
+    }
+
     #[test]
     fn crossing_edges_give_their_nearest_points() {
         let (ha, hb) = (DVec3::new(0.5, 0.3, 0.4), DVec3::new(0.2, 0.6, 0.3));
