@@ -10,7 +10,7 @@
 use glam::{DQuat, DVec3};
 use serde::Serialize;
 
-use super::{ContactRule, ContactSettings, Manifold};
+use super::{ContactRule, ContactSettings, Detail, Manifold};
 use crate::pose::{Pose, RelativePose};
 use crate::rng::SplitMix64;
 use crate::shape::Shape;
@@ -159,8 +159,16 @@ fn world_manifold(
     epa: EpaSettings,
     contact: ContactSettings,
 ) -> Option<(Vec<DVec3>, DVec3)> {
+    // Only the points are compared: the clipping stages are not kept.
     let m: Manifold = rule
-        .manifold(a, b, RelativePose::between(pose_a, pose_b), epa, contact)
+        .manifold_with(
+            Detail::Result,
+            a,
+            b,
+            RelativePose::between(pose_a, pose_b),
+            epa,
+            contact,
+        )
         .ok()?;
     let points = m
         .points
