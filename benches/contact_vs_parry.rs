@@ -91,40 +91,53 @@ fn categories() -> Vec<Category> {
     ]
 }
 
-fn manifolds(c: &mut Criterion) {
+/// Ours: Jolt's rule, certified, as a query asks for it (no clipping stages kept).
+fn ours(a: &Shape, b: &Shape, pose: &RelativePose) {
     let (epa, contact) = (EpaSettings::default(), ContactSettings::default());
+    std::hint::black_box(
+        ContactRule::Clipping
+            .manifold_with(Detail::Result, a, b, *pose, epa, contact)
+            .ok(),
+    );
+}
+
+/// parry's manifolds into `out`, prediction = our margin.
+fn theirs(
+    (pa, pb): (
+        &dyn parry3d_f64::shape::Shape,
+        &dyn parry3d_f64::shape::Shape,
+    ),
+    pos12: &parry3d_f64::math::Pose,
+    out: &mut Vec<ContactManifold<(), ()>>,
+) {
+    out.clear();
+    let mut workspace = None;
+    DefaultQueryDispatcher
+        .contact_manifolds(
+            pos12,
+            pa,
+            pb,
+            ContactSettings::default().margin,
+            out,
+            &mut workspace,
+        )
+        .unwrap();
+    std::hint::black_box(&out);
+}
+
+fn manifolds(c: &mut Criterion) {
     for (name, a, b, poses) in categories() {
         let (pa, pb) = (native(&a).unwrap(), native(&b).unwrap());
         let parry_poses: Vec<_> = poses.iter().map(parry_pose).collect();
         let mut group = c.benchmark_group(format!("contact {name}: {} poses", poses.len()));
         group.bench_function("ours (Jolt's rule, certified)", |bench| {
-            bench.iter(|| {
-                for pose in &poses {
-                    std::hint::black_box(
-                        ContactRule::Clipping
-                            .manifold_with(Detail::Result, &a, &b, *pose, epa, contact)
-                            .ok(),
-                    );
-                }
-            })
+            bench.iter(|| poses.iter().for_each(|pose| ours(&a, &b, pose)))
         });
         group.bench_function("parry3d-f64 contact_manifolds", |bench| {
             let mut out: Vec<ContactManifold<(), ()>> = Vec::new();
             bench.iter(|| {
                 for pos12 in &parry_poses {
-                    out.clear();
-                    let mut workspace = None;
-                    DefaultQueryDispatcher
-                        .contact_manifolds(
-                            pos12,
-                            pa.as_ref(),
-                            pb.as_ref(),
-                            contact.margin,
-                            &mut out,
-                            &mut workspace,
-                        )
-                        .unwrap();
-                    std::hint::black_box(&out);
+                    theirs((pa.as_ref(), pb.as_ref()), pos12, &mut out);
                 }
             })
         });
@@ -136,7 +149,6 @@ fn manifolds(c: &mut Criterion) {
 /// batches, one after the other), their ratio, and per category the median ratio and
 /// the median times.
 fn per_pose_medians() {
-    let (epa, contact) = (EpaSettings::default(), ContactSettings::default());
     let time = |f: &mut dyn FnMut()| {
         const REPEATS: u32 = 200;
         (0..7)
@@ -161,41 +173,21 @@ fn per_pose_medians() {
     );
     for (name, a, b, poses) in categories() {
         let (pa, pb) = (native(&a).unwrap(), native(&b).unwrap());
-        let (mut ours, mut theirs, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut ours_us, mut parry_us, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
         for pose in &poses {
             let pos12 = parry_pose(pose);
             let mut out: Vec<ContactManifold<(), ()>> = Vec::new();
-            let t_ours = time(&mut || {
-                std::hint::black_box(
-                    ContactRule::Clipping
-                        .manifold_with(Detail::Result, &a, &b, *pose, epa, contact)
-                        .ok(),
-                );
-            });
-            let t_parry = time(&mut || {
-                out.clear();
-                let mut workspace = None;
-                DefaultQueryDispatcher
-                    .contact_manifolds(
-                        &pos12,
-                        pa.as_ref(),
-                        pb.as_ref(),
-                        contact.margin,
-                        &mut out,
-                        &mut workspace,
-                    )
-                    .unwrap();
-                std::hint::black_box(&out);
-            });
-            ours.push(t_ours * 1e6);
-            theirs.push(t_parry * 1e6);
+            let t_ours = time(&mut || ours(&a, &b, pose));
+            let t_parry = time(&mut || theirs((pa.as_ref(), pb.as_ref()), &pos12, &mut out));
+            ours_us.push(t_ours * 1e6);
+            parry_us.push(t_parry * 1e6);
             ratios.push(t_ours / t_parry);
         }
         println!(
             "{:<30} {:>10.3} {:>10.3} {:>14.2}",
             name,
-            median(ours),
-            median(theirs),
+            median(ours_us),
+            median(parry_us),
             median(ratios)
         );
     }

@@ -7,7 +7,7 @@
 //! and the benchmarks as they did before the core became its own crate.
 
 pub use collidescope_core::{
-    composite, cross_check, export, import, input, mesh, minkowski, parry_bridge, pose,
+    composite, cross_check, export, import, input, mesh, minkowski, nearest, parry_bridge, pose,
     printed_bound, rng, robot, scene, shape, solver, DMat3, DQuat, DVec3,
 };
 

@@ -28,6 +28,7 @@ pub mod import;
 pub mod input;
 pub mod mesh;
 pub mod minkowski;
+pub mod nearest;
 pub mod parry_bridge;
 pub mod pose;
 pub mod printed_bound;

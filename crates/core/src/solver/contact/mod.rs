@@ -24,6 +24,7 @@ use serde::Serialize;
 
 use crate::minkowski::MinkowskiDifference;
 use crate::minkowski::SupportStats;
+use crate::nearest::{nearest_on_segment, nearest_on_triangle};
 use crate::pose::RelativePose;
 use crate::shape::{PointShape, Shape, SupportMap};
 use crate::solver::epa::{gjk_settings_for_epa, penetration};
@@ -507,9 +508,7 @@ fn distance_to_feature(feature: &SupportSet, p: DVec3, scale: f64) -> f64 {
             .map(|i| {
                 p.distance(nearest_on_triangle(
                     p,
-                    corners[0],
-                    corners[i],
-                    corners[i + 1],
+                    [corners[0], corners[i], corners[i + 1]],
                 ))
             })
             .fold(f64::INFINITY, f64::min),
@@ -519,59 +518,6 @@ fn distance_to_feature(feature: &SupportSet, p: DVec3, scale: f64) -> f64 {
             .fold(f64::INFINITY, f64::min),
     };
     d + rounding
-}
-
-/// The nearest point to `p` of segment `[a, b]`.
-fn nearest_on_segment(p: DVec3, a: DVec3, b: DVec3) -> DVec3 {
-    let ab = b - a;
-    let length2 = ab.length_squared();
-    if length2 == 0.0 {
-        return a;
-    }
-    a + ab * ((p - a).dot(ab) / length2).clamp(0.0, 1.0)
-}
-
-/// The nearest point to `p` of triangle `abc`, by its Voronoi regions (Ericson,
-/// "Real-Time Collision Detection" §5.1.5); always a convex combination of the corners.
-fn nearest_on_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> DVec3 {
-    let (ab, ac, ap) = (b - a, c - a, p - a);
-    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return a;
-    }
-    let bp = p - b;
-    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
-    if d3 >= 0.0 && d4 <= d3 {
-        return b;
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        return a + ab * (d1 / (d1 - d3));
-    }
-    let cp = p - c;
-    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
-    if d6 >= 0.0 && d5 <= d6 {
-        return c;
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        return a + ac * (d2 / (d2 - d6));
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
-    }
-    let denominator = va + vb + vc;
-    if denominator == 0.0 || !denominator.is_finite() {
-        // A degenerate triangle: its longest edge.
-        return [(a, b), (b, c), (c, a)]
-            .into_iter()
-            .map(|(x, y)| nearest_on_segment(p, x, y))
-            .min_by(|x, y| p.distance(*x).total_cmp(&p.distance(*y)))
-            .unwrap_or(a);
-    }
-    let (v, w) = (vb / denominator, vc / denominator);
-    a + ab * v + ac * w
 }
 
 /// Whether a manifold's `feature_a` and `feature_b` are [`support_set::support_set`]'s

@@ -339,7 +339,7 @@ fn flush_faces_pair(
 ) -> Option<(DVec3, DVec3)> {
     let r = b_in_a.rotation;
     let t = b_in_a.translation + normal * depth;
-    let tolerance = 1e-10 * (ha.length() + hb.length() + t.length());
+    let tolerance = pair_tolerance(ha, hb, b_in_a);
     let mut p = t * 0.5;
     for _ in 0..3 {
         let on_a = p.clamp(-ha, ha);
@@ -368,7 +368,7 @@ fn edge_on_face_pair(
     normal: DVec3,
 ) -> Option<(DVec3, DVec3)> {
     let (r, t) = (b_in_a.rotation, b_in_a.translation);
-    let tolerance = 1e-10 * (ha.length() + hb.length() + t.length());
+    let tolerance = pair_tolerance(ha, hb, b_in_a);
     let zero = |n: DVec3, i: usize| n[i].abs() <= 1e-9;
     // A's face: the one axis the normal is along.
     let k = only_one((0..3).filter(|&i| !zero(normal, i)))?;
@@ -401,6 +401,12 @@ fn edge_on_face_pair(
     ((on_a - on_b - normal * depth).length() <= tolerance).then_some((on_a, on_b))
 }
 
+/// How far a deepest pair may miss realising the push `depth · n` (round-off of the
+/// boxes' and the pose's numbers).
+fn pair_tolerance(ha: DVec3, hb: DVec3, b_in_a: RelativePose) -> f64 {
+    1e-10 * (ha.length() + hb.length() + b_in_a.translation.length())
+}
+
 /// The one item of `items`, `None` when there are none or several.
 fn only_one(mut items: impl Iterator<Item = usize>) -> Option<usize> {
     let first = items.next()?;
@@ -419,7 +425,7 @@ fn vertex_witnesses(
     normal: DVec3,
 ) -> Option<(DVec3, DVec3)> {
     let (r, t) = (b_in_a.rotation, b_in_a.translation);
-    let tolerance = 1e-10 * (ha.length() + hb.length() + t.length());
+    let tolerance = pair_tolerance(ha, hb, b_in_a);
     let unique = |n: DVec3| n.abs().min_element() > 1e-9;
     // B's vertex deepest along −n (B's frame signs), laid on A's face.
     let in_b = r.transpose() * normal;
@@ -454,7 +460,7 @@ fn edge_witnesses(
     normal: DVec3,
 ) -> Option<(DVec3, DVec3)> {
     let (r, t) = (b_in_a.rotation, b_in_a.translation);
-    let tolerance = 1e-10 * (ha.length() + hb.length() + t.length());
+    let tolerance = pair_tolerance(ha, hb, b_in_a);
     // A's edge deepest along +n and B's along −n (B's frame): the one free axis each.
     let edge = |n: DVec3, h: DVec3| -> Option<(usize, DVec3)> {
         let free: Vec<usize> = (0..3).filter(|&i| n[i].abs() <= 1e-9).collect();
