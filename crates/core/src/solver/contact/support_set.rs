@@ -189,12 +189,12 @@ fn cuboid(h: DVec3, n: DVec3, band: f64) -> SupportSet {
             if k & 4 == 0 { -h.z } else { h.z },
         )
     });
-    let heights = corners.map(|c| n.dot(c));
-    let top = heights.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let near: SmallVec<[usize; 8]> = (0..8).filter(|&k| heights[k] >= top - band).collect();
     if h.min_element() <= 0.0 {
         return of_points(&corners, n, band);
     }
+    let heights = corners.map(|c| n.dot(c));
+    let top = heights.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let near: SmallVec<[usize; 8]> = (0..8).filter(|&k| heights[k] >= top - band).collect();
     // Lexicographic order of the coordinates across n, as [`hull_across`] sorts.
     let (u, v) = n.any_orthonormal_pair();
     let key = |p: DVec3| (u.dot(p), v.dot(p));

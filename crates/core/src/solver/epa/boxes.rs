@@ -200,18 +200,7 @@ fn touching_boxes(
         let on_b = t + r * (r.transpose() * (b - t)).clamp(-hb, hb);
         ((on_a - on_b).length() <= slack).then_some((on_a, on_b))
     };
-    let alternating = || {
-        let mut p = t * 0.5;
-        for _ in 0..4 {
-            let on_a = p.clamp(-ha, ha);
-            let on_b = t + r * (r.transpose() * (on_a - t)).clamp(-hb, hb);
-            if (on_a - on_b).length() <= slack {
-                return Some((on_a, on_b));
-            }
-            p = on_b;
-        }
-        None
-    };
+    let alternating = || alternating_projections((ha, hb), b_in_a, slack, 4);
     let (on_a, on_b) = vertex_witnesses(ha, hb, b_in_a, overlap, normal)
         .and_then(on_boxes)
         .or_else(|| edge_witnesses(ha, hb, b_in_a, overlap, normal).and_then(on_boxes))
@@ -337,17 +326,35 @@ fn flush_faces_pair(
     depth: f64,
     normal: DVec3,
 ) -> Option<(DVec3, DVec3)> {
-    let r = b_in_a.rotation;
-    let t = b_in_a.translation + normal * depth;
-    let tolerance = pair_tolerance(ha, hb, b_in_a);
+    // B pushed out along the normal by the depth: touching.
+    let pushed = RelativePose {
+        translation: b_in_a.translation + normal * depth,
+        ..b_in_a
+    };
+    let tolerance = pair_tolerance(ha, hb, pushed);
+    let (on_a, on_b) = alternating_projections((ha, hb), pushed, tolerance, 3)?;
+    let on_b = on_b - normal * depth;
+    // The pair realises the push within round-off (what the others check).
+    ((on_a - on_b - normal * depth).length() <= tolerance).then_some((on_a, on_b))
+}
+
+/// A point of each box within `tolerance` of each other, by projecting onto A's box
+/// and B's in turn from the midpoint of their centres (von Neumann's alternating
+/// projections: where two faces lie flush they meet in a step or two); `None` when
+/// `rounds` do not bring them that close.
+fn alternating_projections(
+    (ha, hb): (DVec3, DVec3),
+    b_in_a: RelativePose,
+    tolerance: f64,
+    rounds: usize,
+) -> Option<(DVec3, DVec3)> {
+    let (r, t) = (b_in_a.rotation, b_in_a.translation);
     let mut p = t * 0.5;
-    for _ in 0..3 {
+    for _ in 0..rounds {
         let on_a = p.clamp(-ha, ha);
         let on_b = t + r * (r.transpose() * (on_a - t)).clamp(-hb, hb);
         if (on_a - on_b).length() <= tolerance {
-            let on_b = on_b - normal * depth;
-            // The pair realises the push within round-off (what the others check).
-            return ((on_a - on_b - normal * depth).length() <= tolerance).then_some((on_a, on_b));
+            return Some((on_a, on_b));
         }
         p = on_b;
     }
