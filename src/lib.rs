@@ -7,8 +7,8 @@
 //! and the benchmarks as they did before the core became its own crate.
 
 pub use collidescope_core::{
-    composite, cross_check, export, import, input, mesh, minkowski, nearest, parry_bridge, pose,
-    printed_bound, rng, robot, scene, shape, solver, DMat3, DQuat, DVec3,
+    composite, cross_check, export, import, input, lesson_markup, mesh, minkowski, nearest,
+    parry_bridge, pose, printed_bound, rng, robot, scene, shape, solver, DMat3, DQuat, DVec3,
 };
 
 pub mod bench;

@@ -247,7 +247,9 @@ pub fn lesson_panel_ui(ui: &mut egui::Ui, player: &mut LessonPlayer) {
     if player.on_questions() {
         ui.heading("Lesson · questions");
     } else {
-        ui.heading(format!("Lesson · step {} of {count}", player.step + 1));
+        // "Page": the run's steps are "steps" (the narration and the playback
+        // counter), so one screen never shows two different step numbers.
+        ui.heading(format!("Lesson · page {} of {count}", player.step + 1));
     }
     ui.horizontal(|ui| {
         if ui.button("◀ previous").on_hover_text("PageUp").clicked() {
@@ -378,30 +380,44 @@ pub fn has_lesson(player: &LessonPlayer) -> bool {
 /// The text's first `n` words, without markup, for the step list.
 fn first_words(text: &str, n: usize) -> String {
     let words: Vec<&str> = text.split_whitespace().take(n + 1).collect();
-    let mut title = words[..words.len().min(n)].join(" ").replace("**", "");
+    let mut title = crate::lesson_markup::plain(&words[..words.len().min(n)].join(" "));
     if words.len() > n {
         title.push('…');
     }
     title
 }
 
-/// Markdown-light: `**bold**` spans in the strong colour (and a touch larger), the
-/// rest as written (formulas are plain Unicode); blank lines separate paragraphs.
+/// Markdown-light ([`crate::lesson_markup`]): `**bold**` spans in the strong colour
+/// (and a touch larger), `code` in monospace, `x_k` and `s_{A⊖B}` as subscripts, `R^T`
+/// as a superscript, the rest as written (formulas in plain Unicode).
 pub fn markdown_light(
     text: &str,
     size: f32,
     color: egui::Color32,
     strong: egui::Color32,
 ) -> egui::text::LayoutJob {
+    use crate::lesson_markup::{spans, Script};
     let mut job = egui::text::LayoutJob::default();
-    for (k, span) in text.split("**").enumerate() {
-        let bold = k % 2 == 1;
+    for span in spans(text) {
+        let base = if span.bold { size * 1.05 } else { size };
+        let (font_size, valign) = match span.script {
+            // egui's own default: rows aligned at the bottom.
+            Script::Normal => (base, egui::Align::BOTTOM),
+            Script::Sub => (base * 0.7, egui::Align::BOTTOM),
+            Script::Super => (base * 0.7, egui::Align::TOP),
+        };
+        let font_id = if span.code {
+            egui::FontId::monospace(font_size * 0.9)
+        } else {
+            egui::FontId::proportional(font_size)
+        };
         let format = egui::TextFormat {
-            font_id: egui::FontId::proportional(if bold { size * 1.05 } else { size }),
-            color: if bold { strong } else { color },
+            font_id,
+            color: if span.bold { strong } else { color },
+            valign,
             ..Default::default()
         };
-        job.append(span, 0.0, format);
+        job.append(&span.text, 0.0, format);
     }
     job
 }

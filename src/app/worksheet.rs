@@ -51,7 +51,7 @@ pub fn worksheet(scene: Scene) -> String {
     let mut number = 0;
     replay(scene, |step, model, cursor| {
         number += 1;
-        let _ = writeln!(steps, "\n### Step {number}\n\n{}", step.text.trim());
+        let _ = writeln!(steps, "\n### Page {number}\n\n{}", step.text.trim());
         let Some(run) = model.focused_run().map(|r| &r.run) else {
             return;
         };

@@ -22,14 +22,15 @@ pub fn print_lesson(path: &Path, worksheet: Option<&Path>) -> anyhow::Result<()>
     }
     let steps = scene.lesson.clone();
     let scene_questions = scene.questions.clone();
-    println!("{}: {} steps", scene.name, steps.len());
+    println!("{}: {} pages", scene.name, steps.len());
     let mut differ = 0;
     for (k, (step, shown)) in steps.iter().zip(transcript(scene)).enumerate() {
+        // Lesson pages and run steps are counted apart, as the viewer shows them.
         println!(
-            "\nstep {}: {} at record {}",
+            "\npage {}: {} at its step {}",
             k + 1,
             shown.method.name(),
-            shown.cursor
+            shown.cursor + 1
         );
         let status = match &step.expect {
             Some(e) if e.iterations == shown.iterations && e.narration == shown.narration => {

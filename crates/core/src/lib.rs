@@ -26,6 +26,7 @@ pub mod cross_check;
 pub mod export;
 pub mod import;
 pub mod input;
+pub mod lesson_markup;
 pub mod mesh;
 pub mod minkowski;
 pub mod nearest;

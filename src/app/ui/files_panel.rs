@@ -61,6 +61,7 @@ pub fn files_panel_ui(
             }
         });
     }
+    lessons_menu(ui, files);
     gallery_menu(ui, files);
     ui.horizontal(|ui| {
         ui.label("dropped mesh replaces");
@@ -69,15 +70,60 @@ pub fn files_panel_ui(
     });
 }
 
-/// Where the gallery of real failures lives: `scenes/gallery` below the working folder,
-/// else in the source tree this viewer was built from.
-fn gallery_dir() -> Option<PathBuf> {
+/// A folder of the shipped scenes (`gallery`, `lessons`): below the working folder, else
+/// in the source tree this viewer was built from.
+fn scenes_dir(name: &str) -> Option<PathBuf> {
     [
-        PathBuf::from("scenes/gallery"),
-        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/gallery")),
+        PathBuf::from("scenes").join(name),
+        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/scenes")).join(name),
     ]
     .into_iter()
     .find(|p| p.is_dir())
+}
+
+fn gallery_dir() -> Option<PathBuf> {
+    scenes_dir("gallery")
+}
+
+/// Lessons: the course's paths in teaching order (`scenes/lessons/course.ron`), each
+/// lesson by its title.
+fn lessons_menu(ui: &mut egui::Ui, files: &mut MessageWriter<FileRequest>) {
+    ui.menu_button("Lessons", |ui| {
+        let Some(dir) = scenes_dir("lessons") else {
+            ui.label("no scenes/lessons folder here");
+            return;
+        };
+        let course = match crate::scene::Course::load(&dir) {
+            Ok(course) => course,
+            Err(e) => {
+                ui.label(e.to_string());
+                return;
+            }
+        };
+        for path in &course.paths {
+            ui.strong(&path.name).on_hover_text(&path.about);
+            for stem in &path.lessons {
+                let file = dir.join(format!("{stem}.ron"));
+                let title = lesson_title(&file).unwrap_or_else(|| stem.clone());
+                if ui.button(title).clicked() {
+                    files.write(FileRequest {
+                        action: FileAction::OpenScene,
+                        path: Some(file),
+                    });
+                    ui.close();
+                }
+            }
+            ui.separator();
+        }
+    });
+}
+
+/// A lesson's title: its scene's `name`, read from the file's text without loading it.
+fn lesson_title(file: &std::path::Path) -> Option<String> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let line = text.lines().find(|l| l.trim_start().starts_with("name:"))?;
+    let quoted = line.split_once('"')?.1.rsplit_once('"')?.0;
+    Some(quoted.to_string())
 }
 
 /// The gallery's scenes by name (their first comment line says which bug report).

@@ -198,6 +198,7 @@ fn viewer_ui(
                     &mut state.cursor,
                     &mut requests.playback,
                     crate::app::lesson::narration_shown(&state.lesson),
+                    !crate::app::lesson::has_lesson(&state.lesson),
                 );
                 companion::playback_section_ui(ui, &state.model, &mut state.companions);
                 ui.separator();

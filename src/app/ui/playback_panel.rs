@@ -13,6 +13,7 @@ pub fn playback_panel_ui(
     cursor: &mut Playback,
     requests: &mut MessageWriter<PlaybackRequest>,
     show_narration: bool,
+    show_slow_causes: bool,
 ) {
     let len = model.step_count();
     let index = cursor.cursor.min(len.saturating_sub(1));
@@ -80,7 +81,11 @@ pub fn playback_panel_ui(
         let (a, b) = (&model.pair_scene().a().shape, &model.pair_scene().b().shape);
         ui.label(crate::solver::distance::coal_replay::describe(a, b));
     }
-    // Why the run was slow, with a button to the first step that shows it.
+    // Why the run was slow, with a button to the first step that shows it (not in a
+    // lesson: its text says what the run shows).
+    if !show_slow_causes {
+        return;
+    }
     let explained = crate::solver::distance::explain::explain_with_checks(
         &run.run,
         Some((&model.pair_scene().a().shape, &model.pair_scene().b().shape)),

@@ -21,12 +21,14 @@ use crate::solver::{Algorithm, Method, Run, SolverSettings};
 
 mod build;
 mod composite;
+mod course;
 mod focus;
 mod format;
 
 pub use build::build_shape_spec;
 use build::{body_name, build_body, check_dimension};
 pub use composite::CONTACT_MARGIN_FRACTION;
+pub use course::{Course, CoursePath, COURSE_FILE};
 pub use format::*;
 
 /// The scene format version this build writes (it also reads version 1).

@@ -56,11 +56,11 @@ pub fn narrate(run: RunView<'_>, trace: &EpaTrace, index: usize) -> String {
     match r.event {
         EpaEvent::Start | EpaEvent::Expanded => format!(
             "Step {step}: face {face} nearest at {:.6}; the support along its normal reaches {:.6}, \
-             a gain of {:.3e} > ε: expand; {} faces removed, {} added ({} faces now).",
+             a gain of {:.3e} > ε: expand; {} removed, {} added ({} faces now).",
             Below(r.nearest_distance),
             Above(r.support_distance),
             Above(r.gain),
-            r.faces_removed,
+            faces(r.faces_removed),
             r.faces_added,
             r.faces.len() - r.faces_removed + r.faces_added
         ),
@@ -114,5 +114,14 @@ mod tests {
             last.contains("certified") && last.contains("penetrating"),
             "{last}"
         );
+    }
+}
+
+/// "1 face", "3 faces".
+fn faces(n: usize) -> String {
+    if n == 1 {
+        "1 face".to_string()
+    } else {
+        format!("{n} faces")
     }
 }

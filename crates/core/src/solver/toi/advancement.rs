@@ -1,4 +1,4 @@
-//! Conservative advancement (Box2D's `b2TimeOfImpact`, for translation): at time t the
+//! Conservative advancement (Mirtich; Box2D 3.1's `b2ShapeCast`, for translation): at time t the
 //! shapes are `d` apart across a plane with normal `n`; B closes that gap at speed
 //! `−n·v` at most, so it cannot touch before `t + d / (−n·v)`. Step there, measure again.
 //! Each step stays at or before the first contact; it ends when `d` is within the

@@ -2,9 +2,9 @@
 //! docs/algorithms.md, "Time of impact"):
 //! B translates by `t·v`, t ∈ [0, 1], A stays; when do they first touch? Four methods, one family:
 //!
-//! - [`ToiRule::RayCast`]: GJK ray cast (van den Bergen's; Box2D's `b2ShapeCast`): the
+//! - [`ToiRule::RayCast`]: GJK ray cast (van den Bergen's; Box2D 3.0's `b2ShapeCast`): the
 //!   ray `λ·v` from the origin into `A ⊖ B`, its point pushed on by each support plane.
-//! - [`ToiRule::Advancement`]: conservative advancement (Box2D's `b2TimeOfImpact`): the
+//! - [`ToiRule::Advancement`]: conservative advancement (Mirtich; Box2D 3.1's `b2ShapeCast`): the
 //!   distance and its closing speed allow a step that cannot pass the contact.
 //! - [`ToiRule::Halving`]: interval halving on the swept shape (Ericson): does B,
 //!   swept over the bracket's first half, touch A? Each test warm-starts from the last.

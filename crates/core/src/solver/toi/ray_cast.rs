@@ -1,4 +1,4 @@
-//! GJK ray cast (van den Bergen, "Ray casting against general convex objects"; Box2D's
+//! GJK ray cast (van den Bergen, "Ray casting against general convex objects"; Box2D 3.0's
 //! `b2ShapeCast`): B at `t·v` touches A when `t·v ∈ A ⊖ B` (B at t = 0). So cast the
 //! ray `λ·v` into `C = A ⊖ B`: keep a simplex of C's support points; `gap` runs from the
 //! simplex's point nearest the ray's point `x = λ·v` to `x`. A support `p` along `gap`
@@ -16,7 +16,7 @@ use crate::solver::{Simplex, SimplexVertex};
 pub(super) fn run(mut q: Query) -> ToiRun {
     let v = q.velocity;
     // On the cores (a sphere's point, a capsule's segment), the radii as a margin
-    // (Box2D's b2ShapeCast): contact when the ray's point is within `radius` of the
+    // (Box2D 3.0's b2ShapeCast): contact when the ray's point is within `radius` of the
     // cores' difference, each support plane pushed out by it. No iterations go into
     // approximating the rounded surface.
     let (core_a, core_b) = (q.core_a.clone(), q.core_b.clone());

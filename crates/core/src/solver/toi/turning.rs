@@ -1,5 +1,4 @@
-//! A B that also turns (Mirtich's bound, Box2D's `b2TimeOfImpact` for rotating
-//! bodies; conservative advancement in `advancement.rs` uses it): B translates by
+//! A B that also turns (Mirtich's bound on a turning body's closing speed; conservative advancement in `advancement.rs` uses it): B translates by
 //! `t·v` and turns by the angle `t·|ω|` about `ω` through its own origin. A point of
 //! B at distance `r` from that origin moves at most `|v·n| + |ω|·r` towards A along any unit `n`; with `r_B` the
 //! largest such distance (a bound from B's bounding box), the gap `d` across the
