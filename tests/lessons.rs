@@ -4,6 +4,8 @@
 //! lesson is revised on purpose (`collidescope lesson FILE` prints the new values).
 #![cfg(feature = "app")]
 
+mod common;
+
 use std::path::Path;
 
 use collidescope::app::lesson::transcript;
@@ -88,12 +90,15 @@ fn every_lesson_step_shows_what_it_says() {
     }
 }
 
-/// Every lesson ends with questions for the class, and its worksheet holds what a
-/// student needs to redo it by hand: the shapes' coordinates, every step's text, the
-/// runs narrated step by step (the support points and distances), and the questions.
+/// Every lesson ends with questions for the class (each with its answer), and its two
+/// worksheets hold what they promise: the student sheet the setup (world coordinates,
+/// the rotation convention, the frame, x₀, the tie rule, the stopping test), steps to
+/// fill in and the questions, and nothing of the answers; the answer key every run step
+/// by step, each question with its answer, and every page's text.
 #[test]
-fn every_lesson_has_questions_and_a_worksheet() {
-    use collidescope::app::worksheet::worksheet;
+fn every_lesson_has_questions_answers_and_worksheets() {
+    use collidescope::app::worksheet::worksheets;
+    use collidescope::lesson_markup::markdown;
     for path in lesson_files() {
         let scene = Scene::load(&path).unwrap();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
@@ -102,30 +107,177 @@ fn every_lesson_has_questions_and_a_worksheet() {
             "{name}: {} questions",
             scene.questions.len()
         );
-        let sheet = worksheet(scene.clone());
-        assert!(sheet.starts_with(&format!("# {}", scene.name)), "{name}");
-        assert!(
-            sheet.contains("## The shapes\n\n- A: `"),
-            "{name}: no shapes"
+        assert_eq!(
+            scene.answers.len(),
+            scene.questions.len(),
+            "{name}: an answer per question"
         );
-        for step in &scene.lesson {
+        let sheets = worksheets(scene.clone());
+        let (student, key) = (&sheets.student, &sheets.answers);
+        assert!(
+            student.starts_with(&format!("# {}", markdown(&scene.name))),
+            "{name}"
+        );
+        for part in [
+            "## The setup",
+            "- **A**: `",
+            "EulerDegrees((α, β, γ))",
+            "**Frame.**",
+            "**First guess.**",
+            "**Ties.**",
+            "**Stopping test.**",
+            "## To compute by hand",
+            "________",
+            "## Questions",
+        ] {
             assert!(
-                sheet.contains(step.text.trim()),
-                "{name}: a step's text is missing"
+                student.contains(part),
+                "{name}: the student sheet has no {part:?}"
             );
         }
-        assert!(
-            sheet.contains("## The runs, to redo by hand"),
-            "{name}: no runs"
-        );
-        assert!(
-            sheet.contains("1. Step 1:"),
-            "{name}: the run's first step is not narrated"
-        );
-        for q in &scene.questions {
-            assert!(sheet.contains(q.as_str()), "{name}: question missing: {q}");
+        for part in [
+            "## The setup",
+            "## The runs, every step",
+            "1. Step 1:",
+            "Result: ",
+            "## Answers to the questions",
+            "## The lesson, page by page",
+        ] {
+            assert!(key.contains(part), "{name}: the answer key has no {part:?}");
+        }
+        for step in &scene.lesson {
+            assert!(
+                key.contains(&markdown(step.text.trim())),
+                "{name}: a page's text is missing from the key"
+            );
+            assert!(
+                !student.contains(&markdown(step.text.trim())),
+                "{name}: the student sheet gives a page's text away"
+            );
+        }
+        for (q, a) in scene.questions.iter().zip(&scene.answers) {
+            assert!(
+                student.contains(&markdown(q)) && key.contains(&markdown(q)),
+                "{name}: question missing: {q}"
+            );
+            assert!(key.contains(&markdown(a)), "{name}: answer missing: {a}");
+            assert!(
+                !student.contains(&markdown(a)),
+                "{name}: the student sheet gives an answer away"
+            );
         }
     }
+}
+
+/// Numbers a lesson's text may state without its runs printing them: each derived in
+/// the text itself, a count of the scene, a version, a year or an equation number.
+const STATED_NOT_RUN: &[(&str, &[&str])] = &[
+    ("01_minkowski_difference", &["1.2"]), // √(1.2² + 0.2²): the centres' offset
+    ("02_support_mappings", &["32"]),      // the hill-climbing threshold (Coal's)
+    ("05_frank_wolfe_zigzag", &["2.03e-6"]), // g/(2∥x∥), derived in the text
+    ("06_nesterov_ellipsoids", &["25"]),   // Montaut et al.'s eq. 25
+    ("07_normalisation_mesh_hulls", &["300"]), // the meshes' vertex count
+    ("09_gjk_as_frank_wolfe", &["174"]),   // lesson 5's count, recalled
+    ("10_ericson_worked_example", &["2004"]), // the course notes' year
+    ("11_stopping_test", &["8.7e-7"]),     // ∥x∥ − α, derived in the text
+    ("12_time_of_impact", &["5.048", "5.8e-11", "3.1"]), // the plate's geometry, 2^−34, Box2D 3.1
+    ("13_flat_and_touching", &["4.5", "1e-17"]), // the face's place; an example of round-off
+    ("14_contact_manifolds", &["0.31"]),   // parry's version
+];
+
+/// Every other number a lesson's text states comes from the runs it shows: it is one of
+/// the numbers its answer key prints (the setup, every run step by step, what the viewer
+/// says on each page), to the digits the text gives.
+#[test]
+fn every_number_a_lesson_states_comes_from_its_runs() {
+    use collidescope::app::worksheet::worksheets;
+    use collidescope::lesson_markup::plain;
+    for path in lesson_files() {
+        let scene = Scene::load(&path).unwrap();
+        let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+        let allowed = STATED_NOT_RUN
+            .iter()
+            .find(|(s, _)| *s == stem)
+            .map_or(&[][..], |(_, a)| *a);
+        let key = worksheets(scene.clone()).answers;
+        let (runs, pages) = key.split_once("## Answers to the questions").unwrap();
+        let pages = pages.split_once("## The lesson, page by page").unwrap().1;
+        let viewer: String = pages
+            .lines()
+            .filter(|l| l.starts_with("> The viewer"))
+            .collect();
+        let printed: Vec<f64> = numbers(&format!("{runs}{viewer}"))
+            .into_iter()
+            .map(|(_, v)| v)
+            .collect();
+        for step in &scene.lesson {
+            for (token, v) in numbers(&plain(&step.text)) {
+                let small_count = v.fract() == 0.0 && v.abs() <= 20.0;
+                if small_count || allowed.contains(&token.as_str()) {
+                    continue;
+                }
+                // Within one unit of the last digit: rounded to nearest, or a bound
+                // rounded the safe way.
+                let tolerance = last_digit(&token) * 1.0001;
+                assert!(
+                    printed
+                        .iter()
+                        .any(|p| (p.abs() - v.abs()).abs() <= tolerance),
+                    "{stem}: the text states {token}, which none of its runs prints (in {:?})",
+                    step.text
+                );
+            }
+        }
+    }
+}
+
+/// The numbers of a text (`0.5`, `1e-6`, `9.99851e−4`) with their values.
+fn numbers(text: &str) -> Vec<(String, f64)> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let starts = chars[i].is_ascii_digit()
+            && (i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '.'));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j < chars.len()
+            && (chars[j].is_ascii_digit()
+                || (chars[j] == '.' && chars.get(j + 1).is_some_and(|c| c.is_ascii_digit())))
+        {
+            j += 1;
+        }
+        if j < chars.len() && chars[j] == 'e' {
+            let mut e = j + 1;
+            if e < chars.len() && matches!(chars[e], '-' | '−' | '+') {
+                e += 1;
+            }
+            if chars.get(e).is_some_and(|c| c.is_ascii_digit()) {
+                while chars.get(e).is_some_and(|c| c.is_ascii_digit()) {
+                    e += 1;
+                }
+                j = e;
+            }
+        }
+        let token: String = chars[i..j].iter().collect::<String>().replace('−', "-");
+        if let Ok(v) = token.parse::<f64>() {
+            out.push((token, v));
+        }
+        i = j;
+    }
+    out
+}
+
+/// The value of a number's last written digit (`0.059` → 0.001, `8.7e-7` → 1e-8).
+fn last_digit(token: &str) -> f64 {
+    let (mantissa, exponent) = token
+        .split_once('e')
+        .map_or((token, 0), |(m, e)| (m, e.parse::<i32>().unwrap_or(0)));
+    let decimals = mantissa.split_once('.').map_or(0, |(_, d)| d.len() as i32);
+    10f64.powi(exponent - decimals)
 }
 
 /// One notation (docs/teaching.md, "Notation"): no markup reaches the reader raw (every
@@ -204,4 +356,39 @@ fn lesson_11_warm_starts_as_its_text_says() {
             .all(|c| (15..=19).contains(&c.2) && (24..=26).contains(&c.3)),
         "{counts:?}"
     );
+}
+
+/// `collidescope lesson FILE --worksheet OUT.md --pdf` writes both sheets as Markdown and
+/// as PDF (printed by the system's Chromium, which CI installs; skipped without it).
+#[test]
+fn worksheets_print_to_pdf() {
+    if collidescope::app::worksheet::pdf::chromium().is_none() {
+        eprintln!("skipped: no Chromium on this machine to print worksheets with");
+        return;
+    }
+    let dir = common::TempDir::new("worksheet-pdf");
+    let out = dir.join("lesson3.md");
+    let lesson = lessons_dir().join("03_gjk_two_boxes.ron");
+    common::cli_ok(&[
+        "lesson",
+        lesson.to_str().unwrap(),
+        "--worksheet",
+        out.to_str().unwrap(),
+        "--pdf",
+    ]);
+    for name in [
+        "lesson3.md",
+        "lesson3-answers.md",
+        "lesson3.pdf",
+        "lesson3-answers.pdf",
+    ] {
+        let bytes = std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        if name.ends_with(".pdf") {
+            assert!(
+                bytes.starts_with(b"%PDF-") && bytes.len() > 10_000,
+                "{name}: {} bytes",
+                bytes.len()
+            );
+        }
+    }
 }

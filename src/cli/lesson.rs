@@ -10,15 +10,13 @@ use collidescope::app::lesson::transcript;
 use collidescope::app::{run_viewer, ViewerOptions};
 use collidescope::solver::Method;
 
-pub fn print_lesson(path: &Path, worksheet: Option<&Path>) -> anyhow::Result<()> {
+pub fn print_lesson(path: &Path, worksheet: Option<&Path>, pdf: bool) -> anyhow::Result<()> {
     let scene = collidescope::input::open(path)?;
     if scene.lesson.is_empty() {
         anyhow::bail!("{}: the scene has no lesson steps", path.display());
     }
     if let Some(out) = worksheet {
-        std::fs::write(out, collidescope::app::worksheet::worksheet(scene.clone()))
-            .map_err(|e| anyhow::anyhow!("{}: cannot write the worksheet: {e}", out.display()))?;
-        println!("wrote the worksheet {}", out.display());
+        write_worksheets(&scene, out, pdf)?;
     }
     let steps = scene.lesson.clone();
     let scene_questions = scene.questions.clone();
@@ -120,4 +118,31 @@ fn rerun_under_xvfb(width: u32, height: u32) -> anyhow::Result<()> {
     } else {
         anyhow::bail!("animation failed under xvfb-run ({status})")
     }
+}
+
+/// The student sheet at `out`, the answer key beside it, and both as PDF when asked.
+fn write_worksheets(
+    scene: &collidescope::scene::Scene,
+    out: &Path,
+    pdf: bool,
+) -> anyhow::Result<()> {
+    use collidescope::app::worksheet::{answers_path, pdf as print, worksheets};
+    let sheets = worksheets(scene.clone());
+    let key = answers_path(out);
+    for (path, text, what) in [
+        (out, &sheets.student, "student sheet"),
+        (key.as_path(), &sheets.answers, "answer key"),
+    ] {
+        std::fs::write(path, text)
+            .map_err(|e| anyhow::anyhow!("{}: cannot write the {what}: {e}", path.display()))?;
+        println!("wrote the {what} {}", path.display());
+        if pdf {
+            let target = path.with_extension("pdf");
+            let title = format!("{} · {what}", scene.name);
+            print::print_pdf(&print::html_page(&title, text), &target)
+                .map_err(|e| anyhow::anyhow!(e))?;
+            println!("wrote the {what} {}", target.display());
+        }
+    }
+    Ok(())
 }

@@ -273,15 +273,21 @@ enum Command {
     /// in full, focused method, cursor, iterations, narration) and its questions, each
     /// step checked against its `expect`; exits with an error when one differs. The
     /// printed `expect` lines are what to paste after a deliberate change. With
-    /// `--worksheet OUT.md`, also a printable worksheet for the class.
+    /// `--worksheet OUT.md`, also the worksheets: a student sheet at OUT.md and its
+    /// answer key at OUT-answers.md (and both as PDF with `--pdf`).
     #[cfg(feature = "app")]
     Lesson {
         /// Scene file (RON) with lesson steps.
         scene: PathBuf,
-        /// Also write a printable worksheet (Markdown): the shapes' coordinates, each
-        /// step's text, the runs step by step to redo by hand, the questions.
+        /// Also write the worksheets (Markdown): a student sheet here (the setup in
+        /// world coordinates, x₀, the tie rule, the first steps of each run to fill in,
+        /// the questions) and an answer key beside it (`-answers` added to the name).
         #[arg(long)]
         worksheet: Option<PathBuf>,
+        /// With `--worksheet`: also print both sheets to PDF (same names, `.pdf`) with
+        /// the system's Chromium.
+        #[arg(long, requires = "worksheet")]
+        pdf: bool,
     },
     /// Find the slow poses of two meshes: sample relative poses at signed distances in a
     /// band, run the algorithms, report the distributions, write the worst as scenes.
@@ -636,9 +642,11 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             animate: None,
         }),
         #[cfg(feature = "app")]
-        Some(Command::Lesson { scene, worksheet }) => {
-            lesson::print_lesson(&scene, worksheet.as_deref())
-        }
+        Some(Command::Lesson {
+            scene,
+            worksheet,
+            pdf,
+        }) => lesson::print_lesson(&scene, worksheet.as_deref(), pdf),
         #[cfg(feature = "app")]
         Some(Command::Animate {
             scene,

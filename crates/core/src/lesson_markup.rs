@@ -124,6 +124,36 @@ pub fn html(text: &str) -> String {
     out
 }
 
+/// The text as Markdown for worksheets: bold and code as Markdown writes them, scripts as
+/// `<sub>`/`<sup>` tags (Markdown renderers pass them through), `&`, `<` and `>`
+/// escaped so that text never becomes a tag.
+pub fn markdown(text: &str) -> String {
+    let mut out = String::new();
+    for s in spans(text) {
+        let mut t = if s.code {
+            s.text.clone()
+        } else {
+            s.text
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+        };
+        t = match s.script {
+            Script::Normal => t,
+            Script::Sub => format!("<sub>{t}</sub>"),
+            Script::Super => format!("<sup>{t}</sup>"),
+        };
+        if s.code {
+            t = format!("`{t}`");
+        }
+        if s.bold {
+            t = format!("**{t}**");
+        }
+        out.push_str(&t);
+    }
+    out
+}
+
 /// `&`, `<`, `>` and quotes escaped: text from a lesson file never becomes markup.
 pub fn escape_html(text: &str) -> String {
     let mut out = String::with_capacity(text.len());

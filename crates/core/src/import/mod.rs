@@ -379,6 +379,7 @@ fn scene(name: String, notes: String, bodies: Vec<crate::scene::BodySpec>) -> Sc
         settings: SolverSettings::default(),
         lesson: Vec::new(),
         questions: Vec::new(),
+        answers: Vec::new(),
     }
 }
 

@@ -119,6 +119,7 @@ pub fn robot_scene_as(
         pairs,
         lesson: Vec::new(),
         questions: Vec::new(),
+        answers: Vec::new(),
         methods: vec![Method::of(Algorithm::GJK)],
         settings: SolverSettings::default(),
         base_dir: dir.to_path_buf(),

@@ -407,6 +407,9 @@ pub struct SceneFile {
     /// the worksheet `collidescope lesson --worksheet` writes).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub questions: Vec<String>,
+    /// The answer to each question, in order (the worksheet's answer key).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<String>,
 }
 
 impl From<SceneFileV1> for SceneFile {
@@ -422,6 +425,7 @@ impl From<SceneFileV1> for SceneFile {
             settings: v1.settings,
             lesson: Vec::new(),
             questions: Vec::new(),
+            answers: Vec::new(),
         }
     }
 }

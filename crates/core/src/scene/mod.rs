@@ -100,6 +100,8 @@ pub struct Scene {
     pub lesson: Vec<LessonStep>,
     /// Questions to ask the class after the lesson.
     pub questions: Vec<String>,
+    /// The answer to each question (the worksheet's answer key); empty when unwritten.
+    pub answers: Vec<String>,
     /// Every method the file names (its `algorithms`), in its order: the scene's one
     /// list; the distance solvers among them are [`Scene::distance_solvers`].
     pub methods: Vec<Method>,
@@ -205,6 +207,7 @@ impl Scene {
             pairs: vec![(0, 1)],
             lesson: Vec::new(),
             questions: Vec::new(),
+            answers: Vec::new(),
             methods: vec![Method::of(Algorithm::GJK)],
             settings: SolverSettings::default(),
             base_dir: PathBuf::new(),
@@ -271,6 +274,13 @@ impl Scene {
             })
             .collect::<Result<Vec<_>, _>>()?;
         check_dimension(file.dimension, &bodies, &methods).map_err(invalid)?;
+        if !file.answers.is_empty() && file.answers.len() != file.questions.len() {
+            return Err(invalid(format!(
+                "answers: {} answers for {} questions (one answer per question, in order)",
+                file.answers.len(),
+                file.questions.len()
+            )));
+        }
         for (k, step) in file.lesson.iter().enumerate() {
             let at = |m: String| invalid(format!("lesson step {}: {m}", k + 1));
             if let Some(name) = &step.algorithm {
@@ -304,6 +314,7 @@ impl Scene {
             pairs,
             lesson: file.lesson,
             questions: file.questions,
+            answers: file.answers,
             methods,
             settings,
             base_dir,
@@ -447,6 +458,7 @@ impl Scene {
             pairs: self.pairs.clone(),
             lesson: self.lesson.clone(),
             questions: self.questions.clone(),
+            answers: self.answers.clone(),
             algorithms: self.methods.iter().map(|m| m.name().to_string()).collect(),
             settings: *s,
         }

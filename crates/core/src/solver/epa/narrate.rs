@@ -80,6 +80,15 @@ pub fn narrate(run: RunView<'_>, trace: &EpaTrace, index: usize) -> String {
     }
 }
 
+/// "1 face", "3 faces".
+fn faces(n: usize) -> String {
+    if n == 1 {
+        "1 face".to_string()
+    } else {
+        format!("{n} faces")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::pose::RelativePose;
@@ -114,14 +123,5 @@ mod tests {
             last.contains("certified") && last.contains("penetrating"),
             "{last}"
         );
-    }
-}
-
-/// "1 face", "3 faces".
-fn faces(n: usize) -> String {
-    if n == 1 {
-        "1 face".to_string()
-    } else {
-        format!("{n} faces")
     }
 }
