@@ -260,12 +260,13 @@ pub fn lesson_panel_ui(ui: &mut egui::Ui, player: &mut LessonPlayer) {
         }
     });
     let mut chosen = None;
+    let size = egui::TextStyle::Body.resolve(ui.style()).size;
+    let (plain, strong) = (ui.visuals().text_color(), ui.visuals().strong_text_color());
     for (k, step) in player.lesson.iter().enumerate() {
+        // The title keeps the text's markup, so its subscripts render as in the text.
         let title = first_words(&step.text, 7);
-        if ui
-            .selectable_label(k == player.step, format!("{}. {title}", k + 1))
-            .clicked()
-        {
+        let title = markdown_light(&format!("{}. {title}", k + 1), size, plain, strong);
+        if ui.selectable_label(k == player.step, title).clicked() {
             chosen = Some(k);
         }
     }
@@ -380,7 +381,7 @@ pub fn has_lesson(player: &LessonPlayer) -> bool {
 /// The text's first `n` words, without markup, for the step list.
 fn first_words(text: &str, n: usize) -> String {
     let words: Vec<&str> = text.split_whitespace().take(n + 1).collect();
-    let mut title = crate::lesson_markup::plain(&words[..words.len().min(n)].join(" "));
+    let mut title = words[..words.len().min(n)].join(" ").replace("**", "");
     if words.len() > n {
         title.push('…');
     }
@@ -455,6 +456,67 @@ pub fn named_points(text: &str) -> Vec<String> {
     names.sort();
     names.dedup();
     names
+}
+
+/// How far a label may sit from the point it names, in label heights (a label stacked
+/// two lines above its neighbours still reads as theirs; further, it names nothing).
+pub const LABEL_REACH: f32 = 3.0;
+
+/// The smallest share of the view's smaller side the points a page's text names must
+/// span: a triangle the text is about, drawn 60 px wide, cannot be read from the back.
+pub const FEATURE_SHARE: f32 = 0.25;
+
+/// What makes a page's picture illegible (empty: legible): a point its text names
+/// whose label is outside the view, two labels overlapping, a label far from its point,
+/// or the named points crowded into a small part of the view.
+pub fn legibility_problems(text: &str, layout: &super::draw::LabelLayout) -> Vec<String> {
+    let Some(view) = layout.view else {
+        return Vec::new();
+    };
+    let mut problems = Vec::new();
+    let names = named_points(text);
+    for name in &names {
+        if layout.outside.iter().any(|label| label_shows(label, name)) {
+            problems.push(format!("{name} is named but its label is outside the view"));
+        }
+    }
+    let placed = &layout.placed;
+    for (i, a) in placed.iter().enumerate() {
+        for b in &placed[i + 1..] {
+            if a.rect.shrink(0.5).intersects(b.rect.shrink(0.5)) {
+                problems.push(format!("labels \"{}\" and \"{}\" overlap", a.text, b.text));
+            }
+        }
+        let reach = LABEL_REACH * a.rect.height();
+        let gap = a.rect.distance_to_pos(a.point);
+        if gap > reach {
+            problems.push(format!(
+                "label \"{}\" is {gap:.0} px from its point (at most {reach:.0})",
+                a.text
+            ));
+        }
+    }
+    // The named points' spread: their labels' points, counted once per place.
+    let mut points: Vec<egui::Pos2> = Vec::new();
+    for label in placed
+        .iter()
+        .filter(|l| names.iter().any(|n| n != "O" && label_shows(&l.text, n)))
+    {
+        if points.iter().all(|p| p.distance(label.point) > 3.0) {
+            points.push(label.point);
+        }
+    }
+    if points.len() >= 2 {
+        let spread = egui::Rect::from_points(&points);
+        let side = spread.width().max(spread.height());
+        let needed = FEATURE_SHARE * view.width().min(view.height());
+        if side < needed {
+            problems.push(format!(
+                "the points the text names span {side:.0} px, under a quarter of the view ({needed:.0} px)"
+            ));
+        }
+    }
+    problems
 }
 
 /// Whether a view label shows the point `name` (the label's words, "s = w₃" or

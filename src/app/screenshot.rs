@@ -68,7 +68,7 @@ fn capture_then_exit(
     orbit: Res<OrbitCamera>,
     mut mode: ResMut<NextState<ViewerMode>>,
     lesson: Res<super::lesson::LessonPlayer>,
-    offscreen: Res<super::draw::OffscreenLabels>,
+    label_layout: Res<super::draw::LabelLayout>,
 ) {
     job.frame += 1;
     if job.close_up && job.frame == 6 {
@@ -112,18 +112,15 @@ fn capture_then_exit(
     let size = std::fs::metadata(&job.path).map_or(0, |m| m.len());
     if job.requested && size > 0 && size == job.last_size {
         info!("screenshot written to {}", job.path.display());
-        let hidden = if job.check_labels {
-            named_but_hidden(&lesson, &offscreen)
+        let problems = if job.check_labels {
+            illegible(&lesson, &label_layout)
         } else {
             Vec::new()
         };
-        if hidden.is_empty() {
+        if problems.is_empty() {
             exit.write(AppExit::Success);
         } else {
-            error!(
-                "the step's text names {} but the view does not show them",
-                hidden.join(", ")
-            );
+            error!("the page's picture is not legible: {}", problems.join("; "));
             exit.write(AppExit::error());
         }
     } else if job.frame > GIVE_UP_FRAMES {
@@ -133,17 +130,12 @@ fn capture_then_exit(
     job.last_size = size;
 }
 
-/// The points the lesson step's text names whose labels fell outside the view.
-fn named_but_hidden(
+/// What makes the lesson page on screen illegible ([`super::lesson::legibility_problems`]).
+fn illegible(
     lesson: &super::lesson::LessonPlayer,
-    offscreen: &super::draw::OffscreenLabels,
+    layout: &super::draw::LabelLayout,
 ) -> Vec<String> {
-    use super::lesson::{current_text, label_shows, named_points};
-    let Some(text) = current_text(lesson) else {
-        return Vec::new();
-    };
-    named_points(text)
-        .into_iter()
-        .filter(|name| offscreen.0.iter().any(|label| label_shows(label, name)))
-        .collect()
+    super::lesson::current_text(lesson)
+        .map(|text| super::lesson::legibility_problems(text, layout))
+        .unwrap_or_default()
 }

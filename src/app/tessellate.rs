@@ -317,7 +317,7 @@ pub fn difference_mesh(a: &Shape, b: &Shape, b_in_a: &RelativePose) -> TriMesh {
     hull_mesh(&points, true)
 }
 
-fn hull_mesh(points: &[DVec3], sampled: bool) -> TriMesh {
+pub fn hull_mesh(points: &[DVec3], sampled: bool) -> TriMesh {
     match Polytope::from_points(points) {
         Ok(p) => polytope_mesh(&p, sampled),
         Err(_) => TriMesh::default(),

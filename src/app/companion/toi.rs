@@ -1,8 +1,11 @@
 //! A time of impact in focus: B's path over t ∈ [0, 1] as an arrow (its velocity), the
 //! region B sweeps (translucent), B as a ghost at the step's time (or the preview
 //! slider's), the probes so far along the path with the bracket that still holds the
-//! first contact, and at the end the contact points and normal. For the ray cast, the
-//! ray into `A ⊖ B` with its point, simplex and gap, drawn beside the shapes. Under the
+//! first contact, and at the end the contact points and normal. Beside the shapes, in
+//! `A ⊖ B`'s frame: the difference swept over the motion, `(A ⊖ B) ⊕ [−v, 0]`, which
+//! holds the origin exactly when the shapes touch at some t, and the ray `λ·v` from
+//! the origin (they first touch where it enters `A ⊖ B`); for the ray cast, its point,
+//! simplex and gap on that ray. Under the
 //! playback controls, the preview slider; its plot, the signed distance over the motion
 //! (sampled by EPA at 101 times, here beside the model) with the method's probes.
 
@@ -15,13 +18,15 @@ use egui_plot::{Legend, Line, Plot, PlotPoints};
 use super::{CompanionState, PlotView};
 use crate::app::camera::StepBounds;
 use crate::app::drag::VelocityHandle;
+use crate::app::draw::minkowski::{DifferenceFrame, COLOR_DIFFERENCE};
 use crate::app::draw::shapes::{bevy_mesh, bevy_transform, placeholder_mesh, translucent, COLOR_B};
 use crate::app::draw::{
     family_in_focus, DrawStep, StepView, ViewLabels, COLOR_SIMPLEX, COLOR_SUPPORT, COLOR_WITNESS,
 };
 use crate::app::model::ViewerModel;
+use crate::app::state::Layers;
 use crate::app::state::{Model, PlaybackCursor, ViewerSet};
-use crate::app::tessellate::{shape_mesh, swept_mesh};
+use crate::app::tessellate::{difference_mesh, hull_mesh, shape_mesh, swept_mesh};
 use crate::pose::Pose;
 use crate::scene::Scene;
 use crate::solver::interior_point::IpRecord;
@@ -60,6 +65,8 @@ pub const COMPANION: super::Companion = super::Companion {
 enum ToiMesh {
     Swept,
     Ghost,
+    /// `A ⊖ B` swept by `−v` over the motion, in the difference's frame.
+    SweptDifference,
 }
 
 const COLOR_HANDLE: Color = Color::srgb(0.2, 0.2, 0.2);
@@ -87,12 +94,16 @@ fn spawn_meshes(
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut meshes: ResMut<Assets<Mesh>>,
 ) {
-    for (which, alpha) in [(ToiMesh::Swept, 0.12), (ToiMesh::Ghost, 0.35)] {
+    for (which, colour, alpha) in [
+        (ToiMesh::Swept, COLOR_B, 0.12),
+        (ToiMesh::Ghost, COLOR_B, 0.35),
+        (ToiMesh::SweptDifference, COLOR_DIFFERENCE, 0.14),
+    ] {
         commands.spawn((
             which,
             Mesh3d(meshes.add(placeholder_mesh())),
             Visibility::Hidden,
-            MeshMaterial3d(materials.add(translucent(COLOR_B, alpha))),
+            MeshMaterial3d(materials.add(translucent(colour, alpha))),
             Transform::default(),
             Pickable::IGNORE,
         ));
@@ -185,10 +196,13 @@ fn ghost_time(model: &ViewerModel, cursor: usize, preview: ToiPreview) -> Option
     time.is_finite().then_some(time.clamp(0.0, 1.0))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn update_meshes(
     model: Res<Model>,
     cursor: Res<PlaybackCursor>,
     state: Res<CompanionState>,
+    layers: Res<Layers>,
+    frame: Res<DifferenceFrame>,
     mut query: Query<(&ToiMesh, &mut Mesh3d, &mut Transform, &mut Visibility)>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut built: Local<Option<u64>>,
@@ -202,15 +216,28 @@ fn update_meshes(
             *visibility = Visibility::Hidden;
             continue;
         };
+        let spinning = model
+            .pair_scene()
+            .b()
+            .spin
+            .is_some_and(|s| s != glam::DVec3::ZERO);
         match which {
+            ToiMesh::SweptDifference => {
+                let v = model.pair_scene().relative_velocity();
+                let (Some(v), false, true) = (v, spinning, layers.difference) else {
+                    *visibility = Visibility::Hidden;
+                    continue;
+                };
+                if rebuild {
+                    mesh.0 = meshes.add(bevy_mesh(&swept_difference(model.pair_scene(), v)));
+                }
+                *transform =
+                    Transform::from_translation(frame.anchor).with_rotation(frame.rotation);
+                *visibility = Visibility::Inherited;
+            }
             ToiMesh::Swept => {
                 // A turning B sweeps no convex hull of its two ends: nothing drawn.
-                if model
-                    .pair_scene()
-                    .b()
-                    .spin
-                    .is_some_and(|s| s != glam::DVec3::ZERO)
-                {
+                if spinning {
                     *visibility = Visibility::Hidden;
                     continue;
                 }
@@ -234,6 +261,16 @@ fn update_meshes(
             }
         }
     }
+}
+
+/// `A ⊖ B` swept by `−v` (A's frame): the hull of the difference's points and the same
+/// points moved by `−v`. B at `t·v` touches A when `t·v ∈ A ⊖ B`, so this set holds the
+/// origin exactly when the shapes touch at some t ∈ [0, 1].
+fn swept_difference(scene: &Scene, v: glam::DVec3) -> crate::app::tessellate::TriMesh {
+    let (a, b) = (&scene.a().shape, &scene.b().shape);
+    let tri = difference_mesh(a, b, &scene.b_in_a());
+    let points: Vec<glam::DVec3> = tri.vertices.iter().flat_map(|p| [*p, *p - v]).collect();
+    hull_mesh(&points, tri.sampled)
 }
 
 fn draw_motion(
@@ -291,6 +328,17 @@ fn draw_motion(
             .push((at(t.clamp(0.0, 1.0)), format!("t = {t:.6}"), COLOR_BRACKET));
     }
     *step_bounds = StepBounds::around([start, at(1.0)], view.frame.radius * 0.05);
+    // The ray λ·v from the origin of A ⊖ B: the shapes first touch where it enters.
+    if let Some(v) = model
+        .pair_scene()
+        .relative_velocity()
+        .filter(|_| view.layers.difference)
+    {
+        let frame = &view.frame;
+        let (o, tip) = (frame.world_point(glam::DVec3::ZERO), frame.world_point(v));
+        gizmos.arrow(o, tip, COLOR_PATH);
+        labels.0.push((tip, "λ·v".into(), COLOR_PATH));
+    }
     if let Some(ray) = &record.ray {
         draw_ray(&view, ray, &mut gizmos);
     }
@@ -306,18 +354,11 @@ fn draw_motion(
     }
 }
 
-/// The ray cast in `A ⊖ B` (beside the shapes): the ray `λ·v`, its point, the simplex
-/// and the gap from the simplex to the point.
+/// The ray cast in `A ⊖ B` (beside the shapes; the ray `λ·v` itself is drawn for every
+/// method): its point, the simplex and the gap from the simplex to the point.
 fn draw_ray(view: &StepView, ray: &crate::solver::toi::RayState, gizmos: &mut Gizmos) {
-    let Some(v) = view.model.pair_scene().relative_velocity() else {
-        return;
-    };
     let frame = &view.frame;
-    let (o, x) = (
-        frame.world_point(glam::DVec3::ZERO),
-        frame.world_point(ray.point),
-    );
-    gizmos.line(o, frame.world_point(v), COLOR_PATH);
+    let x = frame.world_point(ray.point);
     gizmos.sphere(
         Isometry3d::from_translation(x),
         view.marker.0 * 1.2,

@@ -246,7 +246,8 @@ pub fn draw_distance_step(
             ));
         }
         // The support's parts, unless the simplex's pairs below already show them.
-        let in_simplex = layers.simplex && step.simplex.iter().any(|v| v.id == s.id);
+        let in_simplex = (layers.simplex || (layers.support_parts && !layers.difference))
+            && step.simplex.iter().any(|v| v.id == s.id);
         if layers.support_parts && !in_simplex {
             let a = pose_a.transform_point(s.point.a).as_vec3();
             let b = pose_a.transform_point(s.point.b).as_vec3();
@@ -258,7 +259,10 @@ pub fn draw_distance_step(
             labels.0.push((b, "b".into(), colour_b));
         }
     }
-    if layers.support_parts && layers.simplex {
+    // The simplex's pairs on the shapes: with the simplex, or alone when A ⊖ B is hidden
+    // (a page about the witness points on the shapes themselves).
+    let pairs_alone = layers.support_parts && !layers.difference;
+    if (layers.support_parts && layers.simplex) || pairs_alone {
         draw_vertex_pairs(step, pose_a, size, labels, gizmos);
     }
     if layers.iterate {

@@ -30,10 +30,24 @@ pub const COLOR_WITNESS: Color = Color::srgb(0.0, 0.62, 0.45);
 #[derive(Resource, Default)]
 pub struct ViewLabels(pub Vec<(Vec3, String, Color)>);
 
-/// The labels of the last frame that fell outside the 3-D view (or behind the camera),
-/// for the lesson check (`view --check-labels`).
+/// Where the last frame's labels went, for the lesson's legibility check (`view
+/// --check-labels`): the 3-D view's rectangle, each label drawn inside it (its text, the
+/// point it names and the rectangle it took, in logical pixels), and the labels that fell
+/// outside the view or behind the camera.
 #[derive(Resource, Default, Debug)]
-pub struct OffscreenLabels(pub Vec<String>);
+pub struct LabelLayout {
+    pub view: Option<bevy_egui::egui::Rect>,
+    pub placed: Vec<PlacedLabel>,
+    pub outside: Vec<String>,
+}
+
+/// One label as drawn.
+#[derive(Clone, Debug)]
+pub struct PlacedLabel {
+    pub text: String,
+    pub point: bevy_egui::egui::Pos2,
+    pub rect: bevy_egui::egui::Rect,
+}
 
 /// The systems that draw the focused run's step, after the scene layers.
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
@@ -56,7 +70,7 @@ pub fn family_in_focus(family: Family) -> impl Fn(Res<Model>) -> bool + Clone {
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<ViewLabels>()
-        .init_resource::<OffscreenLabels>()
+        .init_resource::<LabelLayout>()
         .add_systems(Startup, thicker_lines)
         .add_systems(
             Update,

@@ -23,7 +23,7 @@ use super::command::PendingCommands;
 use super::companion::{self, CompanionState};
 use super::diagnose::Diagnosis;
 use super::draw::minkowski::DifferenceFrame;
-use super::draw::{OffscreenLabels, ViewLabels};
+use super::draw::{LabelLayout, PlacedLabel, ViewLabels};
 use super::files::{DropTarget, FileAction, FileRequest};
 use super::playback::PlaybackRequest;
 use super::state::{Layers, Model, PlaybackCursor, StatusLine, ViewerMode};
@@ -54,7 +54,7 @@ impl Default for UiText {
 pub struct PanelState<'w> {
     model: Res<'w, Model>,
     /// The labels that fell outside the view (for `view --check-labels`).
-    offscreen: ResMut<'w, OffscreenLabels>,
+    label_layout: ResMut<'w, LabelLayout>,
     commands: ResMut<'w, PendingCommands>,
     mode: Res<'w, State<ViewerMode>>,
     next_mode: ResMut<'w, NextState<ViewerMode>>,
@@ -123,7 +123,7 @@ fn viewer_ui(
             &window,
             &labels,
             show,
-            &mut state.offscreen,
+            &mut state.label_layout,
         );
     };
     let mut root = egui::Ui::new(
@@ -316,9 +316,9 @@ fn place_viewport(
     window: &Query<&Window>,
     labels: &ViewLabels,
     show_labels: bool,
-    offscreen: &mut OffscreenLabels,
+    layout: &mut LabelLayout,
 ) {
-    offscreen.0.clear();
+    *layout = LabelLayout::default();
     let view = root.available_rect_before_wrap();
     let zoom = ctx.zoom_factor();
     let scale = window.iter().next().map_or(1.0, |w| w.scale_factor()) * zoom;
@@ -334,7 +334,7 @@ fn place_viewport(
             ..default()
         });
         if show_labels {
-            offscreen.0 = draw_labels(ctx, &cam, transform, labels, view, zoom);
+            *layout = draw_labels(ctx, &cam, transform, labels, view, zoom);
         }
     }
 }
@@ -349,8 +349,8 @@ fn scene_path(field: &str) -> std::path::PathBuf {
     }
 }
 
-/// Writes the 3-D view's labels at their projected positions; returns those that fall
-/// outside the view (or behind the camera).
+/// Writes the 3-D view's labels at their projected positions; returns where each went
+/// (and which fell outside the view or behind the camera).
 fn draw_labels(
     ctx: &egui::Context,
     camera: &Camera,
@@ -358,8 +358,9 @@ fn draw_labels(
     labels: &ViewLabels,
     view: egui::Rect,
     zoom: f32,
-) -> Vec<String> {
+) -> LabelLayout {
     let mut outside = Vec::new();
+    let mut drawn = Vec::new();
     let painter = ctx.layer_painter(egui::LayerId::new(
         egui::Order::Foreground,
         "view-labels".into(),
@@ -373,7 +374,8 @@ fn draw_labels(
             continue;
         };
         // Logical window pixels (the viewport offset included); egui points are / zoom.
-        let at = egui::pos2(p.x, p.y) / zoom + egui::vec2(6.0, -6.0);
+        let point = egui::pos2(p.x, p.y) / zoom;
+        let at = point + egui::vec2(6.0, -6.0);
         let c = color.to_srgba();
         let color = egui::Color32::from_rgb(
             (c.red * 255.0) as u8,
@@ -394,10 +396,20 @@ fn draw_labels(
         placed.push(rect);
         if !view.contains_rect(rect) {
             outside.push(text.clone());
+        } else {
+            drawn.push(PlacedLabel {
+                text: text.clone(),
+                point,
+                rect,
+            });
         }
         painter.galley(rect.min, galley, color);
     }
-    outside
+    LabelLayout {
+        view: Some(view),
+        placed: drawn,
+        outside,
+    }
 }
 
 /// The bottom-left anchor of a label of `size` moved so that the label lies inside
@@ -409,24 +421,28 @@ fn slid_inside(anchor: egui::Pos2, size: egui::Vec2, view: egui::Rect) -> egui::
 }
 
 /// Where a label of `size` anchored at its bottom-left `anchor` goes: the anchor's own
-/// place if free, else the nearest free place stacked above or below it (one line
-/// apart), so that no two labels overlap.
+/// place if free, else the free place nearest the point it names (`anchor` is 6 px right
+/// of and above it): stacked a line or more above or below, on the point's right or on
+/// its left, so that no two labels overlap and none drifts far from its point.
 fn free_spot(anchor: egui::Pos2, size: egui::Vec2, placed: &[egui::Rect]) -> egui::Rect {
-    let at = |dy: f32| egui::Rect::from_min_size(anchor + egui::vec2(0.0, dy - size.y), size);
+    let point = anchor + egui::vec2(-6.0, 6.0);
+    let at =
+        |dx: f32, dy: f32| egui::Rect::from_min_size(anchor + egui::vec2(dx, dy - size.y), size);
     let free = |r: &egui::Rect| !placed.iter().any(|p| p.intersects(r.shrink(0.5)));
-    let step = size.y.max(1.0);
-    for k in 0..12 {
-        for sign in [-1.0, 1.0] {
-            let candidate = at(sign * step * k as f32);
-            if free(&candidate) {
-                return candidate;
-            }
-            if k == 0 {
-                break;
-            }
-        }
+    let own = at(0.0, 0.0);
+    if free(&own) {
+        return own;
     }
-    at(0.0)
+    let step = size.y.max(1.0);
+    let left = -(size.x + 12.0);
+    let mut candidates: Vec<egui::Rect> = (-12..=12)
+        .flat_map(|k| [at(0.0, step * k as f32), at(left, step * k as f32)])
+        .collect();
+    candidates.sort_by(|a, b| {
+        a.distance_to_pos(point)
+            .total_cmp(&b.distance_to_pos(point))
+    });
+    candidates.into_iter().find(free).unwrap_or(own)
 }
 
 #[cfg(test)]
@@ -457,11 +473,15 @@ mod tests {
     fn labels_at_one_place_never_overlap() {
         let size = egui::vec2(24.0, 16.0);
         let mut placed = Vec::new();
-        for _ in 0..3 {
+        let point = egui::pos2(94.0, 106.0);
+        for _ in 0..6 {
             let r = free_spot(egui::pos2(100.0, 100.0), size, &placed);
             assert!(placed
                 .iter()
                 .all(|p: &egui::Rect| !p.intersects(r.shrink(0.5))));
+            // Six labels at one point all stay within reach of it (the legibility check).
+            let reach = crate::app::lesson::LABEL_REACH * size.y;
+            assert!(r.distance_to_pos(point) <= reach, "{r:?}");
             placed.push(r);
         }
         // The first keeps its own place.

@@ -17,8 +17,8 @@ pub const SLOW_ITERATIONS: usize = 15;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CauseKind {
-    /// The support alternates between two points (Frank-Wolfe between parallel faces,
-    /// GJK on nearly parallel ones).
+    /// The support alternates between two points (Frank-Wolfe between two corners of
+    /// the face nearest the origin, GJK between two nearly parallel faces).
     ZigZag,
     /// With momentum on, steps that overshoot (the gap rose) or lag (the true gap barely
     /// shrank).
@@ -235,7 +235,7 @@ fn zig_zag(steps: &[(&DistanceStep, bool)]) -> Tested {
     let found = (best.len() >= 6).then(|| Cause {
         kind: CauseKind::ZigZag,
         detail: format!(
-            "the support alternates between two places for {} steps (from step {}): x bounces between two faces that are nearly parallel",
+            "the support alternates between two places for {} steps (from step {}): each step moves x towards one of them, nearly across −x, so it gains little (x zig-zags between them)",
             best.len(),
             best[0] + 1
         ),
