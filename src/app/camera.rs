@@ -115,15 +115,20 @@ impl Default for MarkerScale {
 pub enum CameraRequest {
     Reset,
     FrameAll,
-    /// Close in on the simplex and the origin of `A − B` at the current step.
+    /// Close in on the simplex and the origin of `A ⊖ B` at the current step.
     FrameStep,
+    /// The step's newest part ([`StepBounds::newest`]), else the step.
+    FrameNewest,
 }
 
-/// The world-space sphere around what the current step draws in `A − B`.
+/// The world-space sphere around what the current step draws in `A ⊖ B`.
 #[derive(Resource, Clone, Copy, Debug, Default)]
 pub struct StepBounds {
     pub centre: Vec3,
     pub radius: f32,
+    /// The sphere around the step's newest part (a distance step: the origin, the new
+    /// support and the new iterate), when the drawing knows it.
+    pub newest: Option<(Vec3, f32)>,
 }
 
 impl StepBounds {
@@ -136,6 +141,7 @@ impl StepBounds {
         Self {
             centre: (lo + hi) * 0.5,
             radius: ((hi - lo).length() * 0.5).max(min_radius),
+            newest: None,
         }
     }
 
@@ -340,9 +346,13 @@ fn answer_camera_requests(
             }
             CameraRequest::FrameAll => frame_all(&mut orbit),
             CameraRequest::FrameStep => orbit.frame(step.centre, step.radius * 1.3, FOV),
+            CameraRequest::FrameNewest => {
+                let (centre, radius) = step.newest.unwrap_or((step.centre, step.radius));
+                orbit.frame(centre, radius * 1.3, FOV)
+            }
         }
         *framed = match request {
-            CameraRequest::FrameStep => None,
+            CameraRequest::FrameStep | CameraRequest::FrameNewest => None,
             _ => Some((size, *orbit)),
         };
     }

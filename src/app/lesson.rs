@@ -173,6 +173,9 @@ fn finish_lesson_step(
         Some(LessonFrame::Step) => {
             camera.write(CameraRequest::FrameStep);
         }
+        Some(LessonFrame::Newest) => {
+            camera.write(CameraRequest::FrameNewest);
+        }
         None => {}
     }
 }
@@ -221,6 +224,7 @@ pub fn show_only(layers: &mut Layers, names: &[String]) {
         construction: on("construction"),
         bvh: on("bvh"),
         internal_edges: on("internal_edges"),
+        plane: on("plane"),
     };
 }
 

@@ -69,6 +69,9 @@ pub struct Layers {
     /// A composite pair: each contact on the mesh with its feature's normal cone, its
     /// normal (a ghost outside the cone) and parry's and Jolt's corrected normals.
     pub internal_edges: bool,
+    /// A distance step's support plane: through w perpendicular to x, at ω = ⟨x, w⟩/∥x∥
+    /// from the origin; it separates the origin from A ⊖ B when ω > 0 (off unless asked).
+    pub plane: bool,
 }
 
 impl Default for Layers {
@@ -88,6 +91,7 @@ impl Default for Layers {
             construction: false,
             bvh: true,
             internal_edges: true,
+            plane: false,
         }
     }
 }

@@ -172,6 +172,66 @@ fn draw_vertex_pairs(
     }
 }
 
+/// The step's support plane in `A ⊖ B`: through its support w, perpendicular to the
+/// direction d the support was taken against, at ω = ⟨d, w⟩/∥d∥ from the origin (d = x
+/// for GJK). Every point of `A ⊖ B` lies on the far side, so when ω > 0 the plane
+/// separates the origin from `A ⊖ B` and ω is a lower bound of the distance. Drawn as
+/// a square with its diagonals and the foot of the perpendicular from O.
+fn draw_support_plane(
+    view: &StepView,
+    step: &DistanceStep,
+    labels: &mut ViewLabels,
+    gizmos: &mut Gizmos,
+) {
+    let Some(s) = step.support else {
+        return;
+    };
+    let d = step.direction;
+    let length = d.length();
+    if !(length > 0.0 && length.is_finite()) {
+        return;
+    }
+    let n = d / length;
+    let omega = n.dot(s.point.w);
+    let frame = &view.frame;
+    let foot = n * omega;
+    let (u, v) = n.any_orthonormal_pair();
+    // As large as the step's news: the support's offset from the foot, the iterate.
+    let half = 1.5
+        * (s.point.w - foot)
+            .length()
+            .max(step.x.length())
+            .max(omega.abs());
+    let corner = |a: f64, b: f64| frame.world_point(foot + u * (a * half) + v * (b * half));
+    let ring = [
+        corner(-1.0, -1.0),
+        corner(1.0, -1.0),
+        corner(1.0, 1.0),
+        corner(-1.0, 1.0),
+    ];
+    let colour = if omega > 0.0 {
+        COLOR_WITNESS
+    } else {
+        COLOR_SUPPORT
+    };
+    for i in 0..4 {
+        gizmos.line(ring[i], ring[(i + 1) % 4], colour);
+    }
+    gizmos.line(ring[0], ring[2], colour.with_alpha(0.35));
+    gizmos.line(ring[1], ring[3], colour.with_alpha(0.35));
+    let (o, f) = (
+        frame.world_point(glam::DVec3::ZERO),
+        frame.world_point(foot),
+    );
+    gizmos.line(o, f, colour.with_alpha(0.6));
+    let text = if omega > 0.0 {
+        format!("plane ω = {:.3e}", crate::printed_bound::Below(omega))
+    } else {
+        "plane (does not separate O)".to_string()
+    };
+    labels.0.push((ring[2], text, colour));
+}
+
 /// Draws `step` (the cursor's record of the focused distance run): simplex, support,
 /// iterate, and the witnesses when `at_end`. `direction_label` names the direction
 /// whose support was taken ("−x", or "−d" for a momentum step).
@@ -198,6 +258,11 @@ pub fn draw_distance_step(
     );
     step_points.extend(step.support.map(|s| frame.world_point(s.point.w)));
     *step_bounds = StepBounds::around(step_points, frame.radius * 0.05);
+    // The newest part: the origin, the new support and the new iterate.
+    let mut newest = vec![origin, frame.world_point(step.x)];
+    newest.extend(step.support.map(|s| frame.world_point(s.point.w)));
+    let tight = StepBounds::around(newest, frame.radius * 1e-6);
+    step_bounds.newest = Some((tight.centre, tight.radius));
 
     if layers.simplex {
         let points: Vec<(Vec3, u32)> = step
@@ -220,6 +285,9 @@ pub fn draw_distance_step(
                 }
             }
         }
+    }
+    if layers.plane {
+        draw_support_plane(view, step, labels, gizmos);
     }
     if let Some(s) = step.support {
         let s_world = frame.world_point(s.point.w);

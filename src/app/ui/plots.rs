@@ -3,7 +3,7 @@
 //! run's upper and lower bounds. Both read the records through the `Record` trait.
 
 use bevy_egui::egui;
-use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
+use egui_plot::{HLine, Legend, Line, Plot, PlotPoints, VLine};
 
 use crate::app::companion::{self, log10_floor, CompanionState, PlotView};
 use crate::app::model::ViewerModel;
@@ -58,6 +58,19 @@ pub fn plots_ui(
                     plot.vline(
                         VLine::new("current step", current_k).color(egui::Color32::DARK_GRAY),
                     );
+                    // The tolerance the gaps are tested against (a distance run stops on
+                    // its criterion at ε: with the duality gap, where its curve crosses).
+                    let settings = &model.pair_scene().settings;
+                    if settings.tolerance > 0.0 {
+                        plot.hline(
+                            HLine::new(
+                                format!("ε = {:e}", settings.tolerance),
+                                settings.tolerance.log10(),
+                            )
+                            .color(egui::Color32::from_rgb(0, 114, 178))
+                            .style(egui_plot::LineStyle::dashed_loose()),
+                        );
+                    }
                 });
         });
         ui.vertical(|ui| {

@@ -62,6 +62,10 @@ pub fn top_bar_ui(
         ui.checkbox(&mut layers.iterate, "x_k");
         ui.checkbox(&mut layers.frank_wolfe_path, "FW path");
         ui.checkbox(&mut layers.witness, "witnesses");
+        ui.checkbox(&mut layers.plane, "plane").on_hover_text(
+            "the step's support plane: through w, perpendicular to x, at ω = ⟨x, w⟩/∥x∥ from \
+             the origin; when ω > 0 it separates the origin from A ⊖ B (a lower bound)",
+        );
         ui.checkbox(&mut layers.bvh, "BVH").on_hover_text(
             "a mesh, height field or compound: the boxes of the hierarchy nodes the focused \
              method's query compared (green: kept and searched, red: pruned, no nearer than \

@@ -347,11 +347,15 @@ fn is_shown(b: &bool) -> bool {
     *b
 }
 
-/// A lesson step's camera framing.
+/// A lesson step's camera framing: the whole scene, the step (the origin, the simplex,
+/// the iterate and the support), or the step's newest part alone (the origin, the new
+/// support and the new iterate), for a step whose news is far smaller than
+/// its simplex.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LessonFrame {
     All,
     Step,
+    Newest,
 }
 
 /// The focused run's iteration count and the viewer's narration at the step's cursor.
@@ -364,7 +368,7 @@ pub struct StepExpectation {
 
 /// The layer names a lesson step may show (the viewer's "Show" toggles, and `plots`:
 /// the playback panel's plots, folded away in a lesson unless a step shows them).
-pub const LAYER_NAMES: [&str; 14] = [
+pub const LAYER_NAMES: [&str; 15] = [
     "shapes",
     "difference",
     "simplex",
@@ -379,6 +383,7 @@ pub const LAYER_NAMES: [&str; 14] = [
     "construction",
     "bvh",
     "internal_edges",
+    "plane",
 ];
 
 /// The file's top level (version 2).
