@@ -90,64 +90,71 @@ fn attaches(c: char) -> bool {
 }
 
 /// The text with the markup removed and scripts written out plainly: Unicode sub- and
-/// superscripts where every character has one (`x₁`, `Rᵀ`), else `_(…)` / `^(…)`.
+/// superscripts where the fonts have every character (`x₁`, `2⁻⁵²`), else as plain text
+/// writes them (`x_k`, `R^T`, `s_(A⊖B)`).
 pub fn plain(text: &str) -> String {
+    let fallback = |mark: char, t: &str| {
+        if t.chars().count() == 1 {
+            format!("{mark}{t}")
+        } else {
+            format!("{mark}({t})")
+        }
+    };
     spans(text)
         .into_iter()
         .map(|s| match s.script {
             Script::Normal => s.text,
-            Script::Sub => scripted(&s.text, SUBSCRIPTS).unwrap_or(format!("_({})", s.text)),
-            Script::Super => scripted(&s.text, SUPERSCRIPTS).unwrap_or(format!("^({})", s.text)),
+            Script::Sub => scripted(&s.text, SUBSCRIPTS).unwrap_or_else(|| fallback('_', &s.text)),
+            Script::Super => {
+                scripted(&s.text, SUPERSCRIPTS).unwrap_or_else(|| fallback('^', &s.text))
+            }
         })
         .collect()
 }
 
-/// The text as HTML (escaped): `<b>`, `<code>`, `<sub>`, `<sup>`. Markdown renderers
-/// pass these tags through, so worksheets use it too.
+/// The text as HTML (escaped): `<b>`, `<code>`, `<sub>`, `<sup>`.
 pub fn html(text: &str) -> String {
-    let mut out = String::new();
-    for s in spans(text) {
-        let mut t = escape_html(&s.text);
-        t = match s.script {
-            Script::Normal => t,
-            Script::Sub => format!("<sub>{t}</sub>"),
-            Script::Super => format!("<sup>{t}</sup>"),
-        };
-        if s.code {
-            t = format!("<code>{t}</code>");
-        }
-        if s.bold {
-            t = format!("<b>{t}</b>");
-        }
-        out.push_str(&t);
-    }
-    out
+    render(text, ("<b>", "</b>"), ("<code>", "</code>"), |t, _| {
+        escape_html(t)
+    })
 }
 
 /// The text as Markdown for worksheets: bold and code as Markdown writes them, scripts as
 /// `<sub>`/`<sup>` tags (Markdown renderers pass them through), `&`, `<` and `>`
-/// escaped so that text never becomes a tag.
+/// escaped outside code so that text never becomes a tag.
 pub fn markdown(text: &str) -> String {
-    let mut out = String::new();
-    for s in spans(text) {
-        let mut t = if s.code {
-            s.text.clone()
+    render(text, ("**", "**"), ("`", "`"), |t, code| {
+        if code {
+            t.to_string()
         } else {
-            s.text
-                .replace('&', "&amp;")
+            t.replace('&', "&amp;")
                 .replace('<', "&lt;")
                 .replace('>', "&gt;")
-        };
+        }
+    })
+}
+
+/// The spans written out with `bold` and `code` around their runs, scripts as
+/// `<sub>`/`<sup>`, each run's text through `escape` (told whether it is code).
+fn render(
+    text: &str,
+    bold: (&str, &str),
+    code: (&str, &str),
+    escape: impl Fn(&str, bool) -> String,
+) -> String {
+    let mut out = String::new();
+    for s in spans(text) {
+        let mut t = escape(&s.text, s.code);
         t = match s.script {
             Script::Normal => t,
             Script::Sub => format!("<sub>{t}</sub>"),
             Script::Super => format!("<sup>{t}</sup>"),
         };
         if s.code {
-            t = format!("`{t}`");
+            t = format!("{}{t}{}", code.0, code.1);
         }
         if s.bold {
-            t = format!("**{t}**");
+            t = format!("{}{t}{}", bold.0, bold.1);
         }
         out.push_str(&t);
     }

@@ -219,9 +219,12 @@ mod tests {
         assert_eq!(number(-1.25), "−1.25");
         assert_eq!(number(2.0), "2");
         assert_eq!(number(1e-9), "1.00000e−9");
-        assert_eq!(number(0.000879851), "0.000879851");
-        assert_eq!(lower(0.000879859), "0.000879859");
-        assert_eq!(lower(0.0008798594), "0.000879859");
-        assert_eq!(upper(0.0008798594), "0.00087986");
+        assert_eq!(number(0.00345678), "0.00345678");
+        assert_eq!(number(0.000879851), "8.79851e−4");
+        // Bounds keep six digits, rounded the safe way.
+        assert_eq!(lower(0.0034567891), "0.00345678");
+        assert_eq!(upper(0.0034567891), "0.00345679");
+        assert_eq!(lower(0.0008798594), "8.79859e−4");
+        assert_eq!(upper(0.0008798594), "8.79860e−4");
     }
 }
