@@ -84,11 +84,15 @@ pub fn setup(scene: &Scene) -> String {
     for (k, (spec, body)) in file.bodies.iter().zip(&scene.bodies).enumerate() {
         let name = body_name(k);
         let shape = ron::to_string(&spec.shape).unwrap_or_default();
-        let _ = write!(
-            out,
-            "- **{name}**: `{shape}`, centre t_{name} = {}",
-            point(body.pose.translation, planar)
-        );
+        // Positions in full (the shortest decimals that read back exactly): shapes
+        // 1e-3 apart with ε = 1e-6 need every digit.
+        let t = body.pose.translation;
+        let exact = if planar {
+            format!("({}, {})", t.x, t.y)
+        } else {
+            format!("({}, {}, {})", t.x, t.y, t.z)
+        };
+        let _ = write!(out, "- **{name}**: `{shape}`, centre t_{name} = {exact}");
         let _ = write!(out, ", {}", rotation_text(&spec.rotation, &body.pose));
         if let Some(v) = spec.velocity {
             let _ = write!(
@@ -181,7 +185,11 @@ fn stopping_text(scene: &Scene) -> String {
         CriterionKind::Relative => "relative: ε·∥x∥",
     };
     format!(
-        "**Stopping test.** {} with ε = {:e} ({kind}); at most {} iterations.\n\n",
+        "**Stopping test.** {} with ε = {:e} ({kind}); at most {} iterations. α is the best \
+         lower bound so far: α₀ = 0 and α_k = max(α_{{k−1}}, ⟨x_{{k−1}}, w_k⟩/∥x_{{k−1}}∥). \
+         Each x_k is the point of the simplex nearest O (project O onto the segment, triangle \
+         or tetrahedron, and drop the vertices whose weight would be negative). The answer \
+         key rounds ∥x∥ up and α down, so that both stay bounds of the distance.\n\n",
         criterion_text(s),
         s.tolerance,
         s.max_iterations
