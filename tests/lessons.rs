@@ -231,44 +231,12 @@ fn every_number_a_lesson_states_comes_from_its_runs() {
     }
 }
 
-/// The numbers of a text (`0.5`, `1e-6`, `9.99851e−4`) with their values.
+/// The numbers of a text with their values.
 fn numbers(text: &str) -> Vec<(String, f64)> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let starts = chars[i].is_ascii_digit()
-            && (i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '.'));
-        if !starts {
-            i += 1;
-            continue;
-        }
-        let mut j = i;
-        while j < chars.len()
-            && (chars[j].is_ascii_digit()
-                || (chars[j] == '.' && chars.get(j + 1).is_some_and(|c| c.is_ascii_digit())))
-        {
-            j += 1;
-        }
-        if j < chars.len() && chars[j] == 'e' {
-            let mut e = j + 1;
-            if e < chars.len() && matches!(chars[e], '-' | '−' | '+') {
-                e += 1;
-            }
-            if chars.get(e).is_some_and(|c| c.is_ascii_digit()) {
-                while chars.get(e).is_some_and(|c| c.is_ascii_digit()) {
-                    e += 1;
-                }
-                j = e;
-            }
-        }
-        let token: String = chars[i..j].iter().collect::<String>().replace('−', "-");
-        if let Ok(v) = token.parse::<f64>() {
-            out.push((token, v));
-        }
-        i = j;
-    }
-    out
+    collidescope::lesson_markup::numbers_in(text)
+        .into_iter()
+        .filter_map(|(_, token)| token.parse::<f64>().ok().map(|v| (token, v)))
+        .collect()
 }
 
 /// The value of a number's last written digit (`0.059` → 0.001, `8.7e-7` → 1e-8).

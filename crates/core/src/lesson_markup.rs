@@ -112,6 +112,47 @@ pub fn plain(text: &str) -> String {
         .collect()
 }
 
+/// The numbers written in a text (`0.5`, `1e-6`, `9.99851e−4`; a digit right after a
+/// letter or a point is not a start, so `w₁₂` and `x2` are not numbers): each number's
+/// range of characters (`chars()` positions) and its token, minus signs as ASCII.
+/// Worksheets blank them and the lesson tests check them against the runs.
+pub fn numbers_in(text: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    let chars: Vec<char> = text.chars().collect();
+    let digit = |k: usize| chars.get(k).is_some_and(|c| c.is_ascii_digit());
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let starts =
+            digit(i) && (i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '.'));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while digit(j) || (chars.get(j) == Some(&'.') && digit(j + 1)) {
+            j += 1;
+        }
+        if chars.get(j) == Some(&'e') {
+            let sign = usize::from(
+                chars
+                    .get(j + 1)
+                    .is_some_and(|c| matches!(c, '-' | '−' | '+')),
+            );
+            let mut e = j + 1 + sign;
+            if digit(e) {
+                while digit(e) {
+                    e += 1;
+                }
+                j = e;
+            }
+        }
+        let token: String = chars[i..j].iter().collect::<String>().replace('−', "-");
+        out.push((i..j, token));
+        i = j;
+    }
+    out
+}
+
 /// The text as HTML (escaped): `<b>`, `<code>`, `<sub>`, `<sup>`.
 pub fn html(text: &str) -> String {
     render(text, ("<b>", "</b>"), ("<code>", "</code>"), |t, _| {

@@ -200,44 +200,21 @@ fn epa_points(run: &Run, planar: bool, student: bool) -> String {
 pub fn blank_numbers(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let starts = chars[i].is_ascii_digit()
-            && (i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '.'));
-        if starts {
-            let mut j = i;
-            while j < chars.len() && (chars[j].is_ascii_digit() || chars[j] == '.') {
-                j += 1;
-            }
-            let mut decimal = chars[i..j].contains(&'.');
-            if j < chars.len() && chars[j] == 'e' {
-                let mut e = j + 1;
-                if e < chars.len() && (chars[e] == '-' || chars[e] == '+') {
-                    e += 1;
-                }
-                if e < chars.len() && chars[e].is_ascii_digit() {
-                    while e < chars.len() && chars[e].is_ascii_digit() {
-                        e += 1;
-                    }
-                    j = e;
-                    decimal = true;
-                }
-            }
+    let mut at = 0;
+    for (range, token) in crate::lesson_markup::numbers_in(text) {
+        out.extend(&chars[at..range.start]);
+        if token.contains(['.', 'e']) {
             // A sign written before a measured number goes with it.
-            if decimal && out.ends_with('-') {
+            if out.ends_with('-') {
                 out.pop();
             }
-            if decimal {
-                out.push_str(BLANK);
-            } else {
-                out.extend(&chars[i..j]);
-            }
-            i = j;
-            continue;
+            out.push_str(BLANK);
+        } else {
+            out.push_str(&token);
         }
-        out.push(chars[i]);
-        i += 1;
+        at = range.end;
     }
+    out.extend(&chars[at..]);
     out
 }
 
