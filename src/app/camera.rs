@@ -52,7 +52,7 @@ impl OrbitCamera {
     /// Looks at a sphere so that it fills the view (vertical field of view `fov`).
     pub fn frame(&mut self, centre: Vec3, radius: f32, fov: f32) {
         self.focus = centre;
-        self.distance = (radius.max(0.05) / (fov * 0.5).sin()) * 1.05;
+        self.distance = (radius.max(MIN_RADIUS) / (fov * 0.5).sin()) * 1.05;
     }
 
     /// Looks at a box from the current direction, as close as its eight corners allow
@@ -64,7 +64,7 @@ impl OrbitCamera {
         let (right, up, back) = (rotation * Vec3::X, rotation * Vec3::Y, rotation * Vec3::Z);
         let tan_v = (fov * 0.5).tan();
         let tan_h = tan_v * aspect.max(0.1);
-        let mut distance = 0.05f32;
+        let mut distance = MIN_RADIUS;
         for i in 0..8 {
             let corner = Vec3::new(
                 if i & 1 == 0 { min.x } else { max.x },
@@ -119,6 +119,8 @@ pub enum CameraRequest {
     FrameStep,
     /// The step's newest part ([`StepBounds::newest`]), else the step.
     FrameNewest,
+    /// The pair's `A ⊖ B` as drawn, with the origin.
+    FrameDifference,
 }
 
 /// The world-space sphere around what the current step draws in `A ⊖ B`.
@@ -161,6 +163,18 @@ impl StepBounds {
 pub struct ShapeDragActive(pub bool);
 
 const FOV: f32 = std::f32::consts::FRAC_PI_4;
+
+/// The smallest sphere a framing fills the view with: lesson 11's last iterates are
+/// 1e-3 from the origin, and the viewer's f32 positions still resolve 1e-5 at a scene
+/// of size 1.
+const MIN_RADIUS: f32 = 1.0e-5;
+
+/// The perspective near plane, a fixed fraction of the orbit distance: a close-up
+/// of a 1e-3 feature keeps what lies in front of the focus (Bevy's reverse-z depth
+/// keeps its precision however small the near plane is).
+fn near_plane(distance: f32) -> f32 {
+    (distance * 0.01).clamp(1.0e-7, 0.1)
+}
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<OrbitCamera>()
@@ -280,7 +294,7 @@ fn orbit_with_mouse(
         MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
     };
     if lines != 0.0 {
-        orbit.distance = (orbit.distance * 0.9f32.powf(lines)).clamp(0.01, 1.0e4);
+        orbit.distance = (orbit.distance * 0.9f32.powf(lines)).clamp(MIN_RADIUS, 1.0e4);
     }
 }
 
@@ -304,6 +318,7 @@ fn answer_camera_requests(
     mut requests: MessageReader<CameraRequest>,
     bounds: Res<SceneBounds>,
     step: Res<StepBounds>,
+    difference: Res<super::draw::minkowski::DifferenceFrame>,
     mut orbit: ResMut<OrbitCamera>,
     model: Res<super::state::Model>,
     cameras: Query<&Camera, With<Camera3d>>,
@@ -350,9 +365,15 @@ fn answer_camera_requests(
                 let (centre, radius) = step.newest.unwrap_or((step.centre, step.radius));
                 orbit.frame(centre, radius * 1.3, FOV)
             }
+            CameraRequest::FrameDifference => {
+                let (centre, radius) = difference.sphere;
+                orbit.frame(centre, radius, FOV)
+            }
         }
         *framed = match request {
-            CameraRequest::FrameStep | CameraRequest::FrameNewest => None,
+            CameraRequest::FrameStep
+            | CameraRequest::FrameNewest
+            | CameraRequest::FrameDifference => None,
             _ => Some((size, *orbit)),
         };
     }
@@ -395,11 +416,16 @@ fn apply_orbit(
             }
         } else {
             *t = orbit.transform();
-            if !matches!(projection.as_ref(), Projection::Perspective(_)) {
-                *projection = Projection::Perspective(PerspectiveProjection {
-                    fov: FOV,
-                    ..default()
-                });
+            let near = near_plane(orbit.distance);
+            match projection.as_mut() {
+                Projection::Perspective(p) => p.near = near,
+                _ => {
+                    *projection = Projection::Perspective(PerspectiveProjection {
+                        fov: FOV,
+                        near,
+                        ..default()
+                    })
+                }
             }
         }
     }

@@ -176,6 +176,9 @@ fn finish_lesson_step(
         Some(LessonFrame::Newest) => {
             camera.write(CameraRequest::FrameNewest);
         }
+        Some(LessonFrame::Difference) => {
+            camera.write(CameraRequest::FrameDifference);
+        }
         None => {}
     }
 }
@@ -225,6 +228,7 @@ pub fn show_only(layers: &mut Layers, names: &[String]) {
         bvh: on("bvh"),
         internal_edges: on("internal_edges"),
         plane: on("plane"),
+        region: on("region"),
     };
 }
 
@@ -269,7 +273,9 @@ pub fn lesson_panel_ui(ui: &mut egui::Ui, player: &mut LessonPlayer) {
     for (k, step) in player.lesson.iter().enumerate() {
         // The title keeps the text's markup, so its subscripts render as in the text.
         let title = first_words(&step.text, 7);
-        let title = markdown_light(&format!("{}. {title}", k + 1), size, plain, strong);
+        // "p. 4", not "4.": a page whose text starts "Step 3" must not read as two
+        // step numbers.
+        let title = markdown_light(&format!("p. {} · {title}", k + 1), size, plain, strong);
         if ui.selectable_label(k == player.step, title).clicked() {
             chosen = Some(k);
         }
@@ -466,6 +472,13 @@ pub fn named_points(text: &str) -> Vec<String> {
 /// two lines above its neighbours still reads as theirs; further, it names nothing).
 pub const LABEL_REACH: f32 = 3.0;
 
+/// Two named points closer than this on screen read as one point.
+pub const COINCIDENT_PIXELS: f32 = 3.0;
+
+/// Two labels' world points closer than this are one point (x₁ = w₁ at a first step),
+/// which may share a place on screen.
+pub const COINCIDENT_WORLD: f32 = 1.0e-9;
+
 /// The smallest share of the view's smaller side the points a page's text names must
 /// span: a triangle the text is about, drawn 60 px wide, cannot be read from the back.
 pub const FEATURE_SHARE: f32 = 0.25;
@@ -498,6 +511,26 @@ pub fn legibility_problems(text: &str, layout: &super::draw::LabelLayout) -> Vec
                 "label \"{}\" is {gap:.0} px from its point (at most {reach:.0})",
                 a.text
             ));
+        }
+    }
+    // Named points that are apart in the world but not on screen: the picture cannot
+    // tell them apart (a close-up of the step's newest part can).
+    let named: Vec<&super::draw::PlacedLabel> = placed
+        .iter()
+        .filter(|l| names.iter().any(|n| label_shows(&l.text, n)))
+        .collect();
+    for (i, a) in named.iter().enumerate() {
+        for b in &named[i + 1..] {
+            let apart = a.world.distance(b.world) > COINCIDENT_WORLD;
+            let on_screen = a.point.distance(b.point);
+            if apart && on_screen < COINCIDENT_PIXELS {
+                problems.push(format!(
+                    "\"{}\" and \"{}\" are {:.1e} apart but {on_screen:.1} px apart on screen",
+                    a.text,
+                    b.text,
+                    a.world.distance(b.world),
+                ));
+            }
         }
     }
     // The named points' spread: their labels' points, counted once per place.

@@ -72,6 +72,10 @@ pub struct Layers {
     /// A distance step's support plane: through w perpendicular to x, at ω = ⟨x, w⟩/∥x∥
     /// from the origin; it separates the origin from A ⊖ B when ω > 0 (off unless asked).
     pub plane: bool,
+    /// A GJK step's Voronoi region that holds the origin (in space the prism, slab or
+    /// cone of the simplex's nearest feature; in the plane every region of the simplex):
+    /// what lies outside it is what the step drops.
+    pub region: bool,
 }
 
 impl Default for Layers {
@@ -92,6 +96,7 @@ impl Default for Layers {
             bvh: true,
             internal_edges: true,
             plane: false,
+            region: true,
         }
     }
 }

@@ -196,7 +196,10 @@ fn draw_expansion(
     }
     gizmos.sphere(Isometry3d::from_translation(foot), size, COLOR_NEAREST);
     if layers.labels {
-        let what = if matches!(record.event, EpaEvent::Converged | EpaEvent::Accepted) {
+        let done = matches!(record.event, EpaEvent::Converged | EpaEvent::Accepted);
+        let what = if done && record.nearest_distance == 0.0 {
+            "depth proved 0".to_string()
+        } else if done {
             format!("depth {:.6}", Below(record.nearest_distance))
         } else if record.nearest_distance > 0.0 {
             format!("depth ≥ {:.4e}", Below(record.nearest_distance))
@@ -252,11 +255,12 @@ fn draw_penetration(
     // `0.0 - d`, not `-d`: a touching answer's depth reads 0, never −0.
     if let Some(depth) = s.outcome.signed_distance().map(|d| 0.0 - d) {
         let tip = a + direction * (depth as f32).max(size * 4.0);
-        labels.0.push((
-            (a + b) * 0.5,
-            format!("depth {:.6}: move B by depth · n", Below(depth)),
-            COLOR_WITNESS,
-        ));
+        let what = if depth == 0.0 {
+            "touching: depth proved 0".to_string()
+        } else {
+            format!("depth {:.6}: move B by depth · n", Below(depth))
+        };
+        labels.0.push(((a + b) * 0.5, what, COLOR_WITNESS));
         gizmos.arrow(a, tip, COLOR_NEAREST);
         labels.0.push((tip, "n".into(), COLOR_NEAREST));
     }

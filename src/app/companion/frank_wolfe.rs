@@ -6,8 +6,11 @@ use bevy::prelude::*;
 
 use crate::app::camera::StepBounds;
 use crate::app::draw::common::draw_distance_step;
-use crate::app::draw::{family_in_focus, DrawStep, StepView, ViewLabels, COLOR_ITERATE};
+use crate::app::draw::{
+    family_in_focus, DrawStep, StepView, ViewLabels, COLOR_ITERATE, COLOR_SUPPORT,
+};
 use crate::app::state::ViewerSet;
+use crate::solver::narration::subscript;
 use crate::solver::trace::Trace;
 use crate::solver::{frank_wolfe, FrankWolfeRecord};
 
@@ -45,12 +48,7 @@ fn draw_frank_wolfe_step(
     };
     let (run, records, index, last) = (at.run, at.records, at.index, at.last);
     if view.layers.frank_wolfe_path {
-        let path: Vec<Vec3> = at
-            .so_far()
-            .iter()
-            .map(|r| view.frame.world_point(r.step.x))
-            .collect();
-        gizmos.linestrip(path, COLOR_ITERATE.with_alpha(0.7));
+        draw_zig_zag(&view, at.so_far(), &mut labels, &mut gizmos);
     }
     let summary = (index == last).then_some(&run.summary);
     draw_distance_step(
@@ -62,4 +60,50 @@ fn draw_frank_wolfe_step(
         &mut step_bounds,
         &mut gizmos,
     );
+}
+
+/// The zig-zag: the iterates x₁ … x_k joined, each corner marked, and every step's
+/// segment from the iterate it started at to the support it moved toward (the face's
+/// corners, near the optimum), the newest strongest: x moves along those segments.
+fn draw_zig_zag(
+    view: &StepView,
+    so_far: &[FrankWolfeRecord],
+    labels: &mut ViewLabels,
+    gizmos: &mut Gizmos,
+) {
+    let size = view.marker.0;
+    let iterates: Vec<Vec3> = so_far
+        .iter()
+        .map(|r| view.frame.world_point(r.step.x))
+        .collect();
+    gizmos.linestrip(iterates.iter().copied(), COLOR_ITERATE.with_alpha(0.8));
+    for x in &iterates {
+        gizmos.sphere(Isometry3d::from_translation(*x), size * 0.6, COLOR_ITERATE);
+    }
+    let newest = so_far.len().saturating_sub(1);
+    for (j, pair) in so_far.windows(2).enumerate() {
+        let Some(support) = pair[1].step.support else {
+            continue;
+        };
+        let (from, to) = (iterates[j], view.frame.world_point(support.point.w));
+        let strength = if j + 1 == newest { 0.9 } else { 0.3 };
+        if j + 1 == newest && view.layers.labels {
+            // The newest segment's ends, as the text names them: [x_{k−1}, w_k].
+            let name = |prefix: &str, n: usize| format!("{prefix}{}", subscript(n));
+            labels
+                .0
+                .push((from, name("x", pair[0].step.k), COLOR_ITERATE));
+            if !view.layers.support_direction {
+                labels
+                    .0
+                    .push((to, name("w", support.id as usize), COLOR_SUPPORT));
+            }
+        }
+        gizmos.line(from, to, COLOR_SUPPORT.with_alpha(strength));
+        gizmos.sphere(
+            Isometry3d::from_translation(to),
+            size * 0.8,
+            COLOR_SUPPORT.with_alpha(strength),
+        );
+    }
 }

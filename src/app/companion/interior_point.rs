@@ -148,6 +148,6 @@ fn barrier_plot_ui(
                     .color(egui::Color32::from_rgb(0, 158, 115))
                     .width(2.0),
             );
-            plot.vline(VLine::new("current step", current_k).color(egui::Color32::DARK_GRAY));
+            plot.vline(VLine::new("", current_k).color(egui::Color32::DARK_GRAY));
         });
 }

@@ -272,7 +272,10 @@ pub fn draw_distance_step(
             .collect();
         for (i, (p, id)) in points.iter().enumerate() {
             gizmos.sphere(Isometry3d::from_translation(*p), size, COLOR_SIMPLEX);
-            if layers.labels && (points.len() <= 8 || i < 8) {
+            // The new support is labelled once, as "s = w_k", by the support layer.
+            let support_labelled =
+                layers.support_direction && step.support.is_some_and(|s| s.id == *id);
+            if layers.labels && (points.len() <= 8 || i < 8) && !support_labelled {
                 labels.0.push((
                     *p,
                     format!("w{}", crate::solver::narration::subscript(*id as usize)),

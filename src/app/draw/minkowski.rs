@@ -25,6 +25,8 @@ pub struct DifferenceFrame {
     /// It is the difference of the shapes' cores (a distance run under Coal's
     /// conventions), not of the shapes.
     pub cores: bool,
+    /// The world sphere around the drawing's bounding box and the origin.
+    pub sphere: (Vec3, f32),
 }
 
 impl DifferenceFrame {
@@ -142,6 +144,7 @@ fn rebuild_difference(
             vertex_count: tri.vertices.len(),
             radius,
             cores: on_cores,
+            sphere: world_sphere(&drawn.corners, anchor, rotation),
         };
         *transform = Transform::from_translation(anchor).with_rotation(rotation);
     }
@@ -154,6 +157,14 @@ fn rebuild_difference(
         bounds.min = bounds.min.min(frame.anchor);
         bounds.max = bounds.max.max(frame.anchor);
     }
+}
+
+/// The sphere around the box `corners` (in the difference's frame) and the origin,
+/// placed at `anchor` turned by `rotation`.
+fn world_sphere(corners: &[Vec3], anchor: Vec3, rotation: Quat) -> (Vec3, f32) {
+    let points = corners.iter().map(|c| anchor + rotation * *c);
+    let bounds = crate::app::camera::StepBounds::around(points.chain([anchor]), 1.0e-6);
+    (bounds.centre, bounds.radius)
 }
 
 fn draw_difference_edges(

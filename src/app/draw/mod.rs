@@ -45,6 +45,8 @@ pub struct LabelLayout {
 #[derive(Clone, Debug)]
 pub struct PlacedLabel {
     pub text: String,
+    /// The world point it names (two labels of one world point may share a place).
+    pub world: Vec3,
     pub point: bevy_egui::egui::Pos2,
     pub rect: bevy_egui::egui::Rect,
 }

@@ -190,7 +190,7 @@ fn viewer_ui(
     if playback_shown {
         egui::Panel::bottom("playback-panel")
             .resizable(true)
-            .default_size(if lesson_view { 260.0 } else { 330.0 })
+            .default_size(if lesson_view { 290.0 } else { 330.0 })
             .show(&mut root, |ui| {
                 playback_panel::playback_panel_ui(
                     ui,
@@ -349,6 +349,12 @@ fn scene_path(field: &str) -> std::path::PathBuf {
     }
 }
 
+/// How much of its layer's colour a label's text keeps (the rest is black).
+const LABEL_SHADE: f32 = 0.72;
+
+/// Behind every view label: the view's background colour, nearly opaque.
+const LABEL_BACKING: egui::Color32 = egui::Color32::from_rgba_premultiplied(200, 202, 207, 215);
+
 /// Writes the 3-D view's labels at their projected positions; returns where each went
 /// (and which fell outside the view or behind the camera).
 fn draw_labels(
@@ -368,6 +374,14 @@ fn draw_labels(
     let painter = painter.with_clip_rect(view);
     let font = egui::FontId::proportional(15.0);
     let mut placed: Vec<egui::Rect> = Vec::new();
+    // Every labelled point's marker, which no other label may cover (a support's
+    // label over the origin's axes hides O).
+    let markers: Vec<egui::Rect> = labels
+        .0
+        .iter()
+        .filter_map(|(world, _, _)| camera.world_to_viewport(transform, *world).ok())
+        .map(|p| egui::Rect::from_center_size(egui::pos2(p.x, p.y) / zoom, egui::vec2(9.0, 9.0)))
+        .collect();
     for (world, text, color) in &labels.0 {
         let Ok(p) = camera.world_to_viewport(transform, *world) else {
             outside.push(text.clone());
@@ -376,12 +390,11 @@ fn draw_labels(
         // Logical window pixels (the viewport offset included); egui points are / zoom.
         let point = egui::pos2(p.x, p.y) / zoom;
         let at = point + egui::vec2(6.0, -6.0);
+        // The layer's colour, darkened: light tints (the simplex's pink) read as text
+        // on the pale backing only when darker than the lines drawn in them.
         let c = color.to_srgba();
-        let color = egui::Color32::from_rgb(
-            (c.red * 255.0) as u8,
-            (c.green * 255.0) as u8,
-            (c.blue * 255.0) as u8,
-        );
+        let shade = |v: f32| (v * LABEL_SHADE * 255.0) as u8;
+        let color = egui::Color32::from_rgb(shade(c.red), shade(c.green), shade(c.blue));
         let galley = painter.layout_no_wrap(text.clone(), font.clone(), color);
         // A label whose point is in the view but whose text would run past its edge (a
         // ghost contact's name near the right panel) is slid back inside.
@@ -392,17 +405,23 @@ fn draw_labels(
         };
         // Labels at one place (x1, w1 and O at the origin) are stacked, never overlaid;
         // the earlier label keeps its place.
-        let rect = free_spot(at, galley.size(), &placed);
+        let others = markers.iter().filter(|m| !m.contains(point));
+        let obstacles: Vec<egui::Rect> = placed.iter().copied().chain(others.copied()).collect();
+        let rect = free_spot(at, galley.size(), &obstacles, view);
         placed.push(rect);
         if !view.contains_rect(rect) {
             outside.push(text.clone());
         } else {
             drawn.push(PlacedLabel {
                 text: text.clone(),
+                world: *world,
                 point,
                 rect,
             });
         }
+        // A pale backing, so a label reads over a face of its own colour (a pink w on
+        // the pink region) as well as over the light background.
+        painter.rect_filled(rect.expand(1.5), 3.0, LABEL_BACKING);
         painter.galley(rect.min, galley, color);
     }
     LabelLayout {
@@ -424,10 +443,23 @@ fn slid_inside(anchor: egui::Pos2, size: egui::Vec2, view: egui::Rect) -> egui::
 /// place if free, else the free place nearest the point it names (`anchor` is 6 px right
 /// of and above it): stacked a line or more above or below, on the point's right or on
 /// its left, so that no two labels overlap and none drifts far from its point.
-fn free_spot(anchor: egui::Pos2, size: egui::Vec2, placed: &[egui::Rect]) -> egui::Rect {
+fn free_spot(
+    anchor: egui::Pos2,
+    size: egui::Vec2,
+    placed: &[egui::Rect],
+    view: egui::Rect,
+) -> egui::Rect {
     let point = anchor + egui::vec2(-6.0, 6.0);
-    let at =
-        |dx: f32, dy: f32| egui::Rect::from_min_size(anchor + egui::vec2(dx, dy - size.y), size);
+    // Every candidate slid inside the view (as far as it fits), so that moving a label
+    // off its neighbours never pushes it past the view's edge.
+    let at = |dx: f32, dy: f32| {
+        let min = anchor + egui::vec2(dx, dy - size.y);
+        if !view.contains(anchor) {
+            return egui::Rect::from_min_size(min, size);
+        }
+        let inside = slid_inside(min + egui::vec2(0.0, size.y), size, view);
+        egui::Rect::from_min_size(inside - egui::vec2(0.0, size.y), size)
+    };
     let free = |r: &egui::Rect| !placed.iter().any(|p| p.intersects(r.shrink(0.5)));
     let own = at(0.0, 0.0);
     if free(&own) {
@@ -468,6 +500,24 @@ mod tests {
         assert!(view.contains_rect(rect));
     }
 
+    /// A view wide enough for the label tests' points.
+    const VIEW: egui::Rect = egui::Rect {
+        min: egui::pos2(0.0, 0.0),
+        max: egui::pos2(1000.0, 800.0),
+    };
+
+    /// A label moved off its neighbours near the view's edge stays inside the view.
+    #[test]
+    fn a_moved_label_stays_inside_the_view() {
+        let size = egui::vec2(200.0, 16.0);
+        let first = free_spot(egui::pos2(700.0, 400.0), size, &[], VIEW);
+        let second = free_spot(egui::pos2(700.0, 400.0), size, &[first], VIEW);
+        assert!(!first.intersects(second.shrink(0.5)));
+        assert!(VIEW.contains_rect(second), "{second:?}");
+        let right = free_spot(egui::pos2(950.0, 400.0), size, &[], VIEW);
+        assert!(VIEW.contains_rect(right), "{right:?}");
+    }
+
     /// Labels at one point (x1, w1 and O at the origin) are stacked apart, none overlaid.
     #[test]
     fn labels_at_one_place_never_overlap() {
@@ -475,7 +525,7 @@ mod tests {
         let mut placed = Vec::new();
         let point = egui::pos2(94.0, 106.0);
         for _ in 0..6 {
-            let r = free_spot(egui::pos2(100.0, 100.0), size, &placed);
+            let r = free_spot(egui::pos2(100.0, 100.0), size, &placed, VIEW);
             assert!(placed
                 .iter()
                 .all(|p: &egui::Rect| !p.intersects(r.shrink(0.5))));
@@ -487,7 +537,7 @@ mod tests {
         // The first keeps its own place.
         assert_eq!(placed[0].left_bottom(), egui::pos2(100.0, 100.0));
         // A label elsewhere is not moved.
-        let far = free_spot(egui::pos2(300.0, 300.0), size, &placed);
+        let far = free_spot(egui::pos2(300.0, 300.0), size, &placed, VIEW);
         assert_eq!(far.left_bottom(), egui::pos2(300.0, 300.0));
     }
 

@@ -39,7 +39,9 @@ pub fn plots_ui(
             ui.set_width(width);
             // What the curves are, said above the plot: a vertical axis title that long
             // is clipped at laptop sizes.
-            ui.small("the gap per step: Frank-Wolfe gap (GJK family, FW), EPA upper − lower bound");
+            ui.small(
+                "the gap per step: Frank-Wolfe gap (GJK family, FW), EPA upper − lower bound; grey line: this step",
+            );
             Plot::new("duality-gap")
                 .height(height - 18.0)
                 .legend(Legend::default().text_style(egui::TextStyle::Body))
@@ -55,9 +57,8 @@ pub fn plots_ui(
                                 .width(2.5),
                         );
                     }
-                    plot.vline(
-                        VLine::new("current step", current_k).color(egui::Color32::DARK_GRAY),
-                    );
+                    // Unnamed, so the legend holds the curves only (the caption says it).
+                    plot.vline(VLine::new("", current_k).color(egui::Color32::DARK_GRAY));
                     // The tolerance the gaps are tested against (a distance run stops on
                     // its criterion at ε: with the duality gap, where its curve crosses).
                     let settings = &model.pair_scene().settings;
@@ -135,7 +136,14 @@ fn bounds_plot_ui(
         .legend(Legend::default().text_style(egui::TextStyle::Body))
         .x_axis_label("iteration k");
     plot = if log {
-        plot.y_axis_label("gap (log₁₀)")
+        // What the log curves are: each bound's distance to d*, the bracket's width,
+        // or the upper series itself; never "gap", the left plot's duality gap.
+        let axis = match names.log {
+            LogScale::GapToBest => "|bound − d*| (log₁₀)".to_string(),
+            LogScale::Width => "upper − lower (log₁₀)".to_string(),
+            LogScale::Upper => format!("{} (log₁₀)", names.axis),
+        };
+        plot.y_axis_label(axis)
             .y_axis_formatter(|mark, _| format!("1e{:.0}", mark.value))
     } else {
         plot.y_axis_label(names.axis)
@@ -182,6 +190,6 @@ fn bounds_plot_ui(
                     .style(egui_plot::LineStyle::dashed_loose()),
             );
         }
-        plot.vline(VLine::new("current step", current_k).color(egui::Color32::DARK_GRAY));
+        plot.vline(VLine::new("", current_k).color(egui::Color32::DARK_GRAY));
     });
 }

@@ -54,6 +54,10 @@ pub fn top_bar_ui(
             "in place",
         );
         ui.checkbox(&mut layers.simplex, "simplex");
+        ui.checkbox(&mut layers.region, "region").on_hover_text(
+            "the Voronoi region of the simplex that holds the origin (in the plane: all its \
+             regions): the step keeps the vertices of that feature and drops the others",
+        );
         ui.checkbox(&mut layers.labels, "labels");
         ui.checkbox(&mut layers.support_direction, "support dir.");
         ui.checkbox(&mut layers.support_parts, "parts on A, B");

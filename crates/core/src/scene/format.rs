@@ -348,14 +348,16 @@ fn is_shown(b: &bool) -> bool {
 }
 
 /// A lesson step's camera framing: the whole scene, the step (the origin, the simplex,
-/// the iterate and the support), or the step's newest part alone (the origin, the new
+/// the iterate and the support), the step's newest part alone (the origin, the new
 /// support and the new iterate), for a step whose news is far smaller than
-/// its simplex.
+/// its simplex, or the pair's `A ⊖ B` with the origin (a page about the difference's
+/// shape, in a scene of several pairs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LessonFrame {
     All,
     Step,
     Newest,
+    Difference,
 }
 
 /// The focused run's iteration count and the viewer's narration at the step's cursor.
@@ -368,7 +370,7 @@ pub struct StepExpectation {
 
 /// The layer names a lesson step may show (the viewer's "Show" toggles, and `plots`:
 /// the playback panel's plots, folded away in a lesson unless a step shows them).
-pub const LAYER_NAMES: [&str; 15] = [
+pub const LAYER_NAMES: [&str; 16] = [
     "shapes",
     "difference",
     "simplex",
@@ -384,6 +386,7 @@ pub const LAYER_NAMES: [&str; 15] = [
     "bvh",
     "internal_edges",
     "plane",
+    "region",
 ];
 
 /// The file's top level (version 2).

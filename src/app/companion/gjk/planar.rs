@@ -79,12 +79,12 @@ fn update_regions(
     mut meshes: ResMut<Assets<Mesh>>,
     mut built: Local<Option<(u64, usize, bool)>>,
 ) {
-    let key = (view.model.revision, view.cursor.cursor, view.layers.simplex);
+    let key = (view.model.revision, view.cursor.cursor, view.layers.region);
     if *built == Some(key) {
         return;
     }
     *built = Some(key);
-    let step = planar_gjk_step(&view).filter(|_| view.layers.simplex);
+    let step = planar_gjk_step(&view).filter(|_| view.layers.region);
     let regions = step
         .as_ref()
         .map(|(simplex, _, _)| voronoi_regions(simplex, region_box(simplex)))

@@ -46,7 +46,7 @@ fn update_region(
     mut meshes: ResMut<Assets<Mesh>>,
     mut built: Local<Option<(u64, usize, bool)>>,
 ) {
-    let key = (view.model.revision, view.cursor.cursor, view.layers.simplex);
+    let key = (view.model.revision, view.cursor.cursor, view.layers.region);
     if *built == Some(key) {
         return;
     }
@@ -55,7 +55,7 @@ fn update_region(
         return;
     };
     let triangles = super::projected_gjk_step(&view, Dimension::Spatial)
-        .filter(|_| view.layers.simplex)
+        .filter(|_| view.layers.region)
         .map(|step| origin_region(&step.projected, &step.kept))
         .unwrap_or_default();
     if triangles.is_empty() {

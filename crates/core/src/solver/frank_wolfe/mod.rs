@@ -220,7 +220,8 @@ impl<'s> FrankWolfe<'s> {
         match self.rule {
             StepRule::Fixed | StepRule::LineSearch => {
                 let gamma = match self.rule {
-                    StepRule::Fixed => 2.0 / (self.k as f64 + 2.0),
+                    // 2/(t+2) with t = k − 1 updates so far (the start is iteration 1).
+                    StepRule::Fixed => 2.0 / (self.k as f64 + 1.0),
                     _ => line_search(x, s.point.w - x, 1.0),
                 };
                 Ok(self.step_toward(s, gamma))
@@ -497,8 +498,11 @@ impl FrankWolfe<'_> {
         }
         let eps = self.settings.tolerance;
         if !self.started {
-            // x_0: the support at the initial direction, a point of A ⊖ B.
+            // x₁: the support along −x₀ (x₀ the initial direction), a point of A ⊖ B.
+            // Counted as GJK counts its first support, so that step k makes x_k in
+            // both and their iteration counts compare.
             self.started = true;
+            self.k = 1;
             let s0 = self.new_support(self.guess);
             self.x = s0.point.w;
             self.set_active(vec![(s0, 1.0)]);
@@ -510,6 +514,12 @@ impl FrankWolfe<'_> {
                 f64::NAN,
                 CriterionValues::default(),
             );
+            if self.k >= self.settings.max_iterations {
+                return self.finish(Outcome::IterationCap {
+                    lower_bound: self.alpha,
+                    upper_bound: self.x.length(),
+                });
+            }
             return None;
         }
         let r = self.x.length();

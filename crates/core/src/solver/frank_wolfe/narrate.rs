@@ -11,14 +11,16 @@ pub fn narrate(name: &str, record: &FrankWolfeRecord, index: usize) -> String {
     let r = &record.step;
     let advanced = matches!(
         record.event,
-        FrankWolfeEvent::Step { .. } | FrankWolfeEvent::Reoptimised { .. }
+        FrankWolfeEvent::Started { .. }
+            | FrankWolfeEvent::Step { .. }
+            | FrankWolfeEvent::Reoptimised { .. }
     );
     let words = StepWords::new(r, index, advanced);
     let (step, added) = (words.step, &words.added);
     let direction = words.direction();
     match &record.event {
         FrankWolfeEvent::Started { .. } => format!(
-            "Step {step}: start at x₀ = {added}, the support point opposite the initial direction."
+            "Step {step}: start at x₁ = {added}, the support point in {direction} (x₀: the initial direction)."
         ),
         FrankWolfeEvent::Step {
             gamma,
@@ -54,7 +56,7 @@ pub fn narrate(name: &str, record: &FrankWolfeRecord, index: usize) -> String {
             Above(r.x_norm)
         ),
         FrankWolfeEvent::Converged => format!(
-            "Step {step}: converged: the duality gap at {added} is {:.2e}; distance ∥x∥ = {:.9}.",
+            "Step {step}: converged: the duality gap with {added} in {direction} is {:.2e}; distance ∥x∥ = {:.9}.",
             Above(r.criteria.duality_gap), Above(r.x_norm)
         ),
         FrankWolfeEvent::SeparatingPlane => words.separating_plane(&direction),
