@@ -316,9 +316,12 @@ struct Framing {
 
 fn answer_camera_requests(
     mut requests: MessageReader<CameraRequest>,
-    bounds: Res<SceneBounds>,
-    step: Res<StepBounds>,
-    difference: Res<super::draw::minkowski::DifferenceFrame>,
+    // What can be framed: everything, the step, the pair's A ⊖ B.
+    (bounds, step, difference): (
+        Res<SceneBounds>,
+        Res<StepBounds>,
+        Res<super::draw::minkowski::DifferenceFrame>,
+    ),
     mut orbit: ResMut<OrbitCamera>,
     model: Res<super::state::Model>,
     cameras: Query<&Camera, With<Camera3d>>,
