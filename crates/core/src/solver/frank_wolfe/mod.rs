@@ -504,15 +504,26 @@ impl FrankWolfe<'_> {
             self.started = true;
             self.k = 1;
             let s0 = self.new_support(self.guess);
+            // What GJK's first step reads off the same support: the gap at x₀ and the
+            // plane through w₁ perpendicular to x₀ (a lower bound when ω > 0).
+            let (x0, r0) = (self.guess, self.guess.length());
+            let (omega, criteria) = if r0 > 0.0 && r0.is_finite() {
+                let omega = x0.dot(s0.point.w) / r0;
+                self.alpha = self.alpha.max(omega);
+                let gap = 2.0 * x0.dot(x0 - s0.point.w);
+                (omega, CriterionValues::new(r0, self.alpha, gap))
+            } else {
+                (f64::NAN, CriterionValues::default())
+            };
             self.x = s0.point.w;
             self.set_active(vec![(s0, 1.0)]);
             self.record(
                 &mut out,
                 FrankWolfeEvent::Started { added: s0.id },
-                self.guess,
+                x0,
                 Some(s0),
-                f64::NAN,
-                CriterionValues::default(),
+                omega,
+                criteria,
             );
             if self.k >= self.settings.max_iterations {
                 return self.finish(Outcome::IterationCap {
