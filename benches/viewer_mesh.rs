@@ -15,11 +15,11 @@ use std::sync::Arc;
 
 use collidescope::app::composite_drawing;
 use collidescope::app::model::{Side, ViewerModel};
-use collidescope::app::tessellate::{body_mesh, difference_mesh};
 use collidescope::composite::{Composite, TriMesh};
 use collidescope::pose::Pose;
 use collidescope::scene::{Body, Scene, ShapeSpec};
 use collidescope::solver::Method;
+use collidescope::tessellate::{body_mesh, difference_mesh};
 use collidescope::DVec3;
 use criterion::{criterion_group, criterion_main, Criterion};
 

@@ -5,10 +5,10 @@
 use std::path::Path;
 
 use collidescope::app::model::{Side, ViewerModel};
-use collidescope::app::tessellate::{difference_mesh, shape_mesh};
 use collidescope::pose::Pose;
 use collidescope::scene::Scene;
 use collidescope::shape::{Polytope, Shape};
+use collidescope::tessellate::{difference_mesh, shape_mesh};
 use collidescope::DVec3;
 use criterion::{criterion_group, criterion_main, Criterion};
 

@@ -24,7 +24,6 @@ pub mod presentation;
 pub mod robot;
 mod screenshot;
 pub mod state;
-pub mod tessellate;
 pub mod theme;
 mod ui;
 pub mod worksheet;

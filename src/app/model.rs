@@ -60,6 +60,10 @@ pub struct ViewerModel {
     stale: bool,
     /// parry3d-f64's answer on the pair in focus at this pose (the cross-check).
     pub parry: Option<crate::cross_check::ParryAnswer>,
+    /// The distance d* of the pair in focus to about 1e-13 (a GJK run to that
+    /// tolerance), when the shapes are apart: what the bounds plot measures the runs'
+    /// bounds against, so that a run's last bound is not its own reference.
+    pub reference_distance: Option<f64>,
     /// Bumped on every change of what is drawn (shapes, poses, runs).
     pub revision: u64,
     /// Bumped when a shape itself changes (its mesh must be rebuilt).
@@ -88,6 +92,7 @@ impl ViewerModel {
             runs: Vec::new(),
             warm_start: false,
             parry: None,
+            reference_distance: None,
             stale: true,
             revision: 0,
             shape_revision: 0,
@@ -256,6 +261,7 @@ impl ViewerModel {
             let motion = scene.relative_motion().ok().flatten();
             crate::cross_check::parry_answer(a, b, &scene.b_in_a(), motion)
         });
+        self.reference_distance = reference_distance(scene);
         self.runs = runs;
         self.parry = parry;
         self.sync_scene_methods();
@@ -493,6 +499,26 @@ fn settings_with(scene: &Scene, guess: Option<glam::DVec3>) -> SolverSettings {
         initial_guess: guess.map_or(scene.settings.initial_guess, InitialGuess::Direction),
         ..scene.settings
     }
+}
+
+/// d* to about 1e-13: plain GJK on the pair, far past any lesson's tolerance (its upper
+/// bound ∥x∥, certified by its separating plane to that width). `None` when the shapes
+/// are not proved apart.
+fn reference_distance(scene: &Scene) -> Option<f64> {
+    use crate::solver::{Algorithm, DirectionRule};
+    let settings = SolverSettings {
+        tolerance: 1e-13,
+        criterion: crate::solver::Criterion::VanDenBergen,
+        kind: crate::solver::CriterionKind::Absolute,
+        max_iterations: 10_000,
+        mode: crate::solver::QueryMode::Distance,
+        ..scene.settings
+    };
+    let method = Method::from(Algorithm::Gjk(DirectionRule::Vanilla));
+    let run = scene.run_with(method, settings);
+    let outcome = &run.summary.outcome;
+    outcome.lower_bound().filter(|l| *l > 0.0)?;
+    outcome.distance()
 }
 
 /// Runs `method` with records on the pair in focus.

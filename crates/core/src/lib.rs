@@ -38,5 +38,6 @@ pub mod robot;
 pub mod scene;
 pub mod shape;
 pub mod solver;
+pub mod tessellate;
 
 pub use glam::{DMat3, DQuat, DVec3};

@@ -53,13 +53,27 @@ fn draw_frank_wolfe_step(
     let summary = (index == last).then_some(&run.summary);
     draw_distance_step(
         &view,
-        &records[index].step,
+        (index + 1, &records[index].step),
         "−x",
         summary,
         &mut labels,
         &mut step_bounds,
         &mut gizmos,
     );
+    // Frank-Wolfe's news is its path: the newest iterates (after the start, a support
+    // far off), where the zig-zag is, so "frame newest" closes in on them.
+    let recent: Vec<Vec3> = at
+        .so_far()
+        .iter()
+        .skip(1)
+        .rev()
+        .take(8)
+        .map(|r| view.frame.world_point(r.step.x))
+        .collect();
+    if recent.len() >= 2 {
+        let around = StepBounds::around(recent, view.frame.radius * 1e-4);
+        step_bounds.newest = Some((around.centre, around.radius));
+    }
 }
 
 /// The zig-zag: the iterates x₁ … x_k joined, each corner marked, and every step's
@@ -76,7 +90,7 @@ fn draw_zig_zag(
         .iter()
         .map(|r| view.frame.world_point(r.step.x))
         .collect();
-    gizmos.linestrip(iterates.iter().copied(), COLOR_ITERATE.with_alpha(0.8));
+    gizmos.linestrip(iterates.iter().copied(), COLOR_ITERATE);
     for x in &iterates {
         gizmos.sphere(Isometry3d::from_translation(*x), size * 0.6, COLOR_ITERATE);
     }
@@ -86,13 +100,11 @@ fn draw_zig_zag(
             continue;
         };
         let (from, to) = (iterates[j], view.frame.world_point(support.point.w));
-        let strength = if j + 1 == newest { 0.9 } else { 0.3 };
+        let strength = if j + 1 == newest { 1.0 } else { 0.45 };
         if j + 1 == newest && view.layers.labels {
             // The newest segment's ends, as the text names them: [x_{k−1}, w_k].
             let name = |prefix: &str, n: usize| format!("{prefix}{}", subscript(n));
-            labels
-                .0
-                .push((from, name("x", pair[0].step.k), COLOR_ITERATE));
+            labels.0.push((from, name("x", j + 1), COLOR_ITERATE));
             if !view.layers.support_direction {
                 labels
                     .0

@@ -26,13 +26,13 @@ use crate::app::draw::{
 use crate::app::model::ViewerModel;
 use crate::app::state::Layers;
 use crate::app::state::{Model, PlaybackCursor, ViewerSet};
-use crate::app::tessellate::{difference_mesh, hull_mesh, shape_mesh, swept_mesh};
 use crate::pose::Pose;
 use crate::scene::Scene;
 use crate::solver::interior_point::IpRecord;
 use crate::solver::toi::{self, ToiRecord};
 use crate::solver::trace::Trace;
 use crate::solver::{Method, Outcome, SolverSettings};
+use crate::tessellate::{difference_mesh, hull_mesh, shape_mesh, swept_mesh};
 
 const COLOR_PATH: Color = Color::srgb(0.35, 0.35, 0.35);
 const COLOR_BRACKET: Color = Color::srgb(0.95, 0.55, 0.0);
@@ -266,7 +266,7 @@ fn update_meshes(
 /// `A ⊖ B` swept by `−v` (A's frame): the hull of the difference's points and the same
 /// points moved by `−v`. B at `t·v` touches A when `t·v ∈ A ⊖ B`, so this set holds the
 /// origin exactly when the shapes touch at some t ∈ [0, 1].
-fn swept_difference(scene: &Scene, v: glam::DVec3) -> crate::app::tessellate::TriMesh {
+fn swept_difference(scene: &Scene, v: glam::DVec3) -> crate::tessellate::TriMesh {
     let (a, b) = (&scene.a().shape, &scene.b().shape);
     let tri = difference_mesh(a, b, &scene.b_in_a());
     let points: Vec<glam::DVec3> = tri.vertices.iter().flat_map(|p| [*p, *p - v]).collect();

@@ -234,10 +234,11 @@ fn draw_support_plane(
 
 /// Draws `step` (the cursor's record of the focused distance run): simplex, support,
 /// iterate, and the witnesses when `at_end`. `direction_label` names the direction
-/// whose support was taken ("−x", or "−d" for a momentum step).
+/// whose support was taken ("−x", or "−d" for a momentum step). `number` is the
+/// step's (from 1): step k makes x_k, as the narration says.
 pub fn draw_distance_step(
     view: &StepView,
-    step: &DistanceStep,
+    (number, step): (usize, &DistanceStep),
     direction_label: &str,
     summary: Option<&RunSummary>,
     labels: &mut ViewLabels,
@@ -342,7 +343,7 @@ pub fn draw_distance_step(
         gizmos.sphere(Isometry3d::from_translation(x), size * 1.1, COLOR_ITERATE);
         labels.0.push((
             x,
-            format!("x{}", crate::solver::narration::subscript(step.k)),
+            format!("x{}", crate::solver::narration::subscript(number)),
             COLOR_ITERATE,
         ));
     }

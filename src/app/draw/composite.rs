@@ -15,10 +15,10 @@ use crate::app::camera::MarkerScale;
 use crate::app::composite_view::CompositeView;
 use crate::app::model::ViewerModel;
 use crate::app::state::{Layers, Model, ViewerSet};
-use crate::app::tessellate::{shape_mesh, TriMesh};
 use crate::composite::internal_edges::Feature;
 use crate::composite::{Composite, Pieces};
 use crate::pose::Pose;
+use crate::tessellate::{shape_mesh, TriMesh};
 
 /// The piece in focus: Okabe–Ito yellow, filled, with a black outline.
 pub const COLOR_FOCUSED_PIECE: Color = Color::srgb(0.941, 0.894, 0.259);

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 
 use super::minkowski::{DifferenceFrame, COLOR_DIFFERENCE};
 use crate::app::state::{Layers, Model, ViewerSet};
-use crate::app::tessellate::coarse_mesh;
+use crate::tessellate::coarse_mesh;
 
 /// Seconds between two copies.
 const STEP_SECONDS: f32 = 0.2;

@@ -7,7 +7,7 @@ use bevy::prelude::*;
 use super::shapes::{bevy_mesh, box_corners, edge_segments, placeholder_mesh, translucent};
 use crate::app::camera::{MarkerScale, SceneBounds};
 use crate::app::state::{DifferencePlacement, Layers, Model, ViewerSet};
-use crate::app::tessellate::difference_mesh;
+use crate::tessellate::difference_mesh;
 
 pub const COLOR_DIFFERENCE: Color = Color::srgb(0.45, 0.62, 0.45);
 

@@ -97,10 +97,19 @@ fn thicker_lines(mut store: ResMut<GizmoConfigStore>) {
     config.line.width = 3.0;
 }
 
-/// This frame's labels start with the origin of `A ⊖ B`.
-fn start_labels(frame: Res<DifferenceFrame>, mut labels: ResMut<ViewLabels>) {
+/// This frame's labels start with the origin of `A ⊖ B`, when anything is drawn in
+/// `A ⊖ B`'s space (a page of the shapes alone has no O to name).
+fn start_labels(frame: Res<DifferenceFrame>, layers: Res<Layers>, mut labels: ResMut<ViewLabels>) {
     labels.0.clear();
-    labels.0.push((frame.anchor, "O".into(), Color::BLACK));
+    let in_difference = layers.difference
+        || layers.simplex
+        || layers.iterate
+        || layers.support_direction
+        || layers.region
+        || layers.plane;
+    if in_difference {
+        labels.0.push((frame.anchor, "O".into(), Color::BLACK));
+    }
 }
 
 /// A mesh of separate triangles (three positions each) for translucent overlays.

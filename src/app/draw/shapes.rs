@@ -9,8 +9,8 @@ use crate::app::camera::SceneBounds;
 use crate::app::drag::ShapeBody;
 use crate::app::model::Side;
 use crate::app::state::{Layers, Model, ViewerSet};
-use crate::app::tessellate::{body_mesh, TriMesh};
 use crate::pose::Pose;
+use crate::tessellate::{body_mesh, TriMesh};
 
 // Okabe–Ito blue and orange: told apart with any colour vision.
 pub const COLOR_A: Color = Color::srgb(0.0, 0.447, 0.698);

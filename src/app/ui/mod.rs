@@ -190,7 +190,13 @@ fn viewer_ui(
     if playback_shown {
         egui::Panel::bottom("playback-panel")
             .resizable(true)
-            .default_size(if lesson_view { 290.0 } else { 330.0 })
+            // In a lesson, a quarter of the window: the plots read, the picture stays
+            // the larger part (a projector's 1080 rows scale the panels up).
+            .default_size(if lesson_view {
+                (ctx.viewport_rect().height() * 0.25).max(200.0)
+            } else {
+                330.0
+            })
             .show(&mut root, |ui| {
                 playback_panel::playback_panel_ui(
                     ui,

@@ -48,6 +48,7 @@ pub fn plots_ui(
                 .x_axis_label("iteration k")
                 .y_axis_label("gap (log₁₀)")
                 .y_axis_formatter(|mark, _| format!("1e{:.0}", mark.value))
+                .y_grid_spacer(egui_plot::log_grid_spacer(10))
                 .show(ui, |plot| {
                     for r in model.runs() {
                         let points = series(&r.run.trace, |v| log10_floor(v.residual));
@@ -95,8 +96,8 @@ pub fn plots_ui(
 }
 
 /// The focused run's upper and lower bounds, as they are or on a log scale: for a
-/// distance, their gaps to d* (the smallest distance any enabled run certified); for a
-/// depth, upper − lower. On the log choice a family's companion may show its own plot
+/// distance, their gaps to d* (a GJK run to 1e-13, else the smallest distance any
+/// enabled run certified); for a depth, upper − lower. On the log choice a family's companion may show its own plot
 /// instead (the time of impact's motion, the interior point's barrier).
 #[allow(clippy::too_many_arguments)]
 fn bounds_plot_ui(
@@ -124,13 +125,16 @@ fn bounds_plot_ui(
     let trace = &focused.run.trace;
     let color = theme.method_color(focused.run.method);
     let names = trace.family().bounds();
-    // d*: the smallest distance a distance run certified (EPA's signed answers aside).
-    let d_hat = model
-        .runs()
-        .iter()
-        .filter(|r| r.run.trace.family().answers_distance())
-        .filter_map(|r| r.run.summary.outcome.distance())
-        .fold(f64::INFINITY, f64::min);
+    // d*: a GJK run's to 1e-13 (the model's reference), else the smallest distance a
+    // distance run certified (EPA's signed answers aside).
+    let d_hat = model.reference_distance.unwrap_or_else(|| {
+        model
+            .runs()
+            .iter()
+            .filter(|r| r.run.trace.family().answers_distance())
+            .filter_map(|r| r.run.summary.outcome.distance())
+            .fold(f64::INFINITY, f64::min)
+    });
     let mut plot = Plot::new("bounds")
         .height(height)
         .legend(Legend::default().text_style(egui::TextStyle::Body))
@@ -145,6 +149,7 @@ fn bounds_plot_ui(
         };
         plot.y_axis_label(axis)
             .y_axis_formatter(|mark, _| format!("1e{:.0}", mark.value))
+            .y_grid_spacer(egui_plot::log_grid_spacer(10))
     } else {
         plot.y_axis_label(names.axis)
     };

@@ -41,10 +41,12 @@ pub fn student(run: &Run, planar: bool) -> String {
     for i in 0..asked {
         let _ = write!(out, "{}. ", i + 1);
         match run.trace.distance_step(i) {
-            Some(step) if i == 0 => out.push_str(&distance_filled(step, 0, planar)),
+            Some(step) if i == 0 => out.push_str(&distance_filled(step, 1, planar)),
             Some(step) => {
                 let previous = run.trace.distance_step(i - 1);
-                out.push_str(&distance_blank(step, previous, planar))
+                let active_set = run.method.family() == crate::solver::frank_wolfe::FAMILY;
+                let blank = distance_blank(step, i + 1, previous, active_set, planar);
+                out.push_str(&blank)
             }
             None if i == 0 => out.push_str(&run.narrate(i)),
             None => out.push_str(&blank_numbers(&run.narrate(i))),
@@ -71,11 +73,7 @@ pub fn answers(run: &Run, planar: bool) -> String {
     for i in 0..run.trace.len() {
         let _ = writeln!(out, "{}. {}", i + 1, run.narrate(i));
         if let Some(step) = run.trace.distance_step(i) {
-            let previous_k = i
-                .checked_sub(1)
-                .and_then(|p| run.trace.distance_step(p))
-                .map_or(0, |p| p.k);
-            let _ = writeln!(out, "   {}", distance_filled(step, previous_k, planar));
+            let _ = writeln!(out, "   {}", distance_filled(step, i + 1, planar));
         }
     }
     out.push('\n');
@@ -104,7 +102,9 @@ fn summary(run: &Run, planar: bool) -> String {
 }
 
 /// A distance step with every number given.
-fn distance_filled(step: &DistanceStep, previous_k: usize, planar: bool) -> String {
+/// Step `step_number` (from 1) makes its x from the support along the x before it.
+fn distance_filled(step: &DistanceStep, step_number: usize, planar: bool) -> String {
+    let previous_k = step_number - 1;
     let mut line = String::new();
     if let Some(s) = &step.support {
         let p = &s.point;
@@ -134,9 +134,9 @@ fn distance_filled(step: &DistanceStep, previous_k: usize, planar: bool) -> Stri
     let _ = write!(
         line,
         "{} = {}, ∥{}∥ = {}; α = {}",
-        name("x", step.k),
+        name("x", step_number),
         point(step.x, planar),
-        name("x", step.k),
+        name("x", step_number),
         upper(step.x_norm),
         lower(step.alpha)
     );
@@ -145,10 +145,22 @@ fn distance_filled(step: &DistanceStep, previous_k: usize, planar: bool) -> Stri
 
 /// A distance step with blanks for what the student computes. The direction is named
 /// when it is the last iterate (GJK, Frank-Wolfe) and given when momentum made it.
-fn distance_blank(step: &DistanceStep, previous: Option<&DistanceStep>, planar: bool) -> String {
-    let k = step.k;
+fn distance_blank(
+    step: &DistanceStep,
+    step_number: usize,
+    previous: Option<&DistanceStep>,
+    active_set: bool,
+    planar: bool,
+) -> String {
+    let k = step_number;
+    // Frank-Wolfe keeps the points it moved toward (its active set), GJK a simplex.
+    let kept = if active_set {
+        "active points and their weights"
+    } else {
+        "vertices kept and their weights"
+    };
     let (along, given) = match previous {
-        Some(p) if p.x == step.direction => (name("x", p.k), String::new()),
+        Some(p) if p.x == step.direction => (name("x", step_number - 1), String::new()),
         _ => (
             "d".to_string(),
             format!("d = {}: ", point(step.direction, planar)),
@@ -162,7 +174,7 @@ fn distance_blank(step: &DistanceStep, previous: Option<&DistanceStep>, planar: 
         None => given,
     };
     format!(
-        "{support}vertices kept and their weights {BLANK}; {} = {BLANK}, ∥{}∥ = {BLANK}; α = {BLANK}",
+        "{support}{kept} {BLANK}; {} = {BLANK}, ∥{}∥ = {BLANK}; α = {BLANK}",
         name("x", k),
         name("x", k)
     )

@@ -147,7 +147,7 @@ fn frame_text(scene: &Scene, planar: bool) -> String {
         let b_in_a = scene.b_in_a();
         format!(
             "**Frame.** The runs work in A's own frame (A at the origin, not turned): a \
-             world point p is R_Aᵀ (p − t_A) there, so B's centre is at {} in it. Every \
+             world point p is R_A^T (p − t_A) there, so B's centre is at {} in it. Every \
              point below is in A's frame.\n\n",
             point(b_in_a.translation, planar)
         )
@@ -180,6 +180,10 @@ const TIE_RULE: &str = "**Ties.** When several points of a shape are furthest al
 /// The stopping test and its tolerance.
 fn stopping_text(scene: &Scene) -> String {
     let s = &scene.settings;
+    let frank_wolfe = scene
+        .methods
+        .iter()
+        .any(|m| m.family() == crate::solver::frank_wolfe::FAMILY);
     let kind = match s.kind {
         CriterionKind::Absolute => "absolute",
         CriterionKind::Relative => "relative: ε·∥x∥",
@@ -188,13 +192,20 @@ fn stopping_text(scene: &Scene) -> String {
         "**Stopping test.** {} with ε = {:e} ({kind}); at most {} iterations. α is the best \
          lower bound so far: α₀ = 0 and α_k = max(α_{{k−1}}, ⟨x_{{k−1}}, w_k⟩/∥x_{{k−1}}∥). \
          Each x_k is the point of the simplex nearest O (project O onto the segment, triangle \
-         or tetrahedron, and drop the vertices whose weight would be negative). The answer \
+         or tetrahedron, and drop the vertices whose weight would be negative).{} The answer \
          key rounds ∥x∥ up and α down, so that both stay bounds of the distance.\n\n",
         criterion_text(s),
         s.tolerance,
-        s.max_iterations
+        s.max_iterations,
+        if frank_wolfe { FRANK_WOLFE_STEP } else { "" }
     )
 }
+
+/// How a Frank-Wolfe step makes x_k, for a lesson that runs it.
+const FRANK_WOLFE_STEP: &str = " Frank-Wolfe instead moves x_{k−1} toward w_k: \
+    x_k = x_{k−1} + γ(w_k − x_{k−1}) with γ = ⟨x_{k−1}, x_{k−1} − w_k⟩/∥x_{k−1} − w_k∥² \
+    clipped to [0, 1] (line search), and keeps the supports it moved toward, with their \
+    weights, as its active set; its first step is x₁ = w₁.";
 
 fn criterion_text(s: &crate::solver::SolverSettings) -> &'static str {
     use crate::solver::Criterion;

@@ -68,7 +68,7 @@ fn draw_gjk_step(
     let summary = at.at_end().then_some(&run.summary);
     draw_distance_step(
         &view,
-        &record.step,
+        (at.index + 1, &record.step),
         label,
         summary,
         &mut labels,

@@ -15,7 +15,9 @@ use super::step::DistanceStep;
 pub struct StepWords<'r> {
     /// The step's number (from 1).
     pub step: usize,
-    /// The iteration whose iterate chose the direction.
+    /// The number of the iterate that chose the direction: the one the step before
+    /// made (step k makes x_k, whatever the iteration counter did on a step that
+    /// advanced nothing, such as Nesterov's momentum stop).
     pub k: usize,
     /// The support added, as `w₅` (empty when the step took none).
     pub added: String,
@@ -23,10 +25,9 @@ pub struct StepWords<'r> {
 }
 
 impl<'r> StepWords<'r> {
-    /// The words of `r`, step `index` of its run; `advanced` when the step advanced the
-    /// counter (`k` counts iterations after the step: such a step used `x_{k−1}`).
-    pub fn new(r: &'r DistanceStep, index: usize, advanced: bool) -> Self {
-        let k = if advanced { r.k.saturating_sub(1) } else { r.k };
+    /// The words of `r`, step `index` (from 0) of its run.
+    pub fn new(r: &'r DistanceStep, index: usize) -> Self {
+        let k = index;
         let added = r
             .support
             .map(|s| format!("w{}", subscript(s.id as usize)))

@@ -9,13 +9,7 @@ use crate::solver::{FrankWolfeEvent, FrankWolfeRecord};
 /// Says what `record` (step `index` of the run of method `name`) did.
 pub fn narrate(name: &str, record: &FrankWolfeRecord, index: usize) -> String {
     let r = &record.step;
-    let advanced = matches!(
-        record.event,
-        FrankWolfeEvent::Started { .. }
-            | FrankWolfeEvent::Step { .. }
-            | FrankWolfeEvent::Reoptimised { .. }
-    );
-    let words = StepWords::new(r, index, advanced);
+    let words = StepWords::new(r, index);
     let (step, added) = (words.step, &words.added);
     let direction = words.direction();
     match &record.event {

@@ -9,8 +9,7 @@ use crate::solver::{GjkEvent, GjkRecord, MomentumStop};
 /// Says what `record` (step `index` of the run of method `name`) did.
 pub fn narrate(name: &str, record: &GjkRecord, index: usize) -> String {
     let r = &record.step;
-    let advanced = matches!(record.event, GjkEvent::Projected { .. });
-    let words = StepWords::new(r, index, advanced);
+    let words = StepWords::new(r, index);
     let (step, added) = (words.step, &words.added);
     let direction = if record.momentum {
         format!("the momentum direction −d{}", subscript(words.k))
