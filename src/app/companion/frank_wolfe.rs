@@ -53,7 +53,12 @@ fn draw_frank_wolfe_step(
     let summary = (index == last).then_some(&run.summary);
     draw_distance_step(
         &view,
-        (index + 1, &records[index].step),
+        (
+            records[index]
+                .step
+                .iterate_number(index, index.checked_sub(1).map(|i| &records[i].step)),
+            &records[index].step,
+        ),
         "−x",
         summary,
         &mut labels,

@@ -41,11 +41,12 @@ pub fn student(run: &Run, planar: bool) -> String {
     for i in 0..asked {
         let _ = write!(out, "{}. ", i + 1);
         match run.trace.distance_step(i) {
-            Some(step) if i == 0 => out.push_str(&distance_filled(step, 1, planar)),
+            Some(step) if i == 0 => out.push_str(&distance_filled(step, (1, 0), planar)),
             Some(step) => {
                 let previous = run.trace.distance_step(i - 1);
                 let active_set = run.method.family() == crate::solver::frank_wolfe::FAMILY;
-                let blank = distance_blank(step, i + 1, previous, active_set, planar);
+                let names = iterate_names(run, i);
+                let blank = distance_blank(step, names, previous, active_set, planar);
                 out.push_str(&blank)
             }
             None if i == 0 => out.push_str(&run.narrate(i)),
@@ -73,7 +74,8 @@ pub fn answers(run: &Run, planar: bool) -> String {
     for i in 0..run.trace.len() {
         let _ = writeln!(out, "{}. {}", i + 1, run.narrate(i));
         if let Some(step) = run.trace.distance_step(i) {
-            let _ = writeln!(out, "   {}", distance_filled(step, i + 1, planar));
+            let names = iterate_names(run, i);
+            let _ = writeln!(out, "   {}", distance_filled(step, names, planar));
         }
     }
     out.push('\n');
@@ -101,10 +103,25 @@ fn summary(run: &Run, planar: bool) -> String {
     out
 }
 
-/// A distance step with every number given.
-/// Step `step_number` (from 1) makes its x from the support along the x before it.
-fn distance_filled(step: &DistanceStep, step_number: usize, planar: bool) -> String {
-    let previous_k = step_number - 1;
+/// The names' numbers of step `i`'s iterate and of the iterate its direction came
+/// from, as the narration names them ([`DistanceStep::iterate_number`]).
+fn iterate_names(run: &Run, i: usize) -> (usize, usize) {
+    let named = |j: usize| {
+        let previous = j.checked_sub(1).and_then(|p| run.trace.distance_step(p));
+        run.trace
+            .distance_step(j)
+            .map_or(j + 1, |s| s.iterate_number(j, previous))
+    };
+    (named(i), i.checked_sub(1).map_or(0, named))
+}
+
+/// A step with every number given; `(step_number, previous_k)` name its iterate and
+/// the one its direction came from.
+fn distance_filled(
+    step: &DistanceStep,
+    (step_number, previous_k): (usize, usize),
+    planar: bool,
+) -> String {
     let mut line = String::new();
     if let Some(s) = &step.support {
         let p = &s.point;
@@ -147,7 +164,7 @@ fn distance_filled(step: &DistanceStep, step_number: usize, planar: bool) -> Str
 /// when it is the last iterate (GJK, Frank-Wolfe) and given when momentum made it.
 fn distance_blank(
     step: &DistanceStep,
-    step_number: usize,
+    (step_number, previous_k): (usize, usize),
     previous: Option<&DistanceStep>,
     active_set: bool,
     planar: bool,
@@ -160,7 +177,7 @@ fn distance_blank(
         "vertices kept and their weights"
     };
     let (along, given) = match previous {
-        Some(p) if p.x == step.direction => (name("x", step_number - 1), String::new()),
+        Some(p) if p.x == step.direction => (name("x", previous_k), String::new()),
         _ => (
             "d".to_string(),
             format!("d = {}: ", point(step.direction, planar)),

@@ -107,9 +107,23 @@ pub fn setup(scene: &Scene) -> String {
     out.push_str(&frame_text(scene, planar));
     out.push_str(&first_guess_text(scene));
     out.push_str(TIE_RULE);
+    let ellipsoid = file
+        .bodies
+        .iter()
+        .any(|b| matches!(b.shape, crate::scene::ShapeSpec::Ellipsoid { .. }));
+    if ellipsoid {
+        out.push_str(ELLIPSOID_SUPPORT);
+    }
     out.push_str(&stopping_text(scene));
     out
 }
+
+/// The support of an ellipsoid, for sheets whose shapes have one (a student cannot
+/// take it from a table of vertices).
+const ELLIPSOID_SUPPORT: &str = "**Ellipsoid supports.** An ellipsoid with radii r = \
+    (r₁, r₂, r₃) in its own frame, turned by R and centred at t, has the support \
+    s(d) = t + R (r² ⊙ e) / ∥r ⊙ e∥ with e = R^T d (⊙ multiplies coordinate by \
+    coordinate, r² = r ⊙ r): the point where the normal is d.\n\n";
 
 /// "A", "B", … (then "body 26", …).
 pub fn body_name(k: usize) -> String {

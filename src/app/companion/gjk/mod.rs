@@ -68,7 +68,13 @@ fn draw_gjk_step(
     let summary = at.at_end().then_some(&run.summary);
     draw_distance_step(
         &view,
-        (at.index + 1, &record.step),
+        (
+            record.step.iterate_number(
+                at.index,
+                at.index.checked_sub(1).map(|i| &at.records[i].step),
+            ),
+            &record.step,
+        ),
         label,
         summary,
         &mut labels,

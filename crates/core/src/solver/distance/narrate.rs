@@ -25,9 +25,10 @@ pub struct StepWords<'r> {
 }
 
 impl<'r> StepWords<'r> {
-    /// The words of `r`, step `index` (from 0) of its run.
-    pub fn new(r: &'r DistanceStep, index: usize) -> Self {
-        let k = index;
+    /// The words of `r`, step `index` (from 0) of its run, whose direction came from
+    /// the iterate named x_`from`.
+    pub fn new(r: &'r DistanceStep, index: usize, from: usize) -> Self {
+        let k = from;
         let added = r
             .support
             .map(|s| format!("w{}", subscript(s.id as usize)))

@@ -32,8 +32,9 @@ pub trait DistanceRecord:
     /// Whether the step ends a run on its stopping test (the run's last sentence then
     /// says the verdict).
     fn ends_on_test(&self) -> bool;
-    /// What the step (number `index` of a run of method `name`) did, in words.
-    fn sentence(&self, name: &str, index: usize) -> String;
+    /// What the step (number `index` of a run of method `name`) did, in words; its
+    /// direction came from the iterate named x_`from` ([`DistanceStep::iterate_number`]).
+    fn sentence(&self, name: &str, index: usize, from: usize) -> String;
 }
 
 impl<R: DistanceRecord> Record for R {

@@ -57,6 +57,16 @@ pub struct DistanceStep {
 }
 
 impl DistanceStep {
+    /// The name's number of this step's iterate, step `index` (from 0) of its run:
+    /// step k makes x_k, except a step that leaves x where the step before left it
+    /// (a final test, Nesterov's momentum stop), whose x keeps its earlier name.
+    pub fn iterate_number(&self, index: usize, previous: Option<&DistanceStep>) -> usize {
+        match previous {
+            Some(p) if index > 0 && p.x == self.x => index,
+            _ => index + 1,
+        }
+    }
+
     /// Every vector of the step (all in A's frame) through `f`: a run made in another
     /// frame of A, reported in A's own ([`super::coal_replay`]).
     pub fn map_vectors(&mut self, f: impl Fn(DVec3) -> DVec3) {

@@ -7,9 +7,9 @@ use crate::solver::narration::and_list;
 use crate::solver::{FrankWolfeEvent, FrankWolfeRecord};
 
 /// Says what `record` (step `index` of the run of method `name`) did.
-pub fn narrate(name: &str, record: &FrankWolfeRecord, index: usize) -> String {
+pub fn narrate(name: &str, record: &FrankWolfeRecord, index: usize, from: usize) -> String {
     let r = &record.step;
-    let words = StepWords::new(r, index);
+    let words = StepWords::new(r, index, from);
     let (step, added) = (words.step, &words.added);
     let direction = words.direction();
     match &record.event {

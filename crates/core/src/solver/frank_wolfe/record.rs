@@ -97,7 +97,7 @@ impl DistanceRecord for FrankWolfeRecord {
         )
     }
 
-    fn sentence(&self, name: &str, index: usize) -> String {
-        super::narrate::narrate(name, self, index)
+    fn sentence(&self, name: &str, index: usize, from: usize) -> String {
+        super::narrate::narrate(name, self, index, from)
     }
 }

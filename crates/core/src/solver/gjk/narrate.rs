@@ -7,9 +7,9 @@ use crate::solver::narration::subscript;
 use crate::solver::{GjkEvent, GjkRecord, MomentumStop};
 
 /// Says what `record` (step `index` of the run of method `name`) did.
-pub fn narrate(name: &str, record: &GjkRecord, index: usize) -> String {
+pub fn narrate(name: &str, record: &GjkRecord, index: usize, from: usize) -> String {
     let r = &record.step;
-    let words = StepWords::new(r, index);
+    let words = StepWords::new(r, index, from);
     let (step, added) = (words.step, &words.added);
     let direction = if record.momentum {
         format!("the momentum direction −d{}", subscript(words.k))

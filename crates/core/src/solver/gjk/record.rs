@@ -107,7 +107,7 @@ impl DistanceRecord for GjkRecord {
         )
     }
 
-    fn sentence(&self, name: &str, index: usize) -> String {
-        super::narrate::narrate(name, self, index)
+    fn sentence(&self, name: &str, index: usize, from: usize) -> String {
+        super::narrate::narrate(name, self, index, from)
     }
 }
