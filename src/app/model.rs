@@ -515,7 +515,9 @@ fn reference_distance(scene: &Scene) -> Option<f64> {
         ..scene.settings
     };
     let method = Method::from(Algorithm::Gjk(DirectionRule::Vanilla));
-    let run = scene.run_with(method, settings);
+    // Untraced: it runs on every drag, and only its answer is read.
+    let (a, b, b_in_a) = (&scene.a().shape, &scene.b().shape, scene.b_in_a());
+    let run = method.run(a, b, b_in_a, None, settings, false);
     let outcome = &run.summary.outcome;
     outcome.lower_bound().filter(|l| *l > 0.0)?;
     outcome.distance()

@@ -109,7 +109,9 @@ fn draw_zig_zag(
         if j + 1 == newest && view.layers.labels {
             // The newest segment's ends, as the text names them: [x_{k−1}, w_k].
             let name = |prefix: &str, n: usize| format!("{prefix}{}", subscript(n));
-            labels.0.push((from, name("x", j + 1), COLOR_ITERATE));
+            let before = j.checked_sub(1).map(|i| &so_far[i].step);
+            let named = pair[0].step.iterate_number(j, before);
+            labels.0.push((from, name("x", named), COLOR_ITERATE));
             if !view.layers.support_direction {
                 labels
                     .0

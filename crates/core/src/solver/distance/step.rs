@@ -58,11 +58,11 @@ pub struct DistanceStep {
 
 impl DistanceStep {
     /// The name's number of this step's iterate, step `index` (from 0) of its run:
-    /// step k makes x_k, except a step that leaves x where the step before left it
-    /// (a final test, Nesterov's momentum stop), whose x keeps its earlier name.
+    /// step k makes x_k, except a step that counts no iteration (a final test,
+    /// Nesterov's momentum stop), whose x keeps its earlier name.
     pub fn iterate_number(&self, index: usize, previous: Option<&DistanceStep>) -> usize {
         match previous {
-            Some(p) if index > 0 && p.x == self.x => index,
+            Some(p) if index > 0 && p.k == self.k => index,
             _ => index + 1,
         }
     }
