@@ -140,6 +140,30 @@ fn boxes_apart_by_a_boundary_value_print_safely() {
     }
 }
 
+/// A step that quotes the verdict quotes the run's own (round-off allowance taken): a
+/// box resting 0.01 deep in a slab, where the allowance decides the tenth digit.
+#[test]
+fn a_quoted_depth_is_the_runs_own() {
+    let slab = Shape::Cuboid(Cuboid::new(DVec3::new(6.0, 6.0, 0.5)).unwrap());
+    let cube = Shape::Cuboid(Cuboid::new(DVec3::splat(0.5)).unwrap());
+    let pose = RelativePose::from_matrix(DMat3::IDENTITY, DVec3::new(-3.0, 0.0, 0.99));
+    let mut quoted = 0;
+    for method in Method::all() {
+        let run = method.run(&slab, &cube, pose, None, SolverSettings::default(), true);
+        let Outcome::Penetrating { depth, .. } = run.summary.outcome else {
+            continue;
+        };
+        for index in 0..run.trace.len() {
+            let line = run.narrate(index);
+            if let Some(printed) = number_after(&line, "penetrating, depth ") {
+                assert!(printed <= depth, "{}: {line} ({depth:e})", method.name());
+                quoted += 1;
+            }
+        }
+    }
+    assert!(quoted >= 3, "only {quoted} steps quoted the depth");
+}
+
 /// Random pairs through every method: the verdict, and each distance step's "∥x∥ = "
 /// (a point of A ⊖ B: an upper bound) and EPA's "Depth in [lo, hi]".
 #[test]
@@ -158,6 +182,14 @@ fn every_method_prints_its_verdict_and_steps_on_the_safe_side() {
             check_outcome(&run.summary.outcome, &context);
             for index in 0..run.trace.len() {
                 let line = run.narrate(index);
+                // A step that quotes the verdict (the contact rules' first step) quotes
+                // the run's own, round-off allowance taken: the same words as EPA's.
+                if let (Some(printed), Outcome::Penetrating { depth, .. }) = (
+                    number_after(&line, "penetrating, depth "),
+                    &run.summary.outcome,
+                ) {
+                    assert!(printed <= *depth, "{context}: {line} ({depth:e})");
+                }
                 if let (Some(printed), Some(step)) = (
                     number_after(&line, "∥x∥ = "),
                     run.trace.distance_step(index),

@@ -1,5 +1,6 @@
 //! Live plots: each enabled method's residual per step (log scale: the Frank-Wolfe
-//! duality gap for the distance families, upper − lower for a depth), and the focused
+//! duality gap for the distance families, upper − lower for a depth, each family's
+//! named by [`crate::solver::family::BoundNames::residual`]), and the focused
 //! run's upper and lower bounds. Both read the records through the `Record` trait.
 
 use bevy_egui::egui;
@@ -18,6 +19,19 @@ fn series(trace: &Trace, f: impl Fn(PlotValues) -> f64) -> PlotPoints<'static> {
         .map(|r| [r.k() as f64, f(r.plot_values())])
         .filter(|p| p[1].is_finite())
         .collect()
+}
+
+/// What the left plot's curves measure, once per family among the enabled runs (a
+/// time of impact's curve is its bracket's width, not a duality gap).
+fn residual_names(model: &ViewerModel) -> Vec<&'static str> {
+    let mut names = Vec::new();
+    for r in model.runs() {
+        let name = r.run.trace.family().bounds().residual;
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
 }
 
 pub fn plots_ui(
@@ -39,14 +53,23 @@ pub fn plots_ui(
             ui.set_width(width);
             // What the curves are, said above the plot: a vertical axis title that long
             // is clipped at laptop sizes.
-            ui.small(
-                "the gap per step: Frank-Wolfe gap (GJK family, FW), EPA upper − lower bound; grey line: this step",
+            let residuals = residual_names(model);
+            // Body size, as the right plot's choices beside it: readable from the
+            // back row; one line (the full text on hover when it is cut).
+            ui.add(
+                egui::Label::new(format!(
+                    "per step, log₁₀: {}; grey line: this step",
+                    residuals.join("; ")
+                ))
+                .truncate(),
             );
             Plot::new("duality-gap")
-                .height(height - 18.0)
+                .height(height - 24.0)
                 .legend(Legend::default().text_style(egui::TextStyle::Body))
                 .x_axis_label("iteration k")
-                .y_axis_label("gap (log₁₀)")
+                // The caption above says what the curves are; a longer vertical
+                // title runs past a short plot at projector size.
+                .y_axis_label("log₁₀")
                 .y_axis_formatter(|mark, _| format!("1e{:.0}", mark.value))
                 .y_grid_spacer(egui_plot::log_grid_spacer(10))
                 .show(ui, |plot| {
@@ -140,14 +163,9 @@ fn bounds_plot_ui(
         .legend(Legend::default().text_style(egui::TextStyle::Body))
         .x_axis_label("iteration k");
     plot = if log {
-        // What the log curves are: each bound's distance to d*, the bracket's width,
-        // or the upper series itself; never "gap", the left plot's duality gap.
-        let axis = match names.log {
-            LogScale::GapToBest => "|bound − d*| (log₁₀)".to_string(),
-            LogScale::Width => "upper − lower (log₁₀)".to_string(),
-            LogScale::Upper => format!("{} (log₁₀)", names.axis),
-        };
-        plot.y_axis_label(axis)
+        // The choice above the plot names the curves ("log: ∥x_k∥ − d* and d* − α");
+        // a longer vertical title runs past a short plot at projector size.
+        plot.y_axis_label("log₁₀")
             .y_axis_formatter(|mark, _| format!("1e{:.0}", mark.value))
             .y_grid_spacer(egui_plot::log_grid_spacer(10))
     } else {

@@ -216,6 +216,9 @@ pub struct BoundNames {
     /// The toggle's labels: the log view, the linear view.
     pub log_choice: &'static str,
     pub linear_choice: &'static str,
+    /// What the left plot's residual is for this family (the convergence curve the
+    /// methods are compared by).
+    pub residual: &'static str,
 }
 
 /// A family's records, as a run's [`crate::solver::trace::Trace`] holds them: what

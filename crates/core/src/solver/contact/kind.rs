@@ -31,6 +31,7 @@ impl FamilyKind for ContactFamily {
             log_lower: "",
             log: LogScale::Width,
             log_choice: "log: deepest − shallowest",
+            residual: "deepest − shallowest point",
             linear_choice: "linear: depths",
         }
     }

@@ -52,7 +52,9 @@ fn sentence(run: RunView<'_>, records: &[ContactRecord], index: usize) -> String
                 m.certified_normal.x,
                 m.certified_normal.y,
                 m.certified_normal.z,
-                m.outcome
+                // The run's outcome, with the round-off allowance taken (the
+                // manifold's own is before it): the same words as EPA's run.
+                run.summary.outcome
             )
         }
         ContactEvent::Features => {

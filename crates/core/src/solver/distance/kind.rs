@@ -116,5 +116,6 @@ const DISTANCE_BOUNDS: BoundNames = BoundNames {
     log_lower: "d* − α",
     log: LogScale::GapToBest,
     log_choice: "log: ∥x_k∥ − d* and d* − α",
+    residual: "the Frank-Wolfe gap",
     linear_choice: "linear: ∥x_k∥ and α",
 };

@@ -33,6 +33,7 @@ impl FamilyKind for EpaFamily {
             log_lower: "",
             log: LogScale::Width,
             log_choice: "log: upper − lower",
+            residual: "EPA's upper − lower bound",
             linear_choice: "linear: depth bounds",
         }
     }

@@ -31,6 +31,7 @@ impl FamilyKind for InteriorPointFamily {
             log_lower: "d* − lower",
             log: LogScale::GapToBest,
             log_choice: "log: μ, dual residual, bracket",
+            residual: "μ",
             linear_choice: "linear: the certified bracket",
         }
     }

@@ -28,6 +28,7 @@ impl FamilyKind for LpFamily {
             log_lower: "",
             log: LogScale::Upper,
             log_choice: "log: phase-1 objective",
+            residual: "the phase-1 objective",
             linear_choice: "linear: phase-1 objective",
         }
     }

@@ -32,6 +32,7 @@ impl FamilyKind for ToiFamily {
             log_lower: "",
             log: LogScale::Width,
             log_choice: "distance against t, probes marked",
+            residual: "the time bracket's width",
             linear_choice: "the first contact's bracket",
         }
     }
