@@ -8,8 +8,8 @@
 
 pub use collidescope_core::{
     composite, cross_check, export, import, input, lesson_markup, mesh, minkowski, nearest,
-    parry_bridge, pose, printed_bound, rng, robot, scene, shape, solver, tessellate, DMat3, DQuat,
-    DVec3,
+    parry_bridge, pose, printed_bound, rng, robot, scene, shape, sketch, solver, tessellate, DMat3,
+    DQuat, DVec3,
 };
 
 pub mod bench;

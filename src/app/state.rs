@@ -78,6 +78,23 @@ pub struct Layers {
     pub region: bool,
 }
 
+impl Layers {
+    /// The toggles the core's step pictures read (`crate::sketch`).
+    pub fn sketch(&self) -> crate::sketch::Layers {
+        crate::sketch::Layers {
+            difference: self.difference,
+            simplex: self.simplex,
+            labels: self.labels,
+            support_direction: self.support_direction,
+            support_parts: self.support_parts,
+            iterate: self.iterate,
+            witness: self.witness,
+            frank_wolfe_path: self.frank_wolfe_path,
+            plane: self.plane,
+        }
+    }
+}
+
 impl Default for Layers {
     fn default() -> Self {
         Self {

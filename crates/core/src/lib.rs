@@ -37,6 +37,7 @@ pub mod rng;
 pub mod robot;
 pub mod scene;
 pub mod shape;
+pub mod sketch;
 pub mod solver;
 pub mod tessellate;
 

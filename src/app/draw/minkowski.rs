@@ -9,7 +9,7 @@ use crate::app::camera::{MarkerScale, SceneBounds};
 use crate::app::state::{DifferencePlacement, Layers, Model, ViewerSet};
 use crate::tessellate::difference_mesh;
 
-pub const COLOR_DIFFERENCE: Color = Color::srgb(0.45, 0.62, 0.45);
+pub const COLOR_DIFFERENCE: Color = super::bevy_colour(crate::sketch::COLOUR_DIFFERENCE);
 
 /// How points of `A ⊖ B` (in A's frame) map to the world: rotate by A's rotation, then
 /// move to `anchor`, where the origin of the difference space is drawn.

@@ -1,15 +1,17 @@
 //! The 3-D view's drawings. Scene layers every method shares (the shapes, `A ⊖ B`) run
 //! always; the step under the cursor is drawn by its family's companion
 //! (`app/companion/`), each registered with a run condition on the family in focus (one
-//! drawing per record type) through the companions' list: `common` holds what the
-//! distance families (GJK, Frank-Wolfe) share, and this file what every step drawing
-//! reads ([`StepView`]) and the layer colours.
+//! drawing per record type) through the companions' list. Families whose step pictures
+//! the core builds (`crate::sketch`, shared with the web page) are drawn by `sketch`;
+//! `common` finds the focused run's records at the cursor, and this file holds what
+//! every step drawing reads ([`StepView`]) and the layer colours.
 
 pub mod common;
 pub mod composite;
 pub mod construction;
 pub mod minkowski;
 pub mod shapes;
+pub mod sketch;
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
@@ -19,12 +21,15 @@ use super::state::{Layers, Model, PlaybackCursor, ViewerSet};
 use crate::solver::catalog::Family;
 use minkowski::DifferenceFrame;
 
-// Layer colours from Okabe & Ito's colour-blind-safe palette (reddish purple,
-// vermillion, black, bluish green).
-pub const COLOR_SIMPLEX: Color = Color::srgb(0.80, 0.475, 0.655);
-pub const COLOR_SUPPORT: Color = Color::srgb(0.835, 0.369, 0.0);
-pub const COLOR_ITERATE: Color = Color::srgb(0.0, 0.0, 0.0);
-pub const COLOR_WITNESS: Color = Color::srgb(0.0, 0.62, 0.45);
+// Layer colours: the core's palette (`crate::sketch::palette`), as Bevy colours.
+pub const COLOR_SIMPLEX: Color = bevy_colour(crate::sketch::COLOUR_SIMPLEX);
+pub const COLOR_SUPPORT: Color = bevy_colour(crate::sketch::COLOUR_SUPPORT);
+pub const COLOR_WITNESS: Color = bevy_colour(crate::sketch::COLOUR_WITNESS);
+
+pub const fn bevy_colour(c: crate::sketch::Rgba) -> Color {
+    let [r, g, b, a] = c.0;
+    Color::srgba(r, g, b, a)
+}
 
 /// Text labels in the 3-D view for this frame (drawn by the UI over the viewport).
 #[derive(Resource, Default)]
@@ -85,7 +90,7 @@ pub(super) fn plugin(app: &mut App) {
             shapes::plugin,
             minkowski::plugin,
             construction::plugin,
-            common::plugin,
+            sketch::plugin,
             composite::plugin,
             super::companion::draw_plugin,
         ));
@@ -97,10 +102,16 @@ fn thicker_lines(mut store: ResMut<GizmoConfigStore>) {
     config.line.width = 3.0;
 }
 
-/// This frame's labels start with the origin of `A ⊖ B`, when anything is drawn in
+/// This frame's step faces start empty, and its labels start with the origin of `A ⊖ B`, when anything is drawn in
 /// `A ⊖ B`'s space (a page of the shapes alone has no O to name).
-fn start_labels(frame: Res<DifferenceFrame>, layers: Res<Layers>, mut labels: ResMut<ViewLabels>) {
+fn start_labels(
+    frame: Res<DifferenceFrame>,
+    layers: Res<Layers>,
+    mut labels: ResMut<ViewLabels>,
+    mut faces: ResMut<sketch::StepFaces>,
+) {
     labels.0.clear();
+    faces.0.clear();
     let in_difference = layers.difference
         || layers.simplex
         || layers.iterate

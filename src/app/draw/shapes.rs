@@ -13,8 +13,8 @@ use crate::pose::Pose;
 use crate::tessellate::{body_mesh, TriMesh};
 
 // Okabe–Ito blue and orange: told apart with any colour vision.
-pub const COLOR_A: Color = Color::srgb(0.0, 0.447, 0.698);
-pub const COLOR_B: Color = Color::srgb(0.902, 0.624, 0.0);
+pub const COLOR_A: Color = super::bevy_colour(crate::sketch::COLOUR_A);
+pub const COLOR_B: Color = super::bevy_colour(crate::sketch::COLOUR_B);
 
 /// The drawable edges of a shape in its local frame, and its local bounding-box corners.
 #[derive(Component, Default)]
@@ -47,7 +47,7 @@ pub(super) fn plugin(app: &mut App) {
 #[derive(Component)]
 pub struct OtherBody(pub usize);
 
-pub const COLOR_OTHER: Color = Color::srgb(0.55, 0.55, 0.58);
+pub const COLOR_OTHER: Color = super::bevy_colour(crate::sketch::COLOUR_OTHER);
 
 /// Whether the scene's other bodies are drawn (robot mode hides the links' collision
 /// hulls while it shows their visual meshes).

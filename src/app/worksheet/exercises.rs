@@ -106,12 +106,7 @@ fn summary(run: &Run, planar: bool) -> String {
 /// The names' numbers of step `i`'s iterate and of the iterate its direction came
 /// from, as the narration names them ([`DistanceStep::iterate_number`]).
 fn iterate_names(run: &Run, i: usize) -> (usize, usize) {
-    let named = |j: usize| {
-        let previous = j.checked_sub(1).and_then(|p| run.trace.distance_step(p));
-        run.trace
-            .distance_step(j)
-            .map_or(j + 1, |s| s.iterate_number(j, previous))
-    };
+    let named = |j: usize| DistanceStep::iterate_number(j, |p| run.trace.distance_step(p));
     (named(i), i.checked_sub(1).map_or(0, named))
 }
 

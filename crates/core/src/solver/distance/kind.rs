@@ -64,10 +64,8 @@ impl<R: DistanceRecord> StepRecord for R {
             return no_steps(run);
         };
         // The direction came from the iterate the step before left, by its name.
-        let named = |i: usize| {
-            let previous = i.checked_sub(1).map(|j| records[j].step());
-            records[i].step().iterate_number(i, previous)
-        };
+        let named =
+            |i: usize| DistanceStep::iterate_number(i, |j| records.get(j).map(|r| r.step()));
         let from = index.checked_sub(1).map_or(0, named);
         let line = r.sentence(run.method, index, from);
         verdict(run, r.ends_on_test() && index + 1 == records.len(), line)

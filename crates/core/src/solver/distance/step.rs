@@ -57,14 +57,22 @@ pub struct DistanceStep {
 }
 
 impl DistanceStep {
-    /// The name's number of this step's iterate, step `index` (from 0) of its run:
-    /// step k makes x_k, except a step that counts no iteration (a final test,
-    /// Nesterov's momentum stop), whose x keeps its earlier name.
-    pub fn iterate_number(&self, index: usize, previous: Option<&DistanceStep>) -> usize {
-        match previous {
-            Some(p) if index > 0 && p.k == self.k => index,
-            _ => index + 1,
+    /// The name's number of the iterate of step `index` (from 0) of a run whose steps
+    /// `step_at` gives: step k makes x_k, except a step that counts no iteration (a
+    /// final test, Nesterov's momentum stop), whose x keeps the name the step before
+    /// gave it (through several such steps in a row).
+    pub fn iterate_number<'s>(
+        index: usize,
+        step_at: impl Fn(usize) -> Option<&'s DistanceStep>,
+    ) -> usize {
+        let mut i = index;
+        while i > 0 {
+            match (step_at(i), step_at(i - 1)) {
+                (Some(step), Some(previous)) if step.k == previous.k => i -= 1,
+                _ => break,
+            }
         }
+        i + 1
     }
 
     /// Every vector of the step (all in A's frame) through `f`: a run made in another

@@ -1,0 +1,156 @@
+//! Draws a step's [`Sketch`] (built in the core, `crate::sketch`, and shared with the
+//! web page) with Bevy's gizmos: its marks as lines and wire spheres, its labels into
+//! the frame's [`ViewLabels`], its translucent faces into [`StepFaces`] (one mesh,
+//! rebuilt when they change) and its framings into [`StepBounds`].
+
+use bevy::prelude::*;
+
+use super::{triangle_list, StepView, ViewLabels};
+use crate::app::camera::StepBounds;
+use crate::app::state::ViewerSet;
+use crate::sketch::{Framing, Mark, Rgba, Sketch, SketchContext};
+
+/// The translucent faces of this frame's step pictures (cleared with the labels).
+#[derive(Resource, Default)]
+pub struct StepFaces(pub Vec<crate::sketch::Faces>);
+
+#[derive(Component)]
+struct StepFacesMesh;
+
+pub(super) fn plugin(app: &mut App) {
+    app.init_resource::<StepFaces>()
+        .add_systems(Startup, spawn_faces)
+        .add_systems(
+            Update,
+            update_faces.after(super::DrawStep).in_set(ViewerSet::Draw),
+        );
+}
+
+pub fn colour(c: Rgba) -> Color {
+    let [r, g, b, a] = c.0;
+    Color::srgba(r, g, b, a)
+}
+
+/// What the core's step pictures are drawn in, from the viewer's state.
+pub fn context(view: &StepView) -> SketchContext {
+    let frame = &view.frame;
+    SketchContext {
+        layers: view.layers.sketch(),
+        space: crate::sketch::DifferenceSpace {
+            anchor: frame.anchor.as_dvec3(),
+            rotation: frame.rotation.as_dquat(),
+            radius: f64::from(frame.radius),
+        },
+        pose_a: view.model.pair_scene().a().pose,
+        marker: f64::from(view.marker.0),
+    }
+}
+
+fn bounds(framing: &Framing) -> StepBounds {
+    let mut bounds = StepBounds::around(
+        framing.points.iter().map(|p| p.as_vec3()),
+        framing.min_radius as f32,
+    );
+    for p in &framing.grown_to {
+        bounds.include(p.as_vec3());
+    }
+    bounds
+}
+
+/// Draws `sketch` and takes its framings for "frame step" and "frame newest".
+pub fn draw_sketch(
+    sketch: &Sketch,
+    marker: f32,
+    labels: &mut ViewLabels,
+    faces: &mut StepFaces,
+    step_bounds: &mut StepBounds,
+    gizmos: &mut Gizmos,
+) {
+    for mark in &sketch.marks {
+        match mark {
+            Mark::Line {
+                from,
+                to,
+                colour: c,
+            } => {
+                gizmos.line(from.as_vec3(), to.as_vec3(), colour(*c));
+            }
+            Mark::Strip { points, colour: c } => {
+                gizmos.linestrip(points.iter().map(|p| p.as_vec3()), colour(*c));
+            }
+            Mark::Marker {
+                at,
+                size,
+                colour: c,
+            } => {
+                gizmos.sphere(
+                    Isometry3d::from_translation(at.as_vec3()),
+                    marker * *size as f32,
+                    colour(*c),
+                );
+            }
+            Mark::Arrow {
+                from,
+                to,
+                colour: c,
+            } => {
+                gizmos.arrow(from.as_vec3(), to.as_vec3(), colour(*c));
+            }
+        }
+    }
+    for label in &sketch.labels {
+        labels
+            .0
+            .push((label.at.as_vec3(), label.text.clone(), colour(label.colour)));
+    }
+    faces.0.extend(sketch.faces.iter().cloned());
+    *step_bounds = bounds(&sketch.step);
+    step_bounds.newest = sketch.newest.as_ref().map(|n| {
+        let b = bounds(n);
+        (b.centre, b.radius)
+    });
+}
+
+fn spawn_faces(
+    mut commands: Commands,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+) {
+    commands.spawn((
+        StepFacesMesh,
+        Mesh3d(meshes.add(super::shapes::placeholder_mesh())),
+        Visibility::Hidden,
+        MeshMaterial3d(materials.add(super::shapes::translucent(super::COLOR_SIMPLEX, 0.35))),
+        Transform::default(),
+        Pickable::IGNORE,
+    ));
+}
+
+/// The step's translucent faces as one mesh, rebuilt when they change. Its material is
+/// the simplex's (the one family whose faces are drawn here so far).
+fn update_faces(
+    faces: Res<StepFaces>,
+    mut query: Query<(&mut Mesh3d, &mut Visibility), With<StepFacesMesh>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut built: Local<Vec<crate::sketch::Faces>>,
+) {
+    if *built == faces.0 {
+        return;
+    }
+    *built = faces.0.clone();
+    let Ok((mut mesh, mut visibility)) = query.single_mut() else {
+        return;
+    };
+    let positions: Vec<[f32; 3]> = faces
+        .0
+        .iter()
+        .flat_map(|f| f.triangles.iter())
+        .flat_map(|t| t.map(|p| p.as_vec3().to_array()))
+        .collect();
+    if positions.is_empty() {
+        *visibility = Visibility::Hidden;
+        return;
+    }
+    *visibility = Visibility::Inherited;
+    mesh.0 = meshes.add(triangle_list(positions));
+}

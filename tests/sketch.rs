@@ -1,0 +1,88 @@
+//! The step pictures the core builds (`collidescope::sketch`, drawn by the viewer and
+//! the web page) against the narration of the same steps: the iterate a picture
+//! labels is the one the next step's text names.
+
+use std::path::Path;
+
+use collidescope::scene::Scene;
+use collidescope::sketch::{step_sketch, DifferenceSpace, Layers, SketchContext};
+use collidescope::solver::narration::subscript;
+use collidescope::DVec3;
+
+fn context(scene: &Scene) -> SketchContext {
+    SketchContext {
+        layers: Layers::default(),
+        space: DifferenceSpace {
+            anchor: DVec3::new(-3.0, 0.0, 0.0),
+            rotation: scene.a().pose.rotation,
+            radius: 1.0,
+        },
+        pose_a: scene.a().pose,
+        marker: 0.01,
+    }
+}
+
+/// Every distance run of the lessons: the x that step i's picture labels is the x step
+/// i + 1 takes its support against ("in direction −x₈"), and a last step that brings no
+/// progress labels the x its text names, through steps that count no iteration
+/// (Nesterov's momentum stop then the final test, lesson 6).
+#[test]
+fn a_pictured_iterate_is_the_one_the_next_step_names() {
+    let mut checked = 0;
+    for entry in std::fs::read_dir(Path::new("scenes/lessons")).unwrap() {
+        let path = entry.unwrap().path();
+        let Ok(scene) = Scene::load(&path) else {
+            continue;
+        };
+        let mut scenes = vec![scene.clone()];
+        for k in 1..scene.pairs.len() {
+            let mut other = scene.clone();
+            other.focus_pair(k).unwrap();
+            scenes.push(other);
+        }
+        for scene in scenes {
+            let context = context(&scene);
+            for &method in &scene.methods {
+                let run = scene.run(method);
+                for i in 0..run.trace.len() {
+                    // The next step names this step's x; a step that brings no
+                    // progress leaves x where it was, named as its own text names it.
+                    let this = run.narrate(i);
+                    let next = if this.contains("brings no progress") {
+                        this
+                    } else if i + 1 < run.trace.len() {
+                        run.narrate(i + 1)
+                    } else {
+                        continue;
+                    };
+                    let Some(at) = next.find("direction −x") else {
+                        continue;
+                    };
+                    let named: String = next[at + "direction −".len()..]
+                        .chars()
+                        .take_while(|c| *c == 'x' || ('₀'..='₉').contains(c))
+                        .collect();
+                    let Some(sketch) = step_sketch(&run, i, &context) else {
+                        continue;
+                    };
+                    let labels: Vec<&str> = sketch
+                        .labels
+                        .iter()
+                        .map(|l| l.text.as_str())
+                        .filter(|t| t.starts_with('x'))
+                        .collect();
+                    assert!(
+                        labels.contains(&named.as_str()),
+                        "{}: {} step {}: picture labels {labels:?}, next step says {next}",
+                        path.display(),
+                        method.name(),
+                        i + 1
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} steps checked");
+    assert_eq!(subscript(8), "₈");
+}
