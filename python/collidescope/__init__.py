@@ -22,14 +22,17 @@
 Shapes and poses reach the Rust core as JSON whose floats Python writes in shortest
 round-trip form: every number arrives to the bit. Rotation matrices are kept as given.
 """
+import html
 import json
 import operator
 import os
+import pathlib
 import re
 import shutil
 import subprocess
 import tempfile
 import warnings
+import webbrowser
 
 import numpy as np
 
@@ -611,6 +614,23 @@ class Scene:
         `tests/`) asserting the certified bracket, as `collidescope export --parry`."""
         self._export("parry", path, pair)
 
+    def to_html(self, path=None, pair=0, methods=None):
+        """Pair `pair` run with `methods` (a name or a list; the scene's own when None)
+        as one self-contained web page: the shapes, A ⊖ B, every step's picture and
+        narration, the convergence plot. Returns the page's text; writes it to `path`
+        when given. It opens offline in any current browser (no network request)."""
+        if isinstance(methods, str):
+            methods = [methods]
+        page = _native.to_html(self._json(), int(pair), list(methods or []))
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(page)
+        return page
+
+    def _repr_html_(self):
+        """Jupyter shows a scene as its web page, in a frame of its own."""
+        return _inline_frame(self.to_html())
+
     def _export(self, kind, path, pair):
         text = _native.export(self._json(), kind, int(pair), "the Python package")
         with open(path, "w", encoding="utf-8") as f:
@@ -758,14 +778,30 @@ def _program():
     return shutil.which("collidescope")
 
 
-def view(scene, wait=False):
-    """Opens the viewer on the scene (the `collidescope` program, found on PATH or next to
-    this package). Returns the process (or its exit code with wait=True)."""
-    program = _program()
+def _inline_frame(page, height=760):
+    """A web page inside an iframe (its script kept apart from the notebook's)."""
+    return (f'<iframe srcdoc="{html.escape(page, quote=True)}" '
+            f'style="width: 100%; height: {int(height)}px; border: 0"></iframe>')
+
+
+def _in_notebook():
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and "IPKernelApp" in getattr(shell, "config", {})
+
+
+def view(scene, wait=False, web=None):
+    """Opens the scene: in the desktop viewer (the `collidescope` program, found on PATH
+    or next to this package) when it is installed, else as its self-contained web page:
+    inline in Jupyter, or in the system's browser. `web=True` asks for the web page
+    whatever is installed. Returns the viewer's process (its exit code with
+    wait=True), the notebook's display object, or the page's path."""
+    program = None if web else _program()
     if program is None:
-        raise RuntimeError(
-            "the collidescope viewer is not installed: build it with `cargo install --path .` "
-            "in the Collidescope repository (or put the `collidescope` program on PATH)")
+        return _view_web(scene)
     if not _has_viewer(program):
         raise RuntimeError(
             f"the collidescope program at {program} was built without the viewer (cargo's "
@@ -775,6 +811,20 @@ def view(scene, wait=False):
     scene.save(path)
     process = subprocess.Popen([program, "view", path])
     return process.wait() if wait else process
+
+
+def _view_web(scene):
+    """The scene's web page: shown inline in a notebook, else written to a temporary
+    file and opened in the browser (its path returned)."""
+    page = scene.to_html()
+    if _in_notebook():
+        from IPython.display import HTML
+        return HTML(_inline_frame(page))
+    path = os.path.join(tempfile.mkdtemp(prefix="collidescope-"), "scene.html")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(page)
+    webbrowser.open(pathlib.Path(path).as_uri())
+    return path
 
 
 def _has_viewer(program):

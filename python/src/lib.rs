@@ -199,6 +199,20 @@ fn export(scene_json: &str, kind: &str, pair: usize, source: &str) -> PyResult<S
     text.map_err(|e| value_error(format!("pair {pair}: cannot export to {kind}: {e}")))
 }
 
+/// Pair `pair` of the scene run with `methods` (the scene's own when empty) as a
+/// self-contained web page (what `collidescope export --html` writes).
+#[pyfunction]
+#[pyo3(signature = (scene_json, pair=0, methods=Vec::new()))]
+fn to_html(scene_json: &str, pair: usize, methods: Vec<String>) -> PyResult<String> {
+    let scene = focused(&build(scene_json)?, pair)?;
+    let methods = methods
+        .iter()
+        .map(|m| method_named(m))
+        .collect::<PyResult<Vec<_>>>()?;
+    collidescope::export::web::scene_page(&scene, &methods)
+        .map_err(|e| value_error(format!("pair {pair}: cannot make a web page: {e}")))
+}
+
 /// Where an engine's convex object (its points and the triangles it was built with) is
 /// not convex: `(vertex, polygon, height)` of the vertex farthest beyond a polygon's
 /// plane, or None (the check the Coal export makes, in one place).
@@ -216,6 +230,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(sub_pair_scene, m)?)?;
     m.add_function(wrap_pyfunction!(to_ron, m)?)?;
     m.add_function(wrap_pyfunction!(export, m)?)?;
+    m.add_function(wrap_pyfunction!(to_html, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(methods, m)?)?;
     m.add_function(wrap_pyfunction!(default_settings, m)?)?;

@@ -1,5 +1,8 @@
 """The Python package against Coal (pip install coal): random Coal queries converted into
 scenes give Coal's distance within the criterion and, for GJK, Coal's iteration count."""
+import base64
+import gzip
+import json
 import math
 import os
 import random
@@ -173,11 +176,37 @@ def test_bad_input_says_what_is_wrong():
                            coal.Sphere(1.0), coal.Transform3s())
 
 
-def test_view_says_when_the_viewer_is_missing(monkeypatch):
+def test_view_without_the_viewer_opens_the_web_page(monkeypatch):
+    """With no desktop viewer installed, view writes the scene's web page and opens it
+    in the browser (inline in a notebook)."""
     monkeypatch.setenv("PATH", "")
     monkeypatch.setattr(cs, "_program", lambda: None)
-    with pytest.raises(RuntimeError, match="not installed"):
-        cs.view(cs.Scene(cs.Sphere(1.0), None, cs.Sphere(1.0), (np.eye(3), [3.0, 0.0, 0.0])))
+    opened = []
+    monkeypatch.setattr(cs.webbrowser, "open", lambda url: opened.append(url))
+    path = cs.view(cs.Scene(cs.Sphere(1.0), None, cs.Sphere(1.0), (np.eye(3), [3.0, 0.0, 0.0])))
+    assert opened and opened[0].startswith("file://") and opened[0].endswith("scene.html")
+    page = open(path, encoding="utf-8").read()
+    assert page.startswith("<!DOCTYPE html>") and "collidescope-data" in page
+
+
+def test_a_scene_is_its_own_web_page(tmp_path):
+    """to_html: one self-contained page holding every step's narration as the run
+    narrates it; a name with markup reaches it only as escaped data."""
+    scene = cs.Scene(cs.Box([0.5, 0.5, 0.5]), None, cs.Sphere(0.3), (np.eye(3), [1.5, 0.2, 0.0]),
+                     name="</script><b>boxes</b>")
+    page = scene.to_html(tmp_path / "page.html", methods=["gjk", "epa"])
+    assert (tmp_path / "page.html").read_text(encoding="utf-8") == page
+    assert "<b>boxes" not in page and page.count("</script>") == 2
+    marker = 'type="application/gzip-base64">'
+    start = page.index(marker) + len(marker)
+    data = json.loads(gzip.decompress(base64.b64decode(page[start:page.index("</script>", start)])))
+    assert data["title"] == "</script><b>boxes</b>"
+    run = scene.run("gjk", traces=True)
+    assert [r["method"] for r in data["runs"]] == ["gjk", "epa"]
+    assert len(data["runs"][0]["steps"]) == len(run["trace"])
+    for word in ("http:", "https:", "src=", "href="):
+        assert word not in page
+    assert scene._repr_html_().startswith("<iframe srcdoc=")
 
 
 def test_a_mujoco_model_loads_with_mujocos_pair_in_focus():

@@ -17,6 +17,7 @@ pub use draw::composite::{composite_drawing, CompositeDrawing};
 mod files;
 mod fonts;
 pub mod lesson;
+pub mod lesson_page;
 pub mod model;
 mod playback;
 pub mod playback_state;

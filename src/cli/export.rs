@@ -1,11 +1,24 @@
-//! `collidescope export SCENE --coal case.py --parry case.rs`: the reproductions back out.
+//! `collidescope export SCENE --coal case.py --parry case.rs --html case.html`: the
+//! reproductions back out, and a web page of the scene's runs for anyone.
 
 use std::path::Path;
 
-pub fn run(scene_path: &Path, coal: Option<&Path>, parry: Option<&Path>) -> anyhow::Result<()> {
+use collidescope::solver::Method;
+
+/// Where each export goes (at least one).
+pub struct Targets<'p> {
+    pub coal: Option<&'p Path>,
+    pub parry: Option<&'p Path>,
+    pub html: Option<&'p Path>,
+}
+
+pub fn run(scene_path: &Path, targets: Targets<'_>, methods: &[Method]) -> anyhow::Result<()> {
     let source = scene_path.display().to_string();
-    if coal.is_none() && parry.is_none() {
-        anyhow::bail!("{source}: nothing to export: give --coal case.py and/or --parry case.rs");
+    let Targets { coal, parry, html } = targets;
+    if coal.is_none() && parry.is_none() && html.is_none() {
+        anyhow::bail!(
+            "{source}: nothing to export: give --coal case.py, --parry case.rs and/or --html case.html"
+        );
     }
     let scene = collidescope::input::open(scene_path)?;
     // Every refusal names the scene and the pair it exports (the pair in focus).
@@ -17,6 +30,20 @@ pub fn run(scene_path: &Path, coal: Option<&Path>, parry: Option<&Path>) -> anyh
             _ => String::new(),
         }
     );
+    if let Some(path) = html {
+        let page = collidescope::export::web::scene_page(&scene, methods)
+            .map_err(|e| anyhow::anyhow!("{pair}: cannot export a web page: {e}"))?;
+        std::fs::write(path, &page)
+            .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
+        eprintln!(
+            "web page written to {} ({} kB; open it in a browser)",
+            path.display(),
+            page.len().div_ceil(1024)
+        );
+        if coal.is_none() && parry.is_none() {
+            return Ok(());
+        }
+    }
     let certified = collidescope::export::certify(&scene)
         .map_err(|e| anyhow::anyhow!("{pair}: cannot export: {e}"))?;
     eprintln!(

@@ -64,6 +64,72 @@ pub fn print_lesson(path: &Path, worksheet: Option<&Path>, pdf: bool) -> anyhow:
     Ok(())
 }
 
+/// `collidescope lesson FILE --html OUT`: the lesson as one web page.
+pub fn write_page(path: &Path, out: &Path) -> anyhow::Result<()> {
+    let scene = collidescope::input::open(path)?;
+    let page = collidescope::app::lesson_page::lesson_page(scene)
+        .map_err(|e| anyhow::anyhow!("{}: cannot export a web page: {e}", path.display()))?;
+    std::fs::write(out, &page)
+        .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", out.display()))?;
+    eprintln!(
+        "web page written to {} ({} kB; open it in a browser)",
+        out.display(),
+        page.len().div_ceil(1024)
+    );
+    Ok(())
+}
+
+/// `collidescope lesson --site DIR`: every lesson of the course in `folder` as a web
+/// page, and an index page listing them path by path.
+pub fn write_site(folder: &Path, site: &Path) -> anyhow::Result<()> {
+    use collidescope::export::web::escape_html;
+    let course = collidescope::scene::Course::load(folder)?;
+    std::fs::create_dir_all(site)
+        .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", site.display()))?;
+    let mut index = String::new();
+    let mut current_path = String::new();
+    for (path_name, file) in course.files(folder) {
+        let scene = collidescope::input::open(&file)?;
+        let title = scene.name.clone();
+        let stem = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let page = collidescope::app::lesson_page::lesson_page(scene)
+            .map_err(|e| anyhow::anyhow!("{}: cannot export a web page: {e}", file.display()))?;
+        let name = format!("{stem}.html");
+        std::fs::write(site.join(&name), &page)
+            .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", site.join(&name).display()))?;
+        if path_name != current_path {
+            if !current_path.is_empty() {
+                index.push_str("</ol>\n");
+            }
+            index.push_str(&format!("<h2>{}</h2>\n<ol>\n", escape_html(&path_name)));
+            current_path = path_name;
+        }
+        index.push_str(&format!(
+            "<li><a href=\"{}\">{}</a></li>\n",
+            escape_html(&name),
+            escape_html(&title)
+        ));
+        eprintln!("{name}: {} kB", page.len().div_ceil(1024));
+    }
+    if !current_path.is_empty() {
+        index.push_str("</ol>\n");
+    }
+    let html = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <title>Collidescope lessons</title>\n<style>body {{ font-family: sans-serif; \
+         max-width: 760px; margin: 24px auto; line-height: 1.5; }}</style>\n</head>\n<body>\n\
+         <h1>Collidescope lessons</h1>\n<p>Each page replays a lesson recorded by \
+         Collidescope: step with the buttons or PageUp / PageDown.</p>\n{index}</body>\n</html>\n"
+    );
+    std::fs::write(site.join("index.html"), html)
+        .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", site.join("index.html").display()))?;
+    eprintln!("site written to {} (open index.html)", site.display());
+    Ok(())
+}
+
 /// `collidescope animate`: the viewer captures every step, writes the file and exits.
 /// Without a display it runs itself under `xvfb-run` (when installed).
 pub fn animate(

@@ -277,8 +277,18 @@ enum Command {
     /// answer key at OUT-answers.md (and both as PDF with `--pdf`).
     #[cfg(feature = "app")]
     Lesson {
-        /// Scene file (RON) with lesson steps.
-        scene: PathBuf,
+        /// Scene file (RON) with lesson steps (with `--site`: the lessons folder, by
+        /// default `scenes/lessons`).
+        #[arg(required_unless_present = "site")]
+        scene: Option<PathBuf>,
+        /// Also write the lesson as a self-contained web page (its pages, pictures,
+        /// narration and plots; opens offline in any current browser).
+        #[arg(long, conflicts_with = "site")]
+        html: Option<PathBuf>,
+        /// Write every lesson of the course (`course.ron`) as a web page into this
+        /// folder, with an index page: a course website.
+        #[arg(long)]
+        site: Option<PathBuf>,
         /// Also write the worksheets (Markdown): a student sheet here (the setup in
         /// world coordinates, x₀, the tie rule, the first steps of each run to fill in,
         /// the questions) and an answer key beside it (`-answers` added to the name).
@@ -353,7 +363,7 @@ enum Command {
     /// Send a scene's pair back to an engine's maintainers: a standalone Coal script
     /// (Python) and/or a standalone parry3d-f64 `#[test]`, each with the shapes and poses
     /// to the bit, the certified answer, and a check that fails while the engine is
-    /// outside it.
+    /// outside it; or to anyone, as a web page of its runs (`--html`).
     Export {
         scene: PathBuf,
         /// Write the Coal script here (`python3 case.py` exits 1 while Coal is wrong).
@@ -362,6 +372,14 @@ enum Command {
         /// Write the parry3d-f64 test here (a file for a crate's `tests/`).
         #[arg(long)]
         parry: Option<PathBuf>,
+        /// Write a self-contained web page here: the scene's runs replayed step by step
+        /// (shapes, A ⊖ B, each step's picture and narration, the convergence plot),
+        /// opening offline in any current browser.
+        #[arg(long)]
+        html: Option<PathBuf>,
+        /// The methods the page runs instead of the scene's list (repeatable).
+        #[arg(value_parser = method_names(), long = "algorithm", short = 'a')]
+        algorithms: Vec<Method>,
     },
     /// Import a mesh and print its report (vertices, faces, hull, convexity, flatness):
     /// OBJ, STL (ASCII or binary) or PLY (ASCII or binary), by its extension (another
@@ -554,9 +572,21 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Import { file, out, key }) => {
             import::run(&file, out.as_deref(), key.as_deref())
         }
-        Some(Command::Export { scene, coal, parry }) => {
-            export::run(&scene, coal.as_deref(), parry.as_deref())
-        }
+        Some(Command::Export {
+            scene,
+            coal,
+            parry,
+            html,
+            algorithms,
+        }) => export::run(
+            &scene,
+            export::Targets {
+                coal: coal.as_deref(),
+                parry: parry.as_deref(),
+                html: html.as_deref(),
+            },
+            &algorithms,
+        ),
         Some(Command::Mesh { file, json }) => mesh::run(&file, json),
         Some(Command::Robot {
             urdf,
@@ -644,9 +674,24 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         #[cfg(feature = "app")]
         Some(Command::Lesson {
             scene,
+            html,
+            site,
             worksheet,
             pdf,
-        }) => lesson::print_lesson(&scene, worksheet.as_deref(), pdf),
+        }) => match (scene, site) {
+            (scene, Some(site)) => lesson::write_site(
+                &scene.unwrap_or_else(|| PathBuf::from("scenes/lessons")),
+                &site,
+            ),
+            (Some(scene), None) => {
+                lesson::print_lesson(&scene, worksheet.as_deref(), pdf)?;
+                match html {
+                    Some(out) => lesson::write_page(&scene, &out),
+                    None => Ok(()),
+                }
+            }
+            (None, None) => anyhow::bail!("give a lesson file, or --site DIR"),
+        },
         #[cfg(feature = "app")]
         Some(Command::Animate {
             scene,

@@ -8,6 +8,7 @@
 mod coal;
 mod parry;
 mod text;
+pub mod web;
 
 pub use coal::coal_script;
 pub use parry::parry_test;

@@ -5,9 +5,11 @@
 //! here are listed by [`step_sketch`]; the others are still drawn by the viewer's
 //! companions alone.
 
+mod contact;
 mod distance;
 mod palette;
 
+pub use contact::contact_sketch;
 pub use distance::{distance_sketch, frank_wolfe_sketch, gjk_sketch};
 pub use palette::*;
 
@@ -189,9 +191,14 @@ pub struct SketchContext {
 }
 
 /// Record `index` of `run` (clamped to its records) drawn as its family draws it, when
-/// its family's picture is built here: GJK and its accelerated variants, Frank-Wolfe.
+/// its family's picture is built here: GJK and its accelerated variants, Frank-Wolfe,
+/// the contact manifolds.
 pub fn step_sketch(run: &Run, index: usize, context: &SketchContext) -> Option<Sketch> {
+    use crate::solver::contact::record::ContactRecord;
     use crate::solver::{FrankWolfeRecord, GjkRecord};
+    if let Some(records) = run.trace.steps::<ContactRecord>() {
+        return contact_sketch(run, records, index, context);
+    }
     if let Some(records) = run.trace.steps::<GjkRecord>() {
         return gjk_sketch(run, records, index, context);
     }

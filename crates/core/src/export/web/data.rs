@@ -1,0 +1,529 @@
+//! What a web page holds: the bodies and `A ⊖ B` as triangles in world coordinates,
+//! and every run with each step's narration, picture and plotted values. Coordinates
+//! are stored as `f32` (the canvas draws in single precision, as the viewer's GPU
+//! does) and colours as indices into one palette, so a page stays small.
+
+use glam::DVec3;
+use serde::Serialize;
+
+use crate::scene::Scene;
+use crate::sketch::{
+    step_sketch, DifferenceSpace, Framing, Layers, Mark, Rgba, Sketch, SketchContext, COLOUR_A,
+    COLOUR_B, COLOUR_DIFFERENCE, COLOUR_OTHER,
+};
+use crate::solver::{Method, Run};
+use crate::tessellate::{body_mesh, difference_mesh, TriMesh};
+
+/// What the page says it is: a replay, not the tool.
+pub const REPLAY_NOTICE: &str = "This page replays runs recorded by Collidescope: \
+     stepping, the camera and the plots work here; dragging a shape and solving again \
+     need the tool (collidescope view SCENE).";
+
+/// A page's data (the JSON block the page's script reads).
+#[derive(Serialize, Default)]
+pub struct PageData {
+    pub title: String,
+    pub notes: String,
+    pub replay: &'static str,
+    /// The colours the marks and meshes refer to by index (sRGB and alpha, 0 to 1).
+    pub palette: Vec<[f32; 4]>,
+    /// The bodies' triangles in world coordinates (their colour is the pair's).
+    pub bodies: Vec<MeshData>,
+    pub pairs: Vec<PairData>,
+    pub runs: Vec<RunData>,
+    /// A lesson's pages and questions.
+    pub lesson: Option<LessonData>,
+}
+
+/// A pair in focus: the bodies' colours (A's and B's, the others grey), `A ⊖ B` where
+/// it is drawn, and the spheres the camera frames.
+#[derive(Serialize)]
+pub struct PairData {
+    pub name: String,
+    pub body_colours: Vec<usize>,
+    pub difference: Option<MeshData>,
+    /// Where O, the origin of `A ⊖ B`, is drawn.
+    pub origin: [f32; 3],
+    /// The sphere round everything drawn, and its box `[min, max]`: "frame all" fits
+    /// the box in the view, as the viewer does.
+    pub frame_all: [f32; 4],
+    pub box_all: [[f32; 3]; 2],
+    /// The sphere round `A ⊖ B` and O: a lesson's "frame difference".
+    pub frame_difference: [f32; 4],
+}
+
+/// A lesson: its pages (each a text over a run at a step) and its questions.
+#[derive(Serialize, Default)]
+pub struct LessonData {
+    pub pages: Vec<LessonPage>,
+    pub questions: Vec<String>,
+}
+
+/// One page of a lesson as the viewer shows it: the run in focus (an index into the
+/// page's runs) at `cursor`, the runs plotted, what is shown, and the camera.
+#[derive(Serialize)]
+pub struct LessonPage {
+    pub text: String,
+    pub run: usize,
+    pub plotted: Vec<usize>,
+    pub cursor: usize,
+    pub shapes: bool,
+    pub difference: bool,
+    pub plots: bool,
+    /// `[eye, target]` when the page places the camera.
+    pub camera: Option<[[f32; 3]; 2]>,
+    /// "all", "step", "newest" or "difference" when the page frames one.
+    pub frame: Option<&'static str>,
+}
+
+/// Triangles in world coordinates, with the edges worth drawing.
+#[derive(Serialize)]
+pub struct MeshData {
+    pub name: String,
+    /// The colour (`None`: the pair's colour for the body).
+    pub colour: Option<usize>,
+    pub vertices: Vec<[f32; 3]>,
+    pub triangles: Vec<[u32; 3]>,
+    pub edges: Vec<[u32; 2]>,
+}
+
+/// One run: the pair it ran on, its method, verdict and steps.
+#[derive(Serialize)]
+pub struct RunData {
+    pub pair: usize,
+    pub method: &'static str,
+    pub label: &'static str,
+    pub family: &'static str,
+    pub colour: [u8; 3],
+    pub verdict: String,
+    /// What the plot's value per step is (the family's residual).
+    pub residual: &'static str,
+    /// Every point the run's pictures mark, once: the pictures refer to them by index
+    /// (a Frank-Wolfe path is drawn again at every step).
+    pub points: Vec<[f32; 3]>,
+    pub steps: Vec<StepData>,
+}
+
+/// One step: its number k, its narration, its plotted values and its picture.
+#[derive(Serialize)]
+pub struct StepData {
+    pub k: usize,
+    pub text: String,
+    pub residual: Option<f64>,
+    pub upper: Option<f64>,
+    pub lower: Option<f64>,
+    pub picture: Option<Picture>,
+}
+
+/// A step's [`Sketch`] in the page's compact form, points as indices into the run's
+/// `points` and colours into the palette: lines `[p, q, colour]`, markers `[p, size,
+/// colour]`, arrows as lines, strips `[colour, p, …]`, labels `[p, colour, text]`, faces
+/// `[colour, p, q, r, …]`, and the spheres "frame step" and "frame newest" close in on
+/// `[x, y, z, r]`.
+#[derive(Serialize, Default)]
+pub struct Picture {
+    pub lines: Vec<[u32; 3]>,
+    pub markers: Vec<(u32, f32, u32)>,
+    pub arrows: Vec<[u32; 3]>,
+    pub strips: Vec<Vec<u32>>,
+    pub labels: Vec<(u32, u32, String)>,
+    pub faces: Vec<Vec<u32>>,
+    pub step: [f32; 4],
+    pub newest: Option<[f32; 4]>,
+}
+
+/// A run's points, each stored once.
+#[derive(Default)]
+struct Points {
+    list: Vec<[f32; 3]>,
+    index: std::collections::HashMap<[u32; 3], u32>,
+}
+
+impl Points {
+    fn of(&mut self, p: DVec3) -> u32 {
+        let v = f(p);
+        let key = v.map(f32::to_bits);
+        if let Some(i) = self.index.get(&key) {
+            return *i;
+        }
+        self.list.push(v);
+        let i = (self.list.len() - 1) as u32;
+        self.index.insert(key, i);
+        i
+    }
+}
+
+/// Colours by index, each stored once.
+#[derive(Default)]
+struct Palette(Vec<[f32; 4]>);
+
+impl Palette {
+    fn index(&mut self, c: Rgba) -> usize {
+        let c = c.0;
+        match self.0.iter().position(|p| *p == c) {
+            Some(i) => i,
+            None => {
+                self.0.push(c);
+                self.0.len() - 1
+            }
+        }
+    }
+}
+
+fn f(p: DVec3) -> [f32; 3] {
+    p.as_vec3().to_array()
+}
+
+/// The sphere round a framing, as the viewer's `StepBounds` makes it: the bounding
+/// box's, at least `min_radius`, grown to hold each later point.
+fn sphere(framing: &Framing) -> [f32; 4] {
+    let (lo, hi) = framing.points.iter().fold(
+        (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+    );
+    let (mut centre, mut radius) = if lo.x.is_finite() {
+        (
+            (lo + hi) * 0.5,
+            ((hi - lo).length() * 0.5).max(framing.min_radius),
+        )
+    } else {
+        (DVec3::ZERO, framing.min_radius)
+    };
+    for p in &framing.grown_to {
+        let d = (*p - centre).length();
+        if d > radius {
+            let grown = 0.5 * (radius + d);
+            centre += (*p - centre) * ((grown - radius) / d);
+            radius = grown;
+        }
+    }
+    let [x, y, z] = f(centre);
+    [x, y, z, radius as f32]
+}
+
+fn picture(sketch: &Sketch, palette: &mut Palette, points: &mut Points) -> Picture {
+    let mut out = Picture::default();
+    let mut colour = |c: Rgba| palette.index(c) as u32;
+    for mark in &sketch.marks {
+        match mark {
+            Mark::Line {
+                from,
+                to,
+                colour: c,
+            } => {
+                out.lines
+                    .push([points.of(*from), points.of(*to), colour(*c)]);
+            }
+            Mark::Arrow {
+                from,
+                to,
+                colour: c,
+            } => {
+                out.arrows
+                    .push([points.of(*from), points.of(*to), colour(*c)]);
+            }
+            Mark::Strip {
+                points: list,
+                colour: c,
+            } => {
+                let mut strip = vec![colour(*c)];
+                strip.extend(list.iter().map(|p| points.of(*p)));
+                out.strips.push(strip);
+            }
+            Mark::Marker {
+                at,
+                size,
+                colour: c,
+            } => {
+                out.markers.push((points.of(*at), *size as f32, colour(*c)));
+            }
+        }
+    }
+    for label in &sketch.labels {
+        out.labels.push((
+            points.of(label.at),
+            colour(label.colour),
+            label.text.clone(),
+        ));
+    }
+    for faces in &sketch.faces {
+        let mut list = vec![colour(faces.colour)];
+        list.extend(faces.triangles.iter().flatten().map(|p| points.of(*p)));
+        out.faces.push(list);
+    }
+    out.step = sphere(&sketch.step);
+    out.newest = sketch.newest.as_ref().map(sphere);
+    out
+}
+
+fn mesh(
+    name: String,
+    tri: &TriMesh,
+    colour: Option<usize>,
+    place: impl Fn(DVec3) -> DVec3,
+) -> MeshData {
+    MeshData {
+        name,
+        colour,
+        vertices: tri.vertices.iter().map(|v| f(place(*v))).collect(),
+        triangles: tri.triangles.clone(),
+        edges: tri.edges.clone(),
+    }
+}
+
+fn bounds(points: impl Iterator<Item = DVec3>) -> (DVec3, DVec3) {
+    points.fold(
+        (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+        |(lo, hi), p| (lo.min(p), hi.max(p)),
+    )
+}
+
+/// What a step picture of a pair is drawn in, and how to place its `A ⊖ B`.
+#[derive(Clone, Copy)]
+pub struct PairPlacement {
+    /// `A ⊖ B` at the world origin instead of beside the shapes.
+    pub in_place: bool,
+}
+
+/// Builds a page's data: the bodies once, then pairs and runs as they are added, each
+/// colour stored once.
+pub struct PageBuilder {
+    data: PageData,
+    palette: Palette,
+    contexts: Vec<SketchContext>,
+    pair_keys: Vec<((usize, usize), bool)>,
+}
+
+impl PageBuilder {
+    /// A page of `scene`'s bodies (at their poses now), titled with its name.
+    pub fn new(scene: &Scene) -> Self {
+        let bodies = scene
+            .bodies
+            .iter()
+            .enumerate()
+            .map(|(i, body)| {
+                mesh(scene.body_label(i), &body_mesh(body), None, |p| {
+                    body.pose.transform_point(p)
+                })
+            })
+            .collect();
+        PageBuilder {
+            data: PageData {
+                title: scene.name.clone(),
+                notes: scene.notes.clone(),
+                replay: REPLAY_NOTICE,
+                bodies,
+                ..PageData::default()
+            },
+            palette: Palette::default(),
+            contexts: Vec::new(),
+            pair_keys: Vec::new(),
+        }
+    }
+
+    /// The pair in focus of `scene` (its bodies as at [`PageBuilder::new`]), added once
+    /// per placement: its index.
+    pub fn pair(&mut self, scene: &Scene, placement: PairPlacement) -> usize {
+        let key = (scene.pairs[0], placement.in_place);
+        if let Some(i) = self.pair_keys.iter().position(|k| *k == key) {
+            return i;
+        }
+        let (focus_a, focus_b) = scene.pairs[0];
+        let body_colours = (0..scene.bodies.len())
+            .map(|i| {
+                let colour = if i == focus_a {
+                    COLOUR_A.with_alpha(0.85)
+                } else if i == focus_b {
+                    COLOUR_B.with_alpha(0.85)
+                } else {
+                    COLOUR_OTHER.with_alpha(0.5)
+                };
+                self.palette.index(colour)
+            })
+            .collect();
+        let (lo, hi) = bounds(
+            self.data
+                .bodies
+                .iter()
+                .flat_map(|m| m.vertices.iter())
+                .map(|v| DVec3::from_array(v.map(f64::from))),
+        );
+        let (shapes_centre, shapes_radius) = if lo.x.is_finite() {
+            ((lo + hi) * 0.5, (hi - lo).length() * 0.5)
+        } else {
+            (DVec3::ZERO, 1.0)
+        };
+        let (a, b) = (&scene.a().shape, &scene.b().shape);
+        let tri = difference_mesh(a, b, &scene.b_in_a());
+        let radius = tri
+            .vertices
+            .iter()
+            .map(|v| v.length())
+            .fold(0.0f64, f64::max);
+        // Beside the shapes along −x, far enough that the two never overlap (the
+        // viewer's side view), or in place.
+        let anchor = if placement.in_place {
+            DVec3::ZERO
+        } else {
+            shapes_centre
+                - DVec3::X * (shapes_radius + radius + 0.3 * (shapes_radius + radius).max(0.1))
+        };
+        let space = DifferenceSpace {
+            anchor,
+            rotation: scene.a().pose.rotation,
+            radius,
+        };
+        let difference = (!tri.triangles.is_empty()).then(|| {
+            mesh(
+                format!("A ⊖ B{}", if tri.sampled { " (sampled)" } else { "" }),
+                &tri,
+                Some(self.palette.index(COLOUR_DIFFERENCE.with_alpha(0.28))),
+                |w| space.world_point(w),
+            )
+        });
+        let points = |m: &MeshData| -> Vec<DVec3> {
+            m.vertices
+                .iter()
+                .map(|v| DVec3::from_array(v.map(f64::from)))
+                .collect()
+        };
+        let difference_points: Vec<DVec3> = difference.iter().flat_map(points).collect();
+        let all_points: Vec<DVec3> = self.data.bodies.iter().flat_map(points).collect();
+        let frame_all = sphere(&Framing {
+            points: all_points
+                .iter()
+                .chain(&difference_points)
+                .copied()
+                .chain([anchor])
+                .collect(),
+            min_radius: 1e-9,
+            grown_to: Vec::new(),
+        });
+        let (lo, hi) = bounds(
+            all_points
+                .iter()
+                .chain(&difference_points)
+                .copied()
+                .chain([anchor]),
+        );
+        let frame_difference = sphere(&Framing {
+            points: difference_points.into_iter().chain([anchor]).collect(),
+            min_radius: 1e-6,
+            grown_to: Vec::new(),
+        });
+        // The viewer's marker is 0.007 of the camera's distance; its first camera
+        // stands about 2.6 radii off.
+        self.contexts.push(SketchContext {
+            layers: Layers::default(),
+            space,
+            pose_a: scene.a().pose,
+            marker: f64::from(frame_all[3]) * 2.6 * 0.007,
+        });
+        self.data.pairs.push(PairData {
+            name: format!(
+                "{} and {}",
+                scene.body_label(focus_a),
+                scene.body_label(focus_b)
+            ),
+            body_colours,
+            difference,
+            origin: f(anchor),
+            frame_all,
+            box_all: [f(lo), f(hi)],
+            frame_difference,
+        });
+        self.pair_keys.push(key);
+        self.data.pairs.len() - 1
+    }
+
+    /// `run`, made on pair `pair`, its pictures drawn with `layers`: its index.
+    pub fn run(&mut self, pair: usize, run: &Run, layers: Layers) -> usize {
+        let context = SketchContext {
+            layers,
+            ..self.contexts[pair]
+        };
+        let data = run_data(pair, run, &context, &mut self.palette);
+        self.data.runs.push(data);
+        self.data.runs.len() - 1
+    }
+
+    /// The finished page's data.
+    pub fn finish(mut self, lesson: Option<LessonData>) -> PageData {
+        self.data.palette = self.palette.0;
+        self.data.lesson = lesson;
+        self.data
+    }
+}
+
+/// The scene's pair in focus, run with `methods` (the scene's own when empty), as a
+/// page's data. `A ⊖ B` is drawn beside the shapes, as the viewer draws it by default.
+pub fn scene_data(scene: &Scene, methods: &[Method]) -> Result<PageData, String> {
+    if scene.focus_is_composite() {
+        return Err(
+            "the pair in focus is a composite (a mesh taken as triangles, a height field or \
+             a compound): web pages replay convex pairs so far; export one of its \
+             sub-pairs (`solve` names them)"
+                .to_string(),
+        );
+    }
+    let methods = if methods.is_empty() {
+        scene.methods.clone()
+    } else {
+        methods.to_vec()
+    };
+    if methods.is_empty() {
+        return Err("the scene names no algorithm: give one with -a NAME".to_string());
+    }
+    let mut page = PageBuilder::new(scene);
+    let pair = page.pair(scene, PairPlacement { in_place: false });
+    for method in &methods {
+        page.run(pair, &scene.run(*method), Layers::default());
+    }
+    Ok(page.finish(None))
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+fn run_data(pair: usize, run: &Run, context: &SketchContext, palette: &mut Palette) -> RunData {
+    let family = run.trace.family();
+    let info = crate::solver::catalog::info(run.method);
+    let mut points = Points::default();
+    let mut steps: Vec<StepData> = (0..run.trace.len())
+        .map(|i| {
+            let record = run.trace.record(i);
+            let values = record.map(|r| r.plot_values());
+            StepData {
+                k: record.map_or(i, |r| r.k()),
+                text: run.narrate(i),
+                residual: values.and_then(|v| finite(v.residual)),
+                upper: values.and_then(|v| finite(v.upper)),
+                lower: values.and_then(|v| finite(v.lower)),
+                picture: step_sketch(run, i, context).map(|s| picture(&s, palette, &mut points)),
+            }
+        })
+        .collect();
+    if steps.is_empty() {
+        // No records (a closed form, a refusal): one step that says how the run ended.
+        steps.push(StepData {
+            k: 0,
+            text: run.narrate(0),
+            residual: None,
+            upper: None,
+            lower: None,
+            picture: None,
+        });
+    }
+    RunData {
+        pair,
+        method: run.method.name(),
+        label: run.method.label(),
+        family: family.id(),
+        colour: info.colour,
+        verdict: run.summary.outcome.to_string(),
+        residual: family.bounds().residual,
+        points: points.list,
+        steps,
+    }
+}
