@@ -1,7 +1,7 @@
 //! Draws a step's [`Sketch`] (built in the core, `crate::sketch`, and shared with the
 //! web page) with Bevy's gizmos: its marks as lines and wire spheres, its labels into
-//! the frame's [`ViewLabels`], its translucent faces into [`StepFaces`] (one mesh,
-//! rebuilt when they change) and its framings into [`StepBounds`].
+//! the frame's [`ViewLabels`], its translucent faces into [`StepFaces`] (a mesh per set
+//! of faces, rebuilt when they change) and its framings into [`StepBounds`].
 
 use bevy::prelude::*;
 
@@ -14,8 +14,13 @@ use crate::sketch::{Framing, Mark, Rgba, Sketch, SketchContext};
 #[derive(Resource, Default)]
 pub struct StepFaces(pub Vec<crate::sketch::Faces>);
 
+/// One of the meshes the step's faces are drawn with: the `i`-th set of faces of the
+/// frame, in its own colour (EPA's polytope and its nearest face are two).
 #[derive(Component)]
-struct StepFacesMesh;
+struct StepFacesMesh(usize);
+
+/// How many sets of faces a step picture may hold.
+const FACE_MESHES: usize = 4;
 
 pub(super) fn plugin(app: &mut App) {
     app.init_resource::<StepFaces>()
@@ -104,11 +109,14 @@ pub fn draw_sketch(
             .push((label.at.as_vec3(), label.text.clone(), colour(label.colour)));
     }
     faces.0.extend(sketch.faces.iter().cloned());
-    *step_bounds = bounds(&sketch.step);
-    step_bounds.newest = sketch.newest.as_ref().map(|n| {
-        let b = bounds(n);
-        (b.centre, b.radius)
-    });
+    // A picture with nothing to frame (an answer without steps) leaves the last one.
+    if !sketch.step.points.is_empty() {
+        *step_bounds = bounds(&sketch.step);
+        step_bounds.newest = sketch.newest.as_ref().map(|n| {
+            let b = bounds(n);
+            (b.centre, b.radius)
+        });
+    }
 }
 
 fn spawn_faces(
@@ -116,41 +124,50 @@ fn spawn_faces(
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut meshes: ResMut<Assets<Mesh>>,
 ) {
-    commands.spawn((
-        StepFacesMesh,
-        Mesh3d(meshes.add(super::shapes::placeholder_mesh())),
-        Visibility::Hidden,
-        MeshMaterial3d(materials.add(super::shapes::translucent(super::COLOR_SIMPLEX, 0.35))),
-        Transform::default(),
-        Pickable::IGNORE,
-    ));
+    for i in 0..FACE_MESHES {
+        commands.spawn((
+            StepFacesMesh(i),
+            Mesh3d(meshes.add(super::shapes::placeholder_mesh())),
+            Visibility::Hidden,
+            MeshMaterial3d(materials.add(super::shapes::translucent(super::COLOR_SIMPLEX, 0.35))),
+            Transform::default(),
+            Pickable::IGNORE,
+        ));
+    }
 }
 
-/// The step's translucent faces as one mesh, rebuilt when they change. Its material is
-/// the simplex's (the one family whose faces are drawn here so far).
+/// The step's translucent faces, one mesh per set in the set's colour, rebuilt when
+/// they change.
 fn update_faces(
     faces: Res<StepFaces>,
-    mut query: Query<(&mut Mesh3d, &mut Visibility), With<StepFacesMesh>>,
+    mut query: Query<(
+        &StepFacesMesh,
+        &mut Mesh3d,
+        &MeshMaterial3d<StandardMaterial>,
+        &mut Visibility,
+    )>,
     mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
     mut built: Local<Vec<crate::sketch::Faces>>,
 ) {
     if *built == faces.0 {
         return;
     }
     *built = faces.0.clone();
-    let Ok((mut mesh, mut visibility)) = query.single_mut() else {
-        return;
-    };
-    let positions: Vec<[f32; 3]> = faces
-        .0
-        .iter()
-        .flat_map(|f| f.triangles.iter())
-        .flat_map(|t| t.map(|p| p.as_vec3().to_array()))
-        .collect();
-    if positions.is_empty() {
-        *visibility = Visibility::Hidden;
-        return;
+    for (which, mut mesh, material, mut visibility) in &mut query {
+        let Some(set) = faces.0.get(which.0).filter(|f| !f.triangles.is_empty()) else {
+            *visibility = Visibility::Hidden;
+            continue;
+        };
+        let positions: Vec<[f32; 3]> = set
+            .triangles
+            .iter()
+            .flat_map(|t| t.map(|p| p.as_vec3().to_array()))
+            .collect();
+        if let Some(mut m) = materials.get_mut(&material.0) {
+            m.base_color = colour(set.colour);
+        }
+        *visibility = Visibility::Inherited;
+        mesh.0 = meshes.add(triangle_list(positions));
     }
-    *visibility = Visibility::Inherited;
-    mesh.0 = meshes.add(triangle_list(positions));
 }

@@ -7,10 +7,12 @@
 
 mod contact;
 mod distance;
+mod epa;
 mod palette;
 
 pub use contact::contact_sketch;
 pub use distance::{distance_sketch, frank_wolfe_sketch, gjk_sketch};
+pub use epa::epa_sketch;
 pub use palette::*;
 
 use glam::{DQuat, DVec3};
@@ -192,12 +194,15 @@ pub struct SketchContext {
 
 /// Record `index` of `run` (clamped to its records) drawn as its family draws it, when
 /// its family's picture is built here: GJK and its accelerated variants, Frank-Wolfe,
-/// the contact manifolds.
+/// EPA, the contact manifolds.
 pub fn step_sketch(run: &Run, index: usize, context: &SketchContext) -> Option<Sketch> {
     use crate::solver::contact::record::ContactRecord;
     use crate::solver::{FrankWolfeRecord, GjkRecord};
     if let Some(records) = run.trace.steps::<ContactRecord>() {
         return contact_sketch(run, records, index, context);
+    }
+    if let Some(trace) = run.trace.get::<crate::solver::epa::EpaTrace>() {
+        return Some(epa_sketch(run, trace, index, context));
     }
     if let Some(records) = run.trace.steps::<GjkRecord>() {
         return gjk_sketch(run, records, index, context);
