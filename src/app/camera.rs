@@ -146,16 +146,6 @@ impl StepBounds {
             newest: None,
         }
     }
-
-    /// The smallest sphere holding this one and `p`.
-    pub fn include(&mut self, p: Vec3) {
-        let d = (p - self.centre).length();
-        if d > self.radius {
-            let grown = 0.5 * (self.radius + d);
-            self.centre += (p - self.centre) * ((grown - self.radius) / d);
-            self.radius = grown;
-        }
-    }
 }
 
 /// Set while the pointer drags a shape, so the camera leaves that drag alone.

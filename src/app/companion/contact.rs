@@ -5,10 +5,9 @@
 
 use bevy::prelude::*;
 
-use crate::app::camera::StepBounds;
 use crate::app::draw::common::records_at_cursor;
-use crate::app::draw::sketch::{self, StepFaces};
-use crate::app::draw::{family_in_focus, DrawStep, StepView, ViewLabels};
+use crate::app::draw::sketch::{self, SketchTarget};
+use crate::app::draw::{family_in_focus, DrawStep, StepView};
 use crate::app::state::ViewerSet;
 use crate::solver::contact;
 use crate::solver::contact::record::ContactRecord;
@@ -33,13 +32,7 @@ fn plugin(app: &mut App) {
     );
 }
 
-fn draw_manifold(
-    view: StepView,
-    mut labels: ResMut<ViewLabels>,
-    mut faces: ResMut<StepFaces>,
-    mut step_bounds: ResMut<StepBounds>,
-    mut gizmos: Gizmos,
-) {
+fn draw_manifold(view: StepView, mut target: SketchTarget) {
     let Some(at) = records_at_cursor(
         &view.model,
         view.cursor.cursor,
@@ -49,13 +42,6 @@ fn draw_manifold(
     };
     let context = sketch::context(&view);
     if let Some(picture) = crate::sketch::contact_sketch(at.run, at.records, at.index, &context) {
-        sketch::draw_sketch(
-            &picture,
-            view.marker.0,
-            &mut labels,
-            &mut faces,
-            &mut step_bounds,
-            &mut gizmos,
-        );
+        target.draw(&picture, view.marker.0);
     }
 }

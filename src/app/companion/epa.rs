@@ -5,9 +5,8 @@
 
 use bevy::prelude::*;
 
-use crate::app::camera::StepBounds;
-use crate::app::draw::sketch::{self, StepFaces};
-use crate::app::draw::{family_in_focus, DrawStep, StepView, ViewLabels};
+use crate::app::draw::sketch::{self, SketchTarget};
+use crate::app::draw::{family_in_focus, DrawStep, StepView};
 use crate::app::state::ViewerSet;
 use crate::solver::epa::{self, EpaTrace};
 
@@ -30,13 +29,7 @@ fn plugin(app: &mut App) {
     );
 }
 
-fn draw_expansion(
-    view: StepView,
-    mut labels: ResMut<ViewLabels>,
-    mut faces: ResMut<StepFaces>,
-    mut step_bounds: ResMut<StepBounds>,
-    mut gizmos: Gizmos,
-) {
+fn draw_expansion(view: StepView, mut target: SketchTarget) {
     let Some(run) = view.model.focused_run().map(|r| &r.run) else {
         return;
     };
@@ -45,12 +38,5 @@ fn draw_expansion(
     };
     let context = sketch::context(&view);
     let picture = crate::sketch::epa_sketch(run, trace, view.cursor.cursor, &context);
-    sketch::draw_sketch(
-        &picture,
-        view.marker.0,
-        &mut labels,
-        &mut faces,
-        &mut step_bounds,
-        &mut gizmos,
-    );
+    target.draw(&picture, view.marker.0);
 }

@@ -5,9 +5,8 @@
 use crate::app::draw::common::records_at_cursor;
 use bevy::prelude::*;
 
-use crate::app::camera::StepBounds;
-use crate::app::draw::sketch::{self, StepFaces};
-use crate::app::draw::{family_in_focus, DrawStep, StepView, ViewLabels};
+use crate::app::draw::sketch::{self, SketchTarget};
+use crate::app::draw::{family_in_focus, DrawStep, StepView};
 use crate::app::state::ViewerSet;
 use crate::solver::trace::Trace;
 use crate::solver::{frank_wolfe, FrankWolfeRecord};
@@ -31,13 +30,7 @@ fn plugin(app: &mut App) {
     );
 }
 
-fn draw_frank_wolfe_step(
-    view: StepView,
-    mut labels: ResMut<ViewLabels>,
-    mut faces: ResMut<StepFaces>,
-    mut step_bounds: ResMut<StepBounds>,
-    mut gizmos: Gizmos,
-) {
+fn draw_frank_wolfe_step(view: StepView, mut target: SketchTarget) {
     let Some(at) = records_at_cursor(
         &view.model,
         view.cursor.cursor,
@@ -48,13 +41,6 @@ fn draw_frank_wolfe_step(
     let context = sketch::context(&view);
     if let Some(picture) = crate::sketch::frank_wolfe_sketch(at.run, at.records, at.index, &context)
     {
-        sketch::draw_sketch(
-            &picture,
-            view.marker.0,
-            &mut labels,
-            &mut faces,
-            &mut step_bounds,
-            &mut gizmos,
-        );
+        target.draw(&picture, view.marker.0);
     }
 }

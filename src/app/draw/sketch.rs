@@ -3,6 +3,7 @@
 //! the frame's [`ViewLabels`], its translucent faces into [`StepFaces`] (a mesh per set
 //! of faces, rebuilt when they change) and its framings into [`StepBounds`].
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use super::{triangle_list, StepView, ViewLabels};
@@ -52,14 +53,35 @@ pub fn context(view: &StepView) -> SketchContext {
 }
 
 fn bounds(framing: &Framing) -> StepBounds {
-    let mut bounds = StepBounds::around(
-        framing.points.iter().map(|p| p.as_vec3()),
-        framing.min_radius as f32,
-    );
-    for p in &framing.grown_to {
-        bounds.include(p.as_vec3());
+    let (centre, radius) = framing.sphere();
+    StepBounds {
+        centre: centre.as_vec3(),
+        radius: radius as f32,
+        newest: None,
     }
-    bounds
+}
+
+/// What a companion draws a step's picture into.
+#[derive(SystemParam)]
+pub struct SketchTarget<'w, 's> {
+    labels: ResMut<'w, ViewLabels>,
+    faces: ResMut<'w, StepFaces>,
+    step_bounds: ResMut<'w, StepBounds>,
+    gizmos: Gizmos<'w, 's>,
+}
+
+impl SketchTarget<'_, '_> {
+    /// Draws `sketch` at the viewer's marker size.
+    pub fn draw(&mut self, sketch: &Sketch, marker: f32) {
+        draw_sketch(
+            sketch,
+            marker,
+            &mut self.labels,
+            &mut self.faces,
+            &mut self.step_bounds,
+            &mut self.gizmos,
+        );
+    }
 }
 
 /// Draws `sketch` and takes its framings for "frame step" and "frame newest".

@@ -89,6 +89,34 @@ pub struct Framing {
     pub grown_to: Vec<DVec3>,
 }
 
+impl Framing {
+    /// The sphere `(centre, radius)` round the points' bounding box, at least
+    /// `min_radius`, then grown to hold each of `grown_to`.
+    pub fn sphere(&self) -> (DVec3, f64) {
+        let (lo, hi) = self.points.iter().fold(
+            (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+            |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+        );
+        let (mut centre, mut radius) = if lo.x.is_finite() {
+            (
+                (lo + hi) * 0.5,
+                ((hi - lo).length() * 0.5).max(self.min_radius),
+            )
+        } else {
+            (DVec3::ZERO, self.min_radius)
+        };
+        for p in &self.grown_to {
+            let d = (*p - centre).length();
+            if d > radius {
+                let grown = 0.5 * (radius + d);
+                centre += (*p - centre) * ((grown - radius) / d);
+                radius = grown;
+            }
+        }
+        (centre, radius)
+    }
+}
+
 /// A step's picture, and what "frame step" and "frame newest" close in on.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Sketch {

@@ -10,9 +10,8 @@ use crate::app::draw::common::records_at_cursor;
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-use crate::app::camera::StepBounds;
-use crate::app::draw::sketch::{self, StepFaces};
-use crate::app::draw::{family_in_focus, DrawStep, StepView, ViewLabels};
+use crate::app::draw::sketch::{self, SketchTarget};
+use crate::app::draw::{family_in_focus, DrawStep, StepView};
 use crate::app::model::ViewerModel;
 use crate::app::state::ViewerSet;
 use crate::solver::trace::Trace;
@@ -51,27 +50,14 @@ fn plugin(app: &mut App) {
     );
 }
 
-fn draw_gjk_step(
-    view: StepView,
-    mut labels: ResMut<ViewLabels>,
-    mut faces: ResMut<StepFaces>,
-    mut step_bounds: ResMut<StepBounds>,
-    mut gizmos: Gizmos,
-) {
+fn draw_gjk_step(view: StepView, mut target: SketchTarget) {
     let Some(at) = records_at_cursor(&view.model, view.cursor.cursor, Trace::steps::<GjkRecord>)
     else {
         return;
     };
     let context = sketch::context(&view);
     if let Some(picture) = crate::sketch::gjk_sketch(at.run, at.records, at.index, &context) {
-        sketch::draw_sketch(
-            &picture,
-            view.marker.0,
-            &mut labels,
-            &mut faces,
-            &mut step_bounds,
-            &mut gizmos,
-        );
+        target.draw(&picture, view.marker.0);
     }
 }
 

@@ -174,29 +174,9 @@ fn f(p: DVec3) -> [f32; 3] {
     p.as_vec3().to_array()
 }
 
-/// The sphere round a framing, as the viewer's `StepBounds` makes it: the bounding
-/// box's, at least `min_radius`, grown to hold each later point.
+/// The sphere round a framing (as the viewer frames it), `[x, y, z, r]`.
 fn sphere(framing: &Framing) -> [f32; 4] {
-    let (lo, hi) = framing.points.iter().fold(
-        (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
-        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
-    );
-    let (mut centre, mut radius) = if lo.x.is_finite() {
-        (
-            (lo + hi) * 0.5,
-            ((hi - lo).length() * 0.5).max(framing.min_radius),
-        )
-    } else {
-        (DVec3::ZERO, framing.min_radius)
-    };
-    for p in &framing.grown_to {
-        let d = (*p - centre).length();
-        if d > radius {
-            let grown = 0.5 * (radius + d);
-            centre += (*p - centre) * ((grown - radius) / d);
-            radius = grown;
-        }
-    }
+    let (centre, radius) = framing.sphere();
     let [x, y, z] = f(centre);
     [x, y, z, radius as f32]
 }

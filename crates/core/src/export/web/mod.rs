@@ -75,21 +75,8 @@ pub fn page_data(page: &str) -> Option<String> {
     Some(text)
 }
 
-/// Text as HTML character data (a title, an attribute value).
-pub fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Text as HTML character data (a title, an attribute value): the lessons' escape.
+pub use crate::lesson_markup::escape_html;
 
 #[cfg(test)]
 mod tests;
