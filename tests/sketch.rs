@@ -18,6 +18,7 @@ fn context(scene: &Scene) -> SketchContext {
             radius: 1.0,
         },
         pose_a: scene.a().pose,
+        pose_b: scene.b().pose,
         marker: 0.01,
     }
 }

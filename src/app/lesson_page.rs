@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use super::lesson::{effective_step, replay, show_only};
 use super::state::{DifferencePlacement, Layers};
-use crate::export::web::{page, LessonData, LessonPage, PageBuilder, PairPlacement};
+use crate::export::web::{page, text_spans, LessonData, LessonPage, PageBuilder, PairPlacement};
 use crate::scene::{LessonFrame, Scene};
 
 /// The lesson of `scene` as a web page.
@@ -57,13 +57,31 @@ pub fn lesson_page(scene: Scene) -> Result<String, String> {
             }
             plotted.push(index);
         }
+        // What the page shows that only the desktop viewer draws so far.
+        let mut viewer_only = Vec::new();
+        if layers.region {
+            viewer_only.push("GJK's Voronoi regions");
+        }
+        if layers.construction {
+            viewer_only.push("the construction of A ⊖ B");
+        }
+        if layers.bvh || layers.internal_edges {
+            viewer_only.push("the composite layers");
+        }
         pages.push(LessonPage {
-            text: step.text.clone(),
+            text: text_spans(&step.text),
+            viewer_only,
             run: focused,
             plotted,
             cursor,
             shapes: layers.shapes,
             difference: layers.difference,
+            origin: layers.difference
+                || layers.simplex
+                || layers.iterate
+                || layers.support_direction
+                || layers.region
+                || layers.plane,
             plots: layers.plots,
             camera: shown
                 .camera
@@ -79,6 +97,7 @@ pub fn lesson_page(scene: Scene) -> Result<String, String> {
     if let Some(why) = failure {
         return Err(why);
     }
+    let questions = questions.iter().map(|q| text_spans(q)).collect();
     let data = builder.finish(Some(LessonData { pages, questions }));
     Ok(page(&title, &data))
 }

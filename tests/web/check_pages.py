@@ -70,7 +70,7 @@ def check(browser, path, expect, failures):
         wanted = {k: text for k, text in (expect or {}).get("pages", [])}
         for k in range(len(pages)):
             shown = page.evaluate(f"() => window.collidescope.page({k})")
-            if shown["text"].replace("**", "") != pages[k]["text"].replace("**", ""):
+            if shown["text"].split("Drawn only in the desktop viewer")[0] != "".join(s[0] for s in pages[k]["text"]):
                 failures.append(f"{name} page {k + 1}: its text is not the lesson's")
             if k in wanted and shown["narration"] != wanted[k]:
                 failures.append(

@@ -20,11 +20,6 @@ impl<'m, R> AtCursor<'m, R> {
     pub fn record(&self) -> &'m R {
         &self.records[self.index]
     }
-
-    /// The records up to the cursor, included.
-    pub fn so_far(&self) -> &'m [R] {
-        &self.records[..=self.index]
-    }
 }
 
 /// The focused run's records, when they are the family `records` picks

@@ -48,6 +48,7 @@ pub fn context(view: &StepView) -> SketchContext {
             radius: f64::from(frame.radius),
         },
         pose_a: view.model.pair_scene().a().pose,
+        pose_b: view.model.pair_scene().b().pose,
         marker: f64::from(view.marker.0),
     }
 }

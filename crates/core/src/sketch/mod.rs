@@ -8,11 +8,15 @@
 mod contact;
 mod distance;
 mod epa;
+mod interior_point;
+mod lp;
 mod palette;
 
 pub use contact::contact_sketch;
 pub use distance::{distance_sketch, frank_wolfe_sketch, gjk_sketch};
 pub use epa::epa_sketch;
+pub use interior_point::interior_point_sketch;
+pub use lp::lp_sketch;
 pub use palette::*;
 
 use glam::{DQuat, DVec3};
@@ -214,20 +218,27 @@ impl DifferenceSpace {
 pub struct SketchContext {
     pub layers: Layers,
     pub space: DifferenceSpace,
-    /// A's pose (the records' points on A and B are in A's frame).
+    /// A's pose (the records' points on A and B are in A's frame), and B's.
     pub pose_a: Pose,
+    pub pose_b: Pose,
     /// The marker unit in world lengths (the viewer's is screen-constant).
     pub marker: f64,
 }
 
 /// Record `index` of `run` (clamped to its records) drawn as its family draws it, when
 /// its family's picture is built here: GJK and its accelerated variants, Frank-Wolfe,
-/// EPA, the contact manifolds.
+/// EPA, the LP test, the interior point, the contact manifolds.
 pub fn step_sketch(run: &Run, index: usize, context: &SketchContext) -> Option<Sketch> {
     use crate::solver::contact::record::ContactRecord;
     use crate::solver::{FrankWolfeRecord, GjkRecord};
     if let Some(records) = run.trace.steps::<ContactRecord>() {
         return contact_sketch(run, records, index, context);
+    }
+    if let Some(records) = run.trace.steps::<crate::solver::lp::LpRecord>() {
+        return Some(lp_sketch(run, records, index, context));
+    }
+    if let Some(records) = run.trace.steps::<crate::solver::interior_point::IpRecord>() {
+        return interior_point_sketch(run, records, index, context);
     }
     if let Some(trace) = run.trace.get::<crate::solver::epa::EpaTrace>() {
         return Some(epa_sketch(run, trace, index, context));

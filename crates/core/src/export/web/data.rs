@@ -25,6 +25,9 @@ pub struct PageData {
     pub title: String,
     pub notes: String,
     pub replay: &'static str,
+    /// The scene as a file (RON, poses to the bit): what a reader needs to reproduce
+    /// the case with the tool or an engine.
+    pub scene: String,
     /// The colours the marks and meshes refer to by index (sRGB and alpha, 0 to 1).
     pub palette: Vec<[f32; 4]>,
     /// The bodies' triangles in world coordinates (their colour is the pair's).
@@ -48,6 +51,8 @@ pub struct PairData {
     /// the box in the view, as the viewer does.
     pub frame_all: [f32; 4],
     pub box_all: [[f32; 3]; 2],
+    /// The shapes' box alone: "frame all" when `A ⊖ B` is hidden.
+    pub box_shapes: [[f32; 3]; 2],
     /// The sphere round `A ⊖ B` and O: a lesson's "frame difference".
     pub frame_difference: [f32; 4],
 }
@@ -56,24 +61,51 @@ pub struct PairData {
 #[derive(Serialize, Default)]
 pub struct LessonData {
     pub pages: Vec<LessonPage>,
-    pub questions: Vec<String>,
+    pub questions: Vec<Vec<TextSpan>>,
+}
+
+/// A run of a lesson's text with its style (the markup of [`crate::lesson_markup`]):
+/// `(text, bold, code, script)`, script 0 normal, 1 subscript, 2 superscript. The page
+/// builds `<strong>`, `<code>`, `<sub>` and `<sup>` elements holding the text.
+pub type TextSpan = (String, bool, bool, u8);
+
+/// `text`'s markup as styled runs.
+pub fn text_spans(text: &str) -> Vec<TextSpan> {
+    use crate::lesson_markup::{spans, Script};
+    spans(text)
+        .into_iter()
+        .map(|s| {
+            let script = match s.script {
+                Script::Normal => 0,
+                Script::Sub => 1,
+                Script::Super => 2,
+            };
+            (s.text, s.bold, s.code, script)
+        })
+        .collect()
 }
 
 /// One page of a lesson as the viewer shows it: the run in focus (an index into the
 /// page's runs) at `cursor`, the runs plotted, what is shown, and the camera.
 #[derive(Serialize)]
 pub struct LessonPage {
-    pub text: String,
+    pub text: Vec<TextSpan>,
     pub run: usize,
     pub plotted: Vec<usize>,
     pub cursor: usize,
     pub shapes: bool,
     pub difference: bool,
+    /// Whether O is named: when anything is drawn in `A ⊖ B`'s space, as the viewer
+    /// does.
+    pub origin: bool,
     pub plots: bool,
     /// `[eye, target]` when the page places the camera.
     pub camera: Option<[[f32; 3]; 2]>,
     /// "all", "step", "newest" or "difference" when the page frames one.
     pub frame: Option<&'static str>,
+    /// Layers the page shows that only the desktop viewer draws so far (said on the
+    /// page).
+    pub viewer_only: Vec<&'static str>,
 }
 
 /// Triangles in world coordinates, with the edges worth drawing.
@@ -292,6 +324,7 @@ impl PageBuilder {
                 title: scene.name.clone(),
                 notes: scene.notes.clone(),
                 replay: REPLAY_NOTICE,
+                scene: scene.to_file().to_ron().unwrap_or_default(),
                 bodies,
                 ..PageData::default()
             },
@@ -311,12 +344,13 @@ impl PageBuilder {
         let (focus_a, focus_b) = scene.pairs[0];
         let body_colours = (0..scene.bodies.len())
             .map(|i| {
+                // The viewer's translucency: the pair's shapes 0.45, the others 0.35.
                 let colour = if i == focus_a {
-                    COLOUR_A.with_alpha(0.85)
+                    COLOUR_A.with_alpha(0.45)
                 } else if i == focus_b {
-                    COLOUR_B.with_alpha(0.85)
+                    COLOUR_B.with_alpha(0.45)
                 } else {
-                    COLOUR_OTHER.with_alpha(0.5)
+                    COLOUR_OTHER.with_alpha(0.35)
                 };
                 self.palette.index(colour)
             })
@@ -379,6 +413,7 @@ impl PageBuilder {
             min_radius: 1e-9,
             grown_to: Vec::new(),
         });
+        let (shapes_lo, shapes_hi) = bounds(all_points.iter().copied());
         let (lo, hi) = bounds(
             all_points
                 .iter()
@@ -397,6 +432,7 @@ impl PageBuilder {
             layers: Layers::default(),
             space,
             pose_a: scene.a().pose,
+            pose_b: scene.b().pose,
             marker: f64::from(frame_all[3]) * 2.6 * 0.007,
         });
         self.data.pairs.push(PairData {
@@ -410,6 +446,7 @@ impl PageBuilder {
             origin: f(anchor),
             frame_all,
             box_all: [f(lo), f(hi)],
+            box_shapes: [f(shapes_lo), f(shapes_hi)],
             frame_difference,
         });
         self.pair_keys.push(key);
@@ -446,11 +483,18 @@ pub fn scene_data(scene: &Scene, methods: &[Method]) -> Result<PageData, String>
                 .to_string(),
         );
     }
-    let methods = if methods.is_empty() {
+    let mut methods = if methods.is_empty() {
         scene.methods.clone()
     } else {
         methods.to_vec()
     };
+    // A method named twice is run once.
+    let mut seen = Vec::new();
+    methods.retain(|m| {
+        let new = !seen.contains(m);
+        seen.push(*m);
+        new
+    });
     if methods.is_empty() {
         return Err("the scene names no algorithm: give one with -a NAME".to_string());
     }
@@ -492,7 +536,7 @@ fn run_data(pair: usize, run: &Run, context: &SketchContext, palette: &mut Palet
             residual: None,
             upper: None,
             lower: None,
-            picture: None,
+            picture: step_sketch(run, 0, context).map(|s| picture(&s, palette, &mut points)),
         });
     }
     RunData {

@@ -10,7 +10,8 @@
 mod data;
 
 pub use data::{
-    scene_data, LessonData, LessonPage, PageBuilder, PageData, PairPlacement, REPLAY_NOTICE,
+    scene_data, text_spans, LessonData, LessonPage, PageBuilder, PageData, PairPlacement, TextSpan,
+    REPLAY_NOTICE,
 };
 
 use crate::scene::Scene;

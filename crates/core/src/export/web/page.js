@@ -28,15 +28,18 @@ collidescopeData().then(function (data) {
     b.addEventListener('click', onClick);
     return b;
   }
-  // Lesson texts mark **bold** words; they become <strong> elements holding text.
-  function setMarked(node, text) {
+  // A lesson text's styled runs [text, bold, code, script] (the core's markup) as
+  // elements holding text: <strong>, <code>, <sub>, <sup>.
+  function setSpans(node, spans) {
     node.textContent = '';
-    const parts = String(text).split('**');
-    parts.forEach((part, i) => {
-      if (i % 2 === 1) node.appendChild(el('strong', '', part));
-      else node.appendChild(document.createTextNode(part));
-    });
+    for (const [text, bold, code, script] of spans) {
+      let leaf = script === 1 ? el('sub', '', text) : script === 2 ? el('sup', '', text) : document.createTextNode(text);
+      if (code) { const c = el('code'); c.appendChild(leaf); leaf = c; }
+      if (bold) { const b = el('strong'); b.appendChild(leaf); leaf = b; }
+      node.appendChild(leaf);
+    }
   }
+  function spansText(spans) { return spans.map(s => s[0]).join(''); }
 
   const header = el('header');
   header.appendChild(el('h1', '', data.title || 'Collidescope'));
@@ -98,9 +101,15 @@ collidescopeData().then(function (data) {
   right.appendChild(narration);
   right.appendChild(noPicture);
   right.appendChild(verdict);
+  if (data.scene) {
+    const details = el('details', 'scene');
+    details.appendChild(el('summary', '', 'The scene file (RON: shapes and poses to the bit; open it with collidescope view, or import it in Python with cs.Scene.load)'));
+    details.appendChild(el('pre', '', data.scene));
+    right.appendChild(details);
+  }
 
   // ---- state -------------------------------------------------------------------
-  const state = { run: 0, cursor: 0, page: 0, shapes: true, difference: true, plots: true };
+  const state = { run: 0, cursor: 0, page: 0, shapes: true, difference: true, origin: true, plots: true };
   const camera = { yaw: 0.6, pitch: 0.45, distance: 6, focus: [0, 0, 0] };
 
   function currentRun() { return data.runs[state.run]; }
@@ -137,6 +146,12 @@ collidescopeData().then(function (data) {
   }
   // The viewer's "frame all": the box, not the sphere round it, fills the view, seen
   // from the current direction.
+  // What "frame all" fits: the shapes and A ⊖ B, or the shapes alone when A ⊖ B is
+  // hidden (as the viewer's scene bounds hold only what is drawn).
+  function allBox() {
+    const pair = currentPair();
+    return state.difference || !state.shapes ? pair.box_all : pair.box_shapes;
+  }
   function frameBox(box) {
     const [lo, hi] = box;
     const centre = [0, 1, 2].map(i => (lo[i] + hi[i]) / 2);
@@ -265,7 +280,7 @@ collidescopeData().then(function (data) {
     const labels = [];
     // O, the origin of A ⊖ B.
     const o = project(pair.origin);
-    if (o && (state.difference || picture)) {
+    if (o && state.origin) {
       ctx.fillStyle = '#000';
       ctx.beginPath();
       ctx.arc(o[0], o[1], 3, 0, 2 * Math.PI);
@@ -379,9 +394,10 @@ collidescopeData().then(function (data) {
     ctx.fillRect(0, 0, w, h);
     const margin = { left: 56, right: 12, top: 10, bottom: 34 };
     const shown = shownRuns();
+    // A residual of 0 sits at the floor, 1e-18, as the viewer plots it.
     const series = data.runs.map(run => run.steps
-      .filter(s => s.residual !== null && s.residual > 0)
-      .map(s => [s.k, Math.log10(s.residual)]));
+      .filter(s => s.residual !== null && s.residual >= 0)
+      .map(s => [s.k, Math.log10(Math.max(s.residual, 1e-18))]));
     const all = shown.map(i => series[i]).flat();
     const names = [];
     for (const i of shown) if (!names.includes(data.runs[i].residual)) names.push(data.runs[i].residual);
@@ -435,7 +451,8 @@ collidescopeData().then(function (data) {
     const b = button(run.label, run.method, () => { state.run = i; update(); });
     row.appendChild(swatch);
     row.appendChild(b);
-    row.appendChild(el('span', 'summary', run.steps.length + ' steps · ' + run.verdict));
+    const n = run.steps.length;
+    row.appendChild(el('span', 'summary', n + (n === 1 ? ' step · ' : ' steps · ') + run.verdict));
     methodList.appendChild(row);
     return b;
   });
@@ -451,7 +468,7 @@ collidescopeData().then(function (data) {
   controls.appendChild(slider);
   controls.appendChild(counter);
   slider.addEventListener('input', () => go(Number(slider.value)));
-  viewButtons.appendChild(button('Frame all', 'the shapes and A ⊖ B', () => { frameBox(currentPair().box_all); drawView(); }));
+  viewButtons.appendChild(button('Frame all', 'the shapes and A ⊖ B', () => { frameBox(allBox()); drawView(); }));
   viewButtons.appendChild(button('Frame step', "the step's points", () => {
     const p = currentStep().picture; if (p) { frameSphere(p.step, 1.3); drawView(); }
   }));
@@ -500,7 +517,7 @@ collidescopeData().then(function (data) {
     narration.textContent = step.text;
     verdict.textContent = run.label + ': ' + run.verdict;
     noPicture.textContent = step.picture ? '' :
-      'This step has no picture here: the ' + run.family + " family's pictures are drawn by the desktop viewer (collidescope view) only so far.";
+      'This step has no picture here: ' + run.label + "'s steps are drawn only by the desktop viewer (collidescope view) so far.";
     drawView();
     if (state.plots) drawPlot();
   }
@@ -528,7 +545,7 @@ collidescopeData().then(function (data) {
       const list = el('ol', 'questions');
       for (const q of lesson.questions) {
         const item = el('li');
-        setMarked(item, q);
+        setSpans(item, q);
         list.appendChild(item);
       }
       pageText.appendChild(list);
@@ -537,15 +554,19 @@ collidescopeData().then(function (data) {
     }
     const page = pages[state.page];
     pageTitle.textContent = 'Page ' + (state.page + 1) + ' of ' + pages.length;
-    setMarked(pageText, page.text);
+    setSpans(pageText, page.text);
+    if (page.viewer_only.length) {
+      pageText.appendChild(el('p', 'note', 'Drawn only in the desktop viewer so far: ' + page.viewer_only.join(', ') + '.'));
+    }
     state.run = page.run;
     state.cursor = page.cursor;
     state.shapes = page.shapes;
     state.difference = page.difference;
+    state.origin = page.origin;
     state.plots = page.plots;
     if (page.camera) lookFrom(page.camera[0], page.camera[1]);
     const picture = currentRun().steps[Math.min(page.cursor, currentRun().steps.length - 1)].picture;
-    if (page.frame === 'all') frameBox(currentPair().box_all);
+    if (page.frame === 'all') frameBox(allBox());
     else if (page.frame === 'difference') frameSphere(currentPair().frame_difference);
     else if (page.frame === 'step' && picture) frameSphere(picture.step, 1.3);
     else if (page.frame === 'newest' && picture && picture.newest) frameSphere(picture.newest, 1.3);
@@ -553,7 +574,7 @@ collidescopeData().then(function (data) {
   }
   if (lesson) {
     lesson.pages.forEach((page, i) => {
-      const words = page.text.replace(/\*\*/g, '').split(/\s+/);
+      const words = spansText(page.text).split(/\s+/);
       const item = el('li', '', words.slice(0, 8).join(' ') + (words.length > 8 ? '…' : ''));
       item.addEventListener('click', () => showPage(i));
       pageList.appendChild(item);
@@ -577,6 +598,12 @@ collidescopeData().then(function (data) {
   };
 
   resizeCanvas(view, viewHeight());
-  frameBox(currentPair().box_all);
+  // The first frame holds what the first page shows.
+  if (lesson && lesson.pages.length) {
+    state.run = lesson.pages[0].run;
+    state.shapes = lesson.pages[0].shapes;
+    state.difference = lesson.pages[0].difference;
+  }
+  frameBox(allBox());
   if (lesson && lesson.pages.length) showPage(0); else update();
 });
