@@ -93,14 +93,19 @@ pub struct Framing {
     pub grown_to: Vec<DVec3>,
 }
 
+/// The points' bounding box `(min, max)`; infinite (min above max) when there are none.
+pub fn bounding_box(points: impl IntoIterator<Item = DVec3>) -> (DVec3, DVec3) {
+    points.into_iter().fold(
+        (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+        |(lo, hi), p| (lo.min(p), hi.max(p)),
+    )
+}
+
 impl Framing {
     /// The sphere `(centre, radius)` round the points' bounding box, at least
     /// `min_radius`, then grown to hold each of `grown_to`.
     pub fn sphere(&self) -> (DVec3, f64) {
-        let (lo, hi) = self.points.iter().fold(
-            (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
-            |(lo, hi), p| (lo.min(*p), hi.max(*p)),
-        );
+        let (lo, hi) = bounding_box(self.points.iter().copied());
         let (mut centre, mut radius) = if lo.x.is_finite() {
             (
                 (lo + hi) * 0.5,

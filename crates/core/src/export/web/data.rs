@@ -8,8 +8,8 @@ use serde::Serialize;
 
 use crate::scene::Scene;
 use crate::sketch::{
-    step_sketch, DifferenceSpace, Framing, Layers, Mark, Rgba, Sketch, SketchContext, COLOUR_A,
-    COLOUR_B, COLOUR_DIFFERENCE, COLOUR_OTHER,
+    bounding_box, step_sketch, DifferenceSpace, Framing, Layers, Mark, Rgba, Sketch, SketchContext,
+    COLOUR_A, COLOUR_B, COLOUR_DIFFERENCE, COLOUR_OTHER,
 };
 use crate::solver::{Method, Run};
 use crate::tessellate::{body_mesh, difference_mesh, TriMesh};
@@ -283,13 +283,6 @@ fn mesh(
     }
 }
 
-fn bounds(points: impl Iterator<Item = DVec3>) -> (DVec3, DVec3) {
-    points.fold(
-        (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
-        |(lo, hi), p| (lo.min(p), hi.max(p)),
-    )
-}
-
 /// What a step picture of a pair is drawn in, and how to place its `A ⊖ B`.
 #[derive(Clone, Copy)]
 pub struct PairPlacement {
@@ -355,7 +348,7 @@ impl PageBuilder {
                 self.palette.index(colour)
             })
             .collect();
-        let (lo, hi) = bounds(
+        let (lo, hi) = bounding_box(
             self.data
                 .bodies
                 .iter()
@@ -413,8 +406,8 @@ impl PageBuilder {
             min_radius: 1e-9,
             grown_to: Vec::new(),
         });
-        let (shapes_lo, shapes_hi) = bounds(all_points.iter().copied());
-        let (lo, hi) = bounds(
+        let (shapes_lo, shapes_hi) = bounding_box(all_points.iter().copied());
+        let (lo, hi) = bounding_box(
             all_points
                 .iter()
                 .chain(&difference_points)
