@@ -65,7 +65,7 @@ pub fn student(run: &Run, planar: bool) -> String {
 }
 
 /// The answer key's part for `run`: every step, narrated and filled in.
-pub fn answers(run: &Run, planar: bool) -> String {
+pub fn answers(run: &Run, planar: bool, ties: &super::ties::TieCheck) -> String {
     let mut out = String::new();
     if let Some(first) = run.trace.distance_step(0) {
         let _ = writeln!(out, "x₀ = {}.\n", point(first.direction, planar));
@@ -76,6 +76,15 @@ pub fn answers(run: &Run, planar: bool) -> String {
         if let Some(step) = run.trace.distance_step(i) {
             let names = iterate_names(run, i);
             let _ = writeln!(out, "   {}", distance_filled(step, names, planar));
+            let previous = i.checked_sub(1).and_then(|p| run.trace.distance_step(p));
+            let direction = match previous {
+                Some(p) if p.x == step.direction => format!("−{}", name("x", names.1)),
+                _ if i == 0 => format!("−{}", name("x", 0)),
+                _ => "−d".to_string(),
+            };
+            if let Some(note) = ties.note(step, &direction, planar) {
+                let _ = writeln!(out, "   {note}");
+            }
         }
     }
     out.push('\n');

@@ -9,6 +9,7 @@
 mod exercises;
 pub mod pdf;
 mod setup;
+mod ties;
 
 use std::fmt::Write;
 
@@ -31,12 +32,12 @@ pub struct Worksheets {
 /// Every run a lesson focuses (a method on a pair), once each, in the order the
 /// lesson first shows them; and each page's text with what the viewer says there.
 struct Replayed {
-    runs: Vec<(String, Run)>,
+    runs: Vec<(String, Run, ties::TieCheck)>,
     pages: String,
 }
 
 fn replayed(scene: Scene) -> Replayed {
-    let mut runs: Vec<(String, Run)> = Vec::new();
+    let mut runs: Vec<(String, Run, ties::TieCheck)> = Vec::new();
     let mut keys: Vec<(String, (usize, usize))> = Vec::new();
     let mut pages = String::new();
     let mut number = 0;
@@ -65,7 +66,8 @@ fn replayed(scene: Scene) -> Replayed {
         }
         keys.push(key);
         let title = format!("{} on {}", run.method.label(), pair_name(model));
-        runs.push((title, run.clone()));
+        let ties = ties::TieCheck::new(&model.scene, model.scene.pairs[0]);
+        runs.push((title, run.clone(), ties));
     });
     Replayed { runs, pages }
 }
@@ -102,7 +104,7 @@ pub fn worksheets(scene: Scene) -> Worksheets {
          ones (up to {ASKED_STEPS} steps). Keep four decimals.\n"
     );
     answers.push_str("## The runs, every step\n\n");
-    for (title, run) in &runs {
+    for (title, run, ties) in &runs {
         let count = run.trace.len();
         let _ = writeln!(
             student,
@@ -112,7 +114,7 @@ pub fn worksheets(scene: Scene) -> Worksheets {
         let _ = writeln!(
             answers,
             "### {title} ({count} steps)\n\n{}",
-            exercises::answers(run, planar)
+            exercises::answers(run, planar, ties)
         );
     }
 

@@ -31,8 +31,10 @@ pub(super) fn run(mut q: Query, d0: Probe) -> ToiRun {
             return q.finish_degenerate(why);
         };
         if d <= q.contact {
+            // The distance measured (the step before narrates the same number).
             let time = probe.time;
-            q.record(ToiEvent::Contact, time, (time, time), d);
+            let measured = probe.distance().unwrap_or(d);
+            q.record(ToiEvent::Contact, time, (time, time), measured);
             return q.impact(time, &probe);
         }
         let closing = -n.dot(q.velocity) + turn_speed;

@@ -84,6 +84,7 @@ pub(super) fn balls(
     let scale = p_len + speed2.sqrt() + reach;
     let extras = ToiExtras {
         initial_distance: Some(d0),
+        contact_tolerance: contact,
     };
     let stats = SupportStats::default();
     let record = |records: Option<&mut Vec<ToiRecord>>, time, bracket: (f64, f64), distance| {

@@ -84,6 +84,9 @@ pub type ToiRun = Answer<ToiExtras>;
 pub struct ToiExtras {
     /// The distance at t = 0 (`None` when GJK had none).
     pub initial_distance: Option<f64>,
+    /// The absolute contact tolerance (the relative one times the scene's size): a
+    /// distance at or below it is contact, and the narration names it.
+    pub contact_tolerance: f64,
 }
 
 /// The time of impact as a family entry: the rule names the method; B's motion and the
@@ -619,6 +622,7 @@ impl<'s, 'r> Query<'s, 'r> {
     pub fn finish(&mut self, outcome: Outcome, witnesses: Option<(DVec3, DVec3)>) -> ToiRun {
         let extras = ToiExtras {
             initial_distance: self.initial_distance,
+            contact_tolerance: self.contact,
         };
         ToiRun::new(outcome, self.k, self.stats, witnesses, extras)
     }

@@ -3,7 +3,7 @@
 
 use crate::printed_bound::{Above, Below, Outward};
 use crate::solver::family::RunView;
-use crate::solver::toi::{ToiEvent, ToiRecord};
+use crate::solver::toi::{ToiEvent, ToiExtras, ToiRecord};
 
 /// `[lo, hi]` in words, or "after lo" while no contact is known.
 fn bracket(r: &ToiRecord) -> String {
@@ -24,6 +24,14 @@ pub fn narrate(run: RunView<'_>, records: &[ToiRecord], index: usize) -> String 
     // times a step certifies free of contact are lower bounds of the impact.
     let (t, d) = (r.time, Above(r.distance));
     let apart = r.distance > 0.0;
+    // The distance at or below which the run calls it contact.
+    let tolerance = run
+        .extras::<ToiExtras>()
+        .map(|e| e.contact_tolerance)
+        .filter(|t| *t > 0.0)
+        .map_or(String::from("the contact tolerance"), |t| {
+            format!("the contact tolerance {:.3e}", Above(t))
+        });
     match r.event {
         ToiEvent::Start => format!(
             "Step {step}: at t = 0 the shapes are {d:.6e} apart{}.",
@@ -57,10 +65,20 @@ pub fn narrate(run: RunView<'_>, records: &[ToiRecord], index: usize) -> String 
             let side = if apart { "apart: contact is later" } else { "overlapping: contact is earlier" };
             format!("Step {step}: {how} to t = {t:.9}: signed distance {d:.3e}, {side}; {}.", bracket(r))
         }
-        ToiEvent::Advance => format!(
-            "Step {step}: advanced to t = {:.9}, where the distance is {d:.3e}: the closing speed along the separating normal cannot reach A sooner.",
-            Below(t)
-        ),
+        ToiEvent::Advance => {
+            // The step is computed from a lower bound of the distance (the measured one
+            // less 2e-9 of it), so that it cannot pass the contact: it aims at the
+            // contact and lands at most that far short of it.
+            let there = if r.distance <= run.extras::<ToiExtras>().map_or(0.0, |e| e.contact_tolerance) {
+                format!("within {tolerance}, so the next step reports contact")
+            } else {
+                format!("still above {tolerance}")
+            };
+            format!(
+                "Step {step}: advanced to t = {:.9} by the certified lower bound of the distance over the closing speed along the separating normal (no point of B can reach A sooner; that bound is the measured distance less 2e-9 of it, so the step aims at the contact and stops about that far short): the distance there is {d:.3e}, {there}.",
+                Below(t)
+            )
+        }
         ToiEvent::RayAdvance => format!(
             "Step {step}: the support's plane separates the ray's point: λ moves on to {:.9}; gap {d:.3e}.",
             Below(t)
@@ -69,7 +87,7 @@ pub fn narrate(run: RunView<'_>, records: &[ToiRecord], index: usize) -> String 
             "Step {step}: the support joins the simplex around the ray's point (λ = {t:.9}); gap now {d:.3e}."
         ),
         ToiEvent::Contact => format!(
-            "Step {step}: contact at t = {t:.9} (distance {d:.3e} within the tolerance). Result: {}.",
+            "Step {step}: contact at t = {t:.9} (distance {d:.3e}, within {tolerance}). Result: {}.",
             run.summary.outcome
         ),
         ToiEvent::NoContact => format!(
