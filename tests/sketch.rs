@@ -87,3 +87,78 @@ fn a_pictured_iterate_is_the_one_the_next_step_names() {
     assert!(checked > 100, "only {checked} steps checked");
     assert_eq!(subscript(8), "₈");
 }
+
+/// A time of impact's pictures: B's path from where it starts to where the motion ends,
+/// each probe on that path at its time, B's ghost at the step's time (its mesh moved
+/// along the path), and at the end the contact with its time; checked on every method
+/// of a scene that moves B.
+#[test]
+fn a_time_of_impact_picture_puts_probes_and_ghost_on_the_path() {
+    use collidescope::sketch::{toi_sketch, Mark, Motion};
+    use collidescope::solver::toi::ToiRecord;
+    let scene = Scene::load(Path::new("scenes/toi_box_landing.ron")).unwrap();
+    let motion = Motion::of(&scene, true).expect("B moves");
+    let start = scene.b().pose.translation;
+    let shift = scene.a().pose.rotation * scene.relative_velocity().unwrap();
+    let context = context(&scene);
+    let mut checked = 0;
+    for method in &scene.methods {
+        let run = scene.run(*method);
+        let Some(records) = run.trace.steps::<ToiRecord>() else {
+            continue;
+        };
+        for (i, record) in records.iter().enumerate() {
+            let sketch = toi_sketch(&run, records, i, &context, &motion).unwrap();
+            let arrow = sketch.marks.iter().find_map(|m| match m {
+                Mark::Arrow { from, to, .. } => Some((*from, *to)),
+                _ => None,
+            });
+            assert_eq!(arrow, Some((start, start + shift)), "{method:?} step {i}");
+            // Each probe so far is a marker on the path at its time.
+            let markers: Vec<DVec3> = (sketch.marks.iter())
+                .filter_map(|m| match m {
+                    Mark::Marker { at, .. } => Some(*at),
+                    _ => None,
+                })
+                .collect();
+            for r in records[..=i]
+                .iter()
+                .filter(|r| (0.0..=1.0).contains(&r.time))
+            {
+                let on_path = start + shift * r.time;
+                assert!(
+                    markers.iter().any(|m| (*m - on_path).length() < 1e-9),
+                    "{method:?} step {i}: no probe at t = {}",
+                    r.time
+                );
+            }
+            // The ghost: B's mesh moved by the step's time along the path.
+            let t = record.time.clamp(0.0, 1.0);
+            let ghost = &sketch.faces[1];
+            let centre = (ghost.triangles.iter().flatten()).fold(DVec3::ZERO, |s, p| s + *p)
+                / (3 * ghost.triangles.len()) as f64;
+            let expected = start + shift * t;
+            assert!(
+                (centre - expected).length() < 1e-6 * (1.0 + expected.length()),
+                "{method:?} step {i}: ghost at {centre}, B at t = {t} is at {expected}"
+            );
+            let text = sketch.labels.iter().map(|l| l.text.as_str());
+            assert!(
+                text.clone().any(|l| l == format!("t = {:.6}", record.time)),
+                "{method:?} step {i}"
+            );
+            if i + 1 == records.len() {
+                assert!(
+                    text.clone().any(|l| l.starts_with("impact at t = ")),
+                    "{method:?}: {:?}",
+                    sketch.labels
+                );
+            }
+        }
+        checked += 1;
+    }
+    assert!(
+        checked >= 2,
+        "the scene runs at least two time-of-impact methods"
+    );
+}

@@ -28,6 +28,8 @@ pub enum FileAction {
     ExportCoal,
     /// The pair as a standalone parry3d-f64 `#[test]` that checks parry's answer.
     ExportParry,
+    /// The scene's runs (or its lesson) as a self-contained web page.
+    ExportWebPage,
     Screenshot,
     /// Every step of the focused run (or of the lesson) as a GIF or numbered PNGs.
     Animation,
@@ -42,6 +44,7 @@ impl FileAction {
                 | FileAction::ExportJson
                 | FileAction::ExportCoal
                 | FileAction::ExportParry
+                | FileAction::ExportWebPage
                 | FileAction::Screenshot
                 | FileAction::Animation
         )
@@ -62,6 +65,7 @@ impl FileAction {
             FileAction::ExportJson => ("JSON", &["json"]),
             FileAction::ExportCoal => ("Python (Coal)", &["py"]),
             FileAction::ExportParry => ("Rust test (parry3d-f64)", &["rs"]),
+            FileAction::ExportWebPage => ("Web page", &["html"]),
             FileAction::Screenshot => ("PNG", &["png"]),
             FileAction::Animation => ("animated GIF", &["gif"]),
         }
@@ -199,6 +203,22 @@ pub fn perform(
             write(text.map_err(|e| format!("cannot export: {e}"))?)?;
             Ok(Performed::Message(format!(
                 "{engine} written to {}",
+                path.display()
+            )))
+        }
+        FileAction::ExportWebPage => {
+            // A lesson as its pages; otherwise the pair in focus with the methods the
+            // viewer runs, as they stand now (a dragged pose included).
+            let (page, what) = if model.scene.lesson.is_empty() {
+                let page = crate::export::web::scene_page(&model.scene, model.enabled());
+                (page, "web page of the runs")
+            } else {
+                let page = crate::app::lesson_page::lesson_page(model.scene.clone());
+                (page, "web page of the lesson")
+            };
+            write(page.map_err(|e| format!("cannot export: {e}"))?)?;
+            Ok(Performed::Message(format!(
+                "{what} written to {}",
                 path.display()
             )))
         }

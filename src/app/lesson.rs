@@ -268,6 +268,9 @@ pub fn lesson_panel_ui(ui: &mut egui::Ui, player: &mut LessonPlayer) {
         }
     });
     let mut chosen = None;
+    // One line per page, cut at the panel's edge (the full title on hover): at
+    // projector size two-line titles push the last pages and the questions out of view.
+    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
     let size = egui::TextStyle::Body.resolve(ui.style()).size;
     let (plain, strong) = (ui.visuals().text_color(), ui.visuals().strong_text_color());
     for (k, step) in player.lesson.iter().enumerate() {
@@ -275,8 +278,10 @@ pub fn lesson_panel_ui(ui: &mut egui::Ui, player: &mut LessonPlayer) {
         let title = first_words(&step.text, 7);
         // "p. 4", not "4.": a page whose text starts "Step 3" must not read as two
         // step numbers.
+        let hover = crate::lesson_markup::plain(&first_words(&step.text, 16));
         let title = markdown_light(&format!("p. {} · {title}", k + 1), size, plain, strong);
-        if ui.selectable_label(k == player.step, title).clicked() {
+        let label = ui.selectable_label(k == player.step, title);
+        if label.on_hover_text(hover).clicked() {
             chosen = Some(k);
         }
     }

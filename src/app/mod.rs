@@ -21,6 +21,7 @@ pub mod lesson_page;
 pub mod model;
 mod playback;
 pub mod playback_state;
+mod plot_legend;
 pub mod presentation;
 pub mod robot;
 mod screenshot;

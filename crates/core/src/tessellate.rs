@@ -317,6 +317,16 @@ pub fn difference_mesh(a: &Shape, b: &Shape, b_in_a: &RelativePose) -> TriMesh {
     hull_mesh(&points, true)
 }
 
+/// `A ⊖ B` of `scene`'s pair swept by `−v` (A's frame): the hull of the difference's
+/// points and the same points moved by `−v`. B at `t·v` touches A when `t·v ∈ A ⊖ B`,
+/// so this set holds the origin exactly when the shapes touch at some t ∈ [0, 1].
+pub fn swept_difference_mesh(scene: &crate::scene::Scene, v: DVec3) -> TriMesh {
+    let (a, b) = (&scene.a().shape, &scene.b().shape);
+    let tri = difference_mesh(a, b, &scene.b_in_a());
+    let points: Vec<DVec3> = tri.vertices.iter().flat_map(|p| [*p, *p - v]).collect();
+    hull_mesh(&points, tri.sampled)
+}
+
 pub fn hull_mesh(points: &[DVec3], sampled: bool) -> TriMesh {
     match Polytope::from_points(points) {
         Ok(p) => polytope_mesh(&p, sampled),

@@ -6,7 +6,12 @@
 use crate::app::draw::common::records_at_cursor;
 use bevy::prelude::*;
 use bevy_egui::egui;
-use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
+use egui_plot::{Line, Plot, PlotPoints, VLine};
+
+use crate::app::plot_legend::{legend_row, Entry, Swatch};
+
+/// The bracket's colour (green of the Okabe-Ito palette).
+const BRACKET_GREEN: egui::Color32 = egui::Color32::from_rgb(0, 158, 115);
 
 use super::{log10_floor, PlotView};
 use crate::app::draw::sketch::{self, SketchTarget};
@@ -32,7 +37,7 @@ fn plot_ui(ui: &mut egui::Ui, view: &PlotView) -> bool {
     let Some(records) = focused.run.trace.steps::<IpRecord>() else {
         return false;
     };
-    barrier_plot_ui(ui, records, view.color, view.current_k, view.height);
+    barrier_plot_ui(ui, records, view.color, view.current_k, view.bottom);
     true
 }
 
@@ -66,9 +71,9 @@ fn barrier_plot_ui(
     records: &[crate::solver::interior_point::IpRecord],
     color: egui::Color32,
     current_k: f64,
-    height: f32,
+    bottom: f32,
 ) {
-    let line = |f: &dyn Fn(&crate::solver::interior_point::IpRecord) -> f64| -> PlotPoints {
+    let line = |f: &dyn Fn(&crate::solver::interior_point::IpRecord) -> f64| -> Vec<[f64; 2]> {
         records
             .iter()
             .map(|r| [r.k as f64, f(r)])
@@ -76,23 +81,36 @@ fn barrier_plot_ui(
             .map(|[k, v]| [k, log10_floor(v)])
             .collect()
     };
+    let mu = line(&|r| r.mu);
+    let dual = line(&|r| r.dual_residual);
+    let width = line(&|r| r.upper - r.lower);
+    let (dual_color, width_color) = (color.gamma_multiply(0.6), BRACKET_GREEN);
+    legend_row(
+        ui,
+        None,
+        &[
+            Entry::new("μ", color, Swatch::Solid),
+            Entry::new("dual residual", dual_color, Swatch::Dashed),
+            Entry::new("bracket upper − lower", width_color, Swatch::Solid),
+        ],
+    );
+    let points = |v: Vec<[f64; 2]>| PlotPoints::from(v);
     Plot::new("barrier")
-        .height(height)
-        .legend(Legend::default().text_style(egui::TextStyle::Body))
+        .height(crate::app::ui::rest_of(ui, bottom))
         .x_axis_label("Newton step k")
         .y_axis_label("log₁₀")
         .y_axis_formatter(|mark, _| format!("1e{:.0}", mark.value))
         .show(ui, |plot| {
-            plot.line(Line::new("μ", line(&|r| r.mu)).color(color).width(2.5));
+            plot.line(Line::new("μ", points(mu)).color(color).width(2.5));
             plot.line(
-                Line::new("dual residual", line(&|r| r.dual_residual))
-                    .color(color.gamma_multiply(0.6))
+                Line::new("dual residual", points(dual))
+                    .color(dual_color)
                     .width(2.0)
                     .style(egui_plot::LineStyle::dashed_loose()),
             );
             plot.line(
-                Line::new("bracket upper − lower", line(&|r| r.upper - r.lower))
-                    .color(egui::Color32::from_rgb(0, 158, 115))
+                Line::new("bracket upper − lower", points(width))
+                    .color(width_color)
                     .width(2.0),
             );
             plot.vline(VLine::new("", current_k).color(egui::Color32::DARK_GRAY));

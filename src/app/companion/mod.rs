@@ -66,7 +66,8 @@ pub struct PlotView<'a> {
     pub color: egui::Color32,
     /// The iteration of the step under the cursor.
     pub current_k: f64,
-    pub height: f32,
+    /// Where the panel ends: the plot fills the height down to it.
+    pub bottom: f32,
 }
 
 /// The companion of `family`.

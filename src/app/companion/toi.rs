@@ -10,19 +10,18 @@
 //! (sampled by EPA at 101 times, here beside the model) with the method's probes.
 
 use crate::app::draw::common::records_at_cursor;
-use crate::printed_bound::{Above, Below};
+use crate::app::draw::sketch::{self, SketchTarget};
 use bevy::prelude::*;
 use bevy_egui::egui;
-use egui_plot::{Legend, Line, Plot, PlotPoints};
+use egui_plot::{Line, Plot, PlotPoints};
+
+use crate::app::plot_legend::{legend_row, Entry, Swatch};
 
 use super::{CompanionState, PlotView};
-use crate::app::camera::StepBounds;
 use crate::app::drag::VelocityHandle;
 use crate::app::draw::minkowski::{DifferenceFrame, COLOR_DIFFERENCE};
 use crate::app::draw::shapes::{bevy_mesh, bevy_transform, placeholder_mesh, translucent, COLOR_B};
-use crate::app::draw::{
-    family_in_focus, DrawStep, StepView, ViewLabels, COLOR_SIMPLEX, COLOR_SUPPORT, COLOR_WITNESS,
-};
+use crate::app::draw::{family_in_focus, DrawStep, StepView};
 use crate::app::model::ViewerModel;
 use crate::app::state::Layers;
 use crate::app::state::{Model, PlaybackCursor, ViewerSet};
@@ -31,11 +30,8 @@ use crate::scene::Scene;
 use crate::solver::interior_point::IpRecord;
 use crate::solver::toi::{self, ToiRecord};
 use crate::solver::trace::Trace;
-use crate::solver::{Method, Outcome, SolverSettings};
-use crate::tessellate::{difference_mesh, hull_mesh, shape_mesh, swept_mesh};
-
-const COLOR_PATH: Color = Color::srgb(0.35, 0.35, 0.35);
-const COLOR_BRACKET: Color = Color::srgb(0.95, 0.55, 0.0);
+use crate::solver::{Method, SolverSettings};
+use crate::tessellate::{shape_mesh, swept_difference_mesh, swept_mesh};
 
 /// A time chosen on the preview slider: B's ghost is drawn there instead of at the
 /// step's time.
@@ -173,11 +169,6 @@ fn turn(model: &ViewerModel, t: f64) -> glam::DQuat {
     }
 }
 
-/// The focused time-of-impact run's records.
-fn toi_records(model: &ViewerModel) -> Option<&[ToiRecord]> {
-    model.focused_run()?.run.trace.steps::<ToiRecord>()
-}
-
 /// The time B's ghost shows: the preview's, else the step's.
 fn ghost_time(model: &ViewerModel, cursor: usize, preview: ToiPreview) -> Option<f64> {
     if preview.0.is_some() {
@@ -229,7 +220,7 @@ fn update_meshes(
                     continue;
                 };
                 if rebuild {
-                    mesh.0 = meshes.add(bevy_mesh(&swept_difference(model.pair_scene(), v)));
+                    mesh.0 = meshes.add(bevy_mesh(&swept_difference_mesh(model.pair_scene(), v)));
                 }
                 *transform =
                     Transform::from_translation(frame.anchor).with_rotation(frame.rotation);
@@ -263,162 +254,23 @@ fn update_meshes(
     }
 }
 
-/// `A ⊖ B` swept by `−v` (A's frame): the hull of the difference's points and the same
-/// points moved by `−v`. B at `t·v` touches A when `t·v ∈ A ⊖ B`, so this set holds the
-/// origin exactly when the shapes touch at some t ∈ [0, 1].
-fn swept_difference(scene: &Scene, v: glam::DVec3) -> crate::tessellate::TriMesh {
-    let (a, b) = (&scene.a().shape, &scene.b().shape);
-    let tri = difference_mesh(a, b, &scene.b_in_a());
-    let points: Vec<glam::DVec3> = tri.vertices.iter().flat_map(|p| [*p, *p - v]).collect();
-    hull_mesh(&points, tri.sampled)
-}
-
-fn draw_motion(
-    view: StepView,
-    state: Res<CompanionState>,
-    mut labels: ResMut<ViewLabels>,
-    mut step_bounds: ResMut<StepBounds>,
-    mut gizmos: Gizmos,
-) {
+/// The step's picture from the core (`crate::sketch::toi_sketch`: the path, probes,
+/// bracket, the ray in `A ⊖ B`, the contact), the preview's time shown when set; the
+/// meshes (swept region, ghost, swept difference) are this companion's own.
+fn draw_motion(view: StepView, state: Res<CompanionState>, mut target: SketchTarget) {
     let model = &view.model;
-    let (Some(shift), Some(records)) = (world_shift(model), toi_records(model)) else {
+    let Some(mut motion) = crate::sketch::Motion::of(model.pair_scene(), false) else {
         return;
     };
-    let Some(run) = model.focused_run().map(|r| &r.run) else {
+    motion.preview = state.toi.preview.0;
+    let Some(at) = records_at_cursor(model, view.cursor.cursor, Trace::steps::<ToiRecord>) else {
         return;
     };
-    let size = view.marker.0;
-    let start = model.pair_scene().b().pose.translation.as_vec3();
-    let at = |t: f64| start + shift * t as f32;
-    // The path and its velocity arrow, t = 0 to 1.
-    gizmos.arrow(start, at(1.0), COLOR_PATH);
-    labels.0.push((start, "t = 0".into(), COLOR_PATH));
-    labels.0.push((at(1.0), "t = 1".into(), COLOR_PATH));
-    let Some(cursor) = records_at_cursor(model, view.cursor.cursor, Trace::steps::<ToiRecord>)
-    else {
-        return;
-    };
-    let (index, last, record) = (cursor.index, cursor.last, cursor.record());
-    // Probes so far, and the bracket that still holds the first contact.
-    for r in &records[..=index] {
-        if r.time.is_finite() && (0.0..=1.0).contains(&r.time) {
-            gizmos.sphere(
-                Isometry3d::from_translation(at(r.time)),
-                size * 0.8,
-                COLOR_SIMPLEX,
-            );
-        }
+    let context = sketch::context(&view);
+    let picture = crate::sketch::toi_sketch(at.run, at.records, at.index, &context, &motion);
+    if let Some(picture) = picture {
+        target.draw(&picture, view.marker.0);
     }
-    if record.upper.is_finite() && record.lower.is_finite() {
-        let (lo, hi) = (record.lower.clamp(0.0, 1.0), record.upper.clamp(0.0, 1.0));
-        let up = Vec3::Y * size * 2.0;
-        gizmos.line(at(lo) + up, at(hi) + up, COLOR_BRACKET);
-        gizmos.line(at(lo), at(lo) + up * 2.0, COLOR_BRACKET);
-        gizmos.line(at(hi), at(hi) + up * 2.0, COLOR_BRACKET);
-    }
-    if let Some(t) = state
-        .toi
-        .preview
-        .0
-        .or(Some(record.time))
-        .filter(|t| t.is_finite())
-    {
-        labels
-            .0
-            .push((at(t.clamp(0.0, 1.0)), format!("t = {t:.6}"), COLOR_BRACKET));
-    }
-    *step_bounds = StepBounds::around([start, at(1.0)], view.frame.radius * 0.05);
-    // The ray λ·v from the origin of A ⊖ B: the shapes first touch where it enters.
-    if let Some(v) = model
-        .pair_scene()
-        .relative_velocity()
-        .filter(|_| view.layers.difference)
-    {
-        let frame = &view.frame;
-        let (o, tip) = (frame.world_point(glam::DVec3::ZERO), frame.world_point(v));
-        gizmos.arrow(o, tip, COLOR_PATH);
-        labels.0.push((tip, "λ·v".into(), COLOR_PATH));
-    }
-    if let Some(ray) = &record.ray {
-        draw_ray(&view, ray, &mut gizmos);
-    }
-    if index == last {
-        draw_contact(
-            model,
-            &run.summary.outcome,
-            run,
-            size,
-            &mut gizmos,
-            &mut labels,
-        );
-    }
-}
-
-/// The ray cast in `A ⊖ B` (beside the shapes; the ray `λ·v` itself is drawn for every
-/// method): its point, the simplex and the gap from the simplex to the point.
-fn draw_ray(view: &StepView, ray: &crate::solver::toi::RayState, gizmos: &mut Gizmos) {
-    let frame = &view.frame;
-    let x = frame.world_point(ray.point);
-    gizmos.sphere(
-        Isometry3d::from_translation(x),
-        view.marker.0 * 1.2,
-        COLOR_BRACKET,
-    );
-    let points: Vec<Vec3> = ray.simplex.iter().map(|p| frame.world_point(*p)).collect();
-    for (i, p) in points.iter().enumerate() {
-        gizmos.sphere(
-            Isometry3d::from_translation(*p),
-            view.marker.0,
-            COLOR_SIMPLEX,
-        );
-        for q in &points[i + 1..] {
-            gizmos.line(*p, *q, COLOR_SIMPLEX);
-        }
-    }
-    gizmos.line(x - frame.world_direction(ray.gap), x, COLOR_SUPPORT);
-    gizmos.sphere(
-        Isometry3d::from_translation(frame.world_point(ray.support)),
-        view.marker.0 * 1.3,
-        COLOR_SUPPORT,
-    );
-}
-
-/// At the end: the contact points on A and B and the normal (or the closest approach).
-fn draw_contact(
-    model: &ViewerModel,
-    outcome: &Outcome,
-    run: &crate::solver::Run,
-    size: f32,
-    gizmos: &mut Gizmos,
-    labels: &mut ViewLabels,
-) {
-    let pose_a = model.pair_scene().a().pose;
-    let s = &run.summary;
-    let (Some(a), Some(b)) = (s.witness_a, s.witness_b) else {
-        return;
-    };
-    let (a, b) = (
-        pose_a.transform_point(a).as_vec3(),
-        pose_a.transform_point(b).as_vec3(),
-    );
-    gizmos.sphere(Isometry3d::from_translation(a), size * 1.5, COLOR_WITNESS);
-    gizmos.sphere(Isometry3d::from_translation(b), size * 1.5, COLOR_WITNESS);
-    gizmos.line(a, b, COLOR_WITNESS);
-    if let Some(n) = outcome.normal() {
-        let n = (pose_a.rotation * n).as_vec3();
-        gizmos.arrow(a, a + n * size * 12.0, COLOR_BRACKET);
-        labels
-            .0
-            .push((a + n * size * 12.0, "n".into(), COLOR_BRACKET));
-    }
-    let text = match outcome {
-        Outcome::Impact { time, .. } => format!("impact at t = {:.6}", Below(*time)),
-        Outcome::Grazing { time, distance } => {
-            format!("grazing at t = {time:.6} ({:.1e})", Above(*distance))
-        }
-        other => other.status_name().to_string(),
-    };
-    labels.0.push(((a + b) * 0.5, text, COLOR_WITNESS));
 }
 
 /// With a time of impact enabled and B moving: the signed distance over the motion,
@@ -466,7 +318,7 @@ fn plot_ui(ui: &mut egui::Ui, view: &PlotView) -> bool {
         return false;
     };
     let curve = &view.state.toi.motion_curve;
-    motion_plot_ui(ui, curve, records, view.color, view.height);
+    motion_plot_ui(ui, curve, records, view.color, view.bottom);
     true
 }
 
@@ -501,17 +353,30 @@ fn motion_plot_ui(
     curve: &[[f64; 2]],
     records: &[crate::solver::toi::ToiRecord],
     color: egui::Color32,
-    height: f32,
+    bottom: f32,
 ) {
-    let curve: PlotPoints = curve.iter().copied().collect();
-    let probes: PlotPoints = records
+    let probes: Vec<[f64; 2]> = records
         .iter()
         .filter(|r| r.time.is_finite() && r.distance.is_finite() && (0.0..=1.0).contains(&r.time))
         .map(|r| [r.time, r.distance])
         .collect();
+    legend_row(
+        ui,
+        None,
+        &[
+            Entry::new(
+                "distance at t (EPA's depth below 0)",
+                egui::Color32::GRAY,
+                Swatch::Solid,
+            ),
+            Entry::new("probes", color, Swatch::Dots),
+            Entry::new("contact", egui::Color32::DARK_GRAY, Swatch::Solid),
+        ],
+    );
+    let curve: PlotPoints = curve.iter().copied().collect();
+    let probes = PlotPoints::from(probes);
     Plot::new("motion")
-        .height(height)
-        .legend(Legend::default().text_style(egui::TextStyle::Body))
+        .height(crate::app::ui::rest_of(ui, bottom))
         .x_axis_label("time t")
         .y_axis_label("signed distance")
         .show(ui, |plot| {

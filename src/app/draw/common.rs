@@ -13,13 +13,6 @@ pub struct AtCursor<'m, R> {
     pub records: &'m [R],
     /// The cursor, clamped to the records.
     pub index: usize,
-    pub last: usize,
-}
-
-impl<'m, R> AtCursor<'m, R> {
-    pub fn record(&self) -> &'m R {
-        &self.records[self.index]
-    }
 }
 
 /// The focused run's records, when they are the family `records` picks
@@ -36,6 +29,5 @@ pub fn records_at_cursor<'m, R>(
         run,
         records,
         index: cursor.min(last),
-        last,
     })
 }

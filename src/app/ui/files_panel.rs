@@ -41,6 +41,7 @@ pub fn files_panel_ui(
         ("Export run JSON", FileAction::ExportJson),
         ("Export Coal script", FileAction::ExportCoal),
         ("Export parry test", FileAction::ExportParry),
+        ("Export web page", FileAction::ExportWebPage),
         ("Screenshot PNG", FileAction::Screenshot),
         ("Animation GIF", FileAction::Animation),
     ] {

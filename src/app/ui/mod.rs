@@ -9,6 +9,7 @@ mod family_settings;
 mod files_panel;
 mod playback_panel;
 mod plots;
+pub use plots::rest_of;
 mod shape_panel;
 mod top_bar;
 
@@ -188,35 +189,37 @@ fn viewer_ui(
     // The questions page after the last step is the text and the picture alone.
     let playback_shown = !lesson_view || (state.layers.plots && !state.lesson.on_questions());
     if playback_shown {
-        egui::Panel::bottom("playback-panel")
+        let mut panel = egui::Panel::bottom("playback-panel")
             .resizable(true)
-            // In a lesson, a quarter of the window: the plots read, the picture stays
-            // the larger part (a projector's 1080 rows scale the panels up).
-            .default_size(if lesson_view {
-                (ctx.viewport_rect().height() * 0.25).max(200.0)
-            } else {
-                330.0
-            })
-            .show(&mut root, |ui| {
-                playback_panel::playback_panel_ui(
-                    ui,
-                    &state.model,
-                    &mut state.cursor,
-                    &mut requests.playback,
-                    crate::app::lesson::narration_shown(&state.lesson),
-                    !crate::app::lesson::has_lesson(&state.lesson),
-                );
-                companion::playback_section_ui(ui, &state.model, &mut state.companions);
-                ui.separator();
-                plots::plots_ui(
-                    ui,
-                    &state.model,
-                    Theme::of(&state.presentation),
-                    &state.companions,
-                    state.cursor.cursor,
-                    &mut state.text.bounds_log,
-                );
-            });
+            .default_size(330.0);
+        if lesson_view {
+            // In a lesson, over a quarter of the window, at least: the plots read (with
+            // their legends above them), the picture stays the larger part (a
+            // projector's 1080 rows scale the panels up). A minimum, not a default: the
+            // panel's first size is taken before the window reaches its own.
+            let height = ctx.viewport_rect().height();
+            panel = panel.min_size((height * 0.28).max(220.0).min(height * 0.45));
+        }
+        panel.show(&mut root, |ui| {
+            playback_panel::playback_panel_ui(
+                ui,
+                &state.model,
+                &mut state.cursor,
+                &mut requests.playback,
+                crate::app::lesson::narration_shown(&state.lesson),
+                !crate::app::lesson::has_lesson(&state.lesson),
+            );
+            companion::playback_section_ui(ui, &state.model, &mut state.companions);
+            ui.separator();
+            plots::plots_ui(
+                ui,
+                &state.model,
+                Theme::of(&state.presentation),
+                &state.companions,
+                state.cursor.cursor,
+                &mut state.text.bounds_log,
+            );
+        });
     }
     if crate::app::lesson::has_lesson(&state.lesson) {
         // As tall as the step's text (a step of four lines is read whole, never cut).

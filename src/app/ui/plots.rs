@@ -4,16 +4,17 @@
 //! run's upper and lower bounds. Both read the records through the `Record` trait.
 
 use bevy_egui::egui;
-use egui_plot::{HLine, Legend, Line, Plot, PlotPoints, VLine};
+use egui_plot::{HLine, Line, Plot, PlotPoints, VLine};
 
 use crate::app::companion::{self, log10_floor, CompanionState, PlotView};
 use crate::app::model::ViewerModel;
+use crate::app::plot_legend::{legend_row, Entry, Swatch};
 use crate::app::theme::Theme;
 use crate::solver::family::LogScale;
 use crate::solver::trace::{PlotValues, Trace};
 
 /// `(k, f(values))` for every record of `trace` where `f` is finite.
-fn series(trace: &Trace, f: impl Fn(PlotValues) -> f64) -> PlotPoints<'static> {
+fn series(trace: &Trace, f: impl Fn(PlotValues) -> f64) -> Vec<[f64; 2]> {
     trace
         .records()
         .map(|r| [r.k() as f64, f(r.plot_values())])
@@ -34,6 +35,15 @@ fn residual_names(model: &ViewerModel) -> Vec<&'static str> {
     names
 }
 
+/// A plot's height from the cursor down to `bottom` (the panel's), at least enough to
+/// read: the panel then scrolls.
+pub fn rest_of(ui: &egui::Ui, bottom: f32) -> f32 {
+    (bottom - ui.cursor().top()).max(60.0)
+}
+
+/// The tolerance line's colour (blue of the Okabe-Ito palette).
+const EPSILON_BLUE: egui::Color32 = egui::Color32::from_rgb(0, 114, 178);
+
 pub fn plots_ui(
     ui: &mut egui::Ui,
     model: &ViewerModel,
@@ -46,8 +56,10 @@ pub fn plots_ui(
         .focused_trace()
         .and_then(|t| t.record(cursor.min(t.len().saturating_sub(1))))
         .map_or(0.0, |r| r.k() as f64);
-    let height = (ui.available_height() - 10.0).max(120.0);
     let width = ui.available_width() / 2.0 - 8.0;
+    // The panel's height below this point: each column's legend rows take their part
+    // and the plot the rest (a column inside a row does not see the panel's height).
+    let bottom = ui.max_rect().bottom() - 6.0;
     ui.horizontal(|ui| {
         ui.vertical(|ui| {
             ui.set_width(width);
@@ -55,17 +67,32 @@ pub fn plots_ui(
             // is clipped at laptop sizes.
             let residuals = residual_names(model);
             // Body size, as the right plot's choices beside it: readable from the
-            // back row; one line (the full text on hover when it is cut).
-            ui.add(
-                egui::Label::new(format!(
-                    "per step, log₁₀: {}; grey line: this step",
-                    residuals.join("; ")
-                ))
-                .truncate(),
+            // back row; the legend follows in the same wrapped row.
+            let caption = format!(
+                "per step, log₁₀: {}; grey line: this step.",
+                residuals.join("; ")
             );
+            let curves: Vec<_> = (model.runs().iter())
+                .map(|r| series(&r.run.trace, |v| log10_floor(v.residual)))
+                .collect();
+            let settings = &model.pair_scene().settings;
+            let epsilon = (settings.tolerance > 0.0).then_some(settings.tolerance);
+            let mut entries: Vec<Entry> = (model.runs().iter())
+                .map(|r| {
+                    let color = theme.method_color(r.run.method);
+                    Entry::new(r.run.method.label(), color, Swatch::Solid)
+                })
+                .collect();
+            if let Some(eps) = epsilon {
+                entries.push(Entry::new(
+                    format!("ε = {eps:e}"),
+                    EPSILON_BLUE,
+                    Swatch::Dashed,
+                ));
+            }
+            legend_row(ui, Some(&caption), &entries);
             Plot::new("duality-gap")
-                .height(height - 24.0)
-                .legend(Legend::default().text_style(egui::TextStyle::Body))
+                .height(rest_of(ui, bottom))
                 .x_axis_label("iteration k")
                 // The caption above says what the curves are; a longer vertical
                 // title runs past a short plot at projector size.
@@ -73,8 +100,7 @@ pub fn plots_ui(
                 .y_axis_formatter(|mark, _| format!("1e{:.0}", mark.value))
                 .y_grid_spacer(egui_plot::log_grid_spacer(10))
                 .show(ui, |plot| {
-                    for r in model.runs() {
-                        let points = series(&r.run.trace, |v| log10_floor(v.residual));
+                    for (r, points) in model.runs().iter().zip(curves) {
                         plot.line(
                             Line::new(r.run.method.label(), points)
                                 .color(theme.method_color(r.run.method))
@@ -85,15 +111,11 @@ pub fn plots_ui(
                     plot.vline(VLine::new("", current_k).color(egui::Color32::DARK_GRAY));
                     // The tolerance the gaps are tested against (a distance run stops on
                     // its criterion at ε: with the duality gap, where its curve crosses).
-                    let settings = &model.pair_scene().settings;
-                    if settings.tolerance > 0.0 {
+                    if let Some(eps) = epsilon {
                         plot.hline(
-                            HLine::new(
-                                format!("ε = {:e}", settings.tolerance),
-                                settings.tolerance.log10(),
-                            )
-                            .color(egui::Color32::from_rgb(0, 114, 178))
-                            .style(egui_plot::LineStyle::dashed_loose()),
+                            HLine::new(format!("ε = {eps:e}"), eps.log10())
+                                .color(EPSILON_BLUE)
+                                .style(egui_plot::LineStyle::dashed_loose()),
                         );
                     }
                 });
@@ -105,15 +127,7 @@ pub fn plots_ui(
                 ui.radio_value(bounds_log, true, names.log_choice);
                 ui.radio_value(bounds_log, false, names.linear_choice);
             });
-            bounds_plot_ui(
-                ui,
-                model,
-                state,
-                theme,
-                current_k,
-                height - 24.0,
-                *bounds_log,
-            );
+            bounds_plot_ui(ui, model, state, theme, current_k, bottom, *bounds_log);
         });
     });
 }
@@ -129,7 +143,7 @@ fn bounds_plot_ui(
     state: &CompanionState,
     theme: Theme,
     current_k: f64,
-    height: f32,
+    bottom: f32,
     log: bool,
 ) {
     let Some(focused) = model.focused_run() else {
@@ -140,7 +154,7 @@ fn bounds_plot_ui(
         state,
         color: theme.method_color(focused.run.method),
         current_k,
-        height,
+        bottom,
     };
     if log && companion::plot_ui(ui, &view) {
         return;
@@ -158,10 +172,7 @@ fn bounds_plot_ui(
             .filter_map(|r| r.run.summary.outcome.distance())
             .fold(f64::INFINITY, f64::min)
     });
-    let mut plot = Plot::new("bounds")
-        .height(height)
-        .legend(Legend::default().text_style(egui::TextStyle::Body))
-        .x_axis_label("iteration k");
+    let mut plot = Plot::new("bounds").x_axis_label("iteration k");
     plot = if log {
         // The choice above the plot names the curves ("log: ∥x_k∥ − d* and d* − α");
         // a longer vertical title runs past a short plot at projector size.
@@ -180,13 +191,13 @@ fn bounds_plot_ui(
         ),
         (true, LogScale::Upper) => (
             series(trace, |v| log10_floor(v.upper)),
-            PlotPoints::default(),
+            Vec::new(),
             names.log_upper,
             names.log_lower,
         ),
         (true, LogScale::Width) => (
             series(trace, |v| log10_floor(v.upper - v.lower)),
-            PlotPoints::default(),
+            Vec::new(),
             names.log_upper,
             names.log_lower,
         ),
@@ -196,14 +207,17 @@ fn bounds_plot_ui(
             names.log_upper,
             names.log_lower,
         ),
-        (true, _) => (
-            PlotPoints::default(),
-            PlotPoints::default(),
-            names.log_upper,
-            names.log_lower,
-        ),
+        (true, _) => (Vec::new(), Vec::new(), names.log_upper, names.log_lower),
     };
+    let mut entries = vec![Entry::new(upper_name, color, Swatch::Solid)];
+    if !lower_name.is_empty() {
+        let lower_color = color.gamma_multiply(0.5);
+        entries.push(Entry::new(lower_name, lower_color, Swatch::Dashed));
+    }
+    legend_row(ui, None, &entries);
+    let plot = plot.height(rest_of(ui, bottom));
     plot.show(ui, |plot| {
+        let (upper, lower) = (PlotPoints::from(upper), PlotPoints::from(lower));
         plot.line(Line::new(upper_name, upper).color(color).width(2.5));
         if !lower_name.is_empty() {
             plot.line(

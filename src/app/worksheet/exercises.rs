@@ -82,7 +82,8 @@ pub fn answers(run: &Run, planar: bool, ties: &super::ties::TieCheck) -> String 
                 _ if i == 0 => format!("−{}", name("x", 0)),
                 _ => "−d".to_string(),
             };
-            if let Some(note) = ties.note(step, &direction, planar) {
+            let last = i + 1 == run.trace.len();
+            if let Some(note) = ties.note(step, &direction, last, planar) {
                 let _ = writeln!(out, "   {note}");
             }
         }

@@ -52,9 +52,17 @@ impl TieCheck {
         Self { boxes }
     }
 
-    /// What the answer key adds after `step` when its support broke a tie by round-off
-    /// (`direction` names the direction as the narration does, "−x₄").
-    pub fn note(&self, step: &DistanceStep, direction: &str, planar: bool) -> Option<String> {
+    /// What the answer key adds after `step` when its support broke a tie by round-off:
+    /// `direction` names the support direction of `A ⊖ B` as the narration does
+    /// ("−x₄"; A's support is along it, B's along its opposite), `last` says the run ends
+    /// at this step.
+    pub fn note(
+        &self,
+        step: &DistanceStep,
+        direction: &str,
+        last: bool,
+        planar: bool,
+    ) -> Option<String> {
         let support = step.support.as_ref()?;
         let d = step.direction;
         let length = d.length();
@@ -64,6 +72,8 @@ impl TieCheck {
         let mut notes = Vec::new();
         for shape in &self.boxes {
             let local_d = shape.rotation.transpose() * (shape.side * d);
+            // What a student gets from the sheet's rotation, printed to six digits.
+            let printed = six_digits(shape.rotation).transpose() * (shape.side * d);
             let taken = if shape.side > 0.0 {
                 support.point.b
             } else {
@@ -78,16 +88,22 @@ impl TieCheck {
                     && local_p[axis] != 0.0
                 {
                     rule[axis] = 0.0;
-                    tied.push((axis, local_d[axis] / length));
+                    tied.push(axis);
                 }
             }
             if tied.is_empty() {
                 continue;
             }
             let feature = if tied.len() == 1 { "edge" } else { "face" };
-            let axes: Vec<String> = tied
-                .iter()
-                .map(|(axis, c)| format!("{} {c:.1e}", ["x", "y", "z"][*axis]))
+            let axes: Vec<String> = (tied.iter())
+                .map(|axis| {
+                    format!(
+                        "{} is {:.1e}, about {:.0e} with the sheet's six-digit rotation",
+                        ["x", "y", "z"][*axis],
+                        local_d[*axis] / length,
+                        (printed[*axis] / length).abs().max(1e-16)
+                    )
+                })
                 .collect();
             let rule_point = shape.rotation * rule + shape.centre;
             let rule_w = if shape.side > 0.0 {
@@ -95,16 +111,29 @@ impl TieCheck {
             } else {
                 rule_point - support.point.b
             };
+            let along = if shape.side > 0.0 {
+                direction
+                    .strip_prefix('−')
+                    .map_or(format!("−{direction}"), str::to_string)
+            } else {
+                direction.to_string()
+            };
             let letter = shape.name.to_lowercase();
+            let after = if last {
+                "and the run ends here either way"
+            } else {
+                "but the simplex kept may differ from here on"
+            };
             notes.push(format!(
-                "Tie: {direction} is perpendicular to an {feature} of {} up to round-off \
-                 (in {}'s own frame the unit direction has {}). The tie rule takes the \
-                 {feature}'s centre, {letter} = {}, so w = {}; the run took the corner \
-                 {letter} = {}. Both are furthest along the direction, so g and α are the \
-                 same either way; the simplex kept may differ from here on.",
+                "Tie: {}'s support direction {along} is perpendicular to an {feature} of {} \
+                 up to round-off (in {}'s own frame its unit vector's {}: treat it as 0). \
+                 The tie rule takes the {feature}'s centre, {letter} = {}, so w = {}; the run \
+                 took the corner {letter} = {}. Both are furthest along {along}, so g and α \
+                 are the same, {after}.",
                 shape.name,
                 shape.name,
-                axes.join(", "),
+                shape.name,
+                axes.join("; "),
                 point(rule_point, planar),
                 point(rule_w, planar),
                 point(taken, planar),
@@ -112,4 +141,10 @@ impl TieCheck {
         }
         (!notes.is_empty()).then(|| notes.join(" "))
     }
+}
+
+/// `m` with each entry rounded to six significant digits, as the sheet prints it.
+fn six_digits(m: DMat3) -> DMat3 {
+    let round = |v: f64| format!("{v:.5e}").parse().unwrap_or(v);
+    DMat3::from_cols_array(&m.to_cols_array().map(round))
 }

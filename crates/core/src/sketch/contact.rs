@@ -48,27 +48,43 @@ pub fn contact_sketch(
         _ => (&m.feature_a, &m.feature_b),
     };
     let reference_corners = reference.corners();
-    outline(&mut sketch, &reference_corners, COLOUR_REFERENCE);
+    // The first step is the normal alone: which face is the reference and which the
+    // incident is the next step's choice, and its picture's.
+    let features_chosen = record.event != ContactEvent::Normal;
+    if features_chosen {
+        outline(&mut sketch, &reference_corners, COLOUR_REFERENCE);
+    }
     // While the incident feature is clipped, the polygon left stands for it (two
     // outlines on the same edges would hide each other).
-    if record.event != ContactEvent::Clip {
+    if features_chosen && record.event != ContactEvent::Clip {
         outline(&mut sketch, &incident.corners(), COLOUR_INCIDENT);
     }
     let centre =
         reference_corners.iter().copied().sum::<DVec3>() / reference_corners.len().max(1) as f64;
-    sketch.label(world(centre), "reference", COLOUR_REFERENCE);
-    if let Some(first) = incident.corners().first() {
-        sketch.label(world(*first), "incident", COLOUR_INCIDENT);
+    if features_chosen {
+        sketch.label(world(centre), "reference", COLOUR_REFERENCE);
+        if let Some(first) = incident.corners().first() {
+            sketch.label(world(*first), "incident", COLOUR_INCIDENT);
+        }
     }
-    // The normal, from the reference face's centre, a fifth of the view long.
+    // The normal, a fifth of the view long: from the reference face's centre once the
+    // faces are chosen; before, from the middle of B's side of the contact, which the
+    // step's framing holds (a table-sized reference face's centre may lie outside it).
     let reach = context.space.radius * 0.2;
     let normal = pose_a.transform_vector(m.normal).normalize_or_zero();
-    sketch.arrow(
-        world(centre),
-        world(centre) + normal * reach,
-        COLOUR_WITNESS,
-    );
-    sketch.label(world(centre) + normal * reach, "n", COLOUR_WITNESS);
+    let (foot, length) = if features_chosen {
+        (world(centre), reach)
+    } else {
+        // As long as B's side of the contact is wide, so that it stays in the frame.
+        let corners = incident.corners();
+        let middle = corners.iter().copied().sum::<DVec3>() / corners.len().max(1) as f64;
+        let wide = (corners.iter()).fold(0.0f64, |w, c| w.max((*c - middle).length()));
+        let length = if wide > 0.0 { wide.min(reach) } else { reach };
+        (world(middle), length)
+    };
+    sketch.arrow(foot, foot + normal * length, COLOUR_WITNESS);
+    let name = if features_chosen { "n" } else { "normal n" };
+    sketch.label(foot + normal * length, name, COLOUR_WITNESS);
     // "Frame step" closes in on the contact: the incident feature, what is left of it
     // and the manifold's points (a table-sized reference face would fill the view).
     let mut framed: Vec<DVec3> = match record.event {

@@ -11,6 +11,7 @@ mod epa;
 mod interior_point;
 mod lp;
 mod palette;
+mod toi;
 
 pub use contact::contact_sketch;
 pub use distance::{distance_sketch, frank_wolfe_sketch, gjk_sketch};
@@ -18,6 +19,7 @@ pub use epa::epa_sketch;
 pub use interior_point::interior_point_sketch;
 pub use lp::lp_sketch;
 pub use palette::*;
+pub use toi::{toi_sketch, Motion, MotionMeshes};
 
 use glam::{DQuat, DVec3};
 use serde::Serialize;

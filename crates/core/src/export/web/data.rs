@@ -8,8 +8,8 @@ use serde::Serialize;
 
 use crate::scene::Scene;
 use crate::sketch::{
-    bounding_box, step_sketch, DifferenceSpace, Framing, Layers, Mark, Rgba, Sketch, SketchContext,
-    COLOUR_A, COLOUR_B, COLOUR_DIFFERENCE, COLOUR_OTHER,
+    bounding_box, step_sketch, toi_sketch, DifferenceSpace, Framing, Layers, Mark, Motion, Rgba,
+    Sketch, SketchContext, COLOUR_A, COLOUR_B, COLOUR_DIFFERENCE, COLOUR_OTHER,
 };
 use crate::solver::{Method, Run};
 use crate::tessellate::{body_mesh, difference_mesh, TriMesh};
@@ -296,6 +296,8 @@ pub struct PageBuilder {
     data: PageData,
     palette: Palette,
     contexts: Vec<SketchContext>,
+    /// Each pair's motion, when B moves (the time of impact's pictures).
+    motions: Vec<Option<Motion>>,
     pair_keys: Vec<((usize, usize), bool)>,
 }
 
@@ -323,6 +325,7 @@ impl PageBuilder {
             },
             palette: Palette::default(),
             contexts: Vec::new(),
+            motions: Vec::new(),
             pair_keys: Vec::new(),
         }
     }
@@ -421,6 +424,7 @@ impl PageBuilder {
         });
         // The viewer's marker is 0.007 of the camera's distance; its first camera
         // stands about 2.6 radii off.
+        self.motions.push(Motion::of(scene, true));
         self.contexts.push(SketchContext {
             layers: Layers::default(),
             space,
@@ -452,7 +456,8 @@ impl PageBuilder {
             layers,
             ..self.contexts[pair]
         };
-        let data = run_data(pair, run, &context, &mut self.palette);
+        let motion = self.motions[pair].as_ref();
+        let data = run_data(pair, run, &context, motion, &mut self.palette);
         self.data.runs.push(data);
         self.data.runs.len() - 1
     }
@@ -503,8 +508,21 @@ fn finite(x: f64) -> Option<f64> {
     x.is_finite().then_some(x)
 }
 
-fn run_data(pair: usize, run: &Run, context: &SketchContext, palette: &mut Palette) -> RunData {
+fn run_data(
+    pair: usize,
+    run: &Run,
+    context: &SketchContext,
+    motion: Option<&Motion>,
+    palette: &mut Palette,
+) -> RunData {
     let family = run.trace.family();
+    // A time of impact's pictures need B's motion beside the run; the others' come
+    // from the run alone.
+    let toi = motion.zip(run.trace.steps::<crate::solver::toi::ToiRecord>());
+    let sketch = |i: usize| match toi {
+        Some((motion, records)) => toi_sketch(run, records, i, context, motion),
+        None => step_sketch(run, i, context),
+    };
     let info = crate::solver::catalog::info(run.method);
     let mut points = Points::default();
     let mut steps: Vec<StepData> = (0..run.trace.len())
@@ -517,7 +535,7 @@ fn run_data(pair: usize, run: &Run, context: &SketchContext, palette: &mut Palet
                 residual: values.and_then(|v| finite(v.residual)),
                 upper: values.and_then(|v| finite(v.upper)),
                 lower: values.and_then(|v| finite(v.lower)),
-                picture: step_sketch(run, i, context).map(|s| picture(&s, palette, &mut points)),
+                picture: sketch(i).map(|s| picture(&s, palette, &mut points)),
             }
         })
         .collect();
@@ -529,7 +547,7 @@ fn run_data(pair: usize, run: &Run, context: &SketchContext, palette: &mut Palet
             residual: None,
             upper: None,
             lower: None,
-            picture: step_sketch(run, 0, context).map(|s| picture(&s, palette, &mut points)),
+            picture: sketch(0).map(|s| picture(&s, palette, &mut points)),
         });
     }
     RunData {

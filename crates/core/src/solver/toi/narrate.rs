@@ -67,15 +67,15 @@ pub fn narrate(run: RunView<'_>, records: &[ToiRecord], index: usize) -> String 
         }
         ToiEvent::Advance => {
             // The step is computed from a lower bound of the distance (the measured one
-            // less 2e-9 of it), so that it cannot pass the contact: it aims at the
-            // contact and lands at most that far short of it.
+            // less 2e-9 of the cores' distance), so that it cannot pass the contact: it
+            // aims at the contact and lands that margin short of it.
             let there = if r.distance <= run.extras::<ToiExtras>().map_or(0.0, |e| e.contact_tolerance) {
-                format!("within {tolerance}, so the next step reports contact")
+                format!("within {tolerance} (the relative contact tolerance times the scene's size), so the next step reports contact")
             } else {
                 format!("still above {tolerance}")
             };
             format!(
-                "Step {step}: advanced to t = {:.9} by the certified lower bound of the distance over the closing speed along the separating normal (no point of B can reach A sooner; that bound is the measured distance less 2e-9 of it, so the step aims at the contact and stops about that far short): the distance there is {d:.3e}, {there}.",
+                "Step {step}: advanced to t = {:.9} by the certified lower bound of the distance over the closing speed along the separating normal (no point of B can reach A sooner). The bound is the measured distance less a safety margin of 2e-9 of the distance between the shapes' cores (a sphere's centre, a capsule's segment, a box itself), so the step aims at the contact and stops that margin short of it: the distance there is {d:.3e}, {there}.",
                 Below(t)
             )
         }
