@@ -20,6 +20,7 @@ fn context(scene: &Scene) -> SketchContext {
         pose_a: scene.a().pose,
         pose_b: scene.b().pose,
         marker: 0.01,
+        planar: scene.dimension == collidescope::scene::Dimension::Planar,
     }
 }
 
@@ -161,4 +162,50 @@ fn a_time_of_impact_picture_puts_probes_and_ghost_on_the_path() {
         checked >= 2,
         "the scene runs at least two time-of-impact methods"
     );
+}
+
+/// GJK's Voronoi regions as pictures: in the plane the regions tile a box around the
+/// simplex and the origin lies in the region drawn in the origin's tint; in space the
+/// origin's region is drawn for every step after the first. With the region layer off,
+/// none.
+#[test]
+fn gjk_pictures_carry_the_region_that_holds_the_origin() {
+    use collidescope::sketch::{region_sketch, ORIGIN_REGION_TINT, ORIGIN_REGION_TINT_3D};
+    use collidescope::solver::{Algorithm, DirectionRule, GjkRecord, Method};
+    for (file, tint) in [
+        ("scenes/lessons/04_voronoi_regions.ron", ORIGIN_REGION_TINT),
+        ("scenes/lessons/03_gjk_two_boxes.ron", ORIGIN_REGION_TINT_3D),
+    ] {
+        let scene = Scene::load(Path::new(file)).unwrap();
+        let mut context = context(&scene);
+        let gjk = Method::of(Algorithm::Gjk(DirectionRule::Vanilla));
+        let run = scene.run(gjk);
+        let records = run.trace.steps::<GjkRecord>().unwrap();
+        for i in 0..records.len() {
+            let sketch = region_sketch(records, i, &context);
+            let origin: Vec<_> = sketch.faces.iter().filter(|f| f.colour == tint).collect();
+            // In space a lone first vertex has no region drawn (its cone is all space).
+            if !context.planar && i == 0 {
+                assert!(origin.is_empty());
+                continue;
+            }
+            assert_eq!(
+                origin.len(),
+                1,
+                "{file} step {i}: one region holds the origin"
+            );
+            if context.planar {
+                // O (at the anchor, lifted with the regions) is under one of its triangles.
+                let o = context.space.world_point(DVec3::ZERO);
+                let inside = origin[0].triangles.iter().any(|t| {
+                    let [a, b, c] = t.map(|p| p.truncate() - o.truncate());
+                    let s = [a.perp_dot(b), b.perp_dot(c), c.perp_dot(a)];
+                    s.iter().all(|v| *v >= -1e-12) || s.iter().all(|v| *v <= 1e-12)
+                });
+                assert!(inside, "{file} step {i}: O outside the origin's region");
+            }
+        }
+        context.layers.region = false;
+        assert!(region_sketch(records, 0, &context).faces.is_empty());
+    }
 }

@@ -59,9 +59,6 @@ pub fn lesson_page(scene: Scene) -> Result<String, String> {
         }
         // What the page shows that only the desktop viewer draws so far.
         let mut viewer_only = Vec::new();
-        if layers.region {
-            viewer_only.push("GJK's Voronoi regions");
-        }
         if layers.construction {
             viewer_only.push("the construction of A ⊖ B");
         }

@@ -91,6 +91,7 @@ impl Layers {
             witness: self.witness,
             frank_wolfe_path: self.frank_wolfe_path,
             plane: self.plane,
+            region: self.region,
         }
     }
 }

@@ -33,10 +33,6 @@ impl DifferenceFrame {
     pub fn world_point(&self, w: glam::DVec3) -> Vec3 {
         self.anchor + self.rotation * w.as_vec3()
     }
-
-    pub fn world_direction(&self, d: glam::DVec3) -> Vec3 {
-        self.rotation * d.as_vec3()
-    }
 }
 
 /// The systems that place `A ⊖ B` (others draw relative to it).

@@ -23,7 +23,6 @@ use minkowski::DifferenceFrame;
 
 // Layer colours: the core's palette (`crate::sketch::palette`), as Bevy colours.
 pub const COLOR_SIMPLEX: Color = bevy_colour(crate::sketch::COLOUR_SIMPLEX);
-pub const COLOR_SUPPORT: Color = bevy_colour(crate::sketch::COLOUR_SUPPORT);
 
 pub const fn bevy_colour(c: crate::sketch::Rgba) -> Color {
     let [r, g, b, a] = c.0;

@@ -50,6 +50,7 @@ pub fn context(view: &StepView) -> SketchContext {
         pose_a: view.model.pair_scene().a().pose,
         pose_b: view.model.pair_scene().b().pose,
         marker: f64::from(view.marker.0),
+        planar: view.model.scene.dimension == crate::scene::Dimension::Planar,
     }
 }
 

@@ -11,6 +11,7 @@ mod epa;
 mod interior_point;
 mod lp;
 mod palette;
+mod regions;
 mod toi;
 
 pub use contact::contact_sketch;
@@ -19,6 +20,10 @@ pub use epa::epa_sketch;
 pub use interior_point::interior_point_sketch;
 pub use lp::lp_sketch;
 pub use palette::*;
+pub use regions::{
+    contains, origin_region, projected_step, region_box, region_sketch, voronoi_regions,
+    ProjectedStep, RegionKind, ORIGIN_REGION_TINT, ORIGIN_REGION_TINT_3D, REGION_TINTS,
+};
 pub use toi::{toi_sketch, Motion, MotionMeshes};
 
 use glam::{DQuat, DVec3};
@@ -180,6 +185,8 @@ pub struct Layers {
     pub witness: bool,
     pub frank_wolfe_path: bool,
     pub plane: bool,
+    /// GJK's Voronoi regions (`regions.rs`).
+    pub region: bool,
 }
 
 impl Default for Layers {
@@ -195,6 +202,7 @@ impl Default for Layers {
             witness: true,
             frank_wolfe_path: false,
             plane: false,
+            region: true,
         }
     }
 }
@@ -230,6 +238,8 @@ pub struct SketchContext {
     pub pose_b: Pose,
     /// The marker unit in world lengths (the viewer's is screen-constant).
     pub marker: f64,
+    /// A planar scene (GJK's regions are drawn in the plane).
+    pub planar: bool,
 }
 
 /// Record `index` of `run` (clamped to its records) drawn as its family draws it, when
@@ -251,7 +261,9 @@ pub fn step_sketch(run: &Run, index: usize, context: &SketchContext) -> Option<S
         return Some(epa_sketch(run, trace, index, context));
     }
     if let Some(records) = run.trace.steps::<GjkRecord>() {
-        return gjk_sketch(run, records, index, context);
+        let mut sketch = gjk_sketch(run, records, index, context)?;
+        sketch.extend(region_sketch(records, index, context));
+        return Some(sketch);
     }
     if let Some(records) = run.trace.steps::<FrankWolfeRecord>() {
         return frank_wolfe_sketch(run, records, index, context);

@@ -60,39 +60,3 @@ fn draw_gjk_step(view: StepView, mut target: SketchTarget) {
         target.draw(&picture, view.marker.0);
     }
 }
-
-/// The GJK step under the cursor, as the Voronoi drawings need it: the simplex the step
-/// projected (the last step's simplex and the new support), the vertices it kept, the
-/// support point and the direction (all in A's frame). `None` unless GJK is in focus in
-/// a scene of `dimension`.
-pub struct ProjectedStep {
-    pub projected: Vec<glam::DVec3>,
-    pub kept: Vec<glam::DVec3>,
-    pub support: glam::DVec3,
-    pub direction: glam::DVec3,
-}
-
-pub fn projected_gjk_step(
-    view: &StepView,
-    dimension: crate::scene::Dimension,
-) -> Option<ProjectedStep> {
-    let model = &view.model;
-    if model.scene.dimension != dimension {
-        return None;
-    }
-    let records = model.focused_run()?.run.trace.steps::<GjkRecord>()?;
-    let index = view.cursor.cursor.min(records.len().checked_sub(1)?);
-    let record = &records[index];
-    let support = record.step.support?.point.w;
-    let points = |k: usize| records[k].step.simplex.iter().map(|v| v.point.w);
-    let mut projected: Vec<glam::DVec3> = index
-        .checked_sub(1)
-        .map_or(Vec::new(), |p| points(p).collect());
-    projected.push(support);
-    Some(ProjectedStep {
-        projected,
-        kept: points(index).collect(),
-        support,
-        direction: record.step.direction,
-    })
-}

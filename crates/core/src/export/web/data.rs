@@ -431,6 +431,7 @@ impl PageBuilder {
             pose_a: scene.a().pose,
             pose_b: scene.b().pose,
             marker: f64::from(frame_all[3]) * 2.6 * 0.007,
+            planar: scene.dimension == crate::scene::Dimension::Planar,
         });
         self.data.pairs.push(PairData {
             name: format!(
