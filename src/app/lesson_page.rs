@@ -60,7 +60,7 @@ pub fn lesson_page(scene: Scene) -> Result<String, String> {
         // What the page shows that only the desktop viewer draws so far.
         let mut viewer_only = Vec::new();
         if layers.construction {
-            viewer_only.push("the construction of A ⊖ B");
+            builder.construction(pair, pair_scene);
         }
         if layers.bvh || layers.internal_edges {
             viewer_only.push("the composite layers");
@@ -68,6 +68,7 @@ pub fn lesson_page(scene: Scene) -> Result<String, String> {
         pages.push(LessonPage {
             text: text_spans(&step.text),
             viewer_only,
+            construction: layers.construction,
             run: focused,
             plotted,
             cursor,

@@ -1,19 +1,13 @@
-//! The construction of `A ⊖ B` (layer "construction"), as the CSE442 explorable of the
-//! Minkowski difference animates it: `A ⊖ B = ∪ (a − B)` over the points a of A, so a
-//! copy of −B placed at point after point of A sweeps out the difference. The copies
-//! appear one after another (a new one every fifth of a second, then the sweep starts
-//! again), drawn where `A ⊖ B` is drawn, the newest strongest.
+//! The construction of `A ⊖ B` (layer "construction"): copies of −B placed at point
+//! after point of A sweep out the difference, animated on the clock of the core's
+//! [`crate::sketch::Construction`] (which web pages animate too), drawn where `A ⊖ B`
+//! is drawn, the newest strongest.
 
 use bevy::prelude::*;
 
-use super::minkowski::{DifferenceFrame, COLOR_DIFFERENCE};
+use super::minkowski::DifferenceFrame;
 use crate::app::state::{Layers, Model, ViewerSet};
-use crate::tessellate::coarse_mesh;
-
-/// Seconds between two copies.
-const STEP_SECONDS: f32 = 0.2;
-/// Copies at most (a smooth A is sampled).
-const MAX_COPIES: usize = 42;
+use crate::sketch::{copy_colour, Construction};
 
 pub(super) fn plugin(app: &mut App) {
     app.add_systems(
@@ -24,56 +18,28 @@ pub(super) fn plugin(app: &mut App) {
     );
 }
 
-/// −B's edges and the points of A it is placed at (A's frame), for one pose.
-#[derive(Default)]
-struct Construction {
-    revision: Option<u64>,
-    minus_b: Vec<[glam::DVec3; 2]>,
-    points_of_a: Vec<glam::DVec3>,
-}
-
 fn draw_construction(
     model: Res<Model>,
     layers: Res<Layers>,
     frame: Res<DifferenceFrame>,
     time: Res<Time>,
-    mut built: Local<Construction>,
+    mut built: Local<Option<(u64, Construction)>>,
     mut gizmos: Gizmos,
 ) {
     if !layers.construction {
         return;
     }
-    if built.revision != Some(model.revision) {
-        let scene = model.pair_scene();
-        let b_in_a = scene.b_in_a();
-        let b = coarse_mesh(&scene.b().shape);
-        let minus = |i: u32| -b_in_a.transform_point(b.vertices[i as usize]);
-        let a = coarse_mesh(&scene.a().shape);
-        let every = a.vertices.len().div_ceil(MAX_COPIES).max(1);
-        *built = Construction {
-            revision: Some(model.revision),
-            minus_b: b
-                .edges
-                .iter()
-                .map(|[p, q]| [minus(*p), minus(*q)])
-                .collect(),
-            points_of_a: a.vertices.iter().step_by(every).copied().collect(),
-        };
+    if built.as_ref().map(|b| b.0) != Some(model.revision) {
+        *built = Some((model.revision, Construction::of(model.pair_scene())));
     }
-    let count = built.points_of_a.len();
-    if count == 0 {
+    let Some((_, construction)) = built.as_ref() else {
         return;
-    }
-    // A pause of a few steps once every copy is shown, then again.
-    let shown = ((time.elapsed_secs() / STEP_SECONDS) as usize % (count + 5)).min(count);
-    for (k, a) in built.points_of_a.iter().take(shown).enumerate() {
+    };
+    let shown = construction.shown(f64::from(time.elapsed_secs()));
+    for (k, a) in construction.points_of_a.iter().take(shown).enumerate() {
         let newest = k + 1 == shown;
-        let colour = if newest {
-            COLOR_DIFFERENCE.darker(0.45)
-        } else {
-            COLOR_DIFFERENCE.with_alpha(0.45)
-        };
-        for [p, q] in &built.minus_b {
+        let colour = super::sketch::colour(copy_colour(newest));
+        for [p, q] in &construction.minus_b {
             gizmos.line(
                 frame.world_point(*a + *p),
                 frame.world_point(*a + *q),

@@ -5,6 +5,7 @@
 //! here are listed by [`step_sketch`]; the others are still drawn by the viewer's
 //! companions alone.
 
+pub mod construction;
 mod contact;
 mod distance;
 mod epa;
@@ -14,6 +15,7 @@ mod palette;
 mod regions;
 mod toi;
 
+pub use construction::{copy_colour, Construction};
 pub use contact::contact_sketch;
 pub use distance::{distance_sketch, frank_wolfe_sketch, gjk_sketch};
 pub use epa::epa_sketch;

@@ -8,8 +8,9 @@ use serde::Serialize;
 
 use crate::scene::Scene;
 use crate::sketch::{
-    bounding_box, step_sketch, toi_sketch, DifferenceSpace, Framing, Layers, Mark, Motion, Rgba,
-    Sketch, SketchContext, COLOUR_A, COLOUR_B, COLOUR_DIFFERENCE, COLOUR_OTHER,
+    bounding_box, copy_colour, step_sketch, toi_sketch, Construction, DifferenceSpace, Framing,
+    Layers, Mark, Motion, Rgba, Sketch, SketchContext, COLOUR_A, COLOUR_B, COLOUR_DIFFERENCE,
+    COLOUR_OTHER,
 };
 use crate::solver::{Method, Run};
 use crate::tessellate::{body_mesh, difference_mesh, TriMesh};
@@ -55,6 +56,21 @@ pub struct PairData {
     pub box_shapes: [[f32; 3]; 2],
     /// The sphere round `A ⊖ B` and O: a lesson's "frame difference".
     pub frame_difference: [f32; 4],
+    /// The construction of `A ⊖ B`, when a lesson's page shows it.
+    pub construction: Option<ConstructionData>,
+}
+
+/// The construction of `A ⊖ B` as the page animates it ([`Construction`]): where each
+/// copy of −B goes (world), −B's edges as offsets from there (world directions), the
+/// colours of the newest copy and of the others, and the seconds between two copies.
+#[derive(Serialize)]
+pub struct ConstructionData {
+    pub points: Vec<[f32; 3]>,
+    pub edges: Vec<[[f32; 3]; 2]>,
+    pub newest: usize,
+    pub older: usize,
+    pub step_seconds: f64,
+    pub pause_steps: usize,
 }
 
 /// A lesson: its pages (each a text over a run at a step) and its questions.
@@ -106,6 +122,8 @@ pub struct LessonPage {
     /// Layers the page shows that only the desktop viewer draws so far (said on the
     /// page).
     pub viewer_only: Vec<&'static str>,
+    /// The construction of `A ⊖ B` animated (its pair's [`ConstructionData`]).
+    pub construction: bool,
 }
 
 /// Triangles in world coordinates, with the edges worth drawing.
@@ -446,9 +464,35 @@ impl PageBuilder {
             box_all: [f(lo), f(hi)],
             box_shapes: [f(shapes_lo), f(shapes_hi)],
             frame_difference,
+            construction: None,
         });
         self.pair_keys.push(key);
         self.data.pairs.len() - 1
+    }
+
+    /// The construction of `A ⊖ B` for pair `pair` (made from `scene`'s pair in focus),
+    /// for the lesson pages that show it.
+    pub fn construction(&mut self, pair: usize, scene: &Scene) {
+        if self.data.pairs[pair].construction.is_some() {
+            return;
+        }
+        let c = Construction::of(scene);
+        let space = self.contexts[pair].space;
+        let data = ConstructionData {
+            points: c
+                .points_of_a
+                .iter()
+                .map(|a| f(space.world_point(*a)))
+                .collect(),
+            edges: (c.minus_b.iter())
+                .map(|e| e.map(|p| f(space.world_direction(p))))
+                .collect(),
+            newest: self.palette.index(copy_colour(true)),
+            older: self.palette.index(copy_colour(false)),
+            step_seconds: crate::sketch::construction::STEP_SECONDS,
+            pause_steps: crate::sketch::construction::PAUSE_STEPS,
+        };
+        self.data.pairs[pair].construction = Some(data);
     }
 
     /// `run`, made on pair `pair`, its pictures drawn with `layers`: its index.

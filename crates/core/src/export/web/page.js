@@ -109,7 +109,10 @@ collidescopeData().then(function (data) {
   }
 
   // ---- state -------------------------------------------------------------------
-  const state = { run: 0, cursor: 0, page: 0, shapes: true, difference: true, origin: true, plots: true };
+  const state = { run: 0, cursor: 0, page: 0, shapes: true, difference: true, origin: true, plots: true, construction: false };
+  // The construction's clock (as the viewer's: a copy every step_seconds, a pause, again).
+  const started = performance.now();
+  let animating = false;
   const camera = { yaw: 0.6, pitch: 0.45, distance: 6, focus: [0, 0, 0] };
 
   function currentRun() { return data.runs[state.run]; }
@@ -287,8 +290,29 @@ collidescopeData().then(function (data) {
       ctx.fill();
       labels.push({ x: o[0], y: o[1], text: 'O', colour: '#000' });
     }
+    if (state.construction && pair.construction) drawConstruction(ctx, pair.construction);
     if (picture) drawPicture(ctx, picture, labels);
     drawLabels(ctx, labels);
+  }
+
+  // Copies of −B at point after point of A sweep out A ⊖ B, the newest strongest; the
+  // view is drawn again every frame while the layer is on.
+  function drawConstruction(ctx, c) {
+    const count = c.points.length;
+    const steps = Math.floor((performance.now() - started) / 1000 / c.step_seconds);
+    const shown = Math.min(steps % (count + c.pause_steps), count);
+    for (let k = 0; k < shown; k++) {
+      const a = c.points[k];
+      const newest = k + 1 === shown;
+      const style = colour(newest ? c.newest : c.older);
+      for (const [p, q] of c.edges) {
+        line(ctx, [a[0] + p[0], a[1] + p[1], a[2] + p[2]], [a[0] + q[0], a[1] + q[1], a[2] + q[2]], style, newest ? 2 : 1.2);
+      }
+    }
+    if (!animating) {
+      animating = true;
+      requestAnimationFrame(() => { animating = false; if (state.construction) drawView(); });
+    }
   }
 
   function line(ctx, a, b, style, widthPx) {
@@ -563,6 +587,7 @@ collidescopeData().then(function (data) {
     state.shapes = page.shapes;
     state.difference = page.difference;
     state.origin = page.origin;
+    state.construction = page.construction;
     state.plots = page.plots;
     if (page.camera) lookFrom(page.camera[0], page.camera[1]);
     const picture = currentRun().steps[Math.min(page.cursor, currentRun().steps.length - 1)].picture;
