@@ -148,6 +148,12 @@ pub struct RunData {
     pub verdict: String,
     /// What the plot's value per step is (the family's residual).
     pub residual: &'static str,
+    /// What the run's bounds are (the bounds plot's curves and axis): `[upper, lower,
+    /// axis]`, as the viewer's linear plot names them.
+    pub bounds: [&'static str; 3],
+    /// The tolerance the run's residual is tested against (the plot's ε line), when
+    /// the scene sets one.
+    pub tolerance: Option<f64>,
     /// Every point the run's pictures mark, once: the pictures refer to them by index
     /// (a Frank-Wolfe path is drawn again at every step).
     pub points: Vec<[f32; 3]>,
@@ -316,6 +322,8 @@ pub struct PageBuilder {
     contexts: Vec<SketchContext>,
     /// Each pair's motion, when B moves (the time of impact's pictures).
     motions: Vec<Option<Motion>>,
+    /// Each pair's tolerance (its scene's settings).
+    tolerances: Vec<f64>,
     pair_keys: Vec<((usize, usize), bool)>,
 }
 
@@ -344,6 +352,7 @@ impl PageBuilder {
             palette: Palette::default(),
             contexts: Vec::new(),
             motions: Vec::new(),
+            tolerances: Vec::new(),
             pair_keys: Vec::new(),
         }
     }
@@ -443,6 +452,7 @@ impl PageBuilder {
         // The viewer's marker is 0.007 of the camera's distance; its first camera
         // stands about 2.6 radii off.
         self.motions.push(Motion::of(scene, true));
+        self.tolerances.push(scene.settings.tolerance);
         self.contexts.push(SketchContext {
             layers: Layers::default(),
             space,
@@ -502,7 +512,8 @@ impl PageBuilder {
             ..self.contexts[pair]
         };
         let motion = self.motions[pair].as_ref();
-        let data = run_data(pair, run, &context, motion, &mut self.palette);
+        let tolerance = self.tolerances[pair];
+        let data = run_data(pair, run, &context, (motion, tolerance), &mut self.palette);
         self.data.runs.push(data);
         self.data.runs.len() - 1
     }
@@ -557,7 +568,7 @@ fn run_data(
     pair: usize,
     run: &Run,
     context: &SketchContext,
-    motion: Option<&Motion>,
+    (motion, tolerance): (Option<&Motion>, f64),
     palette: &mut Palette,
 ) -> RunData {
     let family = run.trace.family();
@@ -603,6 +614,11 @@ fn run_data(
         colour: info.colour,
         verdict: run.summary.outcome.to_string(),
         residual: family.bounds().residual,
+        bounds: {
+            let names = family.bounds();
+            [names.upper, names.lower, names.axis]
+        },
+        tolerance: Some(tolerance).filter(|t| *t > 0.0 && t.is_finite()),
         points: points.list,
         steps,
     }

@@ -64,6 +64,12 @@ collidescopeData().then(function (data) {
   const plot = el('canvas');
   plot.id = 'plot';
   left.appendChild(plot);
+  // The focused run's upper and lower bounds per step (the viewer's linear choice).
+  const boundsCaption = el('p', 'caption');
+  left.appendChild(boundsCaption);
+  const boundsPlot = el('canvas');
+  boundsPlot.id = 'bounds-plot';
+  left.appendChild(boundsPlot);
 
   // A lesson: its page list, the page's text, and the questions page.
   const lesson = data.lesson;
@@ -381,23 +387,39 @@ collidescopeData().then(function (data) {
     ctx.font = size + 'px sans-serif';
     ctx.textBaseline = 'middle';
     const taken = [];
-    const offsets = [[8, -10], [8, 12], [-1, -10], [-1, 12], [8, -32], [8, 34], [-1, -32], [-1, 34]];
+    // Beside the point first (right, left; above, below), then further out ring by
+    // ring, a leader line joining a label set apart to its point.
+    const offsets = [];
+    for (let ring = 0; ring < 5; ring++) {
+      const up = -10 - 22 * ring, down = 12 + 22 * ring;
+      for (const [dx, dy] of [[8, up], [8, down], [-1, up], [-1, down]]) offsets.push([dx, dy, ring]);
+    }
     for (const label of labels) {
       // A point outside the view is not named (as in the viewer): a label pinned to
       // the edge would name a place it is not.
       if (label.x < 0 || label.x > width || label.y < 0 || label.y > height) continue;
       const w = ctx.measureText(label.text).width + 6, h = size + 4;
       let best = null;
-      for (const [dx, dy] of offsets) {
+      for (const [dx, dy, ring] of offsets) {
         let x = dx < 0 ? label.x - w - 8 : label.x + dx;
         let y = label.y + dy - h / 2;
         x = Math.min(Math.max(x, 2), width - w - 2);
         y = Math.min(Math.max(y, 2), height - h - 2);
-        const rect = { x, y, w, h };
+        const rect = { x, y, w, h, ring };
         if (!taken.some(r => overlap(r, rect))) { best = rect; break; }
         if (!best) best = rect;
       }
       taken.push(best);
+      if (best.ring > 0) {
+        ctx.strokeStyle = label.colour;
+        ctx.globalAlpha = 0.6;
+        ctx.lineWidth = 1;
+        ctx.beginPath();
+        ctx.moveTo(label.x, label.y);
+        ctx.lineTo(Math.min(Math.max(label.x, best.x), best.x + best.w), best.y + (label.y < best.y ? 0 : best.h));
+        ctx.stroke();
+        ctx.globalAlpha = 1;
+      }
       ctx.fillStyle = 'rgba(255,255,255,0.82)';
       ctx.fillRect(best.x, best.y, best.w, best.h);
       ctx.fillStyle = label.colour;
@@ -409,14 +431,61 @@ collidescopeData().then(function (data) {
   }
 
   // ---- the plot ------------------------------------------------------------------
-  function drawPlot() {
-    const ratio = resizeCanvas(plot, Math.max(180, Math.round(window.innerHeight * 0.25)));
-    const ctx = plot.getContext('2d');
+  // Axes of a plot: horizontal grid lines at `yTicks` (labelled by `yText`), vertical
+  // ones at iterations 0 to kMax (the last label kept inside the plot), the k axis named.
+  function axes(ctx, frame, yTicks, yText) {
+    const { w, h, margin, X, Y, kMax } = frame;
+    ctx.font = '13px sans-serif';
+    ctx.fillStyle = '#333';
+    ctx.strokeStyle = '#ddd';
+    ctx.lineWidth = 1;
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'left';
+    for (const v of yTicks) {
+      ctx.beginPath(); ctx.moveTo(margin.left, Y(v)); ctx.lineTo(w - margin.right, Y(v)); ctx.stroke();
+      ctx.fillText(yText(v), 6, Y(v));
+    }
+    ctx.textBaseline = 'top';
+    const decade = Math.pow(10, Math.floor(Math.log10(kMax)));
+    const kStep = Math.max(1, decade / (kMax / decade < 3 ? 2 : 1));
+    for (let k = 0; k <= kMax; k += kStep) {
+      ctx.beginPath(); ctx.moveTo(X(k), margin.top); ctx.lineTo(X(k), h - margin.bottom); ctx.stroke();
+      const text = String(k);
+      const half = ctx.measureText(text).width / 2;
+      ctx.textAlign = X(k) + half > w - 2 ? 'right' : 'center';
+      ctx.fillText(text, ctx.textAlign === 'right' ? w - 2 : X(k), h - margin.bottom + 4);
+    }
+    ctx.textAlign = 'center';
+    ctx.fillText('iteration k', margin.left + (w - margin.left - margin.right) / 2, h - 16);
+    ctx.textAlign = 'left';
+  }
+
+  // The plot's frame: its size, margins and the maps from (k, value) to pixels.
+  function plotFrame(canvas, kMax, yMin, yMax) {
+    const ratio = resizeCanvas(canvas, Math.max(160, Math.round(window.innerHeight * 0.22)));
+    const ctx = canvas.getContext('2d');
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    const w = plot.width / ratio, h = plot.height / ratio;
+    const w = canvas.width / ratio, h = canvas.height / ratio;
     ctx.fillStyle = '#ffffff';
     ctx.fillRect(0, 0, w, h);
-    const margin = { left: 56, right: 12, top: 10, bottom: 34 };
+    const margin = { left: 64, right: 12, top: 10, bottom: 34 };
+    const X = k => margin.left + (k / kMax) * (w - margin.left - margin.right);
+    const Y = v => margin.top + (yMax - v) / (yMax - yMin) * (h - margin.top - margin.bottom);
+    return { ctx, w, h, margin, X, Y, kMax };
+  }
+
+  function runColour(run) { return 'rgb(' + run.colour.join(',') + ')'; }
+
+  function stepLine(frame) {
+    const { ctx, margin, X, h } = frame;
+    const k = currentStep().k;
+    ctx.strokeStyle = '#555';
+    ctx.lineWidth = 1.5;
+    ctx.setLineDash([]);
+    ctx.beginPath(); ctx.moveTo(X(k), margin.top); ctx.lineTo(X(k), h - margin.bottom); ctx.stroke();
+  }
+
+  function drawPlot() {
     const shown = shownRuns();
     // A residual of 0 sits at the floor, 1e-18, as the viewer plots it.
     const series = data.runs.map(run => run.steps
@@ -425,44 +494,72 @@ collidescopeData().then(function (data) {
     const all = shown.map(i => series[i]).flat();
     const names = [];
     for (const i of shown) if (!names.includes(data.runs[i].residual)) names.push(data.runs[i].residual);
-    plotCaption.textContent = 'per step, log₁₀: ' + names.join('; ') + '; grey line: this step';
+    // The tolerance the residuals are tested against, dashed (the focused run's).
+    const epsilon = currentRun().tolerance;
+    plotCaption.textContent = 'per step, log₁₀: ' + names.join('; ') + '; grey line: this step' +
+      (epsilon ? '; dashed: ε = ' + epsilon.toExponential() : '');
     const kMax = Math.max(1, ...shown.map(i => data.runs[i].steps[data.runs[i].steps.length - 1].k));
     let yMin = Math.min(...all.map(p => p[1])), yMax = Math.max(...all.map(p => p[1]));
     if (!isFinite(yMin)) { yMin = -1; yMax = 1; }
+    if (epsilon) { yMin = Math.min(yMin, Math.log10(epsilon)); yMax = Math.max(yMax, Math.log10(epsilon)); }
     yMin = Math.floor(yMin); yMax = Math.ceil(yMax);
     if (yMax === yMin) yMax = yMin + 1;
-    const X = k => margin.left + (k / kMax) * (w - margin.left - margin.right);
-    const Y = v => margin.top + (yMax - v) / (yMax - yMin) * (h - margin.top - margin.bottom);
-    ctx.font = '13px sans-serif';
-    ctx.fillStyle = '#333';
-    ctx.strokeStyle = '#ddd';
-    ctx.lineWidth = 1;
+    const frame = plotFrame(plot, kMax, yMin, yMax);
+    const { ctx, w, margin, X, Y } = frame;
     const every = Math.max(1, Math.ceil((yMax - yMin) / 8));
-    ctx.textBaseline = 'middle';
-    for (let v = yMin; v <= yMax; v += every) {
-      ctx.beginPath(); ctx.moveTo(margin.left, Y(v)); ctx.lineTo(w - margin.right, Y(v)); ctx.stroke();
-      ctx.fillText('1e' + v, 6, Y(v));
+    const ticks = [];
+    for (let v = yMin; v <= yMax; v += every) ticks.push(v);
+    axes(ctx, frame, ticks, v => '1e' + v);
+    if (epsilon) {
+      ctx.strokeStyle = 'rgb(0,114,178)';
+      ctx.lineWidth = 1.5;
+      ctx.setLineDash([6, 5]);
+      const y = Y(Math.log10(epsilon));
+      ctx.beginPath(); ctx.moveTo(margin.left, y); ctx.lineTo(w - margin.right, y); ctx.stroke();
+      ctx.setLineDash([]);
     }
-    ctx.textBaseline = 'top';
-    const kStep = Math.max(1, Math.pow(10, Math.floor(Math.log10(kMax))) / (kMax / Math.pow(10, Math.floor(Math.log10(kMax))) < 3 ? 2 : 1));
-    for (let k = 0; k <= kMax; k += kStep) {
-      ctx.beginPath(); ctx.moveTo(X(k), margin.top); ctx.lineTo(X(k), h - margin.bottom); ctx.stroke();
-      ctx.fillText(String(k), X(k) - 4, h - margin.bottom + 4);
-    }
-    ctx.fillText('iteration k', w / 2 - 30, h - 16);
     data.runs.forEach((run, i) => {
       if (!shown.includes(i)) return;
-      const c = run.colour;
-      ctx.strokeStyle = 'rgb(' + c[0] + ',' + c[1] + ',' + c[2] + ')';
+      ctx.strokeStyle = runColour(run);
       ctx.lineWidth = i === state.run ? 3 : 2;
       ctx.beginPath();
       series[i].forEach((p, j) => { if (j === 0) ctx.moveTo(X(p[0]), Y(p[1])); else ctx.lineTo(X(p[0]), Y(p[1])); });
       ctx.stroke();
     });
-    const k = currentStep().k;
-    ctx.strokeStyle = '#555';
-    ctx.lineWidth = 1.5;
-    ctx.beginPath(); ctx.moveTo(X(k), margin.top); ctx.lineTo(X(k), h - margin.bottom); ctx.stroke();
+    stepLine(frame);
+  }
+
+  // The focused run's upper bound (solid) and lower bound (dashed) per step, as they are.
+  function drawBounds() {
+    const run = currentRun();
+    const [upperName, lowerName, axis] = run.bounds;
+    const upper = run.steps.filter(s => s.upper !== null).map(s => [s.k, s.upper]);
+    const lower = run.steps.filter(s => s.lower !== null).map(s => [s.k, s.lower]);
+    boundsCaption.textContent = run.label + ', per step: ' + axis + ' (solid: ' + upperName +
+      (lowerName ? '; dashed: ' + lowerName : '') + ')';
+    const values = upper.concat(lower).map(p => p[1]);
+    const kMax = Math.max(1, run.steps[run.steps.length - 1].k);
+    let yMin = Math.min(...values), yMax = Math.max(...values);
+    if (!isFinite(yMin)) { yMin = 0; yMax = 1; }
+    if (yMax - yMin <= Math.abs(yMax) * 1e-12) { const pad = Math.abs(yMax) * 0.05 || 0.5; yMin -= pad; yMax += pad; }
+    const frame = plotFrame(boundsPlot, kMax, yMin, yMax + (yMax - yMin) * 0.05);
+    const { ctx, X, Y } = frame;
+    const ticks = [];
+    for (let i = 0; i <= 4; i++) ticks.push(yMin + (yMax - yMin) * i / 4);
+    axes(ctx, frame, ticks, v => Number(v.toPrecision(4)).toString());
+    for (const [series, dashed] of [[upper, false], [lower, true]]) {
+      if (!series.length) continue;
+      ctx.strokeStyle = runColour(run);
+      ctx.globalAlpha = dashed ? 0.6 : 1;
+      ctx.lineWidth = 2.5;
+      ctx.setLineDash(dashed ? [6, 5] : []);
+      ctx.beginPath();
+      series.forEach((p, j) => { if (j === 0) ctx.moveTo(X(p[0]), Y(p[1])); else ctx.lineTo(X(p[0]), Y(p[1])); });
+      ctx.stroke();
+    }
+    ctx.globalAlpha = 1;
+    ctx.setLineDash([]);
+    stepLine(frame);
   }
 
   // ---- controls ------------------------------------------------------------------
@@ -533,8 +630,7 @@ collidescopeData().then(function (data) {
     const shown = shownRuns();
     methodButtons.forEach((b, i) => b.classList.toggle('active', i === state.run));
     methodRows.forEach((row, i) => { row.style.display = shown.includes(i) ? '' : 'none'; });
-    plot.style.display = state.plots ? '' : 'none';
-    plotCaption.style.display = state.plots ? '' : 'none';
+    for (const node of [plot, plotCaption, boundsPlot, boundsCaption]) node.style.display = state.plots ? '' : 'none';
     slider.max = String(run.steps.length - 1);
     slider.value = String(index);
     counter.textContent = 'step ' + (index + 1) + ' of ' + run.steps.length;
@@ -543,7 +639,7 @@ collidescopeData().then(function (data) {
     noPicture.textContent = step.picture ? '' :
       'This step has no picture here: ' + run.label + "'s steps are drawn only by the desktop viewer (collidescope view) so far.";
     drawView();
-    if (state.plots) drawPlot();
+    if (state.plots) { drawPlot(); drawBounds(); }
   }
 
   // ---- lesson pages ----------------------------------------------------------------
