@@ -131,3 +131,48 @@ fn tempfile_dir(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// A scene page carries what the viewer says under the narration of a slow run (each
+/// cause with its first step) and the tolerance its plot draws; a time of impact's steps
+/// carry their pictures (B's path, its ghost); no browser needed.
+#[test]
+fn a_scene_page_carries_the_slow_causes_and_the_pictures_of_every_family() {
+    use collidescope::export::web::{page_data, scene_page};
+    use collidescope::scene::Scene;
+    let scene = Scene::load(Path::new("scenes/slow_plateau_dome.ron")).unwrap();
+    let data: serde_json::Value =
+        serde_json::from_str(&page_data(&scene_page(&scene, &[]).unwrap()).unwrap()).unwrap();
+    let run = scene.run(scene.methods[0]);
+    let explained = collidescope::solver::distance::explain::explain_with_checks(
+        &run,
+        Some((&scene.a().shape, &scene.b().shape)),
+    );
+    assert!(
+        !explained.causes.is_empty(),
+        "the scene is slow for a named cause"
+    );
+    let causes = data["runs"][0]["notes"]["causes"].as_array().unwrap();
+    assert_eq!(causes.len(), explained.causes.len());
+    for (page, cause) in causes.iter().zip(&explained.causes) {
+        assert_eq!(page[0], cause.to_string());
+        assert_eq!(page[1], serde_json::json!(cause.steps.first()));
+    }
+    assert_eq!(data["runs"][0]["tolerance"], scene.settings.tolerance);
+
+    let toi = Scene::load(Path::new("scenes/toi_box_landing.ron")).unwrap();
+    let data: serde_json::Value =
+        serde_json::from_str(&page_data(&scene_page(&toi, &[]).unwrap()).unwrap()).unwrap();
+    for run in data["runs"].as_array().unwrap() {
+        for (i, step) in run["steps"].as_array().unwrap().iter().enumerate() {
+            let picture = &step["picture"];
+            assert!(
+                picture.is_object(),
+                "{} step {i} has no picture",
+                run["method"]
+            );
+            // The path arrow and B's ghost (and the swept region) at least.
+            assert!(!picture["arrows"].as_array().unwrap().is_empty());
+            assert!(picture["faces"].as_array().unwrap().len() >= 2);
+        }
+    }
+}

@@ -73,6 +73,36 @@ pub struct ConstructionData {
     pub pause_steps: usize,
 }
 
+/// A run's whole-run notes (see [`RunData::notes`]).
+#[derive(Serialize, Default)]
+pub struct RunNotes {
+    pub causes: Vec<(String, Option<usize>)>,
+    pub checks: Vec<String>,
+    pub supports: Option<String>,
+}
+
+impl RunNotes {
+    /// The notes of `run`, made on `scene`'s pair in focus.
+    fn of(run: &Run, scene: &Scene) -> RunNotes {
+        let (a, b) = (&scene.a().shape, &scene.b().shape);
+        let mut notes = RunNotes::default();
+        if run.method.entry::<crate::solver::Algorithm>().is_none() {
+            return notes;
+        }
+        if scene.settings.supports == crate::solver::SupportRule::Coal {
+            notes.supports = Some(crate::solver::distance::coal_replay::describe(a, b));
+        }
+        let explained = crate::solver::distance::explain::explain_with_checks(run, Some((a, b)));
+        if explained.causes.is_empty() {
+            notes.checks = explained.checks.iter().map(|c| c.to_string()).collect();
+        }
+        notes.causes = (explained.causes.iter())
+            .map(|c| (c.to_string(), c.steps.first().copied()))
+            .collect();
+        notes
+    }
+}
+
 /// A lesson: its pages (each a text over a run at a step) and its questions.
 #[derive(Serialize, Default)]
 pub struct LessonData {
@@ -154,6 +184,10 @@ pub struct RunData {
     /// The tolerance the run's residual is tested against (the plot's ε line), when
     /// the scene sets one.
     pub tolerance: Option<f64>,
+    /// Why the run was slow, as the viewer's playback panel says it on a scene (not in a
+    /// lesson): each cause with the first step that shows it; with no cause named, what
+    /// each test measured; and how supports were taken when Coal's rule replays them.
+    pub notes: RunNotes,
     /// Every point the run's pictures mark, once: the pictures refer to them by index
     /// (a Frank-Wolfe path is drawn again at every step).
     pub points: Vec<[f32; 3]>,
@@ -555,7 +589,9 @@ pub fn scene_data(scene: &Scene, methods: &[Method]) -> Result<PageData, String>
     let mut page = PageBuilder::new(scene);
     let pair = page.pair(scene, PairPlacement { in_place: false });
     for method in &methods {
-        page.run(pair, &scene.run(*method), Layers::default());
+        let run = scene.run(*method);
+        let index = page.run(pair, &run, Layers::default());
+        page.data.runs[index].notes = RunNotes::of(&run, scene);
     }
     Ok(page.finish(None))
 }
@@ -619,6 +655,7 @@ fn run_data(
             [names.upper, names.lower, names.axis]
         },
         tolerance: Some(tolerance).filter(|t| *t > 0.0 && t.is_finite()),
+        notes: RunNotes::default(),
         points: points.list,
         steps,
     }

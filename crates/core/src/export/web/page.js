@@ -107,6 +107,27 @@ collidescopeData().then(function (data) {
   right.appendChild(narration);
   right.appendChild(noPicture);
   right.appendChild(verdict);
+  // Why the focused run was slow (a scene's page; a lesson's text says what it shows).
+  const notes = el('div', 'run-notes');
+  notes.id = 'run-notes';
+  right.appendChild(notes);
+  function showNotes(run) {
+    notes.textContent = '';
+    const n = run.notes;
+    if (!n || lesson) return;
+    if (n.supports) notes.appendChild(el('p', 'note', n.supports));
+    for (const [cause, first] of n.causes) {
+      const line = el('p', 'slow', 'slow: ' + cause + ' ');
+      if (first !== null) line.appendChild(button('show', 'jump to the first step that shows it', () => go(first)));
+      notes.appendChild(line);
+    }
+    if (!n.causes.length && n.checks.length) {
+      const details = el('details', 'slow-checks');
+      details.appendChild(el('summary', 'slow', 'slow, no cause named: what each test measured'));
+      for (const check of n.checks) details.appendChild(el('p', 'note', check));
+      notes.appendChild(details);
+    }
+  }
   if (data.scene) {
     const details = el('details', 'scene');
     details.appendChild(el('summary', '', 'The scene file (RON: shapes and poses to the bit; open it with collidescope view, or import it in Python with cs.Scene.load)'));
@@ -636,6 +657,7 @@ collidescopeData().then(function (data) {
     counter.textContent = 'step ' + (index + 1) + ' of ' + run.steps.length;
     narration.textContent = step.text;
     verdict.textContent = run.label + ': ' + run.verdict;
+    if (notes.dataset.run !== String(state.run)) { showNotes(run); notes.dataset.run = String(state.run); }
     noPicture.textContent = step.picture ? '' :
       'This step has no picture here: ' + run.label + "'s steps are drawn only by the desktop viewer (collidescope view) so far.";
     drawView();
