@@ -60,6 +60,7 @@ fn a_scene_of_each_family_replays_in_chromium() {
         "scenes/lp_boxes_apart.ron",
         "scenes/ip_diamond_vs_can.ron",
         "scenes/contact_box_over_edge.ron",
+        "scenes/meshes/ball_in_bowl.ron",
     ] {
         let stem = Path::new(scene).file_stem().unwrap().to_string_lossy();
         let out = dir.join(format!("{stem}.html"));
@@ -175,4 +176,36 @@ fn a_scene_page_carries_the_slow_causes_and_the_pictures_of_every_family() {
             assert!(picture["faces"].as_array().unwrap().len() >= 2);
         }
     }
+}
+
+/// A pair with a mesh: the page replays the runs on the sub-pair the midphase names
+/// (the steps the viewer shows), says the whole pair's answer with the sub-pair that
+/// makes it, and draws the piece in focus over its mesh.
+#[test]
+fn a_mesh_pair_replays_its_nearest_sub_pair() {
+    use collidescope::export::web::{page_data, scene_page};
+    use collidescope::scene::Scene;
+    let scene = Scene::load(Path::new("scenes/meshes/ball_in_bowl.ron")).unwrap();
+    let data: serde_json::Value =
+        serde_json::from_str(&page_data(&scene_page(&scene, &[]).unwrap()).unwrap()).unwrap();
+    let method = scene.methods[0];
+    let whole = scene
+        .run_composite(method, scene.settings, false, None)
+        .unwrap();
+    let k = whole.answer.nearest.expect("a nearest triangle");
+    let name = scene.sub_pair_name(&whole, k);
+    let notes = data["notes"].as_str().unwrap();
+    assert!(notes.contains(&format!("made by {name}")), "{notes}");
+    let sub = scene.sub_pair_scene(&whole, k).unwrap();
+    let run = sub.run(method);
+    let steps = data["runs"][0]["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), run.trace.len());
+    for (i, step) in steps.iter().enumerate() {
+        assert_eq!(step["text"], run.narrate(i));
+    }
+    // The bowl, the ball, and the triangle in focus as a body of its own.
+    let bodies = data["bodies"].as_array().unwrap();
+    assert_eq!(bodies.len(), scene.bodies.len() + 1);
+    let piece = bodies.last().unwrap();
+    assert_eq!(piece["vertices"].as_array().unwrap().len(), 3, "{piece}");
 }

@@ -412,6 +412,62 @@ impl PageBuilder {
                 self.palette.index(colour)
             })
             .collect();
+        self.pair_coloured(scene, placement, body_colours, key)
+    }
+
+    /// A composite pair of `whole` (a mesh taken as triangles, a height field, a
+    /// compound) through its sub-pair `sub` (the midphase's, as a scene of two convex
+    /// bodies): the composite bodies drawn faint in their colour, the sub-pair's pieces
+    /// added as bodies of their own in the pair's colours (the piece in focus), and the
+    /// sub-pair's `A ⊖ B` and runs.
+    pub fn composite_pair(&mut self, whole: &Scene, sub: &Scene, sub_name: &str) -> usize {
+        let (focus_a, focus_b) = whole.pairs[0];
+        let mut body_colours: Vec<usize> = Vec::new();
+        for (i, body) in whole.bodies.iter().enumerate() {
+            let base = if i == focus_a {
+                COLOUR_A
+            } else if i == focus_b {
+                COLOUR_B
+            } else {
+                COLOUR_OTHER
+            };
+            let focused = i == focus_a || i == focus_b;
+            let alpha = match (focused, body.composite.is_some()) {
+                (true, true) => 0.2,
+                (true, false) => 0.45,
+                (false, _) => 0.35,
+            };
+            body_colours.push(self.palette.index(base.with_alpha(alpha)));
+        }
+        // The pieces in focus: a composite side's piece over its faint whole.
+        for (k, (index, colour)) in [(focus_a, COLOUR_A), (focus_b, COLOUR_B)]
+            .into_iter()
+            .enumerate()
+        {
+            if whole.bodies[index].composite.is_none() {
+                continue;
+            }
+            let piece = &sub.bodies[k];
+            let name = format!("{} (in focus: {sub_name})", whole.body_label(index));
+            self.data
+                .bodies
+                .push(mesh(name, &body_mesh(piece), None, |p| {
+                    piece.pose.transform_point(p)
+                }));
+            body_colours.push(self.palette.index(colour.with_alpha(0.6)));
+        }
+        let key = ((usize::MAX, self.pair_keys.len()), false);
+        self.pair_coloured(sub, PairPlacement { in_place: false }, body_colours, key)
+    }
+
+    fn pair_coloured(
+        &mut self,
+        scene: &Scene,
+        placement: PairPlacement,
+        body_colours: Vec<usize>,
+        key: ((usize, usize), bool),
+    ) -> usize {
+        let (focus_a, focus_b) = scene.pairs[0];
         let (lo, hi) = bounding_box(
             self.data
                 .bodies
@@ -563,14 +619,6 @@ impl PageBuilder {
 /// The scene's pair in focus, run with `methods` (the scene's own when empty), as a
 /// page's data. `A ⊖ B` is drawn beside the shapes, as the viewer draws it by default.
 pub fn scene_data(scene: &Scene, methods: &[Method]) -> Result<PageData, String> {
-    if scene.focus_is_composite() {
-        return Err(
-            "the pair in focus is a composite (a mesh taken as triangles, a height field or \
-             a compound): web pages replay convex pairs so far; export one of its \
-             sub-pairs (`solve` names them)"
-                .to_string(),
-        );
-    }
     let mut methods = if methods.is_empty() {
         scene.methods.clone()
     } else {
@@ -586,12 +634,86 @@ pub fn scene_data(scene: &Scene, methods: &[Method]) -> Result<PageData, String>
     if methods.is_empty() {
         return Err("the scene names no algorithm: give one with -a NAME".to_string());
     }
+    if scene.focus_is_composite() {
+        return composite_scene_data(scene, &methods);
+    }
     let mut page = PageBuilder::new(scene);
     let pair = page.pair(scene, PairPlacement { in_place: false });
     for method in &methods {
         let run = scene.run(*method);
         let index = page.run(pair, &run, Layers::default());
         page.data.runs[index].notes = RunNotes::of(&run, scene);
+    }
+    Ok(page.finish(None))
+}
+
+/// A pair with a composite, as the viewer shows it: each method's answer on the whole
+/// pair through the midphase (in the page's notes, with the sub-pair that makes it and
+/// the hierarchy's work), and the first method's sub-pair in focus (the nearest, or the
+/// first ranked when none is certified) with every method's steps on it.
+fn composite_scene_data(scene: &Scene, methods: &[Method]) -> Result<PageData, String> {
+    use crate::printed_bound::{Above, Below};
+    let wholes: Vec<_> = (methods.iter())
+        .filter_map(|m| scene.run_composite(*m, scene.settings, false, None))
+        .collect();
+    let focused = wholes
+        .first()
+        .ok_or("the pair in focus has no composite answer")?;
+    let k = (focused.answer.nearest)
+        .or_else(|| focused.ranked().first().copied())
+        .ok_or_else(|| {
+            format!(
+                "{}: the midphase ran no sub-pair ({}), so there are no steps to replay",
+                focused.method.name(),
+                focused.answer.outcome
+            )
+        })?;
+    let sub = scene
+        .sub_pair_scene(focused, k)
+        .ok_or("the sub-pair in focus cannot be built as a scene")?;
+    let sub_name = scene.sub_pair_name(focused, k);
+    let mut notes = vec![scene.notes.clone()];
+    for whole in &wholes {
+        let a = &whole.answer;
+        let mut line = format!(
+            "{} on the whole pair through the midphase: {}",
+            whole.method.label(),
+            a.outcome
+        );
+        if let Some(n) = a.nearest {
+            line.push_str(&format!(", made by {}", scene.sub_pair_name(whole, n)));
+        }
+        if a.upper.is_finite() && a.upper > 0.0 {
+            line.push_str(&format!(
+                "; the distance lies in [{:.9e}, {:.9e}]",
+                Below(a.lower),
+                Above(a.upper)
+            ));
+        }
+        line.push_str(&format!(
+            "; {} hierarchy nodes visited ({} pruned), {} sub-pairs run.",
+            a.nodes_visited,
+            a.nodes_pruned,
+            a.sub_pairs.len()
+        ));
+        notes.push(line);
+    }
+    notes.push(format!(
+        "The steps below are each method's on {sub_name}, the sub-pair in focus (the \
+         first method's{}), as the viewer shows them; the other sub-pairs, the hierarchy \
+         and the internal edges are drawn only by the desktop viewer so far.",
+        if focused.answer.nearest == Some(k) {
+            " nearest"
+        } else {
+            " first ranked: none is certified nearest"
+        }
+    ));
+    let mut page = PageBuilder::new(scene);
+    page.data.notes = notes.join("\n");
+    let pair = page.composite_pair(scene, &sub, &sub_name);
+    for method in methods {
+        let run = sub.run(*method);
+        page.run(pair, &run, Layers::default());
     }
     Ok(page.finish(None))
 }
