@@ -62,6 +62,8 @@ def check(browser, path, expect, failures):
     url = Path(path).resolve().as_uri()
     page.goto(url)
     page.wait_for_function("() => window.collidescope !== undefined")
+    # Measured, not asserted (a timing depends on the machine): docs/benchmarks.md.
+    first = page.evaluate("() => window.collidescope.firstPicture")
     name = Path(path).name
     data = page.evaluate("() => window.collidescope.data")
     checked = 0
@@ -111,7 +113,10 @@ def check(browser, path, expect, failures):
         failures.append(f"{name}: console error: {e}")
     for r in requests:
         failures.append(f"{name}: a request left the page: {r}")
-    print(f"{name}: {checked} steps checked, {len(errors)} console errors, {len(requests)} requests")
+    print(
+        f"{name}: {checked} steps checked, {len(errors)} console errors, {len(requests)} requests, "
+        f"first picture after {first:.0f} ms"
+    )
     page.close()
 
 

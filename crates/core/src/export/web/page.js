@@ -749,4 +749,6 @@ collidescopeData().then(function (data) {
   }
   frameBox(allBox());
   if (lesson && lesson.pages.length) showPage(0); else update();
+  // When the first picture was drawn, from the start of the page's load (milliseconds).
+  window.collidescope.firstPicture = performance.now();
 });
