@@ -62,7 +62,8 @@ pub fn lesson_page(scene: Scene) -> Result<String, String> {
         if layers.construction {
             builder.construction(pair, pair_scene);
         }
-        if layers.bvh || layers.internal_edges {
+        // The composite layers draw something only on a pair with a composite.
+        if (layers.bvh || layers.internal_edges) && model.scene.focus_is_composite() {
             viewer_only.push("the composite layers");
         }
         pages.push(LessonPage {

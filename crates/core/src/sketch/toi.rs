@@ -15,7 +15,7 @@ use crate::printed_bound::{Above, Below};
 use crate::scene::Scene;
 use crate::solver::toi::{RayState, ToiRecord};
 use crate::solver::{Outcome, Run};
-use crate::tessellate::{shape_mesh, swept_difference_mesh, swept_mesh, TriMesh};
+use crate::tessellate::{coarse_mesh, swept_difference_mesh, swept_mesh, TriMesh};
 
 pub const COLOUR_PATH: Rgba = Rgba::rgb(0.35, 0.35, 0.35);
 pub const COLOUR_BRACKET: Rgba = Rgba::rgb(0.95, 0.55, 0.0);
@@ -76,7 +76,8 @@ impl Motion {
                 triangles(&swept_difference_mesh(scene, v), |p| p)
             };
             MotionMeshes {
-                b_local: shape_mesh(&b.shape),
+                // Coarse: the ghost is B's mesh again at every step of the run.
+                b_local: coarse_mesh(&b.shape),
                 pose_b: b.pose,
                 spin,
                 swept,

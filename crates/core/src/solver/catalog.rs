@@ -54,9 +54,14 @@ impl ShapeRequirement {
             ShapeRequirement::Polytopes => {
                 for (name, s) in [("A", a), ("B", b)] {
                     if s.vertex_points().is_none() {
+                        let kind = s.kind_name();
+                        let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                            "an"
+                        } else {
+                            "a"
+                        };
                         return Err(format!(
-                            "shape {name} is a {}, not a polytope given by its points",
-                            s.kind_name()
+                            "shape {name} is {article} {kind}, not a polytope given by its points"
                         ));
                     }
                 }

@@ -37,6 +37,9 @@ pub struct PageData {
     pub runs: Vec<RunData>,
     /// A lesson's pages and questions.
     pub lesson: Option<LessonData>,
+    /// A planar scene: the view looks down −z with y up, as the viewer's does, and does
+    /// not orbit.
+    pub planar: bool,
 }
 
 /// A pair in focus: the bodies' colours (A's and B's, the others grey), `A ⊖ B` where
@@ -191,6 +194,9 @@ pub struct RunData {
     /// Every point the run's pictures mark, once: the pictures refer to them by index
     /// (a Frank-Wolfe path is drawn again at every step).
     pub points: Vec<[f32; 3]>,
+    /// The pictures' sets of faces `[colour, p, q, r, …]` (points by index), each once:
+    /// a picture's `faces` are indices into them.
+    pub face_sets: Vec<Vec<u32>>,
     pub steps: Vec<StepData>,
 }
 
@@ -208,7 +214,7 @@ pub struct StepData {
 /// A step's [`Sketch`] in the page's compact form, points as indices into the run's
 /// `points` and colours into the palette: lines `[p, q, colour]`, markers `[p, size,
 /// colour]`, arrows as lines, strips `[colour, p, …]`, labels `[p, colour, text]`, faces
-/// `[colour, p, q, r, …]`, and the spheres "frame step" and "frame newest" close in on
+/// as indices into the run's `face_sets`, and the spheres "frame step" and "frame newest" close in on
 /// `[x, y, z, r]`.
 #[derive(Serialize, Default)]
 pub struct Picture {
@@ -217,7 +223,7 @@ pub struct Picture {
     pub arrows: Vec<[u32; 3]>,
     pub strips: Vec<Vec<u32>>,
     pub labels: Vec<(u32, u32, String)>,
-    pub faces: Vec<Vec<u32>>,
+    pub faces: Vec<u32>,
     pub step: [f32; 4],
     pub newest: Option<[f32; 4]>,
 }
@@ -227,6 +233,10 @@ pub struct Picture {
 struct Points {
     list: Vec<[f32; 3]>,
     index: std::collections::HashMap<[u32; 3], u32>,
+    /// Sets of faces `[colour, p, q, r, …]`, each stored once: a swept region is the
+    /// same at every step of a time of impact.
+    face_sets: Vec<Vec<u32>>,
+    face_index: std::collections::HashMap<Vec<u32>, u32>,
 }
 
 impl Points {
@@ -239,6 +249,16 @@ impl Points {
         self.list.push(v);
         let i = (self.list.len() - 1) as u32;
         self.index.insert(key, i);
+        i
+    }
+
+    fn face_set(&mut self, list: Vec<u32>) -> u32 {
+        if let Some(i) = self.face_index.get(&list) {
+            return *i;
+        }
+        let i = self.face_sets.len() as u32;
+        self.face_sets.push(list.clone());
+        self.face_index.insert(list, i);
         i
     }
 }
@@ -319,7 +339,7 @@ fn picture(sketch: &Sketch, palette: &mut Palette, points: &mut Points) -> Pictu
     for faces in &sketch.faces {
         let mut list = vec![colour(faces.colour)];
         list.extend(faces.triangles.iter().flatten().map(|p| points.of(*p)));
-        out.faces.push(list);
+        out.faces.push(points.face_set(list));
     }
     out.step = sphere(&sketch.step);
     out.newest = sketch.newest.as_ref().map(sphere);
@@ -380,6 +400,7 @@ impl PageBuilder {
                 notes: scene.notes.clone(),
                 replay: REPLAY_NOTICE,
                 scene: scene.to_file().to_ron().unwrap_or_default(),
+                planar: scene.dimension == crate::scene::Dimension::Planar,
                 bodies,
                 ..PageData::default()
             },
@@ -779,6 +800,7 @@ fn run_data(
         tolerance: Some(tolerance).filter(|t| *t > 0.0 && t.is_finite()),
         notes: RunNotes::default(),
         points: points.list,
+        face_sets: points.face_sets,
         steps,
     }
 }

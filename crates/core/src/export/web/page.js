@@ -40,6 +40,24 @@ collidescopeData().then(function (data) {
     }
   }
   function spansText(spans) { return spans.map(s => s[0]).join(''); }
+  // The first `n` words of styled spans (their styles kept: 2^{−34} stays a power),
+  // and whether words were left out.
+  function firstWords(spans, n) {
+    const text = spansText(spans);
+    const word = /\S+/g;
+    let m, count = 0, end = text.length;
+    while ((m = word.exec(text))) {
+      if (++count === n) { end = m.index + m[0].length; break; }
+    }
+    const out = [];
+    let at = 0;
+    for (const [part, bold, code, script] of spans) {
+      if (at >= end) break;
+      out.push([part.slice(0, end - at), bold, code, script]);
+      at += part.length;
+    }
+    return [out, text.slice(end).trim().length > 0];
+  }
 
   const header = el('header');
   header.appendChild(el('h1', '', data.title || 'Collidescope'));
@@ -140,7 +158,8 @@ collidescopeData().then(function (data) {
   // The construction's clock (as the viewer's: a copy every step_seconds, a pause, again).
   const started = performance.now();
   let animating = false;
-  const camera = { yaw: 0.6, pitch: 0.45, distance: 6, focus: [0, 0, 0] };
+  // A planar scene is seen from above (yaw and pitch 0: looking down −z, y up).
+  const camera = { yaw: data.planar ? 0 : 0.6, pitch: data.planar ? 0 : 0.45, distance: 6, focus: [0, 0, 0] };
 
   function currentRun() { return data.runs[state.run]; }
   function currentPair() { return data.pairs[currentRun().pair]; }
@@ -269,7 +288,7 @@ collidescopeData().then(function (data) {
     for (const [mesh, c] of meshes) meshTriangles(mesh, c, triangles);
     const P = currentRun().points;
     if (picture) {
-      for (const list of picture.faces) {
+      for (const list of picture.faces.map(i => currentRun().face_sets[i])) {
         for (let i = 1; i + 2 < list.length; i += 3) {
           triangles.push({ p: [P[list[i]], P[list[i + 1]], P[list[i + 2]]], colour: list[0] });
         }
@@ -509,8 +528,9 @@ collidescopeData().then(function (data) {
   function drawPlot() {
     const shown = shownRuns();
     // A residual of 0 sits at the floor, 1e-18, as the viewer plots it.
+    // (and below it: a residual of round-off below zero).
     const series = data.runs.map(run => run.steps
-      .filter(s => s.residual !== null && s.residual >= 0)
+      .filter(s => s.residual !== null)
       .map(s => [s.k, Math.log10(Math.max(s.residual, 1e-18))]));
     const all = shown.map(i => series[i]).flat();
     const names = [];
@@ -546,6 +566,11 @@ collidescopeData().then(function (data) {
       ctx.beginPath();
       series[i].forEach((p, j) => { if (j === 0) ctx.moveTo(X(p[0]), Y(p[1])); else ctx.lineTo(X(p[0]), Y(p[1])); });
       ctx.stroke();
+      // A run of one point is a dot.
+      if (series[i].length === 1) {
+        ctx.fillStyle = runColour(run);
+        ctx.beginPath(); ctx.arc(X(series[i][0][0]), Y(series[i][0][1]), 4, 0, 2 * Math.PI); ctx.fill();
+      }
     });
     stepLine(frame);
   }
@@ -567,7 +592,9 @@ collidescopeData().then(function (data) {
     const { ctx, X, Y } = frame;
     const ticks = [];
     for (let i = 0; i <= 4; i++) ticks.push(yMin + (yMax - yMin) * i / 4);
-    axes(ctx, frame, ticks, v => Number(v.toPrecision(4)).toString());
+    // Ticks to three digits, relative to the plot's span (a 1e-16 beside 0.01 is 0).
+    const span = Math.abs(yMax - yMin) || 1;
+    axes(ctx, frame, ticks, v => Math.abs(v) < span * 1e-6 ? '0' : Number(v.toPrecision(3)).toString());
     for (const [series, dashed] of [[upper, false], [lower, true]]) {
       if (!series.length) continue;
       ctx.strokeStyle = runColour(run);
@@ -631,7 +658,7 @@ collidescopeData().then(function (data) {
   view.addEventListener('pointerdown', e => { dragging = [e.clientX, e.clientY]; view.setPointerCapture(e.pointerId); });
   view.addEventListener('pointerup', () => { dragging = null; });
   view.addEventListener('pointermove', e => {
-    if (!dragging) return;
+    if (!dragging || data.planar) return;
     camera.yaw -= (e.clientX - dragging[0]) * 0.008;
     camera.pitch = Math.max(-1.56, Math.min(1.56, camera.pitch + (e.clientY - dragging[1]) * 0.008));
     dragging = [e.clientX, e.clientY];
@@ -707,7 +734,7 @@ collidescopeData().then(function (data) {
     state.origin = page.origin;
     state.construction = page.construction;
     state.plots = page.plots;
-    if (page.camera) lookFrom(page.camera[0], page.camera[1]);
+    if (page.camera && !data.planar) lookFrom(page.camera[0], page.camera[1]);
     const picture = currentRun().steps[Math.min(page.cursor, currentRun().steps.length - 1)].picture;
     if (page.frame === 'all') frameBox(allBox());
     else if (page.frame === 'difference') frameSphere(currentPair().frame_difference);
@@ -717,8 +744,9 @@ collidescopeData().then(function (data) {
   }
   if (lesson) {
     lesson.pages.forEach((page, i) => {
-      const words = spansText(page.text).split(/\s+/);
-      const item = el('li', '', words.slice(0, 8).join(' ') + (words.length > 8 ? '…' : ''));
+      const [shown, cut] = firstWords(page.text, 8);
+      const item = el('li');
+      setSpans(item, cut ? shown.concat([['…', false, false, 0]]) : shown);
       item.addEventListener('click', () => showPage(i));
       pageList.appendChild(item);
       pageItems.push(item);

@@ -71,8 +71,10 @@ fn sentence(run: RunView<'_>, records: &[ContactRecord], index: usize) -> String
                             .to_string(),
                     };
                     format!(
-                        "Along the normal A's support set is {word_a} ({count_a} corners) and \
-                         B's, against it, {word_b} ({count_b} corners): {reference}."
+                        "Along the normal A's support set is {word_a} ({}) and B's, against \
+                         it, {word_b} ({}): {reference}.",
+                        corners(count_a),
+                        corners(count_b)
                     )
                 }
                 ContactRule::CoalPatch => {
@@ -111,8 +113,11 @@ fn sentence(run: RunView<'_>, records: &[ContactRecord], index: usize) -> String
                 ),
                 _ => format!(
                     "Side plane {cut} of the reference face (Sutherland–Hodgman) cuts the \
-                     incident feature: {} corners are left.",
-                    r.points.len()
+                     incident feature: {}.",
+                    match r.points.len() {
+                        1 => "1 corner is left".to_string(),
+                        n => format!("{n} corners are left"),
+                    }
                 ),
             }
         }
@@ -167,5 +172,14 @@ fn sentence(run: RunView<'_>, records: &[ContactRecord], index: usize) -> String
             let notes: String = m.notes.iter().map(|n| format!(" Note: {n}.")).collect();
             format!("{verdict}{notes}")
         }
+    }
+}
+
+/// "1 corner", "4 corners".
+fn corners(n: usize) -> String {
+    if n == 1 {
+        "1 corner".to_string()
+    } else {
+        format!("{n} corners")
     }
 }
