@@ -31,6 +31,22 @@ pub fn run(scene_path: &Path, targets: Targets<'_>, methods: &[Method]) -> anyho
         }
     );
     if let Some(path) = html {
+        // A method that does not take these shapes still has its page (its answer says
+        // why), but the user is told.
+        let named = if methods.is_empty() {
+            &scene.methods[..]
+        } else {
+            methods
+        };
+        let (a, b) = (&scene.a().shape, &scene.b().shape);
+        for m in named {
+            if let Err(why) = collidescope::solver::catalog::info(*m).shapes.check(a, b) {
+                eprintln!(
+                    "note: {} does not apply to this pair ({why}): its page has no steps",
+                    m.name()
+                );
+            }
+        }
         let page = collidescope::export::web::scene_page(&scene, methods)
             .map_err(|e| anyhow::anyhow!("{pair}: cannot export a web page: {e}"))?;
         std::fs::write(path, &page)

@@ -64,6 +64,19 @@ pub fn print_lesson(path: &Path, worksheet: Option<&Path>, pdf: bool) -> anyhow:
     Ok(())
 }
 
+/// That `out`'s folder exists (a page is written there after the transcript).
+pub fn check_writable(out: &Path) -> anyhow::Result<()> {
+    let folder = out.parent().filter(|p| !p.as_os_str().is_empty());
+    match folder {
+        Some(f) if !f.is_dir() => anyhow::bail!(
+            "{}: cannot write: the folder {} does not exist",
+            out.display(),
+            f.display()
+        ),
+        _ => Ok(()),
+    }
+}
+
 /// `collidescope lesson FILE --html OUT`: the lesson as one web page.
 pub fn write_page(path: &Path, out: &Path) -> anyhow::Result<()> {
     let scene = collidescope::input::open(path)?;

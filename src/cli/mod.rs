@@ -679,11 +679,21 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             worksheet,
             pdf,
         }) => match (scene, site) {
-            (scene, Some(site)) => lesson::write_site(
-                &scene.unwrap_or_else(|| PathBuf::from("scenes/lessons")),
-                &site,
-            ),
+            (scene, Some(site)) => {
+                let folder = scene.unwrap_or_else(|| PathBuf::from("scenes/lessons"));
+                if !folder.is_dir() {
+                    anyhow::bail!(
+                        "{}: --site takes the lessons' folder (with its course.ron), not a file",
+                        folder.display()
+                    );
+                }
+                lesson::write_site(&folder, &site)
+            }
             (Some(scene), None) => {
+                // A page that cannot be written is said before the transcript.
+                if let Some(out) = &html {
+                    lesson::check_writable(out)?;
+                }
                 lesson::print_lesson(&scene, worksheet.as_deref(), pdf)?;
                 match html {
                     Some(out) => lesson::write_page(&scene, &out),
