@@ -30,6 +30,9 @@ pub struct LessonPlayer {
     pending: Option<(Option<usize>, Option<LessonFrame>)>,
     /// The step the first lesson opens at (`view --lesson-step`), from 0.
     start: Option<usize>,
+    /// The run's step the first page shows instead of its own (`view --iteration`
+    /// without `--lesson-step`, on a scene that carries a lesson).
+    first_cursor: Option<usize>,
 }
 
 impl LessonPlayer {
@@ -39,6 +42,12 @@ impl LessonPlayer {
             start: Some(k),
             ..Self::default()
         }
+    }
+
+    /// The first page shows the run at step `k` instead of its own cursor.
+    pub fn with_first_cursor(mut self, k: Option<usize>) -> Self {
+        self.first_cursor = k;
+        self
     }
 
     /// Asks for step `k` (clamped to the lesson; one past its last step is the page of
@@ -142,7 +151,8 @@ fn apply_lesson_step(
         );
         look_from(&mut orbit, eye, target);
     }
-    player.pending = Some((step.cursor, step.frame));
+    let cursor = player.first_cursor.take().or(step.cursor);
+    player.pending = Some((cursor, step.frame));
 }
 
 /// The cursor and framing, once the step's run has been solved.

@@ -138,9 +138,10 @@ pub fn run_viewer(options: ViewerOptions) -> anyhow::Result<()> {
         p.panels_hidden = options.animate.is_some();
         p
     })
-    .insert_resource(lesson::LessonPlayer::starting_at(
-        options.lesson_step.unwrap_or(1).saturating_sub(1),
-    ))
+    .insert_resource(
+        lesson::LessonPlayer::starting_at(options.lesson_step.unwrap_or(1).saturating_sub(1))
+            .with_first_cursor(options.iteration.filter(|_| options.lesson_step.is_none())),
+    )
     .init_resource::<StatusLine>()
     .init_resource::<Layers>()
     .init_state::<ViewerMode>()
