@@ -616,7 +616,7 @@ collidescopeData().then(function (data) {
     const row = el('div', 'method');
     methodRows.push(row);
     const swatch = el('span', 'swatch');
-    swatch.style.background = 'rgb(' + run.colour.join(',') + ')';
+    swatch.style.background = runColour(run);
     const b = button(run.label, run.method, () => { state.run = i; update(); });
     row.appendChild(swatch);
     row.appendChild(b);

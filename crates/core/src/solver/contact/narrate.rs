@@ -113,11 +113,9 @@ fn sentence(run: RunView<'_>, records: &[ContactRecord], index: usize) -> String
                 ),
                 _ => format!(
                     "Side plane {cut} of the reference face (Sutherland–Hodgman) cuts the \
-                     incident feature: {}.",
-                    match r.points.len() {
-                        1 => "1 corner is left".to_string(),
-                        n => format!("{n} corners are left"),
-                    }
+                     incident feature: {} {} left.",
+                    corners(r.points.len()),
+                    if r.points.len() == 1 { "is" } else { "are" }
                 ),
             }
         }
