@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use glam::{DQuat, DVec3};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::protocol::translations_at_distances;
 use crate::minkowski::MinkowskiDifference;
@@ -17,7 +17,7 @@ use crate::shape::Shape;
 use crate::solver::{solve, Algorithm, SolverSettings};
 
 /// One sampled pose: B's world pose (A sits at the identity) and its signed distance.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SweepPose {
     pub index: usize,
     pub pose_b: Pose,
@@ -50,20 +50,36 @@ pub fn sample_poses(
     band: (f64, f64),
     seed: u64,
 ) -> Vec<SweepPose> {
+    sample_poses_in(a, b, samples, band, seed, 0..samples)
+}
+
+/// The poses of [`sample_poses`] whose indices fall in `range` (a chunk of a sweep run
+/// elsewhere): every draw is taken in order, so each pose is the one the whole sweep
+/// places at that index, and only the chunk's are placed.
+pub fn sample_poses_in(
+    a: &Shape,
+    b: &Shape,
+    samples: usize,
+    band: (f64, f64),
+    seed: u64,
+    range: std::ops::Range<usize>,
+) -> Vec<SweepPose> {
     let mut rng = SplitMix64::new(seed);
     let draws: Vec<(DQuat, DVec3, f64)> = (0..samples)
         .map(|_| (rng.rotation(), rng.unit_vector(), rng.range(band.0, band.1)))
         .collect();
     let reach =
         3.0 * (a.local_aabb().extent().length() + b.local_aabb().extent().length()).max(1e-9);
-    draws
-        .into_par_iter()
+    let end = range.end.min(samples);
+    let start = range.start.min(end);
+    draws[start..end]
+        .par_iter()
         .enumerate()
-        .map(|(index, (rotation, direction, delta))| {
+        .map(|(offset, &(rotation, direction, delta))| {
             let place = |t: DVec3| RelativePose::between(&Pose::IDENTITY, &Pose::new(t, rotation));
             let placed = translations_at_distances(a, b, direction * reach, place, &[delta]);
             SweepPose {
-                index,
+                index: start + offset,
                 pose_b: Pose::new(placed[0].translation, rotation),
                 target_distance: delta,
             }
@@ -180,6 +196,191 @@ pub fn distributions(
             }
         })
         .collect()
+}
+
+/// The outcome names a sweep's runs carry ([`crate::solver::Outcome::status_name`]), to
+/// read a chunk's back as the same static names.
+const STATUS_NAMES: [&str; 16] = [
+    "intersecting",
+    "separated",
+    "contact",
+    "separated_early_stop",
+    "stalled",
+    "penetrating",
+    "touching",
+    "impact",
+    "no_impact",
+    "grazing",
+    "pivot_cap",
+    "a_inside_b",
+    "a_not_inside_b",
+    "iteration_cap",
+    "not_applicable",
+    "degenerate",
+];
+
+/// A chunk of a sweep run apart (one task of `collidescope.cluster.sweep`): the sweep's
+/// arguments it belongs to, the pose indices `start..end` it covers, those poses and
+/// their runs, in the order the whole sweep would hold them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepChunk {
+    pub samples: usize,
+    pub band: (f64, f64),
+    pub seed: u64,
+    pub algorithms: Vec<String>,
+    pub start: usize,
+    pub end: usize,
+    pub poses: Vec<SweepPose>,
+    pub runs: Vec<ChunkRun>,
+}
+
+/// A [`SweepRun`] as a chunk file holds it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChunkRun {
+    pub pose: usize,
+    pub algorithm: String,
+    pub iterations: usize,
+    pub support_calls: u64,
+    pub status: String,
+}
+
+impl From<&SweepRun> for ChunkRun {
+    fn from(r: &SweepRun) -> Self {
+        ChunkRun {
+            pose: r.pose,
+            algorithm: r.algorithm.to_string(),
+            iterations: r.iterations,
+            support_calls: r.support_calls,
+            status: r.status.to_string(),
+        }
+    }
+}
+
+/// The arguments a chunk must share with the sweep it is merged into.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepPlan {
+    pub samples: usize,
+    pub band: (f64, f64),
+    pub seed: u64,
+    pub algorithms: Vec<Algorithm>,
+}
+
+impl SweepPlan {
+    /// The chunk of this sweep covering `poses` with their `runs`.
+    pub fn chunk(&self, start: usize, poses: Vec<SweepPose>, runs: &[SweepRun]) -> SweepChunk {
+        SweepChunk {
+            samples: self.samples,
+            band: self.band,
+            seed: self.seed,
+            algorithms: self
+                .algorithms
+                .iter()
+                .map(|a| a.name().to_string())
+                .collect(),
+            start,
+            end: start + poses.len(),
+            poses,
+            runs: runs.iter().map(ChunkRun::from).collect(),
+        }
+    }
+}
+
+/// Merges chunks (each named by where it came from, for messages) into the poses and
+/// runs the whole sweep gives, in its order: every chunk of this sweep, together
+/// covering each pose exactly once; else what is missing, doubled or foreign.
+pub fn merge_chunks(
+    plan: &SweepPlan,
+    mut chunks: Vec<(String, SweepChunk)>,
+) -> Result<(Vec<SweepPose>, Vec<SweepRun>), String> {
+    let names: Vec<String> = plan
+        .algorithms
+        .iter()
+        .map(|a| a.name().to_string())
+        .collect();
+    for (name, c) in &chunks {
+        if c.samples != plan.samples
+            || c.band != plan.band
+            || c.seed != plan.seed
+            || c.algorithms != names
+        {
+            return Err(format!(
+                "{name}: a chunk of another sweep ({} samples, distances {}..{}, seed {}, \
+                 {}), not of this one ({} samples, distances {}..{}, seed {}, {})",
+                c.samples,
+                c.band.0,
+                c.band.1,
+                c.seed,
+                c.algorithms.join(", "),
+                plan.samples,
+                plan.band.0,
+                plan.band.1,
+                plan.seed,
+                names.join(", ")
+            ));
+        }
+        let expected_runs = (c.end - c.start.min(c.end)) * names.len();
+        if c.poses.len() != c.end.saturating_sub(c.start) || c.runs.len() != expected_runs {
+            return Err(format!(
+                "{name}: covers poses {}..{} but holds {} poses and {} runs (expected {} \
+                 and {expected_runs})",
+                c.start,
+                c.end,
+                c.poses.len(),
+                c.runs.len(),
+                c.end.saturating_sub(c.start)
+            ));
+        }
+    }
+    chunks.sort_by_key(|(_, c)| (c.start, c.end));
+    let mut next = 0;
+    let mut previous = String::new();
+    for (name, c) in &chunks {
+        if c.start > next {
+            return Err(format!(
+                "poses {next}..{} are missing: no chunk covers them",
+                c.start
+            ));
+        }
+        if c.start < next {
+            return Err(format!(
+                "{name} and {previous} both cover poses {}..{}",
+                c.start,
+                next.min(c.end)
+            ));
+        }
+        next = c.end;
+        previous.clone_from(name);
+    }
+    if next != plan.samples {
+        return Err(format!(
+            "poses {next}..{} are missing: no chunk covers them",
+            plan.samples
+        ));
+    }
+    let mut poses = Vec::with_capacity(plan.samples);
+    let mut runs = Vec::with_capacity(plan.samples * names.len());
+    for (name, c) in chunks {
+        for r in &c.runs {
+            let algorithm = plan
+                .algorithms
+                .iter()
+                .find(|a| a.name() == r.algorithm)
+                .ok_or_else(|| format!("{name}: unknown algorithm {}", r.algorithm))?;
+            let status = STATUS_NAMES
+                .iter()
+                .find(|s| **s == r.status)
+                .ok_or_else(|| format!("{name}: unknown outcome {}", r.status))?;
+            runs.push(SweepRun {
+                pose: r.pose,
+                algorithm: algorithm.name(),
+                iterations: r.iterations,
+                support_calls: r.support_calls,
+                status,
+            });
+        }
+        poses.extend(c.poses);
+    }
+    Ok((poses, runs))
 }
 
 #[cfg(test)]

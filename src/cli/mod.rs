@@ -319,6 +319,19 @@ enum Command {
         /// How many of the slowest poses per algorithm to keep as scenes.
         #[arg(long, default_value_t = 5)]
         worst: usize,
+        /// Run only the poses START..END and write them as a chunk file (JSON) to
+        /// --chunk-out: one task of a sweep split over machines
+        /// (`collidescope.cluster.sweep` in the Python package, docs/cluster.md).
+        #[arg(long, value_parser = sweep::parse_range, requires = "chunk_out", conflicts_with = "reduce")]
+        chunk: Option<(usize, usize)>,
+        /// Where --chunk writes its file (`-`: standard output).
+        #[arg(long, requires = "chunk")]
+        chunk_out: Option<PathBuf>,
+        /// Report from the chunk files in this folder (each written by --chunk, together
+        /// covering every pose once) instead of running the poses: the same report and
+        /// scenes as the sweep run here.
+        #[arg(long)]
+        reduce: Option<PathBuf>,
     },
     /// How steady each contact rule's manifold is: B nudged by 1e-9 to 1e-3 of the pair's
     /// size and the whole scene moved and turned, the points' motion per unit of the
@@ -632,6 +645,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             seed,
             out,
             worst,
+            chunk,
+            chunk_out,
+            reduce,
         }) => sweep::run(sweep::SweepArgs {
             a,
             b,
@@ -641,6 +657,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             seed,
             out,
             worst,
+            chunk: chunk.zip(chunk_out),
+            reduce,
         }),
         #[cfg(feature = "app")]
         Some(Command::View {

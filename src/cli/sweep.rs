@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use collidescope::bench::sweep::{distributions, run_sweep, sample_poses, SweepPose};
+use collidescope::bench::sweep::{
+    distributions, merge_chunks, run_sweep, sample_poses, sample_poses_in, SweepChunk, SweepPlan,
+    SweepPose, SweepRun,
+};
 use collidescope::mesh::load_mesh;
 use collidescope::pose::Pose;
 use collidescope::scene::{Body, Scene, ShapeSpec};
@@ -22,6 +25,28 @@ pub struct SweepArgs {
     pub seed: u64,
     pub out: PathBuf,
     pub worst: usize,
+    /// Only the poses `START..END`, written as a chunk file to `chunk_out` (a cluster's
+    /// task: `collidescope.cluster.sweep`).
+    pub chunk: Option<((usize, usize), PathBuf)>,
+    /// The report from the chunk files in this folder instead of running the poses.
+    pub reduce: Option<PathBuf>,
+}
+
+/// Parses `START..END` (pose indices).
+pub fn parse_range(s: &str) -> Result<(usize, usize), String> {
+    let (lo, hi) = s
+        .split_once("..")
+        .ok_or_else(|| format!("expected START..END, got '{s}'"))?;
+    let parse = |v: &str| {
+        v.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("expected START..END (whole numbers), got '{s}'"))
+    };
+    let (lo, hi) = (parse(lo)?, parse(hi)?);
+    if lo > hi {
+        return Err(format!("the range {lo}..{hi} must have START ≤ END"));
+    }
+    Ok((lo, hi))
 }
 
 /// Parses `MIN..MAX`.
@@ -59,36 +84,29 @@ pub fn run(args: SweepArgs) -> anyhow::Result<()> {
     };
     let (path_a, a) = load(&args.a)?;
     let (path_b, b) = load(&args.b)?;
+    let settings = SolverSettings::benchmark();
+    let plan = SweepPlan {
+        samples: args.samples,
+        band: args.band,
+        seed: args.seed,
+        algorithms: algorithms.clone(),
+    };
+    if let Some(((start, end), out)) = &args.chunk {
+        return write_chunk(&plan, (&a, &b), (*start, *end), settings, out);
+    }
     std::fs::create_dir_all(&args.out).map_err(|e| {
         anyhow::anyhow!(
             "{}: cannot create the output folder: {e}",
             args.out.display()
         )
     })?;
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        // A second Ctrl-C while stopping ends the process the usual way.
-        let _ = ctrlc::set_handler(move || {
-            if stop.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-        });
-    }
-    let settings = SolverSettings::benchmark();
     let started = std::time::Instant::now();
-    let poses = sample_poses(&a, &b, args.samples, args.band, args.seed);
-    let bar = ProgressBar::new(poses.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} poses {elapsed} (Ctrl-C stops, keeping what is done)",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let runs = run_sweep(&a, &b, &poses, &algorithms, settings, &stop, &|| bar.inc(1));
-    bar.finish_and_clear();
+    let (poses, runs) = match &args.reduce {
+        Some(folder) => read_chunks(&plan, folder)?,
+        None => sweep_here(&plan, (&a, &b), settings),
+    };
     let done = runs.len() / algorithms.len().max(1);
-    if stop.load(Ordering::SeqCst) {
+    if done < poses.len() {
         println!(
             "stopped by Ctrl-C after {done} of {} poses; the report covers those",
             poses.len()
@@ -177,6 +195,95 @@ pub fn run(args: SweepArgs) -> anyhow::Result<()> {
         println!("  {w}");
     }
     Ok(())
+}
+
+/// Every pose on this machine's cores, with a progress bar; Ctrl-C stops, keeping what
+/// is done.
+fn sweep_here(
+    plan: &SweepPlan,
+    (a, b): (&Shape, &Shape),
+    settings: SolverSettings,
+) -> (Vec<SweepPose>, Vec<SweepRun>) {
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        // A second Ctrl-C while stopping ends the process the usual way.
+        let _ = ctrlc::set_handler(move || {
+            if stop.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+    }
+    let poses = sample_poses(a, b, plan.samples, plan.band, plan.seed);
+    let bar = ProgressBar::new(poses.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} poses {elapsed} (Ctrl-C stops, keeping what is done)",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let runs = run_sweep(a, b, &poses, &plan.algorithms, settings, &stop, &|| {
+        bar.inc(1)
+    });
+    bar.finish_and_clear();
+    (poses, runs)
+}
+
+/// Runs the poses `start..end` alone and writes them as a chunk file (`-`: standard
+/// output), for the report to merge (`--reduce`).
+fn write_chunk(
+    plan: &SweepPlan,
+    (a, b): (&Shape, &Shape),
+    (start, end): (usize, usize),
+    settings: SolverSettings,
+    out: &Path,
+) -> anyhow::Result<()> {
+    if end > plan.samples {
+        anyhow::bail!(
+            "--chunk {start}..{end} reaches past the sweep's {} samples",
+            plan.samples
+        );
+    }
+    let poses = sample_poses_in(a, b, plan.samples, plan.band, plan.seed, start..end);
+    let never = AtomicBool::new(false);
+    let runs = run_sweep(a, b, &poses, &plan.algorithms, settings, &never, &|| {});
+    let text = serde_json::to_string(&plan.chunk(start, poses, &runs))?;
+    if out == Path::new("-") {
+        println!("{text}");
+    } else {
+        std::fs::write(out, text)
+            .map_err(|e| anyhow::anyhow!("{}: cannot write the chunk: {e}", out.display()))?;
+    }
+    Ok(())
+}
+
+/// The poses and runs of the chunk files (`*.json`) in `folder`, merged as the whole
+/// sweep holds them; an error names a file that is not a chunk of this sweep, or the
+/// poses missing or covered twice.
+fn read_chunks(plan: &SweepPlan, folder: &Path) -> anyhow::Result<(Vec<SweepPose>, Vec<SweepRun>)> {
+    let entries = std::fs::read_dir(folder).map_err(|e| {
+        anyhow::anyhow!("{}: cannot read the chunks' folder: {e}", folder.display())
+    })?;
+    let mut chunks = Vec::new();
+    for entry in entries {
+        let path = entry?.path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json")
+            || path.file_name().and_then(|n| n.to_str()) == Some("manifest.json")
+        {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
+        let chunk: SweepChunk = serde_json::from_str(&text).map_err(|e| {
+            anyhow::anyhow!(
+                "{}: not a sweep chunk (line {}): {e}",
+                path.display(),
+                e.line()
+            )
+        })?;
+        chunks.push((path.display().to_string(), chunk));
+    }
+    merge_chunks(plan, chunks).map_err(|e| anyhow::anyhow!("{}: {e}", folder.display()))
 }
 
 /// Writes the pose as a scene and solves the file again; returns the iterations it gives

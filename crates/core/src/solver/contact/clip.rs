@@ -9,7 +9,7 @@ use smallvec::SmallVec;
 use super::support_set::Corners;
 
 /// A reference face's side planes: (a point, the outward unit normal).
-pub type SidePlanes = SmallVec<[(DVec3, DVec3); 16]>;
+pub type SidePlanes = SmallVec<[(DVec3, DVec3); 8]>;
 
 /// One side plane of the reference face and what was left of the incident feature
 /// after it: the plane through `point` with outward `normal` (points with

@@ -209,7 +209,7 @@ fn reduce(
     const FLOOR: f64 = 1e-12;
     let across = |p: DVec3| p - normal * normal.dot(p);
     // Each kept candidate: its index, its point on A across the normal, its squared depth.
-    let points: smallvec::SmallVec<[(usize, DVec3, f64); 16]> = kept
+    let points: smallvec::SmallVec<[(usize, DVec3, f64); 8]> = kept
         .iter()
         .map(|&k| {
             let c = &candidates[k];

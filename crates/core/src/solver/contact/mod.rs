@@ -27,7 +27,7 @@ use crate::minkowski::SupportStats;
 use crate::nearest::{nearest_on_segment, nearest_on_triangle};
 use crate::pose::RelativePose;
 use crate::shape::{PointShape, Shape, SupportMap};
-use crate::solver::epa::{gjk_settings_for_epa, penetration};
+use crate::solver::epa::{closed_form_penetration, gjk_settings_for_epa, penetration, ClosedForms};
 use crate::solver::family::{Answer, Family, FamilyRun, PairQuery};
 use crate::solver::gjk::{run_gjk, DirectionRule};
 use crate::solver::outcome::Outcome;
@@ -283,8 +283,16 @@ pub(crate) fn certified_normal(
     epa: EpaSettings,
     contact: ContactSettings,
 ) -> Result<CertifiedNormal, Outcome> {
-    let run = penetration(a, b, b_in_a, gjk_settings_for_epa(), epa, None);
-    let outcome = run.summary.outcome.clone();
+    // A closed form first (two boxes, a shape resting on a box face: the same
+    // certificates, no run built), else GJK and EPA.
+    let (outcome, witnesses) =
+        match closed_form_penetration(a, b, b_in_a, ClosedForms::of(epa, true)) {
+            Some((outcome, witnesses)) => (outcome, Some(witnesses)),
+            None => {
+                let run = penetration(a, b, b_in_a, gjk_settings_for_epa(), epa, None);
+                (run.summary.outcome.clone(), run.witnesses())
+            }
+        };
     let (normal, depth) = match &outcome {
         Outcome::Penetrating { depth, normal } => (*normal, *depth),
         Outcome::Touching { normal } => (*normal, 0.0),
@@ -292,7 +300,7 @@ pub(crate) fn certified_normal(
             distance,
             lower_bound,
         } if *distance <= contact.margin => {
-            let (wa, wb) = run.witnesses().ok_or_else(|| outcome.clone())?;
+            let (wa, wb) = witnesses.ok_or_else(|| outcome.clone())?;
             let along = (wb - wa).normalize_or_zero();
             if along == DVec3::ZERO {
                 return Err(outcome);
@@ -301,7 +309,7 @@ pub(crate) fn certified_normal(
         }
         _ => return Err(outcome),
     };
-    let (on_a, on_b) = run.witnesses().unwrap_or((DVec3::ZERO, DVec3::ZERO));
+    let (on_a, on_b) = witnesses.unwrap_or((DVec3::ZERO, DVec3::ZERO));
     Ok(CertifiedNormal {
         outcome,
         normal,

@@ -17,7 +17,7 @@ use smallvec::SmallVec;
 use crate::shape::{Shape, SupportMap};
 
 /// A few points (a feature's corners, a clipped polygon) on the stack.
-pub type Corners = SmallVec<[DVec3; 16]>;
+pub type Corners = SmallVec<[DVec3; 8]>;
 
 /// A support set, in the frame its points are given in: a point, a segment, or a
 /// convex polygon (counter-clockwise seen from the direction it supports).

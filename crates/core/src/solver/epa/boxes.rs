@@ -22,7 +22,7 @@ use super::gjk_settings_for_epa;
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
 use crate::shape::box_axes::{candidate_axes, radius, radius_unturned};
-use crate::shape::{Cuboid, Shape};
+use crate::shape::{Cuboid, Shape, SupportMap};
 use crate::solver::{run_gjk, DirectionRule, Outcome};
 
 /// Overlaps below this fraction of the scene's size are left to GJK and EPA.
@@ -155,6 +155,70 @@ fn segment_over_face(h: DVec3, p: DVec3, q: DVec3) -> Option<CoreContact> {
     let contact = point_in_box(h, lower)?;
     // The point's answer is the segment's only when it is the face's.
     (contact.normal[over] != 0.0 && contact.signed_distance >= 0.0).then_some(contact)
+}
+
+/// A box core against a core with an exact support (a cylinder, a cone, a hull, a
+/// capsule's segment) that it clearly overlaps, when one face of the box decides: for
+/// the box's face normal `n` under which the other core reaches deepest, that deepest
+/// point `p` (its support along −n) lies inside the box and nearer to `n`'s face than
+/// to any other. Then the depth is `p`'s depth below that face, exactly: A ⊖ B
+/// reaches no further than it along `n` (its support there), and holds the ball of
+/// that radius about the origin (A − p, a box, does). A cylinder standing on a face, a
+/// hull resting on one. `None` when another face is as near, or the pair touches or
+/// is apart (the other closed forms, GJK and EPA decide). Used by the contact family,
+/// which asks for the normal alone; EPA's own run keeps its expansions to show.
+pub(super) fn face_over_deepest_point(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+) -> Option<CoreContact> {
+    let exact_support = |s: &Shape| {
+        matches!(
+            s,
+            Shape::Cylinder(_) | Shape::Cone(_) | Shape::Polytope(_) | Shape::Capsule(_)
+        )
+    };
+    match (a, b) {
+        (Shape::Cuboid(ca), other) if exact_support(other) => {
+            deepest_under_a_face(ca.half_extents(), other, b_in_a)
+        }
+        (other, Shape::Cuboid(cb)) if exact_support(other) => {
+            // In B's frame A is the other core; the normal that pushes A out of B pushes
+            // B the other way.
+            let (r, t) = (b_in_a.rotation, b_in_a.translation);
+            let c = deepest_under_a_face(cb.half_extents(), other, b_in_a.inverse())?;
+            Some(CoreContact {
+                signed_distance: c.signed_distance,
+                normal: -(r * c.normal),
+                on_a: r * c.on_b + t,
+                on_b: r * c.on_a + t,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// [`face_over_deepest_point`] for a box of half extents `h` (its own frame) and
+/// `other` at `pose`: over the six faces, the one the other core reaches deepest under
+/// (its support point against the face's normal), answered by [`point_in_box`] when
+/// that point's nearest face is the same one and it lies inside.
+fn deepest_under_a_face(h: DVec3, other: &Shape, pose: RelativePose) -> Option<CoreContact> {
+    let (r, t) = (pose.rotation, pose.translation);
+    let mut best: Option<(f64, DVec3, DVec3)> = None;
+    for axis in 0..3 {
+        for sign in [1.0, -1.0] {
+            let mut n = DVec3::ZERO;
+            n[axis] = sign;
+            let deepest = r * other.local_support(r.transpose() * -n) + t;
+            let depth = h[axis] - sign * deepest[axis];
+            if best.is_none_or(|(d, ..)| depth < d) {
+                best = Some((depth, n, deepest));
+            }
+        }
+    }
+    let (_, n, deepest) = best?;
+    let contact = point_in_box(h, deepest)?;
+    (contact.signed_distance < 0.0 && contact.normal == n).then_some(contact)
 }
 
 /// The size the boxes' tolerances are relative to.
@@ -624,6 +688,90 @@ mod tests {
             }
         }
         assert!(answered > 200, "{answered} answered in closed form");
+    }
+
+    /// Cylinders, cones, hulls and capsules resting on a box face (standing, tipped,
+    /// over an edge, deep or a hair in), on either side of the pair: where a face
+    /// decides in closed form, EPA (with its certificate) finds the same depth and
+    /// normal, and the point pair is the depth apart along it.
+    #[test]
+    fn a_shape_resting_on_a_box_face_has_epa_s_depth_in_closed_form() {
+        use crate::shape::{Capsule, Cone, Cylinder, Polytope};
+        use crate::solver::epa::{
+            closed_form_penetration, gjk_settings_for_epa, penetration, ClosedForms, EpaSettings,
+        };
+        let slab = Shape::Cuboid(Cuboid::new(DVec3::new(2.0, 1.5, 0.5)).unwrap());
+        let mut rng = crate::rng::SplitMix64::new(5);
+        let cloud: Vec<DVec3> = (0..14).map(|_| rng.vector(0.5)).collect();
+        let others = [
+            Shape::Cylinder(Cylinder::new(0.4, 0.5).unwrap()),
+            Shape::Cone(Cone::new(0.4, 0.5).unwrap()),
+            Shape::Polytope(Polytope::from_points(&cloud).unwrap()),
+            Shape::Capsule(Capsule::new(0.2, 0.6).unwrap()),
+        ];
+        let open = EpaSettings {
+            closed_forms: false,
+            ..EpaSettings::default()
+        };
+        let mut answered = 0;
+        for trial in 0..600 {
+            let other = &others[trial % others.len()];
+            let standing = DMat3::from_rotation_x(std::f64::consts::FRAC_PI_2);
+            let tip = if trial % 3 == 0 {
+                0.0
+            } else {
+                rng.range(-0.3, 0.3)
+            };
+            let turn = DMat3::from_rotation_z(rng.range(0.0, 6.3))
+                * DMat3::from_rotation_x(tip)
+                * standing;
+            let lowest = -(turn * other.local_support(turn.transpose() * -DVec3::Z)).z;
+            let depth = 10f64.powf(rng.range(-6.0, -1.0));
+            let t = DVec3::new(
+                rng.range(-2.4, 2.4),
+                rng.range(-1.9, 1.9),
+                0.5 + lowest - depth,
+            );
+            let (pose, inverse) = (at(turn, t), at(turn, t).inverse());
+            for (a, b, pose) in [(&slab, other, pose), (other, &slab, inverse)] {
+                let faces_only = ClosedForms {
+                    boxes: false,
+                    box_faces: true,
+                };
+                let Some((ours, (on_a, on_b))) = closed_form_penetration(a, b, pose, faces_only)
+                else {
+                    continue;
+                };
+                answered += 1;
+                let theirs = penetration(a, b, pose, gjk_settings_for_epa(), open, None);
+                let (
+                    Outcome::Penetrating {
+                        depth: x,
+                        normal: n,
+                    },
+                    Outcome::Penetrating {
+                        depth: y,
+                        normal: m,
+                    },
+                ) = (&ours, &theirs.summary.outcome)
+                else {
+                    panic!(
+                        "trial {trial}: closed {ours}, EPA {}",
+                        theirs.summary.outcome
+                    );
+                };
+                assert!((x - y).abs() <= 1e-9, "trial {trial}: closed {x}, EPA {y}");
+                // EPA's normal may turn where the depth is nearly flat; its depth along
+                // ours is what matters, and when the depths are far apart from any
+                // other face's, the normals agree.
+                assert!(
+                    (n - m).length() <= 1e-4 || (x - y).abs() <= 1e-12,
+                    "trial {trial}: normal {n} against EPA's {m}"
+                );
+                assert!(((on_a - on_b).dot(*n) - x).abs() <= 1e-12, "trial {trial}");
+            }
+        }
+        assert!(answered > 450, "{answered} answered in closed form");
     }
 
     #[test]

@@ -110,29 +110,14 @@ pub fn penetration(
 ) -> EpaRun {
     let (core_a, radius_a) = a.rounded_core();
     let (core_b, radius_b) = b.rounded_core();
-    if let Some(contact) = closed_form::point_core_contact(&core_a, &core_b, b_in_a) {
-        return EpaRun::of_cores_in_contact(contact, radius_a, radius_b);
-    }
-    if settings.closed_forms {
-        match boxes::box_core_contact(&core_a, &core_b, b_in_a) {
-            Some(BoxAnswer::Contact(contact)) => {
-                return EpaRun::of_cores_in_contact(contact, radius_a, radius_b);
-            }
-            Some(BoxAnswer::Apart {
-                distance,
-                lower_bound,
-                on_a,
-                on_b,
-            }) if lower_bound > radius_a + radius_b => {
-                return EpaRun::of_separated_cores(
-                    (distance, lower_bound),
-                    (on_a, on_b),
-                    radius_a,
-                    radius_b,
-                );
-            }
-            _ => {}
-        }
+    if let Some((outcome, witnesses)) = closed_form_of_cores(
+        (&core_a, &core_b),
+        b_in_a,
+        (radius_a, radius_b),
+        ClosedForms::of(settings, false),
+    ) {
+        let extras = EpaExtras { gjk_stage: None };
+        return EpaRun::new(outcome, 0, SupportStats::default(), Some(witnesses), extras);
     }
     let mut run = penetration_of_cores(&core_a, &core_b, b_in_a, gjk_settings, settings, trace);
     if radius_a + radius_b > 0.0 {
@@ -141,47 +126,121 @@ pub fn penetration(
     run
 }
 
+/// Which closed forms answer a pair before GJK and EPA.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ClosedForms {
+    /// Two boxes, a box and a point or a segment (EPA's `closed_forms` setting).
+    pub boxes: bool,
+    /// A box face over the other shape's deepest point
+    /// ([`boxes::face_over_deepest_point`]): asked by the contact family, which
+    /// shows no expansion; EPA's own run keeps its expansions to show.
+    pub box_faces: bool,
+}
+
+impl ClosedForms {
+    pub(crate) fn of(settings: EpaSettings, box_faces: bool) -> ClosedForms {
+        ClosedForms {
+            boxes: settings.closed_forms,
+            box_faces: settings.closed_forms && box_faces,
+        }
+    }
+}
+
+/// The penetration (or distance) of A and B when a closed form answers it: the outcome
+/// and the point pair (A's frame), without a run; `None` when GJK and EPA must decide.
+/// Rounded shapes by their cores, the radii then added.
+pub(crate) fn closed_form_penetration(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    forms: ClosedForms,
+) -> Option<(Outcome, (DVec3, DVec3))> {
+    let (core_a, radius_a) = a.rounded_core();
+    let (core_b, radius_b) = b.rounded_core();
+    closed_form_of_cores((&core_a, &core_b), b_in_a, (radius_a, radius_b), forms)
+}
+
+/// [`closed_form_penetration`] on the cores, with their radii.
+fn closed_form_of_cores(
+    (core_a, core_b): (&Shape, &Shape),
+    b_in_a: RelativePose,
+    (radius_a, radius_b): (f64, f64),
+    forms: ClosedForms,
+) -> Option<(Outcome, (DVec3, DVec3))> {
+    if let Some(contact) = closed_form::point_core_contact(core_a, core_b, b_in_a) {
+        return Some(cores_in_contact(contact, radius_a, radius_b));
+    }
+    if forms.boxes {
+        match boxes::box_core_contact(core_a, core_b, b_in_a) {
+            Some(BoxAnswer::Contact(contact)) => {
+                return Some(cores_in_contact(contact, radius_a, radius_b));
+            }
+            Some(BoxAnswer::Apart {
+                distance,
+                lower_bound,
+                on_a,
+                on_b,
+            }) if lower_bound > radius_a + radius_b => {
+                return Some(separated_cores(
+                    (distance, lower_bound),
+                    (on_a, on_b),
+                    radius_a,
+                    radius_b,
+                ));
+            }
+            _ => {}
+        }
+    }
+    if forms.box_faces {
+        let contact = boxes::face_over_deepest_point(core_a, core_b, b_in_a)?;
+        return Some(cores_in_contact(contact, radius_a, radius_b));
+    }
+    None
+}
+
+/// The answer for two cores whose contact is known exactly, their radii added.
+fn cores_in_contact(
+    c: closed_form::CoreContact,
+    radius_a: f64,
+    radius_b: f64,
+) -> (Outcome, (DVec3, DVec3)) {
+    let signed = c.signed_distance - (radius_a + radius_b);
+    let outcome = if signed > 0.0 {
+        Outcome::Separated {
+            distance: signed,
+            lower_bound: signed,
+        }
+    } else if signed == 0.0 {
+        Outcome::Touching { normal: c.normal }
+    } else {
+        Outcome::Penetrating {
+            depth: -signed,
+            normal: c.normal,
+        }
+    };
+    let witnesses = (c.on_a + c.normal * radius_a, c.on_b - c.normal * radius_b);
+    (outcome, witnesses)
+}
+
+/// The answer for two cores apart by `distance`, proved at least `lower_bound`, their
+/// nearest points `on`, when the radii leave a gap.
+fn separated_cores(
+    (distance, lower_bound): (f64, f64),
+    (on_a, on_b): (DVec3, DVec3),
+    radius_a: f64,
+    radius_b: f64,
+) -> (Outcome, (DVec3, DVec3)) {
+    let radius = radius_a + radius_b;
+    let outcome = Outcome::Separated {
+        distance: distance - radius,
+        lower_bound: lower_bound - radius,
+    };
+    let normal = (on_b - on_a) / distance;
+    let witnesses = (on_a + normal * radius_a, on_b - normal * radius_b);
+    (outcome, witnesses)
+}
+
 impl EpaRun {
-    /// The answer for two cores whose contact is known exactly, their radii added.
-    fn of_cores_in_contact(c: closed_form::CoreContact, radius_a: f64, radius_b: f64) -> Self {
-        let signed = c.signed_distance - (radius_a + radius_b);
-        let outcome = if signed > 0.0 {
-            Outcome::Separated {
-                distance: signed,
-                lower_bound: signed,
-            }
-        } else if signed == 0.0 {
-            Outcome::Touching { normal: c.normal }
-        } else {
-            Outcome::Penetrating {
-                depth: -signed,
-                normal: c.normal,
-            }
-        };
-        let witnesses = (c.on_a + c.normal * radius_a, c.on_b - c.normal * radius_b);
-        let extras = EpaExtras { gjk_stage: None };
-        EpaRun::new(outcome, 0, SupportStats::default(), Some(witnesses), extras)
-    }
-
-    /// The answer for two cores apart by `distance`, proved at least `lower_bound`,
-    /// their nearest points `on`, when the radii leave a gap.
-    fn of_separated_cores(
-        (distance, lower_bound): (f64, f64),
-        (on_a, on_b): (DVec3, DVec3),
-        radius_a: f64,
-        radius_b: f64,
-    ) -> Self {
-        let radius = radius_a + radius_b;
-        let outcome = Outcome::Separated {
-            distance: distance - radius,
-            lower_bound: lower_bound - radius,
-        };
-        let normal = (on_b - on_a) / distance;
-        let witnesses = (on_a + normal * radius_a, on_b - normal * radius_b);
-        let extras = EpaExtras { gjk_stage: None };
-        EpaRun::new(outcome, 0, SupportStats::default(), Some(witnesses), extras)
-    }
-
     /// Turns an answer about the cores into one about the cores ⊕ balls of the radii.
     fn add_radii(&mut self, radius_a: f64, radius_b: f64) {
         let radius = radius_a + radius_b;
