@@ -1,0 +1,229 @@
+"""Collidescope's batch commands split over a Ray cluster (docs/cluster.md).
+
+Each function takes the arguments of the command-line command it mirrors, splits the
+work into chunks keyed by their index range (poses of a sweep), runs each chunk as a Ray
+task through the `collidescope` program with `--chunk START..END`, keeps every finished
+chunk in a results folder with a manifest, and hands the folder to the same program's
+`--reduce`: the report and the scenes are the single-machine command's own, for any
+partition (the chunks hold each item's raw result; the reduce sorts and counts them as
+the command does).
+
+Faults: a task whose worker dies is run again by Ray (`max_retries`); a chunk is written
+once, by the driver, under its range, so nothing is counted twice; a run interrupted as
+a whole starts again from the chunks already in the results folder.
+
+Why Ray and the program: Ray schedules, retries and moves results between machines (no
+home-made scheduler); the program is the command itself, so the chunks run the same
+code and the reduce prints the same report as `collidescope sweep` on one machine.
+Every node needs the `collidescope` program (on PATH, beside this package, or named by
+`COLLIDESCOPE_PROGRAM` or `program=`) and the input files at the same paths (a shared
+file system, or a local cluster).
+"""
+
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+
+__all__ = ["sweep", "chunk_ranges", "Progress"]
+
+
+def _ray():
+    try:
+        import ray
+    except ImportError as error:
+        raise ImportError(
+            "collidescope.cluster runs on Ray: pip install ray") from error
+    return ray
+
+
+def _find_program(program):
+    if program:
+        return str(program)
+    named = os.environ.get("COLLIDESCOPE_PROGRAM")
+    if named:
+        return named
+    from . import _program
+    found = _program()
+    if not found:
+        raise RuntimeError(
+            "collidescope.cluster runs each chunk with the `collidescope` program, which is "
+            "not on PATH: install it (`cargo install --path .` in the repository) or name it "
+            "with program= or COLLIDESCOPE_PROGRAM")
+    return found
+
+
+def chunk_ranges(total, chunk):
+    """The index ranges [start, end) of `total` items in chunks of at most `chunk`."""
+    if total < 0 or chunk < 1:
+        raise ValueError(f"chunks of {chunk} over {total} items: need total >= 0, chunk >= 1")
+    return [(start, min(start + chunk, total)) for start in range(0, total, chunk)]
+
+
+def _chunk_name(start, end):
+    return f"chunk-{start:09d}-{end:09d}.json"
+
+
+class Progress:
+    """What the command line shows while a run goes: items done of the total, chunks,
+    and the time so far, on one line of standard error."""
+
+    def __init__(self, total, unit, chunks, shown=True):
+        self.total, self.unit, self.chunks, self.shown = total, unit, chunks, shown
+        self.done_items = 0
+        self.done_chunks = 0
+        self.started = time.monotonic()
+
+    def add(self, items):
+        self.done_items += items
+        self.done_chunks += 1
+        if self.shown:
+            width = 40
+            filled = int(width * self.done_items / max(self.total, 1))
+            sys.stderr.write(
+                f"\r{'#' * filled}{'-' * (width - filled)} {self.done_items}/{self.total} "
+                f"{self.unit} ({self.done_chunks}/{self.chunks} chunks) "
+                f"{time.monotonic() - self.started:.0f}s")
+            sys.stderr.flush()
+
+    def finish(self):
+        if self.shown:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _run_chunk_body(program, args, start, end):
+    """One chunk: the program's `--chunk`, its file's text on standard output."""
+    done = subprocess.run([program, *args, "--chunk", f"{start}..{end}", "--chunk-out", "-"],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.strip() or f"exit status {done.returncode}")
+    return done.stdout
+
+
+def _results_folder(results, out, command, args, total, ranges):
+    """The results folder with its manifest: new, or the same run's to resume (an
+    error when it holds another run's chunks)."""
+    folder = results or os.path.join(out, "chunks")
+    os.makedirs(folder, exist_ok=True)
+    manifest_path = os.path.join(folder, "manifest.json")
+    manifest = {"command": command, "args": args, "total": total,
+                "chunks": [list(r) for r in ranges]}
+    if os.path.exists(manifest_path):
+        with open(manifest_path) as f:
+            try:
+                old = json.load(f)
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{manifest_path}: not a manifest ({error})") from error
+        if old != manifest:
+            raise ValueError(
+                f"{folder}: holds the chunks of another run ({old.get('command')} "
+                f"{' '.join(map(str, old.get('args', [])))}, chunks "
+                f"{len(old.get('chunks', []))}); give another results folder or empty it")
+    else:
+        _write_atomically(manifest_path, json.dumps(manifest, indent=1))
+    return folder
+
+
+def _write_atomically(path, text):
+    """Written whole or not at all (a crash leaves no half file to be read back)."""
+    temporary = f"{path}.{os.getpid()}.part"
+    with open(temporary, "w") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(temporary, path)
+
+
+def _finished(folder, start, end):
+    """Whether the chunk's file is there and whole (a resumed run keeps it)."""
+    path = os.path.join(folder, _chunk_name(start, end))
+    try:
+        with open(path) as f:
+            chunk = json.load(f)
+    except (OSError, json.JSONDecodeError):
+        return False
+    return chunk.get("start") == start and chunk.get("end") == end
+
+
+def _run_chunks(program, args, folder, ranges, unit, progress, max_retries):
+    """Every unfinished chunk as a Ray task; each result written under its range as it
+    arrives. Returns how many ran here (the others were in the folder already)."""
+    ray = _ray()
+    if not ray.is_initialized():
+        ray.init()
+    task = ray.remote(max_retries=max_retries, retry_exceptions=False)(_run_chunk_body)
+    total = ranges[-1][1] if ranges else 0
+    shown = Progress(total, unit, len(ranges), progress)
+    pending = {}
+    for start, end in ranges:
+        if _finished(folder, start, end):
+            shown.add(end - start)
+            continue
+        pending[task.remote(program, args, start, end)] = (start, end)
+    ran = len(pending)
+    try:
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            for ref in ready:
+                start, end = pending.pop(ref)
+                try:
+                    text = ray.get(ref)
+                except ray.exceptions.RayTaskError as error:
+                    raise RuntimeError(
+                        f"chunk {start}..{end} failed: {error.cause}") from None
+                _write_atomically(os.path.join(folder, _chunk_name(start, end)), text)
+                shown.add(end - start)
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        shown.finish()
+    return ran
+
+
+def _reduce(program, args, folder):
+    done = subprocess.run([program, *args, "--reduce", folder], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr.strip() or f"exit status {done.returncode}")
+    return done.stdout
+
+
+def _default_chunk(total, per_item_tasks=4):
+    """Chunks of at least 100 items (the per-task cost, about 10 ms to start the
+    program and load the inputs, under 5 % of a chunk's work: docs/cluster.md), and at
+    least four per CPU of the cluster when there are enough items."""
+    ray = _ray()
+    cpus = max(int(ray.cluster_resources().get("CPU", 1)), 1) if ray.is_initialized() else 2
+    return max(100, math.ceil(total / (per_item_tasks * cpus)))
+
+
+def sweep(a, b, *, algorithms=(), samples=1000, distance=(-0.01, 0.1), seed=1,
+          out="target/sweep", worst=5, chunk=None, results=None, address=None,
+          program=None, progress=True, max_retries=5):
+    """`collidescope sweep A B` on a Ray cluster: the same arguments (`distance` as a
+    (min, max) pair), the poses split into chunks of `chunk` (default: see
+    `_default_chunk`), each a Ray task; the chunks kept in `results` (default
+    OUT/chunks) with a manifest, so a run started again resumes; then the command's own
+    report (returned, as it prints it) and its slowest poses written as scenes in
+    `out`, the same for any partition. `address` is `ray.init`'s (default: the cluster
+    already initialised, else a local one)."""
+    ray = _ray()
+    if address is not None and not ray.is_initialized():
+        ray.init(address=address)
+    program = _find_program(program)
+    samples = int(samples)
+    if samples < 0:
+        raise ValueError(f"samples: {samples} (need >= 0)")
+    lo, hi = (float(distance[0]), float(distance[1]))
+    args = ["sweep", os.path.abspath(a), os.path.abspath(b)]
+    for name in algorithms:
+        args += ["--algorithm", str(name)]
+    args += ["--samples", str(samples), "--distance", f"{lo!r}..{hi!r}", "--seed", str(int(seed))]
+    if not ray.is_initialized():
+        ray.init()
+    ranges = chunk_ranges(samples, int(chunk) if chunk else _default_chunk(samples))
+    folder = _results_folder(results, out, "sweep", args, samples, ranges)
+    _run_chunks(program, args, folder, ranges, "poses", progress, max_retries)
+    return _reduce(program, [*args, "--out", str(out), "--worst", str(int(worst))], folder)

@@ -1,0 +1,173 @@
+"""collidescope.cluster on a local Ray cluster started here: a head and a worker node
+as separate processes, a worker killed in the middle of a run, the results against the
+command run on one machine (the report and the scenes, byte for byte, whatever the
+partition), a resumed run, and the messages for a foreign results folder and a bad
+input file."""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+
+import pytest
+
+ray = pytest.importorskip("ray", reason="Ray is not installed (pip install ray)")
+import collidescope.cluster as cluster  # noqa: E402
+
+MESHES = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data", "meshes")
+A = os.path.abspath(os.path.join(MESHES, "stanford-bunny.obj"))
+B = os.path.abspath(os.path.join(MESHES, "cow.obj"))
+
+
+def _program():
+    named = os.environ.get("COLLIDESCOPE_PROGRAM")
+    if named:
+        return named
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.expanduser("~/.cache/collidescope-target"))
+    candidate = os.path.join(target, "release", "collidescope")
+    return candidate if os.access(candidate, os.X_OK) else shutil.which("collidescope")
+
+
+PROGRAM = _program()
+pytestmark = [
+    pytest.mark.skipif(PROGRAM is None, reason="no collidescope program built (cargo build --release)"),
+    pytest.mark.skipif(not (os.path.exists(A) and os.path.exists(B)),
+                       reason=f"the meshes of ../shared/data/meshes are absent ({A})"),
+]
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def local_cluster():
+    """A head node and one worker node, each its own processes with one CPU."""
+    ray_cli = shutil.which("ray")
+    if ray_cli is None:
+        pytest.skip("the `ray` command is not on PATH")
+    port = _free_port()
+    address = f"127.0.0.1:{port}"
+    common = ["--num-cpus=1", "--disable-usage-stats"]
+    env = dict(os.environ, RAY_AUTH_MODE="disabled")
+    subprocess.run([ray_cli, "start", "--head", f"--port={port}", "--include-dashboard=false",
+                    *common], check=True, env=env, capture_output=True)
+    try:
+        subprocess.run([ray_cli, "start", f"--address={address}", *common], check=True, env=env,
+                       capture_output=True)
+        os.environ["RAY_AUTH_MODE"] = "disabled"
+        ray.init(address=address)
+        deadline = time.monotonic() + 60
+        while ray.cluster_resources().get("CPU", 0) < 2 and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert len([n for n in ray.nodes() if n["Alive"]]) == 2, ray.nodes()
+        yield address
+    finally:
+        ray.shutdown()
+        subprocess.run([ray_cli, "stop", "--force"], env=env, capture_output=True)
+
+
+def _single_machine(tmp_path, samples, seed):
+    out = tmp_path / "here"
+    done = subprocess.run([PROGRAM, "sweep", A, B, "--samples", str(samples), "--seed", str(seed),
+                           "--out", str(out)], capture_output=True, text=True, check=True)
+    return done.stdout, out
+
+
+def _same_results(report, out, expected_report, expected_out):
+    """The report but its timing (the first line's seconds) and folder names, and every
+    scene byte for byte."""
+    def steady(text, folder):
+        lines = text.replace(str(folder), "OUT").splitlines()
+        return [lines[0].rsplit(",", 1)[0]] + lines[1:]
+    assert steady(report, out) == steady(expected_report, expected_out)
+    scenes = sorted(p.name for p in expected_out.glob("*.ron"))
+    assert scenes and scenes == sorted(p.name for p in out.glob("*.ron"))
+    for name in scenes:
+        assert (out / name).read_bytes() == (expected_out / name).read_bytes(), name
+
+
+def test_a_sweep_on_the_cluster_gives_the_command_s_results_for_any_partition(local_cluster, tmp_path):
+    expected_report, expected_out = _single_machine(tmp_path, 3000, 7)
+    for chunk in (3000, 1000, 337):
+        out = tmp_path / f"cluster-{chunk}"
+        report = cluster.sweep(A, B, samples=3000, seed=7, out=str(out), chunk=chunk,
+                               program=PROGRAM, progress=False)
+        _same_results(report, out, expected_report, expected_out)
+        chunks = sorted((out / "chunks").glob("chunk-*.json"))
+        assert len(chunks) == -(-3000 // chunk)
+
+
+def test_a_worker_killed_mid_run_loses_nothing_and_doubles_nothing(local_cluster, tmp_path):
+    samples = 40000
+    expected_report, expected_out = _single_machine(tmp_path, samples, 3)
+    killed = []
+
+    def kill_one_running_task():
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not killed:
+            found = subprocess.run(["pgrep", "-f", "ray::_run_chunk_body"], capture_output=True,
+                                   text=True).stdout.split()
+            for pid in found:
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                    killed.append(int(pid))
+                    break
+                except ProcessLookupError:
+                    continue
+            time.sleep(0.005)
+
+    killer = threading.Thread(target=kill_one_running_task)
+    killer.start()
+    out = tmp_path / "cluster"
+    report = cluster.sweep(A, B, samples=samples, seed=3, out=str(out), chunk=1000,
+                           program=PROGRAM, progress=False)
+    killer.join()
+    assert killed, "no running task was seen to kill"
+    _same_results(report, out, expected_report, expected_out)
+    assert len(list((out / "chunks").glob("chunk-*.json"))) == 40
+
+
+def test_an_interrupted_run_resumes_from_its_finished_chunks(local_cluster, tmp_path):
+    out = tmp_path / "cluster"
+    first = cluster.sweep(A, B, samples=2000, seed=5, out=str(out), chunk=500, program=PROGRAM,
+                          progress=False)
+    chunks = sorted((out / "chunks").glob("chunk-*.json"))
+    kept = {p: p.stat().st_mtime_ns for p in chunks[1:]}
+    chunks[0].unlink()
+    # A half-written file of a run killed while writing is not read back.
+    (out / "chunks" / "chunk-000000500-000001000.json.123.part").write_text("{")
+    again = cluster.sweep(A, B, samples=2000, seed=5, out=str(out), chunk=500, program=PROGRAM,
+                          progress=False)
+    assert again.splitlines()[1:] == first.splitlines()[1:]
+    assert chunks[0].exists()
+    assert {p: p.stat().st_mtime_ns for p in chunks[1:]} == kept
+
+
+def test_another_run_s_folder_and_a_bad_mesh_are_named(local_cluster, tmp_path):
+    out = tmp_path / "cluster"
+    cluster.sweep(A, B, samples=200, seed=1, out=str(out), chunk=100, program=PROGRAM,
+                  progress=False)
+    with pytest.raises(ValueError, match="another run"):
+        cluster.sweep(A, B, samples=300, seed=1, out=str(out), chunk=100, program=PROGRAM,
+                      progress=False)
+    broken = tmp_path / "broken.obj"
+    broken.write_text("v 0 0 0\nv 1 nan 0\nf 1 2\n")
+    with pytest.raises(RuntimeError, match="broken.obj"):
+        cluster.sweep(str(broken), B, samples=200, out=str(tmp_path / "bad"), chunk=100,
+                      program=PROGRAM, progress=False)
+
+
+def test_chunk_ranges_cover_every_item_once():
+    for total in (0, 1, 999, 1000, 1001):
+        for size in (1, 7, 1000):
+            ranges = cluster.chunk_ranges(total, size)
+            covered = [i for s, e in ranges for i in range(s, e)]
+            assert covered == list(range(total))
+    with pytest.raises(ValueError):
+        cluster.chunk_ranges(10, 0)
