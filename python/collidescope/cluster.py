@@ -96,8 +96,11 @@ class Progress:
 
 def _run_chunk_body(program, args, start, end):
     """One chunk: the program's `--chunk`, its file's text on standard output."""
+    # The task holds one of the cluster's CPUs: the program's own thread pool keeps to it
+    # (else every task would spread over the whole machine).
+    env = dict(os.environ, RAYON_NUM_THREADS="1")
     done = subprocess.run([program, *args, "--chunk", f"{start}..{end}", "--chunk-out", "-"],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env=env)
     if done.returncode != 0:
         raise RuntimeError(done.stderr.strip() or f"exit status {done.returncode}")
     return done.stdout

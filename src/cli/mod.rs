@@ -322,7 +322,7 @@ enum Command {
         /// Run only the poses START..END and write them as a chunk file (JSON) to
         /// --chunk-out: one task of a sweep split over machines
         /// (`collidescope.cluster.sweep` in the Python package, docs/cluster.md).
-        #[arg(long, value_parser = sweep::parse_range, requires = "chunk_out", conflicts_with = "reduce")]
+        #[arg(long, value_parser = collidescope::bench::chunks::parse_range, requires = "chunk_out", conflicts_with = "reduce")]
         chunk: Option<(usize, usize)>,
         /// Where --chunk writes its file (`-`: standard output).
         #[arg(long, requires = "chunk")]

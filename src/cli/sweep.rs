@@ -5,9 +5,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use collidescope::bench::chunks::{self, Chunk};
 use collidescope::bench::sweep::{
-    distributions, merge_chunks, run_sweep, sample_poses, sample_poses_in, SweepChunk, SweepPlan,
-    SweepPose, SweepRun,
+    distributions, run_sweep, sample_poses, sample_poses_in, SweepItem, SweepPlan, SweepPose,
+    SweepRun,
 };
 use collidescope::mesh::load_mesh;
 use collidescope::pose::Pose;
@@ -30,23 +31,6 @@ pub struct SweepArgs {
     pub chunk: Option<((usize, usize), PathBuf)>,
     /// The report from the chunk files in this folder instead of running the poses.
     pub reduce: Option<PathBuf>,
-}
-
-/// Parses `START..END` (pose indices).
-pub fn parse_range(s: &str) -> Result<(usize, usize), String> {
-    let (lo, hi) = s
-        .split_once("..")
-        .ok_or_else(|| format!("expected START..END, got '{s}'"))?;
-    let parse = |v: &str| {
-        v.trim()
-            .parse::<usize>()
-            .map_err(|_| format!("expected START..END (whole numbers), got '{s}'"))
-    };
-    let (lo, hi) = (parse(lo)?, parse(hi)?);
-    if lo > hi {
-        return Err(format!("the range {lo}..{hi} must have START ≤ END"));
-    }
-    Ok((lo, hi))
 }
 
 /// Parses `MIN..MAX`.
@@ -238,52 +222,26 @@ fn write_chunk(
     settings: SolverSettings,
     out: &Path,
 ) -> anyhow::Result<()> {
-    if end > plan.samples {
-        anyhow::bail!(
-            "--chunk {start}..{end} reaches past the sweep's {} samples",
-            plan.samples
-        );
-    }
+    chunks::check_range((start, end), plan.samples, "samples of the sweep")?;
     let poses = sample_poses_in(a, b, plan.samples, plan.band, plan.seed, start..end);
     let never = AtomicBool::new(false);
     let runs = run_sweep(a, b, &poses, &plan.algorithms, settings, &never, &|| {});
-    let text = serde_json::to_string(&plan.chunk(start, poses, &runs))?;
-    if out == Path::new("-") {
-        println!("{text}");
-    } else {
-        std::fs::write(out, text)
-            .map_err(|e| anyhow::anyhow!("{}: cannot write the chunk: {e}", out.display()))?;
-    }
-    Ok(())
+    let chunk = Chunk {
+        command: "sweep".into(),
+        plan: plan.json(),
+        start,
+        end,
+        items: plan.items(poses, &runs),
+    };
+    chunks::write_chunk(&chunk, out)
 }
 
-/// The poses and runs of the chunk files (`*.json`) in `folder`, merged as the whole
-/// sweep holds them; an error names a file that is not a chunk of this sweep, or the
-/// poses missing or covered twice.
+/// The poses and runs of the chunk files in `folder`, merged as the whole sweep holds
+/// them.
 fn read_chunks(plan: &SweepPlan, folder: &Path) -> anyhow::Result<(Vec<SweepPose>, Vec<SweepRun>)> {
-    let entries = std::fs::read_dir(folder).map_err(|e| {
-        anyhow::anyhow!("{}: cannot read the chunks' folder: {e}", folder.display())
-    })?;
-    let mut chunks = Vec::new();
-    for entry in entries {
-        let path = entry?.path();
-        if path.extension().and_then(|e| e.to_str()) != Some("json")
-            || path.file_name().and_then(|n| n.to_str()) == Some("manifest.json")
-        {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
-        let chunk: SweepChunk = serde_json::from_str(&text).map_err(|e| {
-            anyhow::anyhow!(
-                "{}: not a sweep chunk (line {}): {e}",
-                path.display(),
-                e.line()
-            )
-        })?;
-        chunks.push((path.display().to_string(), chunk));
-    }
-    merge_chunks(plan, chunks).map_err(|e| anyhow::anyhow!("{}: {e}", folder.display()))
+    let items: Vec<SweepItem> = chunks::read_chunks("sweep", &plan.json(), plan.samples, folder)?;
+    plan.unpack(items)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", folder.display()))
 }
 
 /// Writes the pose as a scene and solves the file again; returns the iterations it gives
