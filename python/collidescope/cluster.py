@@ -21,13 +21,14 @@ file system, or a local cluster).
 """
 
 import json
+import json as _json
 import math
 import os
 import subprocess
 import sys
 import time
 
-__all__ = ["sweep", "chunk_ranges", "Progress"]
+__all__ = ["sweep", "robot", "chunk_ranges", "Progress"]
 
 
 def _ray():
@@ -193,13 +194,49 @@ def _reduce(program, args, folder):
     return done.stdout
 
 
-def _default_chunk(total, per_item_tasks=4):
-    """Chunks of at least 100 items (the per-task cost, about 10 ms to start the
-    program and load the inputs, under 5 % of a chunk's work: docs/cluster.md), and at
-    least four per CPU of the cluster when there are enough items."""
+def _default_chunk(program, args, total, align):
+    """A chunk size that keeps the per-task cost (starting the program, loading its
+    inputs, drawing up to the chunk's first item) under 5 % of a chunk's work,
+    measured here: an empty chunk and one of `probe` items, timed; or, when that would
+    leave CPUs of the cluster idle, the total spread over them (a short run)."""
+    probe = min(total, max(align, 256))
+    if probe == 0:
+        return 1
+
+    def seconds(end):
+        started = time.monotonic()
+        _run_chunk_body(program, args, 0, end)
+        return time.monotonic() - started
+
+    overhead = seconds(0)
+    per_item = max((seconds(probe) - overhead) / probe, 1e-9)
+    size = math.ceil(20.0 * overhead / per_item)
     ray = _ray()
-    cpus = max(int(ray.cluster_resources().get("CPU", 1)), 1) if ray.is_initialized() else 2
-    return max(100, math.ceil(total / (per_item_tasks * cpus)))
+    cpus = max(int(ray.cluster_resources().get("CPU", 1)), 1)
+    if math.ceil(total / size) < cpus:
+        size = math.ceil(total / cpus)
+    return max(size, 1)
+
+
+def _run_job(command, args, total, chunk, unit, folder_default, results, program, progress,
+             max_retries, reduce_args, align=1):
+    """Splits `total` items into chunks (multiples of `align`), runs the missing ones,
+    and returns the program's report from the results folder."""
+    ray = _ray()
+    if not ray.is_initialized():
+        ray.init()
+    size = int(chunk) if chunk else _default_chunk(program, args, total, align)
+    size = max(align, -(-size // align) * align)
+    ranges = chunk_ranges(total, size)
+    folder = _results_folder(results, folder_default, command, args, total, ranges)
+    _run_chunks(program, args, folder, ranges, unit, progress, max_retries)
+    return _reduce(program, [*args, *reduce_args], folder)
+
+
+def _connect(address):
+    ray = _ray()
+    if address is not None and not ray.is_initialized():
+        ray.init(address=address)
 
 
 def sweep(a, b, *, algorithms=(), samples=1000, distance=(-0.01, 0.1), seed=1,
@@ -212,9 +249,7 @@ def sweep(a, b, *, algorithms=(), samples=1000, distance=(-0.01, 0.1), seed=1,
     report (returned, as it prints it) and its slowest poses written as scenes in
     `out`, the same for any partition. `address` is `ray.init`'s (default: the cluster
     already initialised, else a local one)."""
-    ray = _ray()
-    if address is not None and not ray.is_initialized():
-        ray.init(address=address)
+    _connect(address)
     program = _find_program(program)
     samples = int(samples)
     if samples < 0:
@@ -224,9 +259,53 @@ def sweep(a, b, *, algorithms=(), samples=1000, distance=(-0.01, 0.1), seed=1,
     for name in algorithms:
         args += ["--algorithm", str(name)]
     args += ["--samples", str(samples), "--distance", f"{lo!r}..{hi!r}", "--seed", str(int(seed))]
-    if not ray.is_initialized():
-        ray.init()
-    ranges = chunk_ranges(samples, int(chunk) if chunk else _default_chunk(samples))
-    folder = _results_folder(results, out, "sweep", args, samples, ranges)
-    _run_chunks(program, args, folder, ranges, "poses", progress, max_retries)
-    return _reduce(program, [*args, "--out", str(out), "--worst", str(int(worst))], folder)
+    return _run_job("sweep", args, samples, chunk, "poses", out, results, program, progress,
+                    max_retries, ["--out", str(out), "--worst", str(int(worst))])
+
+
+def robot(urdf, *, srdf=None, package_root=None, configs=None, random=None, seed=1,
+          algorithm=None, margin=None, collision="hull", pair_scene=None, json=False,
+          chunk=None, results=None, address=None, program=None, progress=True,
+          max_retries=5):
+    """`collidescope robot URDF --random N` (or `--configs FILE`) on a Ray cluster: the
+    same arguments, the configurations split into chunks of `chunk` (rounded up to a
+    multiple of 256, where the check's warm starts restart), each a Ray task; the
+    chunks kept in `results` (default target/robot-chunks) with a manifest; then the
+    command's own report (returned as it prints it: the table, or its JSON with
+    `json=True`), the same as on one machine but for the measured times."""
+    _connect(address)
+    program = _find_program(program)
+    args = ["robot", os.path.abspath(urdf)]
+    if srdf is not None:
+        args += ["--srdf", os.path.abspath(srdf)]
+    if package_root is not None:
+        args += ["--package-root", os.path.abspath(package_root)]
+    if configs is not None and random is not None:
+        raise ValueError("configs= and random= are two sources of configurations: give one")
+    if configs is not None:
+        args += ["--configs", os.path.abspath(configs)]
+        with open(configs) as f:
+            try:
+                total = len(_json.load(f)["configs"])
+            except (ValueError, KeyError, TypeError) as error:
+                raise ValueError(f"{configs}: not a CONFIGS.json ({error})") from error
+    else:
+        total = 1 if random is None else int(random)
+        if total < 0:
+            raise ValueError(f"random: {total} (need >= 0)")
+        if random is not None:
+            args += ["--random", str(total)]
+    args += ["--seed", str(int(seed))]
+    if algorithm is not None:
+        args += ["--algorithm", str(algorithm)]
+    if margin is not None:
+        args += ["--margin", repr(float(margin))]
+    if collision not in ("hull", "mesh"):
+        raise ValueError(f"collision={collision!r}: hull or mesh (the check of one model)")
+    args += ["--collision", collision]
+    if json:
+        args.append("--json")
+    reduce_args = [] if pair_scene is None else ["--pair-scene", os.path.abspath(pair_scene)]
+    return _run_job("robot", args, total, chunk, "configurations",
+                    os.path.join("target", "robot"), results, program, progress, max_retries,
+                    reduce_args, align=256)

@@ -171,3 +171,47 @@ def test_chunk_ranges_cover_every_item_once():
             assert covered == list(range(total))
     with pytest.raises(ValueError):
         cluster.chunk_ranges(10, 0)
+
+
+ROBOTS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data", "robots")
+PANDA = os.path.abspath(os.path.join(ROBOTS, "panda_description", "urdf", "panda.urdf"))
+PANDA_SRDF = os.path.abspath(os.path.join(ROBOTS, "panda_description", "srdf", "panda.srdf"))
+
+
+def _without_times(report):
+    """The robot report but its measured times (the µs figures, the pairs' mean µs)."""
+    import re
+    lines = [line for line in report.splitlines() if "µs" not in line or "mean iter." in line]
+    return [re.sub(r"\s+[0-9.]+$", "", line) if "–" in line and "config" not in line else line
+            for line in lines]
+
+
+@pytest.mark.skipif(not os.path.exists(PANDA), reason=f"the Panda of ../shared is absent ({PANDA})")
+def test_a_robot_check_on_the_cluster_gives_the_command_s_answers(local_cluster, tmp_path):
+    import json
+    common = [PANDA, "--srdf", PANDA_SRDF, "--random", "1500", "--seed", "4"]
+    here = subprocess.run([PROGRAM, "robot", *common, "--json"], capture_output=True, text=True,
+                          check=True).stdout
+    there = cluster.robot(PANDA, srdf=PANDA_SRDF, random=1500, seed=4, json=True, chunk=300,
+                          results=str(tmp_path / "json"), program=PROGRAM, progress=False)
+    expected, got = json.loads(here), json.loads(there)
+    for result in expected["results"] + got["results"]:
+        result.pop("seconds")
+    assert got == expected
+    # Chunks of 300 asked for: 512, where warm starts restart.
+    assert len(list((tmp_path / "json").glob("chunk-*.json"))) == 3
+    table_here = subprocess.run([PROGRAM, "robot", *common, "--margin", "0.05"],
+                                capture_output=True, text=True, check=True).stdout
+    table_there = cluster.robot(PANDA, srdf=PANDA_SRDF, random=1500, seed=4, margin=0.05,
+                                results=str(tmp_path / "table"), program=PROGRAM,
+                                progress=False)
+    assert _without_times(table_there) == _without_times(table_here)
+    assert "nearest apart" in table_there
+
+
+def test_the_default_chunk_keeps_the_task_cost_small(local_cluster, tmp_path):
+    expected_report, expected_out = _single_machine(tmp_path, 20000, 11)
+    out = tmp_path / "cluster"
+    report = cluster.sweep(A, B, samples=20000, seed=11, out=str(out), program=PROGRAM,
+                           progress=False)
+    _same_results(report, out, expected_report, expected_out)

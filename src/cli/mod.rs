@@ -8,6 +8,7 @@ mod jitter;
 mod lesson;
 mod mesh;
 mod robot;
+mod robot_chunks;
 mod solve;
 mod solve_composite;
 mod sweep;
@@ -462,6 +463,20 @@ enum Command {
         pair_scene: Option<PathBuf>,
         #[arg(long)]
         json: bool,
+        /// Check only the configurations START..END (START a multiple of 256, where warm
+        /// starts restart) and write their answers as a chunk file (JSON) to
+        /// --chunk-out: one task of a check split over machines
+        /// (`collidescope.cluster.robot` in the Python package, docs/cluster.md).
+        #[arg(long, value_parser = collidescope::bench::chunks::parse_range, requires = "chunk_out",
+              conflicts_with_all = ["reduce", "any", "timing", "write_srdf"])]
+        chunk: Option<(usize, usize)>,
+        /// Where --chunk writes its file (`-`: standard output).
+        #[arg(long, requires = "chunk")]
+        chunk_out: Option<PathBuf>,
+        /// Report from the chunk files in this folder (each written by --chunk, together
+        /// covering every configuration once): the same report as the check run here.
+        #[arg(long, conflicts_with_all = ["any", "timing", "write_srdf"])]
+        reduce: Option<PathBuf>,
     },
 }
 
@@ -618,6 +633,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             collision,
             pair_scene,
             json,
+            chunk,
+            chunk_out,
+            reduce,
         }) => robot::run(robot::RobotArgs {
             urdf,
             srdf,
@@ -635,6 +653,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             collision,
             pair_scene,
             json,
+            chunk: chunk.zip(chunk_out),
+            reduce,
         }),
         Some(Command::Sweep {
             a,

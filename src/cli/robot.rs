@@ -4,6 +4,8 @@
 
 use std::path::PathBuf;
 
+use super::robot_chunks;
+
 use collidescope::rng::SplitMix64;
 use collidescope::robot::acm::random_configuration;
 use collidescope::robot::path::SmoothPath;
@@ -32,6 +34,11 @@ pub struct RobotArgs {
     pub collision: CollisionArg,
     pub pair_scene: Option<PathBuf>,
     pub json: bool,
+    /// Only the configurations START..END, their answers written as a chunk file
+    /// (a cluster's task: `collidescope.cluster.robot`).
+    pub chunk: Option<((usize, usize), PathBuf)>,
+    /// The report from the chunk files in this folder instead of checking here.
+    pub reduce: Option<PathBuf>,
 }
 
 /// `--collision`: links as hulls, as meshes, or both ways.
@@ -97,6 +104,12 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
     let configs = configurations(&model, &args)?;
     let pairs = checked_pairs(&model, &disabled);
     if args.collision == CollisionArg::Both {
+        if args.chunk.is_some() || args.reduce.is_some() {
+            anyhow::bail!(
+                "--chunk and --reduce split the check of one collision model: ask for \
+                 --collision hull or mesh"
+            );
+        }
         return compare(&model, &pairs, &configs, &args);
     }
     let mut checker = SelfCollision::new(pairs.clone(), args.algorithm);
@@ -119,10 +132,21 @@ pub fn run(args: RobotArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let margin = args.margin.unwrap_or(f64::INFINITY);
-    let answers: Vec<_> = configs
-        .iter()
-        .map(|q| checker.check_within(&model, q, margin))
-        .collect();
+    let plan = chunk_plan(&args, &model, &pairs, configs.len());
+    let answers = match (&args.chunk, &args.reduce) {
+        (Some((range, out)), _) => {
+            return robot_chunks::write(
+                &plan,
+                (&mut checker, &model),
+                &configs,
+                *range,
+                margin,
+                out,
+            )
+        }
+        (None, Some(folder)) => robot_chunks::read(&plan, configs.len(), folder)?,
+        (None, None) => robot_chunks::check_all(&mut checker, &model, &configs, margin),
+    };
     if args.json {
         let results: Vec<_> = answers
             .iter()
@@ -444,6 +468,30 @@ fn save_scene(scene: &collidescope::scene::Scene, out: &std::path::Path) -> anyh
     scene
         .save(out)
         .map_err(|e| anyhow::anyhow!("{}: cannot write the scene: {e}", out.display()))
+}
+
+/// What a chunk of this run must share with the report that merges it: the inputs,
+/// the configurations asked for, the method and the margin.
+fn chunk_plan(
+    args: &RobotArgs,
+    model: &RobotModel,
+    pairs: &[(usize, usize)],
+    configs: usize,
+) -> serde_json::Value {
+    let path = |p: &Option<PathBuf>| p.as_ref().map(|p| p.display().to_string());
+    json!({
+        "urdf": args.urdf.display().to_string(),
+        "srdf": path(&args.srdf),
+        "package_root": path(&args.package_root),
+        "configs_file": path(&args.configs),
+        "random": args.random,
+        "seed": args.seed,
+        "configs": configs,
+        "algorithm": args.algorithm.name(),
+        "margin": args.margin,
+        "collision": model.collision.name(),
+        "pairs": pairs.iter().map(|(i, j)| [i, j]).collect::<Vec<_>>(),
+    })
 }
 
 /// The configurations: from CONFIGS.json (joints not listed stay at 0) or random within

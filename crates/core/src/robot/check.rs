@@ -167,6 +167,11 @@ fn bounding_sphere(shape: &crate::shape::Shape) -> (DVec3, f64) {
 /// are better first guesses than the shapes' centres; random jumps are not.
 const WARM_STEP: f64 = 0.2;
 
+/// How many configurations of a batch share warm starts
+/// ([`SelfCollision::forget_warm_starts`]): the chunks of a cluster's run start at
+/// multiples of it.
+pub const WARM_START_BLOCK: usize = 256;
+
 /// One configuration's answers, with the time of the whole check.
 pub struct ConfigAnswer {
     pub pairs: Vec<PairAnswer>,
@@ -292,6 +297,16 @@ impl SelfCollision {
         let (i, j) = self.pairs[k];
         let ((ci, ri), (cj, rj)) = (spheres[i], spheres[j]);
         (ci - cj).length() - ri - rj
+    }
+
+    /// Starts the next configuration cold, as the first one: no warm direction, simplex
+    /// or hill-climbing start from the last. A batch split into chunks restarts at
+    /// every [`WARM_START_BLOCK`]-th configuration, so that a chunk starting there
+    /// gives the answers the whole batch gives (warm starts change iterations, and
+    /// with ties a support vertex, not a certified answer's meaning).
+    pub fn forget_warm_starts(&mut self) {
+        self.warm = vec![PairWarmStart::default(); self.pairs.len()];
+        self.last_q = None;
     }
 
     /// Whether `q` is near enough the last configuration for its warm directions.

@@ -16,7 +16,7 @@ pub mod visual;
 pub use acm::{compute_acm, srdf_text, AcmRule};
 pub use check::{
     checked_pairs, parry_check, parry_check_as, ConfigAnswer, NearestPair, PairAnswer,
-    SelfCollision,
+    SelfCollision, WARM_START_BLOCK,
 };
 pub use compare::{HullMeshComparison, VerdictChange};
 pub use model::{CollisionMode, JointKind, LinkComposite, LinkShape, RobotJoint, RobotModel};
