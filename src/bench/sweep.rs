@@ -373,7 +373,9 @@ mod tests {
         let mut drawn = SplitMix64::new(5);
         let mut skipped = SplitMix64::new(5);
         for _ in 0..20000 {
-            (drawn.rotation(), drawn.unit_vector(), drawn.range(0.0, 1.0));
+            drawn.rotation();
+            drawn.unit_vector();
+            drawn.range(0.0, 1.0);
             skip_draw(&mut skipped);
             assert_eq!(drawn.next_u64(), skipped.next_u64());
         }

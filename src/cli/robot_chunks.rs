@@ -105,7 +105,7 @@ fn check_from(
         .iter()
         .enumerate()
         .map(|(k, q)| {
-            if (first + k) % WARM_START_BLOCK == 0 {
+            if (first + k).is_multiple_of(WARM_START_BLOCK) {
                 checker.forget_warm_starts();
             }
             checker.check_within(model, q, margin)
@@ -124,7 +124,7 @@ pub fn write(
     out: &Path,
 ) -> anyhow::Result<()> {
     chunks::check_range((start, end), configs.len(), "configurations")?;
-    if start % WARM_START_BLOCK != 0 {
+    if !start.is_multiple_of(WARM_START_BLOCK) {
         anyhow::bail!(
             "--chunk {start}..{end}: a chunk starts at a multiple of {WARM_START_BLOCK} \
              (warm starts restart there, so its answers are the whole run's)"
