@@ -28,7 +28,7 @@ import subprocess
 import sys
 import time
 
-__all__ = ["sweep", "robot", "chunk_ranges", "Progress"]
+__all__ = ["sweep", "robot", "check_captures", "chunk_ranges", "Progress"]
 
 
 def _ray():
@@ -194,12 +194,12 @@ def _reduce(program, args, folder):
     return done.stdout
 
 
-def _default_chunk(program, args, total, align):
+def _default_chunk(program, args, total, align, probe=256):
     """A chunk size that keeps the per-task cost (starting the program, loading its
     inputs, drawing up to the chunk's first item) under 5 % of a chunk's work,
     measured here: an empty chunk and one of `probe` items, timed; or, when that would
     leave CPUs of the cluster idle, the total spread over them (a short run)."""
-    probe = min(total, max(align, 256))
+    probe = min(total, max(align, probe))
     if probe == 0:
         return 1
 
@@ -219,13 +219,13 @@ def _default_chunk(program, args, total, align):
 
 
 def _run_job(command, args, total, chunk, unit, folder_default, results, program, progress,
-             max_retries, reduce_args, align=1):
+             max_retries, reduce_args, align=1, probe=256):
     """Splits `total` items into chunks (multiples of `align`), runs the missing ones,
     and returns the program's report from the results folder."""
     ray = _ray()
     if not ray.is_initialized():
         ray.init()
-    size = int(chunk) if chunk else _default_chunk(program, args, total, align)
+    size = int(chunk) if chunk else _default_chunk(program, args, total, align, probe)
     size = max(align, -(-size // align) * align)
     ranges = chunk_ranges(total, size)
     folder = _results_folder(results, folder_default, command, args, total, ranges)
@@ -309,3 +309,41 @@ def robot(urdf, *, srdf=None, package_root=None, configs=None, random=None, seed
     return _run_job("robot", args, total, chunk, "configurations",
                     os.path.join("target", "robot"), results, program, progress, max_retries,
                     reduce_args, align=256)
+
+
+# Extensions of the files a folder of captures holds besides them (the program skips
+# them too: src/cli/import.rs).
+_ASSETS = {"obj", "stl", "ply", "dae", "msh", "mtl", "png", "jpg", "jpeg", "ron"}
+
+
+def _captures(folder):
+    names = []
+    for name in os.listdir(folder):
+        path = os.path.join(folder, name)
+        extension = name.rsplit(".", 1)[1].lower() if "." in name[1:] else None
+        if os.path.isfile(path) and not name.startswith(".") and extension not in _ASSETS:
+            names.append(name)
+    return sorted(names, key=lambda n: os.fsencode(n))
+
+
+def check_captures(folder, *, out=None, key=None, chunk=None, results=None, address=None,
+                   program=None, progress=True, max_retries=5):
+    """`collidescope import DIR` on a Ray cluster: every capture, dump or model of
+    `folder` (meshes, images, scenes and subfolders skipped) imported and run, split
+    into chunks of files, each a Ray task; a file the importer refuses is reported with
+    its name and its message, and the others go on. The chunks are kept in `results`
+    (default OUT/chunks, or target/captures/chunks) with a manifest; the report
+    (returned, as the command prints it) and the scenes written to `out` (STEM.ron) are
+    the single-machine command's."""
+    _connect(address)
+    program = _find_program(program)
+    if not os.path.isdir(folder):
+        raise ValueError(f"{folder}: not a folder of captures")
+    total = len(_captures(folder))
+    args = ["import", os.path.abspath(folder)]
+    if key is not None:
+        args += ["--key", str(key)]
+    reduce_args = [] if out is None else ["--out", str(out)]
+    default = out if out is not None else os.path.join("target", "captures")
+    return _run_job("import", args, total, chunk, "captures", default, results, program,
+                    progress, max_retries, reduce_args, probe=8)

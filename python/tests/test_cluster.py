@@ -215,3 +215,26 @@ def test_the_default_chunk_keeps_the_task_cost_small(local_cluster, tmp_path):
     report = cluster.sweep(A, B, samples=20000, seed=11, out=str(out), program=PROGRAM,
                            progress=False)
     _same_results(report, out, expected_report, expected_out)
+
+
+CAPTURES = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "tests", "data",
+                                        "imports"))
+
+
+def test_a_folder_of_captures_on_the_cluster_names_the_bad_files_and_imports_the_rest(
+        local_cluster, tmp_path):
+    here_out = tmp_path / "here"
+    here = subprocess.run([PROGRAM, "import", CAPTURES, "--out", str(here_out)],
+                          capture_output=True, text=True, check=True).stdout
+    there_out = tmp_path / "there"
+    there = cluster.check_captures(CAPTURES, out=str(there_out), chunk=4, program=PROGRAM,
+                                   progress=False)
+    assert there.replace(str(there_out), "OUT") == here.replace(str(here_out), "OUT")
+    assert "fcl_594_nan_vertex.txt: refused" in there and "line 8" in there
+    assert "9 imported, 3 refused" in there
+    scenes = sorted(p.name for p in here_out.glob("*.ron"))
+    assert len(scenes) == 9
+    for name in scenes:
+        assert (there_out / name).read_bytes() == (here_out / name).read_bytes(), name
+    # Split over 3 chunks of 4 files, the MuJoCo model's folder skipped.
+    assert len(list((there_out / "chunks").glob("chunk-*.json"))) == 3

@@ -16,6 +16,7 @@ mod sweep;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
+use collidescope::bench::chunks::parse_range;
 use collidescope::bench::protocol::PrimitiveKind;
 use collidescope::solver::{Algorithm, Method, SupportRule, TetrahedronRule};
 
@@ -323,7 +324,7 @@ enum Command {
         /// Run only the poses START..END and write them as a chunk file (JSON) to
         /// --chunk-out: one task of a sweep split over machines
         /// (`collidescope.cluster.sweep` in the Python package, docs/cluster.md).
-        #[arg(long, value_parser = collidescope::bench::chunks::parse_range, requires = "chunk_out", conflicts_with = "reduce")]
+        #[arg(long, value_parser = parse_range, requires = "chunk_out", conflicts_with = "reduce")]
         chunk: Option<(usize, usize)>,
         /// Where --chunk writes its file (`-`: standard output).
         #[arg(long, requires = "chunk")]
@@ -365,14 +366,30 @@ enum Command {
     /// MuJoCo tests by certified signed distance, the deepest overlap or else the nearest
     /// pair first, in focus). Prints what it read and each method's answer.
     Import {
+        /// A capture, dump or model; or a folder of them (each file's answers, a bad
+        /// file named and the run going on with the others; meshes, images, scenes and
+        /// subfolders skipped).
         file: PathBuf,
-        /// Write the scene here (RON); without it the scene is printed.
+        /// Write the scene here (RON); without it the scene is printed. With a folder:
+        /// the folder the scenes are written to (STEM.ron each).
         #[arg(long)]
         out: Option<PathBuf>,
         /// A MuJoCo model at this keyframe (its name or index) instead of the file's
         /// configuration: the joints placed at the key's qpos.
         #[arg(long)]
         key: Option<String>,
+        /// With a folder: only its files START..END (in name order), written as a chunk
+        /// file (JSON) to --chunk-out: one task of a folder split over machines
+        /// (`collidescope.cluster.check_captures`, docs/cluster.md).
+        #[arg(long, value_parser = parse_range, requires = "chunk_out", conflicts_with = "reduce")]
+        chunk: Option<(usize, usize)>,
+        /// Where --chunk writes its file (`-`: standard output).
+        #[arg(long, requires = "chunk")]
+        chunk_out: Option<PathBuf>,
+        /// With a folder: report from the chunk files in this folder instead of
+        /// importing here.
+        #[arg(long)]
+        reduce: Option<PathBuf>,
     },
     /// Send a scene's pair back to an engine's maintainers: a standalone Coal script
     /// (Python) and/or a standalone parry3d-f64 `#[test]`, each with the shapes and poses
@@ -467,7 +484,7 @@ enum Command {
         /// starts restart) and write their answers as a chunk file (JSON) to
         /// --chunk-out: one task of a check split over machines
         /// (`collidescope.cluster.robot` in the Python package, docs/cluster.md).
-        #[arg(long, value_parser = collidescope::bench::chunks::parse_range, requires = "chunk_out",
+        #[arg(long, value_parser = parse_range, requires = "chunk_out",
               conflicts_with_all = ["reduce", "any", "timing", "write_srdf"])]
         chunk: Option<(usize, usize)>,
         /// Where --chunk writes its file (`-`: standard output).
@@ -597,8 +614,30 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             worst,
             out,
         }),
-        Some(Command::Import { file, out, key }) => {
-            import::run(&file, out.as_deref(), key.as_deref())
+        Some(Command::Import {
+            file,
+            out,
+            key,
+            chunk,
+            chunk_out,
+            reduce,
+        }) => {
+            if file.is_dir() {
+                import::run_folder(import::FolderArgs {
+                    folder: &file,
+                    out: out.as_deref(),
+                    key: key.as_deref(),
+                    chunk: chunk.zip(chunk_out),
+                    reduce: reduce.as_deref(),
+                })
+            } else if chunk.is_some() || reduce.is_some() {
+                anyhow::bail!(
+                    "{}: --chunk and --reduce split a folder of captures; this is one file",
+                    file.display()
+                )
+            } else {
+                import::run(&file, out.as_deref(), key.as_deref())
+            }
         }
         Some(Command::Export {
             scene,
