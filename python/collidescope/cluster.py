@@ -28,7 +28,7 @@ import subprocess
 import sys
 import time
 
-__all__ = ["sweep", "robot", "check_captures", "chunk_ranges", "Progress"]
+__all__ = ["sweep", "bench", "robot", "check_captures", "chunk_ranges", "Progress"]
 
 
 def _ray():
@@ -261,6 +261,46 @@ def sweep(a, b, *, algorithms=(), samples=1000, distance=(-0.01, 0.1), seed=1,
     args += ["--samples", str(samples), "--distance", f"{lo!r}..{hi!r}", "--seed", str(int(seed))]
     return _run_job("sweep", args, samples, chunk, "poses", out, results, program, progress,
                     max_retries, ["--out", str(out), "--worst", str(int(worst))])
+
+
+def bench(suite="ellipsoids", *, meshes=None, a=None, b=None, pairs=20, poses=5, seed=1,
+          algorithms=(), out=None, chunk=None, results=None, address=None, program=None,
+          progress=True, max_retries=5):
+    """`collidescope bench ellipsoids` (or `meshes DIR` with `meshes=DIR`, or
+    `primitives --a A --b B`) on a Ray cluster: the same arguments, the pairs split into
+    chunks of `chunk` pairs (each with its poses × 12 distances), each a Ray task; the
+    chunks kept in `results` (default OUT/chunks) with a manifest; then the command's
+    runs.csv, summary.txt and iteration plots written to `out` (default
+    target/bench/SUITE), byte for byte the single-machine command's, and its printed
+    summary returned. (`--timing` measures in one process: run it on one machine.)"""
+    _connect(address)
+    program = _find_program(program)
+    args = ["bench"]
+    if suite == "ellipsoids":
+        args.append("ellipsoids")
+        folder = "ellipsoids"
+    elif suite == "meshes":
+        if meshes is None:
+            raise ValueError("suite='meshes' needs meshes=DIR (a folder of OBJ meshes)")
+        args += ["meshes", os.path.abspath(meshes)]
+        folder = "meshes"
+    elif suite == "primitives":
+        if a is None or b is None:
+            raise ValueError("suite='primitives' needs a= and b= (sphere, ellipsoid, box, "
+                             "capsule, cylinder, cone)")
+        args += ["primitives", "--a", str(a), "--b", str(b)]
+        folder = f"primitives-{a}-{b}"
+    else:
+        raise ValueError(f"suite={suite!r}: ellipsoids, meshes or primitives")
+    pairs = int(pairs)
+    if pairs < 0:
+        raise ValueError(f"pairs: {pairs} (need >= 0)")
+    args += ["--pairs", str(pairs), "--poses", str(int(poses)), "--seed", str(int(seed))]
+    for name in algorithms:
+        args += ["--algorithm", str(name)]
+    out = out if out is not None else os.path.join("target", "bench", folder)
+    return _run_job("bench", args, pairs, chunk, "pairs", out, results, program, progress,
+                    max_retries, ["--out", str(out)], probe=2)
 
 
 def robot(urdf, *, srdf=None, package_root=None, configs=None, random=None, seed=1,

@@ -238,3 +238,17 @@ def test_a_folder_of_captures_on_the_cluster_names_the_bad_files_and_imports_the
         assert (there_out / name).read_bytes() == (here_out / name).read_bytes(), name
     # Split over 3 chunks of 4 files, the MuJoCo model's folder skipped.
     assert len(list((there_out / "chunks").glob("chunk-*.json"))) == 3
+
+
+def test_a_benchmark_on_the_cluster_writes_the_command_s_files(local_cluster, tmp_path):
+    here = tmp_path / "here"
+    printed = subprocess.run([PROGRAM, "bench", "ellipsoids", "--pairs", "9", "--poses", "3",
+                              "--seed", "2", "--out", str(here)], capture_output=True, text=True,
+                             check=True).stdout
+    there = tmp_path / "there"
+    report = cluster.bench("ellipsoids", pairs=9, poses=3, seed=2, out=str(there), chunk=4,
+                           program=PROGRAM, progress=False)
+    assert report.replace(str(there), "OUT") == printed.replace(str(here), "OUT")
+    for name in ("runs.csv", "summary.txt", "iterations_distance.png", "iterations_boolean.png"):
+        assert (there / name).read_bytes() == (here / name).read_bytes(), name
+    assert len(list((there / "chunks").glob("chunk-*.json"))) == 3

@@ -22,6 +22,48 @@ pub struct Chunk<T> {
     pub items: Vec<T>,
 }
 
+/// The outcome names runs carry ([`crate::solver::Outcome::status_name`]): a chunk's
+/// are read back as the same static names.
+const STATUS_NAMES: [&str; 16] = [
+    "intersecting",
+    "separated",
+    "contact",
+    "separated_early_stop",
+    "stalled",
+    "penetrating",
+    "touching",
+    "impact",
+    "no_impact",
+    "grazing",
+    "pivot_cap",
+    "a_inside_b",
+    "a_not_inside_b",
+    "iteration_cap",
+    "not_applicable",
+    "degenerate",
+];
+
+/// The static outcome name a chunk's `name` stands for.
+pub fn status_name(name: &str) -> Result<&'static str, String> {
+    STATUS_NAMES
+        .iter()
+        .find(|s| **s == name)
+        .copied()
+        .ok_or_else(|| format!("unknown outcome {name}"))
+}
+
+/// The algorithm of `algorithms` a chunk's `name` stands for.
+pub fn algorithm_named(
+    algorithms: &[crate::solver::Algorithm],
+    name: &str,
+) -> Result<crate::solver::Algorithm, String> {
+    algorithms
+        .iter()
+        .find(|a| a.name() == name)
+        .copied()
+        .ok_or_else(|| format!("unknown algorithm {name}"))
+}
+
 /// Parses `START..END` (item indices, START ≤ END).
 pub fn parse_range(s: &str) -> Result<(usize, usize), String> {
     let (lo, hi) = s

@@ -3,6 +3,7 @@
 //! Accelerated: An Optimization Perspective" §IV): random shape pairs, B at a random
 //! rotation, then translated so that the signed distance takes each value of [`SIGNED_DISTANCES`].
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use glam::{DMat3, DVec3};
@@ -110,16 +111,30 @@ pub fn translations_at_distances(
         .collect()
 }
 
-fn pose_problems(set: &mut ProblemSet, a: usize, b: usize, poses: usize, rng: &mut SplitMix64) {
+/// `poses` rotations × 12 distances of shapes `a` and `b`; unplaced (B at A's origin,
+/// the same draws taken) unless `place`: a chunk of a run split over a cluster places
+/// only its own pairs, and a report needs only the problems' shapes and targets.
+fn pose_problems(
+    set: &mut ProblemSet,
+    (a, b): (usize, usize),
+    poses: usize,
+    rng: &mut SplitMix64,
+    place: bool,
+) {
     for _ in 0..poses {
         let rotation = DMat3::from_quat(rng.rotation());
-        let placed = place_at_distances(
-            &set.shapes[a],
-            &set.shapes[b],
-            rotation,
-            &SIGNED_DISTANCES,
-            rng,
-        );
+        let placed = if place {
+            place_at_distances(
+                &set.shapes[a],
+                &set.shapes[b],
+                rotation,
+                &SIGNED_DISTANCES,
+                rng,
+            )
+        } else {
+            rng.unit_vector();
+            vec![RelativePose::from_matrix(rotation, DVec3::ZERO); SIGNED_DISTANCES.len()]
+        };
         for (b_in_a, delta) in placed.into_iter().zip(SIGNED_DISTANCES) {
             set.problems.push(BenchProblem {
                 a,
@@ -133,7 +148,18 @@ fn pose_problems(set: &mut ProblemSet, a: usize, b: usize, poses: usize, rng: &m
 
 /// `pairs` random ellipsoid pairs × `poses` rotations × 12 distances.
 pub fn ellipsoid_problems(pairs: usize, poses: usize, seed: u64) -> ProblemSet {
-    random_pair_problems(pairs, poses, seed, |rng, _| {
+    ellipsoid_problems_placing(pairs, poses, seed, 0..pairs)
+}
+
+/// [`ellipsoid_problems`] with only the pairs in `placed` placed (the others' problems
+/// listed with B at A's origin): what a chunk or a report needs.
+pub fn ellipsoid_problems_placing(
+    pairs: usize,
+    poses: usize,
+    seed: u64,
+    placed: Range<usize>,
+) -> ProblemSet {
+    random_pair_problems(pairs, poses, seed, placed, |rng, _| {
         (random_ellipsoid(rng), "ellipsoid")
     })
 }
@@ -145,6 +171,7 @@ fn random_pair_problems(
     pairs: usize,
     poses: usize,
     seed: u64,
+    placed: Range<usize>,
     mut make: impl FnMut(&mut SplitMix64, usize) -> (Shape, &'static str),
 ) -> ProblemSet {
     let mut rng = SplitMix64::new(seed);
@@ -155,7 +182,8 @@ fn random_pair_problems(
             set.shapes.push(shape);
             set.names.push(format!("{kind} {p}{letter}"));
         }
-        pose_problems(&mut set, 2 * p, 2 * p + 1, poses, &mut rng);
+        let place = placed.contains(&p);
+        pose_problems(&mut set, (2 * p, 2 * p + 1), poses, &mut rng, place);
     }
     set
 }
@@ -223,20 +251,37 @@ pub fn mesh_problems(
     poses: usize,
     seed: u64,
 ) -> ProblemSet {
+    mesh_problems_placing(meshes, pairs, poses, seed, 0..pairs)
+}
+
+/// [`mesh_problems`] with only the pairs in `placed` placed.
+pub fn mesh_problems_placing(
+    meshes: &[(String, Polytope)],
+    pairs: usize,
+    poses: usize,
+    seed: u64,
+    placed: Range<usize>,
+) -> ProblemSet {
     let mut rng = SplitMix64::new(seed);
     let mut set = ProblemSet::default();
     if meshes.is_empty() {
         return set;
     }
-    for _ in 0..pairs {
+    for p in 0..pairs {
+        let place = placed.contains(&p);
         for _ in 0..2 {
             let (name, hull) = &meshes[rng.index(meshes.len())];
-            set.shapes
-                .push(Shape::Polytope(normalised(hull, rng.range(0.1, 1.0))));
+            let radius = rng.range(0.1, 1.0);
+            // An unplaced pair's hulls are never queried: not scaled (a copy each).
+            set.shapes.push(if place {
+                Shape::Polytope(normalised(hull, radius))
+            } else {
+                Shape::Point(crate::shape::PointShape)
+            });
             set.names.push(name.clone());
         }
         let n = set.shapes.len();
-        pose_problems(&mut set, n - 2, n - 1, poses, &mut rng);
+        pose_problems(&mut set, (n - 2, n - 1), poses, &mut rng, place);
     }
     set
 }
@@ -297,7 +342,18 @@ pub fn primitive_problems(
     poses: usize,
     seed: u64,
 ) -> ProblemSet {
-    random_pair_problems(pairs, poses, seed, |rng, side| {
+    primitive_problems_placing((a, b), pairs, poses, seed, 0..pairs)
+}
+
+/// [`primitive_problems`] with only the pairs in `placed` placed.
+pub fn primitive_problems_placing(
+    (a, b): (PrimitiveKind, PrimitiveKind),
+    pairs: usize,
+    poses: usize,
+    seed: u64,
+    placed: Range<usize>,
+) -> ProblemSet {
+    random_pair_problems(pairs, poses, seed, placed, |rng, side| {
         let kind = if side == 0 { a } else { b };
         (kind.random(rng), kind.name())
     })

@@ -6,14 +6,14 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::protocol::ProblemSet;
 use crate::minkowski::MinkowskiDifference;
 use crate::solver::{solve, Algorithm, QueryMode, SolverSettings};
 
 /// Distance query or Boolean (collision only) query.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum QueryKind {
     Distance,
@@ -57,10 +57,23 @@ pub fn run_set(
     settings: SolverSettings,
     tick: &(dyn Fn() + Sync),
 ) -> Vec<RunRow> {
-    let mut rows: Vec<RunRow> = set
-        .problems
+    run_set_in(set, 0..set.problems.len(), algorithms, settings, tick)
+}
+
+/// [`run_set`] on the problems in `range` alone (a chunk), each row keeping its
+/// problem's index in the whole set.
+pub fn run_set_in(
+    set: &ProblemSet,
+    range: std::ops::Range<usize>,
+    algorithms: &[Algorithm],
+    settings: SolverSettings,
+    tick: &(dyn Fn() + Sync),
+) -> Vec<RunRow> {
+    let first = range.start;
+    let mut rows: Vec<RunRow> = set.problems[range]
         .par_iter()
         .enumerate()
+        .map(|(offset, p)| (first + offset, p))
         .flat_map_iter(|(index, p)| {
             let mut rows = Vec::with_capacity(algorithms.len() * 2);
             for query in [QueryKind::Distance, QueryKind::Boolean] {
@@ -92,6 +105,50 @@ pub fn run_set(
         .collect();
     rows.sort_by_key(|r| (r.problem, r.query));
     rows
+}
+
+/// A [`RunRow`] as a chunk file holds it (floats by their bits: read back exactly).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RowItem {
+    pub problem: usize,
+    pub target_distance_bits: u64,
+    pub algorithm: String,
+    pub query: QueryKind,
+    pub iterations: usize,
+    pub support_calls: u64,
+    pub status: String,
+    pub distance_bits: Option<u64>,
+}
+
+impl From<&RunRow> for RowItem {
+    fn from(r: &RunRow) -> Self {
+        RowItem {
+            problem: r.problem,
+            target_distance_bits: r.target_distance.to_bits(),
+            algorithm: r.algorithm.to_string(),
+            query: r.query,
+            iterations: r.iterations,
+            support_calls: r.support_calls,
+            status: r.status.to_string(),
+            distance_bits: r.distance.map(f64::to_bits),
+        }
+    }
+}
+
+impl RowItem {
+    /// The row again, its names those of `algorithms` and the outcomes'.
+    pub fn row(&self, algorithms: &[Algorithm]) -> Result<RunRow, String> {
+        Ok(RunRow {
+            problem: self.problem,
+            target_distance: f64::from_bits(self.target_distance_bits),
+            algorithm: super::chunks::algorithm_named(algorithms, &self.algorithm)?.name(),
+            query: self.query,
+            iterations: self.iterations,
+            support_calls: self.support_calls,
+            status: super::chunks::status_name(&self.status)?,
+            distance: self.distance_bits.map(f64::from_bits),
+        })
+    }
 }
 
 /// Mean and standard deviation of iterations for one algorithm, query kind and distance.

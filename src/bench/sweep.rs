@@ -232,27 +232,6 @@ pub fn distributions(
         .collect()
 }
 
-/// The outcome names a sweep's runs carry ([`crate::solver::Outcome::status_name`]), to
-/// read a chunk's back as the same static names.
-const STATUS_NAMES: [&str; 16] = [
-    "intersecting",
-    "separated",
-    "contact",
-    "separated_early_stop",
-    "stalled",
-    "penetrating",
-    "touching",
-    "impact",
-    "no_impact",
-    "grazing",
-    "pivot_cap",
-    "a_inside_b",
-    "a_not_inside_b",
-    "iteration_cap",
-    "not_applicable",
-    "degenerate",
-];
-
 /// A [`SweepRun`] as a chunk file holds it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ChunkRun {
@@ -324,15 +303,10 @@ impl SweepPlan {
                 ));
             }
             for r in item.runs {
-                let algorithm = self
-                    .algorithms
-                    .iter()
-                    .find(|a| a.name() == r.algorithm)
-                    .ok_or_else(|| format!("pose {k}: unknown algorithm {}", r.algorithm))?;
-                let status = STATUS_NAMES
-                    .iter()
-                    .find(|s| **s == r.status)
-                    .ok_or_else(|| format!("pose {k}: unknown outcome {}", r.status))?;
+                let algorithm = super::chunks::algorithm_named(&self.algorithms, &r.algorithm)
+                    .map_err(|e| format!("pose {k}: {e}"))?;
+                let status =
+                    super::chunks::status_name(&r.status).map_err(|e| format!("pose {k}: {e}"))?;
                 runs.push(SweepRun {
                     pose: k,
                     algorithm: algorithm.name(),

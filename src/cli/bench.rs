@@ -3,15 +3,19 @@
 
 use std::path::{Path, PathBuf};
 
+use collidescope::bench::chunks::{self, Chunk};
 use collidescope::bench::plot::plot_iterations;
 use collidescope::bench::problems::{
     category_table, epa_ratio, mean_table, run_problems, timing_table, ProblemFile,
     PROBLEM_ALGORITHMS,
 };
 use collidescope::bench::protocol::{
-    ellipsoid_problems, load_hulls, mesh_problems, primitive_problems, PrimitiveKind, ProblemSet,
+    ellipsoid_problems_placing, load_hulls, mesh_problems_placing, primitive_problems_placing,
+    PrimitiveKind, ProblemSet, SIGNED_DISTANCES,
 };
-use collidescope::bench::runner::{run_set, summarise, summary_table, write_csv, QueryKind};
+use collidescope::bench::runner::{
+    run_set, run_set_in, summarise, summary_table, write_csv, QueryKind, RowItem, RunRow,
+};
 use collidescope::bench::timing::{ratio_table, time_set};
 use collidescope::solver::{Algorithm, Method, SolverSettings, TetrahedronRule};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -191,28 +195,79 @@ pub fn default_out(suite: &str) -> PathBuf {
     Path::new("target").join("bench").join(suite)
 }
 
+/// How a suite runs: every pair here, one chunk of pairs, or the report from chunks.
+enum Split {
+    Here,
+    Chunk((usize, usize), PathBuf),
+    Reduce(PathBuf),
+}
+
+impl Split {
+    fn of(args: &SuiteArgs, timing: bool) -> anyhow::Result<Split> {
+        let split = match (args.chunk, &args.chunk_out, &args.reduce) {
+            (Some(range), Some(out), _) => Split::Chunk(range, out.clone()),
+            (None, _, Some(folder)) => Split::Reduce(folder.clone()),
+            _ => Split::Here,
+        };
+        if timing && !matches!(split, Split::Here) {
+            anyhow::bail!(
+                "--timing measures every problem against parry3d-f64 in one process: run it \
+                 without --chunk or --reduce"
+            );
+        }
+        Ok(split)
+    }
+}
+
+/// A suite's problems, with only the pairs in the range placed.
+type Build<'a> = dyn Fn(std::ops::Range<usize>) -> ProblemSet + 'a;
+
+/// The arguments every chunk of a suite shares with its report.
+fn plan(suite: serde_json::Value, args: &SuiteArgs, options: &SuiteOptions) -> serde_json::Value {
+    serde_json::json!({
+        "suite": suite,
+        "pairs": args.pairs,
+        "poses": args.poses,
+        "seed": args.seed,
+        "algorithms": options.algorithms.iter().map(|a| a.name()).collect::<Vec<_>>(),
+    })
+}
+
+fn options_for(
+    args: &SuiteArgs,
+    folder: &str,
+    timing: bool,
+    split: &Split,
+) -> anyhow::Result<SuiteOptions> {
+    let out = args.out.clone().unwrap_or_else(|| default_out(folder));
+    if matches!(split, Split::Chunk(..)) {
+        // A chunk writes only its file.
+        return Ok(SuiteOptions {
+            algorithms: algorithms_or_default(&args.algorithms),
+            out,
+            timing,
+        });
+    }
+    SuiteOptions::new(&args.algorithms, out, timing)
+}
+
 pub fn run_ellipsoids(args: SuiteArgs, timing: bool) -> anyhow::Result<()> {
-    let options = SuiteOptions::new(
-        &args.algorithms,
-        args.out.unwrap_or_else(|| default_out("ellipsoids")),
-        timing,
-    )?;
-    let set = ellipsoid_problems(args.pairs, args.poses, args.seed);
+    let split = Split::of(&args, timing)?;
+    let options = options_for(&args, "ellipsoids", timing, &split)?;
+    let build = |placed| ellipsoid_problems_placing(args.pairs, args.poses, args.seed, placed);
     let title = format!(
         "Ellipsoids: {} pairs × {} poses (seed {})",
         args.pairs, args.poses, args.seed
     );
-    run_suite(&set, &options, &title)
+    let plan = plan(serde_json::json!("ellipsoids"), &args, &options);
+    run_suite(&build, (&args, split, plan), &options, &title)
 }
 
 pub fn run_meshes(dir: &Path, args: SuiteArgs, timing: bool) -> anyhow::Result<()> {
-    let options = SuiteOptions::new(
-        &args.algorithms,
-        args.out.unwrap_or_else(|| default_out("meshes")),
-        timing,
-    )?;
+    let split = Split::of(&args, timing)?;
+    let options = options_for(&args, "meshes", timing, &split)?;
     let hulls = load_hulls(dir)?;
-    let set = mesh_problems(&hulls, args.pairs, args.poses, args.seed);
+    let build = |placed| mesh_problems_placing(&hulls, args.pairs, args.poses, args.seed, placed);
     let names: Vec<&str> = hulls.iter().map(|(n, _)| n.as_str()).collect();
     let title = format!(
         "Mesh hulls ({}): {} pairs × {} poses",
@@ -220,7 +275,9 @@ pub fn run_meshes(dir: &Path, args: SuiteArgs, timing: bool) -> anyhow::Result<(
         args.pairs,
         args.poses
     );
-    run_suite(&set, &options, &title)
+    let suite = serde_json::json!({"meshes": dir.display().to_string(), "hulls": names});
+    let plan = plan(suite, &args, &options);
+    run_suite(&build, (&args, split, plan), &options, &title)
 }
 
 pub fn run_primitives(
@@ -229,13 +286,11 @@ pub fn run_primitives(
     args: SuiteArgs,
     timing: bool,
 ) -> anyhow::Result<()> {
+    let split = Split::of(&args, timing)?;
     let folder = format!("primitives-{}-{}", a.name(), b.name());
-    let options = SuiteOptions::new(
-        &args.algorithms,
-        args.out.unwrap_or_else(|| default_out(&folder)),
-        timing,
-    )?;
-    let set = primitive_problems(a, b, args.pairs, args.poses, args.seed);
+    let options = options_for(&args, &folder, timing, &split)?;
+    let build =
+        |placed| primitive_problems_placing((a, b), args.pairs, args.poses, args.seed, placed);
     let title = format!(
         "{} against {}: {} pairs × {} poses (seed {})",
         a.name(),
@@ -244,7 +299,12 @@ pub fn run_primitives(
         args.poses,
         args.seed
     );
-    run_suite(&set, &options, &title)
+    let plan = plan(
+        serde_json::json!({"primitives": [a.name(), b.name()]}),
+        &args,
+        &options,
+    );
+    run_suite(&build, (&args, split, plan), &options, &title)
 }
 
 fn prepare_out(out: &Path) -> anyhow::Result<()> {
@@ -261,19 +321,73 @@ fn prepare_out(out: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn run_suite(set: &ProblemSet, options: &SuiteOptions, title: &str) -> anyhow::Result<()> {
-    let bar = ProgressBar::new(set.problems.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} problems {elapsed}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let rows = run_set(
-        set,
-        &options.algorithms,
-        SolverSettings::benchmark(),
-        &|| bar.inc(1),
-    );
-    bar.finish_and_clear();
+/// The suite's runs (here, one chunk written, or merged from chunk files), then its
+/// CSV, summary and plots.
+fn run_suite(
+    build: &Build<'_>,
+    (args, split, plan): (&SuiteArgs, Split, serde_json::Value),
+    options: &SuiteOptions,
+    title: &str,
+) -> anyhow::Result<()> {
+    let per_pair = args.poses * SIGNED_DISTANCES.len();
+    let (set, rows) = match split {
+        Split::Chunk((start, end), out) => {
+            chunks::check_range((start, end), args.pairs, "pairs of the suite")?;
+            let set = build(start..end);
+            let rows = run_set_in(
+                &set,
+                start * per_pair..end * per_pair,
+                &options.algorithms,
+                SolverSettings::benchmark(),
+                &|| {},
+            );
+            let items: Vec<Vec<RowItem>> = (start..end)
+                .map(|p| {
+                    let problems = p * per_pair..(p + 1) * per_pair;
+                    rows.iter()
+                        .filter(|r| problems.contains(&r.problem))
+                        .map(RowItem::from)
+                        .collect()
+                })
+                .collect();
+            let chunk = Chunk {
+                command: "bench".into(),
+                plan,
+                start,
+                end,
+                items,
+            };
+            return chunks::write_chunk(&chunk, &out);
+        }
+        Split::Reduce(folder) => {
+            let items: Vec<Vec<RowItem>> =
+                chunks::read_chunks("bench", &plan, args.pairs, &folder)?;
+            let rows = items
+                .iter()
+                .flatten()
+                .map(|item| item.row(&options.algorithms))
+                .collect::<Result<Vec<RunRow>, String>>()
+                .map_err(|e| anyhow::anyhow!("{}: {e}", folder.display()))?;
+            (build(0..0), rows)
+        }
+        Split::Here => {
+            let set = build(0..args.pairs);
+            let bar = ProgressBar::new(set.problems.len() as u64);
+            bar.set_style(
+                ProgressStyle::with_template("{bar:40} {pos}/{len} problems {elapsed}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            let rows = run_set(
+                &set,
+                &options.algorithms,
+                SolverSettings::benchmark(),
+                &|| bar.inc(1),
+            );
+            bar.finish_and_clear();
+            (set, rows)
+        }
+    };
+    let set = &set;
     let csv = options.out.join("runs.csv");
     write_csv(&csv, set, &rows)
         .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", csv.display()))?;

@@ -70,6 +70,18 @@ pub struct SuiteArgs {
     /// (default: target/bench/ellipsoids, target/bench/meshes, target/bench/primitives-A-B).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Run only the pairs START..END (each with its poses) and write their runs as a
+    /// chunk file (JSON) to --chunk-out: one task of a benchmark split over machines
+    /// (`collidescope.cluster.bench`, docs/cluster.md).
+    #[arg(long, value_parser = parse_range, requires = "chunk_out", conflicts_with = "reduce")]
+    pub chunk: Option<(usize, usize)>,
+    /// Where --chunk writes its file (`-`: standard output).
+    #[arg(long, requires = "chunk")]
+    pub chunk_out: Option<PathBuf>,
+    /// Write runs.csv, summary.txt and the plots from the chunk files in this folder
+    /// (together covering every pair once) instead of running the pairs here.
+    #[arg(long)]
+    pub reduce: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
