@@ -271,20 +271,20 @@ impl SweepPlan {
 
     /// The poses with their runs ([`run_sweep`]'s, sorted by pose) as a chunk's items.
     pub fn items(&self, poses: Vec<SweepPose>, runs: &[SweepRun]) -> Vec<SweepItem> {
+        let mut runs = runs.iter().peekable();
         poses
             .into_iter()
-            .map(|pose| SweepItem {
-                pose,
-                runs: runs
-                    .iter()
-                    .filter(|r| r.pose == pose.index)
-                    .map(|r| ChunkRun {
+            .map(|pose| {
+                let mut own = Vec::with_capacity(self.algorithms.len());
+                while let Some(r) = runs.next_if(|r| r.pose == pose.index) {
+                    own.push(ChunkRun {
                         algorithm: r.algorithm.to_string(),
                         iterations: r.iterations,
                         support_calls: r.support_calls,
                         status: r.status.to_string(),
-                    })
-                    .collect(),
+                    });
+                }
+                SweepItem { pose, runs: own }
             })
             .collect()
     }

@@ -341,11 +341,12 @@ fn run_suite(
                 SolverSettings::benchmark(),
                 &|| {},
             );
+            // The rows are in problem order, each pair's problems in a run of them.
+            let mut rows = rows.iter().peekable();
             let items: Vec<Vec<RowItem>> = (start..end)
                 .map(|p| {
                     let problems = p * per_pair..(p + 1) * per_pair;
-                    rows.iter()
-                        .filter(|r| problems.contains(&r.problem))
+                    std::iter::from_fn(|| rows.next_if(|r| problems.contains(&r.problem)))
                         .map(RowItem::from)
                         .collect()
                 })
