@@ -20,6 +20,7 @@ Every node needs the `collidescope` program (on PATH, beside this package, or na
 file system, or a local cluster).
 """
 
+import gzip
 import json
 import json as _json
 import math
@@ -64,7 +65,7 @@ def chunk_ranges(total, chunk):
 
 
 def _chunk_name(start, end):
-    return f"chunk-{start:09d}-{end:09d}.json"
+    return f"chunk-{start:09d}-{end:09d}.json.gz"
 
 
 class Progress:
@@ -101,10 +102,13 @@ def _run_chunk_body(program, args, start, end):
     # (else every task would spread over the whole machine).
     env = dict(os.environ, RAYON_NUM_THREADS="1")
     done = subprocess.run([program, *args, "--chunk", f"{start}..{end}", "--chunk-out", "-"],
-                          capture_output=True, text=True, env=env)
+                          capture_output=True, env=env)
     if done.returncode != 0:
-        raise RuntimeError(done.stderr.strip() or f"exit status {done.returncode}")
-    return done.stdout
+        raise RuntimeError(done.stderr.decode(errors="replace").strip()
+                           or f"exit status {done.returncode}")
+    # Gzip'd here: a chunk's runs are a few hundred bytes each, and the object store,
+    # the network and the driver carry a fifth of them.
+    return gzip.compress(done.stdout, compresslevel=1)
 
 
 def _results_folder(results, out, command, args, total, ranges):
@@ -131,11 +135,11 @@ def _results_folder(results, out, command, args, total, ranges):
     return folder
 
 
-def _write_atomically(path, text):
+def _write_atomically(path, data):
     """Written whole or not at all (a crash leaves no half file to be read back)."""
     temporary = f"{path}.{os.getpid()}.part"
-    with open(temporary, "w") as f:
-        f.write(text)
+    with open(temporary, "wb" if isinstance(data, bytes) else "w") as f:
+        f.write(data)
         f.flush()
         os.fsync(f.fileno())
     os.replace(temporary, path)
@@ -145,9 +149,9 @@ def _finished(folder, start, end):
     """Whether the chunk's file is there and whole (a resumed run keeps it)."""
     path = os.path.join(folder, _chunk_name(start, end))
     try:
-        with open(path) as f:
+        with gzip.open(path, "rt") as f:
             chunk = json.load(f)
-    except (OSError, json.JSONDecodeError):
+    except (OSError, EOFError, json.JSONDecodeError):
         return False
     return chunk.get("start") == start and chunk.get("end") == end
 

@@ -99,7 +99,7 @@ def test_a_sweep_on_the_cluster_gives_the_command_s_results_for_any_partition(lo
         report = cluster.sweep(A, B, samples=3000, seed=7, out=str(out), chunk=chunk,
                                program=PROGRAM, progress=False)
         _same_results(report, out, expected_report, expected_out)
-        chunks = sorted((out / "chunks").glob("chunk-*.json"))
+        chunks = sorted((out / "chunks").glob("chunk-*.json.gz"))
         assert len(chunks) == -(-3000 // chunk)
 
 
@@ -130,14 +130,14 @@ def test_a_worker_killed_mid_run_loses_nothing_and_doubles_nothing(local_cluster
     killer.join()
     assert killed, "no running task was seen to kill"
     _same_results(report, out, expected_report, expected_out)
-    assert len(list((out / "chunks").glob("chunk-*.json"))) == 40
+    assert len(list((out / "chunks").glob("chunk-*.json.gz"))) == 40
 
 
 def test_an_interrupted_run_resumes_from_its_finished_chunks(local_cluster, tmp_path):
     out = tmp_path / "cluster"
     first = cluster.sweep(A, B, samples=2000, seed=5, out=str(out), chunk=500, program=PROGRAM,
                           progress=False)
-    chunks = sorted((out / "chunks").glob("chunk-*.json"))
+    chunks = sorted((out / "chunks").glob("chunk-*.json.gz"))
     kept = {p: p.stat().st_mtime_ns for p in chunks[1:]}
     chunks[0].unlink()
     # A half-written file of a run killed while writing is not read back.
@@ -199,7 +199,7 @@ def test_a_robot_check_on_the_cluster_gives_the_command_s_answers(local_cluster,
         result.pop("seconds")
     assert got == expected
     # Chunks of 300 asked for: 512, where warm starts restart.
-    assert len(list((tmp_path / "json").glob("chunk-*.json"))) == 3
+    assert len(list((tmp_path / "json").glob("chunk-*.json.gz"))) == 3
     table_here = subprocess.run([PROGRAM, "robot", *common, "--margin", "0.05"],
                                 capture_output=True, text=True, check=True).stdout
     table_there = cluster.robot(PANDA, srdf=PANDA_SRDF, random=1500, seed=4, margin=0.05,
@@ -237,7 +237,7 @@ def test_a_folder_of_captures_on_the_cluster_names_the_bad_files_and_imports_the
     for name in scenes:
         assert (there_out / name).read_bytes() == (here_out / name).read_bytes(), name
     # Split over 3 chunks of 4 files, the MuJoCo model's folder skipped.
-    assert len(list((there_out / "chunks").glob("chunk-*.json"))) == 3
+    assert len(list((there_out / "chunks").glob("chunk-*.json.gz"))) == 3
 
 
 def test_a_benchmark_on_the_cluster_writes_the_command_s_files(local_cluster, tmp_path):
@@ -251,4 +251,4 @@ def test_a_benchmark_on_the_cluster_writes_the_command_s_files(local_cluster, tm
     assert report.replace(str(there), "OUT") == printed.replace(str(here), "OUT")
     for name in ("runs.csv", "summary.txt", "iterations_distance.png", "iterations_boolean.png"):
         assert (there / name).read_bytes() == (here / name).read_bytes(), name
-    assert len(list((there / "chunks").glob("chunk-*.json"))) == 3
+    assert len(list((there / "chunks").glob("chunk-*.json.gz"))) == 3

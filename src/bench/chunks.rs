@@ -101,7 +101,8 @@ pub fn write_chunk<T: Serialize>(chunk: &Chunk<T>, out: &Path) -> anyhow::Result
     }
 }
 
-/// The items of the chunk files (`*.json` but `manifest.json`) in `folder`, merged in
+/// The items of the chunk files (`*.json` but `manifest.json`, or `*.json.gz`) in
+/// `folder`, merged in
 /// the whole command's order: every file a chunk of this `command` with this `plan`,
 /// together covering `0..total` exactly once; else an error naming the file, or the
 /// items missing or covered twice.
@@ -117,12 +118,12 @@ pub fn read_chunks<T: DeserializeOwned>(
     let mut chunks = Vec::new();
     for entry in entries {
         let path = entry?.path();
-        if path.extension().and_then(|e| e.to_str()) != Some("json")
-            || path.file_name().and_then(|n| n.to_str()) == Some("manifest.json")
-        {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let gzipped = name.ends_with(".json.gz");
+        if !(name.ends_with(".json") || gzipped) || name == "manifest.json" {
             continue;
         }
-        let text = std::fs::read_to_string(&path)
+        let text = read_text(&path, gzipped)
             .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
         let chunk: Chunk<T> = serde_json::from_str(&text).map_err(|e| {
             anyhow::anyhow!(
@@ -134,6 +135,19 @@ pub fn read_chunks<T: DeserializeOwned>(
         chunks.push((path.display().to_string(), chunk));
     }
     merge(command, plan, total, chunks).map_err(|e| anyhow::anyhow!("{}: {e}", folder.display()))
+}
+
+/// A chunk file's text, inflated when it is gzip'd (a cluster's driver keeps them so).
+fn read_text(path: &Path, gzipped: bool) -> std::io::Result<String> {
+    use std::io::Read;
+    let bytes = std::fs::read(path)?;
+    if !gzipped {
+        return String::from_utf8(bytes)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e));
+    }
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(bytes.as_slice()).read_to_string(&mut text)?;
+    Ok(text)
 }
 
 /// [`read_chunks`] on chunks already read (each named for messages).
