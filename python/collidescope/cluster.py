@@ -96,6 +96,11 @@ class Progress:
             sys.stderr.flush()
 
 
+class ChunkKilled(RuntimeError):
+    """The program running a chunk was killed by a signal (the machine's memory
+    killer, a node going down): Ray runs the chunk again."""
+
+
 def _run_chunk_body(program, args, start, end):
     """One chunk: the program's `--chunk`, its file's text on standard output."""
     # The task holds one of the cluster's CPUs: the program's own thread pool keeps to it
@@ -103,6 +108,9 @@ def _run_chunk_body(program, args, start, end):
     env = dict(os.environ, RAYON_NUM_THREADS="1")
     done = subprocess.run([program, *args, "--chunk", f"{start}..{end}", "--chunk-out", "-"],
                           capture_output=True, env=env)
+    if done.returncode < 0:
+        raise ChunkKilled(f"chunk {start}..{end}: the program was killed by signal "
+                          f"{-done.returncode}")
     if done.returncode != 0:
         raise RuntimeError(done.stderr.decode(errors="replace").strip()
                            or f"exit status {done.returncode}")
@@ -162,7 +170,9 @@ def _run_chunks(program, args, folder, ranges, unit, progress, max_retries):
     ray = _ray()
     if not ray.is_initialized():
         ray.init()
-    task = ray.remote(max_retries=max_retries, retry_exceptions=False)(_run_chunk_body)
+    # A worker that dies is retried by Ray; a program killed under a live worker raises
+    # ChunkKilled, retried too; a refused input is not (it would fail again).
+    task = ray.remote(max_retries=max_retries, retry_exceptions=[ChunkKilled])(_run_chunk_body)
     total = ranges[-1][1] if ranges else 0
     shown = Progress(total, unit, len(ranges), progress)
     pending = {}

@@ -252,3 +252,51 @@ def test_a_benchmark_on_the_cluster_writes_the_command_s_files(local_cluster, tm
     for name in ("runs.csv", "summary.txt", "iterations_distance.png", "iterations_boolean.png"):
         assert (there / name).read_bytes() == (here / name).read_bytes(), name
     assert len(list((there / "chunks").glob("chunk-*.json.gz"))) == 3
+
+
+def test_a_worker_node_killed_mid_run_loses_nothing(local_cluster, tmp_path):
+    """A third node joins, takes tasks, and goes down (its raylet and workers killed):
+    its tasks run again on the others."""
+    import glob
+    ray_cli = shutil.which("ray")
+    env = dict(os.environ, RAY_AUTH_MODE="disabled")
+    before = set(subprocess.run(["pgrep", "-f", "raylet/raylet"], capture_output=True,
+                                text=True).stdout.split())
+    subprocess.run([ray_cli, "start", f"--address={local_cluster}", "--num-cpus=1",
+                    "--disable-usage-stats"], check=True, env=env, capture_output=True)
+    raylets = set(subprocess.run(["pgrep", "-f", "raylet/raylet"], capture_output=True,
+                                 text=True).stdout.split()) - before
+    assert len(raylets) == 1, raylets
+    deadline = time.monotonic() + 60
+    while ray.cluster_resources().get("CPU", 0) < 3 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    samples = 60000
+    expected_report, expected_out = _single_machine(tmp_path, samples, 8)
+    out = tmp_path / "cluster"
+    killed = []
+
+    def kill_the_node_once_work_is_done():
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if glob.glob(str(out / "chunks" / "chunk-*.json.gz")):
+                pid = int(next(iter(raylets)))
+                # The node's processes: its raylet and everything it started.
+                children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True,
+                                          text=True).stdout.split()
+                for p in [pid, *map(int, children)]:
+                    try:
+                        os.kill(p, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                killed.append(pid)
+                return
+            time.sleep(0.01)
+
+    killer = threading.Thread(target=kill_the_node_once_work_is_done)
+    killer.start()
+    report = cluster.sweep(A, B, samples=samples, seed=8, out=str(out), chunk=1000,
+                           program=PROGRAM, progress=False)
+    killer.join()
+    assert killed, "the node was not killed"
+    _same_results(report, out, expected_report, expected_out)
+    assert len(list((out / "chunks").glob("chunk-*.json.gz"))) == 60
