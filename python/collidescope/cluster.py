@@ -119,28 +119,51 @@ def _run_chunk_body(program, args, start, end):
     return gzip.compress(done.stdout, compresslevel=1)
 
 
-def _results_folder(results, out, command, args, total, ranges):
-    """The results folder with its manifest: new, or the same run's to resume (an
-    error when it holds another run's chunks)."""
-    folder = results or os.path.join(out, "chunks")
-    os.makedirs(folder, exist_ok=True)
-    manifest_path = os.path.join(folder, "manifest.json")
-    manifest = {"command": command, "args": args, "total": total,
-                "chunks": [list(r) for r in ranges]}
-    if os.path.exists(manifest_path):
-        with open(manifest_path) as f:
-            try:
-                old = json.load(f)
-            except json.JSONDecodeError as error:
-                raise ValueError(f"{manifest_path}: not a manifest ({error})") from error
-        if old != manifest:
+def _read_manifest(folder):
+    """The results folder's manifest, or None when there is none yet."""
+    path = os.path.join(folder, "manifest.json")
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        try:
+            return json.load(f)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{path}: not a manifest ({error})") from error
+
+
+def _plan_chunks(folder, command, args, total, asked_size, measure_size, align):
+    """The chunks of this run: the manifest's when the folder holds this run already (a
+    resumed run keeps its partition, whatever size would be measured now), else new
+    ones of the size asked for (or measured), written into a new manifest. A folder
+    of another run, or a size asked for that differs from the run's, is refused."""
+    manifest = _read_manifest(folder)
+    if manifest is not None:
+        if (manifest.get("command"), manifest.get("args"), manifest.get("total")) != (
+                command, args, total):
             raise ValueError(
-                f"{folder}: holds the chunks of another run ({old.get('command')} "
-                f"{' '.join(map(str, old.get('args', [])))}, chunks "
-                f"{len(old.get('chunks', []))}); give another results folder or empty it")
-    else:
-        _write_atomically(manifest_path, json.dumps(manifest, indent=1))
-    return folder
+                f"{folder}: holds the chunks of another run ({manifest.get('command')} "
+                f"{' '.join(map(str, manifest.get('args', [])))}); give another results "
+                f"folder (results=) or empty it")
+        ranges = [tuple(r) for r in manifest["chunks"]]
+        if asked_size and ranges and _aligned(int(asked_size), align) != ranges[0][1] - ranges[0][0]:
+            raise ValueError(
+                f"{folder}: this run was started in chunks of {ranges[0][1] - ranges[0][0]}; "
+                f"resume it without chunk= (or with chunk={ranges[0][1] - ranges[0][0]}), "
+                f"or give another results folder")
+        return ranges
+    size = _aligned(int(asked_size) if asked_size else measure_size(), align)
+    ranges = chunk_ranges(total, size)
+    _write_atomically(os.path.join(folder, "manifest.json"),
+                      json.dumps({"command": command, "args": args, "total": total,
+                                  "chunks": [list(r) for r in ranges]}, indent=1))
+    return ranges
+
+
+def _aligned(size, align):
+    """`size` rounded up to a multiple of `align` (at least `align`)."""
+    if size < 1:
+        raise ValueError(f"chunk={size}: a chunk holds at least one item")
+    return max(align, -(-size // align) * align)
 
 
 def _write_atomically(path, data):
@@ -202,9 +225,14 @@ def _run_chunks(program, args, folder, ranges, unit, progress, max_retries):
 
 
 def _reduce(program, args, folder):
+    """The program's report from the chunks; what it says on standard error (a mesh it
+    skips, a URDF's warnings) is passed on, as the command would show it."""
     done = subprocess.run([program, *args, "--reduce", folder], capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(done.stderr.strip() or f"exit status {done.returncode}")
+    if done.stderr:
+        sys.stderr.write(done.stderr)
+        sys.stderr.flush()
     return done.stdout
 
 
@@ -239,10 +267,10 @@ def _run_job(command, args, total, chunk, unit, folder_default, results, program
     ray = _ray()
     if not ray.is_initialized():
         ray.init()
-    size = int(chunk) if chunk else _default_chunk(program, args, total, align, probe)
-    size = max(align, -(-size // align) * align)
-    ranges = chunk_ranges(total, size)
-    folder = _results_folder(results, folder_default, command, args, total, ranges)
+    folder = results or os.path.join(folder_default, "chunks")
+    os.makedirs(folder, exist_ok=True)
+    ranges = _plan_chunks(folder, command, args, total, chunk,
+                          lambda: _default_chunk(program, args, total, align, probe), align)
     _run_chunks(program, args, folder, ranges, unit, progress, max_retries)
     return _reduce(program, [*args, *reduce_args], folder)
 

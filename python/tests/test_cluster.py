@@ -45,18 +45,26 @@ def _free_port():
         return s.getsockname()[1]
 
 
+def _pids_of(pattern):
+    found = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True).stdout
+    return {int(p) for p in found.split()}
+
+
 @pytest.fixture(scope="module")
 def local_cluster():
-    """A head node and one worker node, each its own processes with one CPU."""
+    """A head node and one worker node, each its own processes with one CPU, in a
+    Ray folder of their own (so that stopping them stops no other cluster)."""
+    import tempfile
     ray_cli = shutil.which("ray")
     if ray_cli is None:
         pytest.skip("the `ray` command is not on PATH")
     port = _free_port()
     address = f"127.0.0.1:{port}"
+    folder = tempfile.mkdtemp(prefix="csray")
     common = ["--num-cpus=1", "--disable-usage-stats"]
     env = dict(os.environ, RAY_AUTH_MODE="disabled")
     subprocess.run([ray_cli, "start", "--head", f"--port={port}", "--include-dashboard=false",
-                    *common], check=True, env=env, capture_output=True)
+                    f"--temp-dir={folder}", *common], check=True, env=env, capture_output=True)
     try:
         subprocess.run([ray_cli, "start", f"--address={address}", *common], check=True, env=env,
                        capture_output=True)
@@ -69,7 +77,13 @@ def local_cluster():
         yield address
     finally:
         ray.shutdown()
-        subprocess.run([ray_cli, "stop", "--force"], env=env, capture_output=True)
+        # This cluster's processes only: their command lines name its folder or port.
+        for pid in _pids_of(folder) | _pids_of(f"127.0.0.1:{port}"):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _single_machine(tmp_path, samples, seed):
@@ -147,6 +161,15 @@ def test_an_interrupted_run_resumes_from_its_finished_chunks(local_cluster, tmp_
     assert again.splitlines()[1:] == first.splitlines()[1:]
     assert chunks[0].exists()
     assert {p: p.stat().st_mtime_ns for p in chunks[1:]} == kept
+    # Resumed without chunk=: the run's own partition, not a newly measured one.
+    chunks[1].unlink()
+    third = cluster.sweep(A, B, samples=2000, seed=5, out=str(out), program=PROGRAM,
+                          progress=False)
+    assert third.splitlines()[1:] == first.splitlines()[1:]
+    assert len(list((out / "chunks").glob("chunk-*.json.gz"))) == 4
+    with pytest.raises(ValueError, match="started in chunks of 500"):
+        cluster.sweep(A, B, samples=2000, seed=5, out=str(out), chunk=300, program=PROGRAM,
+                      progress=False)
 
 
 def test_another_run_s_folder_and_a_bad_mesh_are_named(local_cluster, tmp_path):
