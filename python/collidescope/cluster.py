@@ -21,8 +21,9 @@ file system, or a local cluster).
 """
 
 import gzip
+import hashlib
 import json
-import json as _json
+import json as json_module
 import math
 import os
 import subprocess
@@ -42,10 +43,12 @@ def _ray():
 
 
 def _find_program(program):
-    if program:
-        return str(program)
-    named = os.environ.get("COLLIDESCOPE_PROGRAM")
+    named = program or os.environ.get("COLLIDESCOPE_PROGRAM")
     if named:
+        named = str(named)
+        if not (os.path.isfile(named) and os.access(named, os.X_OK)):
+            where = "program=" if program else "COLLIDESCOPE_PROGRAM"
+            raise RuntimeError(f"{where}: {named} is not an executable collidescope program")
         return named
     from . import _program
     found = _program()
@@ -101,13 +104,16 @@ class ChunkKilled(RuntimeError):
     killer, a node going down): Ray runs the chunk again."""
 
 
-def _run_chunk_body(program, args, start, end):
-    """One chunk: the program's `--chunk`, its file's text on standard output."""
+def _run_chunk_body(program, args, start, end, cwd=None):
+    """One chunk: the program's `--chunk`, its file's text on standard output, run in
+    the driver's folder `cwd` when the worker has it (so that paths read as the user
+    gave them, and messages name them so)."""
     # The task holds one of the cluster's CPUs: the program's own thread pool keeps to it
     # (else every task would spread over the whole machine).
     env = dict(os.environ, RAYON_NUM_THREADS="1")
+    folder = cwd if cwd and os.path.isdir(cwd) else None
     done = subprocess.run([program, *args, "--chunk", f"{start}..{end}", "--chunk-out", "-"],
-                          capture_output=True, env=env)
+                          capture_output=True, env=env, cwd=folder)
     if done.returncode < 0:
         raise ChunkKilled(f"chunk {start}..{end}: the program was killed by signal "
                           f"{-done.returncode}")
@@ -141,17 +147,17 @@ def _plan_chunks(folder, command, args, total, asked_size, measure_size, align):
         if (manifest.get("command"), manifest.get("args"), manifest.get("total")) != (
                 command, args, total):
             raise ValueError(
-                f"{folder}: holds the chunks of another run ({manifest.get('command')} "
+                f"{folder}: holds the chunks of another run (collidescope "
                 f"{' '.join(map(str, manifest.get('args', [])))}); give another results "
                 f"folder (results=) or empty it")
         ranges = [tuple(r) for r in manifest["chunks"]]
-        if asked_size and ranges and _aligned(int(asked_size), align) != ranges[0][1] - ranges[0][0]:
+        if asked_size is not None and ranges and _aligned(int(asked_size), align) != ranges[0][1] - ranges[0][0]:
             raise ValueError(
                 f"{folder}: this run was started in chunks of {ranges[0][1] - ranges[0][0]}; "
                 f"resume it without chunk= (or with chunk={ranges[0][1] - ranges[0][0]}), "
                 f"or give another results folder")
         return ranges
-    size = _aligned(int(asked_size) if asked_size else measure_size(), align)
+    size = _aligned(int(asked_size) if asked_size is not None else measure_size(), align)
     ranges = chunk_ranges(total, size)
     _write_atomically(os.path.join(folder, "manifest.json"),
                       json.dumps({"command": command, "args": args, "total": total,
@@ -177,14 +183,11 @@ def _write_atomically(path, data):
 
 
 def _finished(folder, start, end):
-    """Whether the chunk's file is there and whole (a resumed run keeps it)."""
+    """Whether the chunk's file is there (a resumed run keeps it). Files are written
+    whole or not at all, and the reduce reads every one (naming a damaged one), so
+    the file is not read here: a rerun with nothing left to do costs nothing."""
     path = os.path.join(folder, _chunk_name(start, end))
-    try:
-        with gzip.open(path, "rt") as f:
-            chunk = json.load(f)
-    except (OSError, EOFError, json.JSONDecodeError):
-        return False
-    return chunk.get("start") == start and chunk.get("end") == end
+    return os.path.isfile(path) and os.path.getsize(path) > 0
 
 
 def _run_chunks(program, args, folder, ranges, unit, progress, max_retries):
@@ -203,7 +206,7 @@ def _run_chunks(program, args, folder, ranges, unit, progress, max_retries):
         if _finished(folder, start, end):
             shown.add(end - start)
             continue
-        pending[task.remote(program, args, start, end)] = (start, end)
+        pending[task.remote(program, args, start, end, os.getcwd())] = (start, end)
     ran = len(pending)
     try:
         while pending:
@@ -220,6 +223,12 @@ def _run_chunks(program, args, folder, ranges, unit, progress, max_retries):
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)
+        # Collected, so that Ray does not report the cancelled tasks as unhandled errors.
+        for ref in pending:
+            try:
+                ray.get(ref, timeout=10)
+            except Exception:  # noqa: BLE001: cancelled or failed alike, already reported
+                pass
         shown.finish()
     return ran
 
@@ -238,11 +247,13 @@ def _reduce(program, args, folder):
 
 def _default_chunk(program, args, total, align, probe=256):
     """A chunk size that keeps the per-task cost (starting the program, loading its
-    inputs, drawing up to the chunk's first item) under 5 % of a chunk's work,
-    measured here: an empty chunk and one of `probe` items, timed; or, when that would
-    leave CPUs of the cluster idle, the total spread over them (a short run)."""
-    probe = min(total, max(align, probe))
-    if probe == 0:
+    inputs, drawing up to the chunk's first item) under 5 % of a chunk's work, measured
+    here before the run (so the driver needs the program and the inputs too): an empty
+    chunk, then chunks of `probe` items doubled until one takes at least as long as the
+    empty one (a probe much shorter than the start-up measures only noise). The items
+    are then split evenly over that many chunks, and over at least one chunk per CPU of
+    the cluster when there are fewer (a short run: spread rather than waited on)."""
+    if total == 0:
         return 1
 
     def seconds(end):
@@ -250,14 +261,24 @@ def _default_chunk(program, args, total, align, probe=256):
         _run_chunk_body(program, args, 0, end)
         return time.monotonic() - started
 
-    overhead = seconds(0)
-    per_item = max((seconds(probe) - overhead) / probe, 1e-9)
-    size = math.ceil(20.0 * overhead / per_item)
+    overhead = min(seconds(0), seconds(0))
+    size = min(total, max(align, probe))
+    while True:
+        spent = seconds(size)
+        if spent >= 2.0 * overhead or size >= total:
+            break
+        size = min(total, size * 4)
+    per_item = max((spent - overhead) / size, 1e-9)
+    chunks = max(1, math.ceil(total / math.ceil(20.0 * overhead / per_item)))
     ray = _ray()
     cpus = max(int(ray.cluster_resources().get("CPU", 1)), 1)
-    if math.ceil(total / size) < cpus:
-        size = math.ceil(total / cpus)
-    return max(size, 1)
+    chunks = max(chunks, min(cpus, math.ceil(total / align)))
+    return math.ceil(total / chunks)
+
+
+def _names(algorithms):
+    """`algorithms` as a list of names (one name alone is one, not its letters)."""
+    return [algorithms] if isinstance(algorithms, str) else list(algorithms)
 
 
 def _run_job(command, args, total, chunk, unit, folder_default, results, program, progress,
@@ -285,7 +306,7 @@ def sweep(a, b, *, algorithms=(), samples=1000, distance=(-0.01, 0.1), seed=1,
           out="target/sweep", worst=5, chunk=None, results=None, address=None,
           program=None, progress=True, max_retries=5):
     """`collidescope sweep A B` on a Ray cluster: the same arguments (`distance` as a
-    (min, max) pair), the poses split into chunks of `chunk` (default: see
+    (min, max) pair or the command's 'MIN..MAX'), the poses split into chunks of `chunk` (default: see
     `_default_chunk`), each a Ray task; the chunks kept in `results` (default
     OUT/chunks) with a manifest, so a run started again resumes; then the command's own
     report (returned, as it prints it) and its slowest poses written as scenes in
@@ -296,9 +317,18 @@ def sweep(a, b, *, algorithms=(), samples=1000, distance=(-0.01, 0.1), seed=1,
     samples = int(samples)
     if samples < 0:
         raise ValueError(f"samples: {samples} (need >= 0)")
-    lo, hi = (float(distance[0]), float(distance[1]))
-    args = ["sweep", os.path.abspath(a), os.path.abspath(b)]
-    for name in algorithms:
+    if isinstance(distance, str):
+        # The command line's spelling, MIN..MAX.
+        parts = distance.split("..")
+        if len(parts) != 2:
+            raise ValueError(f"distance={distance!r}: give (min, max) or 'MIN..MAX'")
+        distance = parts
+    try:
+        lo, hi = (float(distance[0]), float(distance[1]))
+    except (TypeError, ValueError, IndexError) as error:
+        raise ValueError(f"distance={distance!r}: give (min, max), two numbers") from error
+    args = ["sweep", os.fspath(a), os.fspath(b)]
+    for name in _names(algorithms):
         args += ["--algorithm", str(name)]
     args += ["--samples", str(samples), "--distance", f"{lo!r}..{hi!r}", "--seed", str(int(seed))]
     return _run_job("sweep", args, samples, chunk, "poses", out, results, program, progress,
@@ -324,7 +354,7 @@ def bench(suite="ellipsoids", *, meshes=None, a=None, b=None, pairs=20, poses=5,
     elif suite == "meshes":
         if meshes is None:
             raise ValueError("suite='meshes' needs meshes=DIR (a folder of OBJ meshes)")
-        args += ["meshes", os.path.abspath(meshes)]
+        args += ["meshes", os.fspath(meshes)]
         folder = "meshes"
     elif suite == "primitives":
         if a is None or b is None:
@@ -338,7 +368,7 @@ def bench(suite="ellipsoids", *, meshes=None, a=None, b=None, pairs=20, poses=5,
     if pairs < 0:
         raise ValueError(f"pairs: {pairs} (need >= 0)")
     args += ["--pairs", str(pairs), "--poses", str(int(poses)), "--seed", str(int(seed))]
-    for name in algorithms:
+    for name in _names(algorithms):
         args += ["--algorithm", str(name)]
     out = out if out is not None else os.path.join("target", "bench", folder)
     return _run_job("bench", args, pairs, chunk, "pairs", out, results, program, progress,
@@ -352,23 +382,24 @@ def robot(urdf, *, srdf=None, package_root=None, configs=None, random=None, seed
     """`collidescope robot URDF --random N` (or `--configs FILE`) on a Ray cluster: the
     same arguments, the configurations split into chunks of `chunk` (rounded up to a
     multiple of 256, where the check's warm starts restart), each a Ray task; the
-    chunks kept in `results` (default target/robot-chunks) with a manifest; then the
+    chunks kept in `results` (default target/cluster/robot-HASH, one per set of
+    arguments) with a manifest; then the
     command's own report (returned as it prints it: the table, or its JSON with
     `json=True`), the same as on one machine but for the measured times."""
     _connect(address)
     program = _find_program(program)
-    args = ["robot", os.path.abspath(urdf)]
+    args = ["robot", os.fspath(urdf)]
     if srdf is not None:
-        args += ["--srdf", os.path.abspath(srdf)]
+        args += ["--srdf", os.fspath(srdf)]
     if package_root is not None:
-        args += ["--package-root", os.path.abspath(package_root)]
+        args += ["--package-root", os.fspath(package_root)]
     if configs is not None and random is not None:
         raise ValueError("configs= and random= are two sources of configurations: give one")
     if configs is not None:
-        args += ["--configs", os.path.abspath(configs)]
+        args += ["--configs", os.fspath(configs)]
         with open(configs) as f:
             try:
-                total = len(_json.load(f)["configs"])
+                total = len(json_module.load(f)["configs"])
             except (ValueError, KeyError, TypeError) as error:
                 raise ValueError(f"{configs}: not a CONFIGS.json ({error})") from error
     else:
@@ -387,10 +418,13 @@ def robot(urdf, *, srdf=None, package_root=None, configs=None, random=None, seed
     args += ["--collision", collision]
     if json:
         args.append("--json")
-    reduce_args = [] if pair_scene is None else ["--pair-scene", os.path.abspath(pair_scene)]
+    reduce_args = [] if pair_scene is None else ["--pair-scene", str(pair_scene)]
+    # One results folder per run (the command writes no folder of its own to keep them
+    # in): a robot, a seed or a margin of its own.
+    run = hashlib.sha256(json_module.dumps(args).encode()).hexdigest()[:12]
     return _run_job("robot", args, total, chunk, "configurations",
-                    os.path.join("target", "robot"), results, program, progress, max_retries,
-                    reduce_args, align=256)
+                    os.path.join("target", "cluster", f"robot-{run}"), results, program,
+                    progress, max_retries, reduce_args, align=256)
 
 
 # Extensions of the files a folder of captures holds besides them (the program skips
@@ -422,7 +456,7 @@ def check_captures(folder, *, out=None, key=None, chunk=None, results=None, addr
     if not os.path.isdir(folder):
         raise ValueError(f"{folder}: not a folder of captures")
     total = len(_captures(folder))
-    args = ["import", os.path.abspath(folder)]
+    args = ["import", os.fspath(folder)]
     if key is not None:
         args += ["--key", str(key)]
     reduce_args = [] if out is None else ["--out", str(out)]

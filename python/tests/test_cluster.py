@@ -323,3 +323,18 @@ def test_a_worker_node_killed_mid_run_loses_nothing(local_cluster, tmp_path):
     assert killed, "the node was not killed"
     _same_results(report, out, expected_report, expected_out)
     assert len(list((out / "chunks").glob("chunk-*.json.gz"))) == 60
+
+
+def test_careless_arguments_are_named(local_cluster, tmp_path):
+    with pytest.raises(RuntimeError, match="program=: /nope/collidescope is not an executable"):
+        cluster.sweep(A, B, samples=10, program="/nope/collidescope")
+    with pytest.raises(ValueError, match="distance="):
+        cluster.sweep(A, B, samples=10, distance=("near", 1), program=PROGRAM)
+    with pytest.raises(ValueError, match="chunk=0"):
+        cluster.sweep(A, B, samples=10, chunk=0, out=str(tmp_path / "zero"), program=PROGRAM,
+                      progress=False)
+    # The command line's spellings: 'MIN..MAX', one algorithm's name alone.
+    out = tmp_path / "spelled"
+    report = cluster.sweep(A, B, samples=300, distance="-0.01..0.1", algorithms="nesterov",
+                           out=str(out), chunk=100, program=PROGRAM, progress=False)
+    assert report.splitlines()[3].startswith("nesterov")

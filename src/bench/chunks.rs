@@ -43,6 +43,22 @@ const STATUS_NAMES: [&str; 16] = [
     "degenerate",
 ];
 
+/// An outcome name's number in a chunk file (compact: a sweep holds millions).
+pub fn status_code(name: &str) -> u8 {
+    STATUS_NAMES
+        .iter()
+        .position(|s| *s == name)
+        .map_or(u8::MAX, |k| k as u8)
+}
+
+/// The outcome name of a chunk file's number.
+pub fn status_of_code(code: u8) -> Result<&'static str, String> {
+    STATUS_NAMES
+        .get(usize::from(code))
+        .copied()
+        .ok_or_else(|| format!("unknown outcome number {code}"))
+}
+
 /// The static outcome name a chunk's `name` stands for.
 pub fn status_name(name: &str) -> Result<&'static str, String> {
     STATUS_NAMES

@@ -191,9 +191,18 @@ pub fn distributions(
     algorithms
         .iter()
         .map(|alg| {
-            let mut own: Vec<&SweepRun> =
-                runs.iter().filter(|r| r.algorithm == alg.name()).collect();
-            own.sort_by(|x, y| y.iterations.cmp(&x.iterations).then(x.pose.cmp(&y.pose)));
+            let name = alg.name();
+            let mut own: Vec<&SweepRun> = runs.iter().filter(|r| r.algorithm == name).collect();
+            // The `worst` slowest first (most iterations, then the lower pose: a total
+            // order, so the same as sorting them all, without sorting millions).
+            let slower = |x: &&SweepRun, y: &&SweepRun| {
+                y.iterations.cmp(&x.iterations).then(x.pose.cmp(&y.pose))
+            };
+            let keep = worst.min(own.len());
+            if keep > 0 && keep < own.len() {
+                own.select_nth_unstable_by(keep - 1, slower);
+            }
+            own[..keep].sort_by(slower);
             let mut iterations: Vec<usize> = own.iter().map(|r| r.iterations).collect();
             iterations.sort_unstable();
             let n = iterations.len();
@@ -226,28 +235,22 @@ pub fn distributions(
                 degenerate: own.iter().filter(|r| r.status == "degenerate").count(),
                 contact: own.iter().filter(|r| r.status == "contact").count(),
                 histogram,
-                slowest: own.iter().take(worst).map(|r| r.pose).collect(),
+                slowest: own[..keep].iter().map(|r| r.pose).collect(),
             }
         })
         .collect()
 }
 
-/// A [`SweepRun`] as a chunk file holds it.
+/// A [`SweepRun`] as a chunk file holds it, compactly (a sweep has millions): its
+/// iterations, support calls and outcome (by its number,
+/// [`super::chunks::status_code`]); the algorithm is the plan's at its place.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ChunkRun {
-    pub algorithm: String,
-    pub iterations: usize,
-    pub support_calls: u64,
-    pub status: String,
-}
+pub struct ChunkRun(pub usize, pub u64, pub u8);
 
-/// One pose of a sweep as a chunk file holds it ([`super::chunks`]): the pose and its
-/// runs, in the algorithms' order.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SweepItem {
-    pub pose: SweepPose,
-    pub runs: Vec<ChunkRun>,
-}
+/// One pose of a sweep as a chunk file holds it ([`super::chunks`]): its runs, in the
+/// plan's algorithms' order. (The pose itself is not kept: the report places again the
+/// few it writes as scenes, [`sample_poses_in`].)
+pub type SweepItem = Vec<ChunkRun>;
 
 /// What a sweep's chunks must share with the report that merges them.
 #[derive(Clone, Debug, PartialEq)]
@@ -269,55 +272,51 @@ impl SweepPlan {
         })
     }
 
-    /// The poses with their runs ([`run_sweep`]'s, sorted by pose) as a chunk's items.
-    pub fn items(&self, poses: Vec<SweepPose>, runs: &[SweepRun]) -> Vec<SweepItem> {
+    /// The runs of `poses` ([`run_sweep`]'s, sorted by pose) as a chunk's items.
+    pub fn items(&self, poses: &[SweepPose], runs: &[SweepRun]) -> Vec<SweepItem> {
         let mut runs = runs.iter().peekable();
         poses
-            .into_iter()
+            .iter()
             .map(|pose| {
-                let mut own = Vec::with_capacity(self.algorithms.len());
-                while let Some(r) = runs.next_if(|r| r.pose == pose.index) {
-                    own.push(ChunkRun {
-                        algorithm: r.algorithm.to_string(),
-                        iterations: r.iterations,
-                        support_calls: r.support_calls,
-                        status: r.status.to_string(),
-                    });
-                }
-                SweepItem { pose, runs: own }
+                std::iter::from_fn(|| runs.next_if(|r| r.pose == pose.index))
+                    .map(|r| {
+                        ChunkRun(
+                            r.iterations,
+                            r.support_calls,
+                            super::chunks::status_code(r.status),
+                        )
+                    })
+                    .collect()
             })
             .collect()
     }
 
-    /// The poses and runs of merged items, as [`sample_poses`] and [`run_sweep`] give
-    /// them for the whole sweep; an error names an unknown algorithm or outcome.
-    pub fn unpack(&self, items: Vec<SweepItem>) -> Result<(Vec<SweepPose>, Vec<SweepRun>), String> {
-        let mut poses = Vec::with_capacity(items.len());
+    /// The runs of merged items, as [`run_sweep`] gives them for the whole sweep; an
+    /// error names a pose with another number of runs or an unknown outcome.
+    pub fn unpack(&self, items: Vec<SweepItem>) -> Result<Vec<SweepRun>, String> {
         let mut runs = Vec::with_capacity(items.len() * self.algorithms.len());
         for (k, item) in items.into_iter().enumerate() {
-            if item.pose.index != k || item.runs.len() != self.algorithms.len() {
+            if item.len() != self.algorithms.len() {
                 return Err(format!(
-                    "pose {k}: the chunk holds pose {} with {} runs",
-                    item.pose.index,
-                    item.runs.len()
+                    "pose {k}: {} runs in its chunk, for {} algorithms",
+                    item.len(),
+                    self.algorithms.len()
                 ));
             }
-            for r in item.runs {
-                let algorithm = super::chunks::algorithm_named(&self.algorithms, &r.algorithm)
-                    .map_err(|e| format!("pose {k}: {e}"))?;
-                let status =
-                    super::chunks::status_name(&r.status).map_err(|e| format!("pose {k}: {e}"))?;
+            for (algorithm, ChunkRun(iterations, support_calls, status)) in
+                self.algorithms.iter().zip(item)
+            {
                 runs.push(SweepRun {
                     pose: k,
                     algorithm: algorithm.name(),
-                    iterations: r.iterations,
-                    support_calls: r.support_calls,
-                    status,
+                    iterations,
+                    support_calls,
+                    status: super::chunks::status_of_code(status)
+                        .map_err(|e| format!("pose {k}: {e}"))?,
                 });
             }
-            poses.push(item.pose);
         }
-        Ok((poses, runs))
+        Ok(runs)
     }
 }
 

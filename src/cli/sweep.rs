@@ -85,15 +85,23 @@ pub fn run(args: SweepArgs) -> anyhow::Result<()> {
         )
     })?;
     let started = std::time::Instant::now();
+    // Merged from chunks, only the poses written as scenes are placed again.
     let (poses, runs) = match &args.reduce {
-        Some(folder) => read_chunks(&plan, folder)?,
-        None => sweep_here(&plan, (&a, &b), settings),
+        Some(folder) => (None, read_chunks(&plan, folder)?),
+        None => {
+            let (poses, runs) = sweep_here(&plan, (&a, &b), settings);
+            (Some(poses), runs)
+        }
+    };
+    let pose_at = |k: usize| match &poses {
+        Some(poses) => poses[k],
+        None => sample_poses_in(&a, &b, plan.samples, plan.band, plan.seed, k..k + 1)[0],
     };
     let done = runs.len() / algorithms.len().max(1);
-    if done < poses.len() {
+    if done < plan.samples {
         println!(
             "stopped by Ctrl-C after {done} of {} poses; the report covers those",
-            poses.len()
+            plan.samples
         );
     }
     println!(
@@ -144,7 +152,7 @@ pub fn run(args: SweepArgs) -> anyhow::Result<()> {
             .parse()
             .map_err(|e: String| anyhow::anyhow!(e))?;
         for (rank, pose_index) in d.slowest.iter().enumerate() {
-            let pose = &poses[*pose_index];
+            let pose = &pose_at(*pose_index);
             let expected = runs
                 .iter()
                 .find(|r| r.pose == *pose_index && r.algorithm == d.algorithm)
@@ -231,14 +239,13 @@ fn write_chunk(
         plan: plan.json(),
         start,
         end,
-        items: plan.items(poses, &runs),
+        items: plan.items(&poses, &runs),
     };
     chunks::write_chunk(&chunk, out)
 }
 
-/// The poses and runs of the chunk files in `folder`, merged as the whole sweep holds
-/// them.
-fn read_chunks(plan: &SweepPlan, folder: &Path) -> anyhow::Result<(Vec<SweepPose>, Vec<SweepRun>)> {
+/// The runs of the chunk files in `folder`, merged as the whole sweep holds them.
+fn read_chunks(plan: &SweepPlan, folder: &Path) -> anyhow::Result<Vec<SweepRun>> {
     let items: Vec<SweepItem> = chunks::read_chunks("sweep", &plan.json(), plan.samples, folder)?;
     plan.unpack(items)
         .map_err(|e| anyhow::anyhow!("{}: {e}", folder.display()))
