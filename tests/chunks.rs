@@ -31,6 +31,47 @@ fn temp(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// A command run whole into `base/whole`, then in chunks of `ranges` into
+/// `base/parts` and reduced into `base/merged`: both printed reports (each folder's
+/// name replaced by OUT) and the files of both folders checked to be the same bytes.
+/// Returns the whole run's report and the reduce's arguments.
+fn whole_and_merged(args: &[&str], ranges: &[&str], base: &Path) -> (String, Vec<String>) {
+    let (whole, merged, parts) = (base.join("whole"), base.join("merged"), base.join("parts"));
+    let with = |extra: &[&str]| -> Vec<String> {
+        args.iter().chain(extra).map(|s| s.to_string()).collect()
+    };
+    let one = with(&["--out", whole.to_str().unwrap()]);
+    let printed = stdout(cli_ok(&one.iter().map(String::as_str).collect::<Vec<_>>()));
+    chunks(args, ranges, &parts);
+    let reduce = with(&[
+        "--out",
+        merged.to_str().unwrap(),
+        "--reduce",
+        parts.to_str().unwrap(),
+    ]);
+    let merged_printed = stdout(cli_ok(
+        &reduce.iter().map(String::as_str).collect::<Vec<_>>(),
+    ));
+    same_files(&whole, &merged);
+    let steady = |s: &str, folder: &Path| s.replace(folder.to_str().unwrap(), "OUT");
+    let (a, b) = (steady(&printed, &whole), steady(&merged_printed, &merged));
+    // A sweep's first line ends with its seconds.
+    let timed = |s: &str| {
+        s.lines()
+            .map(|l| {
+                if l.ends_with(" s") {
+                    l.rsplit_once(',').unwrap().0
+                } else {
+                    l
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(timed(&a), timed(&b));
+    (printed, reduce)
+}
+
 /// Every file of `a` is in `b` with the same bytes.
 fn same_files(a: &Path, b: &Path) {
     let mut names: Vec<_> = std::fs::read_dir(a)
@@ -54,7 +95,7 @@ fn same_files(a: &Path, b: &Path) {
 #[test]
 fn a_benchmark_in_chunks_writes_the_single_run_s_files() {
     let base = temp("bench");
-    let (whole, merged, parts) = (base.join("whole"), base.join("merged"), base.join("parts"));
+    let parts = base.join("parts");
     let args = [
         "bench",
         "ellipsoids",
@@ -65,21 +106,8 @@ fn a_benchmark_in_chunks_writes_the_single_run_s_files() {
         "--seed",
         "3",
     ];
-    let mut one: Vec<&str> = args.to_vec();
-    one.extend(["--out", whole.to_str().unwrap()]);
-    let printed = stdout(cli_ok(&one));
-    chunks(&args, &["0..3", "3..4", "4..7"], &parts);
-    let mut reduce: Vec<&str> = args.to_vec();
-    reduce.extend([
-        "--out",
-        merged.to_str().unwrap(),
-        "--reduce",
-        parts.to_str().unwrap(),
-    ]);
-    let merged_printed = stdout(cli_ok(&reduce));
-    same_files(&whole, &merged);
-    let strip = |s: &str, folder: &Path| s.replace(folder.to_str().unwrap(), "OUT");
-    assert_eq!(strip(&printed, &whole), strip(&merged_printed, &merged));
+    let (_, reduce) = whole_and_merged(&args, &["0..3", "3..4", "4..7"], &base);
+    let reduce: Vec<&str> = reduce.iter().map(String::as_str).collect();
     // A chunk missing, then one twice: refused, naming what.
     std::fs::remove_file(parts.join("chunk-3-4.json")).unwrap();
     let gap = cli(&reduce);
@@ -125,29 +153,8 @@ fn a_sweep_in_chunks_reports_and_writes_what_the_single_run_does() {
     let (a, b) = (meshes.join("spot.obj"), meshes.join("cow.obj"));
     let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
     let base = temp("sweep");
-    let (whole, merged, parts) = (base.join("whole"), base.join("merged"), base.join("parts"));
     let args = ["sweep", a, b, "--samples", "300", "--seed", "9"];
-    let mut one: Vec<&str> = args.to_vec();
-    one.extend(["--out", whole.to_str().unwrap()]);
-    let printed = stdout(cli_ok(&one));
-    chunks(&args, &["0..1", "1..170", "170..300"], &parts);
-    let mut reduce: Vec<&str> = args.to_vec();
-    reduce.extend([
-        "--out",
-        merged.to_str().unwrap(),
-        "--reduce",
-        parts.to_str().unwrap(),
-    ]);
-    let merged_printed = stdout(cli_ok(&reduce));
-    same_files(&whole, &merged);
-    // The first line's seconds and the folders' names aside.
-    let steady = |s: &str, folder: &Path| {
-        let s = s.replace(folder.to_str().unwrap(), "OUT");
-        let mut lines: Vec<String> = s.lines().map(str::to_string).collect();
-        lines[0] = lines[0].rsplit_once(',').unwrap().0.to_string();
-        lines
-    };
-    assert_eq!(steady(&printed, &whole), steady(&merged_printed, &merged));
+    whole_and_merged(&args, &["0..1", "1..170", "170..300"], &base);
     let _ = std::fs::remove_dir_all(&base);
 }
 
@@ -156,13 +163,7 @@ fn a_folder_of_captures_names_its_bad_files_and_splits_into_chunks() {
     let captures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/imports");
     let captures = captures.to_str().unwrap();
     let base = temp("captures");
-    let (whole, merged, parts) = (base.join("whole"), base.join("merged"), base.join("parts"));
-    let printed = stdout(cli_ok(&[
-        "import",
-        captures,
-        "--out",
-        whole.to_str().unwrap(),
-    ]));
+    let (printed, _) = whole_and_merged(&["import", captures], &["0..5", "5..12"], &base);
     assert!(
         printed.contains("fcl_594_nan_vertex.txt: refused:"),
         "{printed}"
@@ -170,20 +171,6 @@ fn a_folder_of_captures_names_its_bad_files_and_splits_into_chunks() {
     assert!(printed.contains("line 8"), "{printed}");
     assert!(printed.contains("12 captures in"), "{printed}");
     assert!(printed.contains("9 imported, 3 refused"), "{printed}");
-    chunks(&["import", captures], &["0..5", "5..12"], &parts);
-    let merged_printed = stdout(cli_ok(&[
-        "import",
-        captures,
-        "--out",
-        merged.to_str().unwrap(),
-        "--reduce",
-        parts.to_str().unwrap(),
-    ]));
-    same_files(&whole, &merged);
-    assert_eq!(
-        printed.replace(whole.to_str().unwrap(), "OUT"),
-        merged_printed.replace(merged.to_str().unwrap(), "OUT")
-    );
     let _ = std::fs::remove_dir_all(&base);
 }
 
