@@ -23,7 +23,6 @@ file system, or a local cluster).
 import gzip
 import hashlib
 import json
-import json as json_module
 import math
 import os
 import subprocess
@@ -192,7 +191,7 @@ def _finished(folder, start, end):
 
 def _run_chunks(program, args, folder, ranges, unit, progress, max_retries):
     """Every unfinished chunk as a Ray task; each result written under its range as it
-    arrives. Returns how many ran here (the others were in the folder already)."""
+    arrives (the others were in the folder already)."""
     ray = _ray()
     if not ray.is_initialized():
         ray.init()
@@ -207,7 +206,6 @@ def _run_chunks(program, args, folder, ranges, unit, progress, max_retries):
             shown.add(end - start)
             continue
         pending[task.remote(program, args, start, end, os.getcwd())] = (start, end)
-    ran = len(pending)
     try:
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1)
@@ -230,7 +228,6 @@ def _run_chunks(program, args, folder, ranges, unit, progress, max_retries):
             except Exception:  # noqa: BLE001: cancelled or failed alike, already reported
                 pass
         shown.finish()
-    return ran
 
 
 def _reduce(program, args, folder):
@@ -375,6 +372,24 @@ def bench(suite="ellipsoids", *, meshes=None, a=None, b=None, pairs=20, poses=5,
                     max_retries, ["--out", str(out)], probe=2)
 
 
+# `robot` takes a `json=` flag (the command's --json), which hides the module inside it:
+# what it reads and names with JSON is done here.
+def _configurations_in(path):
+    """How many configurations a CONFIGS.json holds."""
+    with open(path) as f:
+        try:
+            return len(json.load(f)["configs"])
+        except (ValueError, KeyError, TypeError) as error:
+            raise ValueError(f"{path}: not a CONFIGS.json ({error})") from error
+
+
+def _robot_folder(args):
+    """A robot check's default results folder: one per set of arguments (the command
+    writes no folder of its own to keep them in)."""
+    run = hashlib.sha256(json.dumps(args).encode()).hexdigest()[:12]
+    return os.path.join("target", "cluster", f"robot-{run}")
+
+
 def robot(urdf, *, srdf=None, package_root=None, configs=None, random=None, seed=1,
           algorithm=None, margin=None, collision="hull", pair_scene=None, json=False,
           chunk=None, results=None, address=None, program=None, progress=True,
@@ -397,11 +412,7 @@ def robot(urdf, *, srdf=None, package_root=None, configs=None, random=None, seed
         raise ValueError("configs= and random= are two sources of configurations: give one")
     if configs is not None:
         args += ["--configs", os.fspath(configs)]
-        with open(configs) as f:
-            try:
-                total = len(json_module.load(f)["configs"])
-            except (ValueError, KeyError, TypeError) as error:
-                raise ValueError(f"{configs}: not a CONFIGS.json ({error})") from error
+        total = _configurations_in(configs)
     else:
         total = 1 if random is None else int(random)
         if total < 0:
@@ -419,12 +430,8 @@ def robot(urdf, *, srdf=None, package_root=None, configs=None, random=None, seed
     if json:
         args.append("--json")
     reduce_args = [] if pair_scene is None else ["--pair-scene", str(pair_scene)]
-    # One results folder per run (the command writes no folder of its own to keep them
-    # in): a robot, a seed or a margin of its own.
-    run = hashlib.sha256(json_module.dumps(args).encode()).hexdigest()[:12]
-    return _run_job("robot", args, total, chunk, "configurations",
-                    os.path.join("target", "cluster", f"robot-{run}"), results, program,
-                    progress, max_retries, reduce_args, align=256)
+    return _run_job("robot", args, total, chunk, "configurations", _robot_folder(args),
+                    results, program, progress, max_retries, reduce_args, align=256)
 
 
 # Extensions of the files a folder of captures holds besides them (the program skips

@@ -134,32 +134,8 @@ fn without_position(message: &str) -> String {
     }
 }
 
-/// The status names a batch's `status` codes index, in order.
-pub const STATUS_NAMES: [&str; 16] = [
-    "separated",
-    "contact",
-    "intersecting",
-    "penetrating",
-    "touching",
-    "stalled",
-    "separated_early_stop",
-    "iteration_cap",
-    "degenerate",
-    "not_applicable",
-    "impact",
-    "no_impact",
-    "grazing",
-    "pivot_cap",
-    "a_inside_b",
-    "a_not_inside_b",
-];
-
 fn status_code(outcome: &Outcome) -> u8 {
-    let name = outcome.status_name();
-    STATUS_NAMES
-        .iter()
-        .position(|n| *n == name)
-        .unwrap_or(STATUS_NAMES.len()) as u8
+    Outcome::status_code(outcome.status_name())
 }
 
 /// One query's answer, in the world frame.
@@ -667,7 +643,7 @@ pub fn distances<'py>(
     };
     out.set_item("piece_a", piece(&|a| a.piece_a)?)?;
     out.set_item("piece_b", piece(&|a| a.piece_b)?)?;
-    out.set_item("status_names", STATUS_NAMES.to_vec())?;
+    out.set_item("status_names", Outcome::STATUS_NAMES.to_vec())?;
     // Why any query gave no answer, keyed by its index ("3, 1").
     let reasons = PyDict::new(py);
     for (k, a) in answers.iter().enumerate() {

@@ -11,6 +11,8 @@ use std::path::Path;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::solver::Outcome;
+
 /// One chunk's file: the command and the arguments it must share with the report that
 /// merges it (`plan`), the items it covers and their results.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -22,38 +24,14 @@ pub struct Chunk<T> {
     pub items: Vec<T>,
 }
 
-/// The outcome names runs carry ([`crate::solver::Outcome::status_name`]): a chunk's
-/// are read back as the same static names.
-const STATUS_NAMES: [&str; 16] = [
-    "intersecting",
-    "separated",
-    "contact",
-    "separated_early_stop",
-    "stalled",
-    "penetrating",
-    "touching",
-    "impact",
-    "no_impact",
-    "grazing",
-    "pivot_cap",
-    "a_inside_b",
-    "a_not_inside_b",
-    "iteration_cap",
-    "not_applicable",
-    "degenerate",
-];
-
 /// An outcome name's number in a chunk file (compact: a sweep holds millions).
 pub fn status_code(name: &str) -> u8 {
-    STATUS_NAMES
-        .iter()
-        .position(|s| *s == name)
-        .map_or(u8::MAX, |k| k as u8)
+    Outcome::status_code(name)
 }
 
 /// The outcome name of a chunk file's number.
 pub fn status_of_code(code: u8) -> Result<&'static str, String> {
-    STATUS_NAMES
+    Outcome::STATUS_NAMES
         .get(usize::from(code))
         .copied()
         .ok_or_else(|| format!("unknown outcome number {code}"))
@@ -61,11 +39,7 @@ pub fn status_of_code(code: u8) -> Result<&'static str, String> {
 
 /// The static outcome name a chunk's `name` stands for.
 pub fn status_name(name: &str) -> Result<&'static str, String> {
-    STATUS_NAMES
-        .iter()
-        .find(|s| **s == name)
-        .copied()
-        .ok_or_else(|| format!("unknown outcome {name}"))
+    status_of_code(status_code(name)).map_err(|_| format!("unknown outcome {name}"))
 }
 
 /// The algorithm of `algorithms` a chunk's `name` stands for.

@@ -145,6 +145,37 @@ impl Outcome {
         }
     }
 
+    /// Every [`Outcome::status_name`], in the order of their numbers
+    /// ([`Outcome::status_code`]): a batch's status array from Python and a chunk
+    /// file of a split batch hold the numbers.
+    pub const STATUS_NAMES: [&'static str; 16] = [
+        "separated",
+        "contact",
+        "intersecting",
+        "penetrating",
+        "touching",
+        "stalled",
+        "separated_early_stop",
+        "iteration_cap",
+        "degenerate",
+        "not_applicable",
+        "impact",
+        "no_impact",
+        "grazing",
+        "pivot_cap",
+        "a_inside_b",
+        "a_not_inside_b",
+    ];
+
+    /// The number of a status name in [`Outcome::STATUS_NAMES`] (past its end for a
+    /// name that is not one).
+    pub fn status_code(name: &str) -> u8 {
+        Outcome::STATUS_NAMES
+            .iter()
+            .position(|n| *n == name)
+            .unwrap_or(Outcome::STATUS_NAMES.len()) as u8
+    }
+
     /// The short name used by the CLI and JSON output.
     pub fn status_name(&self) -> &'static str {
         match self {
