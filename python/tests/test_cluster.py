@@ -78,7 +78,8 @@ def local_cluster():
     finally:
         ray.shutdown()
         # This cluster's processes only: their command lines name its folder or port.
-        for pid in _pids_of(folder) | _pids_of(f"127.0.0.1:{port}"):
+        for pid in (_pids_of(folder) | _pids_of(f"127.0.0.1:{port}")
+                    | _pids_of(f"gcs-address=[^ ]*:{port}( |$)")):
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
@@ -283,12 +284,13 @@ def test_a_worker_node_killed_mid_run_loses_nothing(local_cluster, tmp_path):
     import glob
     ray_cli = shutil.which("ray")
     env = dict(os.environ, RAY_AUTH_MODE="disabled")
-    before = set(subprocess.run(["pgrep", "-f", "raylet/raylet"], capture_output=True,
-                                text=True).stdout.split())
+    # This cluster's raylets (another cluster on the machine is not ours to count).
+    port = local_cluster.rsplit(":", 1)[1]
+    ours = f"raylet/raylet.*gcs-address=[^ ]*:{port}( |$)"
+    before = _pids_of(ours)
     subprocess.run([ray_cli, "start", f"--address={local_cluster}", "--num-cpus=1",
                     "--disable-usage-stats"], check=True, env=env, capture_output=True)
-    raylets = set(subprocess.run(["pgrep", "-f", "raylet/raylet"], capture_output=True,
-                                 text=True).stdout.split()) - before
+    raylets = _pids_of(ours) - before
     assert len(raylets) == 1, raylets
     deadline = time.monotonic() + 60
     while ray.cluster_resources().get("CPU", 0) < 3 and time.monotonic() < deadline:
