@@ -199,6 +199,7 @@ impl Shape {
     pub fn extent(&self) -> f64 {
         match self {
             Shape::Polytope(p) => p.extent(),
+            Shape::Cuboid(c) => c.extent(),
             Shape::Dilated(d) => d.inner().extent() + d.radius(),
             Shape::Union(u) => u
                 .parts()

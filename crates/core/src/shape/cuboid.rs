@@ -8,6 +8,9 @@ use super::SupportMap;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cuboid {
     half_extents: DVec3,
+    /// The half extents' length (a corner's distance from the centre), kept: the
+    /// closed forms and the contact family ask for it on every query.
+    extent: f64,
 }
 
 impl Cuboid {
@@ -19,11 +22,19 @@ impl Cuboid {
         ] {
             require_non_negative("box", name, h)?;
         }
-        Ok(Self { half_extents })
+        Ok(Self {
+            half_extents,
+            extent: half_extents.length(),
+        })
     }
 
     pub fn half_extents(&self) -> DVec3 {
         self.half_extents
+    }
+
+    /// The distance of its corners from its centre.
+    pub fn extent(&self) -> f64 {
+        self.extent
     }
 }
 

@@ -24,14 +24,17 @@ pub struct ClipStage {
 /// The side planes of `face` (a convex polygon, counter-clockwise about `axis`): through
 /// each edge, along `axis`, facing out.
 pub fn side_planes(face: &[DVec3], axis: DVec3) -> SidePlanes {
-    (0..face.len())
-        .filter_map(|i| {
-            let (p, q) = (face[i], face[(i + 1) % face.len()]);
-            let out = (q - p).cross(axis);
-            let length = out.length();
-            (length > 0.0 && length.is_finite()).then(|| (p, out / length))
-        })
-        .collect()
+    planes_of(face, axis).collect()
+}
+
+/// [`side_planes`], one at a time (no buffer for them).
+fn planes_of(face: &[DVec3], axis: DVec3) -> impl Iterator<Item = (DVec3, DVec3)> + '_ {
+    (0..face.len()).filter_map(move |i| {
+        let (p, q) = (face[i], face[(i + 1) % face.len()]);
+        let out = (q - p).cross(axis);
+        let length = out.length();
+        (length > 0.0 && length.is_finite()).then(|| (p, out / length))
+    })
 }
 
 /// `incident` (a polygon's corners in order, or a segment's two ends) clipped against
@@ -39,57 +42,64 @@ pub fn side_planes(face: &[DVec3], axis: DVec3) -> SidePlanes {
 /// inside); a polygon stays a polygon.
 pub fn clip(incident: &[DVec3], planes: &[(DVec3, DVec3)]) -> Vec<ClipStage> {
     let mut stages = Vec::with_capacity(planes.len());
-    clip_through(incident, planes, |point, normal, after| {
-        stages.push(ClipStage {
-            point,
-            normal,
-            after: after.to_vec(),
-        })
-    });
+    let mut last = Corners::new();
+    clip_through(
+        incident,
+        planes.iter().copied(),
+        &mut last,
+        |point, normal, after| {
+            stages.push(ClipStage {
+                point,
+                normal,
+                after: after.to_vec(),
+            })
+        },
+    );
     stages
 }
 
-/// What [`clip`]'s last stage holds (`incident` itself with no plane), without keeping
-/// the stages: what a manifold built untraced needs.
-pub fn clip_final(incident: &[DVec3], planes: &[(DVec3, DVec3)]) -> Corners {
-    clip_through(incident, planes, |_, _, _| {})
+/// What [`clip`]'s last stage holds against `face`'s side planes ([`side_planes`]),
+/// `incident` itself with no plane, into `out`, without keeping the stages: what a
+/// manifold built untraced needs.
+pub fn clip_final(incident: &[DVec3], face: &[DVec3], axis: DVec3, out: &mut Corners) {
+    clip_through(incident, planes_of(face, axis), out, |_, _, _| {})
 }
 
-/// Clips `incident` by each plane in turn, handing every stage to `stage`, and returns
-/// what is left (stopping early once nothing is).
+/// Clips `incident` by each plane in turn into `out`, handing every stage to `stage`
+/// (stopping early once nothing is left).
 fn clip_through(
     incident: &[DVec3],
-    planes: &[(DVec3, DVec3)],
+    planes: impl Iterator<Item = (DVec3, DVec3)>,
+    out: &mut Corners,
     mut stage: impl FnMut(DVec3, DVec3, &[DVec3]),
-) -> Corners {
-    // Two buffers in turn: each pass reads one and writes the other.
-    let mut buffers = [Corners::from_slice(incident), Corners::new()];
-    let mut current = 0;
-    for &(point, normal) in planes {
-        let [first, second] = &mut buffers;
-        let (from, to) = if current == 0 {
-            (first, second)
-        } else {
-            (second, first)
-        };
-        to.clear();
-        if from.len() == 2 {
-            clip_segment(from[0], from[1], point, normal, to);
-        } else {
-            clip_polygon(from, point, normal, to);
-        }
-        current = 1 - current;
-        let after = &buffers[current];
-        stage(point, normal, after);
-        if after.is_empty() {
-            break;
+) {
+    // Two buffers in turn: each pass reads one and writes the other (the references
+    // swap, not the buffers).
+    out.clear();
+    out.extend_from_slice(incident);
+    let mut spare = Corners::new();
+    let mut passes = 0;
+    {
+        let (mut from, mut to) = (&mut *out, &mut spare);
+        for (point, normal) in planes {
+            to.clear();
+            if from.len() == 2 {
+                clip_segment(from[0], from[1], point, normal, to);
+            } else {
+                clip_polygon(from, point, normal, to);
+            }
+            std::mem::swap(&mut from, &mut to);
+            passes += 1;
+            stage(point, normal, from);
+            if from.is_empty() {
+                break;
+            }
         }
     }
-    let [first, second] = buffers;
-    if current == 0 {
-        first
-    } else {
-        second
+    // After an odd number of passes the result is in the spare buffer.
+    if passes % 2 == 1 {
+        out.clear();
+        out.extend_from_slice(&spare);
     }
 }
 

@@ -11,7 +11,7 @@
 use glam::DVec3;
 
 use super::clip;
-use super::support_set;
+use super::support_set::{self, Corners};
 use super::{
     certified_normal, certify, CertifiedNormal, ContactPoint, ContactRule, ContactSettings, Detail,
     Manifold, OwnFeatures, Reference,
@@ -123,18 +123,18 @@ fn clip_features(m: &mut Manifold, detail: Detail, contact: ContactSettings) {
         Reference::A => (&m.feature_a, &m.feature_b, m.normal),
         _ => (&m.feature_b, &m.feature_a, -m.normal),
     };
-    let (face, incident) = (face.corner_buffer(), incident.corner_buffer());
+    let (mut face_spare, mut incident_spare) = ([DVec3::ZERO; 2], [DVec3::ZERO; 2]);
+    let face = face.corners_in(&mut face_spare);
+    let incident = incident.corners_in(&mut incident_spare);
     // The face's own plane (its normal may differ from the contact normal by the band).
-    let plane_normal = face_normal(&face, axis);
-    let planes = clip::side_planes(&face, axis);
-    let clipped = match detail {
+    let plane_normal = face_normal(face, axis);
+    let mut clipped = Corners::new();
+    match detail {
         Detail::Steps => {
-            m.clipping = clip::clip(&incident, &planes);
-            m.clipping
-                .last()
-                .map_or(incident.clone(), |s| s.after.as_slice().into())
+            m.clipping = clip::clip(incident, &clip::side_planes(face, axis));
+            clipped.extend_from_slice(m.clipping.last().map_or(incident, |s| &s.after));
         }
-        Detail::Result => clip::clip_final(&incident, &planes),
+        Detail::Result => clip::clip_final(incident, face, axis, &mut clipped),
     };
     let denominator = axis.dot(plane_normal);
     if denominator <= 0.0 {
@@ -142,7 +142,7 @@ fn clip_features(m: &mut Manifold, detail: Detail, contact: ContactSettings) {
     }
     m.candidates.reserve(clipped.len());
     m.kept.reserve(clipped.len());
-    for q in clipped {
+    for &q in clipped.iter() {
         // q + s · axis lies on the reference plane: s = −(q − face₀) · ν / (axis · ν).
         let s = -(q - face[0]).dot(plane_normal) / denominator;
         let on_reference = q + axis * s;

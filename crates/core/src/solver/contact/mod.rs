@@ -471,7 +471,15 @@ fn upper_bound(outcome: &Outcome) -> f64 {
 /// `None` for the others.
 fn closed_form_distance(shape: &Shape, p: DVec3, size: f64) -> Option<f64> {
     let rounding = 8.0 * f64::EPSILON * (p.abs().max_element() + size);
-    let outside = |excess: DVec3| excess.max(DVec3::ZERO).length();
+    // Most points lie on the surface or inside: no square root for them.
+    let outside = |excess: DVec3| {
+        let squared = excess.max(DVec3::ZERO).length_squared();
+        if squared > 0.0 {
+            squared.sqrt()
+        } else {
+            squared
+        }
+    };
     let d = match shape {
         Shape::Cuboid(c) => outside(p.abs() - c.half_extents()),
         Shape::Sphere(s) => (p.length() - s.radius()).max(0.0),
@@ -528,6 +536,31 @@ fn distance_to_feature(feature: &SupportSet, p: DVec3, scale: f64) -> f64 {
     d + rounding
 }
 
+/// An upper bound on the distance from `p` to `shape` (its own frame) by GJK from the
+/// point, kept out of line (the closed forms answer the commonest shapes).
+#[inline(never)]
+fn distance_by_gjk(shape: &Shape, p: DVec3, tolerance: f64) -> f64 {
+    // GJK only has to show the point within the tolerance: an absolute stopping test at
+    // half of it, no proof of enclosure (a point on the surface has none to give, and
+    // trying costs the most).
+    let settings = SolverSettings {
+        tolerance: 0.5 * tolerance,
+        criterion: Criterion::DualityGap,
+        kind: CriterionKind::Absolute,
+        max_iterations: 200,
+        overlap_proof: false,
+        ..SolverSettings::default()
+    };
+    let pose = RelativePose::from_matrix(glam::DMat3::IDENTITY, p);
+    let summary = run_gjk(
+        MinkowskiDifference::new(shape, &Shape::Point(PointShape), pose),
+        DirectionRule::Vanilla,
+        settings,
+        &[],
+    );
+    upper_bound(&summary.outcome)
+}
+
 /// Whether a manifold's `feature_a` and `feature_b` are [`support_set::support_set`]'s
 /// (in A's frame), which a certificate may measure distances to; an engine's own
 /// features are not trusted so.
@@ -555,28 +588,7 @@ pub(crate) fn certify(
     let band = contact.feature_band * size;
     let n = m.certified_normal;
     let (top_a, bottom_b) = support_heights(a, b, b_in_a, n);
-    let point = Shape::Point(PointShape);
-    // GJK from the point only has to show it within the tolerance: an absolute
-    // stopping test at half of it, no proof of enclosure (a point on the surface has
-    // none to give, and trying costs the most).
-    let settings = SolverSettings {
-        tolerance: 0.5 * tolerance,
-        criterion: Criterion::DualityGap,
-        kind: CriterionKind::Absolute,
-        max_iterations: 200,
-        overlap_proof: false,
-        ..SolverSettings::default()
-    };
-    let by_gjk = |shape: &Shape, p: DVec3| {
-        let pose = RelativePose::from_matrix(glam::DMat3::IDENTITY, p);
-        let summary = run_gjk(
-            MinkowskiDifference::new(shape, &point, pose),
-            DirectionRule::Vanilla,
-            settings,
-            &[],
-        );
-        upper_bound(&summary.outcome)
-    };
+    let by_gjk = |shape: &Shape, p: DVec3| distance_by_gjk(shape, p, tolerance);
     // `local`: the point in the shape's own frame; `in_a`: in A's frame (the feature's).
     let distance_to = |shape: &Shape, local: DVec3, in_a: DVec3, feature: Option<&SupportSet>| {
         if let Some(d) = closed_form_distance(shape, local, size) {

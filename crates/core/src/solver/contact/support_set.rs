@@ -25,7 +25,7 @@ pub type Corners = SmallVec<[DVec3; 8]>;
 pub enum SupportSet {
     Point(DVec3),
     Segment(DVec3, DVec3),
-    Polygon(Vec<DVec3>),
+    Polygon(Corners),
 }
 
 impl SupportSet {
@@ -34,7 +34,7 @@ impl SupportSet {
         match points.len() {
             1 => SupportSet::Point(points[0]),
             2 => SupportSet::Segment(points[0], points[1]),
-            _ => SupportSet::Polygon(points),
+            _ => SupportSet::Polygon(points.into()),
         }
     }
 
@@ -48,7 +48,23 @@ impl SupportSet {
         match self {
             SupportSet::Point(p) => SmallVec::from_slice(&[*p]),
             SupportSet::Segment(a, b) => SmallVec::from_slice(&[*a, *b]),
-            SupportSet::Polygon(points) => SmallVec::from_slice(points),
+            SupportSet::Polygon(points) => points.clone(),
+        }
+    }
+
+    /// Its corners as a slice, a point's or a segment's held in `spare` (no copy of a
+    /// polygon).
+    pub fn corners_in<'a>(&'a self, spare: &'a mut [DVec3; 2]) -> &'a [DVec3] {
+        match self {
+            SupportSet::Point(p) => {
+                spare[0] = *p;
+                &spare[..1]
+            }
+            SupportSet::Segment(a, b) => {
+                *spare = [*a, *b];
+                &spare[..]
+            }
+            SupportSet::Polygon(points) => points,
         }
     }
 
@@ -156,7 +172,7 @@ fn cylinder(radius: f64, half_height: f64, n: DVec3, band: f64, samples: usize) 
     };
     // The rim's points drop below the support plane by up to 2 r |radial| across the cap.
     if 2.0 * radius * radial_length <= band {
-        let mut points: Vec<DVec3> = unit_circle(samples)
+        let mut points: Corners = unit_circle(samples)
             .iter()
             .map(|&(cos, sin)| DVec3::new(radius * cos, cap_y, radius * sin))
             .collect();
@@ -231,7 +247,7 @@ fn cuboid(h: DVec3, n: DVec3, band: f64) -> SupportSet {
                 .min_by(|&i, &j| before(face[i], face[j]))
                 .unwrap_or(0);
             face.rotate_left(first);
-            SupportSet::Polygon(face.to_vec())
+            SupportSet::Polygon(Corners::from_slice(&face))
         }
         _ => of_points(&corners, n, band),
     }
@@ -265,7 +281,7 @@ fn cone(radius: f64, half_height: f64, n: DVec3, band: f64, samples: usize) -> S
     let radial = DVec3::new(n.x, 0.0, n.z);
     let radial_length = radial.length();
     if n.y < 0.0 && 2.0 * radius * radial_length <= band {
-        let points: Vec<DVec3> = unit_circle(samples)
+        let points: Corners = unit_circle(samples)
             .iter()
             .rev()
             .map(|&(cos, sin)| DVec3::new(radius * cos, -half_height, radius * sin))
@@ -319,7 +335,7 @@ type Projected = (f64, f64, DVec3);
 /// The convex hull of `points` seen along `n` (Andrew's monotone chain on their
 /// coordinates across `n`), counter-clockwise about `n`; two points when they are on a
 /// line.
-fn hull_across(points: &[DVec3], n: DVec3) -> Vec<DVec3> {
+fn hull_across(points: &[DVec3], n: DVec3) -> Corners {
     let (u, v) = n.any_orthonormal_pair();
     let mut indexed: SmallVec<[Projected; 16]> =
         points.iter().map(|p| (u.dot(*p), v.dot(*p), *p)).collect();
@@ -356,15 +372,15 @@ fn hull_across(points: &[DVec3], n: DVec3) -> Vec<DVec3> {
         // Collinear: the two ends.
         let first = indexed[0].2;
         let last = indexed[indexed.len() - 1].2;
-        return vec![first, last];
+        return Corners::from_slice(&[first, last]);
     }
     // (u, v, n) is right-handed, so counter-clockwise in (u, v) is about n.
-    let hull: Vec<DVec3> = chain.into_iter().map(|p| p.2).collect();
+    let hull: Corners = chain.into_iter().map(|p| p.2).collect();
     counter_clockwise(hull, n)
 }
 
 /// `polygon` ordered counter-clockwise about `n`.
-fn counter_clockwise(mut polygon: Vec<DVec3>, n: DVec3) -> Vec<DVec3> {
+fn counter_clockwise(mut polygon: Corners, n: DVec3) -> Corners {
     let mut twice = DVec3::ZERO;
     for i in 1..polygon.len().saturating_sub(1) {
         twice += (polygon[i] - polygon[0]).cross(polygon[i + 1] - polygon[0]);

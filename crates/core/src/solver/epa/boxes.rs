@@ -534,8 +534,7 @@ fn edge_witnesses(
     let tolerance = pair_tolerance(ha, hb, b_in_a);
     // A's edge deepest along +n and B's along −n (B's frame): the one free axis each.
     let edge = |n: DVec3, h: DVec3| -> Option<(usize, DVec3)> {
-        let free: Vec<usize> = (0..3).filter(|&i| n[i].abs() <= 1e-9).collect();
-        let [axis] = free[..] else { return None };
+        let axis = only_one((0..3).filter(|&i| n[i].abs() <= 1e-9))?;
         let mut base = n.signum() * h;
         base[axis] = 0.0;
         Some((axis, base))
