@@ -198,54 +198,74 @@ fn cylinder(radius: f64, half_height: f64, n: DVec3, band: f64, samples: usize) 
 /// a hull: a corner, an edge, or a face (a box resting on another asks for this on
 /// every manifold). Other selections (three corners, a flat box) go to [`of_points`].
 fn cuboid(h: DVec3, n: DVec3, band: f64) -> SupportSet {
-    let corners: [DVec3; 8] = std::array::from_fn(|k| {
-        DVec3::new(
+    let mut corners = [DVec3::ZERO; 8];
+    for (k, corner) in corners.iter_mut().enumerate() {
+        *corner = DVec3::new(
             if k & 1 == 0 { -h.x } else { h.x },
             if k & 2 == 0 { -h.y } else { h.y },
             if k & 4 == 0 { -h.z } else { h.z },
-        )
-    });
+        );
+    }
     if h.min_element() <= 0.0 {
         return of_points(&corners, n, band);
     }
-    let heights = corners.map(|c| n.dot(c));
-    let top = heights.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let near: SmallVec<[usize; 8]> = (0..8).filter(|&k| heights[k] >= top - band).collect();
+    let mut heights = [0.0; 8];
+    let mut top = f64::NEG_INFINITY;
+    for (height, corner) in heights.iter_mut().zip(&corners) {
+        *height = n.dot(*corner);
+        top = top.max(*height);
+    }
+    let mut near = [0usize; 8];
+    let mut count = 0;
+    for (k, height) in heights.iter().enumerate() {
+        if *height >= top - band {
+            near[count] = k;
+            count += 1;
+        }
+    }
     // Lexicographic order of the coordinates across n, as [`hull_across`] sorts.
     let (u, v) = n.any_orthonormal_pair();
     let key = |p: DVec3| (u.dot(p), v.dot(p));
-    let before = |p: DVec3, q: DVec3| {
-        let (a, b) = (key(p), key(q));
-        a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1))
-    };
-    match near[..] {
-        [k] => SupportSet::Point(corners[k]),
-        [k, l] if before(corners[k], corners[l]).is_lt() => {
-            SupportSet::Segment(corners[k], corners[l])
+    let before = |a: (f64, f64), b: (f64, f64)| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1));
+    match count {
+        1 => SupportSet::Point(corners[near[0]]),
+        2 => {
+            let (p, q) = (corners[near[0]], corners[near[1]]);
+            match before(key(p), key(q)) {
+                std::cmp::Ordering::Less => SupportSet::Segment(p, q),
+                std::cmp::Ordering::Greater => SupportSet::Segment(q, p),
+                std::cmp::Ordering::Equal => of_points(&corners, n, band),
+            }
         }
-        [k, l] if before(corners[k], corners[l]).is_gt() => {
-            SupportSet::Segment(corners[l], corners[k])
-        }
-        [k0, ..] if near.len() == 4 => {
+        4 => {
             // A face: the four corners differ in two bits (its free axes).
-            let spread = near.iter().fold(0, |bits, &k| bits | (k ^ k0));
+            let k0 = near[0];
+            let spread = near[..4].iter().fold(0, |bits, &k| bits | (k ^ k0));
             if spread.count_ones() != 2 {
                 return of_points(&corners, n, band);
             }
             let (low, high) = (spread & spread.wrapping_neg(), spread & (spread - 1));
             let base = k0 & !spread;
-            let mut face = [base, base | low, base | low | high, base | high].map(|k| corners[k]);
+            let mut face = [
+                corners[base],
+                corners[base | low],
+                corners[base | low | high],
+                corners[base | high],
+            ];
             let twice = (face[1] - face[0]).cross(face[2] - face[0]);
             if twice.dot(n) < 0.0 {
                 face.reverse();
             }
-            let keys = face.map(key);
+            let keys = [key(face[0]), key(face[1]), key(face[2]), key(face[3])];
             if (0..4).any(|i| (i + 1..4).any(|j| keys[i] == keys[j])) {
                 return of_points(&corners, n, band);
             }
-            let first = (0..4)
-                .min_by(|&i, &j| before(face[i], face[j]))
-                .unwrap_or(0);
+            let mut first = 0;
+            for i in 1..4 {
+                if before(keys[i], keys[first]).is_lt() {
+                    first = i;
+                }
+            }
             face.rotate_left(first);
             SupportSet::Polygon(Corners::from_slice(&face))
         }
