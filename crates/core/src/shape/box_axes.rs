@@ -9,7 +9,9 @@ use glam::{DMat3, DVec3};
 /// A's three face normals, B's three (the rotation's columns), and the nine cross
 /// products of one of each, normalised; cross products of parallel edges (no direction)
 /// are left out: their faces' normals already hold the minimum. Filled in place (an
-/// iterator chain over them was a third of a box query's time).
+/// iterator chain over them was a third of a box query's time); inlined, so that the
+/// axes are built where they are read rather than copied out.
+#[inline(always)]
 pub fn candidate_axes(r: DMat3) -> CandidateAxes {
     let a_axes = [DVec3::X, DVec3::Y, DVec3::Z];
     let b_axes = [r.x_axis, r.y_axis, r.z_axis];

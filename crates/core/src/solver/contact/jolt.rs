@@ -53,13 +53,13 @@ pub fn clipping_manifold_with(
     let size = a.extent() + b.extent() + b_in_a.translation.length();
     let band = contact.feature_band * size;
     let feature_a = support_set::support_set(a, normal, band, contact.curve_samples);
-    let feature_b = support_set::support_set(
+    let mut feature_b = support_set::support_set(
         b,
         b_in_a.inverse_rotate(-normal),
         band,
         contact.curve_samples,
-    )
-    .moved(|p| b_in_a.transform_point(p));
+    );
+    feature_b.move_by(|p| b_in_a.transform_point(p));
     let reference = if feature_a.len() >= 3 && feature_b.len() >= 2 {
         Reference::A
     } else if feature_b.len() >= 3 && feature_a.len() >= 2 {

@@ -469,6 +469,7 @@ fn upper_bound(outcome: &Outcome) -> f64 {
 /// for the kinds that have one (box, sphere, capsule, cylinder): the exact distance
 /// plus a few rounding errors of the point's size (`size` at least the shape's extent);
 /// `None` for the others.
+#[inline(always)]
 fn closed_form_distance(shape: &Shape, p: DVec3, size: f64) -> Option<f64> {
     let rounding = 8.0 * f64::EPSILON * (p.abs().max_element() + size);
     // Most points lie on the surface or inside: no square root for them.
@@ -536,6 +537,29 @@ fn distance_to_feature(feature: &SupportSet, p: DVec3, scale: f64) -> f64 {
     d + rounding
 }
 
+/// An upper bound on the distance from a point (`local`: in the shape's own frame;
+/// `in_a`: in A's frame, the feature's) to the shape: in closed form, else to the
+/// feature when its corners lie on the shape and that shows it within the tolerance,
+/// else by GJK. Inlined: the point stays in registers (a copy through memory stalled).
+#[inline(always)]
+fn distance_to_shape(
+    shape: &Shape,
+    (local, in_a): (DVec3, DVec3),
+    feature: Option<&SupportSet>,
+    (size, tolerance): (f64, f64),
+) -> f64 {
+    if let Some(d) = closed_form_distance(shape, local, size) {
+        return d;
+    }
+    if let Some(feature) = feature.filter(|_| corners_on_surface(shape)) {
+        let d = distance_to_feature(feature, in_a, size);
+        if d <= tolerance {
+            return d;
+        }
+    }
+    distance_by_gjk(shape, local, tolerance)
+}
+
 /// An upper bound on the distance from `p` to `shape` (its own frame) by GJK from the
 /// point, kept out of line (the closed forms answer the commonest shapes).
 #[inline(never)]
@@ -588,19 +612,9 @@ pub(crate) fn certify(
     let band = contact.feature_band * size;
     let n = m.certified_normal;
     let (top_a, bottom_b) = support_heights(a, b, b_in_a, n);
-    let by_gjk = |shape: &Shape, p: DVec3| distance_by_gjk(shape, p, tolerance);
     // `local`: the point in the shape's own frame; `in_a`: in A's frame (the feature's).
     let distance_to = |shape: &Shape, local: DVec3, in_a: DVec3, feature: Option<&SupportSet>| {
-        if let Some(d) = closed_form_distance(shape, local, size) {
-            return d;
-        }
-        if let Some(feature) = feature.filter(|_| corners_on_surface(shape)) {
-            let d = distance_to_feature(feature, in_a, size);
-            if d <= tolerance {
-                return d;
-            }
-        }
-        by_gjk(shape, local)
+        distance_to_shape(shape, (local, in_a), feature, (size, tolerance))
     };
     let b_inverse = b_in_a.inverse();
     let mut why = Vec::new();

@@ -111,14 +111,13 @@ impl SupportSet {
         }
     }
 
-    /// The set moved by `f`, in place (no new polygon).
-    pub fn moved(mut self, f: impl Fn(DVec3) -> DVec3) -> SupportSet {
-        match &mut self {
+    /// Moves the set by `f`, in place (no new polygon, no copy of the set).
+    pub fn move_by(&mut self, f: impl Fn(DVec3) -> DVec3) {
+        match self {
             SupportSet::Point(p) => *p = f(*p),
             SupportSet::Segment(a, b) => (*a, *b) = (f(*a), f(*b)),
             SupportSet::Polygon(points) => points.iter_mut().for_each(|p| *p = f(*p)),
         }
-        self
     }
 
     /// Its area (0 below a polygon).

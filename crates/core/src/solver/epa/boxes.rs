@@ -496,14 +496,15 @@ fn vertex_witnesses(
     normal: DVec3,
 ) -> Option<(DVec3, DVec3)> {
     let (r, t) = (b_in_a.rotation, b_in_a.translation);
-    let tolerance = pair_tolerance(ha, hb, b_in_a);
+    // Measured only when a vertex is unique (a face against a face has none).
+    let tolerance = || pair_tolerance(ha, hb, b_in_a);
     let unique = |n: DVec3| n.abs().min_element() > 1e-9;
     // B's vertex deepest along −n (B's frame signs), laid on A's face.
     let in_b = r.transpose() * normal;
     if unique(in_b) {
         let on_b = t + r * (-in_b.signum() * hb);
         let on_a = on_b + normal * depth;
-        if (on_a.abs() - ha).max_element() <= tolerance {
+        if (on_a.abs() - ha).max_element() <= tolerance() {
             return Some((on_a, on_b));
         }
     }
@@ -512,7 +513,7 @@ fn vertex_witnesses(
         let on_a = normal.signum() * ha;
         let on_b = on_a - normal * depth;
         let local = r.transpose() * (on_b - t);
-        if (local.abs() - hb).max_element() <= tolerance {
+        if (local.abs() - hb).max_element() <= tolerance() {
             return Some((on_a, on_b));
         }
     }
@@ -531,7 +532,6 @@ fn edge_witnesses(
     normal: DVec3,
 ) -> Option<(DVec3, DVec3)> {
     let (r, t) = (b_in_a.rotation, b_in_a.translation);
-    let tolerance = pair_tolerance(ha, hb, b_in_a);
     // A's edge deepest along +n and B's along −n (B's frame): the one free axis each.
     let edge = |n: DVec3, h: DVec3| -> Option<(usize, DVec3)> {
         let axis = only_one((0..3).filter(|&i| n[i].abs() <= 1e-9))?;
@@ -553,6 +553,7 @@ fn edge_witnesses(
     }
     let s = (b * f - c) / denom;
     let u = b * s + f;
+    let tolerance = pair_tolerance(ha, hb, b_in_a);
     if s.abs() > ha[i] + tolerance || u.abs() > hb[j] + tolerance {
         return None;
     }

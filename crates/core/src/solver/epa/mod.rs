@@ -155,6 +155,12 @@ pub(crate) fn closed_form_penetration(
     b_in_a: RelativePose,
     forms: ClosedForms,
 ) -> Option<(Outcome, (DVec3, DVec3))> {
+    // Shapes that are their own cores go straight in: a core is a copy-on-write shape,
+    // and moving one copies a whole shape's bytes.
+    let rounded = |s: &Shape| matches!(s, Shape::Sphere(_) | Shape::Capsule(_) | Shape::Dilated(_));
+    if !rounded(a) && !rounded(b) {
+        return closed_form_of_cores((a, b), b_in_a, (0.0, 0.0), forms);
+    }
     let (core_a, radius_a) = a.rounded_core();
     let (core_b, radius_b) = b.rounded_core();
     closed_form_of_cores((&core_a, &core_b), b_in_a, (radius_a, radius_b), forms)
