@@ -607,44 +607,50 @@ pub(crate) fn certify(
     own_features: OwnFeatures,
     contact: ContactSettings,
 ) {
-    let features = (own_features == OwnFeatures::Yes).then_some((&m.feature_a, &m.feature_b));
+    let own = own_features == OwnFeatures::Yes;
     let tolerance = contact.tolerance * size.max(f64::MIN_POSITIVE);
     let band = contact.feature_band * size;
     let n = m.certified_normal;
     let (top_a, bottom_b) = support_heights(a, b, b_in_a, n);
-    // `local`: the point in the shape's own frame; `in_a`: in A's frame (the feature's).
-    let distance_to = |shape: &Shape, local: DVec3, in_a: DVec3, feature: Option<&SupportSet>| {
-        distance_to_shape(shape, (local, in_a), feature, (size, tolerance))
-    };
     let b_inverse = b_in_a.inverse();
-    let mut why = Vec::new();
+    let mut why: Vec<String> = Vec::new();
     let mut checks = Vec::with_capacity(m.points.len());
     for (i, p) in m.points.iter().enumerate() {
-        let check = PointCheck {
-            off_a: distance_to(a, p.on_a, p.on_a, features.map(|f| f.0)),
-            off_b: distance_to(
-                b,
-                b_inverse.transform_point(p.on_b),
-                p.on_b,
-                features.map(|f| f.1),
-            ),
+        // Each distance from the point in the shape's own frame and in A's (the
+        // feature's).
+        let off_a = distance_to_shape(
+            a,
+            (p.on_a, p.on_a),
+            own.then_some(&m.feature_a),
+            (size, tolerance),
+        );
+        let off_b = distance_to_shape(
+            b,
+            (b_inverse.transform_point(p.on_b), p.on_b),
+            own.then_some(&m.feature_b),
+            (size, tolerance),
+        );
+        let gap = p.on_a - p.on_b;
+        let mut check = PointCheck {
+            off_a,
+            off_b,
             below_plane_a: top_a - n.dot(p.on_a),
             below_plane_b: n.dot(p.on_b) - bottom_b,
-            lateral: {
-                let gap = p.on_a - p.on_b;
-                (gap - n * n.dot(gap)).length()
-            },
+            lateral: (gap - n * n.dot(gap)).length(),
             deeper_than_certified: p.depth - certified_depth,
             certified: false,
         };
-        let failed = failures(&check, tolerance, band);
-        if !failed.is_empty() {
+        let limits = limits(&check, tolerance, band);
+        check.certified = limits.iter().all(|limit| limit.holds());
+        if !check.certified {
+            let failed: Vec<String> = limits
+                .iter()
+                .filter(|limit| !limit.holds())
+                .map(Limit::failure)
+                .collect();
             why.push(format!("point {i}: {}", failed.join(", ")));
         }
-        checks.push(PointCheck {
-            certified: failed.is_empty(),
-            ..check
-        });
+        checks.push(check);
     }
     m.checks = checks;
     if m.points.is_empty() {
@@ -653,42 +659,63 @@ pub(crate) fn certify(
     m.uncertified = (!why.is_empty()).then(|| why.join("; "));
 }
 
-/// What a point's check fails on (empty: certified).
-fn failures(check: &PointCheck, tolerance: f64, band: f64) -> Vec<String> {
-    let mut failed = Vec::new();
-    if check.off_a.is_nan() || check.off_a > tolerance {
-        failed.push(format!("{:.3e} off A", check.off_a));
+/// One test of a point's check: its value must be a number no more than `most`; what
+/// a reader is told when it fails is `before`, the value, `after`.
+struct Limit {
+    value: f64,
+    most: f64,
+    before: &'static str,
+    after: &'static str,
+}
+
+impl Limit {
+    fn holds(&self) -> bool {
+        !(self.value.is_nan() || self.value > self.most)
     }
-    if check.off_b.is_nan() || check.off_b > tolerance {
-        failed.push(format!("{:.3e} off B", check.off_b));
+
+    fn failure(&self) -> String {
+        format!("{}{:.3e}{}", self.before, self.value, self.after)
     }
-    if check.below_plane_a.is_nan() || check.below_plane_a > band + tolerance {
-        failed.push(format!(
-            "{:.3e} below A's support plane",
-            check.below_plane_a
-        ));
-    }
-    if check.below_plane_b.is_nan() || check.below_plane_b > band + tolerance {
-        failed.push(format!(
-            "{:.3e} above B's support plane",
-            check.below_plane_b
-        ));
-    }
-    // Over one spot of the region: the same band as the faces (an engine's own normal
-    // tilts its pairs by its tolerance).
-    if check.lateral.is_nan() || check.lateral > band + tolerance {
-        failed.push(format!(
-            "its two points {:.3e} apart across the normal",
-            check.lateral
-        ));
-    }
-    if check.deeper_than_certified.is_nan() || check.deeper_than_certified > tolerance {
-        failed.push(format!(
-            "{:.3e} deeper than the certified depth",
-            check.deeper_than_certified
-        ));
-    }
-    failed
+}
+
+/// The tests a point's check must pass to be certified.
+fn limits(check: &PointCheck, tolerance: f64, band: f64) -> [Limit; 6] {
+    let limit = |value, most, before, after| Limit {
+        value,
+        most,
+        before,
+        after,
+    };
+    [
+        limit(check.off_a, tolerance, "", " off A"),
+        limit(check.off_b, tolerance, "", " off B"),
+        limit(
+            check.below_plane_a,
+            band + tolerance,
+            "",
+            " below A's support plane",
+        ),
+        limit(
+            check.below_plane_b,
+            band + tolerance,
+            "",
+            " above B's support plane",
+        ),
+        // Over one spot of the region: the same band as the faces (an engine's own
+        // normal tilts its pairs by its tolerance).
+        limit(
+            check.lateral,
+            band + tolerance,
+            "its two points ",
+            " apart across the normal",
+        ),
+        limit(
+            check.deeper_than_certified,
+            tolerance,
+            "",
+            " deeper than the certified depth",
+        ),
+    ]
 }
 
 #[cfg(test)]
