@@ -21,7 +21,6 @@ use super::closed_form::CoreContact;
 use super::gjk_settings_for_epa;
 use crate::minkowski::MinkowskiDifference;
 use crate::pose::RelativePose;
-use crate::shape::box_axes::{candidate_axes, radius, radius_unturned};
 use crate::shape::{Cuboid, Shape, SupportMap};
 use crate::solver::{run_gjk, DirectionRule, Outcome};
 
@@ -228,14 +227,53 @@ fn size(ha: DVec3, hb: DVec3, b_in_a: RelativePose) -> f64 {
 
 /// The smallest overlap of the boxes' projections over the 15 axes (negative: a gap)
 /// and its axis, pointing from A to B. Every axis's overlap bounds the depth above.
+///
+/// In the rotation's entries `R[a][b] = e_a · B_b` and their absolute values, as
+/// Gottschalk, Lin and Manocha's OBB test reads them (Ericson, "Real-Time Collision
+/// Detection" §4.4.1): along A's face normal `e_i`, B's half width is `Σ_b h_b |R[i][b]|`;
+/// along the cross product `L = e_i × B_j`, A's half width is `a[i1] |R[i2][j]| +
+/// a[i2] |R[i1][j]|`, B's `b[j1] |R[i][j2]| + b[j2] |R[i][j1]|`, and the centres' offset
+/// `t[i2] R[i1][j] − t[i1] R[i2][j]`, all divided by `|L|` (the axes in
+/// `candidate_axes`' order and with its rule for parallel edges; no axis built until
+/// it wins).
 fn overlap_over_axes(ha: DVec3, hb: DVec3, b_in_a: RelativePose) -> (f64, DVec3) {
     let (r, t) = (b_in_a.rotation, b_in_a.translation);
+    let columns = [r.x_axis, r.y_axis, r.z_axis];
+    let entry = |a: usize, b: usize| columns[b][a];
+    let m: [[f64; 3]; 3] = std::array::from_fn(|a| std::array::from_fn(|b| entry(a, b)));
+    let abs: [[f64; 3]; 3] = std::array::from_fn(|a| std::array::from_fn(|b| m[a][b].abs()));
     let mut best = (f64::INFINITY, DVec3::X);
-    for &axis in candidate_axes(r).iter() {
-        let overlap = radius_unturned(ha, axis) + radius(hb, r, axis) - axis.dot(t).abs();
+    let keep = |best: &mut (f64, DVec3), overlap: f64, along_t: f64, axis: &dyn Fn() -> DVec3| {
         if overlap < best.0 {
-            let towards_b = if axis.dot(t) < 0.0 { -axis } else { axis };
-            best = (overlap, towards_b);
+            let axis = axis();
+            *best = (overlap, if along_t < 0.0 { -axis } else { axis });
+        }
+    };
+    for i in 0..3 {
+        let rb = hb.x * abs[i][0] + hb.y * abs[i][1] + hb.z * abs[i][2];
+        keep(&mut best, ha[i] + rb - t[i].abs(), t[i], &|| DVec3::AXES[i]);
+    }
+    for j in 0..3 {
+        let ra = ha.x * abs[0][j] + ha.y * abs[1][j] + ha.z * abs[2][j];
+        let along = columns[j].dot(t);
+        keep(&mut best, ra + hb[j] - along.abs(), along, &|| columns[j]);
+    }
+    for i in 0..3 {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        for j in 0..3 {
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            let length_squared = m[i1][j] * m[i1][j] + m[i2][j] * m[i2][j];
+            if length_squared <= 1e-24 {
+                continue;
+            }
+            let ra = ha[i1] * abs[i2][j] + ha[i2] * abs[i1][j];
+            let rb = hb[j1] * abs[i][j2] + hb[j2] * abs[i][j1];
+            let along = t[i2] * m[i1][j] - t[i1] * m[i2][j];
+            let length = length_squared.sqrt();
+            let overlap = (ra + rb - along.abs()) / length;
+            keep(&mut best, overlap, along, &|| {
+                DVec3::AXES[i].cross(columns[j]) / length
+            });
         }
     }
     best
