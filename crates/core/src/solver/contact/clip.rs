@@ -117,15 +117,25 @@ fn clip_segment(a: DVec3, b: DVec3, point: DVec3, normal: DVec3, out: &mut Corne
 /// One Sutherland–Hodgman pass: the polygon's part on the inner side of the plane,
 /// into `out`.
 fn clip_polygon(polygon: &[DVec3], point: DVec3, normal: DVec3, out: &mut Corners) {
+    let Some(&first) = polygon.first() else {
+        return;
+    };
+    // Each corner's height measured once, carried to the next edge.
+    let height = |p: DVec3| normal.dot(p - point);
+    let first_height = height(first);
+    let (mut a, mut da) = (first, first_height);
     for i in 0..polygon.len() {
-        let (a, b) = (polygon[i], polygon[(i + 1) % polygon.len()]);
-        let (da, db) = (normal.dot(a - point), normal.dot(b - point));
+        let (b, db) = match polygon.get(i + 1) {
+            Some(&b) => (b, height(b)),
+            None => (first, first_height),
+        };
         if da <= 0.0 {
             out.push(a);
         }
         if (da <= 0.0) != (db <= 0.0) {
             out.push(crossing(a, b, da, db));
         }
+        (a, da) = (b, db);
     }
 }
 

@@ -208,19 +208,23 @@ fn cuboid(h: DVec3, n: DVec3, band: f64) -> SupportSet {
     if h.min_element() <= 0.0 {
         return of_points(&corners, n, band);
     }
-    let mut heights = [0.0; 8];
-    let mut top = f64::NEG_INFINITY;
-    for (height, corner) in heights.iter_mut().zip(&corners) {
-        *height = n.dot(*corner);
-        top = top.max(*height);
-    }
+    // Corner k's height n · c_k is (±n.x h.x) + (±n.y h.y) + (±n.z h.z), summed in the
+    // dot product's order: the same number, from three products.
+    let (px, py, pz) = (n.x * h.x, n.y * h.y, n.z * h.z);
+    let signed = |k: usize, bit: usize, p: f64| if k & bit == 0 { -p } else { p };
+    let heights: [f64; 8] =
+        std::array::from_fn(|k| signed(k, 1, px) + signed(k, 2, py) + signed(k, 4, pz));
+    let top = heights.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    // Which corners qualify, as bits (no branch or count carried from one to the next).
+    let mask = (0..8).fold(0u32, |mask, k| {
+        mask | (u32::from(heights[k] >= top - band) << k)
+    });
+    let count = mask.count_ones() as usize;
     let mut near = [0usize; 8];
-    let mut count = 0;
-    for (k, height) in heights.iter().enumerate() {
-        if *height >= top - band {
-            near[count] = k;
-            count += 1;
-        }
+    let mut bits = mask;
+    for slot in near.iter_mut().take(count) {
+        *slot = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
     }
     // Lexicographic order of the coordinates across n, as [`hull_across`] sorts.
     let (u, v) = n.any_orthonormal_pair();
