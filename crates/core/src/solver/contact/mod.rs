@@ -641,12 +641,13 @@ pub(crate) fn certify(
             certified: false,
         };
         let limits = limits(&check, tolerance, band);
-        check.certified = limits.iter().all(|limit| limit.holds());
+        check.certified = limits.iter().all(|&(value, most)| holds(value, most));
         if !check.certified {
             let failed: Vec<String> = limits
                 .iter()
-                .filter(|limit| !limit.holds())
-                .map(Limit::failure)
+                .zip(LIMIT_TEXT)
+                .filter(|((value, most), _)| !holds(*value, *most))
+                .map(|((value, _), (before, after))| format!("{before}{value:.3e}{after}"))
                 .collect();
             why.push(format!("point {i}: {}", failed.join(", ")));
         }
@@ -659,64 +660,35 @@ pub(crate) fn certify(
     m.uncertified = (!why.is_empty()).then(|| why.join("; "));
 }
 
-/// One test of a point's check: its value must be a number no more than `most`; what
-/// a reader is told when it fails is `before`, the value, `after`.
-struct Limit {
-    value: f64,
-    most: f64,
-    before: &'static str,
-    after: &'static str,
+/// Whether a check's value is a number no more than `most`.
+fn holds(value: f64, most: f64) -> bool {
+    !(value.is_nan() || value > most)
 }
 
-impl Limit {
-    fn holds(&self) -> bool {
-        !(self.value.is_nan() || self.value > self.most)
-    }
-
-    fn failure(&self) -> String {
-        format!("{}{:.3e}{}", self.before, self.value, self.after)
-    }
-}
-
-/// The tests a point's check must pass to be certified.
-fn limits(check: &PointCheck, tolerance: f64, band: f64) -> [Limit; 6] {
-    let limit = |value, most, before, after| Limit {
-        value,
-        most,
-        before,
-        after,
-    };
+/// The tests a point's check must pass to be certified: each value and the most it may
+/// be (what a reader is told when one fails: [`LIMIT_TEXT`], in the same order).
+fn limits(check: &PointCheck, tolerance: f64, band: f64) -> [(f64, f64); 6] {
     [
-        limit(check.off_a, tolerance, "", " off A"),
-        limit(check.off_b, tolerance, "", " off B"),
-        limit(
-            check.below_plane_a,
-            band + tolerance,
-            "",
-            " below A's support plane",
-        ),
-        limit(
-            check.below_plane_b,
-            band + tolerance,
-            "",
-            " above B's support plane",
-        ),
+        (check.off_a, tolerance),
+        (check.off_b, tolerance),
+        (check.below_plane_a, band + tolerance),
+        (check.below_plane_b, band + tolerance),
         // Over one spot of the region: the same band as the faces (an engine's own
         // normal tilts its pairs by its tolerance).
-        limit(
-            check.lateral,
-            band + tolerance,
-            "its two points ",
-            " apart across the normal",
-        ),
-        limit(
-            check.deeper_than_certified,
-            tolerance,
-            "",
-            " deeper than the certified depth",
-        ),
+        (check.lateral, band + tolerance),
+        (check.deeper_than_certified, tolerance),
     ]
 }
+
+/// What a failed test of [`limits`] says: the text before the value and after it.
+const LIMIT_TEXT: [(&str, &str); 6] = [
+    ("", " off A"),
+    ("", " off B"),
+    ("", " below A's support plane"),
+    ("", " above B's support plane"),
+    ("its two points ", " apart across the normal"),
+    ("", " deeper than the certified depth"),
+];
 
 #[cfg(test)]
 mod tests;

@@ -19,13 +19,18 @@ use crate::shape::{Shape, SupportMap};
 /// A few points (a feature's corners, a clipped polygon) on the stack.
 pub type Corners = SmallVec<[DVec3; 8]>;
 
+/// A support set's polygon: a box's face or a hull's (three to four corners, most
+/// often) on the stack; a sampled cap's on the heap. Small, since a manifold holds two
+/// and is moved whole.
+pub type FaceCorners = SmallVec<[DVec3; 4]>;
+
 /// A support set, in the frame its points are given in: a point, a segment, or a
 /// convex polygon (counter-clockwise seen from the direction it supports).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum SupportSet {
     Point(DVec3),
     Segment(DVec3, DVec3),
-    Polygon(Corners),
+    Polygon(FaceCorners),
 }
 
 impl SupportSet {
@@ -48,7 +53,7 @@ impl SupportSet {
         match self {
             SupportSet::Point(p) => SmallVec::from_slice(&[*p]),
             SupportSet::Segment(a, b) => SmallVec::from_slice(&[*a, *b]),
-            SupportSet::Polygon(points) => points.clone(),
+            SupportSet::Polygon(points) => Corners::from_slice(points),
         }
     }
 
@@ -171,7 +176,7 @@ fn cylinder(radius: f64, half_height: f64, n: DVec3, band: f64, samples: usize) 
     };
     // The rim's points drop below the support plane by up to 2 r |radial| across the cap.
     if 2.0 * radius * radial_length <= band {
-        let mut points: Corners = unit_circle(samples)
+        let mut points: FaceCorners = unit_circle(samples)
             .iter()
             .map(|&(cos, sin)| DVec3::new(radius * cos, cap_y, radius * sin))
             .collect();
@@ -270,7 +275,7 @@ fn cuboid(h: DVec3, n: DVec3, band: f64) -> SupportSet {
                 }
             }
             face.rotate_left(first);
-            SupportSet::Polygon(Corners::from_slice(&face))
+            SupportSet::Polygon(FaceCorners::from_slice(&face))
         }
         _ => of_points(&corners, n, band),
     }
@@ -304,7 +309,7 @@ fn cone(radius: f64, half_height: f64, n: DVec3, band: f64, samples: usize) -> S
     let radial = DVec3::new(n.x, 0.0, n.z);
     let radial_length = radial.length();
     if n.y < 0.0 && 2.0 * radius * radial_length <= band {
-        let points: Corners = unit_circle(samples)
+        let points: FaceCorners = unit_circle(samples)
             .iter()
             .rev()
             .map(|&(cos, sin)| DVec3::new(radius * cos, -half_height, radius * sin))
@@ -358,7 +363,7 @@ type Projected = (f64, f64, DVec3);
 /// The convex hull of `points` seen along `n` (Andrew's monotone chain on their
 /// coordinates across `n`), counter-clockwise about `n`; two points when they are on a
 /// line.
-fn hull_across(points: &[DVec3], n: DVec3) -> Corners {
+fn hull_across(points: &[DVec3], n: DVec3) -> FaceCorners {
     let (u, v) = n.any_orthonormal_pair();
     let mut indexed: SmallVec<[Projected; 16]> =
         points.iter().map(|p| (u.dot(*p), v.dot(*p), *p)).collect();
@@ -395,15 +400,15 @@ fn hull_across(points: &[DVec3], n: DVec3) -> Corners {
         // Collinear: the two ends.
         let first = indexed[0].2;
         let last = indexed[indexed.len() - 1].2;
-        return Corners::from_slice(&[first, last]);
+        return FaceCorners::from_slice(&[first, last]);
     }
     // (u, v, n) is right-handed, so counter-clockwise in (u, v) is about n.
-    let hull: Corners = chain.into_iter().map(|p| p.2).collect();
+    let hull: FaceCorners = chain.into_iter().map(|p| p.2).collect();
     counter_clockwise(hull, n)
 }
 
 /// `polygon` ordered counter-clockwise about `n`.
-fn counter_clockwise(mut polygon: Corners, n: DVec3) -> Corners {
+fn counter_clockwise(mut polygon: FaceCorners, n: DVec3) -> FaceCorners {
     let mut twice = DVec3::ZERO;
     for i in 1..polygon.len().saturating_sub(1) {
         twice += (polygon[i] - polygon[0]).cross(polygon[i + 1] - polygon[0]);

@@ -353,7 +353,8 @@ fn box_pair(
 ) -> Option<BoxAnswer> {
     let (ha, hb) = (ca.half_extents(), cb.half_extents());
     let sweep = overlap_over_axes(ha, hb, b_in_a);
-    let clear = CLEAR_OVERLAP * size(ha, hb, b_in_a);
+    // [`size`], from the lengths the boxes keep.
+    let clear = CLEAR_OVERLAP * (ca.extent() + cb.extent() + b_in_a.translation.length());
     let (depth, normal) = sweep;
     if depth > clear {
         let (on_a, on_b) = deepest_pair(a, b, b_in_a, depth, normal)?;
@@ -386,9 +387,10 @@ pub fn deepest_pair(
         return None;
     };
     let (ha, hb) = (ca.half_extents(), cb.half_extents());
+    let extents = ca.extent() + cb.extent();
     if let Some(pair) = vertex_witnesses(ha, hb, b_in_a, depth, normal)
         .or_else(|| edge_witnesses(ha, hb, b_in_a, depth, normal))
-        .or_else(|| flush_faces_pair(ha, hb, b_in_a, depth, normal))
+        .or_else(|| flush_faces_pair((ha, hb, extents), b_in_a, depth, normal))
         .or_else(|| edge_on_face_pair(ha, hb, b_in_a, depth, normal))
         .or_else(|| {
             // A's edge on B's face: the same, seen from B (A at the inverse pose, the
@@ -401,7 +403,7 @@ pub fn deepest_pair(
     {
         return Some(pair);
     }
-    let push = depth + ha.length() + hb.length();
+    let push = depth + extents;
     let pushed = RelativePose {
         translation: b_in_a.translation + normal * push,
         ..b_in_a
@@ -422,8 +424,7 @@ pub fn deepest_pair(
 /// Neumann's alternating projections meet in a step or two where two parallel faces
 /// overlap); the pair when they meet within round-off, `None` otherwise (GJK finds it).
 fn flush_faces_pair(
-    ha: DVec3,
-    hb: DVec3,
+    (ha, hb, extents): (DVec3, DVec3, f64),
     b_in_a: RelativePose,
     depth: f64,
     normal: DVec3,
@@ -433,7 +434,8 @@ fn flush_faces_pair(
         translation: b_in_a.translation + normal * depth,
         ..b_in_a
     };
-    let tolerance = pair_tolerance(ha, hb, pushed);
+    // [`pair_tolerance`], from the boxes' kept lengths (`extents`: their sum).
+    let tolerance = 1e-10 * (extents + pushed.translation.length());
     let (on_a, on_b) = alternating_projections((ha, hb), pushed, tolerance, 3)?;
     let on_b = on_b - normal * depth;
     // The pair realises the push within round-off (what the others check).
