@@ -27,7 +27,9 @@ use crate::minkowski::SupportStats;
 use crate::nearest::{nearest_on_segment, nearest_on_triangle};
 use crate::pose::RelativePose;
 use crate::shape::{PointShape, Shape, SupportMap};
-use crate::solver::epa::{closed_form_penetration, gjk_settings_for_epa, penetration, ClosedForms};
+use crate::solver::epa::{
+    closed_form_penetration, gjk_settings_for_epa, penetration_by_runs, ClosedForms,
+};
 use crate::solver::family::{Answer, Family, FamilyRun, PairQuery};
 use crate::solver::gjk::{run_gjk, DirectionRule};
 use crate::solver::outcome::Outcome;
@@ -289,8 +291,9 @@ pub(crate) fn certified_normal(
         match closed_form_penetration(a, b, b_in_a, ClosedForms::of(epa, true)) {
             Some((outcome, witnesses)) => (outcome, Some(witnesses)),
             None => {
-                let run = penetration(a, b, b_in_a, gjk_settings_for_epa(), epa, None);
-                (run.summary.outcome.clone(), run.witnesses())
+                let run = penetration_by_runs(a, b, b_in_a, gjk_settings_for_epa(), epa, None);
+                let witnesses = run.witnesses();
+                (run.summary.outcome, witnesses)
             }
         };
     let (normal, depth) = match &outcome {

@@ -108,17 +108,32 @@ pub fn penetration(
     settings: EpaSettings,
     trace: Option<&mut EpaTrace>,
 ) -> EpaRun {
-    let (core_a, radius_a) = a.rounded_core();
-    let (core_b, radius_b) = b.rounded_core();
-    if let Some((outcome, witnesses)) = closed_form_of_cores(
-        (&core_a, &core_b),
-        b_in_a,
-        (radius_a, radius_b),
-        ClosedForms::of(settings, false),
-    ) {
+    if let Some((outcome, witnesses)) =
+        closed_form_penetration(a, b, b_in_a, ClosedForms::of(settings, false))
+    {
         let extras = EpaExtras { gjk_stage: None };
         return EpaRun::new(outcome, 0, SupportStats::default(), Some(witnesses), extras);
     }
+    penetration_by_runs(a, b, b_in_a, gjk_settings, settings, trace)
+}
+
+/// [`penetration`] by GJK and EPA alone (rounded shapes by their cores, the radii then
+/// added): for a caller that has tried the closed forms already (the contact family's
+/// normal).
+pub(crate) fn penetration_by_runs(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+    gjk_settings: SolverSettings,
+    settings: EpaSettings,
+    trace: Option<&mut EpaTrace>,
+) -> EpaRun {
+    // Shapes that are their own cores go straight in (no copy of a shape).
+    if !is_rounded(a) && !is_rounded(b) {
+        return penetration_of_cores(a, b, b_in_a, gjk_settings, settings, trace);
+    }
+    let (core_a, radius_a) = a.rounded_core();
+    let (core_b, radius_b) = b.rounded_core();
     let mut run = penetration_of_cores(&core_a, &core_b, b_in_a, gjk_settings, settings, trace);
     if radius_a + radius_b > 0.0 {
         run.add_radii(radius_a, radius_b);
@@ -157,13 +172,21 @@ pub(crate) fn closed_form_penetration(
 ) -> Option<(Outcome, (DVec3, DVec3))> {
     // Shapes that are their own cores go straight in: a core is a copy-on-write shape,
     // and moving one copies a whole shape's bytes.
-    let rounded = |s: &Shape| matches!(s, Shape::Sphere(_) | Shape::Capsule(_) | Shape::Dilated(_));
-    if !rounded(a) && !rounded(b) {
+    if !is_rounded(a) && !is_rounded(b) {
         return closed_form_of_cores((a, b), b_in_a, (0.0, 0.0), forms);
     }
     let (core_a, radius_a) = a.rounded_core();
     let (core_b, radius_b) = b.rounded_core();
     closed_form_of_cores((&core_a, &core_b), b_in_a, (radius_a, radius_b), forms)
+}
+
+/// Whether the shape has a core apart from itself ([`Shape::rounded_core`]: a sphere's
+/// centre, a capsule's segment, a dilated shape's inner one).
+fn is_rounded(shape: &Shape) -> bool {
+    matches!(
+        shape,
+        Shape::Sphere(_) | Shape::Capsule(_) | Shape::Dilated(_)
+    )
 }
 
 /// [`closed_form_penetration`] on the cores, with their radii.
