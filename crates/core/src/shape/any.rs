@@ -153,6 +153,16 @@ impl Shape {
         }
     }
 
+    /// Whether [`Shape::rounded_core`] is the shape itself with radius 0 (all but
+    /// spheres, capsules and dilated shapes): a caller may then skip the copy-on-write
+    /// core, whose every move copies a whole shape's bytes.
+    pub fn is_own_core(&self) -> bool {
+        !matches!(
+            self,
+            Shape::Sphere(_) | Shape::Capsule(_) | Shape::Dilated(_)
+        )
+    }
+
     /// The shape as Coal's GJK sees it, and the radius Coal adds after the run (its
     /// swept-sphere radius): a sphere is its centre, a capsule its segment, a dilated
     /// shape its inner shape's core; boxes, cylinders and cones take Coal's supports

@@ -45,16 +45,7 @@ impl SupportSet {
 
     /// Its corners (one, two, or the polygon's).
     pub fn corners(&self) -> Vec<DVec3> {
-        self.corner_buffer().into_vec()
-    }
-
-    /// Its corners in a buffer that holds a small polygon without allocating.
-    pub fn corner_buffer(&self) -> Corners {
-        match self {
-            SupportSet::Point(p) => SmallVec::from_slice(&[*p]),
-            SupportSet::Segment(a, b) => SmallVec::from_slice(&[*a, *b]),
-            SupportSet::Polygon(points) => Corners::from_slice(points),
-        }
+        self.corners_in(&mut [DVec3::ZERO; 2]).to_vec()
     }
 
     /// Its corners as a slice, a point's or a segment's held in `spare` (no copy of a

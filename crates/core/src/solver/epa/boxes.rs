@@ -222,7 +222,12 @@ fn deepest_under_a_face(h: DVec3, other: &Shape, pose: RelativePose) -> Option<C
 
 /// The size the boxes' tolerances are relative to.
 fn size(ha: DVec3, hb: DVec3, b_in_a: RelativePose) -> f64 {
-    ha.length() + hb.length() + b_in_a.translation.length()
+    size_from(ha.length() + hb.length(), b_in_a)
+}
+
+/// [`size`] from the sum of the boxes' extents (a `Cuboid` keeps its own).
+fn size_from(extents: f64, b_in_a: RelativePose) -> f64 {
+    extents + b_in_a.translation.length()
 }
 
 /// The smallest overlap of the boxes' projections over the 15 axes (negative: a gap)
@@ -353,8 +358,7 @@ fn box_pair(
 ) -> Option<BoxAnswer> {
     let (ha, hb) = (ca.half_extents(), cb.half_extents());
     let sweep = overlap_over_axes(ha, hb, b_in_a);
-    // [`size`], from the lengths the boxes keep.
-    let clear = CLEAR_OVERLAP * (ca.extent() + cb.extent() + b_in_a.translation.length());
+    let clear = CLEAR_OVERLAP * size_from(ca.extent() + cb.extent(), b_in_a);
     let (depth, normal) = sweep;
     if depth > clear {
         let (on_a, on_b) = deepest_pair(a, b, b_in_a, depth, normal)?;
@@ -434,8 +438,7 @@ fn flush_faces_pair(
         translation: b_in_a.translation + normal * depth,
         ..b_in_a
     };
-    // [`pair_tolerance`], from the boxes' kept lengths (`extents`: their sum).
-    let tolerance = 1e-10 * (extents + pushed.translation.length());
+    let tolerance = PAIR_TOLERANCE * size_from(extents, pushed);
     let (on_a, on_b) = alternating_projections((ha, hb), pushed, tolerance, 3)?;
     let on_b = on_b - normal * depth;
     // The pair realises the push within round-off (what the others check).
@@ -515,8 +518,11 @@ fn edge_on_face_pair(
 /// How far a deepest pair may miss realising the push `depth · n` (round-off of the
 /// boxes' and the pose's numbers).
 fn pair_tolerance(ha: DVec3, hb: DVec3, b_in_a: RelativePose) -> f64 {
-    1e-10 * (ha.length() + hb.length() + b_in_a.translation.length())
+    PAIR_TOLERANCE * size(ha, hb, b_in_a)
 }
+
+/// [`pair_tolerance`] as a fraction of the pair's [`size`].
+const PAIR_TOLERANCE: f64 = 1e-10;
 
 /// The one item of `items`, `None` when there are none or several.
 fn only_one(mut items: impl Iterator<Item = usize>) -> Option<usize> {

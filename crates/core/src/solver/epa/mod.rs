@@ -129,7 +129,7 @@ pub(crate) fn penetration_by_runs(
     trace: Option<&mut EpaTrace>,
 ) -> EpaRun {
     // Shapes that are their own cores go straight in (no copy of a shape).
-    if !is_rounded(a) && !is_rounded(b) {
+    if a.is_own_core() && b.is_own_core() {
         return penetration_of_cores(a, b, b_in_a, gjk_settings, settings, trace);
     }
     let (core_a, radius_a) = a.rounded_core();
@@ -172,21 +172,12 @@ pub(crate) fn closed_form_penetration(
 ) -> Option<(Outcome, (DVec3, DVec3))> {
     // Shapes that are their own cores go straight in: a core is a copy-on-write shape,
     // and moving one copies a whole shape's bytes.
-    if !is_rounded(a) && !is_rounded(b) {
+    if a.is_own_core() && b.is_own_core() {
         return closed_form_of_cores((a, b), b_in_a, (0.0, 0.0), forms);
     }
     let (core_a, radius_a) = a.rounded_core();
     let (core_b, radius_b) = b.rounded_core();
     closed_form_of_cores((&core_a, &core_b), b_in_a, (radius_a, radius_b), forms)
-}
-
-/// Whether the shape has a core apart from itself ([`Shape::rounded_core`]: a sphere's
-/// centre, a capsule's segment, a dilated shape's inner one).
-fn is_rounded(shape: &Shape) -> bool {
-    matches!(
-        shape,
-        Shape::Sphere(_) | Shape::Capsule(_) | Shape::Dilated(_)
-    )
 }
 
 /// [`closed_form_penetration`] on the cores, with their radii.
