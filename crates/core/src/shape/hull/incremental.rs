@@ -54,6 +54,14 @@ pub struct IncrementalHull {
 impl IncrementalHull {
     /// The tetrahedron on four points that span a volume, faces outward.
     pub fn tetrahedron(points: &[DVec3], seed: [usize; 4]) -> Self {
+        let mut hull = Self::default();
+        hull.reset_to_tetrahedron(points, seed);
+        hull
+    }
+
+    /// This hull made the tetrahedron on `seed` again, its buffers kept (EPA reuses one
+    /// hull from query to query: no allocation once they have grown).
+    pub fn reset_to_tetrahedron(&mut self, points: &[DVec3], seed: [usize; 4]) {
         let [a, b, c, d] = seed;
         // Orient ABC so that D is inside (below it).
         let (b, c) = if height(points[a], points[b], points[c], points[d]) > 0.0 {
@@ -62,8 +70,10 @@ impl IncrementalHull {
             (b, c)
         };
         let triangles = [[a, b, c], [a, d, b], [b, d, c], [c, d, a]];
+        let faces = &mut self.faces;
+        faces.clear();
         // Room for a few dozen points' expansions (EPA's typical run) without regrowing.
-        let mut faces: Vec<HullFace> = Vec::with_capacity(64);
+        faces.reserve(64);
         faces.extend(triangles.iter().map(|v| HullFace {
             v: *v,
             across: [usize::MAX; 3],
@@ -80,12 +90,12 @@ impl IncrementalHull {
                 }
             }
         }
-        Self {
-            faces,
-            seen: Vec::with_capacity(16),
-            edges: Vec::with_capacity(16),
-            ordered: Vec::with_capacity(16),
+        for buffer in [&mut self.edges, &mut self.ordered] {
+            buffer.clear();
+            buffer.reserve(16);
         }
+        self.seen.clear();
+        self.seen.reserve(16);
     }
 
     pub fn alive(&self) -> impl Iterator<Item = (usize, &HullFace)> {

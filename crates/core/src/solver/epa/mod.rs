@@ -438,6 +438,21 @@ struct Step {
     gain: f64,
 }
 
+/// EPA's growing buffers, kept per thread between queries: a contact query on two
+/// small hulls spent a tenth of its time allocating and freeing them.
+#[derive(Default)]
+struct EpaBuffers {
+    points: Vec<CsoPoint>,
+    w: Vec<DVec3>,
+    hull: IncrementalHull,
+    planes: Vec<Plane>,
+    expansion: Expansion,
+}
+
+thread_local! {
+    static EPA_BUFFERS: std::cell::Cell<EpaBuffers> = std::cell::Cell::default();
+}
+
 impl<'s, 'r> Epa<'s, 'r> {
     fn new(
         md: MinkowskiDifference<'s>,
@@ -449,21 +464,56 @@ impl<'s, 'r> Epa<'s, 'r> {
             *t = EpaTrace::default();
             t
         });
+        // Another run on this thread (none today) would find the buffers taken and
+        // start empty ones: the same answer.
+        let EpaBuffers {
+            mut points,
+            mut w,
+            hull,
+            mut planes,
+            mut expansion,
+        } = EPA_BUFFERS.take();
+        // Room for a typical run (a few dozen expansions) without regrowing.
+        points.clear();
+        points.reserve(32);
+        w.clear();
+        w.reserve(32);
+        planes.clear();
+        planes.reserve(64);
+        for buffer in [&mut expansion.removed, &mut expansion.added] {
+            buffer.clear();
+            buffer.reserve(16);
+        }
+        expansion.horizon.clear();
+        expansion.horizon.reserve(16);
         Self {
             md,
             settings,
             gjk,
-            // Room for a typical run (a few dozen expansions) without regrowing.
-            points: Vec::with_capacity(32),
-            w: Vec::with_capacity(32),
-            hull: IncrementalHull::default(),
-            planes: Vec::with_capacity(64),
-            expansion: Expansion {
-                removed: Vec::with_capacity(16),
-                added: Vec::with_capacity(16),
-                horizon: Vec::with_capacity(16),
-            },
+            points,
+            w,
+            hull,
+            planes,
+            expansion,
             trace,
+        }
+    }
+
+    /// Hands the buffers back for the thread's next run (the points go to the trace
+    /// when there is one).
+    fn return_buffers(&mut self) {
+        let points = std::mem::take(&mut self.points);
+        match self.trace.as_deref_mut() {
+            Some(trace) => trace.points = points,
+            None => {
+                EPA_BUFFERS.set(EpaBuffers {
+                    points,
+                    w: std::mem::take(&mut self.w),
+                    hull: std::mem::take(&mut self.hull),
+                    planes: std::mem::take(&mut self.planes),
+                    expansion: std::mem::take(&mut self.expansion),
+                });
+            }
         }
     }
 
@@ -474,14 +524,12 @@ impl<'s, 'r> Epa<'s, 'r> {
     }
 
     fn finish(
-        self,
+        mut self,
         outcome: Outcome,
         iterations: usize,
         witness: Option<(DVec3, DVec3)>,
     ) -> EpaRun {
-        if let Some(trace) = self.trace {
-            trace.points = self.points;
-        }
+        self.return_buffers();
         let extras = EpaExtras {
             gjk_stage: Some(self.gjk),
         };
@@ -498,9 +546,11 @@ impl<'s, 'r> Epa<'s, 'r> {
                 return self.finish(outcome, 0, witness);
             }
         };
-        self.hull = IncrementalHull::tetrahedron(&self.w, seed);
-        self.hull.faces.reserve(60);
-        self.planes = (0..4).map(|f| self.plane(f)).collect();
+        self.hull.reset_to_tetrahedron(&self.w, seed);
+        for f in 0..4 {
+            let plane = self.plane(f);
+            self.planes.push(plane);
+        }
         if let Some(outcome) = self.enclose_origin() {
             return self.finish(outcome, 0, None);
         }
@@ -520,13 +570,15 @@ impl<'s, 'r> Epa<'s, 'r> {
             let s = self.md.support(plane.normal);
             let upper = plane.normal.dot(s.w);
             let gain = upper - plane.distance;
-            let face = self.hull.faces[nearest];
-            let beyond = face.height(&self.w, s.w) > 0.0 && !self.w.contains(&s.w);
             // The depth lies in [face distance, support along its normal]: certified
             // only when those meet. A support that cannot pass the face while they do
-            // not meet is a normal the round-off has turned: no answer.
+            // not meet is a normal the round-off has turned: no answer. (Whether it
+            // passes is asked only then: at convergence the support is often a vertex
+            // of the face, whose exact height is the predicate's slowest case.)
             let converged = gain <= self.slack(s);
-            if !beyond && !converged {
+            let beyond =
+                || !self.w.contains(&s.w) && self.hull.faces[nearest].height(&self.w, s.w) > 0.0;
+            if !converged && !beyond() {
                 let reason = format!(
                     "the support cannot pass the nearest face, yet its plane and the support \
                      disagree by {:.3e} (the depth lies in {:.9e})",
