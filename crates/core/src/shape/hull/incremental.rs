@@ -70,26 +70,18 @@ impl IncrementalHull {
             (b, c)
         };
         let triangles = [[a, b, c], [a, d, b], [b, d, c], [c, d, a]];
-        let faces = &mut self.faces;
-        faces.clear();
+        // Each face's neighbour across each of its edges, for these four triangles
+        // (face 0's edge a→b is face 1's b→a, and so on; checked in the tests).
+        const ACROSS: [[usize; 3]; 4] = [[1, 2, 3], [3, 2, 0], [1, 3, 0], [2, 1, 0]];
+        self.faces.clear();
         // Room for a few dozen points' expansions (EPA's typical run) without regrowing.
-        faces.reserve(64);
-        faces.extend(triangles.iter().map(|v| HullFace {
-            v: *v,
-            across: [usize::MAX; 3],
-            alive: true,
-        }));
-        for f in 0..4 {
-            for i in 0..3 {
-                let (from, to) = faces[f].edge(i);
-                for g in (0..4).filter(|g| *g != f) {
-                    if let Some(j) = (0..3).find(|&j| faces[g].edge(j) == (to, from)) {
-                        faces[f].across[i] = g;
-                        faces[g].across[j] = f;
-                    }
-                }
-            }
-        }
+        self.faces.reserve(64);
+        self.faces
+            .extend(triangles.iter().zip(ACROSS).map(|(v, across)| HullFace {
+                v: *v,
+                across,
+                alive: true,
+            }));
         for buffer in [&mut self.edges, &mut self.ordered] {
             buffer.clear();
             buffer.reserve(16);
@@ -200,5 +192,33 @@ impl IncrementalHull {
             self.ordered.push(edge);
         }
         self.ordered[self.ordered.len() - 1].1 == first.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every face's neighbour across an edge holds that edge reversed, and every face
+    /// is outward (the fourth point below it), whichever way the seed is wound.
+    #[test]
+    fn the_tetrahedrons_neighbours_share_their_edges_reversed() {
+        let points = [DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z, DVec3::splat(-1.0)];
+        for seed in [[0, 1, 2, 3], [0, 2, 1, 3], [4, 3, 1, 2], [1, 0, 3, 4]] {
+            let hull = IncrementalHull::tetrahedron(&points, seed);
+            assert_eq!(hull.faces.len(), 4);
+            for (f, face) in hull.faces.iter().enumerate() {
+                let inner = seed.iter().find(|i| !face.v.contains(i)).unwrap();
+                assert!(face.height(&points, points[*inner]) < 0.0, "{seed:?} face {f}");
+                for i in 0..3 {
+                    let (from, to) = face.edge(i);
+                    let g = face.across[i];
+                    assert_ne!(g, f);
+                    let j = (0..3).find(|&j| hull.faces[g].edge(j) == (to, from));
+                    assert!(j.is_some(), "{seed:?}: face {f} edge {i} not on face {g}");
+                    assert_eq!(hull.faces[g].across[j.unwrap()], f);
+                }
+            }
+        }
     }
 }

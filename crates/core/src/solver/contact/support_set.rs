@@ -174,7 +174,8 @@ fn cylinder(radius: f64, half_height: f64, n: DVec3, band: f64, samples: usize) 
         if n.y < 0.0 {
             points.reverse();
         }
-        return SupportSet::Polygon(counter_clockwise(points, n));
+        counter_clockwise(&mut points, n);
+        return SupportSet::Polygon(points);
     }
     let out = if radial_length > 0.0 {
         radial / radial_length * radius
@@ -300,12 +301,13 @@ fn cone(radius: f64, half_height: f64, n: DVec3, band: f64, samples: usize) -> S
     let radial = DVec3::new(n.x, 0.0, n.z);
     let radial_length = radial.length();
     if n.y < 0.0 && 2.0 * radius * radial_length <= band {
-        let points: FaceCorners = unit_circle(samples)
+        let mut points: FaceCorners = unit_circle(samples)
             .iter()
             .rev()
             .map(|&(cos, sin)| DVec3::new(radius * cos, -half_height, radius * sin))
             .collect();
-        return SupportSet::Polygon(counter_clockwise(points, n));
+        counter_clockwise(&mut points, n);
+        return SupportSet::Polygon(points);
     }
     let apex = DVec3::Y * half_height;
     let rim = if radial_length > 0.0 {
@@ -329,11 +331,13 @@ pub fn of_points(points: &[DVec3], n: DVec3, band: f64) -> SupportSet {
         .iter()
         .map(|p| n.dot(*p))
         .fold(f64::NEG_INFINITY, f64::max);
-    let near: Corners = points
-        .iter()
-        .copied()
-        .filter(|p| n.dot(*p) >= top - band)
-        .collect();
+    // Filled in place (a collected SmallVec is built, then moved: a copy of its array).
+    let mut near = Corners::new();
+    for p in points {
+        if n.dot(*p) >= top - band {
+            near.push(*p);
+        }
+    }
     match near.len() {
         0 => SupportSet::Point(DVec3::ZERO),
         1 => SupportSet::Point(near[0]),
@@ -356,8 +360,10 @@ type Projected = (f64, f64, DVec3);
 /// line.
 fn hull_across(points: &[DVec3], n: DVec3) -> FaceCorners {
     let (u, v) = n.any_orthonormal_pair();
-    let mut indexed: SmallVec<[Projected; 16]> =
-        points.iter().map(|p| (u.dot(*p), v.dot(*p), *p)).collect();
+    let mut indexed: SmallVec<[Projected; 16]> = SmallVec::new();
+    for p in points {
+        indexed.push((u.dot(*p), v.dot(*p), *p));
+    }
     indexed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
     indexed.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
     if indexed.len() <= 2 {
@@ -394,12 +400,16 @@ fn hull_across(points: &[DVec3], n: DVec3) -> FaceCorners {
         return FaceCorners::from_slice(&[first, last]);
     }
     // (u, v, n) is right-handed, so counter-clockwise in (u, v) is about n.
-    let hull: FaceCorners = chain.into_iter().map(|p| p.2).collect();
-    counter_clockwise(hull, n)
+    let mut hull = FaceCorners::new();
+    for p in &chain {
+        hull.push(p.2);
+    }
+    counter_clockwise(&mut hull, n);
+    hull
 }
 
 /// `polygon` ordered counter-clockwise about `n`.
-fn counter_clockwise(mut polygon: FaceCorners, n: DVec3) -> FaceCorners {
+fn counter_clockwise(polygon: &mut FaceCorners, n: DVec3) {
     let mut twice = DVec3::ZERO;
     for i in 1..polygon.len().saturating_sub(1) {
         twice += (polygon[i] - polygon[0]).cross(polygon[i + 1] - polygon[0]);
@@ -407,7 +417,6 @@ fn counter_clockwise(mut polygon: FaceCorners, n: DVec3) -> FaceCorners {
     if twice.dot(n) < 0.0 {
         polygon.reverse();
     }
-    polygon
 }
 
 #[cfg(test)]

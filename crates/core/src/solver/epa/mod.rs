@@ -24,6 +24,7 @@ mod record;
 
 use crate::printed_bound::{Above, Outward};
 use glam::DVec3;
+use smallvec::{smallvec, SmallVec};
 
 pub use record::{EpaEvent, EpaRecord, EpaTrace, EPA_CSV_HEADER};
 
@@ -723,7 +724,7 @@ impl<'s, 'r> Epa<'s, 'r> {
     /// that leave the current point, line or plane. `Flat` when none does: A − B lies in
     /// a plane (or line, or point), with a normal of that flat set.
     fn initial_tetrahedron(&mut self, simplex: &Simplex) -> Result<[usize; 4], Flat> {
-        let mut chosen: Vec<usize> = Vec::new();
+        let mut chosen: SmallVec<[usize; 4]> = SmallVec::new();
         for v in simplex.vertices() {
             if self.extends(&chosen, v.point.w) {
                 let i = self.push_point(v.point);
@@ -765,11 +766,11 @@ impl<'s, 'r> Epa<'s, 'r> {
         }
     }
 
-    fn search_directions(&self, chosen: &[usize]) -> Vec<DVec3> {
+    fn search_directions(&self, chosen: &[usize]) -> SmallVec<[DVec3; 8]> {
         let w = |i: usize| self.w[chosen[i]];
         match chosen.len() {
-            0 => vec![DVec3::X],
-            1 => vec![
+            0 => smallvec![DVec3::X],
+            1 => smallvec![
                 DVec3::X,
                 -DVec3::X,
                 DVec3::Y,
@@ -782,15 +783,15 @@ impl<'s, 'r> Epa<'s, 'r> {
                 let least = u.abs().min_position();
                 let v = u.cross(DVec3::AXES[least]).normalize_or_zero();
                 let t = u.cross(v).normalize_or_zero();
-                vec![v, -v, t, -t, v + t, -v - t, v - t, t - v]
+                smallvec![v, -v, t, -t, v + t, -v - t, v - t, t - v]
             }
             _ => {
                 let n = (w(1) - w(0)).cross(w(2) - w(0)).normalize_or_zero();
                 // The side the origin is on first: that tetrahedron can contain it.
                 if height(w(0), w(1), w(2), DVec3::ZERO) >= 0.0 {
-                    vec![n, -n]
+                    smallvec![n, -n]
                 } else {
-                    vec![-n, n]
+                    smallvec![-n, n]
                 }
             }
         }
