@@ -203,13 +203,22 @@ mod tests {
     /// is outward (the fourth point below it), whichever way the seed is wound.
     #[test]
     fn the_tetrahedrons_neighbours_share_their_edges_reversed() {
-        let points = [DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z, DVec3::splat(-1.0)];
+        let points = [
+            DVec3::ZERO,
+            DVec3::X,
+            DVec3::Y,
+            DVec3::Z,
+            DVec3::splat(-1.0),
+        ];
         for seed in [[0, 1, 2, 3], [0, 2, 1, 3], [4, 3, 1, 2], [1, 0, 3, 4]] {
             let hull = IncrementalHull::tetrahedron(&points, seed);
             assert_eq!(hull.faces.len(), 4);
             for (f, face) in hull.faces.iter().enumerate() {
                 let inner = seed.iter().find(|i| !face.v.contains(i)).unwrap();
-                assert!(face.height(&points, points[*inner]) < 0.0, "{seed:?} face {f}");
+                assert!(
+                    face.height(&points, points[*inner]) < 0.0,
+                    "{seed:?} face {f}"
+                );
                 for i in 0..3 {
                     let (from, to) = face.edge(i);
                     let g = face.across[i];

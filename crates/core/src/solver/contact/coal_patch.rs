@@ -403,13 +403,14 @@ pub fn coal_patch(
     epa: EpaSettings,
     contact: ContactSettings,
 ) -> Result<Manifold, Outcome> {
+    let certified = certified_normal(a, b, b_in_a, epa, contact)?;
+    let (on_a, on_b) = certified.pair(a, b, b_in_a, epa);
     let CertifiedNormal {
         outcome,
         normal,
         depth: certified_depth,
-        on_a,
-        on_b,
-    } = certified_normal(a, b, b_in_a, epa, contact)?;
+        ..
+    } = certified;
     // Coal's signed distance (negative on overlap) and its contact point.
     let signed = -normal.dot(on_a - on_b);
     let frame = PatchFrame::new((on_a + on_b) * 0.5, normal);

@@ -13,8 +13,8 @@ use glam::DVec3;
 use super::clip;
 use super::support_set::{self, Corners};
 use super::{
-    certified_normal, certify, CertifiedNormal, ContactPoint, ContactRule, ContactSettings, Detail,
-    Manifold, OwnFeatures, Reference,
+    certified_normal, certify, ContactPoint, ContactRule, ContactSettings, Detail, Manifold,
+    OwnFeatures, Reference,
 };
 use crate::pose::RelativePose;
 use crate::shape::Shape;
@@ -43,13 +43,9 @@ pub fn clipping_manifold_with(
     epa: EpaSettings,
     contact: ContactSettings,
 ) -> Result<Manifold, Outcome> {
-    let CertifiedNormal {
-        outcome,
-        normal,
-        depth: certified_depth,
-        on_a,
-        on_b,
-    } = certified_normal(a, b, b_in_a, epa, contact)?;
+    let certified = certified_normal(a, b, b_in_a, epa, contact)?;
+    let (outcome, normal, certified_depth) =
+        (certified.outcome.clone(), certified.normal, certified.depth);
     let size = a.extent() + b.extent() + b_in_a.translation.length();
     let band = contact.feature_band * size;
     let feature_a = support_set::support_set(a, normal, band, contact.curve_samples);
@@ -71,7 +67,7 @@ pub fn clipping_manifold_with(
         rule: ContactRule::Clipping,
         normal,
         certified_normal: normal,
-        outcome: outcome.clone(),
+        outcome,
         feature_a,
         feature_b,
         reference,
@@ -90,6 +86,7 @@ pub fn clipping_manifold_with(
     }
     if manifold.kept.is_empty() {
         // Jolt's fallback: the normal's own point pair.
+        let (on_a, on_b) = certified.pair(a, b, b_in_a, epa);
         manifold.points = vec![ContactPoint {
             on_a,
             on_b,

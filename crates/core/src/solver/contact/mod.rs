@@ -28,7 +28,8 @@ use crate::nearest::{nearest_on_segment, nearest_on_triangle};
 use crate::pose::RelativePose;
 use crate::shape::{PointShape, Shape, SupportMap};
 use crate::solver::epa::{
-    closed_form_penetration, gjk_settings_for_epa, penetration_by_runs, ClosedForms,
+    clear_box_overlap, closed_form_penetration, deepest_pair, gjk_settings_for_epa,
+    penetration_by_runs, ClosedForms,
 };
 use crate::solver::family::{Answer, Family, FamilyRun, PairQuery};
 use crate::solver::gjk::{run_gjk, DirectionRule};
@@ -267,13 +268,36 @@ impl FamilyRun for ContactRule {
 }
 
 /// The pair's certified normal (A's frame, from A towards B), the depth it certifies
-/// (minus the certified gap when apart) and its point pair.
+/// (minus the certified gap when apart) and its point pair ([`CertifiedNormal::pair`]).
 pub(crate) struct CertifiedNormal {
     pub outcome: Outcome,
     pub normal: DVec3,
     pub depth: f64,
-    pub on_a: DVec3,
-    pub on_b: DVec3,
+    /// The point pair (on A, on B) when the answer came with one; `None` for two boxes
+    /// clearly overlapping, whose pair is found when asked for.
+    known_pair: Option<(DVec3, DVec3)>,
+}
+
+impl CertifiedNormal {
+    /// The normal's point pair, `on_a − on_b = depth · normal` on overlap: the answer's
+    /// own, or for two boxes their deepest pair (found now: the clipping rule needs it
+    /// only when no clipped point is left), else GJK and EPA's.
+    pub fn pair(
+        &self,
+        a: &Shape,
+        b: &Shape,
+        b_in_a: RelativePose,
+        epa: EpaSettings,
+    ) -> (DVec3, DVec3) {
+        if let Some(pair) = self.known_pair {
+            return pair;
+        }
+        deepest_pair(a, b, b_in_a, self.depth, self.normal)
+            .or_else(|| {
+                penetration_by_runs(a, b, b_in_a, gjk_settings_for_epa(), epa, None).witnesses()
+            })
+            .unwrap_or((DVec3::ZERO, DVec3::ZERO))
+    }
 }
 
 /// EPA's normal on overlap, GJK's nearest points' direction when apart by no more than
@@ -285,6 +309,18 @@ pub(crate) fn certified_normal(
     epa: EpaSettings,
     contact: ContactSettings,
 ) -> Result<CertifiedNormal, Outcome> {
+    // Two boxes clearly overlapping: the separating axis test's depth and normal, as
+    // the closed form below certifies them, the point pair left until asked for.
+    if epa.closed_forms {
+        if let Some((depth, normal)) = clear_box_overlap(a, b, b_in_a) {
+            return Ok(CertifiedNormal {
+                outcome: Outcome::Penetrating { depth, normal },
+                normal,
+                depth,
+                known_pair: None,
+            });
+        }
+    }
     // A closed form first (two boxes, a shape resting on a box face: the same
     // certificates, no run built), else GJK and EPA.
     let (outcome, witnesses) =
@@ -312,13 +348,11 @@ pub(crate) fn certified_normal(
         }
         _ => return Err(outcome),
     };
-    let (on_a, on_b) = witnesses.unwrap_or((DVec3::ZERO, DVec3::ZERO));
     Ok(CertifiedNormal {
         outcome,
         normal,
         depth,
-        on_a,
-        on_b,
+        known_pair: Some(witnesses.unwrap_or((DVec3::ZERO, DVec3::ZERO))),
     })
 }
 

@@ -443,3 +443,37 @@ fn a_cone_standing_on_its_base_gets_points_round_the_rim() {
         assert_certified(&m);
     }
 }
+
+/// Two boxes crossing edge on edge, clearly overlapping: no face to clip against, so
+/// the manifold is the normal's own point pair, found only then (the boxes' deepest
+/// pair); it must be EPA's closed form's pair, its depth the certified one, certified.
+#[test]
+fn boxes_crossing_edge_on_edge_get_the_deepest_pair() {
+    let cube = Shape::Cuboid(Cuboid::new(DVec3::splat(0.5)).unwrap());
+    let edge_up = DMat3::from_rotation_x(std::f64::consts::FRAC_PI_4);
+    let edge_down = DMat3::from_rotation_z(std::f64::consts::FRAC_PI_2) * edge_up;
+    let reach = 0.5 * 2f64.sqrt();
+    for depth in [1e-6, 1e-3, 0.05] {
+        let (a, b) = (
+            at(edge_up, DVec3::ZERO),
+            at(edge_down, DVec3::new(0.0, 0.0, 2.0 * reach - depth)),
+        );
+        let b_in_a = a.inverse().then(&b);
+        let m = manifold(&cube, &cube, b_in_a);
+        assert_eq!(m.reference, Reference::None, "depth {depth}");
+        assert_eq!(m.points.len(), 1);
+        let p = m.points[0];
+        let run = crate::solver::epa::penetration(
+            &cube,
+            &cube,
+            b_in_a,
+            gjk_settings_for_epa(),
+            EpaSettings::default(),
+            None,
+        );
+        let (on_a, on_b) = run.witnesses().expect("EPA's pair");
+        assert_eq!((p.on_a, p.on_b), (on_a, on_b), "depth {depth}");
+        assert!((p.depth - depth).abs() < 1e-9, "{} vs {depth}", p.depth);
+        assert_certified(&m);
+    }
+}

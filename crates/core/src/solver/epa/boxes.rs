@@ -357,8 +357,7 @@ fn box_pair(
     b_in_a: RelativePose,
 ) -> Option<BoxAnswer> {
     let (ha, hb) = (ca.half_extents(), cb.half_extents());
-    let sweep = overlap_over_axes(ha, hb, b_in_a);
-    let clear = CLEAR_OVERLAP * size_from(ca.extent() + cb.extent(), b_in_a);
+    let (sweep, clear) = overlap_and_clearance(ca, cb, b_in_a);
     let (depth, normal) = sweep;
     if depth > clear {
         let (on_a, on_b) = deepest_pair(a, b, b_in_a, depth, normal)?;
@@ -373,6 +372,29 @@ fn box_pair(
     } else {
         touching_boxes((ha, hb), b_in_a, sweep).map(BoxAnswer::Contact)
     }
+}
+
+/// Two boxes' smallest overlap over the separating axes, (depth, normal), and the
+/// clearance a depth must exceed to prove them overlapping.
+fn overlap_and_clearance(ca: &Cuboid, cb: &Cuboid, b_in_a: RelativePose) -> ((f64, DVec3), f64) {
+    let sweep = overlap_over_axes(ca.half_extents(), cb.half_extents(), b_in_a);
+    let clear = CLEAR_OVERLAP * size_from(ca.extent() + cb.extent(), b_in_a);
+    (sweep, clear)
+}
+
+/// The depth and normal of two boxes that clearly overlap (the separating axis test,
+/// as [`box_core_contact`] answers them), without their point pair: the contact
+/// family's clipping seldom needs it, and [`deepest_pair`] gives it when it does.
+pub(crate) fn clear_box_overlap(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: RelativePose,
+) -> Option<(f64, DVec3)> {
+    let (Shape::Cuboid(ca), Shape::Cuboid(cb)) = (a, b) else {
+        return None;
+    };
+    let (sweep, clear) = overlap_and_clearance(ca, cb, b_in_a);
+    (sweep.0 > clear).then_some(sweep)
 }
 
 /// Points of two boxes (A's frame) with `on_a − on_b = depth · normal`, for the normal

@@ -18,6 +18,7 @@ mod closed_form;
 /// The step-by-step sentences of this family (the viewer, lessons, worksheets).
 pub mod kind;
 pub mod narrate;
+pub(crate) use boxes::clear_box_overlap;
 pub use boxes::deepest_pair;
 pub use kind::FAMILY;
 mod record;
