@@ -360,6 +360,65 @@ type Projected = (f64, f64, DVec3);
 /// line.
 fn hull_across(points: &[DVec3], n: DVec3) -> FaceCorners {
     let (u, v) = n.any_orthonormal_pair();
+    if let [p, q] = points {
+        // Two points (an edge, a capsule's segment): the same answer without the chain.
+        // (The chain's order: sorted by `total_cmp`, equal projections merged by `==`.)
+        let (pu, pv, qu, qv) = (u.dot(*p), v.dot(*p), u.dot(*q), v.dot(*q));
+        let order = pu.total_cmp(&qu).then(pv.total_cmp(&qv));
+        let (first, second) = if order.is_gt() { (*q, *p) } else { (*p, *q) };
+        return if pu == qu && pv == qv {
+            FaceCorners::from_slice(&[first])
+        } else {
+            FaceCorners::from_slice(&[first, second])
+        };
+    }
+    if let [p, q, r] = points {
+        // A triangle (most faces of a hull): the chain's answer from its two turns.
+        let project = |p: &DVec3| (u.dot(*p), v.dot(*p), *p);
+        if let Some(hull) = three_across([project(p), project(q), project(r)], n) {
+            return hull;
+        }
+    }
+    monotone_chain(points, n, (u, v))
+}
+
+/// [`monotone_chain`] on three points, when their projections are distinct: sorted as
+/// the chain sorts them, p0 p1 p2, the chain's lower pass turns at p1 by
+/// `cross(p0, p1, p2)` and its upper pass by `cross(p2, p1, p0)`; the same signs give
+/// the same polygon. `None` (the chain decides) when two projections are equal or the
+/// turns disagree by round-off.
+fn three_across(mut t: [Projected; 3], n: DVec3) -> Option<FaceCorners> {
+    let before = |a: &Projected, b: &Projected| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1));
+    // Sorted by insertion (stable, as the chain's sort).
+    for i in 1..3 {
+        let mut j = i;
+        while j > 0 && before(&t[j - 1], &t[j]).is_gt() {
+            t.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    let same = |a: &Projected, b: &Projected| a.0 == b.0 && a.1 == b.1;
+    if same(&t[0], &t[1]) || same(&t[1], &t[2]) {
+        return None;
+    }
+    let cross = |o: &Projected, a: &Projected, b: &Projected| {
+        (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
+    };
+    let lower_turn = cross(&t[0], &t[1], &t[2]) > 0.0;
+    let upper_turn = cross(&t[2], &t[1], &t[0]) > 0.0;
+    let mut hull = match (lower_turn, upper_turn) {
+        (true, false) => FaceCorners::from_slice(&[t[0].2, t[1].2, t[2].2]),
+        (false, true) => FaceCorners::from_slice(&[t[0].2, t[2].2, t[1].2]),
+        // On one line: its two ends.
+        (false, false) => return Some(FaceCorners::from_slice(&[t[0].2, t[2].2])),
+        (true, true) => return None,
+    };
+    counter_clockwise(&mut hull, n);
+    Some(hull)
+}
+
+/// [`hull_across`] by Andrew's monotone chain, for any number of points.
+fn monotone_chain(points: &[DVec3], n: DVec3, (u, v): (DVec3, DVec3)) -> FaceCorners {
     let mut indexed: SmallVec<[Projected; 16]> = SmallVec::new();
     for p in points {
         indexed.push((u.dot(*p), v.dot(*p), *p));
@@ -422,6 +481,45 @@ fn counter_clockwise(polygon: &mut FaceCorners, n: DVec3) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two points across a direction: the shortcut gives the chain's own answer (its
+    /// order, and one point where their projections coincide).
+    #[test]
+    fn two_points_across_a_direction_as_the_chain_orders_them() {
+        let mut rng = crate::rng::SplitMix64::new(5);
+        for k in 0..2000 {
+            let n = rng.unit_vector();
+            let p = rng.vector(1.0);
+            let q = match k % 4 {
+                0 => p + n * rng.range(-1.0, 1.0),
+                1 => p,
+                _ => rng.vector(1.0),
+            };
+            let pair = [p, q];
+            let chain = monotone_chain(&pair, n, n.any_orthonormal_pair());
+            assert_eq!(hull_across(&pair, n), chain, "{p} {q} along {n}");
+        }
+    }
+
+    /// Three points across a direction: the shortcut gives the chain's own answer
+    /// (triangles either way round, points on one line, repeated points).
+    #[test]
+    fn three_points_across_a_direction_as_the_chain_orders_them() {
+        let mut rng = crate::rng::SplitMix64::new(6);
+        for k in 0..4000 {
+            let n = rng.unit_vector();
+            let (p, q) = (rng.vector(1.0), rng.vector(1.0));
+            let r = match k % 5 {
+                0 => p + (q - p) * rng.range(-2.0, 2.0),
+                1 => q,
+                2 => p + n * rng.range(-1.0, 1.0),
+                _ => rng.vector(1.0),
+            };
+            let three = [p, q, r];
+            let chain = monotone_chain(&three, n, n.any_orthonormal_pair());
+            assert_eq!(hull_across(&three, n), chain, "{p} {q} {r} along {n}");
+        }
+    }
     use crate::shape::{Capsule, Cuboid, Cylinder, Sphere};
 
     #[test]
