@@ -46,10 +46,12 @@ const UNDERFLOW_FREE: f64 = 1e-250;
 /// magnitude is scaled back, kept nonzero when the scaled one was.
 #[cold]
 fn exact_height(a: DVec3, b: DVec3, c: DVec3, p: DVec3) -> f64 {
-    // Two equal points span no volume: exactly 0, where the filter always fails (EPA
-    // and the hulls ask about their own vertices) and the expansions would cost most.
-    if p == a || p == b || p == c || a == b || b == c || c == a {
-        return 0.0;
+    // Two equal (finite) points span no volume: exactly 0 (negated, as the predicate's
+    // zero is), where the filter always fails (EPA and the hulls ask about their own
+    // vertices) and the expansions would cost most.
+    let finite = || a.is_finite() && b.is_finite() && c.is_finite() && p.is_finite();
+    if (p == a || p == b || p == c || a == b || b == c || c == a) && finite() {
+        return -0.0;
     }
     let largest = a.abs().max(b.abs()).max(c.abs()).max(p.abs()).max_element();
     if !(largest > 0.0 && largest < 1e-60) {

@@ -281,7 +281,9 @@ pub(crate) struct CertifiedNormal {
 impl CertifiedNormal {
     /// The normal's point pair, `on_a − on_b = depth · normal` on overlap: the answer's
     /// own, or for two boxes their deepest pair (found now: the clipping rule needs it
-    /// only when no clipped point is left), else GJK and EPA's.
+    /// only when no clipped point is left). Should that search fail (its last resort is
+    /// GJK on the boxes pushed apart; none seen), GJK and EPA's pair, which belongs to
+    /// EPA's normal: the points' certificates then judge it against this one.
     pub fn pair(
         &self,
         a: &Shape,

@@ -404,8 +404,10 @@ fn three_across(mut t: [Projected; 3], n: DVec3) -> Option<FaceCorners> {
     let cross = |o: &Projected, a: &Projected, b: &Projected| {
         (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
     };
-    let lower_turn = cross(&t[0], &t[1], &t[2]) > 0.0;
-    let upper_turn = cross(&t[2], &t[1], &t[0]) > 0.0;
+    // As the chain tests them: a turn is kept unless it is `<= 0` (NaN keeps it).
+    let kept = |turn: f64| turn > 0.0 || turn.is_nan();
+    let lower_turn = kept(cross(&t[0], &t[1], &t[2]));
+    let upper_turn = kept(cross(&t[2], &t[1], &t[0]));
     let mut hull = match (lower_turn, upper_turn) {
         (true, false) => FaceCorners::from_slice(&[t[0].2, t[1].2, t[2].2]),
         (false, true) => FaceCorners::from_slice(&[t[0].2, t[2].2, t[1].2]),
@@ -509,13 +511,19 @@ mod tests {
         for k in 0..4000 {
             let n = rng.unit_vector();
             let (p, q) = (rng.vector(1.0), rng.vector(1.0));
-            let r = match k % 5 {
+            let r = match k % 6 {
                 0 => p + (q - p) * rng.range(-2.0, 2.0),
                 1 => q,
                 2 => p + n * rng.range(-1.0, 1.0),
                 _ => rng.vector(1.0),
             };
             let three = [p, q, r];
+            // Points so large that the turns' products overflow (inf − inf: NaN).
+            let three = if k % 6 == 3 {
+                three.map(|x| x * 1e300)
+            } else {
+                three
+            };
             let chain = monotone_chain(&three, n, n.any_orthonormal_pair());
             assert_eq!(hull_across(&three, n), chain, "{p} {q} {r} along {n}");
         }

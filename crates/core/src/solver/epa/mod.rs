@@ -26,6 +26,7 @@ mod record;
 use crate::printed_bound::{Above, Outward};
 use glam::DVec3;
 use smallvec::{smallvec, SmallVec};
+use std::cell::Cell;
 
 pub use record::{EpaEvent, EpaRecord, EpaTrace, EPA_CSV_HEADER};
 
@@ -452,7 +453,7 @@ struct EpaBuffers {
 }
 
 thread_local! {
-    static EPA_BUFFERS: std::cell::Cell<EpaBuffers> = std::cell::Cell::default();
+    static EPA_BUFFERS: Cell<EpaBuffers> = Cell::default();
 }
 
 impl<'s, 'r> Epa<'s, 'r> {
@@ -474,7 +475,7 @@ impl<'s, 'r> Epa<'s, 'r> {
             hull,
             mut planes,
             mut expansion,
-        } = EPA_BUFFERS.take();
+        } = EPA_BUFFERS.try_with(Cell::take).unwrap_or_default();
         // Room for a typical run (a few dozen expansions) without regrowing.
         points.clear();
         points.reserve(32);
@@ -504,19 +505,20 @@ impl<'s, 'r> Epa<'s, 'r> {
     /// Hands the buffers back for the thread's next run (the points go to the trace
     /// when there is one).
     fn return_buffers(&mut self) {
-        let points = std::mem::take(&mut self.points);
-        match self.trace.as_deref_mut() {
-            Some(trace) => trace.points = points,
-            None => {
-                EPA_BUFFERS.set(EpaBuffers {
-                    points,
-                    w: std::mem::take(&mut self.w),
-                    hull: std::mem::take(&mut self.hull),
-                    planes: std::mem::take(&mut self.planes),
-                    expansion: std::mem::take(&mut self.expansion),
-                });
-            }
+        let mut points = std::mem::take(&mut self.points);
+        if let Some(trace) = self.trace.as_deref_mut() {
+            trace.points = points;
+            points = Vec::new();
         }
+        let buffers = EpaBuffers {
+            points,
+            w: std::mem::take(&mut self.w),
+            hull: std::mem::take(&mut self.hull),
+            planes: std::mem::take(&mut self.planes),
+            expansion: std::mem::take(&mut self.expansion),
+        };
+        // During the thread's teardown there is nothing to keep them for.
+        let _ = EPA_BUFFERS.try_with(|kept| kept.set(buffers));
     }
 
     fn push_point(&mut self, p: CsoPoint) -> usize {
