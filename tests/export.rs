@@ -106,6 +106,18 @@ fn exported_coal_scripts_check_the_contact_patch_against_the_certified_region() 
         !out.contains("off the certified bracket"),
         "the distance agrees: {out}"
     );
+    // A tie for the least overlap that Coal breaks the other way from ours: its patch
+    // is checked along Coal's own normal (proved as deep by Coal's shapes) and passes.
+    let tied = Scene::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/contact/boxes_tied_coal.ron"),
+    )
+    .unwrap();
+    let (ok, out) = run_python(&coal_script(&tied, "tied").unwrap(), "coal-patch-tie");
+    assert!(ok && out.contains("(a tie)"), "{out}");
+    assert!(
+        out.contains("lies in the certified contact region"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -165,6 +177,17 @@ fn exported_parry_tests_build_and_fail_exactly_where_parry_is_wrong() {
         parry_test(&far, "parry_far_points.ron").unwrap(),
     )
     .unwrap();
+    // Two flush face pairs at once (a tie for the least overlap): parry takes the other
+    // normal from ours, and its manifold passes against the region along its own.
+    let tied = Scene::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/contact/boxes_tied_faces.ron"),
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("tests/tied_faces.rs"),
+        parry_test(&tied, "boxes_tied_faces.ron").unwrap(),
+    )
+    .unwrap();
     // Every hostile text at once as name, notes and file name: rustc takes it (no bare
     // CR in a doc comment, no bidirectional override) and it passes like its scene.
     let hostile = HOSTILE.concat();
@@ -198,6 +221,10 @@ fn exported_parry_tests_build_and_fail_exactly_where_parry_is_wrong() {
         "{text}"
     );
 
+    assert!(
+        !text.contains("--test tied_faces`"),
+        "the tied faces' manifold test failed:\n{text}"
+    );
     assert!(
         !text.contains("--test hostile`"),
         "the hostile-named test failed:\n{text}"

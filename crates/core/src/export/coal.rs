@@ -351,8 +351,9 @@ sys.exit(1)
 /// (`computeContactPatch` with `ContactPatchRequest`'s defaults, after `collide` with
 /// the contact margin as security margin) checked point by point against the certified
 /// contact region: each point on its shape (Coal's own point query, within its
-/// guarantee), in its shape's face band along the certified normal, its two points
-/// over one spot, no deeper than the certified depth. Sets `contact_ok`.
+/// guarantee), in its shape's face band along the certified normal (or along Coal's own
+/// where Coal's shapes prove it as deep: a tie), its two points over one spot, no deeper
+/// than the certified depth. Sets `contact_ok`.
 fn contact_check(scene: &Scene) -> String {
     let region = match contact_region(scene) {
         None => return "contact_ok = True  # the scene names no contact method".to_string(),
@@ -365,6 +366,9 @@ fn contact_check(scene: &Scene) -> String {
         Some(Ok(r)) => r,
     };
     let n = region.normal;
+    let [a, b] = pair(scene);
+    // Beyond either shape from its own origin: where a half-space below it may start.
+    let reach = a.shape.extent().max(b.shape.extent()) + 1.0;
     format!(
         r#"
 # The contact region Collidescope certifies (world frame): the normal from A to B, A's
@@ -375,6 +379,35 @@ TOP_A, BOTTOM_B = {top_a}, {bottom_b}
 BAND, DEPTH, TOLERANCE, MARGIN = {band}, {depth}, {tolerance}, {margin}
 # A point's check also allows Coal's own guarantee (its normal and point are Coal's).
 allowed = TOLERANCE + slack
+# Farther than either shape reaches from its own origin.
+REACH = {reach}
+
+
+def lowest(shape, pose, direction):
+    """The least of direction . x over the shape: Coal's distance to a half-space below it."""
+    below = float(direction @ pose.getTranslation()) - REACH
+    found = coal.DistanceResult()
+    half_space = coal.Halfspace(direction, below)
+    coal.distance(shape, pose, half_space, coal.Transform3s(), coal.DistanceRequest(), found)
+    return below + found.min_distance
+
+
+def region_along(patch):
+    """The region the patch is checked against: the certified one, or the one along
+    Coal's own normal where Coal's shapes prove it as deep (two normals reach the least
+    overlap, as when two faces of each box are flush at once, and Coal took the other)."""
+    own = np.asarray(patch.getNormal(), dtype=float)
+    if np.linalg.norm(own - NORMAL) <= BAND:
+        return NORMAL, TOP_A, BOTTOM_B
+    try:
+        top, bottom = -lowest(shape_a, pose_a, -own), lowest(shape_b, pose_b, own)
+    except Exception as error:  # a kind Coal cannot measure against a half-space
+        print(f"Coal's normal is not the certified one; its depth along it is unknown ({{error}})")
+        return NORMAL, TOP_A, BOTTOM_B
+    if top - bottom <= DEPTH + allowed:
+        print(f"Coal's normal {{own}} is not the certified one, but as deep along it (a tie): checked along it")
+        return own, top, bottom
+    return NORMAL, TOP_A, BOTTOM_B
 
 
 def outside(shape, pose, p):
@@ -399,19 +432,20 @@ else:
     coal.computeContactPatch(shape_a, pose_a, shape_b, pose_b, collision, patch_request, patches)
     patch = patches.getContactPatch(0)
     print(f"Coal's contact patch: {{patch.size()}} points")
+    normal, top_a, bottom_b = region_along(patch)
     for i in range(patch.size()):
         p1, p2 = patch.getPointShape1(i), patch.getPointShape2(i)
         gap = p1 - p2
         problems = []
-        if not TOP_A - BAND - allowed <= NORMAL @ p1 <= TOP_A + allowed:
-            problems.append(f"on A {{TOP_A - NORMAL @ p1:.3e}} below A's support plane")
-        if not BOTTOM_B - allowed <= NORMAL @ p2 <= BOTTOM_B + BAND + allowed:
-            problems.append(f"on B {{NORMAL @ p2 - BOTTOM_B:.3e}} above B's support plane")
-        across = float(np.linalg.norm(gap - NORMAL * (NORMAL @ gap)))
+        if not top_a - BAND - allowed <= normal @ p1 <= top_a + allowed:
+            problems.append(f"on A {{top_a - normal @ p1:.3e}} below A's support plane")
+        if not bottom_b - allowed <= normal @ p2 <= bottom_b + BAND + allowed:
+            problems.append(f"on B {{normal @ p2 - bottom_b:.3e}} above B's support plane")
+        across = float(np.linalg.norm(gap - normal * (normal @ gap)))
         if across > BAND + allowed:
             problems.append(f"its two points {{across:.3e}} apart across the normal")
-        if NORMAL @ gap > DEPTH + allowed:
-            problems.append(f"{{NORMAL @ gap - DEPTH:.3e}} deeper than the certified depth")
+        if normal @ gap > DEPTH + allowed:
+            problems.append(f"{{normal @ gap - DEPTH:.3e}} deeper than the certified depth")
         for name, shape, pose, p in (("A", shape_a, pose_a, p1), ("B", shape_b, pose_b, p2)):
             off = outside(shape, pose, p)
             if off > allowed:
@@ -431,6 +465,7 @@ else:
         depth = lit(region.depth),
         tolerance = lit(region.tolerance),
         margin = lit(region.margin),
+        reach = lit(reach),
     )
 }
 

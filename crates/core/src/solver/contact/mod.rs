@@ -26,6 +26,7 @@ use crate::minkowski::MinkowskiDifference;
 use crate::minkowski::SupportStats;
 use crate::nearest::{nearest_on_segment, nearest_on_triangle};
 use crate::pose::RelativePose;
+use crate::printed_bound::Above;
 use crate::shape::{PointShape, Shape, SupportMap};
 use crate::solver::epa::{
     clear_box_overlap, closed_form_penetration, deepest_pair, gjk_settings_for_epa,
@@ -649,8 +650,27 @@ pub(crate) fn certify(
     let own = own_features == OwnFeatures::Yes;
     let tolerance = contact.tolerance * size.max(f64::MIN_POSITIVE);
     let band = contact.feature_band * size;
-    let n = m.certified_normal;
-    let (top_a, bottom_b) = support_heights(a, b, b_in_a, n);
+    let (n, top_a, bottom_b) = match tied_normal(m, (a, b), b_in_a, certified_depth, tolerance) {
+        Some((n, top_a, bottom_b)) => {
+            m.notes.push(format!(
+                "this manifold's normal ({:.6}, {:.6}, {:.6}) is not the certified one, but A \
+                 and B overlap along it by at most {:.9e}, within the tolerance of the certified \
+                 depth: a tie for the least overlap (as when two faces of each box are flush \
+                 at once), so its points are checked against the contact region along its \
+                 own normal",
+                n.x,
+                n.y,
+                n.z,
+                Above(top_a - bottom_b)
+            ));
+            (n, top_a, bottom_b)
+        }
+        None => {
+            let n = m.certified_normal;
+            let (top_a, bottom_b) = support_heights(a, b, b_in_a, n);
+            (n, top_a, bottom_b)
+        }
+    };
     let b_inverse = b_in_a.inverse();
     let mut why: Vec<String> = Vec::new();
     let mut checks = Vec::with_capacity(m.points.len());
@@ -697,6 +717,27 @@ pub(crate) fn certify(
         why.push("the rule gave no point".to_string());
     }
     m.uncertified = (!why.is_empty()).then(|| why.join("; "));
+}
+
+/// The manifold's own normal (an engine's) with A's and B's support heights along it,
+/// when it is not the certified normal yet is proved as good: A and B overlap along it
+/// by no more than the certified depth and the tolerance. The least overlap is the
+/// depth, so such a normal reaches it too (a tie, which an engine may break the other
+/// way), and its contact region is as certified as the one along ours.
+fn tied_normal(
+    m: &Manifold,
+    (a, b): (&Shape, &Shape),
+    b_in_a: RelativePose,
+    certified_depth: f64,
+    tolerance: f64,
+) -> Option<(DVec3, f64, f64)> {
+    let own = m.normal;
+    let unit = own.is_finite() && (own.length() - 1.0).abs() <= 1e-9;
+    if own == m.certified_normal || !unit {
+        return None;
+    }
+    let (top_a, bottom_b) = support_heights(a, b, b_in_a, own);
+    (top_a - bottom_b <= certified_depth + tolerance).then_some((own, top_a, bottom_b))
 }
 
 /// Whether a check's value is a number no more than `most`.
