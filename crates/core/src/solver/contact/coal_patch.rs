@@ -507,6 +507,7 @@ pub fn coal_patch(
         rule: ContactRule::CoalPatch,
         normal,
         certified_normal: normal,
+        checked_along: normal,
         outcome,
         feature_a: SupportSet::from_corners(lift_all(&flat_a)),
         feature_b: SupportSet::from_corners(lift_all(&flat_b)),

@@ -67,6 +67,7 @@ pub fn clipping_manifold_with(
         rule: ContactRule::Clipping,
         normal,
         certified_normal: normal,
+        checked_along: normal,
         outcome,
         feature_a,
         feature_b,

@@ -93,9 +93,12 @@ pub struct Manifold {
     /// The normal the rule built with (A's frame, from A towards B): the certified one
     /// for our rules and Coal's, parry's own for parry's.
     pub normal: DVec3,
-    /// The certified normal and the pair's outcome it came from (what every point is
-    /// checked against).
+    /// The certified normal and the pair's outcome it came from.
     pub certified_normal: DVec3,
+    /// The normal the points were checked against: the certified one, or the rule's own
+    /// where A and B overlap along it by no more than the certified depth (a tie for the
+    /// least overlap, which an engine may break the other way).
+    pub checked_along: DVec3,
     pub outcome: Outcome,
     /// The support sets of A along the normal and of B against it (A's frame).
     pub feature_a: SupportSet,
@@ -663,10 +666,12 @@ pub(crate) fn certify(
                 n.z,
                 Above(top_a - bottom_b)
             ));
+            m.checked_along = n;
             (n, top_a, bottom_b)
         }
         None => {
             let n = m.certified_normal;
+            m.checked_along = n;
             let (top_a, bottom_b) = support_heights(a, b, b_in_a, n);
             (n, top_a, bottom_b)
         }

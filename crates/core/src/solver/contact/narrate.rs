@@ -31,8 +31,18 @@ fn sentence(run: RunView<'_>, records: &[ContactRecord], index: usize) -> String
     match r.event {
         ContactEvent::Normal => {
             let built = match m.rule {
-                ContactRule::Parry => {
+                ContactRule::Parry if m.checked_along == n && n != m.certified_normal => {
                     let c = m.certified_normal;
+                    format!(
+                        " parry builds with its own normal ({:.4}, {:.4}, {:.4}), not the certified \
+                         one ({:.4}, {:.4}, {:.4}); but A and B overlap along parry's by no more \
+                         than the certified depth, a tie for the least overlap (two normals reach \
+                         it), so its points are checked against the contact region along its own.",
+                        n.x, n.y, n.z, c.x, c.y, c.z
+                    )
+                }
+                ContactRule::Parry => {
+                    let c = m.checked_along;
                     format!(
                         " parry builds with its own normal ({:.4}, {:.4}, {:.4}); the certified one, \
                          ({:.4}, {:.4}, {:.4}), is what its points are checked against.",

@@ -69,6 +69,7 @@ pub fn parry_manifold(
         rule: ContactRule::Parry,
         normal,
         certified_normal: certified,
+        checked_along: certified,
         outcome,
         feature_a: SupportSet::from_corners(feature_a),
         feature_b: SupportSet::from_corners(feature_b),

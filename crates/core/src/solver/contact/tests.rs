@@ -516,6 +516,7 @@ fn an_engine_that_breaks_a_tie_the_other_way_is_certified_along_its_normal() {
         if m.normal != m.certified_normal {
             other_way += 1;
             assert!(m.notes.iter().any(|n| n.contains("a tie")), "{:?}", m.notes);
+            assert_eq!(m.checked_along, m.normal);
         }
     }
     assert!(
@@ -539,4 +540,5 @@ fn an_engine_that_breaks_a_tie_the_other_way_is_certified_along_its_normal() {
     );
     assert!(m.uncertified.is_some());
     assert!(!m.notes.iter().any(|n| n.contains("a tie")));
+    assert_eq!(m.checked_along, m.certified_normal);
 }
