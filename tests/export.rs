@@ -167,27 +167,19 @@ fn exported_parry_tests_build_and_fail_exactly_where_parry_is_wrong() {
         std::fs::write(root.join("tests").join(format!("{test}.rs")), text).unwrap();
     }
     // A scene naming contact methods gets a manifold test too: parry's manifold on two
-    // boxes keeps corners 0.37 apart, outside the certified contact region.
-    let far = Scene::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/contact/parry_far_points.ron"),
-    )
-    .unwrap();
-    std::fs::write(
-        root.join("tests/far_points.rs"),
-        parry_test(&far, "parry_far_points.ron").unwrap(),
-    )
-    .unwrap();
-    // Two flush face pairs at once (a tie for the least overlap): parry takes the other
+    // boxes keeps corners 0.37 apart, outside the certified contact region (far_points);
+    // two flush face pairs at once (a tie for the least overlap): parry takes the other
     // normal from ours, and its manifold passes against the region along its own.
-    let tied = Scene::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/contact/boxes_tied_faces.ron"),
-    )
-    .unwrap();
-    std::fs::write(
-        root.join("tests/tied_faces.rs"),
-        parry_test(&tied, "boxes_tied_faces.ron").unwrap(),
-    )
-    .unwrap();
+    for (fixture, test) in [
+        ("parry_far_points.ron", "far_points"),
+        ("boxes_tied_faces.ron", "tied_faces"),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/contact")
+            .join(fixture);
+        let text = parry_test(&Scene::load(&path).unwrap(), fixture).unwrap();
+        std::fs::write(root.join("tests").join(format!("{test}.rs")), text).unwrap();
+    }
     // Every hostile text at once as name, notes and file name: rustc takes it (no bare
     // CR in a doc comment, no bidirectional override) and it passes like its scene.
     let hostile = HOSTILE.concat();
