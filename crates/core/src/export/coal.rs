@@ -397,7 +397,9 @@ def region_along(patch):
     Coal's own normal where Coal's shapes prove it as deep (two normals reach the least
     overlap, as when two faces of each box are flush at once, and Coal took the other)."""
     own = np.asarray(patch.getNormal(), dtype=float)
-    if np.linalg.norm(own - NORMAL) <= BAND:
+    # Only a unit normal clearly not ours (not ours and its round-off).
+    unit = bool(np.all(np.isfinite(own))) and abs(float(np.linalg.norm(own)) - 1.0) <= 1e-9
+    if not unit or float(own @ NORMAL) >= 1.0 - 1e-9:
         return NORMAL, TOP_A, BOTTOM_B
     try:
         top, bottom = -lowest(shape_a, pose_a, -own), lowest(shape_b, pose_b, own)

@@ -258,7 +258,12 @@ fn {test_name}_manifold() {{
         shape1.as_support_map(),
         shape2.as_support_map(),
     ) {{
-        (Some(m), Some(s1), Some(s2)) if (pos1.transform_vector(m.local_n1) - normal).length() > band => {{
+        // A unit normal clearly not ours (not ours and its round-off).
+        (Some(m), Some(s1), Some(s2))
+            if pos1.transform_vector(m.local_n1).is_finite()
+                && (pos1.transform_vector(m.local_n1).length() - 1.0).abs() <= 1e-9
+                && pos1.transform_vector(m.local_n1).dot(normal) < 1.0 - 1e-9 =>
+        {{
             let own = pos1.transform_vector(m.local_n1);
             let (top, bottom) = (own.dot(s1.support_point(&pos1, own)), own.dot(s2.support_point(&pos2, -own)));
             if top - bottom <= depth + allowed {{

@@ -528,7 +528,7 @@ fn relative_path(target: &Path, base: &Path) -> PathBuf {
 }
 
 /// A contact manifold's points and normals (reported in A's frame) in world
-/// coordinates: `{certified_normal, normal, points: [{on_a, on_b, depth}]}`.
+/// coordinates: `{certified_normal, normal, checked_along, points: [{on_a, on_b, depth}]}`.
 fn manifold_in_world(manifold: &serde_json::Value, pose: &Pose) -> Option<serde_json::Value> {
     let vector = |v: &serde_json::Value| -> Option<DVec3> {
         let a = v.as_array()?;
@@ -553,6 +553,7 @@ fn manifold_in_world(manifold: &serde_json::Value, pose: &Pose) -> Option<serde_
     Some(serde_json::json!({
         "certified_normal": pose.transform_vector(vector(manifold.get("certified_normal")?)?),
         "normal": pose.transform_vector(vector(manifold.get("normal")?)?),
+        "checked_along": pose.transform_vector(vector(manifold.get("checked_along")?)?),
         "points": points?,
     }))
 }

@@ -366,7 +366,8 @@ pub(crate) fn certified_normal(
 /// `band` below A's support plane along the certified normal (`top_a`), points on B
 /// within `band` above B's (`bottom_b`), each point pair over one spot (across the
 /// normal within `tolerance`), none deeper than the certified `depth`. What exported
-/// engine scripts check an engine's manifold against.
+/// engine scripts check an engine's manifold against (or, where the engine's normal
+/// ties with ours for the least overlap, the same region along the engine's normal).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct ContactRegion {
     pub normal: DVec3,
@@ -653,29 +654,30 @@ pub(crate) fn certify(
     let own = own_features == OwnFeatures::Yes;
     let tolerance = contact.tolerance * size.max(f64::MIN_POSITIVE);
     let band = contact.feature_band * size;
-    let (n, top_a, bottom_b) = match tied_normal(m, (a, b), b_in_a, certified_depth, tolerance) {
-        Some((n, top_a, bottom_b)) => {
-            m.notes.push(format!(
-                "this manifold's normal ({:.6}, {:.6}, {:.6}) is not the certified one, but A \
+    let (n, top_a, bottom_b) =
+        match tied_normal(m, (a, b), b_in_a, certified_depth, (tolerance, size)) {
+            Some((n, top_a, bottom_b)) => {
+                m.notes.push(format!(
+                    "this manifold's normal ({:.6}, {:.6}, {:.6}) is not the certified one, but A \
                  and B overlap along it by at most {:.9e}, within the tolerance of the certified \
                  depth: a tie for the least overlap (as when two faces of each box are flush \
                  at once), so its points are checked against the contact region along its \
                  own normal",
-                n.x,
-                n.y,
-                n.z,
-                Above(top_a - bottom_b)
-            ));
-            m.checked_along = n;
-            (n, top_a, bottom_b)
-        }
-        None => {
-            let n = m.certified_normal;
-            m.checked_along = n;
-            let (top_a, bottom_b) = support_heights(a, b, b_in_a, n);
-            (n, top_a, bottom_b)
-        }
-    };
+                    n.x,
+                    n.y,
+                    n.z,
+                    Above(top_a - bottom_b)
+                ));
+                m.checked_along = n;
+                (n, top_a, bottom_b)
+            }
+            None => {
+                let n = m.certified_normal;
+                m.checked_along = n;
+                let (top_a, bottom_b) = support_heights(a, b, b_in_a, n);
+                (n, top_a, bottom_b)
+            }
+        };
     let b_inverse = b_in_a.inverse();
     let mut why: Vec<String> = Vec::new();
     let mut checks = Vec::with_capacity(m.points.len());
@@ -726,7 +728,7 @@ pub(crate) fn certify(
 
 /// The manifold's own normal (an engine's) with A's and B's support heights along it,
 /// when it is not the certified normal yet is proved as good: A and B overlap along it
-/// by no more than the certified depth and the tolerance. The least overlap is the
+/// by no more than the certified depth and the tolerance (and an engine's allowance). The least overlap is the
 /// depth, so such a normal reaches it too (a tie, which an engine may break the other
 /// way), and its contact region is as certified as the one along ours.
 fn tied_normal(
@@ -734,16 +736,27 @@ fn tied_normal(
     (a, b): (&Shape, &Shape),
     b_in_a: RelativePose,
     certified_depth: f64,
-    tolerance: f64,
+    (tolerance, size): (f64, f64),
 ) -> Option<(DVec3, f64, f64)> {
     let own = m.normal;
     let unit = own.is_finite() && (own.length() - 1.0).abs() <= 1e-9;
-    if own == m.certified_normal || !unit {
+    // The same normal but for round-off is not a tie: checked along ours, as always.
+    if !unit || own.dot(m.certified_normal) >= 1.0 - TIE_ANGLE {
         return None;
     }
     let (top_a, bottom_b) = support_heights(a, b, b_in_a, own);
-    (top_a - bottom_b <= certified_depth + tolerance).then_some((own, top_a, bottom_b))
+    let allowed = tolerance + ENGINE_NORMAL_ALLOWANCE * size;
+    (top_a - bottom_b <= certified_depth + allowed).then_some((own, top_a, bottom_b))
 }
+
+/// How far apart two unit normals must be (1 − cos of the angle) to be two normals of a
+/// tie rather than one normal and its round-off.
+const TIE_ANGLE: f64 = 1e-9;
+
+/// What an engine's normal may add to the least overlap, relative to the pair's size:
+/// an engine's normal from its own GJK/EPA (parry's on polyhedra and cylinders) is off
+/// the face's by its tolerance. The exported parry test allows the same.
+const ENGINE_NORMAL_ALLOWANCE: f64 = 1e-6;
 
 /// Whether a check's value is a number no more than `most`.
 fn holds(value: f64, most: f64) -> bool {

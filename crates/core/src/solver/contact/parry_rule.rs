@@ -5,7 +5,8 @@
 //! balls and capsules). parry's clipping is internal to it, so the steps shown are what
 //! it hands out: its normal, the polygonal features its feature maps give along it
 //! (a cylinder's cap is a square there), its points with their distances, and our
-//! certificate of each point against the certified normal and depth.
+//! certificate of each point against the certified normal and depth (or against parry's
+//! own normal where it ties with ours for the least overlap: `Manifold::checked_along`).
 
 use glam::DVec3;
 

@@ -517,6 +517,12 @@ fn an_engine_that_breaks_a_tie_the_other_way_is_certified_along_its_normal() {
             other_way += 1;
             assert!(m.notes.iter().any(|n| n.contains("a tie")), "{:?}", m.notes);
             assert_eq!(m.checked_along, m.normal);
+            assert!(
+                m.normal.dot(m.certified_normal) < 0.5,
+                "{} {}",
+                m.normal,
+                m.certified_normal
+            );
         }
     }
     assert!(
@@ -541,4 +547,31 @@ fn an_engine_that_breaks_a_tie_the_other_way_is_certified_along_its_normal() {
     assert!(m.uncertified.is_some());
     assert!(!m.notes.iter().any(|n| n.contains("a tie")));
     assert_eq!(m.checked_along, m.certified_normal);
+    // A tie with wrong points: along the other tied normal, points moved off the
+    // shapes' faces stay uncertified.
+    let pose = at(DMat3::IDENTITY, DVec3::new(0.0, -0.99, 0.99));
+    let mut m = by(ContactRule::Clipping, &cube, &cube, pose);
+    let other = if m.normal.z.abs() > 0.5 {
+        DVec3::new(0.0, -1.0, 0.0)
+    } else {
+        DVec3::Z
+    };
+    m.normal = other;
+    m.points.iter_mut().for_each(|p| {
+        p.on_a -= other * 0.2;
+        p.on_b -= other * 0.2;
+    });
+    certify(
+        &mut m,
+        (&cube, &cube),
+        pose,
+        (0.01, pair_size(&cube, &cube, pose)),
+        OwnFeatures::No,
+        ContactSettings::default(),
+    );
+    assert_eq!(m.checked_along, other, "the tie is recognised");
+    assert!(
+        m.uncertified.is_some(),
+        "wrong points along a tied normal pass"
+    );
 }
