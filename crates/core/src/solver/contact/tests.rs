@@ -478,6 +478,21 @@ fn boxes_crossing_edge_on_edge_get_the_deepest_pair() {
     }
 }
 
+/// `m` certified again, as an engine's manifold (against no features of its own), for
+/// two copies of `shape` at `pose` with the certified `depth`.
+fn certify_as_engines(m: &mut Manifold, shape: &Shape, pose: RelativePose, depth: f64) {
+    let size = pair_size(shape, shape, pose);
+    let settings = ContactSettings::default();
+    certify(
+        m,
+        (shape, shape),
+        pose,
+        (depth, size),
+        OwnFeatures::No,
+        settings,
+    );
+}
+
 /// Two cubes offset diagonally, as deep along y as along z: two normals reach the
 /// least overlap. parry may break the tie the other way from ours; its manifold is then
 /// checked against the contact region along its own normal (proved as deep), and is
@@ -536,14 +551,7 @@ fn an_engine_that_breaks_a_tie_the_other_way_is_certified_along_its_normal() {
     m.points
         .iter_mut()
         .for_each(|p| p.on_b += DVec3::new(0.0, 0.1, 0.0));
-    certify(
-        &mut m,
-        (&cube, &cube),
-        pose,
-        (0.01, pair_size(&cube, &cube, pose)),
-        OwnFeatures::No,
-        ContactSettings::default(),
-    );
+    certify_as_engines(&mut m, &cube, pose, 0.01);
     assert!(m.uncertified.is_some());
     assert!(!m.notes.iter().any(|n| n.contains("a tie")));
     assert_eq!(m.checked_along, m.certified_normal);
@@ -561,14 +569,7 @@ fn an_engine_that_breaks_a_tie_the_other_way_is_certified_along_its_normal() {
         p.on_a -= other * 0.2;
         p.on_b -= other * 0.2;
     });
-    certify(
-        &mut m,
-        (&cube, &cube),
-        pose,
-        (0.01, pair_size(&cube, &cube, pose)),
-        OwnFeatures::No,
-        ContactSettings::default(),
-    );
+    certify_as_engines(&mut m, &cube, pose, 0.01);
     assert_eq!(m.checked_along, other, "the tie is recognised");
     assert!(
         m.uncertified.is_some(),
